@@ -1,0 +1,187 @@
+//! A JSON Schema of each step's answer, for providers that constrain their output with one.
+//!
+//! Two flavours: [`SchemaFlavor::Plain`] is the schema `schemars` derives from [`crate::schema`],
+//! with the halt branch dropped on steps that may not halt; [`SchemaFlavor::OpenAiStrict`] rewrites
+//! it the way OpenAI's strict structured outputs demand (every property required, optional ones
+//! nullable, `additionalProperties: false`, `anyOf` instead of `oneOf`). The validator stays the
+//! judge: a schema cannot say "content is not JSON" or "this id exists".
+
+use schemars::{generate::SchemaSettings, JsonSchema};
+use serde_json::{json, Map, Value};
+
+use crate::schema::{
+    BootstrapOutput, InspectionOutput, PeerReviewOutput, PlanAssignOutput, PresentationOutput,
+    ReflectOutput, Step, WireAnswer, WriteOutput,
+};
+
+/// Which dialect of JSON Schema to produce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SchemaFlavor {
+    /// Draft 2020-12 as `schemars` writes it; optional fields may be absent.
+    Plain,
+    /// OpenAI strict mode: all properties required, optional ones nullable, no extra properties.
+    OpenAiStrict,
+}
+
+/// The JSON Schema of `step`'s answer in the given flavour.
+pub fn step_schema(step: Step, flavor: SchemaFlavor) -> Value {
+    let mut schema = match step {
+        Step::Bootstrap => derive::<BootstrapOutput>(),
+        Step::Reflect => derive::<ReflectOutput>(),
+        Step::PlanAssign => derive::<PlanAssignOutput>(),
+        Step::Write => derive::<WriteOutput>(),
+        Step::PeerReview => derive::<PeerReviewOutput>(),
+        Step::Inspection => derive::<InspectionOutput>(),
+        Step::Presentation => derive::<PresentationOutput>(),
+    };
+    if let Some(obj) = schema.as_object_mut() {
+        obj.insert("title".into(), json!(format!("{}Answer", step.title())));
+        if !step.allows_halt() {
+            drop_halt_branch(obj);
+        }
+    }
+    match flavor {
+        SchemaFlavor::Plain => schema,
+        SchemaFlavor::OpenAiStrict => {
+            make_strict(&mut schema);
+            schema
+        }
+    }
+}
+
+fn derive<F: JsonSchema>() -> Value {
+    let generator = SchemaSettings::draft2020_12().into_generator();
+    generator.into_root_schema_for::<WireAnswer<F>>().to_value()
+}
+
+/// Removes the `{"responseType": "halt"}` branch of the root `oneOf`.
+fn drop_halt_branch(root: &mut Map<String, Value>) {
+    if let Some(Value::Array(branches)) = root.get_mut("oneOf") {
+        branches.retain(|b| b.pointer("/properties/responseType/const") != Some(&json!("halt")));
+    }
+}
+
+/// Rewrites a schema in place for OpenAI strict mode.
+fn make_strict(node: &mut Value) {
+    match node {
+        Value::Object(obj) => {
+            if let Some(one_of) = obj.remove("oneOf") {
+                obj.insert("anyOf".into(), one_of);
+            }
+            let is_object = obj.get("type") == Some(&json!("object")) || obj.contains_key("properties");
+            if is_object && obj.contains_key("properties") {
+                let required: Vec<String> = obj
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .map(|r| r.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                    .unwrap_or_default();
+                if let Some(Value::Object(props)) = obj.get_mut("properties") {
+                    for (name, prop) in props.iter_mut() {
+                        if !required.contains(name) {
+                            make_nullable(prop);
+                        }
+                    }
+                    let all: Vec<Value> = props.keys().map(|k| json!(k)).collect();
+                    obj.insert("required".into(), Value::Array(all));
+                }
+                obj.insert("additionalProperties".into(), json!(false));
+            }
+            obj.remove("default");
+            for child in obj.values_mut() {
+                make_strict(child);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(make_strict),
+        _ => {}
+    }
+}
+
+/// Makes an optional property accept `null`, the way strict mode spells "may be absent".
+fn make_nullable(prop: &mut Value) {
+    let Some(obj) = prop.as_object_mut() else { return };
+    match obj.get_mut("type") {
+        Some(Value::String(t)) if t != "null" => {
+            let t = t.clone();
+            obj.insert("type".into(), json!([t, "null"]));
+        }
+        Some(Value::Array(types)) => {
+            if !types.contains(&json!("null")) {
+                types.push(json!("null"));
+            }
+        }
+        _ => {
+            let inner = std::mem::take(obj);
+            let already = inner
+                .get("anyOf")
+                .and_then(Value::as_array)
+                .is_some_and(|b| b.contains(&json!({"type": "null"})));
+            if already {
+                *obj = inner;
+            } else {
+                obj.insert("anyOf".into(), json!([Value::Object(inner), {"type": "null"}]));
+            }
+        }
+    }
+    if let Some(Value::Array(values)) = obj.get_mut("enum") {
+        if !values.contains(&Value::Null) {
+            values.push(Value::Null);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn halt_branch_only_where_the_matrix_allows_it() {
+        for step in Step::ALL {
+            let schema = step_schema(step, SchemaFlavor::Plain);
+            let tags: Vec<&Value> = schema["oneOf"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| &b["properties"]["responseType"]["const"])
+                .collect();
+            assert_eq!(tags.contains(&&json!("halt")), step.allows_halt(), "{step}");
+            assert!(tags.contains(&&json!("request_context")), "{step}");
+            assert!(tags.contains(&&json!("final_output")), "{step}");
+        }
+    }
+
+    #[test]
+    fn strict_objects_require_every_property_and_forbid_extras() {
+        fn walk(v: &Value, at: &str) {
+            if let Some(obj) = v.as_object() {
+                assert!(!obj.contains_key("oneOf"), "oneOf left at {at}");
+                if let Some(Value::Object(props)) = obj.get("properties") {
+                    let req = obj["required"].as_array().unwrap();
+                    assert_eq!(req.len(), props.len(), "not all required at {at}");
+                    assert_eq!(obj["additionalProperties"], json!(false), "extras allowed at {at}");
+                }
+                for (k, c) in obj {
+                    walk(c, &format!("{at}/{k}"));
+                }
+            } else if let Some(a) = v.as_array() {
+                for (i, c) in a.iter().enumerate() {
+                    walk(c, &format!("{at}/{i}"));
+                }
+            }
+        }
+        for step in Step::ALL {
+            walk(&step_schema(step, SchemaFlavor::OpenAiStrict), "");
+        }
+    }
+
+    #[test]
+    fn schemas_snapshot() {
+        for step in Step::ALL {
+            for (flavor, name) in [(SchemaFlavor::Plain, "plain"), (SchemaFlavor::OpenAiStrict, "strict")] {
+                insta::assert_json_snapshot!(
+                    format!("{}_{name}", step.wire_name()),
+                    step_schema(step, flavor)
+                );
+            }
+        }
+    }
+}

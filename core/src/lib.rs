@@ -1,0 +1,19 @@
+//! Roundtable's core: everything about a team session that can be decided without I/O.
+//!
+//! Model answers come in as text and leave as typed values or as a list of violations
+//! ([`validate`]); the product tree ([`tree`]) changes only through operations applied
+//! all-or-nothing; the session engine returns the model calls to make as data and folds each answer
+//! into an append-only event log. Nothing here reads a clock, a random source, the network or the
+//! disk: time, ids and seeds come in as arguments, so every function runs under plain `cargo test`
+//! and in the browser alike. See `ARCHITECTURE.md` at the repository root.
+
+pub mod json_schema;
+pub mod schema;
+pub mod tree;
+pub mod validate;
+
+#[cfg(feature = "wasm")]
+pub mod wasm;
+
+pub use json_schema::{step_schema, SchemaFlavor};
+pub use schema::Step;
