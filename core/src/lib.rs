@@ -7,8 +7,14 @@
 //! disk: time, ids and seeds come in as arguments, so every function runs under plain `cargo test`
 //! and in the browser alike. See `ARCHITECTURE.md` at the repository root.
 
+pub mod context;
+pub mod demo;
+pub mod event;
+pub mod export;
 pub mod json_schema;
+pub mod protocol;
 pub mod schema;
+pub mod session;
 pub mod tree;
 pub mod validate;
 
