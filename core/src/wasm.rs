@@ -1,1 +1,493 @@
-//! (being written)
+//! The JS API of the core (feature `wasm`), as the browser app and Node tools call it.
+//!
+//! Built with `wasm-pack build core --target nodejs|web -- --features wasm` (see
+//! `scripts/build-core-pkg.sh`). Every function takes and returns plain JS values; the TypeScript
+//! types are written by hand in the `typescript_custom_section` below (wasm-bindgen would say `any`).
+//!
+//! The boundary is kept cheap because `validateStep` sits on the hot path of every model answer:
+//! the raw text crosses once (JS string → UTF-8 in linear memory), the verdict comes back as a
+//! couple of `Reflect.set` calls with interned keys, and the parsed value is built by the engine's
+//! own `JSON.parse` — on the caller's original string when the validator did not have to repair it,
+//! so a valid answer is never copied back. Small things (errors, schemas, trees) go through
+//! `serde_json` text or `serde-wasm-bindgen`, where clarity beats a few microseconds.
+
+use js_sys::{Array, Object, Reflect};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::json_schema::{step_schema, SchemaFlavor};
+use crate::schema::{Step, TreeOperation};
+use crate::tree::{ProductTree, TreeError};
+use crate::validate::Known;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** The seven steps of a team session, by wire name. */
+export type StepName =
+  | "bootstrap" | "reflect" | "plan_assign" | "write"
+  | "peer_review" | "inspection" | "presentation";
+
+/** Ids the session knows; every id an answer names must be in the matching list.
+ *  A list left out counts as empty. Leave `known` out altogether to check the shape only. */
+export interface Known {
+  products?: string[];
+  versions?: string[];
+  members?: string[];
+  collabs?: string[];
+}
+
+/** One problem in an answer (error format of spec 002). `path` is a JSON pointer, "" = whole answer. */
+export interface Violation {
+  path: string;
+  message: string;
+  expected: string;
+  received: string;
+  hint: string;
+}
+
+export interface ValidateOptions {
+  /** Default true: also hand back the parsed answer with the spec's defaults filled in.
+   *  false: the verdict only (fastest). */
+  value?: boolean;
+}
+
+// ---- wire types of spec 000 ----
+export type ProductType = "Content" | "Decision" | "Collection" | "Orchestration";
+export type ContextNeed = "full_content" | "version_history" | "all_feedback" | "peer_content";
+export interface ContextRequest { productId: string; need: ContextNeed; reason: string }
+export interface Halt { type: "question" | "done"; to: string[]; message: string; options?: string[] }
+export interface CollabOutput {
+  refersToProduct: string;
+  type: "feedback" | "question" | "suggestion" | "endorsement" | "concern";
+  importance: number;
+  comment: string;
+  shortestSummary: string;
+  refersToVersion?: string;
+  referencesProductIds?: string[];
+  addresseeIds?: string[];
+  respondingToCollabIds?: string[];
+}
+export interface RemarkOutput {
+  recipients: string[];
+  type: "question" | "suggestion" | "observation" | "note" | "missing_detail" | "blocker" | "comment";
+  content: string;
+  isBlocker?: boolean;
+}
+export interface NewProduct { name: string; type: ProductType; dod: string; description?: string; assignee?: string }
+export interface ProductPatch {
+  name?: string; type?: ProductType; dod?: string; description?: string;
+  /** null unassigns; absent keeps the assignee. */
+  assignee?: string | null;
+}
+export type TreeOperation =
+  | { action: "ADD"; newId: string; parentId: string; product: NewProduct; reason?: string }
+  | { action: "REMOVE"; productId: string; reason: string }
+  | { action: "MOVE"; productId: string; parentId: string; reason?: string }
+  | { action: "UPDATE"; productId: string; product: ProductPatch; reason?: string };
+export interface Directive { objective: string; dod: string; why: string; context?: string }
+export interface AttachedContext { productId: string; include: ("content" | "feedback")[]; reason: string }
+export interface AssignmentOutput {
+  productId: string; assignee: string; directive: Directive; attachedContext?: AttachedContext[];
+}
+export interface AcceptanceDecision { productId: string; accepted: boolean; versionId?: string; rejectionReason?: string }
+export interface ChairVersion { productId: string; content: string; changeSummary: string }
+
+export interface BootstrapOutput {
+  thinking: { interpretation: string; scopeDecisions: string };
+  mission: string;
+  objectives: string;
+  constraints: string;
+  personas: Record<string, string>;
+  operativeDomains: Record<string, { responsibility: string; area: string }>;
+  initialProducts: { name: string; type: ProductType; dod: string; owner: string | null }[];
+  missingDetails?: string[];
+}
+export interface ReflectOutput {
+  reflections: {
+    refersToProduct: string;
+    dodStatus: "met" | "partially_met" | "not_met";
+    dodGaps?: string[];
+    feedbackResponses: { collabId: string; action: "accept" | "defer" | "reject"; rationale: string; plannedChange?: string }[];
+    nextVersionDelta: string;
+    blockers?: string[];
+  }[];
+  collabs: CollabOutput[];
+  remarks: RemarkOutput[];
+}
+export interface PlanAssignOutput {
+  thinking: { roundStrategy: string; acceptanceRationale: string };
+  treeOperations: TreeOperation[];
+  assignments: AssignmentOutput[];
+  acceptance: AcceptanceDecision[];
+  chairVersions?: ChairVersion[];
+  remarks: RemarkOutput[];
+  bootstrapOverrides?: {
+    mission?: string;
+    objectives?: string;
+    personas?: Record<string, string>;
+    operativeDomains?: Record<string, { responsibility?: string; area?: string }>;
+  };
+}
+export interface WriteOutput {
+  versions: { productId: string; newVersion: { contentTitle: string; content: string; changeSummary: string } }[];
+  collabs: CollabOutput[];
+  remarks: RemarkOutput[];
+}
+export interface PeerReviewOutput {
+  reviews: { productId: string; versionId: string; assessment: "approved" | "needs_revision"; summary: string }[];
+  collabs: CollabOutput[];
+  remarks: RemarkOutput[];
+}
+export interface InspectionOutput {
+  inspections: {
+    productId: string;
+    versionId: string;
+    assessment: "approved" | "needs_revision" | "blocked";
+    findings: {
+      category: "security" | "completeness" | "coherence" | "integration" | "quality";
+      severity: number; issue: string; recommendation: string; dodCriterion?: string;
+    }[];
+  }[];
+  collabs: CollabOutput[];
+  remarks: RemarkOutput[];
+}
+export interface PresentationOutput { messages: { content: string; asAgent: string }[] }
+
+/** The final output of each step, by step name. */
+export interface FinalOutputs {
+  bootstrap: BootstrapOutput;
+  reflect: ReflectOutput;
+  plan_assign: PlanAssignOutput;
+  write: WriteOutput;
+  peer_review: PeerReviewOutput;
+  inspection: InspectionOutput;
+  presentation: PresentationOutput;
+}
+/** The steps that may halt (the step × responseType matrix of spec 000). */
+export type HaltingStep = "bootstrap" | "plan_assign";
+
+/** A valid answer of step S, as sent (after recovery), with default `[]` fields filled in. */
+export type StepAnswer<S extends StepName = StepName> =
+  | { responseType: "request_context"; contextRequests: ContextRequest[] }
+  | (S extends HaltingStep ? { responseType: "halt"; halt: Halt } : never)
+  | ({ responseType: "final_output" } & FinalOutputs[S]);
+
+export interface ValidateOk<S extends StepName = StepName> { ok: true; value: StepAnswer<S>; warnings: Violation[] }
+export interface ValidateVerdictOk { ok: true; warnings: Violation[] }
+export interface ValidateErr {
+  ok: false;
+  errors: Violation[];
+  warnings: Violation[];
+  /** A short message to send back to the same model so it fixes its answer. */
+  repairPrompt: string;
+}
+
+/**
+ * Validates a model's raw answer for `step`: recovers the JSON (fences, prose, BOM, trailing
+ * commas…), checks shape, limits and — when `known` is given — every id it names.
+ * Throws an Error for an unknown step name or a malformed `known` / `options`.
+ */
+export function validateStep<S extends StepName>(
+  step: S, raw: string, known: Known | null | undefined, options: ValidateOptions & { value: false },
+): ValidateVerdictOk | ValidateErr;
+export function validateStep<S extends StepName>(
+  step: S, raw: string, known?: Known | null, options?: ValidateOptions,
+): ValidateOk<S> | ValidateErr;
+
+/** A JSON Schema (draft 2020-12) as a plain object. */
+export type JsonSchema = { [keyword: string]: unknown };
+export interface StepSchemaOptions {
+  /** true: OpenAI strict flavour (all properties required, optional ones nullable, no extras). */
+  strict?: boolean;
+}
+/** The JSON Schema of `step`'s answer. Throws for an unknown step name. */
+export function stepSchema(step: StepName, options?: StepSchemaOptions): JsonSchema;
+
+/** The wire names of every step, in session order. */
+export function stepNames(): StepName[];
+
+// ---- the product tree (core/src/tree.rs, serialized as the host stores it) ----
+export type ProductStatus = "pending" | "in_progress" | "accepted" | "removed";
+export interface Product {
+  id: string;
+  parent: string | null;
+  name: string;
+  product_type: ProductType;
+  dod: string;
+  description: string | null;
+  owner: string | null;
+  assignee: string | null;
+  status: ProductStatus;
+  versions: string[];
+  accepted_version: string | null;
+  rejection_reason: string | null;
+}
+export interface Version {
+  id: string;
+  product_id: string;
+  title: string;
+  content: string;
+  change_summary: string;
+  author: string;
+  round: number;
+  directive: Directive | null;
+  reflection_note: string | null;
+}
+export interface Collab {
+  id: string;
+  author: string;
+  round: number;
+  product_id: string;
+  version_id: string | null;
+  collab_type: CollabOutput["type"];
+  importance: number;
+  comment: string;
+  summary: string;
+  addressees: string[];
+  responding_to: string[];
+}
+/** The whole tree of a session; treat it as opaque data and change it through the functions here. */
+export interface ProductTree { products: Product[]; versions: Version[]; collabs: Collab[] }
+
+/** An empty tree: only the root product "p0" (a Collection named `rootName`). */
+export function newTree(rootName: string): ProductTree;
+
+/** The ids an answer may name given this tree (members stay empty: the session knows them). */
+export function knownFromTree(tree: ProductTree): Required<Known>;
+
+/** Why a tree change was refused. `path` points into `operations` ("/2"); "" when not one operation's fault. */
+export interface TreeFailure { path: string; index: number | null; action: string | null; message: string }
+export type ApplyResult =
+  | { ok: true; tree: ProductTree; newIds: Record<string, string> }
+  | { ok: false; errors: TreeFailure[] };
+
+/**
+ * Applies the operations all-or-nothing; `tree` is not mutated. `newIds` maps each `new-N` to the
+ * product id it became. Throws when `tree` is malformed or `operations` is not an array.
+ */
+export function applyTreeOperations(tree: ProductTree, operations: TreeOperation[]): ApplyResult;
+"#;
+
+/// Says which step names exist, for the thrown error of a bad one.
+fn parse_step(step: &str) -> Result<Step, JsError> {
+    Step::from_wire_name(step).ok_or_else(|| {
+        let names: Vec<&str> = Step::ALL.iter().map(|s| s.wire_name()).collect();
+        JsError::new(&format!(
+            "unknown step {step:?}; expected one of: {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// Hands a small serializable Rust value to JS as plain objects (maps as objects, `None` as
+/// `null`), through JSON text: one crossing, and the engine's fastest object builder.
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
+    let text = serde_json::to_string(value).map_err(|e| JsError::new(&e.to_string()))?;
+    js_sys::JSON::parse(&text)
+        .map_err(|_| JsError::new("internal error: JSON.parse refused core output"))
+}
+
+/// Reads a JS value as JSON-compatible Rust data, through `JSON.stringify` + `serde_json` (so the
+/// serde attributes of the core types apply exactly as on the host).
+fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, String> {
+    let text = js_sys::JSON::stringify(value)
+        .map_err(|_| format!("{what} is not JSON-serializable"))?
+        .as_string()
+        .ok_or_else(|| format!("{what} is missing"))?;
+    serde_json::from_str(&text).map_err(|e| format!("{what}: {e}"))
+}
+
+/// `stepNames()`: the wire names of every step, so UIs and tests need not hard-code them.
+#[wasm_bindgen(js_name = stepNames, skip_typescript)]
+pub fn step_names() -> Array {
+    Step::ALL
+        .iter()
+        .map(|s| JsValue::from_str(s.wire_name()))
+        .collect()
+}
+
+/// `stepSchema(step, { strict })`: the JSON Schema of a step's answer, plain (draft 2020-12) or
+/// OpenAI strict, for providers that constrain their output with one.
+#[wasm_bindgen(js_name = stepSchema, skip_typescript)]
+pub fn step_schema_js(step: &str, options: JsValue) -> Result<JsValue, JsError> {
+    let step = parse_step(step)?;
+    let strict = read_bool_option(&options, "strict", false, "stepSchema options")?;
+    let flavor = if strict {
+        SchemaFlavor::OpenAiStrict
+    } else {
+        SchemaFlavor::Plain
+    };
+    to_js(&step_schema(step, flavor))
+}
+
+/// Reads `options[name]` as a boolean: absent/undefined → `default`, anything but a boolean → error
+/// (a typo such as `{ strict: "yes" }` must not silently mean false).
+fn read_bool_option(
+    options: &JsValue,
+    name: &str,
+    default: bool,
+    what: &str,
+) -> Result<bool, JsError> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(default);
+    }
+    if !options.is_object() {
+        return Err(JsError::new(&format!("{what} must be an object")));
+    }
+    let v = Reflect::get(options, &JsValue::from_str(name))
+        .map_err(|_| JsError::new(&format!("{what}: cannot read {name}")))?;
+    if v.is_undefined() {
+        return Ok(default);
+    }
+    v.as_bool()
+        .ok_or_else(|| JsError::new(&format!("{what}: {name} must be a boolean")))
+}
+
+/// Reads `known` strictly: an object whose only keys are `products`, `versions`, `members` and
+/// `collabs`, each an array of strings. A misspelt key is an error, because silently treating it as
+/// "no ids known" would turn every reference in a valid answer into a violation.
+fn read_known(known: &JsValue) -> Result<Option<Known>, JsError> {
+    if known.is_undefined() || known.is_null() {
+        return Ok(None);
+    }
+    if !known.is_object() || Array::is_array(known) {
+        return Err(JsError::new(
+            "known must be an object { products, versions, members, collabs } of id arrays",
+        ));
+    }
+    let mut out = Known::default();
+    let obj: &Object = known.unchecked_ref();
+    for key in Object::keys(obj).iter() {
+        let name = key.as_string().unwrap_or_default();
+        let set = match name.as_str() {
+            "products" => &mut out.products,
+            "versions" => &mut out.versions,
+            "members" => &mut out.members,
+            "collabs" => &mut out.collabs,
+            other => return Err(JsError::new(&format!(
+                "known has an unknown key {other:?}; allowed: products, versions, members, collabs"
+            ))),
+        };
+        let list = Reflect::get(obj, &key).unwrap_or(JsValue::UNDEFINED);
+        if list.is_undefined() {
+            continue;
+        }
+        if !Array::is_array(&list) {
+            return Err(JsError::new(&format!(
+                "known.{name} must be an array of id strings"
+            )));
+        }
+        for (i, id) in Array::from(&list).iter().enumerate() {
+            let id = id
+                .as_string()
+                .ok_or_else(|| JsError::new(&format!("known.{name}[{i}] must be a string")))?;
+            set.insert(id);
+        }
+    }
+    Ok(Some(out))
+}
+
+/// One refused tree change, shaped like a validation violation where it can be: `path` points at
+/// the operation (`/2`), `index` and `action` name it.
+#[derive(Serialize)]
+struct TreeFailure {
+    path: String,
+    index: Option<usize>,
+    action: Option<String>,
+    message: String,
+}
+
+/// `newTree(rootName)`: an empty product tree (only the root `p0`), to start a session from JS.
+#[wasm_bindgen(js_name = newTree, skip_typescript)]
+pub fn new_tree(root_name: &str) -> Result<JsValue, JsError> {
+    to_js(&ProductTree::new(root_name))
+}
+
+/// `knownFromTree(tree)`: the ids an answer may name given this tree (live products, versions,
+/// collabs; members stay empty — the session knows them), ready to pass to `validateStep`.
+#[wasm_bindgen(js_name = knownFromTree, skip_typescript)]
+pub fn known_from_tree(tree: JsValue) -> Result<JsValue, JsError> {
+    let tree: ProductTree = from_js(&tree, "tree").map_err(|e| JsError::new(&e))?;
+    to_js(&tree.known())
+}
+
+/// `applyTreeOperations(tree, operations)`: applies the operations all-or-nothing and returns the
+/// new tree (the input is not mutated) with the `new-N` → product id map, or why it failed.
+/// A malformed tree throws (a caller bug); a malformed operation is reported like a refused one.
+#[wasm_bindgen(js_name = applyTreeOperations, skip_typescript)]
+pub fn apply_tree_operations(tree: JsValue, operations: JsValue) -> Result<JsValue, JsError> {
+    let mut tree: ProductTree = from_js(&tree, "tree").map_err(|e| JsError::new(&e))?;
+    if !Array::is_array(&operations) {
+        return Err(JsError::new(
+            "operations must be an array of tree operations",
+        ));
+    }
+    let mut ops = Vec::new();
+    let mut failures = Vec::new();
+    for (index, op) in Array::from(&operations).iter().enumerate() {
+        match from_js::<TreeOperation>(&op, "operation") {
+            Ok(op) => ops.push(op),
+            Err(message) => failures.push(TreeFailure {
+                path: format!("/{index}"),
+                index: Some(index),
+                action: Reflect::get(&op, &JsValue::from_str("action"))
+                    .ok()
+                    .and_then(|a| a.as_string()),
+                message,
+            }),
+        }
+    }
+    if !failures.is_empty() {
+        return to_js(&TreeResult::Err {
+            ok: false,
+            errors: failures,
+        });
+    }
+    match tree.apply(&ops) {
+        Ok(applied) => to_js(&TreeResult::Ok {
+            ok: true,
+            tree: &tree,
+            new_ids: &applied.new_ids,
+        }),
+        Err(err) => {
+            let failure = match &err {
+                TreeError::Operation {
+                    index,
+                    action,
+                    reason,
+                } => TreeFailure {
+                    path: format!("/{index}"),
+                    index: Some(*index),
+                    action: Some(action.clone()),
+                    message: reason.to_string(),
+                },
+                TreeError::Change(problem) => TreeFailure {
+                    path: String::new(),
+                    index: None,
+                    action: None,
+                    message: problem.to_string(),
+                },
+            };
+            to_js(&TreeResult::Err {
+                ok: false,
+                errors: vec![failure],
+            })
+        }
+    }
+}
+
+/// The two shapes `applyTreeOperations` returns.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum TreeResult<'a> {
+    Ok {
+        ok: bool,
+        tree: &'a ProductTree,
+        #[serde(rename = "newIds")]
+        new_ids: &'a std::collections::BTreeMap<String, String>,
+    },
+    Err {
+        ok: bool,
+        errors: Vec<TreeFailure>,
+    },
+}
