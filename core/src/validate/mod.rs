@@ -9,11 +9,21 @@
 //! format of spec `002`). [`Report::repair_prompt`] turns the violations into the message sent
 //! back to the same model.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::schema::{StepAnswer, Step};
+use crate::schema::{
+    BootstrapOutput, FinalOutput, InspectionOutput, PeerReviewOutput, PlanAssignOutput,
+    PresentationOutput, ReflectOutput, Step, StepAnswer, WireAnswer, WriteOutput,
+};
+
+mod check;
+mod json;
+mod recover;
+mod report;
+mod shape;
 
 /// The ids a session knows, to check that every id an answer names exists. When the caller has no
 /// session (the JS API without `known`), pass `None` and only the shape is checked.
@@ -67,4 +77,185 @@ pub struct Report {
     pub errors: Vec<Violation>,
     /// Non-fatal notes.
     pub warnings: Vec<Violation>,
+}
+
+impl Report {
+    /// The recovered JSON and the verdict, handed back together so a caller that logs the report
+    /// can also see what was repaired.
+    fn from_verdict(step: Step, verdict: Verdict<'_>) -> Report {
+        Report {
+            step,
+            errors: verdict.errors,
+            warnings: verdict.warnings,
+        }
+    }
+}
+
+/// What the caller knows about the call beyond its text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The provider said it stopped for length (`finish_reason: "length"`, `stop_reason:
+    /// "max_tokens"`). An answer that is not complete and valid is then refused as cut off, with a
+    /// hint to answer shorter, instead of being guessed at.
+    pub truncated: bool,
+}
+
+/// The verdict on an answer without the typed value: what the fast JS path needs.
+///
+/// `json` is the JSON text the checks ran on: borrowed from the raw answer when nothing had to be
+/// repaired beyond dropping a BOM, a fence or prose around it, owned when the normalizer fixed
+/// commas, comments, raw newlines or curly quotes. When `errors` is empty, `JSON.parse(json)` (or
+/// `serde_json`) gives the answer; omitted lists are then still absent (serde fills the defaults,
+/// see [`validate_step`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict<'a> {
+    /// What must be fixed; empty when the answer is valid.
+    pub errors: Vec<Violation>,
+    /// Repairs made and unknown fields ignored.
+    pub warnings: Vec<Violation>,
+    /// The recovered JSON text of the answer.
+    pub json: Cow<'a, str>,
+}
+
+impl Verdict<'_> {
+    /// True when the answer is valid.
+    pub fn is_ok(&self) -> bool {
+        self.errors.is_empty()
+    }
+}
+
+/// Checks a raw model answer for `step` without building the typed value: recovery, shape, limits,
+/// the step × responseType matrix and (with `known`) every id. The fast entry point for the JS API;
+/// see [`validate_step`] for the typed one.
+pub fn check_step<'a>(step: Step, raw: &'a str, known: Option<&Known>) -> Verdict<'a> {
+    check_step_with(step, raw, known, Options::default())
+}
+
+/// [`check_step`] with what the caller knows about the call (see [`Options`]).
+pub fn check_step_with<'a>(
+    step: Step,
+    raw: &'a str,
+    known: Option<&Known>,
+    options: Options,
+) -> Verdict<'a> {
+    let mut verdict = check_text(step, raw, known);
+    if options.truncated {
+        if verdict.is_ok() {
+            verdict.warnings.push(report::complete_despite_length());
+        } else if !verdict
+            .errors
+            .iter()
+            .any(|e| e.path.is_empty() && e.message.contains("cut off"))
+        {
+            verdict.errors.insert(0, recover::cut_off(raw));
+        }
+    }
+    verdict
+}
+
+fn check_text<'a>(step: Step, raw: &'a str, known: Option<&Known>) -> Verdict<'a> {
+    let (body, bom) = recover::strip_bom(raw);
+    let mut warnings: Vec<Violation> = bom.into_iter().collect();
+    // Fast path: the answer is already one clean object; nothing is copied.
+    if body.trim_start().starts_with('{') {
+        if let Ok(outcome) = check::check(step, body, known) {
+            warnings.extend(outcome.warnings);
+            return Verdict {
+                errors: outcome.errors,
+                warnings,
+                json: Cow::Borrowed(body),
+            };
+        }
+    }
+    let (object, found) = match recover::locate(body) {
+        Ok(found) => found,
+        Err(refusal) => {
+            return Verdict {
+                errors: vec![refusal],
+                warnings,
+                json: Cow::Borrowed(body),
+            }
+        }
+    };
+    warnings.extend(found);
+    let (fixed, repairs) = recover::normalize(object);
+    warnings.extend(repairs);
+    match check::check(step, &fixed, known) {
+        Ok(outcome) => {
+            warnings.extend(outcome.warnings);
+            Verdict {
+                errors: outcome.errors,
+                warnings,
+                json: fixed,
+            }
+        }
+        Err(syntax) => {
+            let error = report::syntax_violation(&fixed, &syntax);
+            Verdict {
+                errors: vec![error],
+                warnings,
+                json: fixed,
+            }
+        }
+    }
+}
+
+/// Turns a raw model answer for `step` into the typed answer, with the spec's defaults filled in,
+/// or a [`Report`] of every violation (whose [`Report::repair_prompt`] goes back to the model).
+///
+/// `known` holds the ids of the session; with `None` only the shape is checked. This is
+/// [`check_step`] followed, when it finds no error, by `serde_json` on the recovered text.
+pub fn validate_step(step: Step, raw: &str, known: Option<&Known>) -> Result<Validated, Report> {
+    validate_step_with(step, raw, known, Options::default())
+}
+
+/// [`validate_step`] with what the caller knows about the call (see [`Options`]).
+pub fn validate_step_with(
+    step: Step,
+    raw: &str,
+    known: Option<&Known>,
+    options: Options,
+) -> Result<Validated, Report> {
+    let verdict = check_step_with(step, raw, known, options);
+    if !verdict.is_ok() {
+        return Err(Report::from_verdict(step, verdict));
+    }
+    match typed(step, &verdict.json) {
+        Ok(answer) => Ok(Validated {
+            answer,
+            warnings: verdict.warnings,
+        }),
+        Err(e) => Err(Report {
+            step,
+            errors: vec![report::serde_violation(&e)],
+            warnings: verdict.warnings,
+        }),
+    }
+}
+
+/// Reads checked JSON into the typed answer of `step`.
+fn typed(step: Step, json: &str) -> Result<StepAnswer, serde_json::Error> {
+    fn read<F: serde::de::DeserializeOwned>(
+        json: &str,
+        wrap: fn(F) -> FinalOutput,
+    ) -> Result<StepAnswer, serde_json::Error> {
+        Ok(match serde_json::from_str::<WireAnswer<F>>(json)? {
+            WireAnswer::RequestContext { context_requests } => {
+                StepAnswer::RequestContext { context_requests }
+            }
+            WireAnswer::Halt { halt } => StepAnswer::Halt { halt },
+            WireAnswer::FinalOutput(output) => StepAnswer::FinalOutput {
+                output: wrap(output),
+            },
+        })
+    }
+    match step {
+        Step::Bootstrap => read::<BootstrapOutput>(json, FinalOutput::Bootstrap),
+        Step::Reflect => read::<ReflectOutput>(json, FinalOutput::Reflect),
+        Step::PlanAssign => read::<PlanAssignOutput>(json, FinalOutput::PlanAssign),
+        Step::Write => read::<WriteOutput>(json, FinalOutput::Write),
+        Step::PeerReview => read::<PeerReviewOutput>(json, FinalOutput::PeerReview),
+        Step::Inspection => read::<InspectionOutput>(json, FinalOutput::Inspection),
+        Step::Presentation => read::<PresentationOutput>(json, FinalOutput::Presentation),
+    }
 }

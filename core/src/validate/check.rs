@@ -1,0 +1,1062 @@
+//! The checker: one pass over the JSON text that parses strictly and, at the same time, checks
+//! every value against the step's [`shape`](super::shape) and the session's ids.
+//!
+//! Nothing is built: strings stay borrowed raw slices, a JSON pointer is a stack of borrowed
+//! segments rendered only when a violation needs it, and a string's chars are counted only when its
+//! byte length could break a limit. The first syntax error stops the pass ([`Syntax`]); the caller
+//! then tries the recovering normalizer and runs the pass again. Shape and reference violations
+//! never stop it: every one is collected.
+
+use std::borrow::Cow;
+
+use super::json::{self, Seg, Stop};
+use super::shape::{self, enums, Field, IdKind, Obj, Ty, Union};
+use super::{Known, Violation};
+use crate::schema::limits;
+use crate::schema::Step;
+
+/// Deeper nesting than this is refused (as `serde_json` does), so no input can exhaust the stack.
+const MAX_DEPTH: u32 = 128;
+/// How long a `received` gets.
+const RECEIVED_MAX: usize = 80;
+/// Addresses that are not members but may receive remarks and halts.
+pub(crate) const SPECIAL_RECIPIENTS: &[&str] = &["user", "user-1", "u:all", "team", "chair"];
+
+/// Why the text is not (yet) JSON: the first syntax error, where it is and what kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Syntax {
+    /// Byte offset in the checked text.
+    pub pos: usize,
+    /// JSON pointer of the value being read when it failed.
+    pub path: String,
+    /// What went wrong.
+    pub kind: SyntaxKind,
+}
+
+/// The kinds of syntax error, each with its own message and hint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SyntaxKind {
+    /// Something else was expected here.
+    Expected(&'static str),
+    /// The text ended inside the object.
+    End,
+    /// A raw control char (newline, tab) inside a string.
+    Control,
+    /// A bad backslash escape.
+    Escape(&'static str),
+    /// `True`, `False` or `None`: the JSON spelling is the second.
+    Python(&'static str, &'static str),
+    /// A comma right before `}` or `]`.
+    TrailingComma,
+    /// A `//` or `/* */` comment.
+    Comment,
+    /// Nested deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// The answer is a JSON value but not an object.
+    NotAnObject,
+    /// Something follows the object.
+    TrailingText,
+    /// A malformed number.
+    Number,
+}
+
+/// What the checker found in a syntactically valid answer.
+#[derive(Debug, Default)]
+pub(crate) struct Outcome {
+    /// What must be fixed.
+    pub errors: Vec<Violation>,
+    /// What was noticed.
+    pub warnings: Vec<Violation>,
+}
+
+type Res<T> = Result<T, Syntax>;
+
+/// Checks `text` (which must be exactly one JSON object, surrounding whitespace allowed).
+pub(crate) fn check(step: Step, text: &str, known: Option<&Known>) -> Result<Outcome, Syntax> {
+    let mut w = Walker {
+        b: text.as_bytes(),
+        text,
+        pos: 0,
+        depth: 0,
+        path: Vec::with_capacity(16),
+        out: Outcome::default(),
+        known,
+        step,
+        new_ids: Vec::new(),
+        pending: Vec::new(),
+    };
+    w.root()?;
+    w.resolve_pending();
+    Ok(w.out)
+}
+
+/// True when `text`, trimmed, is a JSON object or array (Write content must not be).
+pub(crate) fn is_json_container(text: &str) -> bool {
+    let t = text.trim();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return false;
+    }
+    let mut w = Walker {
+        b: t.as_bytes(),
+        text: t,
+        pos: 0,
+        depth: 0,
+        path: Vec::new(),
+        out: Outcome::default(),
+        known: None,
+        step: Step::Write,
+        new_ids: Vec::new(),
+        pending: Vec::new(),
+    };
+    w.value(&Ty::Any, true).is_ok() && w.ws().is_ok() && w.pos == w.b.len()
+}
+
+/// A reference to a `new-N` that can only be judged once the whole answer is read.
+struct Pending<'a> {
+    path: String,
+    id: Cow<'a, str>,
+    /// Index of the tree operation naming it, or `usize::MAX` outside `treeOperations`.
+    op: usize,
+}
+
+/// What a union's tag turned out to be.
+enum Tag<'a> {
+    Missing,
+    Str(Cow<'a, str>),
+    NotString(usize, usize),
+}
+
+/// How an object's keys are read.
+#[derive(Clone, Copy)]
+enum Keys {
+    Known(&'static Obj),
+    Map(&'static Ty),
+    Any,
+}
+
+struct Walker<'a, 'k> {
+    b: &'a [u8],
+    text: &'a str,
+    pos: usize,
+    depth: u32,
+    path: Vec<Seg<'a>>,
+    out: Outcome,
+    known: Option<&'k Known>,
+    step: Step,
+    /// `newId`s seen, with the index of the operation that adds each.
+    new_ids: Vec<(Cow<'a, str>, usize)>,
+    pending: Vec<Pending<'a>>,
+}
+
+fn violation(
+    path: String,
+    message: String,
+    expected: String,
+    received: String,
+    hint: String,
+) -> Violation {
+    Violation {
+        path,
+        message,
+        expected,
+        received,
+        hint,
+    }
+}
+
+fn list_values(values: &[&str]) -> String {
+    values.join(", ")
+}
+
+impl<'a> Walker<'a, '_> {
+    // ---- low level --------------------------------------------------------------------------
+
+    fn fail<T>(&self, kind: SyntaxKind) -> Res<T> {
+        Err(Syntax {
+            pos: self.pos,
+            path: json::pointer(&self.path),
+            kind,
+        })
+    }
+
+    #[inline]
+    fn ws(&mut self) -> Res<()> {
+        while let Some(&c) = self.b.get(self.pos) {
+            match c {
+                b' ' | b'\n' | b'\r' | b'\t' => self.pos += 1,
+                b'/' if matches!(self.b.get(self.pos + 1), Some(b'/' | b'*')) => {
+                    return self.fail(SyntaxKind::Comment)
+                }
+                _ => break,
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.pos).copied()
+    }
+
+    /// Reads a string at `"`; returns its raw body and whether it has escapes.
+    #[inline]
+    fn string(&mut self) -> Res<(&'a str, bool)> {
+        let start = self.pos + 1;
+        let mut i = start;
+        let mut escaped = false;
+        loop {
+            match json::scan_string(self.b, i) {
+                Stop::Quote(q) => {
+                    self.pos = q + 1;
+                    return Ok((&self.text[start..q], escaped));
+                }
+                Stop::Backslash(at) => match json::check_escape(self.b, at) {
+                    Ok(len) => {
+                        escaped = true;
+                        i = at + len;
+                    }
+                    Err(why) => {
+                        self.pos = at;
+                        return self.fail(if at + 1 >= self.b.len() {
+                            SyntaxKind::End
+                        } else {
+                            SyntaxKind::Escape(why)
+                        });
+                    }
+                },
+                Stop::Control(at) => {
+                    self.pos = at;
+                    return self.fail(SyntaxKind::Control);
+                }
+                Stop::End => {
+                    self.pos = self.b.len();
+                    return self.fail(SyntaxKind::End);
+                }
+            }
+        }
+    }
+
+    /// Reads a number; returns whether it is written as an integer (no fraction, no exponent).
+    fn number(&mut self) -> Res<bool> {
+        let b = self.b;
+        let mut i = self.pos;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                while matches!(b.get(i), Some(b'0'..=b'9')) {
+                    i += 1;
+                }
+            }
+            _ => {
+                self.pos = i;
+                return self.fail(SyntaxKind::Number);
+            }
+        }
+        let mut integer = true;
+        if b.get(i) == Some(&b'.') {
+            integer = false;
+            i += 1;
+            if !matches!(b.get(i), Some(b'0'..=b'9')) {
+                self.pos = i;
+                return self.fail(SyntaxKind::Number);
+            }
+            while matches!(b.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            integer = false;
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !matches!(b.get(i), Some(b'0'..=b'9')) {
+                self.pos = i;
+                return self.fail(SyntaxKind::Number);
+            }
+            while matches!(b.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+        }
+        if matches!(b.get(i), Some(b'0'..=b'9')) {
+            self.pos = i;
+            return self.fail(SyntaxKind::Number);
+        }
+        self.pos = i;
+        Ok(integer)
+    }
+
+    fn literal(&mut self, word: &'static str) -> Res<()> {
+        if self.b[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(())
+        } else if self.b.len() - self.pos < word.len()
+            && word.as_bytes().starts_with(&self.b[self.pos..])
+        {
+            self.pos = self.b.len();
+            self.fail(SyntaxKind::End)
+        } else {
+            self.fail(SyntaxKind::Expected(
+                "a value (string, number, object, array, true, false or null)",
+            ))
+        }
+    }
+
+    fn received(&self, start: usize) -> String {
+        json::shorten(&self.text[start..self.pos], RECEIVED_MAX)
+    }
+
+    fn here(&self) -> String {
+        json::pointer(&self.path)
+    }
+
+    fn error(&mut self, message: String, expected: String, received: String, hint: String) {
+        let path = self.here();
+        self.out
+            .errors
+            .push(violation(path, message, expected, received, hint));
+    }
+
+    fn field_name(&self) -> Cow<'a, str> {
+        match self.path.last() {
+            Some(Seg::Key(raw, esc)) => json::unescape(raw, *esc),
+            Some(Seg::Idx(_)) => Cow::Borrowed("this item"),
+            None => Cow::Borrowed("the answer"),
+        }
+    }
+
+    // ---- values -----------------------------------------------------------------------------
+
+    fn value(&mut self, ty: &'static Ty, nullable: bool) -> Res<()> {
+        self.ws()?;
+        let start = self.pos;
+        match self.peek() {
+            None => self.fail(SyntaxKind::End),
+            Some(b'"') => {
+                let (raw, esc) = self.string()?;
+                self.on_string(ty, raw, esc, start);
+                Ok(())
+            }
+            Some(b'{') => match ty {
+                Ty::Object(obj) => self.object(Keys::Known(obj)),
+                Ty::Map(v) => self.object(Keys::Map(v)),
+                Ty::Union(u) => self.union(u),
+                Ty::Any => self.object(Keys::Any),
+                _ => {
+                    self.object(Keys::Any)?;
+                    self.type_error(ty, start);
+                    Ok(())
+                }
+            },
+            Some(b'[') => match ty {
+                Ty::Array { item, min, max } => self.array(item, *min, *max),
+                Ty::Any => self.array(&Ty::Any, 0, usize::MAX),
+                _ => {
+                    self.array(&Ty::Any, 0, usize::MAX)?;
+                    self.type_error(ty, start);
+                    Ok(())
+                }
+            },
+            Some(b't') => self.literal("true").map(|()| self.on_bool(ty, start)),
+            Some(b'f') => self.literal("false").map(|()| self.on_bool(ty, start)),
+            Some(b'n') => {
+                self.literal("null")?;
+                if !nullable && !matches!(ty, Ty::Any) {
+                    self.type_error(ty, start);
+                }
+                Ok(())
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let integer = self.number()?;
+                self.on_number(ty, integer, start);
+                Ok(())
+            }
+            Some(b'T') if self.b[self.pos..].starts_with(b"True") => {
+                self.fail(SyntaxKind::Python("True", "true"))
+            }
+            Some(b'F') if self.b[self.pos..].starts_with(b"False") => {
+                self.fail(SyntaxKind::Python("False", "false"))
+            }
+            Some(b'N') if self.b[self.pos..].starts_with(b"None") => {
+                self.fail(SyntaxKind::Python("None", "null"))
+            }
+            Some(_) => self.fail(SyntaxKind::Expected(
+                "a value (string, number, object, array, true, false or null)",
+            )),
+        }
+    }
+
+    fn enter(&mut self) -> Res<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return self.fail(SyntaxKind::TooDeep);
+        }
+        self.pos += 1;
+        Ok(())
+    }
+
+    fn array(&mut self, item: &'static Ty, min: usize, max: usize) -> Res<()> {
+        let start = self.pos;
+        self.enter()?;
+        let mut n = 0usize;
+        self.ws()?;
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+        } else {
+            loop {
+                self.path.push(Seg::Idx(n));
+                self.value(item, false)?;
+                self.path.pop();
+                n += 1;
+                self.ws()?;
+                match self.peek() {
+                    Some(b',') => {
+                        self.pos += 1;
+                        self.ws()?;
+                        if self.peek() == Some(b']') {
+                            return self.fail(SyntaxKind::TrailingComma);
+                        }
+                    }
+                    Some(b']') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    None => return self.fail(SyntaxKind::End),
+                    Some(_) => {
+                        return self.fail(SyntaxKind::Expected("',' or ']' after an array item"))
+                    }
+                }
+            }
+        }
+        self.depth -= 1;
+        if n < min || n > max {
+            let expected = if max == usize::MAX {
+                format!("at least {min} items")
+            } else {
+                format!("{min} to {max} items")
+            };
+            let name = self.field_name();
+            let hint = if n < min {
+                format!("Give at least {min}.")
+            } else {
+                format!("Keep only the {max} most important.")
+            };
+            let message = format!("{name} has {n} items; it needs {expected}");
+            let received = format!("{n} items: {}", self.received(start));
+            self.error(message, expected, received, hint);
+        }
+        Ok(())
+    }
+
+    fn object(&mut self, keys: Keys) -> Res<()> {
+        self.enter()?;
+        let mut seen: u64 = 0;
+        self.ws()?;
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+        } else {
+            loop {
+                self.ws()?;
+                match self.peek() {
+                    Some(b'"') => {}
+                    None => return self.fail(SyntaxKind::End),
+                    Some(b'}') => return self.fail(SyntaxKind::TrailingComma),
+                    Some(_) => return self.fail(SyntaxKind::Expected("a key in double quotes")),
+                }
+                let key_start = self.pos;
+                let (raw, esc) = self.string()?;
+                self.ws()?;
+                match self.peek() {
+                    Some(b':') => self.pos += 1,
+                    None => return self.fail(SyntaxKind::End),
+                    Some(_) => return self.fail(SyntaxKind::Expected("':' after a key")),
+                }
+                self.path.push(Seg::Key(raw, esc));
+                match keys {
+                    Keys::Any => self.value(&Ty::Any, true)?,
+                    Keys::Map(ty) => self.value(ty, false)?,
+                    Keys::Known(obj) => {
+                        let key = json::unescape(raw, esc);
+                        match obj.fields.iter().position(|f| f.name == key) {
+                            Some(i) => {
+                                let field = &obj.fields[i];
+                                if seen & (1 << i) != 0 {
+                                    self.error(
+                                        format!("{key} appears twice in the same object"),
+                                        "each field once".into(),
+                                        json::shorten(
+                                            &self.text[key_start..self.pos],
+                                            RECEIVED_MAX,
+                                        ),
+                                        format!("Keep one {key}."),
+                                    );
+                                }
+                                seen |= 1 << i;
+                                self.value(&field.ty, field.nullable)?;
+                            }
+                            None => {
+                                let value_start = self.pos;
+                                self.value(&Ty::Any, true)?;
+                                self.unknown_field(obj, &key, value_start);
+                            }
+                        }
+                    }
+                }
+                self.path.pop();
+                self.ws()?;
+                match self.peek() {
+                    Some(b',') => self.pos += 1,
+                    Some(b'}') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    None => return self.fail(SyntaxKind::End),
+                    Some(_) => return self.fail(SyntaxKind::Expected("',' or '}' after a field")),
+                }
+            }
+        }
+        self.depth -= 1;
+        if let Keys::Known(obj) = keys {
+            self.missing_fields(obj, seen);
+        }
+        Ok(())
+    }
+
+    fn unknown_field(&mut self, obj: &Obj, key: &str, value_start: usize) {
+        let similar = obj.fields.iter().find(|f| similar(f.name, key));
+        let known: Vec<&str> = obj.fields.iter().map(|f| f.name).collect();
+        let hint = match similar {
+            Some(f) => format!("Did you mean {}? Field names are case-sensitive.", f.name),
+            None => "Remove it; it is ignored.".to_string(),
+        };
+        let path = self.here();
+        let received = self.received(value_start);
+        self.out.warnings.push(violation(
+            path,
+            format!("unknown field {key} is ignored"),
+            format!("one of: {}", list_values(&known)),
+            received,
+            hint,
+        ));
+    }
+
+    fn missing_fields(&mut self, obj: &Obj, seen: u64) {
+        for (i, field) in obj.fields.iter().enumerate() {
+            if field.required && seen & (1 << i) == 0 {
+                self.missing(field);
+            }
+        }
+    }
+
+    fn missing(&mut self, field: &Field) {
+        let mut path = self.here();
+        path.push('/');
+        path.push_str(field.name);
+        self.out.errors.push(violation(
+            path,
+            format!("missing required field {}", field.name),
+            describe(&field.ty),
+            "nothing".into(),
+            format!("Add {}.", field.name),
+        ));
+    }
+
+    /// Reads an object whose shape depends on its tag field (`responseType`, `action`).
+    fn union(&mut self, u: &'static Union) -> Res<()> {
+        let start = self.pos;
+        let tag = self.find_tag(u.tag)?;
+        let values: Vec<&str> = u.variants.iter().map(|(v, _)| *v).collect();
+        self.union_with(start, tag, u.tag, &values, |v| {
+            u.variants.iter().find(|(t, _)| *t == v).map(|(_, o)| *o)
+        })
+    }
+
+    fn union_with(
+        &mut self,
+        start: usize,
+        tag: Tag<'a>,
+        tag_name: &'static str,
+        allowed: &[&str],
+        pick: impl Fn(&str) -> Option<&'static Obj>,
+    ) -> Res<()> {
+        let expected = format!("one of: {}", list_values(allowed));
+        match tag {
+            Tag::Str(v) => {
+                if let Some(obj) = pick(&v) {
+                    return self.object(Keys::Known(obj));
+                }
+                self.object(Keys::Any)?;
+                let mut path = self.here();
+                path.push('/');
+                path.push_str(tag_name);
+                let (message, hint) =
+                    if self.path.is_empty() && enums::RESPONSE_TYPE.contains(&v.as_ref()) {
+                        (
+                            format!(
+                                "responseType {v} is not allowed on the {} step",
+                                self.step.title()
+                            ),
+                            format!(
+                                "Only Bootstrap and PlanAssign may halt. Answer with {} instead.",
+                                allowed.join(" or ")
+                            ),
+                        )
+                    } else {
+                        (
+                            format!("{tag_name} {v:?} is not one of the allowed values"),
+                            enum_hint(&v, allowed),
+                        )
+                    };
+                self.out
+                    .errors
+                    .push(violation(path, message, expected, format!("{v:?}"), hint));
+            }
+            Tag::NotString(s, e) => {
+                self.object(Keys::Any)?;
+                let mut path = self.here();
+                path.push('/');
+                path.push_str(tag_name);
+                let received = json::shorten(&self.text[s..e], RECEIVED_MAX);
+                self.out.errors.push(violation(
+                    path,
+                    format!("{tag_name} must be a string"),
+                    expected,
+                    received,
+                    format!("Write {tag_name} as one of the strings listed."),
+                ));
+            }
+            Tag::Missing => {
+                self.object(Keys::Any)?;
+                let mut path = self.here();
+                path.push('/');
+                path.push_str(tag_name);
+                let received = self.received(start);
+                self.out.errors.push(violation(
+                    path,
+                    format!("missing required field {tag_name}"),
+                    expected,
+                    received,
+                    format!("Add {tag_name} first; it says which kind of object this is."),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Looks ahead in the object at `self.pos` for `tag` without moving; cheap when it comes first.
+    fn find_tag(&mut self, tag: &str) -> Res<Tag<'a>> {
+        let save = self.pos;
+        let depth = self.depth;
+        let result = self.find_tag_inner(tag);
+        self.pos = save;
+        self.depth = depth;
+        result
+    }
+
+    fn find_tag_inner(&mut self, tag: &str) -> Res<Tag<'a>> {
+        self.enter()?;
+        self.ws()?;
+        if self.peek() == Some(b'}') {
+            return Ok(Tag::Missing);
+        }
+        loop {
+            self.ws()?;
+            if self.peek() != Some(b'"') {
+                return match self.peek() {
+                    None => self.fail(SyntaxKind::End),
+                    Some(b'}') => self.fail(SyntaxKind::TrailingComma),
+                    Some(_) => self.fail(SyntaxKind::Expected("a key in double quotes")),
+                };
+            }
+            let (raw, esc) = self.string()?;
+            self.ws()?;
+            match self.peek() {
+                Some(b':') => self.pos += 1,
+                None => return self.fail(SyntaxKind::End),
+                Some(_) => return self.fail(SyntaxKind::Expected("':' after a key")),
+            }
+            self.ws()?;
+            if json::unescape(raw, esc) == tag {
+                let start = self.pos;
+                if self.peek() == Some(b'"') {
+                    let (v, vesc) = self.string()?;
+                    return Ok(Tag::Str(json::unescape(v, vesc)));
+                }
+                self.value(&Ty::Any, true)?;
+                return Ok(Tag::NotString(start, self.pos));
+            }
+            self.value(&Ty::Any, true)?;
+            self.ws()?;
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => return Ok(Tag::Missing),
+                None => return self.fail(SyntaxKind::End),
+                Some(_) => return self.fail(SyntaxKind::Expected("',' or '}' after a field")),
+            }
+        }
+    }
+
+    fn root(&mut self) -> Res<()> {
+        self.ws()?;
+        match self.peek() {
+            Some(b'{') => {}
+            None => return self.fail(SyntaxKind::End),
+            Some(_) => return self.fail(SyntaxKind::NotAnObject),
+        }
+        let start = self.pos;
+        let tag = self.find_tag("responseType")?;
+        let step = self.step;
+        let allowed = shape::allowed_response_types(step);
+        self.union_with(start, tag, "responseType", allowed, |v| {
+            shape::answer(step, v)
+        })?;
+        self.ws()?;
+        if self.pos < self.b.len() {
+            return self.fail(SyntaxKind::TrailingText);
+        }
+        Ok(())
+    }
+
+    // ---- leaf checks ------------------------------------------------------------------------
+
+    fn type_error(&mut self, ty: &Ty, start: usize) {
+        let received = self.received(start);
+        let name = self.field_name();
+        let expected = describe(ty);
+        let kind = match self.b[start] {
+            b'"' => "a string",
+            b'{' => "an object",
+            b'[' => "an array",
+            b't' | b'f' => "a boolean",
+            b'n' => "null",
+            _ => "a number",
+        };
+        let hint = match (ty, self.b[start]) {
+            (Ty::Int { .. } | Ty::Bool, b'"') => "Write the value without quotes.".to_string(),
+            (Ty::Array { .. }, _) => {
+                format!("Wrap it in [ ] even when there is only one item: {name} is a list.")
+            }
+            (_, b'n') => {
+                format!("Give a value for {name}, or leave the field out if it is optional.")
+            }
+            _ => format!("Give {name} as {expected}."),
+        };
+        self.error(
+            format!("{name} must be {expected}, not {kind}"),
+            expected,
+            received,
+            hint,
+        );
+    }
+
+    fn on_bool(&mut self, ty: &Ty, start: usize) {
+        if !matches!(ty, Ty::Bool | Ty::Any) {
+            self.type_error(ty, start);
+        }
+    }
+
+    fn on_number(&mut self, ty: &Ty, integer: bool, start: usize) {
+        match ty {
+            Ty::Any => {}
+            Ty::Int { min, max } => {
+                let token = &self.text[start..self.pos];
+                let value = if integer {
+                    token.parse::<i64>().ok()
+                } else {
+                    None
+                };
+                let in_range = value.is_some_and(|v| (*min..=*max).contains(&v));
+                if !in_range {
+                    let name = self.field_name();
+                    let message = if integer {
+                        format!("{name} is out of range")
+                    } else {
+                        format!("{name} must be a whole number")
+                    };
+                    self.error(
+                        message,
+                        describe(ty),
+                        token.to_string(),
+                        format!("Use a whole number from {min} to {max}."),
+                    );
+                }
+            }
+            _ => self.type_error(ty, start),
+        }
+    }
+
+    fn on_string(&mut self, ty: &Ty, raw: &'a str, esc: bool, start: usize) {
+        match ty {
+            Ty::Any => {}
+            Ty::Text { max } => {
+                if raw.len() > *max && json::char_len(raw, esc, max + 1) > *max {
+                    self.too_long(*max, raw, esc);
+                }
+            }
+            Ty::Enum(values) => {
+                let v = json::unescape(raw, esc);
+                if !values.contains(&v.as_ref()) {
+                    let name = self.field_name();
+                    self.error(
+                        format!("{name} {v:?} is not one of the allowed values"),
+                        format!("one of: {}", list_values(values)),
+                        json::shorten(&format!("{v:?}"), RECEIVED_MAX),
+                        enum_hint(&v, values),
+                    );
+                }
+            }
+            Ty::Content => self.content(raw, esc),
+            Ty::Id(kind) => self.on_id(*kind, raw, esc),
+            _ => self.type_error(ty, start),
+        }
+    }
+
+    fn too_long(&mut self, max: usize, raw: &str, esc: bool) {
+        let n = json::char_len(raw, esc, usize::MAX);
+        let name = self.field_name();
+        self.error(
+            format!("{name} is {n} chars long; the limit is {max}"),
+            format!("at most {max} chars"),
+            format!("{n} chars: {}", json::shorten(raw, RECEIVED_MAX)),
+            format!("Shorten {name} to at most {max} chars; keep the essentials."),
+        );
+    }
+
+    fn content(&mut self, raw: &str, esc: bool) {
+        let min = limits::CONTENT_MIN;
+        if raw.len() < min || json::char_len(raw, esc, min) < min {
+            let n = json::char_len(raw, esc, usize::MAX);
+            self.error(
+                format!("content is {n} chars long; it needs at least {min}"),
+                format!("at least {min} chars of plain text"),
+                json::shorten(raw, RECEIVED_MAX),
+                "Write the whole content of the version, not a summary or a placeholder.".into(),
+            );
+        }
+        if looks_like_json_start(raw) && is_json_container(&json::unescape(raw, esc)) {
+            self.error(
+                "content is JSON, not plain text".into(),
+                "plain text or Markdown".into(),
+                json::shorten(raw, RECEIVED_MAX),
+                "Write the content itself as text; don't put a JSON document inside content."
+                    .into(),
+            );
+        }
+    }
+
+    // ---- references -------------------------------------------------------------------------
+
+    /// Index of the tree operation being read, or `usize::MAX` outside `treeOperations`.
+    fn tree_op(&self) -> usize {
+        match self.path.as_slice() {
+            [Seg::Key("treeOperations", _), Seg::Idx(i), ..] => *i,
+            _ => usize::MAX,
+        }
+    }
+
+    fn on_id(&mut self, kind: IdKind, raw: &'a str, esc: bool) {
+        let id = json::unescape(raw, esc);
+        if kind == IdKind::NewId {
+            self.new_id(id);
+            return;
+        }
+        let Some(known) = self.known else { return };
+        let exists = match kind {
+            IdKind::Product | IdKind::ProductOrNew | IdKind::TreeProduct => {
+                known.products.contains(id.as_ref())
+            }
+            IdKind::Version => known.versions.contains(id.as_ref()),
+            IdKind::Collab => known.collabs.contains(id.as_ref()),
+            IdKind::Member => known.members.contains(id.as_ref()),
+            IdKind::Recipient => {
+                known.members.contains(id.as_ref()) || SPECIAL_RECIPIENTS.contains(&id.as_ref())
+            }
+            IdKind::NewId => true,
+        };
+        if exists {
+            return;
+        }
+        if matches!(kind, IdKind::ProductOrNew | IdKind::TreeProduct) && id.starts_with("new-") {
+            let op = if kind == IdKind::TreeProduct {
+                self.tree_op()
+            } else {
+                usize::MAX
+            };
+            let path = self.here();
+            self.pending.push(Pending { path, id, op });
+            return;
+        }
+        let path = self.here();
+        self.dangling(path, kind, &id, known);
+    }
+
+    fn new_id(&mut self, id: Cow<'a, str>) {
+        let well_formed = id
+            .strip_prefix("new-")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if !well_formed {
+            self.error(
+                format!("newId {id:?} is not of the form new-N"),
+                "new-N, e.g. new-1".into(),
+                json::shorten(&format!("{id:?}"), RECEIVED_MAX),
+                "Name new products new-1, new-2, … in the order you add them; the engine gives them real ids.".into(),
+            );
+            return;
+        }
+        if let Some((_, first)) = self.new_ids.iter().find(|(n, _)| *n == id) {
+            let first = *first;
+            self.error(
+                format!("newId {id} is used twice"),
+                "a newId not used before in this answer".into(),
+                format!("{id:?}"),
+                format!("/treeOperations/{first} already adds {id}; give this product the next free number."),
+            );
+            return;
+        }
+        let op = self.tree_op();
+        self.new_ids.push((id, op));
+    }
+
+    fn dangling(&mut self, path: String, kind: IdKind, id: &str, known: &Known) {
+        let (noun, set) = match kind {
+            IdKind::Version => ("version", &known.versions),
+            IdKind::Collab => ("collab", &known.collabs),
+            IdKind::Member | IdKind::Recipient => ("member", &known.members),
+            _ => ("product", &known.products),
+        };
+        let mut some: Vec<&str> = set.iter().take(8).map(String::as_str).collect();
+        if kind == IdKind::Recipient {
+            some.extend(
+                SPECIAL_RECIPIENTS
+                    .iter()
+                    .copied()
+                    .filter(|s| !set.contains(*s))
+                    .take(3),
+            );
+        }
+        let more = if set.len() > 8 { ", …" } else { "" };
+        let list = if some.is_empty() {
+            "none".to_string()
+        } else {
+            format!("{}{more}", some.join(", "))
+        };
+        let name = path
+            .rsplit('/')
+            .find(|s| s.parse::<usize>().is_err())
+            .unwrap_or("id")
+            .to_string();
+        let expected = match kind {
+            IdKind::ProductOrNew => {
+                "an existing product id, or a new-N added by treeOperations".to_string()
+            }
+            IdKind::TreeProduct => {
+                "an existing product id, or a new-N added by an earlier ADD".to_string()
+            }
+            IdKind::Recipient => "a member id, or user, team, chair, u:all".to_string(),
+            _ => format!("an existing {noun} id"),
+        };
+        let hint = if id.starts_with("new-") && kind == IdKind::Product {
+            format!("new-N ids exist only inside the PlanAssign answer that adds them. Known {noun}s: {list}.")
+        } else {
+            format!("Use an id the session knows. Known {noun}s: {list}.")
+        };
+        self.out.errors.push(violation(
+            path,
+            format!("{name} names {noun} {id:?}, which does not exist"),
+            expected,
+            json::shorten(&format!("{id:?}"), RECEIVED_MAX),
+            hint,
+        ));
+    }
+
+    fn resolve_pending(&mut self) {
+        let Some(known) = self.known else { return };
+        for p in std::mem::take(&mut self.pending) {
+            let def = self
+                .new_ids
+                .iter()
+                .find(|(n, _)| *n == p.id)
+                .map(|(_, op)| *op);
+            match def {
+                Some(at) if p.op == usize::MAX || at < p.op => {}
+                Some(at) => self.out.errors.push(violation(
+                    p.path,
+                    format!("{} is added by a later tree operation", p.id),
+                    "a new-N added by an earlier ADD".into(),
+                    format!("{:?}", p.id),
+                    format!("Move the ADD of {} (/treeOperations/{at}) before the operations that use it.", p.id),
+                )),
+                None => {
+                    let kind = if p.op == usize::MAX { IdKind::ProductOrNew } else { IdKind::TreeProduct };
+                    self.dangling(p.path, kind, &p.id, known);
+                }
+            }
+        }
+    }
+}
+
+/// The first non-blank char of a raw string body (escaped blanks skipped) is `{` or `[`.
+fn looks_like_json_start(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b' ' => i += 1,
+            b'\\' if matches!(b.get(i + 1), Some(b'n' | b'r' | b't')) => i += 2,
+            b'{' | b'[' => return true,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Two names close enough that one is likely a misspelling of the other.
+fn similar(a: &str, b: &str) -> bool {
+    if a.eq_ignore_ascii_case(b) {
+        return true;
+    }
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    long.len() - short.len() <= 2
+        && long
+            .to_ascii_lowercase()
+            .starts_with(&short.to_ascii_lowercase())
+        && short.len() >= 4
+}
+
+fn enum_hint(value: &str, allowed: &[&str]) -> String {
+    let close = allowed.iter().find(|a| {
+        a.eq_ignore_ascii_case(value)
+            || a.replace('_', "")
+                .eq_ignore_ascii_case(&value.replace(['_', '-', ' '], ""))
+    });
+    match close {
+        Some(a) => format!(
+            "Write exactly {a:?}; values are case- and spelling-sensitive. Allowed: {}.",
+            allowed.join(", ")
+        ),
+        None => format!("Use one of: {}.", allowed.join(", ")),
+    }
+}
+
+/// What a type wants, in words, for `expected`.
+pub(crate) fn describe(ty: &Ty) -> String {
+    match ty {
+        Ty::Any => "any value".into(),
+        Ty::Text { max } if *max == usize::MAX => "a string".into(),
+        Ty::Text { max } => format!("a string of at most {max} chars"),
+        Ty::Enum(values) => format!("one of: {}", list_values(values)),
+        Ty::Id(IdKind::NewId) => "a string new-N".into(),
+        Ty::Id(_) => "a string id".into(),
+        Ty::Content => format!(
+            "a string of at least {} chars of plain text",
+            limits::CONTENT_MIN
+        ),
+        Ty::Int { min, max } => format!("an integer from {min} to {max}"),
+        Ty::Bool => "true or false".into(),
+        Ty::Array { .. } => "an array".into(),
+        Ty::Object(_) | Ty::Map(_) | Ty::Union(_) => "an object".into(),
+    }
+}

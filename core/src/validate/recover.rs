@@ -1,0 +1,424 @@
+//! Getting the one JSON object out of what models really send, without a new model call.
+//!
+//! Runs only when the strict pass failed. Two stages: [`locate`] finds the object (past a BOM, a
+//! ```json fence, prose before and after) by string-aware bracket matching and refuses what would
+//! change meaning to guess at (two objects, a cut-off answer, an array); [`normalize`] fixes what is
+//! only spelling (trailing commas, comments, raw newlines and tabs in strings, curly quotes around
+//! keys) in one pass, copying the text only if something needs fixing. Every repair becomes a
+//! warning with path `""`, so the transcript shows what the model really sent.
+
+use std::borrow::Cow;
+
+use super::json::shorten;
+use super::Violation;
+
+fn note(message: &str, received: &str, hint: &str) -> Violation {
+    Violation {
+        path: String::new(),
+        message: message.to_string(),
+        expected: "one JSON object and nothing else".to_string(),
+        received: shorten(received, 80),
+        hint: hint.to_string(),
+    }
+}
+
+/// A refusal of the whole answer (path `""`).
+fn refuse(message: &str, expected: &str, received: &str, hint: &str) -> Violation {
+    Violation {
+        path: String::new(),
+        message: message.to_string(),
+        expected: expected.to_string(),
+        received: shorten(received, 80),
+        hint: hint.to_string(),
+    }
+}
+
+/// The error for an answer that stops before its object is closed.
+pub(crate) fn cut_off(received: &str) -> Violation {
+    refuse(
+        "the answer looks cut off: it ends before the JSON object is closed",
+        "one complete JSON object",
+        tail(received),
+        "Answer again with a shorter answer: keep every text brief so that the whole object fits.",
+    )
+}
+
+fn tail(s: &str) -> &str {
+    let mut cut = s.len().saturating_sub(60);
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    &s[cut..]
+}
+
+/// Strips a byte order mark; returns the rest and whether there was one.
+pub(crate) fn strip_bom(raw: &str) -> (&str, Option<Violation>) {
+    match raw.strip_prefix('\u{feff}') {
+        Some(rest) => (
+            rest,
+            Some(note(
+                "removed a byte order mark (BOM) before the answer",
+                "\u{feff}",
+                "Send plain UTF-8 text.",
+            )),
+        ),
+        None => (raw, None),
+    }
+}
+
+/// Finds the one top-level object in `text`; returns its slice and a warning for each thing
+/// around it that was dropped.
+pub(crate) fn locate(text: &str) -> Result<(&str, Vec<Violation>), Violation> {
+    let mut warnings = Vec::new();
+    let Some(start) = text.find('{') else {
+        let t = text.trim();
+        return Err(if t.is_empty() {
+            refuse(
+                "the answer is empty",
+                "one JSON object",
+                "",
+                "Answer with the JSON object the step asks for.",
+            )
+        } else {
+            refuse(
+                "the answer has no JSON object",
+                "one JSON object",
+                t,
+                "Answer with only the JSON object the step asks for, starting with {.",
+            )
+        });
+    };
+    let before = &text[..start];
+    let fence_open = before.rfind("```");
+    let prose = match fence_open {
+        Some(f) => {
+            let opener_end = before[f..].find('\n').map_or(before.len(), |n| f + n);
+            warnings.push(note(
+                "removed a ``` code fence around the JSON object",
+                before[f..opener_end].trim(),
+                "Send the JSON object without a code fence.",
+            ));
+            format!("{}{}", &before[..f], &before[opener_end..])
+        }
+        None => before.to_string(),
+    };
+    let prose = prose.trim();
+    if prose.ends_with('[') {
+        return Err(refuse(
+            "the answer is a JSON array; it must be one JSON object",
+            "one JSON object",
+            &text[..text.len().min(start + 40)],
+            "Answer with a single object, not a list of objects.",
+        ));
+    }
+    if !prose.is_empty() {
+        warnings.push(note(
+            "ignored text before the JSON object",
+            prose,
+            "Send only the JSON object, without an introduction.",
+        ));
+    }
+    let Some(end) = matching_end(text, start) else {
+        return Err(cut_off(text));
+    };
+    let after = &text[end..];
+    let mut rest = after.trim_start();
+    if let Some(r) = rest.strip_prefix("```") {
+        if fence_open.is_none() {
+            warnings.push(note(
+                "removed a closing ``` fence after the JSON object",
+                "```",
+                "Send the JSON object without a code fence.",
+            ));
+        }
+        rest = r.trim_start();
+    }
+    let second = rest.trim_start_matches(|c: char| c == ',' || c.is_whitespace());
+    if second.starts_with('{') || rest.contains("```json") {
+        return Err(refuse(
+            "the answer has two top-level JSON objects",
+            "exactly one JSON object",
+            second,
+            "Answer with one JSON object; merge everything into it, or choose one.",
+        ));
+    }
+    if !rest.trim().is_empty() {
+        warnings.push(note(
+            "ignored text after the JSON object",
+            rest.trim(),
+            "Send only the JSON object, without comments after it.",
+        ));
+    }
+    Ok((&text[start..end], warnings))
+}
+
+/// Byte offset just past the bracket closing the one at `start`, skipping strings (straight or
+/// curly-quoted) and comments; `None` when the text ends first.
+fn matching_end(text: &str, start: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = start;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                loop {
+                    match b.get(i)? {
+                        b'\\' => i += 2,
+                        b'"' => break,
+                        _ => i += 1,
+                    }
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(b.len(), |n| i + n);
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..].find("*/").map(|n| i + 2 + n + 1)?;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Copies the text lazily: only once the first change is needed.
+struct Edit<'a> {
+    src: &'a str,
+    out: Option<String>,
+    copied: usize,
+}
+
+impl Edit<'_> {
+    /// Replaces `src[at..end]` with `with`.
+    fn replace(&mut self, at: usize, end: usize, with: &str) {
+        let out = self
+            .out
+            .get_or_insert_with(|| String::with_capacity(self.src.len() + 16));
+        out.push_str(&self.src[self.copied..at]);
+        out.push_str(with);
+        self.copied = end;
+    }
+}
+
+/// Fixes the spelling mistakes models make in JSON; one warning per kind of fix.
+pub(crate) fn normalize(text: &str) -> (Cow<'_, str>, Vec<Violation>) {
+    let b = text.as_bytes();
+    let mut e = Edit {
+        src: text,
+        out: None,
+        copied: 0,
+    };
+    let (mut comment, mut comma, mut control, mut curly) =
+        (None::<usize>, None::<usize>, None::<usize>, None::<usize>);
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() {
+                    match b[i] {
+                        b'\\' => i += 2,
+                        b'"' => break,
+                        c if c < 0x20 => {
+                            control.get_or_insert(i);
+                            e.replace(i, i + 1, &escape_control(c));
+                            i += 1;
+                        }
+                        _ => i += 1,
+                    }
+                }
+                i += 1;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                comment.get_or_insert(i);
+                let end = text[i..].find('\n').map_or(b.len(), |n| i + n);
+                e.replace(i, end, "");
+                i = end;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                comment.get_or_insert(i);
+                let end = text[i + 2..].find("*/").map_or(b.len(), |n| i + 2 + n + 2);
+                e.replace(i, end, " ");
+                i = end;
+            }
+            b',' if closes_next(text, i + 1) => {
+                comma.get_or_insert(i);
+                e.replace(i, i + 1, "");
+                i += 1;
+            }
+            0xE2 if text[i..].starts_with('\u{201c}') || text[i..].starts_with('\u{201d}') => {
+                // A key (or value) in curly quotes: “key” → "key".
+                curly.get_or_insert(i);
+                let body_start = i + 3;
+                let close = text[body_start..]
+                    .find(['\u{201d}', '\u{201c}', '"', '\n'])
+                    .map_or(b.len(), |n| body_start + n);
+                let body = &text[body_start..close];
+                let quoted = format!("\"{}\"", body.replace('\\', "\\\\"));
+                let close_len = text[close..].chars().next().map_or(0, char::len_utf8);
+                e.replace(i, (close + close_len).min(b.len()), &quoted);
+                i = (close + close_len).min(b.len());
+            }
+            _ => i += 1,
+        }
+    }
+    let mut warnings = Vec::new();
+    if let Some(at) = comma {
+        warnings.push(note(
+            "removed a trailing comma before } or ]",
+            around(text, at),
+            "JSON allows no comma after the last item.",
+        ));
+    }
+    if let Some(at) = comment {
+        warnings.push(note(
+            "removed comments (// or /* */)",
+            around(text, at),
+            "JSON has no comments; leave them out.",
+        ));
+    }
+    if let Some(at) = control {
+        warnings.push(note(
+            "escaped raw newlines or tabs inside strings",
+            around(text, at),
+            "Inside JSON strings write a newline as \\n and a tab as \\t.",
+        ));
+    }
+    if let Some(at) = curly {
+        warnings.push(note(
+            "replaced curly quotes “ ” around keys with straight quotes",
+            around(text, at),
+            "Quote keys with straight double quotes \".",
+        ));
+    }
+    let fixed = match e.out {
+        Some(mut out) => {
+            out.push_str(&text[e.copied..]);
+            Cow::Owned(out)
+        }
+        None => Cow::Borrowed(text),
+    };
+    (fixed, warnings)
+}
+
+/// True when only blanks and comments separate `from` from a closing `}` or `]`.
+fn closes_next(text: &str, mut from: usize) -> bool {
+    let b = text.as_bytes();
+    loop {
+        match b.get(from) {
+            Some(b' ' | b'\n' | b'\r' | b'\t') => from += 1,
+            Some(b'/') if b.get(from + 1) == Some(&b'/') => {
+                from = text[from..].find('\n').map_or(b.len(), |n| from + n);
+            }
+            Some(b'/') if b.get(from + 1) == Some(&b'*') => {
+                from = text[from + 2..]
+                    .find("*/")
+                    .map_or(b.len(), |n| from + 2 + n + 2);
+            }
+            Some(b'}' | b']') => return true,
+            _ => return false,
+        }
+    }
+}
+
+fn escape_control(c: u8) -> String {
+    match c {
+        b'\n' => "\\n".into(),
+        b'\t' => "\\t".into(),
+        b'\r' => "\\r".into(),
+        c => format!("\\u{c:04x}"),
+    }
+}
+
+/// A little of the text around a byte offset, for `received`.
+fn around(text: &str, at: usize) -> &str {
+    let mut s = at.saturating_sub(20);
+    while !text.is_char_boundary(s) {
+        s -= 1;
+    }
+    let mut e = (at + 20).min(text.len());
+    while !text.is_char_boundary(e) {
+        e += 1;
+    }
+    &text[s..e]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_locate(s: &str) -> Result<(&str, Vec<String>), String> {
+        locate(s)
+            .map(|(t, w)| (t, w.into_iter().map(|v| v.message).collect()))
+            .map_err(|v| v.message)
+    }
+
+    fn check_normalize(s: &str) -> (String, Vec<String>) {
+        let (t, w) = normalize(s);
+        (t.into_owned(), w.into_iter().map(|v| v.message).collect())
+    }
+
+    #[test]
+    fn finds_the_object_in_a_fence_with_prose() {
+        let (obj, warnings) =
+            check_locate("Sure! Here it is:\n```json\n{\"a\": \"}\"}\n```\nHope it helps.")
+                .unwrap();
+        assert_eq!(obj, "{\"a\": \"}\"}");
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+    }
+
+    #[test]
+    fn a_plain_object_needs_no_warning() {
+        assert_eq!(
+            check_locate("  {\"a\": [1, {\"b\": 2}]}  ").unwrap(),
+            ("{\"a\": [1, {\"b\": 2}]}", vec![])
+        );
+    }
+
+    #[test]
+    fn refuses_what_would_be_a_guess() {
+        assert!(check_locate("{\"a\": 1} {\"b\": 2}")
+            .unwrap_err()
+            .contains("two top-level"));
+        assert!(
+            check_locate("```json\n{\"a\": 1}\n```\n```json\n{\"b\": 2}\n```")
+                .unwrap_err()
+                .contains("two top-level")
+        );
+        assert!(check_locate("{\"a\": \"unfinished")
+            .unwrap_err()
+            .contains("cut off"));
+        assert!(check_locate("{\"a\": [1, 2")
+            .unwrap_err()
+            .contains("cut off"));
+        assert!(check_locate("no json here")
+            .unwrap_err()
+            .contains("no JSON object"));
+        assert!(check_locate("[{\"a\": 1}]").unwrap_err().contains("array"));
+    }
+
+    #[test]
+    fn fixes_spelling_and_says_so() {
+        let (t, w) =
+            check_normalize("{\"a\": [1, 2,], // note\n \"b\": \"x\ny\"\t, /* c */ “c”: 1,}");
+        assert_eq!(t, "{\"a\": [1, 2], \n \"b\": \"x\\ny\"\t,   \"c\": 1}");
+        assert_eq!(w.len(), 4, "{w:?}");
+    }
+
+    #[test]
+    fn leaves_clean_text_borrowed() {
+        let (t, w) = normalize("{\"a\": \"// not a comment, }\"}");
+        assert!(matches!(t, Cow::Borrowed(_)));
+        assert!(w.is_empty());
+    }
+}
