@@ -68,12 +68,17 @@ fn make_strict(node: &mut Value) {
             if let Some(one_of) = obj.remove("oneOf") {
                 obj.insert("anyOf".into(), one_of);
             }
-            let is_object = obj.get("type") == Some(&json!("object")) || obj.contains_key("properties");
+            let is_object =
+                obj.get("type") == Some(&json!("object")) || obj.contains_key("properties");
             if is_object && obj.contains_key("properties") {
                 let required: Vec<String> = obj
                     .get("required")
                     .and_then(Value::as_array)
-                    .map(|r| r.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                    .map(|r| {
+                        r.iter()
+                            .filter_map(|v| v.as_str().map(String::from))
+                            .collect()
+                    })
                     .unwrap_or_default();
                 if let Some(Value::Object(props)) = obj.get_mut("properties") {
                     for (name, prop) in props.iter_mut() {
@@ -98,7 +103,9 @@ fn make_strict(node: &mut Value) {
 
 /// Makes an optional property accept `null`, the way strict mode spells "may be absent".
 fn make_nullable(prop: &mut Value) {
-    let Some(obj) = prop.as_object_mut() else { return };
+    let Some(obj) = prop.as_object_mut() else {
+        return;
+    };
     match obj.get_mut("type") {
         Some(Value::String(t)) if t != "null" => {
             let t = t.clone();
@@ -118,7 +125,10 @@ fn make_nullable(prop: &mut Value) {
             if already {
                 *obj = inner;
             } else {
-                obj.insert("anyOf".into(), json!([Value::Object(inner), {"type": "null"}]));
+                obj.insert(
+                    "anyOf".into(),
+                    json!([Value::Object(inner), {"type": "null"}]),
+                );
             }
         }
     }
@@ -157,7 +167,11 @@ mod tests {
                 if let Some(Value::Object(props)) = obj.get("properties") {
                     let req = obj["required"].as_array().unwrap();
                     assert_eq!(req.len(), props.len(), "not all required at {at}");
-                    assert_eq!(obj["additionalProperties"], json!(false), "extras allowed at {at}");
+                    assert_eq!(
+                        obj["additionalProperties"],
+                        json!(false),
+                        "extras allowed at {at}"
+                    );
                 }
                 for (k, c) in obj {
                     walk(c, &format!("{at}/{k}"));
@@ -176,7 +190,10 @@ mod tests {
     #[test]
     fn schemas_snapshot() {
         for step in Step::ALL {
-            for (flavor, name) in [(SchemaFlavor::Plain, "plain"), (SchemaFlavor::OpenAiStrict, "strict")] {
+            for (flavor, name) in [
+                (SchemaFlavor::Plain, "plain"),
+                (SchemaFlavor::OpenAiStrict, "strict"),
+            ] {
                 insta::assert_json_snapshot!(
                     format!("{}_{name}", step.wire_name()),
                     step_schema(step, flavor)

@@ -58,7 +58,9 @@ pub mod limits {
 
 /// The seven steps of a team session. The wire name (`plan_assign`, …) is what the JS API and the
 /// event log use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
     /// The chair turns the person's request into a charter, personas and initial products.
@@ -339,7 +341,9 @@ mod double_option {
         v.as_ref().map(|inner| inner.as_deref()).serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Option<String>>, D::Error> {
         Option::<String>::deserialize(d).map(Some)
     }
 }

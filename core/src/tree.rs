@@ -1,1 +1,934 @@
-//! placeholder
+//! The product tree: what a team builds, as products with versions and the collabs about them.
+//!
+//! Products get stable temp ids in creation order (`p0` is the root, then `p1`, `p2`, …), versions
+//! `v1`, `v2`, … and collabs `c1`, `c2`, … across the whole session, so every prompt, event and
+//! export names the same thing the same way. The tree changes shape only through the four
+//! [`TreeOperation`]s of the spec, applied all-or-nothing by [`ProductTree::apply`]: a list that
+//! would leave a cycle, an orphan or two siblings with the same name changes nothing and says which
+//! operation failed and why. Removing a product hides its subtree but keeps every version, so it can
+//! be restored. [`ProductTree::render`] writes the tree as text at the three detail tiers of spec
+//! `003` (minimal, extra, full), choosing the tier per product so a prompt shows each member only
+//! what it needs.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::schema::{
+    CollabOutput, CollabType, Directive, InitialProduct, ProductPatch, ProductType, TreeOperation,
+};
+use crate::validate::Known;
+
+/// Id of the root product, which every other product descends from and which cannot be moved or
+/// removed. Bootstrap's initial products become its children.
+pub const ROOT_ID: &str = "p0";
+
+/// Where a product stands, so the chair and the person see what is left to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProductStatus {
+    /// No version yet.
+    Pending,
+    /// Has versions, the latest not accepted.
+    InProgress,
+    /// The chair (or the person) accepted a version and no newer one was written since.
+    Accepted,
+    /// Taken out of the tree by a REMOVE; restorable.
+    Removed,
+}
+
+/// One node of the tree.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Product {
+    /// Temp id (`p3`).
+    pub id: String,
+    /// Parent temp id; `None` only for the root.
+    pub parent: Option<String>,
+    /// Unique among its siblings.
+    pub name: String,
+    /// Kind of product.
+    pub product_type: ProductType,
+    /// Definition of done.
+    pub dod: String,
+    /// Longer description.
+    pub description: Option<String>,
+    /// Member responsible for it over the session.
+    pub owner: Option<String>,
+    /// Member who writes it next.
+    pub assignee: Option<String>,
+    /// Where it stands.
+    pub status: ProductStatus,
+    /// Its versions, oldest first.
+    pub versions: Vec<String>,
+    /// The accepted version, if any.
+    pub accepted_version: Option<String>,
+    /// Why the chair last rejected it, shown to the next writer.
+    pub rejection_reason: Option<String>,
+}
+
+impl Product {
+    /// The version a reader should see: the accepted one, else the latest.
+    pub fn selected_version(&self) -> Option<&str> {
+        self.accepted_version
+            .as_deref()
+            .or_else(|| self.versions.last().map(String::as_str))
+    }
+
+    /// The newest version, which is what reviewers and inspectors assess.
+    pub fn latest_version(&self) -> Option<&str> {
+        self.versions.last().map(String::as_str)
+    }
+}
+
+/// One written state of a product. Never changed after it is written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Version {
+    /// Temp id (`v7`).
+    pub id: String,
+    /// Product it belongs to.
+    pub product_id: String,
+    /// Title.
+    pub title: String,
+    /// Markdown content.
+    pub content: String,
+    /// What changed since the previous version.
+    pub change_summary: String,
+    /// Member who wrote it.
+    pub author: String,
+    /// Round it was written in.
+    pub round: u32,
+    /// The chair's directive it answered.
+    pub directive: Option<Directive>,
+    /// The author's reflection on it, added in a later Reflect.
+    pub reflection_note: Option<String>,
+}
+
+/// A new version before it gets an id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VersionDraft {
+    /// Title.
+    pub title: String,
+    /// Markdown content.
+    pub content: String,
+    /// What changed.
+    pub change_summary: String,
+    /// Member who wrote it.
+    pub author: String,
+    /// Round.
+    pub round: u32,
+    /// The directive it answers.
+    pub directive: Option<Directive>,
+    /// Reflection note, when known at writing time.
+    pub reflection_note: Option<String>,
+}
+
+/// A comment on a product, with who wrote it and when.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Collab {
+    /// Temp id (`c4`).
+    pub id: String,
+    /// Member who wrote it.
+    pub author: String,
+    /// Round it was written in.
+    pub round: u32,
+    /// Product it is about.
+    pub product_id: String,
+    /// Version it is about.
+    pub version_id: Option<String>,
+    /// Kind of comment.
+    pub collab_type: CollabType,
+    /// 1–10.
+    pub importance: i64,
+    /// The comment.
+    pub comment: String,
+    /// One line for lists.
+    pub summary: String,
+    /// Members it is addressed to.
+    pub addressees: Vec<String>,
+    /// Collabs it answers.
+    pub responding_to: Vec<String>,
+}
+
+/// How much of a product a prompt shows (spec `003`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tier {
+    /// Name, id, type, selected version, owner, description, DoD, summary, collab count, version ids.
+    Minimal,
+    /// Minimal plus the current version's content.
+    Extra,
+    /// Extra plus the changelog: every version's change summary, reflection note and collabs.
+    Full,
+}
+
+/// What a successful [`ProductTree::apply`] did, so later parts of the same answer (assignments,
+/// acceptance) can resolve the `new-N` ids it introduced.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Applied {
+    /// `new-N` → the product id it became.
+    pub new_ids: BTreeMap<String, String>,
+}
+
+/// Why a tree change was refused. Operations are numbered from 0 in the order given.
+#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
+pub enum TreeError {
+    /// One operation of a list failed; nothing of the list was applied.
+    #[error("operation {index} ({action}) failed, nothing was applied: {reason}")]
+    Operation {
+        /// Position in the list.
+        index: usize,
+        /// `ADD`, `REMOVE`, `MOVE` or `UPDATE`.
+        action: String,
+        /// What went wrong.
+        reason: TreeProblem,
+    },
+    /// A change outside a tree operation (a version, a collab, an acceptance) was refused.
+    #[error("{0}")]
+    Change(TreeProblem),
+}
+
+/// One reason a tree change is impossible.
+#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
+pub enum TreeProblem {
+    /// No product has that id (or `new-N` was not introduced earlier in the same list).
+    #[error("there is no product {0}")]
+    UnknownProduct(String),
+    /// The product was removed; restore it first.
+    #[error("product {0} was removed")]
+    RemovedProduct(String),
+    /// The root is fixed.
+    #[error("the root product {ROOT_ID} cannot be moved or removed")]
+    Root,
+    /// A MOVE under the product itself or one of its descendants.
+    #[error("{product} cannot move under {parent}, which is itself or one of its descendants")]
+    Cycle {
+        /// Product being moved.
+        product: String,
+        /// Requested parent.
+        parent: String,
+    },
+    /// Another child of the same parent already has that name.
+    #[error("{parent} already has a child named \"{name}\" ({existing})")]
+    DuplicateSibling {
+        /// Parent id.
+        parent: String,
+        /// The clashing name.
+        name: String,
+        /// The sibling that has it.
+        existing: String,
+    },
+    /// A name that is empty once trimmed.
+    #[error("a product name cannot be empty")]
+    EmptyName,
+    /// `newId` not of the form `new-N`.
+    #[error("newId \"{0}\" must look like new-1, new-2, …")]
+    BadNewId(String),
+    /// The same `newId` twice in one list.
+    #[error("newId {0} is used twice in the same answer")]
+    DuplicateNewId(String),
+    /// No version has that id.
+    #[error("there is no version {0}")]
+    UnknownVersion(String),
+    /// The version exists but belongs to another product.
+    #[error("version {version} belongs to {owner}, not {product}")]
+    VersionOfOtherProduct {
+        /// Version id.
+        version: String,
+        /// Product named.
+        product: String,
+        /// Product it belongs to.
+        owner: String,
+    },
+    /// The same author already wrote the same comment on the same product.
+    #[error("{author} already wrote this comment on {product} ({existing})")]
+    DuplicateCollab {
+        /// Author.
+        author: String,
+        /// Product.
+        product: String,
+        /// The existing collab.
+        existing: String,
+    },
+    /// A restore of a product that is not removed, or whose parent is removed.
+    #[error("{0} cannot be restored: it is not removed or its parent is removed")]
+    NotRestorable(String),
+}
+
+/// The whole tree of a session: products (live and removed), every version and every collab.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProductTree {
+    products: Vec<Product>,
+    versions: Vec<Version>,
+    collabs: Vec<Collab>,
+}
+
+fn index_of(id: &str, prefix: char) -> Option<usize> {
+    let digits = id.strip_prefix(prefix)?;
+    if digits.is_empty()
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+        || digits.starts_with('0') && digits.len() > 1
+    {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+fn same_name(a: &str, b: &str) -> bool {
+    a.trim().to_lowercase() == b.trim().to_lowercase()
+}
+
+fn is_new_id(id: &str) -> bool {
+    id.strip_prefix("new-")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+impl ProductTree {
+    /// A tree holding only the root product `p0`, a Collection named after the session.
+    pub fn new(root_name: &str) -> Self {
+        let root = Product {
+            id: ROOT_ID.to_string(),
+            parent: None,
+            name: root_name.to_string(),
+            product_type: ProductType::Collection,
+            dod: "Every child product is accepted.".to_string(),
+            description: None,
+            owner: Some("chair".to_string()),
+            assignee: None,
+            status: ProductStatus::Pending,
+            versions: Vec::new(),
+            accepted_version: None,
+            rejection_reason: None,
+        };
+        ProductTree {
+            products: vec![root],
+            versions: Vec::new(),
+            collabs: Vec::new(),
+        }
+    }
+
+    /// Every product, removed ones included, in creation order.
+    pub fn products(&self) -> &[Product] {
+        &self.products
+    }
+
+    /// Every version in writing order.
+    pub fn versions(&self) -> &[Version] {
+        &self.versions
+    }
+
+    /// Every collab in writing order.
+    pub fn collabs(&self) -> &[Collab] {
+        &self.collabs
+    }
+
+    /// The product with this id, removed or not.
+    pub fn product(&self, id: &str) -> Option<&Product> {
+        index_of(id, 'p').and_then(|i| self.products.get(i))
+    }
+
+    /// The version with this id.
+    pub fn version(&self, id: &str) -> Option<&Version> {
+        index_of(id, 'v')
+            .and_then(|i| i.checked_sub(1))
+            .and_then(|i| self.versions.get(i))
+    }
+
+    /// The collab with this id.
+    pub fn collab(&self, id: &str) -> Option<&Collab> {
+        index_of(id, 'c')
+            .and_then(|i| i.checked_sub(1))
+            .and_then(|i| self.collabs.get(i))
+    }
+
+    /// Live (not removed) products in tree order: parents before children, siblings in creation
+    /// order, with their depth (root = 0).
+    pub fn walk(&self) -> Vec<(usize, &Product)> {
+        let children = self.children_index();
+        let mut out = Vec::with_capacity(self.products.len());
+        let mut stack = vec![(0usize, 0usize)];
+        while let Some((idx, depth)) = stack.pop() {
+            let product = &self.products[idx];
+            if product.status == ProductStatus::Removed {
+                continue;
+            }
+            out.push((depth, product));
+            for &child in children[idx].iter().rev() {
+                stack.push((child, depth + 1));
+            }
+        }
+        out
+    }
+
+    /// Collabs about a product, oldest first.
+    pub fn collabs_on<'a>(&'a self, product_id: &'a str) -> impl Iterator<Item = &'a Collab> + 'a {
+        self.collabs
+            .iter()
+            .filter(move |c| c.product_id == product_id)
+    }
+
+    /// The ids an answer may name: live products, every version, every collab (members are the
+    /// session's business and stay empty here).
+    pub fn known(&self) -> Known {
+        Known {
+            products: self
+                .products
+                .iter()
+                .filter(|p| p.status != ProductStatus::Removed)
+                .map(|p| p.id.clone())
+                .collect(),
+            versions: self.versions.iter().map(|v| v.id.clone()).collect(),
+            members: BTreeSet::new(),
+            collabs: self.collabs.iter().map(|c| c.id.clone()).collect(),
+        }
+    }
+
+    /// Adds one of Bootstrap's initial products under the root. A name already used at the top
+    /// level is refused like any duplicate sibling.
+    pub fn add_initial(&mut self, initial: &InitialProduct) -> Result<String, TreeError> {
+        let mut next = self.products.clone();
+        let id = insert_product(
+            &mut next,
+            ROOT_ID,
+            &initial.name,
+            initial.product_type,
+            &initial.dod,
+            None,
+            initial.owner.clone(),
+            initial.owner.clone(),
+        )
+        .map_err(TreeError::Change)?;
+        self.products = next;
+        Ok(id)
+    }
+
+    /// Applies a list of tree operations all-or-nothing. `new-N` ids introduced by an ADD may be
+    /// used by later operations of the same list.
+    pub fn apply(&mut self, operations: &[TreeOperation]) -> Result<Applied, TreeError> {
+        let mut next = self.products.clone();
+        let mut applied = Applied::default();
+        for (index, op) in operations.iter().enumerate() {
+            let fail = |reason| TreeError::Operation {
+                index,
+                action: action_name(op).into(),
+                reason,
+            };
+            apply_one(&mut next, &mut applied, op).map_err(fail)?;
+        }
+        self.products = next;
+        Ok(applied)
+    }
+
+    /// Puts a removed product (and the subtree removed with it) back under its parent.
+    pub fn restore(&mut self, product_id: &str) -> Result<(), TreeError> {
+        let problem = |p| Err(TreeError::Change(p));
+        let Some(idx) = index_of(product_id, 'p').filter(|&i| i < self.products.len()) else {
+            return problem(TreeProblem::UnknownProduct(product_id.into()));
+        };
+        let product = &self.products[idx];
+        let parent_alive = product
+            .parent
+            .as_deref()
+            .and_then(|p| self.product(p))
+            .is_some_and(|p| p.status != ProductStatus::Removed);
+        if product.status != ProductStatus::Removed || !parent_alive {
+            return problem(TreeProblem::NotRestorable(product_id.into()));
+        }
+        let parent = product.parent.clone().unwrap_or_default();
+        if let Some(existing) = sibling_named(&self.products, &parent, &product.name, Some(idx)) {
+            return problem(TreeProblem::DuplicateSibling {
+                parent,
+                name: product.name.clone(),
+                existing,
+            });
+        }
+        for i in subtree(&self.products, idx) {
+            let p = &mut self.products[i];
+            p.status = status_from_versions(p);
+        }
+        Ok(())
+    }
+
+    /// Sets who writes a product next (`None` unassigns).
+    pub fn set_assignee(
+        &mut self,
+        product_id: &str,
+        assignee: Option<String>,
+    ) -> Result<(), TreeError> {
+        let idx = self.live_index(product_id)?;
+        self.products[idx].assignee = assignee;
+        Ok(())
+    }
+
+    /// Adds a version to a live product and returns its id. The product is in progress again
+    /// until a version is accepted.
+    pub fn add_version(
+        &mut self,
+        product_id: &str,
+        draft: VersionDraft,
+    ) -> Result<String, TreeError> {
+        let idx = self.live_index(product_id)?;
+        let id = format!("v{}", self.versions.len() + 1);
+        self.versions.push(Version {
+            id: id.clone(),
+            product_id: product_id.to_string(),
+            title: draft.title,
+            content: draft.content,
+            change_summary: draft.change_summary,
+            author: draft.author,
+            round: draft.round,
+            directive: draft.directive,
+            reflection_note: draft.reflection_note,
+        });
+        let product = &mut self.products[idx];
+        product.versions.push(id.clone());
+        product.status = ProductStatus::InProgress;
+        Ok(id)
+    }
+
+    /// Records the author's reflection on a version (Reflect step).
+    pub fn set_reflection_note(&mut self, version_id: &str, note: String) -> Result<(), TreeError> {
+        let idx = index_of(version_id, 'v')
+            .and_then(|i| i.checked_sub(1))
+            .filter(|&i| i < self.versions.len())
+            .ok_or_else(|| TreeError::Change(TreeProblem::UnknownVersion(version_id.into())))?;
+        self.versions[idx].reflection_note = Some(note);
+        Ok(())
+    }
+
+    /// Adds a collab and returns its id; the same author writing the same comment on the same
+    /// product twice is refused (spec `003`: no duplicate comments).
+    pub fn add_collab(
+        &mut self,
+        author: &str,
+        round: u32,
+        collab: &CollabOutput,
+    ) -> Result<String, TreeError> {
+        let product_id = collab.refers_to_product.as_str();
+        self.live_index(product_id)?;
+        if let Some(v) = collab.refers_to_version.as_deref() {
+            self.check_version_of(v, product_id)?;
+        }
+        if let Some(existing) = self.collabs.iter().find(|c| {
+            c.author == author
+                && c.product_id == product_id
+                && c.comment.trim() == collab.comment.trim()
+        }) {
+            return Err(TreeError::Change(TreeProblem::DuplicateCollab {
+                author: author.into(),
+                product: product_id.into(),
+                existing: existing.id.clone(),
+            }));
+        }
+        let id = format!("c{}", self.collabs.len() + 1);
+        self.collabs.push(Collab {
+            id: id.clone(),
+            author: author.to_string(),
+            round,
+            product_id: product_id.to_string(),
+            version_id: collab.refers_to_version.clone(),
+            collab_type: collab.collab_type,
+            importance: collab.importance,
+            comment: collab.comment.clone(),
+            summary: collab.shortest_summary.clone(),
+            addressees: collab.addressee_ids.clone().unwrap_or_default(),
+            responding_to: collab.responding_to_collab_ids.clone().unwrap_or_default(),
+        });
+        Ok(id)
+    }
+
+    /// Accepts a version of a product (the chair's PlanAssign or the person's edit).
+    pub fn accept(&mut self, product_id: &str, version_id: &str) -> Result<(), TreeError> {
+        let idx = self.live_index(product_id)?;
+        self.check_version_of(version_id, product_id)?;
+        let product = &mut self.products[idx];
+        product.accepted_version = Some(version_id.to_string());
+        product.rejection_reason = None;
+        product.status = status_from_versions(product);
+        Ok(())
+    }
+
+    /// Rejects the product's latest version with a reason the next writer will see.
+    pub fn reject(&mut self, product_id: &str, reason: &str) -> Result<(), TreeError> {
+        let idx = self.live_index(product_id)?;
+        let product = &mut self.products[idx];
+        product.rejection_reason = Some(reason.to_string());
+        if product.accepted_version.as_deref() == product.latest_version() {
+            product.accepted_version = None;
+        }
+        product.status = status_from_versions(product);
+        Ok(())
+    }
+
+    /// The tree as text, each product at the tier `tier_of` picks (spec `003`). Parents come
+    /// before children and children are indented under them.
+    pub fn render(&self, tier_of: impl Fn(&Product) -> Tier) -> String {
+        let mut out = String::new();
+        for (depth, product) in self.walk() {
+            self.render_product(&mut out, depth, product, tier_of(product));
+        }
+        out
+    }
+
+    fn render_product(&self, out: &mut String, depth: usize, p: &Product, tier: Tier) {
+        let pad = "  ".repeat(depth);
+        let _ = write!(
+            out,
+            "{pad}- {} \"{}\" [{:?}, {}]",
+            p.id,
+            p.name,
+            p.product_type,
+            status_word(p.status)
+        );
+        if let Some(owner) = &p.owner {
+            let _ = write!(out, " owner: {owner}");
+        }
+        if let Some(assignee) = &p.assignee {
+            let _ = write!(out, " assignee: {assignee}");
+        }
+        if !p.versions.is_empty() {
+            let _ = write!(out, " versions: {}", p.versions.join(","));
+            if let Some(accepted) = &p.accepted_version {
+                let _ = write!(out, " accepted: {accepted}");
+            }
+        }
+        let collab_count = self.collabs_on(&p.id).count();
+        if collab_count > 0 {
+            let _ = write!(out, " collabs: {collab_count}");
+        }
+        out.push('\n');
+        let _ = writeln!(out, "{pad}  DoD: {}", one_line(&p.dod));
+        if let Some(d) = p.description.as_deref().filter(|d| !d.trim().is_empty()) {
+            let _ = writeln!(out, "{pad}  Description: {}", one_line(d));
+        }
+        if let Some(v) = p.selected_version().and_then(|v| self.version(v)) {
+            let _ = writeln!(
+                out,
+                "{pad}  Summary ({}): {}",
+                v.id,
+                one_line(&v.change_summary)
+            );
+        }
+        if let Some(reason) = &p.rejection_reason {
+            let _ = writeln!(out, "{pad}  Last rejection: {}", one_line(reason));
+        }
+        if tier >= Tier::Extra {
+            if let Some(v) = p.selected_version().and_then(|v| self.version(v)) {
+                let _ = writeln!(
+                    out,
+                    "{pad}  Current version {} \"{}\" by {} (round {}):",
+                    v.id, v.title, v.author, v.round
+                );
+                for line in v.content.lines() {
+                    let _ = writeln!(out, "{pad}    {line}");
+                }
+            }
+        }
+        if tier == Tier::Full && !p.versions.is_empty() {
+            let _ = writeln!(out, "{pad}  Changelog:");
+            for v in p.versions.iter().filter_map(|v| self.version(v)) {
+                let _ = write!(
+                    out,
+                    "{pad}    {} (round {}, {}): {}",
+                    v.id,
+                    v.round,
+                    v.author,
+                    one_line(&v.change_summary)
+                );
+                if let Some(note) = &v.reflection_note {
+                    let _ = write!(out, " | reflection: {}", one_line(note));
+                }
+                out.push('\n');
+                for c in self
+                    .collabs
+                    .iter()
+                    .filter(|c| c.version_id.as_deref() == Some(v.id.as_str()))
+                {
+                    let _ = writeln!(
+                        out,
+                        "{pad}      {} {:?} by {} ({}): {}",
+                        c.id,
+                        c.collab_type,
+                        c.author,
+                        c.importance,
+                        one_line(&c.summary)
+                    );
+                }
+            }
+        }
+    }
+
+    fn live_index(&self, product_id: &str) -> Result<usize, TreeError> {
+        live_index(&self.products, product_id).map_err(TreeError::Change)
+    }
+
+    fn check_version_of(&self, version_id: &str, product_id: &str) -> Result<(), TreeError> {
+        let v = self
+            .version(version_id)
+            .ok_or_else(|| TreeError::Change(TreeProblem::UnknownVersion(version_id.into())))?;
+        if v.product_id != product_id {
+            return Err(TreeError::Change(TreeProblem::VersionOfOtherProduct {
+                version: version_id.into(),
+                product: product_id.into(),
+                owner: v.product_id.clone(),
+            }));
+        }
+        Ok(())
+    }
+
+    fn children_index(&self) -> Vec<Vec<usize>> {
+        children_of(&self.products)
+    }
+}
+
+fn children_of(products: &[Product]) -> Vec<Vec<usize>> {
+    let mut children = vec![Vec::new(); products.len()];
+    for (i, p) in products.iter().enumerate() {
+        if let Some(parent) = p.parent.as_deref().and_then(|id| index_of(id, 'p')) {
+            children[parent].push(i);
+        }
+    }
+    children
+}
+
+/// Indices of `idx` and every product below it (removed ones included).
+fn subtree(products: &[Product], idx: usize) -> Vec<usize> {
+    let children = children_of(products);
+    let mut out = Vec::new();
+    let mut stack = vec![idx];
+    while let Some(i) = stack.pop() {
+        out.push(i);
+        stack.extend(children[i].iter().copied());
+    }
+    out
+}
+
+fn status_word(status: ProductStatus) -> &'static str {
+    match status {
+        ProductStatus::Pending => "pending",
+        ProductStatus::InProgress => "in progress",
+        ProductStatus::Accepted => "accepted",
+        ProductStatus::Removed => "removed",
+    }
+}
+
+fn status_from_versions(p: &Product) -> ProductStatus {
+    match (&p.accepted_version, p.versions.last()) {
+        (_, None) => ProductStatus::Pending,
+        (Some(a), Some(last)) if a == last => ProductStatus::Accepted,
+        _ => ProductStatus::InProgress,
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn action_name(op: &TreeOperation) -> &'static str {
+    match op {
+        TreeOperation::Add { .. } => "ADD",
+        TreeOperation::Remove { .. } => "REMOVE",
+        TreeOperation::Move { .. } => "MOVE",
+        TreeOperation::Update { .. } => "UPDATE",
+    }
+}
+
+fn live_index(products: &[Product], id: &str) -> Result<usize, TreeProblem> {
+    let idx = index_of(id, 'p')
+        .filter(|&i| i < products.len())
+        .ok_or_else(|| TreeProblem::UnknownProduct(id.into()))?;
+    if products[idx].status == ProductStatus::Removed {
+        return Err(TreeProblem::RemovedProduct(id.into()));
+    }
+    Ok(idx)
+}
+
+fn sibling_named(
+    products: &[Product],
+    parent: &str,
+    name: &str,
+    except: Option<usize>,
+) -> Option<String> {
+    products
+        .iter()
+        .enumerate()
+        .find(|(i, p)| {
+            Some(*i) != except
+                && p.status != ProductStatus::Removed
+                && p.parent.as_deref() == Some(parent)
+                && same_name(&p.name, name)
+        })
+        .map(|(_, p)| p.id.clone())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn insert_product(
+    products: &mut Vec<Product>,
+    parent: &str,
+    name: &str,
+    product_type: ProductType,
+    dod: &str,
+    description: Option<String>,
+    owner: Option<String>,
+    assignee: Option<String>,
+) -> Result<String, TreeProblem> {
+    live_index(products, parent)?;
+    if name.trim().is_empty() {
+        return Err(TreeProblem::EmptyName);
+    }
+    if let Some(existing) = sibling_named(products, parent, name, None) {
+        return Err(TreeProblem::DuplicateSibling {
+            parent: parent.into(),
+            name: name.into(),
+            existing,
+        });
+    }
+    let id = format!("p{}", products.len());
+    products.push(Product {
+        id: id.clone(),
+        parent: Some(parent.to_string()),
+        name: name.to_string(),
+        product_type,
+        dod: dod.to_string(),
+        description,
+        owner,
+        assignee,
+        status: ProductStatus::Pending,
+        versions: Vec::new(),
+        accepted_version: None,
+        rejection_reason: None,
+    });
+    Ok(id)
+}
+
+fn apply_one(
+    products: &mut Vec<Product>,
+    applied: &mut Applied,
+    op: &TreeOperation,
+) -> Result<(), TreeProblem> {
+    let resolve = |id: &str| {
+        applied
+            .new_ids
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| id.to_string())
+    };
+    match op {
+        TreeOperation::Add {
+            new_id,
+            parent_id,
+            product,
+            ..
+        } => {
+            if !is_new_id(new_id) {
+                return Err(TreeProblem::BadNewId(new_id.clone()));
+            }
+            if applied.new_ids.contains_key(new_id) {
+                return Err(TreeProblem::DuplicateNewId(new_id.clone()));
+            }
+            let parent = resolve(parent_id);
+            let id = insert_product(
+                products,
+                &parent,
+                &product.name,
+                product.product_type,
+                &product.dod,
+                product.description.clone(),
+                product.assignee.clone(),
+                product.assignee.clone(),
+            )?;
+            applied.new_ids.insert(new_id.clone(), id);
+        }
+        TreeOperation::Remove { product_id, .. } => {
+            let idx = live_index(products, &resolve(product_id))?;
+            if idx == 0 {
+                return Err(TreeProblem::Root);
+            }
+            for i in subtree(products, idx) {
+                products[i].status = ProductStatus::Removed;
+            }
+        }
+        TreeOperation::Move {
+            product_id,
+            parent_id,
+            ..
+        } => {
+            let id = resolve(product_id);
+            let idx = live_index(products, &id)?;
+            if idx == 0 {
+                return Err(TreeProblem::Root);
+            }
+            let parent = resolve(parent_id);
+            let parent_idx = live_index(products, &parent)?;
+            let mut cursor = Some(parent_idx);
+            while let Some(c) = cursor {
+                if c == idx {
+                    return Err(TreeProblem::Cycle {
+                        product: id,
+                        parent,
+                    });
+                }
+                cursor = products[c].parent.as_deref().and_then(|p| index_of(p, 'p'));
+            }
+            if let Some(existing) = sibling_named(products, &parent, &products[idx].name, Some(idx))
+            {
+                let name = products[idx].name.clone();
+                return Err(TreeProblem::DuplicateSibling {
+                    parent,
+                    name,
+                    existing,
+                });
+            }
+            products[idx].parent = Some(parent);
+        }
+        TreeOperation::Update {
+            product_id,
+            product: patch,
+            ..
+        } => {
+            let id = resolve(product_id);
+            let idx = live_index(products, &id)?;
+            update_product(products, idx, patch)?;
+        }
+    }
+    Ok(())
+}
+
+fn update_product(
+    products: &mut [Product],
+    idx: usize,
+    patch: &ProductPatch,
+) -> Result<(), TreeProblem> {
+    if let Some(name) = &patch.name {
+        if name.trim().is_empty() {
+            return Err(TreeProblem::EmptyName);
+        }
+        if let Some(parent) = products[idx].parent.clone() {
+            if let Some(existing) = sibling_named(products, &parent, name, Some(idx)) {
+                return Err(TreeProblem::DuplicateSibling {
+                    parent,
+                    name: name.clone(),
+                    existing,
+                });
+            }
+        }
+    }
+    let p = &mut products[idx];
+    if let Some(name) = &patch.name {
+        p.name = name.clone();
+    }
+    if let Some(t) = patch.product_type {
+        p.product_type = t;
+    }
+    if let Some(dod) = &patch.dod {
+        p.dod = dod.clone();
+    }
+    if let Some(d) = &patch.description {
+        p.description = Some(d.clone());
+    }
+    if let Some(assignee) = &patch.assignee {
+        p.assignee = assignee.clone();
+    }
+    Ok(())
+}
