@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Every test of the project, in the order a failure is cheapest to read: formatting and lints,
+# the core's Rust tests (unit, fixtures, snapshots, property tests), the WASM package under Node,
+# then the browser app in headless Chromium. Installs any missing tool first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+bash scripts/install-tools.sh
+
+echo "== cargo fmt --check"
+cargo fmt --all --check
+echo "== cargo clippy (host, all targets)"
+cargo clippy -p roundtable-core --all-targets -- -D warnings
+echo "== cargo clippy (wasm32: core with its JS API, and the web app)"
+cargo clippy -p roundtable-core --features wasm --target wasm32-unknown-unknown -- -D warnings
+if [ -f web/Cargo.toml ]; then
+  cargo clippy -p roundtable-web --target wasm32-unknown-unknown -- -D warnings
+fi
+echo "== cargo test (core)"
+cargo test -p roundtable-core
+
+echo "== Node tests of the WASM package"
+bash scripts/test-core-js.sh
+
+if [ -x scripts/test-e2e.sh ]; then
+  echo "== browser tests"
+  bash scripts/test-e2e.sh
+fi
+echo "all tests passed"
