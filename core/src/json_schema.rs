@@ -10,7 +10,7 @@ use schemars::{generate::SchemaSettings, JsonSchema};
 use serde_json::{json, Map, Value};
 
 use crate::schema::{
-    BootstrapOutput, InspectionOutput, PeerReviewOutput, PlanAssignOutput, PresentationOutput,
+    limits, BootstrapOutput, InspectionOutput, PeerReviewOutput, PlanAssignOutput, PresentationOutput,
     ReflectOutput, Step, WireAnswer, WriteOutput,
 };
 
@@ -34,6 +34,7 @@ pub fn step_schema(step: Step, flavor: SchemaFlavor) -> Value {
         Step::Inspection => derive::<InspectionOutput>(),
         Step::Presentation => derive::<PresentationOutput>(),
     };
+    plain_descriptions(&mut schema);
     if let Some(obj) = schema.as_object_mut() {
         obj.insert("title".into(), json!(format!("{}Answer", step.title())));
         if !step.allows_halt() {
@@ -52,6 +53,47 @@ pub fn step_schema(step: Step, flavor: SchemaFlavor) -> Value {
 fn derive<F: JsonSchema>() -> Value {
     let generator = SchemaSettings::draft2020_12().into_generator();
     generator.into_root_schema_for::<WireAnswer<F>>().to_value()
+}
+
+/// The limits doc comments link to, by name, so a description a model reads says "max 120 chars"
+/// rather than a rustdoc link.
+const LIMIT_NAMES: &[(&str, i64)] = &[
+    ("CONTEXT_REASON_MAX", limits::CONTEXT_REASON_MAX as i64),
+    ("HALT_MESSAGE_MAX", limits::HALT_MESSAGE_MAX as i64),
+    ("COLLAB_COMMENT_MAX", limits::COLLAB_COMMENT_MAX as i64),
+    ("COLLAB_SUMMARY_MAX", limits::COLLAB_SUMMARY_MAX as i64),
+    ("REMARK_CONTENT_MAX", limits::REMARK_CONTENT_MAX as i64),
+    ("PRODUCT_NAME_MAX", limits::PRODUCT_NAME_MAX as i64),
+    ("PRODUCT_DOD_MAX", limits::PRODUCT_DOD_MAX as i64),
+    ("MISSION_MAX", limits::MISSION_MAX as i64),
+    ("OBJECTIVES_MAX", limits::OBJECTIVES_MAX as i64),
+    ("PERSONA_MAX", limits::PERSONA_MAX as i64),
+    ("DOMAIN_RESPONSIBILITY_MAX", limits::DOMAIN_RESPONSIBILITY_MAX as i64),
+    ("DOMAIN_AREA_MAX", limits::DOMAIN_AREA_MAX as i64),
+    ("CONTENT_TITLE_MAX", limits::CONTENT_TITLE_MAX as i64),
+    ("CONTENT_MIN", limits::CONTENT_MIN as i64),
+    ("MESSAGES_MIN", limits::MESSAGES_MIN as i64),
+    ("MESSAGES_MAX", limits::MESSAGES_MAX as i64),
+    ("SCALE_MIN", limits::SCALE_MIN),
+    ("SCALE_MAX", limits::SCALE_MAX),
+];
+
+/// Rewrites rustdoc links in every `description` (``[`limits::X`]``, ``[`Halt`]``) as plain text.
+fn plain_descriptions(node: &mut Value) {
+    match node {
+        Value::Object(obj) => {
+            if let Some(Value::String(text)) = obj.get_mut("description") {
+                let mut plain = text.clone();
+                for (name, value) in LIMIT_NAMES {
+                    plain = plain.replace(&format!("[`limits::{name}`]"), &value.to_string());
+                }
+                *text = plain.replace("[`", "").replace("`]", "");
+            }
+            obj.values_mut().for_each(plain_descriptions);
+        }
+        Value::Array(items) => items.iter_mut().for_each(plain_descriptions),
+        _ => {}
+    }
 }
 
 /// Removes the `{"responseType": "halt"}` branch of the root `oneOf`.
@@ -185,6 +227,13 @@ mod tests {
         for step in Step::ALL {
             walk(&step_schema(step, SchemaFlavor::OpenAiStrict), "");
         }
+    }
+
+    #[test]
+    fn descriptions_quote_limits_as_numbers() {
+        let text = step_schema(Step::Write, SchemaFlavor::Plain).to_string();
+        assert!(!text.contains("limits::"), "rustdoc link left in a description");
+        assert!(text.contains("max 120 chars"), "summary limit not spelled out");
     }
 
     #[test]
