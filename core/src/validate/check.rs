@@ -1013,17 +1013,28 @@ fn looks_like_json_start(raw: &str) -> bool {
     false
 }
 
-/// Two names close enough that one is likely a misspelling of the other.
+/// Two names close enough that one is likely a misspelling of the other: equal but for case, or
+/// at most two edits apart (for names long enough that two edits mean something).
 fn similar(a: &str, b: &str) -> bool {
     if a.eq_ignore_ascii_case(b) {
         return true;
     }
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    long.len() - short.len() <= 2
-        && long
-            .to_ascii_lowercase()
-            .starts_with(&short.to_ascii_lowercase())
-        && short.len() >= 4
+    let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len().min(b.len()) < 5 || a.len().abs_diff(b.len()) > 2 || a.len() > 64 || b.len() > 64 {
+        return false;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, &ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()] <= 2
 }
 
 fn enum_hint(value: &str, allowed: &[&str]) -> String {

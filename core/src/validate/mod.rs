@@ -259,3 +259,6 @@ fn typed(step: Step, json: &str) -> Result<StepAnswer, serde_json::Error> {
         Step::Presentation => read::<PresentationOutput>(json, FinalOutput::Presentation),
     }
 }
+
+#[cfg(test)]
+mod tests;
