@@ -84,9 +84,17 @@ pub(crate) fn check(step: Step, text: &str, known: Option<&Known>) -> Result<Out
         step,
         new_ids: Vec::new(),
         pending: Vec::new(),
+        error_at: Vec::new(),
+        at_override: None,
     };
     w.root()?;
     w.resolve_pending();
+    if w.error_at.windows(2).any(|p| p[0] > p[1]) {
+        let mut tagged: Vec<(usize, Violation)> =
+            w.error_at.into_iter().zip(w.out.errors).collect();
+        tagged.sort_by_key(|(at, _)| *at);
+        w.out.errors = tagged.into_iter().map(|(_, v)| v).collect();
+    }
     Ok(w.out)
 }
 
@@ -107,12 +115,16 @@ pub(crate) fn is_json_container(text: &str) -> bool {
         step: Step::Write,
         new_ids: Vec::new(),
         pending: Vec::new(),
+        error_at: Vec::new(),
+        at_override: None,
     };
     w.value(&Ty::Any, true).is_ok() && w.ws().is_ok() && w.pos == w.b.len()
 }
 
 /// A reference to a `new-N` that can only be judged once the whole answer is read.
 struct Pending<'a> {
+    /// Where the reference stands in the text.
+    at: usize,
     path: String,
     id: Cow<'a, str>,
     /// Index of the tree operation naming it, or `usize::MAX` outside `treeOperations`.
@@ -146,6 +158,10 @@ struct Walker<'a, 'k> {
     /// `newId`s seen, with the index of the operation that adds each.
     new_ids: Vec<(Cow<'a, str>, usize)>,
     pending: Vec<Pending<'a>>,
+    /// Byte offset of each error in `out.errors`, to report them in document order.
+    error_at: Vec<usize>,
+    /// Set while resolving deferred references: the offset where the reference stood.
+    at_override: Option<usize>,
 }
 
 fn violation(
@@ -313,11 +329,14 @@ impl<'a> Walker<'a, '_> {
         json::pointer(&self.path)
     }
 
+    fn push_error(&mut self, v: Violation) {
+        self.error_at.push(self.at_override.unwrap_or(self.pos));
+        self.out.errors.push(v);
+    }
+
     fn error(&mut self, message: String, expected: String, received: String, hint: String) {
         let path = self.here();
-        self.out
-            .errors
-            .push(violation(path, message, expected, received, hint));
+        self.push_error(violation(path, message, expected, received, hint));
     }
 
     fn field_name(&self) -> Cow<'a, str> {
@@ -555,7 +574,7 @@ impl<'a> Walker<'a, '_> {
         let mut path = self.here();
         path.push('/');
         path.push_str(field.name);
-        self.out.errors.push(violation(
+        self.push_error(violation(
             path,
             format!("missing required field {}", field.name),
             describe(&field.ty),
@@ -588,6 +607,7 @@ impl<'a> Walker<'a, '_> {
                 if let Some(obj) = pick(&v) {
                     return self.object(Keys::Known(obj));
                 }
+                self.keep_new_id(start)?;
                 self.object(Keys::Any)?;
                 let mut path = self.here();
                 path.push('/');
@@ -610,9 +630,7 @@ impl<'a> Walker<'a, '_> {
                             enum_hint(&v, allowed),
                         )
                     };
-                self.out
-                    .errors
-                    .push(violation(path, message, expected, format!("{v:?}"), hint));
+                self.push_error(violation(path, message, expected, format!("{v:?}"), hint));
             }
             Tag::NotString(s, e) => {
                 self.object(Keys::Any)?;
@@ -620,7 +638,7 @@ impl<'a> Walker<'a, '_> {
                 path.push('/');
                 path.push_str(tag_name);
                 let received = json::shorten(&self.text[s..e], RECEIVED_MAX);
-                self.out.errors.push(violation(
+                self.push_error(violation(
                     path,
                     format!("{tag_name} must be a string"),
                     expected,
@@ -634,13 +652,29 @@ impl<'a> Walker<'a, '_> {
                 path.push('/');
                 path.push_str(tag_name);
                 let received = self.received(start);
-                self.out.errors.push(violation(
+                self.push_error(violation(
                     path,
                     format!("missing required field {tag_name}"),
                     expected,
                     received,
                     format!("Add {tag_name} first; it says which kind of object this is."),
                 ));
+            }
+        }
+        Ok(())
+    }
+
+    /// An operation with a wrong `action` still defines its `newId`, so that the later parts of the
+    /// answer naming it are not reported too (one mistake, one violation).
+    fn keep_new_id(&mut self, start: usize) -> Res<()> {
+        let here = self.pos;
+        self.pos = start;
+        let tag = self.find_tag("newId");
+        self.pos = here;
+        if let Tag::Str(id) = tag? {
+            if !self.new_ids.iter().any(|(n, _)| *n == id) {
+                let op = self.tree_op();
+                self.new_ids.push((id, op));
             }
         }
         Ok(())
@@ -886,7 +920,8 @@ impl<'a> Walker<'a, '_> {
                 usize::MAX
             };
             let path = self.here();
-            self.pending.push(Pending { path, id, op });
+            let at = self.pos;
+            self.pending.push(Pending { at, path, id, op });
             return;
         }
         let path = self.here();
@@ -963,7 +998,7 @@ impl<'a> Walker<'a, '_> {
         } else {
             format!("Use an id the session knows. Known {noun}s: {list}.")
         };
-        self.out.errors.push(violation(
+        self.push_error(violation(
             path,
             format!("{name} names {noun} {id:?}, which does not exist"),
             expected,
@@ -975,6 +1010,7 @@ impl<'a> Walker<'a, '_> {
     fn resolve_pending(&mut self) {
         let Some(known) = self.known else { return };
         for p in std::mem::take(&mut self.pending) {
+            self.at_override = Some(p.at);
             let def = self
                 .new_ids
                 .iter()
@@ -982,7 +1018,7 @@ impl<'a> Walker<'a, '_> {
                 .map(|(_, op)| *op);
             match def {
                 Some(at) if p.op == usize::MAX || at < p.op => {}
-                Some(at) => self.out.errors.push(violation(
+                Some(at) => self.push_error(violation(
                     p.path,
                     format!("{} is added by a later tree operation", p.id),
                     "a new-N added by an earlier ADD".into(),

@@ -321,9 +321,9 @@ fn references_must_exist_and_new_ids_resolve_in_order() {
     assert_eq!(
         errors(Step::PlanAssign, &bad),
         [
+            "/treeOperations/1/parentId",
             "/assignments/0/assignee",
-            "/acceptance/0/versionId",
-            "/treeOperations/1/parentId"
+            "/acceptance/0/versionId"
         ]
     );
     assert!(
