@@ -1,0 +1,545 @@
+//! The chair's steps as the demo plays them: Bootstrap (one question, then the charter), PlanAssign
+//! (assign, accept, add one product in round 2, halt `done` once everything is accepted) and
+//! Presentation (also played by an envoy).
+//!
+//! The pacing is chosen so a first-time visitor sees every part of a session in about three rounds:
+//! round 1 drafts everything; round 2 accepts what reviewers approved, sends the rest back and adds a
+//! product the drafts showed was missing; round 3 accepts the latest versions (the remaining points
+//! being minor); the next PlanAssign halts `done`.
+
+use std::collections::BTreeMap;
+
+use super::compose::{clip, quote, Ctx};
+use super::input::{DemoProduct, DemoRole, Verdict};
+use super::Draft;
+use crate::schema::{
+    AcceptanceDecision, AssignmentOutput, AttachedContext, AttachmentPart, BootstrapOutput,
+    BootstrapThinking, Directive, FinalOutput, Halt, HaltType, InitialProduct, NewProduct,
+    OperativeDomain, PlanAssignOutput, PlanThinking, PresentationMessage, PresentationOutput,
+    ProductType, RemarkOutput, RemarkType, TreeOperation,
+};
+
+/// The round from which the chair accepts latest versions even with minor open points.
+pub const ACCEPT_ALL_FROM_ROUND: u32 = 3;
+
+/// The round at which the chair ends the rounds whatever the state, so a demo always finishes.
+pub const FORCE_DONE_ROUND: u32 = 7;
+
+/// The person's id, as the design fixes it.
+pub const PERSON: &str = "user-1";
+
+/// Bootstrap: the one question first, the charter once the person answered.
+pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
+    let input = cx.input;
+    if input.person_answer.is_none() && !input.question_asked && input.repair.is_none() {
+        let options = cx.topic.options.iter().map(|o| o.to_string()).collect();
+        return Draft::Halt(Halt {
+            halt_type: HaltType::Question,
+            to: vec![PERSON.to_string()],
+            message: format!(
+                "{}\n\nPick one of the options or answer in your own words; the team plans around your answer.",
+                cx.fill(cx.topic.question)
+            ),
+            options: Some(options),
+        });
+    }
+    let label = cx.topic.label;
+    let subject = cx.subject.clone();
+    let answer = input
+        .person_answer
+        .as_deref()
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(|a| clip(a, 200));
+
+    let operatives = input.operatives();
+    let count = (operatives.len() + 1).clamp(3, cx.topic.products.len());
+    let initial: Vec<InitialProduct> = cx.topic.products[..count]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| InitialProduct {
+            name: t.name.to_string(),
+            product_type: if t.decision {
+                ProductType::Decision
+            } else {
+                ProductType::Content
+            },
+            dod: cx.fill(t.dod),
+            owner: if operatives.is_empty() {
+                None
+            } else {
+                Some(operatives[i % operatives.len()].to_string())
+            },
+        })
+        .collect();
+
+    let mut personas = BTreeMap::new();
+    let mut domains = BTreeMap::new();
+    let mut op_index = 0;
+    for m in &input.members {
+        let persona = match m.role {
+            DemoRole::Chair => format!(
+                "You chair the {label} on {subject}. You keep the team on the mission, decide quickly, and always say why a version is accepted or sent back."
+            ),
+            DemoRole::Operative => {
+                let (area, resp) = cx.topic.domains[op_index % cx.topic.domains.len()];
+                op_index += 1;
+                domains.insert(
+                    m.id.clone(),
+                    OperativeDomain {
+                        responsibility: cx.fill(resp),
+                        area: area.to_string(),
+                    },
+                );
+                format!(
+                    "You own {}: {} You write concrete, checkable text about {subject}, mark assumptions, and ask early when something is unclear.",
+                    area.to_lowercase(),
+                    cx.fill(resp)
+                )
+            }
+            DemoRole::Inspector => "You check every version against its definition of done, most serious gap first, and never repeat a point a reviewer already made.".to_string(),
+            DemoRole::Envoy => format!(
+                "You present the team's accepted work on {subject} to the person in plain words, without adding anything new."
+            ),
+        };
+        personas.insert(m.id.clone(), persona);
+    }
+
+    let names: Vec<&str> = initial.iter().map(|p| p.name.as_str()).collect();
+    let mut mission = format!(
+        "Produce a {label} on {subject} that the person can use as it is, each part checked against its definition of done."
+    );
+    if let Some(a) = &answer {
+        mission.push_str(&format!(
+            " Planned around the person's answer: {}.",
+            quote(a)
+        ));
+    }
+    let mut interpretation = format!(
+        "The person asks for a {label}: {}. The subject is {subject}.",
+        quote(&clip(input.request.trim(), 200))
+    );
+    if let Some(a) = &answer {
+        interpretation.push_str(&format!(
+            " Asked about the frame, they answered {}.",
+            quote(a)
+        ));
+    }
+    let missing: Vec<String> = cx.topic.missing.iter().map(|m| cx.fill(m)).collect();
+    Draft::Final(FinalOutput::Bootstrap(BootstrapOutput {
+        thinking: BootstrapThinking {
+            interpretation,
+            scope_decisions: format!(
+                "In scope: {}. Out of scope: carrying the plan out, paid tools, and anything the person did not ask for. Missing facts are kept as open points instead of guessed.",
+                names.join(", ")
+            ),
+        },
+        mission,
+        objectives: cx.fill(cx.topic.objectives),
+        constraints: cx.fill(cx.topic.constraints),
+        personas,
+        operative_domains: domains,
+        initial_products: initial,
+        missing_details: Some(missing),
+    }))
+}
+
+/// Who writes a product: its owner when that is an operative, else an operative by position, else
+/// the chair itself (a team without operatives).
+fn assignee_for(cx: &Ctx, product: &DemoProduct, index: usize) -> String {
+    let ops = cx.input.operatives();
+    match &product.owner {
+        Some(o) if ops.contains(&o.as_str()) => o.clone(),
+        _ if !ops.is_empty() => ops[index % ops.len()].to_string(),
+        _ => cx.input.member_id.clone(),
+    }
+}
+
+/// PlanAssign: accept, send back, assign, add the round-2 product, or halt `done`.
+pub(crate) fn plan_assign(cx: &mut Ctx) -> Draft {
+    let input = cx.input;
+    let round = input.round.max(1);
+    let label = cx.topic.label;
+    let writable: Vec<&DemoProduct> = input.products.iter().filter(|p| p.is_writable()).collect();
+    let all_settled = !writable.is_empty() && writable.iter().all(|p| p.is_settled());
+    if all_settled || round >= FORCE_DONE_ROUND || (writable.is_empty() && round >= 2) {
+        let names: Vec<String> = writable.iter().map(|p| p.name.trim().to_string()).collect();
+        let message = if all_settled {
+            format!(
+                "The {label} on {} is complete: {} accepted ({}). Handing over to the presentation.",
+                cx.subject,
+                plural(names.len(), "product", "products"),
+                clip(&names.join(", "), 600)
+            )
+        } else {
+            format!(
+                "We stop here after {round} rounds: the {label} on {} is as far as this team can take it. The presentation lists what is accepted and what is still open.",
+                cx.subject
+            )
+        };
+        return Draft::Halt(Halt {
+            halt_type: HaltType::Done,
+            to: vec![PERSON.to_string()],
+            message,
+            options: None,
+        });
+    }
+
+    let mut acceptance = Vec::new();
+    let mut assignments = Vec::new();
+    let mut accepted_names = Vec::new();
+    let mut rejected_names = Vec::new();
+    for (i, p) in writable.iter().enumerate() {
+        if p.is_settled() {
+            continue;
+        }
+        let assignee = assignee_for(cx, p, i);
+        let Some(latest) = p.latest() else {
+            assignments.push(draft_assignment(cx, p, assignee));
+            continue;
+        };
+        let blocked = p.verdicts.contains(&Verdict::Blocked);
+        let approved = p.verdicts.iter().all(|v| *v == Verdict::Approved);
+        if approved || (round >= ACCEPT_ALL_FROM_ROUND && !blocked) {
+            acceptance.push(AcceptanceDecision {
+                product_id: p.id.clone(),
+                accepted: true,
+                version_id: Some(latest.to_string()),
+                rejection_reason: None,
+            });
+            accepted_names.push(p.name.trim().to_string());
+        } else {
+            let notes = feedback_notes(cx, &p.id);
+            acceptance.push(AcceptanceDecision {
+                product_id: p.id.clone(),
+                accepted: false,
+                version_id: None,
+                rejection_reason: Some(if notes.is_empty() {
+                    "Reviewers asked for changes before it meets its definition of done."
+                        .to_string()
+                } else {
+                    format!("Reviewers asked for changes: {}.", notes.join("; "))
+                }),
+            });
+            rejected_names.push(p.name.trim().to_string());
+            assignments.push(revision_assignment(cx, p, assignee, &notes));
+        }
+    }
+
+    let mut tree_operations = Vec::new();
+    let extra = &cx.topic.extra;
+    let has_extra = input
+        .products
+        .iter()
+        .any(|p| p.name.trim().eq_ignore_ascii_case(extra.name));
+    let parent = input
+        .products
+        .iter()
+        .find(|p| p.parent_id.is_none() && !p.is_writable())
+        .map(|p| p.id.clone())
+        .or_else(|| writable.first().and_then(|p| p.parent_id.clone()))
+        .or_else(|| input.products.first().map(|p| p.id.clone()));
+    if let (true, false, Some(parent)) = (round >= 2, has_extra, parent) {
+        let ops = input.operatives();
+        let assignee = ops
+            .iter()
+            .min_by_key(|o| {
+                input
+                    .products
+                    .iter()
+                    .filter(|p| p.owner.as_deref() == Some(**o))
+                    .count()
+            })
+            .map(|o| o.to_string())
+            .unwrap_or_else(|| input.member_id.clone());
+        let dod = cx.fill(extra.dod);
+        tree_operations.push(TreeOperation::Add {
+            new_id: "new-1".to_string(),
+            parent_id: parent,
+            product: NewProduct {
+                name: extra.name.to_string(),
+                product_type: if extra.decision {
+                    ProductType::Decision
+                } else {
+                    ProductType::Content
+                },
+                dod: dod.clone(),
+                description: Some(format!(
+                    "Added in round {round}: the drafts showed the {label} needs it."
+                )),
+                assignee: Some(assignee.clone()),
+            },
+            reason: Some(format!(
+                "The first drafts leave open what happens around them; {} closes that gap.",
+                extra.name.to_lowercase()
+            )),
+        });
+        let attached = writable.first().map(|p| {
+            vec![AttachedContext {
+                product_id: p.id.clone(),
+                include: vec![AttachmentPart::Content],
+                reason: format!("Stay consistent with {}.", p.name.trim()),
+            }]
+        });
+        assignments.push(AssignmentOutput {
+            product_id: "new-1".to_string(),
+            assignee,
+            directive: Directive {
+                objective: format!(
+                    "Write the first draft of {} for {}.",
+                    extra.name, cx.subject
+                ),
+                dod,
+                why: format!(
+                    "Without it the {label} stops at the plan and leaves the person guessing."
+                ),
+                context: Some(
+                    "Keep it short and reuse names and dates from the accepted products."
+                        .to_string(),
+                ),
+            },
+            attached_context: attached,
+        });
+    }
+
+    let round_strategy = match round {
+        1 => format!(
+            "Round 1: every operative drafts the products of its domain, so the team sees a first complete {label} on {} early and reviews can start.",
+            cx.subject
+        ),
+        2 => format!(
+            "Round 2: accept what reviewers approved, send back what they flagged, and add {} which the drafts showed is missing.",
+            extra.name.to_lowercase()
+        ),
+        _ => format!("Round {round}: close the remaining gaps and accept final versions so the {label} can be handed over."),
+    };
+    let mut rationale = Vec::new();
+    if !accepted_names.is_empty() {
+        if round >= ACCEPT_ALL_FROM_ROUND {
+            rationale.push(format!(
+                "Accepting {}: the remaining review points are minor.",
+                accepted_names.join(", ")
+            ));
+        } else {
+            rationale.push(format!(
+                "Accepting {}: reviewers approved them and they meet their definitions of done.",
+                accepted_names.join(", ")
+            ));
+        }
+    }
+    if !rejected_names.is_empty() {
+        rationale.push(format!(
+            "Not yet: {} – reviewers asked for changes.",
+            rejected_names.join(", ")
+        ));
+    }
+    if rationale.is_empty() {
+        rationale.push("Nothing to accept yet: no versions exist.".to_string());
+    }
+    let remark = match round {
+        1 => "Drafts first, polish later. Keep each product to its definition of done and list missing facts as open points instead of guessing.".to_string(),
+        2 => "Good first round. Reviewers: say what to change, not only what is wrong. Writers: answer every review point in your change summary.".to_string(),
+        _ => "Last stretch: only changes that help the person use the result. No new sections.".to_string(),
+    };
+    Draft::Final(FinalOutput::PlanAssign(PlanAssignOutput {
+        thinking: PlanThinking {
+            round_strategy,
+            acceptance_rationale: rationale.join(" "),
+        },
+        tree_operations,
+        assignments,
+        acceptance,
+        chair_versions: None,
+        remarks: vec![RemarkOutput {
+            recipients: vec!["team".to_string()],
+            remark_type: RemarkType::Note,
+            content: remark,
+            is_blocker: None,
+        }],
+        bootstrap_overrides: None,
+    }))
+}
+
+/// What reviewers said about a product (their notes, else the collabs the chair sees on it), for a
+/// rejection and a directive.
+fn feedback_notes(cx: &Ctx, product_id: &str) -> Vec<String> {
+    let notes = cx
+        .input
+        .product(product_id)
+        .map(|p| p.notes.clone())
+        .unwrap_or_default();
+    let collabs = cx
+        .input
+        .collabs
+        .iter()
+        .filter(|c| c.product_id == product_id)
+        .map(|c| c.summary.clone());
+    let mut out: Vec<String> = Vec::new();
+    for n in notes.into_iter().chain(collabs) {
+        let n = clip(n.trim().trim_end_matches('.'), 100);
+        if !n.is_empty() && !out.contains(&n) && out.len() < 3 {
+            out.push(n);
+        }
+    }
+    out
+}
+
+fn draft_assignment(cx: &mut Ctx, p: &DemoProduct, assignee: String) -> AssignmentOutput {
+    let why = match cx.neighbour_of(&p.id) {
+        Some(n) if cx.rng.chance(1, 2) => format!(
+            "The rest of the {} leans on it; {} refers to it.",
+            cx.topic.label,
+            n.name.trim()
+        ),
+        _ => format!("It is one of the core parts of the {}.", cx.topic.label),
+    };
+    AssignmentOutput {
+        product_id: p.id.clone(),
+        assignee,
+        directive: Directive {
+            objective: format!(
+                "Write the first complete draft of {} for the {} on {}.",
+                p.name.trim(),
+                cx.topic.label,
+                cx.subject
+            ),
+            dod: dod_of(cx, p),
+            why,
+            context: Some(
+                "Be concrete: names, numbers and dates where you can; mark assumptions clearly."
+                    .to_string(),
+            ),
+        },
+        attached_context: None,
+    }
+}
+
+fn revision_assignment(
+    cx: &mut Ctx,
+    p: &DemoProduct,
+    assignee: String,
+    notes: &[String],
+) -> AssignmentOutput {
+    AssignmentOutput {
+        product_id: p.id.clone(),
+        assignee,
+        directive: Directive {
+            objective: format!(
+                "Revise {}: take in the review points and close the gaps against its definition of done.",
+                p.name.trim()
+            ),
+            dod: dod_of(cx, p),
+            why: format!(
+                "Reviewers flagged it as not ready; the {} is complete only once it is accepted.",
+                cx.topic.label
+            ),
+            context: if notes.is_empty() {
+                None
+            } else {
+                Some(format!("Points to address: {}.", notes.join("; ")))
+            },
+        },
+        attached_context: None,
+    }
+}
+
+fn dod_of(cx: &Ctx, p: &DemoProduct) -> String {
+    if !p.dod.trim().is_empty() {
+        return clip(p.dod.trim(), 900);
+    }
+    cx.template_for(p)
+        .map(|t| cx.fill(t.dod))
+        .unwrap_or_else(|| "Complete, concrete and consistent with the other products.".to_string())
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// Presentation: two to four messages about the accepted work, from the presenter.
+pub(crate) fn presentation(cx: &mut Ctx) -> Draft {
+    let input = cx.input;
+    let me = input.member_id.clone();
+    let label = cx.topic.label;
+    let done: Vec<&DemoProduct> = input
+        .products
+        .iter()
+        .filter(|p| p.is_writable() && p.accepted_version.is_some())
+        .collect();
+    let open: Vec<&DemoProduct> = input
+        .products
+        .iter()
+        .filter(|p| p.is_writable() && p.accepted_version.is_none())
+        .collect();
+    let mut messages = Vec::new();
+
+    let mut intro = format!("## Your {label} on {} is ready\n\n", cx.subject);
+    if done.is_empty() {
+        intro.push_str("The team worked through the plan, but no product was accepted yet.\n");
+    } else {
+        intro.push_str(&format!(
+            "After {} the team accepted {}:\n\n",
+            plural(input.round.max(1) as usize, "round", "rounds"),
+            plural(done.len(), "product", "products")
+        ));
+        for p in &done {
+            intro.push_str(&format!(
+                "- **{}** ({})\n",
+                p.name.trim(),
+                p.accepted_version.as_deref().unwrap_or("")
+            ));
+        }
+    }
+    messages.push(PresentationMessage {
+        content: intro,
+        as_agent: me.clone(),
+    });
+
+    let mut highlights = "### Highlights\n\n".to_string();
+    for p in done.iter().take(5) {
+        let first = cx
+            .sections_for(p)
+            .into_iter()
+            .next()
+            .and_then(|(_, b)| b.into_iter().next())
+            .unwrap_or_default();
+        highlights.push_str(&format!("- **{}**: {}\n", p.name.trim(), first));
+    }
+    if !done.is_empty() {
+        messages.push(PresentationMessage {
+            content: highlights,
+            as_agent: me.clone(),
+        });
+    }
+
+    let mut still_open = "### Still open\n\n".to_string();
+    for p in &open {
+        still_open.push_str(&format!("- {} is not accepted yet.\n", p.name.trim()));
+    }
+    for m in cx.topic.missing.iter().take(2) {
+        still_open.push_str(&format!(
+            "- {} – tell us and we update the plan.\n",
+            cx.fill(m)
+        ));
+    }
+    messages.push(PresentationMessage {
+        content: still_open,
+        as_agent: me.clone(),
+    });
+
+    if cx.rng.chance(1, 2) {
+        let versions: usize = input.products.iter().map(|p| p.versions.len()).sum();
+        messages.push(PresentationMessage {
+            content: format!(
+                "### How the team worked\n\n{} written, each reviewed by peers and checked against its definition of done before the chair accepted it.",
+                plural(versions, "version", "versions")
+            ),
+            as_agent: me,
+        });
+    }
+    Draft::Final(FinalOutput::Presentation(PresentationOutput { messages }))
+}

@@ -1,0 +1,201 @@
+//! The demo's writing desk: the per-call context every step builder shares, and the Markdown a
+//! version of a product is made of.
+//!
+//! A version is written from its product's template (see [`super::topics`]) when the product is one
+//! the demo proposed, or from its name and definition of done otherwise, so that products a person
+//! or a real model added still get sensible text. First drafts leave a few points open; revisions
+//! fill every section and say which feedback they took in — what a reader expects to see change
+//! from v1 to v2.
+
+use super::input::{DemoCollab, DemoInput, DemoProduct};
+use super::rng::SplitMix64;
+use super::topics::{self, cut_at_word, ProductTemplate, Topic};
+
+/// What one call's answer is built from.
+pub(crate) struct Ctx<'a> {
+    /// The call.
+    pub input: &'a DemoInput,
+    /// The kind of request.
+    pub topic: &'static Topic,
+    /// The request's subject.
+    pub subject: String,
+    /// This call's random stream.
+    pub rng: SplitMix64,
+}
+
+impl<'a> Ctx<'a> {
+    /// A context for one call.
+    pub fn new(input: &'a DemoInput, rng: SplitMix64) -> Self {
+        Ctx {
+            input,
+            topic: topics::detect(&input.request),
+            subject: topics::subject(&input.request),
+            rng,
+        }
+    }
+
+    /// A template with `{subject}` filled in.
+    pub fn fill(&self, template: &str) -> String {
+        topics::fill(template, &self.subject)
+    }
+
+    /// The template a product was made from, matched by name.
+    pub fn template_for(&self, product: &DemoProduct) -> Option<&'static ProductTemplate> {
+        self.topic
+            .products
+            .iter()
+            .chain(std::iter::once(&self.topic.extra))
+            .find(|t| t.name.eq_ignore_ascii_case(product.name.trim()))
+    }
+
+    /// The sections of a product as (heading, bullets), from its template or its name and DoD.
+    pub fn sections_for(&self, product: &DemoProduct) -> Vec<(String, Vec<String>)> {
+        if let Some(t) = self.template_for(product) {
+            return t
+                .sections
+                .iter()
+                .map(|s| {
+                    (
+                        s.heading.to_string(),
+                        s.bullets.iter().map(|b| self.fill(b)).collect(),
+                    )
+                })
+                .collect();
+        }
+        let name = cut_at_word(product.name.trim(), 80);
+        let dod = cut_at_word(product.dod.trim(), 160);
+        vec![
+            (
+                "Purpose".to_string(),
+                vec![
+                    format!(
+                        "What {name} adds to the {} on {}.",
+                        self.topic.label, self.subject
+                    ),
+                    if dod.is_empty() {
+                        "Done when the team agrees it answers the request.".to_string()
+                    } else {
+                        format!("Done when: {dod}")
+                    },
+                    "Who uses it, and at which moment.".to_string(),
+                ],
+            ),
+            (
+                "Main points".to_string(),
+                vec![
+                    format!("The three points of {name} that matter most, most important first."),
+                    format!("A concrete example tied to {}.", self.subject),
+                    "An owner and a date wherever an action is named.".to_string(),
+                ],
+            ),
+            (
+                "Links".to_string(),
+                vec![
+                    "How it fits with the other products of the plan.".to_string(),
+                    "Assumptions to confirm with the person.".to_string(),
+                ],
+            ),
+        ]
+    }
+
+    /// The Markdown of version `number` (1-based) of a product, taking in `feedback` for revisions.
+    pub fn render_version(
+        &mut self,
+        product: &DemoProduct,
+        number: usize,
+        feedback: &[&DemoCollab],
+    ) -> String {
+        let mut out = format!("# {}\n\n", product.name.trim());
+        if number <= 1 {
+            out.push_str(&format!(
+                "_First draft for the {} on {}._\n",
+                self.topic.label, self.subject
+            ));
+        } else {
+            out.push_str(&format!(
+                "_Revision {number} – updated after the team's review._\n"
+            ));
+        }
+        for (heading, bullets) in self.sections_for(product) {
+            out.push_str(&format!("\n## {heading}\n"));
+            let keep = if number <= 1 && bullets.len() > 2 {
+                bullets.len() - 1
+            } else {
+                bullets.len()
+            };
+            for b in &bullets[..keep] {
+                out.push_str(&format!("- {b}\n"));
+            }
+        }
+        if number <= 1 {
+            out.push_str("\n## Open points\n");
+            let missing = self.topic.missing;
+            let first = self.rng.below(missing.len());
+            for k in 0..2.min(missing.len()) {
+                let m = self.fill(missing[(first + k) % missing.len()]);
+                out.push_str(&format!("- {m} – to confirm with the person.\n"));
+            }
+        } else {
+            out.push_str("\n## Changes in this version\n");
+            for c in feedback.iter().take(3) {
+                out.push_str(&format!(
+                    "- Took in {}'s point: {}\n",
+                    self.input.name_of(&c.author),
+                    quote(&c.summary)
+                ));
+            }
+            out.push_str("- Filled the sections left open in the draft.\n");
+            out.push_str("- Checked every section against the definition of done.\n");
+        }
+        out
+    }
+
+    /// The first heading of a product, for reviews that point at a section.
+    pub fn some_heading(&mut self, product: &DemoProduct) -> String {
+        let sections = self.sections_for(product);
+        let i = self.rng.below(sections.len());
+        sections
+            .into_iter()
+            .nth(i)
+            .map(|(h, _)| h)
+            .unwrap_or_else(|| "Main points".to_string())
+    }
+
+    /// The name of a product by id, or the id itself.
+    pub fn product_name(&self, id: &str) -> String {
+        self.input
+            .product(id)
+            .map(|p| p.name.trim().to_string())
+            .unwrap_or_else(|| id.to_string())
+    }
+
+    /// Another writable product with a version, not `id`, to point at for consistency.
+    pub fn neighbour_of(&mut self, id: &str) -> Option<&'a DemoProduct> {
+        let others: Vec<&'a DemoProduct> = self
+            .input
+            .products
+            .iter()
+            .filter(|p| p.id != id && p.is_writable())
+            .collect();
+        if others.is_empty() {
+            None
+        } else {
+            Some(others[self.rng.below(others.len())])
+        }
+    }
+}
+
+/// A summary in quotes, cut so that a line stays readable.
+pub(crate) fn quote(summary: &str) -> String {
+    let s = summary.trim().trim_end_matches('.');
+    format!("“{}”", cut_at_word(s, 100))
+}
+
+/// Text cut to at most `max` chars at a word, with an ellipsis when cut.
+pub(crate) fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let head = cut_at_word(text, max.saturating_sub(1));
+    format!("{head}…")
+}
