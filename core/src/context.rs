@@ -180,6 +180,8 @@ pub struct ProductView {
     pub latest_version: Option<String>,
     /// Every version id, oldest first.
     pub version_ids: Vec<String>,
+    /// The accepted (else latest) version's change summary, on one line (003's "summary").
+    pub summary: Option<String>,
     /// How many collabs are about it.
     pub collab_count: usize,
     /// The tier this view was built at.
@@ -433,4 +435,1042 @@ pub struct KnownIds {
     pub collabs: Vec<String>,
     /// Member ids, plus `user-1`.
     pub members: Vec<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building the envelope.
+// ---------------------------------------------------------------------------------------------
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Write as _;
+
+use crate::protocol::team::{cut, one_line, TeamState};
+use crate::schema::limits;
+use crate::session::{Member, TeamRole};
+use crate::tree::{Product, ProductStatus, Version};
+
+/// How many activity lines, collabs and remarks a prompt carries at most.
+const RECENT_MAX: usize = 20;
+
+/// Builds the envelope of `member` at `step` from the session state.
+pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
+    let round = s.round;
+    let me = s.member(member_id);
+    let is_chair = member_id == "chair";
+    let slot = s.slots.iter().find(|x| x.member == member_id);
+
+    // Who needs what at this step.
+    let my_assignments: Vec<&crate::protocol::team::Assignment> = if step == Step::Write {
+        s.assignments_of_round(round)
+            .filter(|a| a.assignee == member_id)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let to_review: Vec<VersionRef> = match step {
+        Step::PeerReview | Step::Inspection => s
+            .to_review(member_id, step)
+            .into_iter()
+            .filter_map(|w| version_ref(s, &w.product_id, &w.version_id))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let wrote_last_round: Vec<VersionRef> = if step == Step::Reflect {
+        s.written
+            .iter()
+            .filter(|w| w.member == member_id && w.round + 1 == round && w.step == Step::Write)
+            .filter_map(|w| version_ref(s, &w.product_id, &w.version_id))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let live: Vec<(usize, &Product)> = s.tree.walk();
+    let awaiting_acceptance: Vec<VersionRef> = if step == Step::PlanAssign {
+        live.iter()
+            .filter_map(|(_, p)| {
+                let latest = p.latest_version()?;
+                (p.accepted_version.as_deref() != Some(latest))
+                    .then(|| version_ref(s, &p.id, latest))
+                    .flatten()
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+
+    let mut full: BTreeSet<&str> = wrote_last_round
+        .iter()
+        .map(|v| v.product_id.as_str())
+        .collect();
+    let mut extra: BTreeSet<&str> = BTreeSet::new();
+    match step {
+        Step::Bootstrap => {}
+        Step::Presentation => extra.extend(
+            live.iter()
+                .filter(|(_, p)| !p.versions.is_empty())
+                .map(|(_, p)| p.id.as_str()),
+        ),
+        Step::PlanAssign => extra.extend(awaiting_acceptance.iter().map(|v| v.product_id.as_str())),
+        _ => {
+            extra.extend(
+                live.iter()
+                    .filter(|(_, p)| p.owner.as_deref() == Some(member_id) && !is_chair)
+                    .map(|(_, p)| p.id.as_str()),
+            );
+            extra.extend(my_assignments.iter().map(|a| a.product_id.as_str()));
+            extra.extend(to_review.iter().map(|v| v.product_id.as_str()));
+        }
+    }
+    full.retain(|_| true);
+
+    // One pass over collabs for the counts.
+    let mut collab_count: HashMap<&str, usize> = HashMap::new();
+    for c in s.tree.collabs() {
+        *collab_count.entry(c.product_id.as_str()).or_default() += 1;
+    }
+    let depth_of: HashMap<&str, usize> = live.iter().map(|(d, p)| (p.id.as_str(), *d)).collect();
+    let products: Vec<ProductView> = live
+        .iter()
+        .map(|(depth, p)| {
+            let tier = if full.contains(p.id.as_str()) {
+                DetailTier::Full
+            } else if extra.contains(p.id.as_str()) {
+                DetailTier::Extra
+            } else {
+                DetailTier::Minimal
+            };
+            product_view(
+                s,
+                p,
+                *depth as u32,
+                tier,
+                collab_count.get(p.id.as_str()).copied().unwrap_or(0),
+            )
+        })
+        .collect();
+    let _ = depth_of;
+
+    let assigned_to_you: Vec<AssignmentView> = my_assignments
+        .iter()
+        .map(|a| {
+            let product = s.tree.product(&a.product_id);
+            let latest = product
+                .and_then(|p| p.latest_version())
+                .and_then(|v| s.tree.version(v));
+            let previous = product
+                .and_then(|p| {
+                    p.versions
+                        .len()
+                        .checked_sub(2)
+                        .map(|i| p.versions[i].clone())
+                })
+                .and_then(|v| s.tree.version(&v));
+            AssignmentView {
+                product_id: a.product_id.clone(),
+                product_name: product.map(|p| p.name.clone()).unwrap_or_default(),
+                directive: a.directive.clone(),
+                current_version: latest.map(|v| version_view(v, true)),
+                last_version_diff: match (previous, latest) {
+                    (Some(old), Some(new)) => Some(line_diff(&old.content, &new.content)),
+                    _ => None,
+                },
+                attached: a
+                    .attached
+                    .iter()
+                    .map(|att| AttachedView {
+                        product_id: att.product_id.clone(),
+                        include: att.include.clone(),
+                        reason: att.reason.clone(),
+                        content: att
+                            .include
+                            .contains(&AttachmentPart::Content)
+                            .then(|| {
+                                s.tree
+                                    .product(&att.product_id)
+                                    .and_then(|p| p.selected_version())
+                                    .and_then(|v| s.tree.version(v))
+                                    .map(|v| cut(&v.content, 6000))
+                            })
+                            .flatten(),
+                        feedback: if att.include.contains(&AttachmentPart::Feedback) {
+                            s.tree
+                                .collabs_on(&att.product_id)
+                                .map(collab_view)
+                                .collect()
+                        } else {
+                            Vec::new()
+                        },
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+
+    // Products this member cares about, for collabs and assessments.
+    let mine: BTreeSet<&str> = live
+        .iter()
+        .filter(|(_, p)| {
+            p.owner.as_deref() == Some(member_id) || p.assignee.as_deref() == Some(member_id)
+        })
+        .map(|(_, p)| p.id.as_str())
+        .chain(wrote_last_round.iter().map(|v| v.product_id.as_str()))
+        .chain(my_assignments.iter().map(|a| a.product_id.as_str()))
+        .collect();
+    let recent_round = round.saturating_sub(1);
+    let assessments: Vec<AssessmentView> = s
+        .assessments
+        .iter()
+        .filter(|a| a.round >= recent_round && a.round < round.max(1) || a.round == recent_round)
+        .filter(|a| match step {
+            Step::PlanAssign | Step::Presentation => true,
+            Step::Reflect | Step::Write => mine.contains(a.product_id.as_str()),
+            _ => false,
+        })
+        .cloned()
+        .collect();
+    let collabs_received: Vec<CollabView> = {
+        let all: Vec<CollabView> = s
+            .tree
+            .collabs()
+            .iter()
+            .filter(|c| c.author != member_id && c.round >= recent_round)
+            .filter(|c| {
+                c.addressees.iter().any(|a| a == member_id)
+                    || (c.addressees.is_empty() && mine.contains(c.product_id.as_str()))
+                    || (is_chair && step == Step::PlanAssign && c.importance >= 7)
+            })
+            .map(collab_view)
+            .collect();
+        let skip = all.len().saturating_sub(RECENT_MAX);
+        all.into_iter().skip(skip).collect()
+    };
+    let reflections: Vec<ReflectionView> = s
+        .reflections
+        .iter()
+        .filter(|(r, v)| *r == round && (is_chair || v.by == member_id))
+        .map(|(_, v)| v.clone())
+        .collect();
+    let recent_activity: Vec<ActivityItem> = {
+        let mut seen = BTreeSet::new();
+        let recent: Vec<&ActivityItem> = s
+            .activity
+            .iter()
+            .filter(|a| a.round >= recent_round)
+            .filter(|a| seen.insert((a.who.as_str(), a.what.as_str())))
+            .collect();
+        let skip = recent.len().saturating_sub(RECENT_MAX);
+        recent.into_iter().skip(skip).cloned().collect()
+    };
+    let addressed = |r: &RemarkView| {
+        r.from != member_id
+            && r.recipients
+                .iter()
+                .any(|x| x == member_id || x == "team" || (is_chair && x == "chair"))
+    };
+    let last_chair_note = if is_chair {
+        None
+    } else {
+        s.remarks
+            .iter()
+            .rev()
+            .find(|r| r.from == "chair" && addressed(r))
+            .map(|r| r.content.clone())
+    };
+    let remarks_received: Vec<RemarkView> = {
+        let all: Vec<RemarkView> = s
+            .remarks
+            .iter()
+            .filter(|r| r.round >= recent_round && addressed(r))
+            .filter(|r| Some(&r.content) != last_chair_note.as_ref())
+            .cloned()
+            .collect();
+        let skip = all.len().saturating_sub(RECENT_MAX);
+        all.into_iter().skip(skip).collect()
+    };
+    let person_answers: Vec<PersonAnswerView> = s
+        .halts
+        .iter()
+        .filter_map(|h| {
+            Some(PersonAnswerView {
+                round: h.round,
+                asked_by: h.asked_by.clone(),
+                halt_type: h.halt.halt_type,
+                question: h.halt.message.clone(),
+                options: h.halt.options.clone().unwrap_or_default(),
+                answer: h.answer.clone()?,
+            })
+        })
+        .collect();
+
+    let made = slot.map_or(0, |x| x.context_requests);
+    let max_ctx = s.settings.max_context_requests;
+    let known = s.known();
+    Envelope {
+        step,
+        round,
+        max_rounds: s.settings.max_rounds,
+        team: TeamInfo {
+            name: s.team_name.clone(),
+            description: s.team_description.clone(),
+        },
+        request: s.request.clone(),
+        member: member_view(s, me, member_id),
+        members: s
+            .members
+            .iter()
+            .map(|m| {
+                let owned: Vec<&&Product> = live
+                    .iter()
+                    .map(|(_, p)| p)
+                    .filter(|p| p.owner.as_deref() == Some(m.id.as_str()))
+                    .collect();
+                MemberBrief {
+                    id: m.id.clone(),
+                    name: m.name.clone(),
+                    role: m.role.clone(),
+                    team_role: m.team_role.word().into(),
+                    owned_products: owned.len(),
+                    owned_pending: owned
+                        .iter()
+                        .filter(|p| p.status != ProductStatus::Accepted)
+                        .count(),
+                }
+            })
+            .collect(),
+        charter: s.charter.as_ref().map(|c| CharterView {
+            mission: c.mission.clone(),
+            objectives: c.objectives.clone(),
+            constraints: c.constraints.clone(),
+        }),
+        products,
+        assigned_to_you,
+        to_review,
+        awaiting_acceptance,
+        wrote_last_round,
+        assessments,
+        collabs_received,
+        reflections,
+        recent_activity,
+        last_chair_note,
+        remarks_received,
+        person_answers,
+        missing_details: s.missing_details.clone(),
+        call: CallState {
+            context_requests_made: made,
+            context_requests_left: max_ctx.saturating_sub(made),
+            final_output_required: made >= max_ctx,
+            repairs_made: slot.map_or(0, |x| x.repairs),
+            repairs_allowed: s.settings.max_repairs,
+            pending_repair: slot.and_then(|x| x.pending_report.clone()),
+        },
+        served_context: slot.map(|x| x.served.clone()).unwrap_or_default(),
+        known_ids: KnownIds {
+            products: known.products.into_iter().collect(),
+            versions: known.versions.into_iter().collect(),
+            collabs: known.collabs.into_iter().collect(),
+            members: known.members.into_iter().collect(),
+        },
+    }
+}
+
+fn member_view(s: &TeamState, me: Option<&Member>, id: &str) -> MemberView {
+    MemberView {
+        id: id.to_string(),
+        name: me.map(|m| m.name.clone()).unwrap_or_else(|| id.to_string()),
+        role: me.map(|m| m.role.clone()).unwrap_or_default(),
+        team_role: me.map_or("operative", |m| m.team_role.word()).into(),
+        persona: me.map(|m| m.persona.clone()).unwrap_or_default(),
+        skills: me.map(|m| m.skills.clone()).unwrap_or_default(),
+        characteristics: me.map(|m| m.characteristics.clone()).unwrap_or_default(),
+        domain: s.domains.get(id).cloned(),
+    }
+}
+
+fn version_ref(s: &TeamState, product_id: &str, version_id: &str) -> Option<VersionRef> {
+    let p = s.tree.product(product_id)?;
+    let v = s.tree.version(version_id)?;
+    Some(VersionRef {
+        product_id: product_id.to_string(),
+        version_id: version_id.to_string(),
+        product_name: p.name.clone(),
+        author: v.author.clone(),
+        title: v.title.clone(),
+    })
+}
+
+fn version_view(v: &Version, with_content: bool) -> VersionView {
+    VersionView {
+        id: v.id.clone(),
+        title: v.title.clone(),
+        content: if with_content {
+            v.content.clone()
+        } else {
+            String::new()
+        },
+        change_summary: v.change_summary.clone(),
+        author: v.author.clone(),
+        round: v.round,
+        directive: v.directive.clone(),
+        reflection_note: v.reflection_note.clone(),
+    }
+}
+
+fn collab_view(c: &crate::tree::Collab) -> CollabView {
+    CollabView {
+        id: c.id.clone(),
+        author: c.author.clone(),
+        round: c.round,
+        product_id: c.product_id.clone(),
+        version_id: c.version_id.clone(),
+        collab_type: wire_word(&c.collab_type),
+        importance: c.importance,
+        summary: c.summary.clone(),
+        comment: c.comment.clone(),
+        addressees: c.addressees.clone(),
+    }
+}
+
+fn wire_word<T: Serialize>(v: &T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn product_view(
+    s: &TeamState,
+    p: &Product,
+    depth: u32,
+    tier: DetailTier,
+    collab_count: usize,
+) -> ProductView {
+    let latest = p.latest_version().and_then(|v| s.tree.version(v));
+    let selected = p.selected_version().and_then(|v| s.tree.version(v));
+    ProductView {
+        id: p.id.clone(),
+        parent_id: p.parent.clone(),
+        depth,
+        name: p.name.clone(),
+        product_type: p.product_type,
+        dod: p.dod.clone(),
+        description: p.description.clone(),
+        owner: p.owner.clone(),
+        assignee: p.assignee.clone(),
+        status: wire_word(&p.status),
+        accepted_version: p.accepted_version.clone(),
+        latest_version: p.latest_version().map(str::to_string),
+        version_ids: p.versions.clone(),
+        summary: selected.map(|v| one_line(&v.change_summary, 200)),
+        collab_count,
+        tier,
+        current: if tier == DetailTier::Minimal {
+            None
+        } else {
+            latest.map(|v| version_view(v, true))
+        },
+        changelog: if tier == DetailTier::Full {
+            p.versions
+                .iter()
+                .filter_map(|v| s.tree.version(v))
+                .map(|v| version_view(v, false))
+                .collect()
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+/// A short line diff: lines removed (`-`) and added (`+`), at most 24 lines.
+pub fn line_diff(old: &str, new: &str) -> String {
+    let old_lines: BTreeSet<&str> = old.lines().map(str::trim_end).collect();
+    let new_lines: BTreeSet<&str> = new.lines().map(str::trim_end).collect();
+    let mut out = Vec::new();
+    for l in old.lines().map(str::trim_end) {
+        if !l.trim().is_empty() && !new_lines.contains(l) {
+            out.push(format!("- {}", one_line(l, 160)));
+        }
+    }
+    for l in new.lines().map(str::trim_end) {
+        if !l.trim().is_empty() && !old_lines.contains(l) {
+            out.push(format!("+ {}", one_line(l, 160)));
+        }
+    }
+    if out.is_empty() {
+        return "no line changed".into();
+    }
+    let total = out.len();
+    out.truncate(24);
+    if total > 24 {
+        out.push(format!("… {} more changed line(s)", total - 24));
+    }
+    out.join("\n")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering the prompt.
+// ---------------------------------------------------------------------------------------------
+
+/// The two texts of a first call: the system frame and the user task.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prompt {
+    /// Who the member is and the rules.
+    pub system: String,
+    /// The task and the state.
+    pub user: String,
+}
+
+/// Renders the prompt of an envelope (spec 003's layout: persona, team, skills, characteristics,
+/// the rules; then the task, the tree at the right tiers, recent activity, directives, collabs,
+/// the chair's note and the charter).
+pub fn render_prompt(env: &Envelope) -> Prompt {
+    Prompt {
+        system: render_system(env),
+        user: render_user(env),
+    }
+}
+
+fn render_system(env: &Envelope) -> String {
+    let m = &env.member;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "You are {} ({}), {}, the {} of the team \"{}\". {}",
+        m.name,
+        m.id,
+        if m.role.is_empty() {
+            "a member"
+        } else {
+            &m.role
+        },
+        m.team_role,
+        env.team.name,
+        env.team.description
+    );
+    let _ = writeln!(out, "Your team members:");
+    for b in &env.members {
+        let _ = writeln!(
+            out,
+            "- {} ({}): {}, {} — owns {} product(s), {} not accepted yet",
+            b.id, b.name, b.role, b.team_role, b.owned_products, b.owned_pending
+        );
+    }
+    if !m.persona.trim().is_empty() {
+        let _ = writeln!(out, "Persona: {}", m.persona.trim());
+    }
+    if let Some(d) = &m.domain {
+        let _ = writeln!(out, "Your domain: {} — {}", d.area, d.responsibility);
+    }
+    if !m.skills.is_empty() {
+        let _ = writeln!(out, "Skills: {}", m.skills.join(", "));
+    }
+    if !m.characteristics.is_empty() {
+        let _ = writeln!(out, "Characteristics: {}", m.characteristics.join(", "));
+    }
+    let _ = writeln!(
+        out,
+        "CRITICAL: follow the base rules, the {} rules, the output structure, the common mistakes to avoid and the token rules below.\n",
+        env.step.title()
+    );
+    out.push_str(BASE_RULES);
+    let _ = writeln!(out, "\n## {} rules", env.step.title());
+    out.push_str(step_rules(env.step));
+    out.push_str("\n## Output structure\n");
+    out.push_str(&output_structure(env));
+    out.push_str("\n## Common mistakes to avoid\n");
+    out.push_str(COMMON_MISTAKES);
+    out.push_str(&step_mistakes(env.step));
+    out.push_str("\n## Token rules\n");
+    out.push_str(TOKEN_RULES);
+    out
+}
+
+const BASE_RULES: &str = "## Base rules
+- The team works in rounds on a tree of products. Ids are stable: products p0 (the root), p1, …; versions v1, …; collabs c1, …; members chair, operative-1, …, inspector, envoy; the person is user-1.
+- Name only ids that appear in this prompt. A new product gets a temporary id new-1, new-2, … that exists only inside the answer that creates it.
+- Everything you produce must trace back to the mission charter, a chair directive, a reflection or a collab.
+- Keep the tree whole: no duplicate products, no duplicate comments. If you agree with something, say so briefly instead of restating it.
+- Content is Markdown plain text; never put JSON inside a content field.
+- Break work into explicit parts and steps; say what is left and what is uncertain.
+";
+
+const COMMON_MISTAKES: &str =
+    "- Wrapping the JSON in ``` fences or writing prose before or after it.
+- Inventing ids, or reusing a new-N id in a later answer.
+- Enum values spelled differently from the allowed values listed above (they are case-sensitive).
+- Python literals (True, False, None) instead of JSON true, false, null.
+- Overlong fields: a shortestSummary over 120 characters, a comment over 5000.
+- Restating someone else's content instead of pointing to it.
+";
+
+const TOKEN_RULES: &str = "- Be dense: every sentence must carry information the team needs.
+- Do not repeat the prompt, the tree or earlier answers back.
+- Ask for context (request_context) only when the prompt really lacks something you need; it costs a round trip.
+- Prefer one precise version over several partial ones.
+";
+
+fn step_rules(step: Step) -> &'static str {
+    match step {
+        Step::Bootstrap => "- Read the person's request and turn it into a mission charter: mission, objectives, constraints.
+- Write a motivating persona for every member (keys are member ids), with more than a flat role statement.
+- Give every operative a domain (responsibility and area).
+- Propose the initial products (at most about 8): distinct names, a type, a definition of done (dod) that can be checked, an owner (an operative id, or null).
+- List in missingDetails what the person did not say and you had to assume. If something essential is missing, you may halt with a question to user-1 instead.
+",
+        Step::Reflect => "- Look back on each product you worked on last round: how far is it from its definition of done, what gaps remain.
+- Answer every collab you received (feedbackResponses: accept, defer or reject, with a rationale and the planned change).
+- Say in nextVersionDelta exactly what your next version will change.
+- Reflect only on the products you worked on last round.
+",
+        Step::PlanAssign => "- You own the plan: change the tree if needed (ADD, REMOVE, MOVE, UPDATE), assign work, accept or reject versions.
+- Give every assignment a directive: objective, dod, why (motivation, importance, how it links to the bigger picture) and context (a personal note: what is left, whether the operative is on track).
+- Accept a version when it meets its definition of done; reject with a reason the writer can act on.
+- Attach context (attachedContext) from related products the assignee needs.
+- When every product is accepted and the mission is met, halt with type done. If you need the person, halt with a question to user-1.
+- bootstrapOverrides changes the charter or personas mid-session; use it only when the mission really changed.
+",
+        Step::Write => "- Write one new version of each product assigned to you this round, following its directive.
+- The content is the product itself (Markdown), complete and at least 50 characters — not a description of what you would write.
+- changeSummary says what changed since the last version and which collabs or directive points it answers.
+- You may comment on other products with collabs; never write versions of products not assigned to you.
+",
+        Step::PeerReview => "- Review each version listed under 'Versions to review': approved or needs_revision, with a summary.
+- No duplication: if you agree, say so without restating the content; raise each point once.
+- Use collabs for concrete, actionable feedback (suggestion, concern, question) addressed to the author.
+",
+        Step::Inspection => "- You are the watchdog: check every version listed under 'Versions to inspect' against its definition of done, for completeness, coherence, integration, quality and security.
+- Assess each one (approved, needs_revision, blocked) with findings: category, severity 1-10, issue, recommendation, the DoD criterion it breaks.
+- Do not repeat findings already raised in reviews or earlier inspections.
+",
+        Step::Presentation => "- Present the result to the person: what was produced, what was accepted, what is still open.
+- You may not originate new content: only report what exists in the products and their versions.
+- 1 to 10 messages; speak as yourself (asAgent is your member id).
+",
+    }
+}
+
+fn step_mistakes(step: Step) -> String {
+    match step {
+        Step::Write => format!("- Content shorter than {} characters, or content that is JSON.\n- A version for a product that is not assigned to you.\n", limits::CONTENT_MIN),
+        Step::PlanAssign => "- An assignment or acceptance naming a product that does not exist or was just removed.\n- Accepting a version id that belongs to another product.\n- Two children of one parent with the same name.\n".into(),
+        Step::PeerReview => "- Reviewing your own version, or a version not listed for you.\n".into(),
+        Step::Inspection => "- Inspecting a version not listed under 'Versions to inspect'.\n".into(),
+        Step::Reflect => "- Reflecting on a product you did not work on last round; a collabId that does not exist.\n".into(),
+        Step::Bootstrap => "- Persona or domain keys that are not member ids; two initial products with the same name.\n".into(),
+        Step::Presentation => "- asAgent that is not a member id; new content that no product holds.\n".into(),
+    }
+}
+
+fn output_structure(env: &Envelope) -> String {
+    let step = env.step;
+    let mut out = String::from(
+        "Answer with exactly one JSON object and nothing else (no code fence, no text around it). Its responseType is ",
+    );
+    out.push_str(if step.allows_halt() {
+        "\"final_output\", \"request_context\" or \"halt\".\n"
+    } else {
+        "\"final_output\" or \"request_context\".\n"
+    });
+    out.push_str("Final output:\n");
+    out.push_str(&final_example(env));
+    let _ = write!(
+        out,
+        "\nRequest context (at most {} time(s) per step; then a final output is required):\n{{\"responseType\":\"request_context\",\"contextRequests\":[{{\"productId\":\"p1\",\"need\":\"full_content\",\"reason\":\"...\"}}]}}\nneed is one of full_content, version_history, all_feedback, peer_content; {}-{} requests; reason at most {} characters.\n",
+        env.call.context_requests_made + env.call.context_requests_left,
+        limits::CONTEXT_REQUESTS_MIN,
+        limits::CONTEXT_REQUESTS_MAX,
+        limits::CONTEXT_REASON_MAX
+    );
+    if step.allows_halt() {
+        let _ = write!(
+            out,
+            "Halt:\n{{\"responseType\":\"halt\",\"halt\":{{\"type\":\"question\",\"to\":[\"user-1\"],\"message\":\"...\",\"options\":[\"...\",\"...\"]}}}}\ntype is question (the person answers; options are optional) or done (the work is finished; the presentation follows). message at most {} characters.\n",
+            limits::HALT_MESSAGE_MAX
+        );
+    }
+    let _ = write!(
+        out,
+        "Shared parts:\n- collab: {{\"refersToProduct\":\"p1\",\"type\":\"feedback|question|suggestion|endorsement|concern\",\"importance\":{}-{},\"comment\":\"at most {} chars\",\"shortestSummary\":\"at most {} chars\",\"refersToVersion\":\"v1 (optional)\",\"addresseeIds\":[\"operative-1\"],\"respondingToCollabIds\":[\"c1\"]}}\n- remark: {{\"recipients\":[\"user\"|\"chair\"|\"team\"|member id],\"type\":\"question|suggestion|observation|note|missing_detail|blocker|comment\",\"content\":\"at most {} chars\",\"isBlocker\":false}}\n",
+        limits::SCALE_MIN,
+        limits::SCALE_MAX,
+        limits::COLLAB_COMMENT_MAX,
+        limits::COLLAB_SUMMARY_MAX,
+        limits::REMARK_CONTENT_MAX
+    );
+    out
+}
+
+fn final_example(env: &Envelope) -> String {
+    match env.step {
+        Step::Bootstrap => {
+            let personas: Vec<String> = env
+                .members
+                .iter()
+                .map(|m| format!("\"{}\":\"at most {} chars\"", m.id, limits::PERSONA_MAX))
+                .collect();
+            let domains: Vec<String> = env
+                .members
+                .iter()
+                .filter(|m| m.team_role == TeamRole::Operative.word())
+                .map(|m| format!("\"{}\":{{\"responsibility\":\"...\",\"area\":\"...\"}}", m.id))
+                .collect();
+            format!(
+                "{{\"responseType\":\"final_output\",\"thinking\":{{\"interpretation\":\"...\",\"scopeDecisions\":\"...\"}},\"mission\":\"at most {} chars\",\"objectives\":\"...\",\"constraints\":\"...\",\"personas\":{{{}}},\"operativeDomains\":{{{}}},\"initialProducts\":[{{\"name\":\"at most {} chars\",\"type\":\"Content|Decision|Collection|Orchestration\",\"dod\":\"at most {} chars\",\"owner\":\"operative-1 or null\"}}],\"missingDetails\":[\"...\"]}}\n",
+                limits::MISSION_MAX,
+                personas.join(","),
+                domains.join(","),
+                limits::PRODUCT_NAME_MAX,
+                limits::PRODUCT_DOD_MAX
+            )
+        }
+        Step::Reflect => "{\"responseType\":\"final_output\",\"reflections\":[{\"refersToProduct\":\"p1\",\"dodStatus\":\"met|partially_met|not_met\",\"dodGaps\":[\"...\"],\"feedbackResponses\":[{\"collabId\":\"c1\",\"action\":\"accept|defer|reject\",\"rationale\":\"...\",\"plannedChange\":\"...\"}],\"nextVersionDelta\":\"...\",\"blockers\":[]}],\"collabs\":[],\"remarks\":[]}\n".into(),
+        Step::PlanAssign => format!(
+            "{{\"responseType\":\"final_output\",\"thinking\":{{\"roundStrategy\":\"...\",\"acceptanceRationale\":\"...\"}},\"treeOperations\":[{{\"action\":\"ADD\",\"newId\":\"new-1\",\"parentId\":\"p0\",\"product\":{{\"name\":\"at most {} chars\",\"type\":\"Content\",\"dod\":\"at most {} chars\",\"description\":\"...\",\"assignee\":\"operative-1\"}},\"reason\":\"...\"}},{{\"action\":\"REMOVE\",\"productId\":\"p2\",\"reason\":\"...\"}},{{\"action\":\"MOVE\",\"productId\":\"p3\",\"parentId\":\"p1\"}},{{\"action\":\"UPDATE\",\"productId\":\"p4\",\"product\":{{\"dod\":\"...\",\"assignee\":null}}}}],\"assignments\":[{{\"productId\":\"new-1\",\"assignee\":\"operative-1\",\"directive\":{{\"objective\":\"...\",\"dod\":\"...\",\"why\":\"...\",\"context\":\"...\"}},\"attachedContext\":[{{\"productId\":\"p1\",\"include\":[\"content\",\"feedback\"],\"reason\":\"...\"}}]}}],\"acceptance\":[{{\"productId\":\"p1\",\"accepted\":true,\"versionId\":\"v1\"}},{{\"productId\":\"p5\",\"accepted\":false,\"rejectionReason\":\"...\"}}],\"chairVersions\":[],\"remarks\":[],\"bootstrapOverrides\":{{\"mission\":\"at most {} chars\",\"objectives\":\"at most {} chars\"}}}}\nOnly include the operations, assignments and decisions you need; treeOperations, assignments, acceptance and remarks may be [].\n",
+            limits::PRODUCT_NAME_MAX,
+            limits::PRODUCT_DOD_MAX,
+            limits::MISSION_MAX,
+            limits::OBJECTIVES_MAX
+        ),
+        Step::Write => format!(
+            "{{\"responseType\":\"final_output\",\"versions\":[{{\"productId\":\"{}\",\"newVersion\":{{\"contentTitle\":\"at most {} chars\",\"content\":\"Markdown, at least {} chars, never JSON\",\"changeSummary\":\"...\"}}}}],\"collabs\":[],\"remarks\":[]}}\n",
+            env.assigned_to_you.first().map_or("p1", |a| a.product_id.as_str()),
+            limits::CONTENT_TITLE_MAX,
+            limits::CONTENT_MIN
+        ),
+        Step::PeerReview => "{\"responseType\":\"final_output\",\"reviews\":[{\"productId\":\"p1\",\"versionId\":\"v1\",\"assessment\":\"approved|needs_revision\",\"summary\":\"...\"}],\"collabs\":[],\"remarks\":[]}\n".into(),
+        Step::Inspection => format!(
+            "{{\"responseType\":\"final_output\",\"inspections\":[{{\"productId\":\"p1\",\"versionId\":\"v1\",\"assessment\":\"approved|needs_revision|blocked\",\"findings\":[{{\"category\":\"security|completeness|coherence|integration|quality\",\"severity\":{}-{},\"issue\":\"...\",\"recommendation\":\"...\",\"dodCriterion\":\"...\"}}]}}],\"collabs\":[],\"remarks\":[]}}\n",
+            limits::SCALE_MIN,
+            limits::SCALE_MAX
+        ),
+        Step::Presentation => format!(
+            "{{\"responseType\":\"final_output\",\"messages\":[{{\"content\":\"Markdown\",\"asAgent\":\"{}\"}}]}}\n{}-{} messages.\n",
+            env.member.id,
+            limits::MESSAGES_MIN,
+            limits::MESSAGES_MAX
+        ),
+    }
+}
+
+fn task_text(env: &Envelope) -> String {
+    match env.step {
+        Step::Bootstrap => "Your task (Bootstrap): turn the person's request below into the team's mission charter, personas, operative domains and initial products.".into(),
+        Step::Reflect => format!("Your task (Reflect, round {}): look back on the products you worked on last round and the feedback they received, before the chair plans this round.", env.round),
+        Step::PlanAssign => format!("Your task (PlanAssign, round {} of at most {}): plan this round — shape the tree, assign work with directives, accept or reject the versions awaiting acceptance, or halt.", env.round, env.max_rounds),
+        Step::Write => format!("Your task (Write, round {}): write a new version of each product assigned to you below.", env.round),
+        Step::PeerReview => format!("Your task (PeerReview, round {}): review your teammates' new versions listed below.", env.round),
+        Step::Inspection => format!("Your task (Inspection, round {}): inspect this round's new versions listed below against their definitions of done.", env.round),
+        Step::Presentation => "Your task (Presentation): present the team's result to the person.".into(),
+    }
+}
+
+/// The tree as text, each product at its tier.
+pub fn render_tree(products: &[ProductView]) -> String {
+    let mut out = String::new();
+    for p in products {
+        let pad = "  ".repeat(p.depth as usize);
+        let _ = write!(
+            out,
+            "{pad}- {} \"{}\" [{:?}, {}]",
+            p.id, p.name, p.product_type, p.status
+        );
+        if let Some(o) = &p.owner {
+            let _ = write!(out, " owner: {o}");
+        }
+        if let Some(a) = &p.assignee {
+            if p.owner.as_ref() != Some(a) {
+                let _ = write!(out, " assignee: {a}");
+            }
+        }
+        if !p.version_ids.is_empty() {
+            let _ = write!(out, " versions: {}", p.version_ids.join(","));
+        }
+        if let Some(a) = &p.accepted_version {
+            let _ = write!(out, " accepted: {a}");
+        }
+        if p.collab_count > 0 {
+            let _ = write!(out, " collabs: {}", p.collab_count);
+        }
+        out.push('\n');
+        let _ = writeln!(out, "{pad}  DoD: {}", one_line(&p.dod, 300));
+        if let Some(d) = p.description.as_deref().filter(|d| !d.trim().is_empty()) {
+            let _ = writeln!(out, "{pad}  Description: {}", one_line(d, 300));
+        }
+        if let Some(sum) = &p.summary {
+            let _ = writeln!(out, "{pad}  Summary: {sum}");
+        }
+        if let Some(v) = &p.current {
+            let _ = writeln!(
+                out,
+                "{pad}  Current version {} \"{}\" by {} (round {}):",
+                v.id, v.title, v.author, v.round
+            );
+            for line in v.content.lines() {
+                let _ = writeln!(out, "{pad}    {line}");
+            }
+        }
+        if !p.changelog.is_empty() {
+            let _ = writeln!(out, "{pad}  History:");
+            for v in &p.changelog {
+                let _ = write!(
+                    out,
+                    "{pad}    - {} (round {}, by {}): {}",
+                    v.id,
+                    v.round,
+                    v.author,
+                    one_line(&v.change_summary, 200)
+                );
+                if let Some(n) = &v.reflection_note {
+                    let _ = write!(out, " | reflection: {}", one_line(n, 200));
+                }
+                if let Some(d) = &v.directive {
+                    let _ = write!(out, " | directive: {}", one_line(&d.objective, 160));
+                }
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+fn render_user(env: &Envelope) -> String {
+    let mut out = String::new();
+    out.push_str(&task_text(env));
+    out.push_str("\n\n");
+    let _ = writeln!(
+        out,
+        "The person's request:\n> {}\n",
+        env.request.trim().replace('\n', "\n> ")
+    );
+    if !env.person_answers.is_empty() {
+        out.push_str("The person's answers to the team's questions:\n");
+        for a in &env.person_answers {
+            let _ = writeln!(
+                out,
+                "- {} asked (round {}): {}\n  Answer: {}",
+                a.asked_by,
+                a.round,
+                one_line(&a.question, 400),
+                a.answer.trim()
+            );
+        }
+        out.push('\n');
+    }
+    if env.step == Step::Bootstrap && !env.missing_details.is_empty() {
+        let _ = writeln!(
+            out,
+            "Missing details noted so far: {}\n",
+            env.missing_details.join("; ")
+        );
+    }
+    out.push_str("Reminder:\nCurrent project structure:\n");
+    out.push_str(&render_tree(&env.products));
+    out.push('\n');
+
+    if !env.assigned_to_you.is_empty() {
+        out.push_str("Your assignments this round:\n");
+        for a in &env.assigned_to_you {
+            let _ = writeln!(out, "- {} \"{}\"", a.product_id, a.product_name);
+            let _ = writeln!(
+                out,
+                "  Last directive: objective: {} | dod: {} | why: {}",
+                a.directive.objective, a.directive.dod, a.directive.why
+            );
+            if let Some(c) = &a.directive.context {
+                let _ = writeln!(out, "  Note from the chair: {c}");
+            }
+            if let Some(v) = &a.current_version {
+                let _ = writeln!(out, "  Latest version: {} (see the structure above)", v.id);
+            }
+            if let Some(d) = &a.last_version_diff {
+                let _ = writeln!(out, "  Last version diff:");
+                for line in d.lines() {
+                    let _ = writeln!(out, "    {line}");
+                }
+            }
+            for att in &a.attached {
+                let _ = writeln!(out, "  Attached {} ({}):", att.product_id, att.reason);
+                if let Some(c) = &att.content {
+                    for line in c.lines() {
+                        let _ = writeln!(out, "    {line}");
+                    }
+                }
+                for f in &att.feedback {
+                    let _ = writeln!(
+                        out,
+                        "    - {} by {}: {}",
+                        f.id,
+                        f.author,
+                        one_line(&f.comment, 300)
+                    );
+                }
+            }
+        }
+        out.push('\n');
+    }
+    if !env.wrote_last_round.is_empty() {
+        out.push_str("Products you worked on last round (history in the structure above):\n");
+        for v in &env.wrote_last_round {
+            let _ = writeln!(
+                out,
+                "- {} \"{}\": {} \"{}\"",
+                v.product_id, v.product_name, v.version_id, v.title
+            );
+        }
+        out.push('\n');
+    }
+    if !env.to_review.is_empty() {
+        let _ = writeln!(
+            out,
+            "{}:",
+            if env.step == Step::Inspection {
+                "Versions to inspect"
+            } else {
+                "Versions to review"
+            }
+        );
+        for v in &env.to_review {
+            let _ = writeln!(
+                out,
+                "- {} of {} \"{}\" by {}: \"{}\"",
+                v.version_id, v.product_id, v.product_name, v.author, v.title
+            );
+        }
+        out.push('\n');
+    }
+    if !env.awaiting_acceptance.is_empty() {
+        out.push_str("Versions awaiting acceptance:\n");
+        for v in &env.awaiting_acceptance {
+            let _ = writeln!(
+                out,
+                "- {} of {} \"{}\" by {}",
+                v.version_id, v.product_id, v.product_name, v.author
+            );
+        }
+        out.push('\n');
+    }
+    if !env.reflections.is_empty() {
+        out.push_str("Reflections this round:\n");
+        for r in &env.reflections {
+            let _ = write!(
+                out,
+                "- {} on {}: DoD {}; next: {}",
+                r.by,
+                r.product_id,
+                r.dod_status,
+                one_line(&r.next_version_delta, 300)
+            );
+            if !r.blockers.is_empty() {
+                let _ = write!(out, "; blockers: {}", r.blockers.join("; "));
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    if !env.assessments.is_empty() {
+        out.push_str("Reviews and inspections of last round:\n");
+        for a in &env.assessments {
+            let _ = writeln!(
+                out,
+                "- {} {} {} of {}: {} — {}",
+                a.by,
+                a.kind,
+                a.version_id,
+                a.product_id,
+                a.assessment,
+                one_line(&a.summary, 400)
+            );
+        }
+        out.push('\n');
+    }
+    if !env.collabs_received.is_empty() {
+        out.push_str("Collabs received:\n");
+        for c in &env.collabs_received {
+            let _ = writeln!(
+                out,
+                "- {} from {} on {}{} ({}, importance {}): {}",
+                c.id,
+                c.author,
+                c.product_id,
+                c.version_id
+                    .as_deref()
+                    .map(|v| format!("/{v}"))
+                    .unwrap_or_default(),
+                c.collab_type,
+                c.importance,
+                one_line(&c.comment, 600)
+            );
+        }
+        out.push('\n');
+    }
+    if !env.recent_activity.is_empty() {
+        out.push_str("Recent activity:\n");
+        for a in &env.recent_activity {
+            let _ = writeln!(out, "- round {} {}: {} {}", a.round, a.step, a.who, a.what);
+        }
+        out.push('\n');
+    }
+    if let Some(n) = &env.last_chair_note {
+        let _ = writeln!(out, "Last chair personal note: {}\n", n.trim());
+    }
+    if !env.remarks_received.is_empty() {
+        out.push_str("Remarks for you:\n");
+        for r in &env.remarks_received {
+            let _ = writeln!(
+                out,
+                "- from {} ({}): {}",
+                r.from,
+                r.remark_type,
+                one_line(&r.content, 600)
+            );
+        }
+        out.push('\n');
+    }
+    match &env.charter {
+        Some(c) => {
+            let _ = writeln!(
+                out,
+                "Mission charter:\n- Mission: {}\n- Objectives: {}\n- Constraints: {}\n",
+                c.mission.trim(),
+                c.objectives.trim(),
+                c.constraints.trim()
+            );
+        }
+        None => out.push_str("Mission charter: not written yet (that is your task).\n\n"),
+    }
+    if env.call.final_output_required {
+        out.push_str("You have used all your context requests at this step: answer with your final output now.\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "If something essential is missing, you may ask for context ({} request(s) left at this step).",
+            env.call.context_requests_left
+        );
+    }
+    out.push_str("Answer with one JSON object only.");
+    out
+}
+
+/// The message sent after a `request_context`: the slices, then the renewed ask.
+pub fn follow_up_text(step: Step, slices: &[ContextSlice], left: u32) -> String {
+    let mut out = String::from("Here is the context you asked for.\n");
+    for s in slices {
+        let _ = writeln!(
+            out,
+            "\n### {} — {}\n{}",
+            s.product_id,
+            wire_word(&s.need),
+            s.text
+        );
+    }
+    let _ = write!(
+        out,
+        "\nNow answer the {} step again with one JSON object. ",
+        step.title()
+    );
+    if left == 0 {
+        out.push_str("You have no context requests left: your answer must be a final output.");
+    } else {
+        let _ = write!(out, "You may ask for context {left} more time(s).");
+    }
+    out
 }
