@@ -94,7 +94,7 @@ pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
                 format!(
                     "You own {}: {} You write concrete, checkable text about {subject}, mark assumptions, and ask early when something is unclear.",
                     area.to_lowercase(),
-                    cx.fill(resp)
+                    lower_first(&cx.fill(resp))
                 )
             }
             DemoRole::Inspector => "You check every version against its definition of done, most serious gap first, and never repeat a point a reviewer already made.".to_string(),
@@ -218,7 +218,7 @@ pub(crate) fn plan_assign(cx: &mut Ctx) -> Draft {
                     "Reviewers asked for changes before it meets its definition of done."
                         .to_string()
                 } else {
-                    format!("Reviewers asked for changes: {}.", notes.join("; "))
+                    format!("Reviewers asked for changes: {}", sentence(&notes))
                 }),
             });
             rejected_names.push(p.name.trim().to_string());
@@ -322,8 +322,13 @@ pub(crate) fn plan_assign(cx: &mut Ctx) -> Draft {
             ));
         } else {
             rationale.push(format!(
-                "Accepting {}: reviewers approved them and they meet their definitions of done.",
-                accepted_names.join(", ")
+                "Accepting {}: {}.",
+                accepted_names.join(", "),
+                if accepted_names.len() == 1 {
+                    "reviewers approved it and it meets its definition of done"
+                } else {
+                    "reviewers approved them and they meet their definitions of done"
+                }
             ));
         }
     }
@@ -376,12 +381,15 @@ fn feedback_notes(cx: &Ctx, product_id: &str) -> Vec<String> {
         .map(|c| c.summary.clone());
     let mut out: Vec<String> = Vec::new();
     for n in notes.into_iter().chain(collabs) {
-        let n = clip(n.trim().trim_end_matches('.'), 100);
-        if !n.is_empty() && !out.contains(&n) && out.len() < 3 {
-            out.push(n);
+        let n = n.trim().trim_end_matches('.');
+        let n = n.strip_prefix(super::work::NEEDS_PASS).unwrap_or(n);
+        let lower = n.to_lowercase();
+        let said = out.iter().any(|o| o.to_lowercase().contains(&lower));
+        if !n.is_empty() && !said && out.len() < 3 {
+            out.push(n.to_string());
         }
     }
-    out
+    out.into_iter().map(|n| clip(&n, 160)).collect()
 }
 
 fn draft_assignment(cx: &mut Ctx, p: &DemoProduct, assignee: String) -> AssignmentOutput {
@@ -436,7 +444,7 @@ fn revision_assignment(
             context: if notes.is_empty() {
                 None
             } else {
-                Some(format!("Points to address: {}.", notes.join("; ")))
+                Some(format!("Points to address: {}", sentence(notes)))
             },
         },
         attached_context: None,
@@ -450,6 +458,31 @@ fn dod_of(cx: &Ctx, p: &DemoProduct) -> String {
     cx.template_for(p)
         .map(|t| cx.fill(t.dod))
         .unwrap_or_else(|| "Complete, concrete and consistent with the other products.".to_string())
+}
+
+/// Notes joined into one sentence, ending with a full stop unless the last one asks something.
+fn sentence(notes: &[String]) -> String {
+    let joined = notes.join("; ");
+    if joined.ends_with(['?', '!', '.']) {
+        joined
+    } else {
+        format!("{joined}.")
+    }
+}
+
+/// Rounds in which work was done: the round of the `done` halt (the one Presentation reports) only
+/// planned.
+fn worked_rounds(round: u32) -> u32 {
+    round.saturating_sub(1).max(1)
+}
+
+/// `The agenda` → `the agenda`, to continue a sentence.
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -483,7 +516,7 @@ pub(crate) fn presentation(cx: &mut Ctx) -> Draft {
     } else {
         intro.push_str(&format!(
             "After {} the team accepted {}:\n\n",
-            plural(input.round.max(1) as usize, "round", "rounds"),
+            plural(worked_rounds(input.round) as usize, "round", "rounds"),
             plural(done.len(), "product", "products")
         ));
         for p in &done {

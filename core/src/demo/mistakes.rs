@@ -16,7 +16,7 @@ use crate::schema::{FinalOutput, Step};
 pub const MISTAKE_ONE_IN: u64 = 7;
 
 /// A kind of mistake.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mistake {
     /// The JSON wrapped in a ```json fence with a sentence before and after: valid once recovered,

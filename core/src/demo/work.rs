@@ -328,6 +328,9 @@ pub(crate) fn write(cx: &mut Ctx) -> Draft {
     }))
 }
 
+/// How a reviewer's change request starts; the chair drops it when quoting the request.
+pub(crate) const NEEDS_PASS: &str = "Needs one more pass: ";
+
 /// Concrete improvement requests a reviewer makes, with `{h}` for a section heading.
 const SUGGESTIONS: [&str; 5] = [
     "add an owner and a date to each item in {h}",
@@ -354,14 +357,12 @@ pub(crate) fn peer_review(cx: &mut Ctx) -> Draft {
             let what = cx
                 .rng
                 .pick(&SUGGESTIONS)
-                .replace("{h}", &format!("“{heading}”"));
+                .replace("{h}", &format!("the {heading} section"));
             reviews.push(Review {
                 product_id: v.product_id.clone(),
                 version_id: v.version_id.clone(),
                 assessment: ReviewAssessment::NeedsRevision,
-                summary: format!(
-                    "A solid base, but it does not meet its definition of done yet: {what}."
-                ),
+                summary: format!("{NEEDS_PASS}{what}."),
             });
             collabs.push(CollabOutput {
                 refers_to_product: v.product_id.clone(),
