@@ -1,1 +1,262 @@
-//! (being written)
+//! The session file, and the Markdown report of a session's products.
+//!
+//! A session file is one JSON document (`.roundtable.json`): `format` and `schema_version` first,
+//! the app version, the members (a provider and model name each — never a key), the whole event
+//! log, the final snapshot of the state and a checksum of the events. [`from_file`] is a pure
+//! function: it checks the size, parses, checks the format and version (a migration hook upgrades
+//! older files), verifies the checksum, replays the events and compares the result with the
+//! snapshot, and returns a new [`Session`] — or an [`ImportError`] saying in plain words why the
+//! file was refused. It never touches any other session.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use thiserror::Error;
+
+use crate::event::Event;
+use crate::protocol::team::TeamState;
+use crate::session::{Member, Session};
+
+/// The `format` field of every session file.
+pub const FORMAT: &str = "roundtable.session";
+
+/// The schema version this build writes and reads.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The largest file [`from_file`] reads (bytes), so a wrong file cannot exhaust the tab's memory.
+pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
+
+/// The app version written into files.
+pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The session file, field order as written (`format` and `schema_version` first).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionFile {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// [`SCHEMA_VERSION`] when written.
+    #[serde(rename = "schema_version")]
+    pub schema_version: u32,
+    /// Version of the app that wrote it.
+    pub app_version: String,
+    /// When it was exported (ms).
+    pub exported_at: u64,
+    /// The team name, for file lists.
+    pub title: String,
+    /// The members, with their provider and model names only.
+    pub members: Vec<Member>,
+    /// The whole event log.
+    pub events: Vec<Event>,
+    /// The state the events fold to, as the exporting app saw it.
+    pub snapshot: TeamState,
+    /// `fnv1a64:<16 hex digits>` of the compact JSON of `events`.
+    pub checksum: String,
+}
+
+/// Why a file was refused. Every message says it in words a person understands.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ImportError {
+    /// Over [`MAX_FILE_BYTES`].
+    #[error("the file is too large ({size} bytes; at most {max} bytes are accepted)")]
+    TooLarge {
+        /// Its size.
+        size: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// Not JSON at all.
+    #[error("the file is not a Roundtable session: it is not valid JSON ({0})")]
+    NotJson(String),
+    /// JSON, but not ours.
+    #[error(
+        "the file is not a Roundtable session: its \"format\" is {0}, not \"roundtable.session\""
+    )]
+    WrongFormat(String),
+    /// Written by a newer app.
+    #[error("the file was written by a newer Roundtable (schema version {found}; this app reads up to {supported}); update the app to open it")]
+    NewerVersion {
+        /// The file's version.
+        found: u64,
+        /// What this app reads.
+        supported: u32,
+    },
+    /// No usable version.
+    #[error("the file has no valid \"schema_version\"")]
+    NoVersion,
+    /// A field missing or of the wrong type.
+    #[error("the file is damaged: {0}")]
+    Malformed(String),
+    /// The events were changed after export.
+    #[error("the file is damaged or was edited: its checksum does not match its events (expected {expected}, computed {computed})")]
+    Checksum {
+        /// Written in the file.
+        expected: String,
+        /// Computed from the events.
+        computed: String,
+    },
+    /// The events do not replay.
+    #[error("the session's history does not replay: {0}")]
+    Replay(String),
+    /// The replayed state differs from the snapshot.
+    #[error(
+        "the session's history does not lead to the state saved with it; the file is inconsistent"
+    )]
+    SnapshotMismatch,
+    /// The members list differs from the session's.
+    #[error("the file's member list does not match its session")]
+    MembersMismatch,
+}
+
+/// FNV-1a, 64 bits: a checksum against accidental damage and casual edits (not a signature).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        hash ^= u64::from(*b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// The checksum of an event log as written in a file.
+pub fn checksum(events: &[Event]) -> String {
+    let json = serde_json::to_string(events).unwrap_or_default();
+    format!("fnv1a64:{:016x}", fnv1a64(json.as_bytes()))
+}
+
+/// The session as a pretty-printed session file.
+pub fn to_file(session: &Session, now: u64) -> String {
+    let state = session.state();
+    let file = SessionFile {
+        format: FORMAT.into(),
+        schema_version: SCHEMA_VERSION,
+        app_version: APP_VERSION.into(),
+        exported_at: now,
+        title: state.team_name.clone(),
+        members: state.members.clone(),
+        events: session.events().to_vec(),
+        snapshot: state.clone(),
+        checksum: checksum(session.events()),
+    };
+    serde_json::to_string_pretty(&file).unwrap_or_default()
+}
+
+/// Reads a session file into a new session, or says why not.
+pub fn from_file(text: &str) -> Result<Session, ImportError> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(ImportError::TooLarge {
+            size: text.len(),
+            max: MAX_FILE_BYTES,
+        });
+    }
+    let value: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
+        .map_err(|e| ImportError::NotJson(e.to_string()))?;
+    let format = value.get("format").cloned().unwrap_or(Value::Null);
+    if format.as_str() != Some(FORMAT) {
+        return Err(ImportError::WrongFormat(format.to_string()));
+    }
+    let version = value
+        .get("schema_version")
+        .and_then(Value::as_u64)
+        .filter(|v| *v >= 1)
+        .ok_or(ImportError::NoVersion)?;
+    if version > u64::from(SCHEMA_VERSION) {
+        return Err(ImportError::NewerVersion {
+            found: version,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    let value = migrate(value, version)?;
+    let file: SessionFile =
+        serde_json::from_value(value).map_err(|e| ImportError::Malformed(e.to_string()))?;
+    let computed = checksum(&file.events);
+    if computed != file.checksum {
+        return Err(ImportError::Checksum {
+            expected: file.checksum,
+            computed,
+        });
+    }
+    let session = Session::replay(&file.events).map_err(|e| ImportError::Replay(e.to_string()))?;
+    if session.state() != &file.snapshot {
+        return Err(ImportError::SnapshotMismatch);
+    }
+    if session.state().members != file.members {
+        return Err(ImportError::MembersMismatch);
+    }
+    Ok(session)
+}
+
+/// Upgrades a file of an older schema version to the current one. Version 1 is the first; each
+/// future version adds one step here (`1 → 2`, `2 → 3`, …) so old files keep opening.
+pub fn migrate(value: Value, from: u64) -> Result<Value, ImportError> {
+    match from {
+        1 => Ok(value),
+        other => Err(ImportError::NewerVersion {
+            found: other,
+            supported: SCHEMA_VERSION,
+        }),
+    }
+}
+
+/// The final products as Markdown: the tree in order, each product with its accepted version (or
+/// its latest, marked as not accepted), then the presentation.
+pub fn markdown_report(session: &Session) -> String {
+    let s = session.state();
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}\n", s.team_name);
+    let _ = writeln!(out, "> {}\n", s.request.trim().replace('\n', "\n> "));
+    if let Some(c) = &s.charter {
+        let _ = writeln!(
+            out,
+            "**Mission.** {}\n\n**Objectives.** {}\n\n**Constraints.** {}\n",
+            c.mission.trim(),
+            c.objectives.trim(),
+            c.constraints.trim()
+        );
+    }
+    for (depth, p) in s.tree.walk() {
+        if depth == 0 {
+            continue;
+        }
+        let level = (depth + 1).min(6);
+        let _ = writeln!(out, "{} {} ({})\n", "#".repeat(level), p.name, p.id);
+        let accepted = p
+            .accepted_version
+            .as_deref()
+            .and_then(|v| s.tree.version(v));
+        let latest = p.latest_version().and_then(|v| s.tree.version(v));
+        match (accepted, latest) {
+            (Some(v), _) => {
+                let _ = writeln!(
+                    out,
+                    "_Accepted version {} by {}, round {}._\n",
+                    v.id, v.author, v.round
+                );
+                let _ = writeln!(out, "{}\n", v.content.trim());
+            }
+            (None, Some(v)) => {
+                let _ = writeln!(
+                    out,
+                    "_Not accepted yet. Latest version {} by {}, round {}._\n",
+                    v.id, v.author, v.round
+                );
+                let _ = writeln!(out, "{}\n", v.content.trim());
+            }
+            (None, None) => {
+                let _ = writeln!(
+                    out,
+                    "_No version yet._ Definition of done: {}\n",
+                    p.dod.trim()
+                );
+            }
+        }
+    }
+    if !s.presentation.is_empty() {
+        out.push_str("## Presentation\n\n");
+        for m in &s.presentation {
+            let _ = writeln!(out, "**{}:** {}\n", m.as_agent, m.content.trim());
+        }
+    }
+    out
+}
