@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 use crate::json_schema::{step_schema, SchemaFlavor};
 use crate::schema::{Step, TreeOperation};
 use crate::tree::{ProductTree, TreeError};
-use crate::validate::Known;
+use crate::validate::{check_step_with, Known, Options, Report, Verdict, Violation};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -49,6 +49,9 @@ export interface ValidateOptions {
   /** Default true: also hand back the parsed answer with the spec's defaults filled in.
    *  false: the verdict only (fastest). */
   value?: boolean;
+  /** The provider said it stopped for length (finish_reason "length"): an answer that is not
+   *  complete and valid is refused as cut off, with a hint to answer shorter. Default false. */
+  truncated?: boolean;
 }
 
 // ---- wire types of spec 000 ----
@@ -364,9 +367,11 @@ fn read_known(known: &JsValue) -> Result<Option<Known>, JsError> {
             "versions" => &mut out.versions,
             "members" => &mut out.members,
             "collabs" => &mut out.collabs,
-            other => return Err(JsError::new(&format!(
+            other => {
+                return Err(JsError::new(&format!(
                 "known has an unknown key {other:?}; allowed: products, versions, members, collabs"
-            ))),
+            )))
+            }
         };
         let list = Reflect::get(obj, &key).unwrap_or(JsValue::UNDEFINED);
         if list.is_undefined() {
@@ -490,4 +495,184 @@ enum TreeResult<'a> {
         ok: bool,
         errors: Vec<TreeFailure>,
     },
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `JSON.parse` on a JS string as it is, so a valid answer is parsed from the caller's own
+    /// string instead of a copy decoded back out of linear memory.
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    fn json_parse_value(text: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// JS strings made once per instance: every `Reflect` call on the hot path then passes a heap
+/// reference instead of decoding a key out of linear memory again.
+struct Keys {
+    ok: JsValue,
+    value: JsValue,
+    warnings: JsValue,
+    truncated: JsValue,
+    response_type: JsValue,
+    final_output: JsValue,
+    /// The default-`[]` fields at the top level of a final output, per step (spec 000).
+    defaults: Vec<(Step, Vec<JsValue>)>,
+}
+
+impl Keys {
+    fn new() -> Keys {
+        let s = JsValue::from_str;
+        let defaults = Step::ALL
+            .iter()
+            .map(|&step| (step, default_lists(step).iter().map(|k| s(k)).collect()))
+            .collect();
+        Keys {
+            ok: s("ok"),
+            value: s("value"),
+            warnings: s("warnings"),
+            truncated: s("truncated"),
+            response_type: s("responseType"),
+            final_output: s("final_output"),
+            defaults,
+        }
+    }
+
+    fn defaults(&self, step: Step) -> &[JsValue] {
+        self.defaults
+            .iter()
+            .find(|(s, _)| *s == step)
+            .map_or(&[], |(_, keys)| keys.as_slice())
+    }
+}
+
+/// The top-level fields of `step`'s final output that the spec defaults to `[]` when omitted.
+fn default_lists(step: Step) -> &'static [&'static str] {
+    match step {
+        Step::Bootstrap | Step::Presentation => &[],
+        Step::Reflect | Step::PeerReview | Step::Inspection => &["collabs", "remarks"],
+        Step::PlanAssign => &["treeOperations", "assignments", "acceptance", "remarks"],
+        Step::Write => &["versions", "collabs", "remarks"],
+    }
+}
+
+thread_local! {
+    static KEYS: Keys = Keys::new();
+}
+
+/// The refusal as JS sees it: every error, the warnings, and the message for the model.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Refusal<'a> {
+    ok: bool,
+    errors: &'a [Violation],
+    warnings: &'a [Violation],
+    repair_prompt: String,
+}
+
+/// `validateStep(step, raw, known?, options?)`: the checked answer, or every violation and the
+/// message that makes the model fix them. See the TypeScript declaration for the shapes.
+#[wasm_bindgen(js_name = validateStep, skip_typescript)]
+pub fn validate_step_js(
+    step: &str,
+    raw: &JsValue,
+    known: &JsValue,
+    options: &JsValue,
+) -> Result<JsValue, JsError> {
+    let step = parse_step(step)?;
+    let text = raw.as_string().ok_or_else(|| {
+        JsError::new("validateStep: raw must be a string (the model's answer text)")
+    })?;
+    let known = read_known(known)?;
+    KEYS.with(|keys| {
+        let (want_value, truncated) = read_validate_options(options, keys)?;
+        let verdict = check_step_with(step, &text, known.as_ref(), Options { truncated });
+        if !verdict.is_ok() {
+            let report = Report {
+                step,
+                errors: verdict.errors,
+                warnings: verdict.warnings,
+            };
+            return to_js(&Refusal {
+                ok: false,
+                errors: &report.errors,
+                warnings: &report.warnings,
+                repair_prompt: report.repair_prompt(),
+            });
+        }
+        let out = Object::new();
+        set(&out, &keys.ok, &JsValue::TRUE);
+        if want_value {
+            set(
+                &out,
+                &keys.value,
+                &build_value(step, raw, &text, &verdict, keys)?,
+            );
+        }
+        let warnings = if verdict.warnings.is_empty() {
+            Array::new().into()
+        } else {
+            to_js(&verdict.warnings)?
+        };
+        set(&out, &keys.warnings, &warnings);
+        Ok(out.into())
+    })
+}
+
+/// `Reflect.set` on a plain object we just made, which cannot fail.
+fn set(target: &Object, key: &JsValue, value: &JsValue) {
+    let _ = Reflect::set(target, key, value);
+}
+
+/// Reads `{ value, truncated }`; `value` defaults to true, `truncated` to false.
+fn read_validate_options(options: &JsValue, keys: &Keys) -> Result<(bool, bool), JsError> {
+    if options.is_undefined() || options.is_null() {
+        return Ok((true, false));
+    }
+    if !options.is_object() {
+        return Err(JsError::new(
+            "validateStep: options must be an object { value, truncated }",
+        ));
+    }
+    let read = |key: &JsValue, name: &str, default: bool| -> Result<bool, JsError> {
+        let v = Reflect::get(options, key).unwrap_or(JsValue::UNDEFINED);
+        if v.is_undefined() {
+            return Ok(default);
+        }
+        v.as_bool()
+            .ok_or_else(|| JsError::new(&format!("validateStep: options.{name} must be a boolean")))
+    };
+    Ok((
+        read(&keys.value, "value", true)?,
+        read(&keys.truncated, "truncated", false)?,
+    ))
+}
+
+/// The answer as a JS value: `JSON.parse` of the checked text (the caller's own string when no
+/// repair was needed), then the spec's default `[]` lists put in where the model left them out.
+fn build_value(
+    step: Step,
+    raw: &JsValue,
+    text: &str,
+    verdict: &Verdict<'_>,
+    keys: &Keys,
+) -> Result<JsValue, JsError> {
+    let unchanged = verdict.json.as_ptr() == text.as_ptr() && verdict.json.len() == text.len();
+    let parsed = if unchanged {
+        json_parse_value(raw)
+    } else {
+        js_sys::JSON::parse(&verdict.json)
+    };
+    let value =
+        parsed.map_err(|_| JsError::new("internal error: JSON.parse refused a checked answer"))?;
+    let defaults = keys.defaults(step);
+    if !defaults.is_empty()
+        && Reflect::get(&value, &keys.response_type).ok().as_ref() == Some(&keys.final_output)
+    {
+        let obj: &Object = value.unchecked_ref();
+        for key in defaults {
+            if Reflect::get(obj, key).map_or(true, |v| v.is_undefined()) {
+                set(obj, key, &Array::new());
+            }
+        }
+    }
+    Ok(value)
 }
