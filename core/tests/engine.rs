@@ -1,0 +1,670 @@
+//! The session engine end to end: whole sessions, the protocol's rules, limits, replay and files.
+
+mod engine_common;
+
+use engine_common::*;
+use roundtable_core::event::{EventKind, PersonEdit, Usage};
+use roundtable_core::export::{self, ImportError};
+use roundtable_core::protocol::{CallKind, ChatRole};
+use roundtable_core::schema::Step;
+use roundtable_core::session::{
+    Charter, EngineError, Outcome, PauseReason, Session, Settings, Status,
+};
+
+#[test]
+fn demo_sessions_reach_done_for_1_to_6_operatives_with_and_without_inspector() {
+    for operatives in 1..=6 {
+        for inspector in [false, true] {
+            let envoy = operatives % 2 == 0;
+            let mut s = Session::new(config(operatives, inspector, envoy), 0).unwrap();
+            s.start(1).unwrap();
+            drive_demo(&mut s, 42 + operatives as u64, 500);
+            let st = s.state();
+            assert_eq!(
+                st.status,
+                Status::Done,
+                "{operatives} ops, inspector {inspector}: {:?}",
+                st.status
+            );
+            assert!(!st.presentation.is_empty());
+            let presenter = if envoy { "envoy" } else { "chair" };
+            assert!(st
+                .presentation
+                .iter()
+                .all(|m| m.as_agent == presenter || st.member(&m.as_agent).is_some()));
+            let steps: Vec<Step> = st.timeline.iter().map(|t| t.step).collect();
+            for step in [
+                Step::Bootstrap,
+                Step::PlanAssign,
+                Step::Write,
+                Step::Inspection,
+                Step::Presentation,
+            ] {
+                assert!(steps.contains(&step), "{step} ran ({operatives} ops)");
+            }
+            // The inspection is the inspector's, or the chair's when there is none.
+            let inspectors: Vec<&str> = st
+                .timeline
+                .iter()
+                .filter(|t| t.step == Step::Inspection)
+                .flat_map(|t| t.members.iter().map(String::as_str))
+                .collect();
+            let expected = if inspector { "inspector" } else { "chair" };
+            assert!(inspectors.iter().all(|m| *m == expected));
+            if operatives > 1 {
+                assert!(
+                    steps.contains(&Step::PeerReview),
+                    "peer review with {operatives} ops"
+                );
+            }
+            // Every operative wrote something.
+            for i in 1..=operatives {
+                let id = format!("operative-{i}");
+                assert!(st.written.iter().any(|w| w.member == id), "{id} wrote");
+            }
+            assert!(
+                st.tree
+                    .products()
+                    .iter()
+                    .any(|p| p.accepted_version.is_some()),
+                "something was accepted"
+            );
+            let replayed = Session::replay(s.events()).unwrap();
+            assert_eq!(replayed.state(), s.state(), "replay equals state");
+        }
+    }
+}
+
+#[test]
+fn replay_after_every_event_prefix_matches_a_live_session() {
+    // Fold equality at every point: replaying each prefix gives the state the live engine had.
+    let mut s = Session::new(config(2, true, false), 0).unwrap();
+    let mut states = vec![s.state().clone()];
+    s.start(1).unwrap();
+    states.push(s.state().clone());
+    let mut now = 2;
+    for _ in 0..40 {
+        if s.status() != &Status::Running {
+            break;
+        }
+        for call in s.next_calls() {
+            now += 1;
+            let n = s.events().len();
+            let before = s.state().clone();
+            s.submit(&call.id, &scripted(&call), None, now).unwrap();
+            let prefix = Session::replay(&s.events()[..n]).unwrap();
+            assert_eq!(
+                prefix.state(),
+                &before,
+                "replaying {n} events gives the state after them"
+            );
+            states.push(s.state().clone());
+        }
+    }
+    assert_eq!(s.status(), &Status::Done);
+    let replayed = Session::replay(s.events()).unwrap();
+    assert_eq!(&replayed, &s);
+    // Every intermediate state is distinct from the final one until the end.
+    assert!(states.len() > 10);
+    assert_eq!(states.last().unwrap(), s.state());
+}
+
+#[test]
+fn scripted_session_walks_the_round_in_order() {
+    let mut s = Session::new(config(2, true, true), 0).unwrap();
+    assert_eq!(s.status(), &Status::Draft);
+    assert!(s.next_calls().is_empty(), "a draft makes no call");
+    s.start(1).unwrap();
+    let mut now = 1;
+    drive_scripted(&mut s, &mut now);
+    assert_eq!(s.status(), &Status::Done);
+    let order: Vec<(u32, Step, Vec<String>)> = s
+        .state()
+        .timeline
+        .iter()
+        .map(|t| (t.round, t.step, t.members.clone()))
+        .collect();
+    let m = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        order,
+        vec![
+            (0, Step::Bootstrap, m(&["chair"])),
+            (1, Step::PlanAssign, m(&["chair"])),
+            (1, Step::Write, m(&["operative-1", "operative-2"])),
+            (1, Step::PeerReview, m(&["operative-1", "operative-2"])),
+            (1, Step::Inspection, m(&["inspector"])),
+            (2, Step::Reflect, m(&["operative-1", "operative-2"])),
+            (2, Step::PlanAssign, m(&["chair"])),
+            (3, Step::PlanAssign, m(&["chair"])),
+            (3, Step::Presentation, m(&["envoy"])),
+        ]
+    );
+    // Round 2 accepted both versions.
+    let accepted = s
+        .state()
+        .tree
+        .products()
+        .iter()
+        .filter(|p| p.accepted_version.is_some())
+        .count();
+    assert_eq!(accepted, 2);
+    // The directive is kept with the version.
+    let v1 = s.state().tree.version("v1").unwrap();
+    assert_eq!(v1.directive.as_ref().unwrap().objective, "Write Part 1");
+    // The reflection note landed on the version written last round.
+    assert!(v1
+        .reflection_note
+        .as_deref()
+        .unwrap()
+        .contains("Tighten the wording"));
+}
+
+#[test]
+fn write_prompt_shows_own_products_at_extra_tier_and_others_minimal() {
+    let mut s = Session::new(config(3, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let mut now = 1;
+    answer_all(&mut s, &mut now, scripted); // bootstrap
+    answer_all(&mut s, &mut now, scripted); // plan
+    answer_all(&mut s, &mut now, scripted); // write round 1
+                                            // Peer review: operative-1 sees p2, p3 (others' versions) at extra, its own p1 at extra too.
+    let calls = s.next_calls();
+    let c1 = calls.iter().find(|c| c.member == "operative-1").unwrap();
+    assert_eq!(c1.step, Step::PeerReview);
+    let tiers: Vec<(String, roundtable_core::context::DetailTier)> = c1
+        .envelope
+        .products
+        .iter()
+        .map(|p| (p.id.clone(), p.tier))
+        .collect();
+    use roundtable_core::context::DetailTier::*;
+    assert_eq!(
+        tiers,
+        vec![
+            ("p0".into(), Minimal),
+            ("p1".into(), Extra),
+            ("p2".into(), Extra),
+            ("p3".into(), Extra)
+        ]
+    );
+    let to_review: Vec<&str> = c1
+        .envelope
+        .to_review
+        .iter()
+        .map(|v| v.product_id.as_str())
+        .collect();
+    assert_eq!(to_review, vec!["p2", "p3"], "others' versions only");
+    assert!(c1.messages[1]
+        .content
+        .contains("Versions to review:\n- v2 of p2"));
+}
+
+#[test]
+fn write_to_a_product_not_assigned_is_invalid_and_changes_nothing() {
+    let mut s = Session::new(config(2, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let mut now = 1;
+    answer_all(&mut s, &mut now, scripted);
+    answer_all(&mut s, &mut now, scripted);
+    let calls = s.next_calls();
+    let call = calls.iter().find(|c| c.member == "operative-1").unwrap();
+    let tree_before = s.state().tree.clone();
+    let bad = serde_json::json!({"responseType": "final_output", "versions": [{"productId": "p2", "newVersion": {"contentTitle": "X", "content": "A long enough content for the product that is not mine at all.", "changeSummary": "x"}}]}).to_string();
+    let out = s.submit(&call.id, &bad, None, 50).unwrap();
+    let Outcome::Invalid { report, paused } = out else {
+        panic!("{out:?}")
+    };
+    assert!(!paused);
+    assert_eq!(report.errors[0].path, "/versions/0/productId");
+    assert!(report.errors[0].message.contains("not assigned to you"));
+    assert_eq!(s.state().tree, tree_before);
+    // The repair continues the same conversation.
+    let repair = s
+        .next_calls()
+        .into_iter()
+        .find(|c| c.member == "operative-1")
+        .unwrap();
+    assert_eq!(repair.kind, CallKind::Repair);
+    let roles: Vec<ChatRole> = repair.messages.iter().map(|m| m.role).collect();
+    assert_eq!(
+        roles,
+        vec![
+            ChatRole::System,
+            ChatRole::User,
+            ChatRole::Assistant,
+            ChatRole::User
+        ]
+    );
+    assert_eq!(repair.messages[2].content, bad);
+    assert!(repair.envelope.call.pending_repair.is_some());
+    assert_eq!(repair.envelope.call.repairs_made, 1);
+}
+
+#[test]
+fn repairs_run_out_then_the_session_pauses_and_resume_starts_afresh() {
+    let mut cfg = config(1, false, false);
+    cfg.settings.max_repairs = 2;
+    let mut s = Session::new(cfg, 0).unwrap();
+    s.start(1).unwrap();
+    for i in 0..3 {
+        let call = s.next_calls().pop().unwrap();
+        assert_eq!(
+            call.kind,
+            if i == 0 {
+                CallKind::Initial
+            } else {
+                CallKind::Repair
+            }
+        );
+        let out = s.submit(&call.id, "True", None, 10 + i).unwrap();
+        let Outcome::Invalid { paused, .. } = out else {
+            panic!()
+        };
+        assert_eq!(paused, i == 2, "pauses after the 2nd repair fails");
+    }
+    let Status::Paused {
+        reason:
+            PauseReason::InvalidAnswer {
+                member,
+                step,
+                report,
+            },
+    } = s.status().clone()
+    else {
+        panic!("{:?}", s.status())
+    };
+    assert_eq!((member.as_str(), step), ("chair", Step::Bootstrap));
+    assert!(!report.errors.is_empty());
+    assert!(s.next_calls().is_empty());
+    s.resume(20).unwrap();
+    let call = s.next_calls().pop().unwrap();
+    assert_eq!(call.kind, CallKind::Initial);
+    assert_eq!(call.messages.len(), 2, "a fresh conversation");
+    assert_eq!(call.envelope.call.repairs_made, 0);
+}
+
+#[test]
+fn request_context_is_served_twice_then_a_final_output_is_required() {
+    let mut s = Session::new(config(1, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let mut now = 1;
+    answer_all(&mut s, &mut now, scripted);
+    answer_all(&mut s, &mut now, scripted);
+    // Write step of operative-1 on p1 (no version yet): ask for context three times.
+    let ask = r#"{"responseType":"request_context","contextRequests":[{"productId":"p1","need":"version_history","reason":"see history"}]}"#;
+    for i in 0..2 {
+        let call = s.next_calls().pop().unwrap();
+        assert_eq!(call.step, Step::Write);
+        assert_eq!(call.envelope.call.context_requests_made, i);
+        assert_eq!(
+            s.submit(&call.id, ask, None, 100 + i as u64).unwrap(),
+            Outcome::ContextServed
+        );
+    }
+    let call = s.next_calls().pop().unwrap();
+    assert_eq!(call.kind, CallKind::AfterContext);
+    assert!(call.envelope.call.final_output_required);
+    assert_eq!(call.envelope.served_context.len(), 2);
+    let last = &call.messages.last().unwrap().content;
+    assert!(last.contains("p1 has no version yet"));
+    assert!(last.contains("must be a final output"));
+    let out = s.submit(&call.id, ask, None, 200).unwrap();
+    let Outcome::Invalid { report, .. } = out else {
+        panic!("{out:?}")
+    };
+    assert_eq!(report.errors[0].path, "/responseType");
+    // A final output now goes through.
+    let call = s.next_calls().pop().unwrap();
+    assert_eq!(
+        s.submit(&call.id, &scripted(&call), None, 300).unwrap(),
+        Outcome::Applied
+    );
+}
+
+#[test]
+fn a_halt_question_waits_for_the_person_and_the_answer_reaches_the_next_prompt() {
+    let mut s = Session::new(config(1, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let call = s.next_calls().pop().unwrap();
+    let q = r#"{"responseType":"halt","halt":{"type":"question","to":["user-1"],"message":"Morning or afternoon?","options":["Morning","Afternoon"]}}"#;
+    assert_eq!(
+        s.submit(&call.id, q, None, 2).unwrap(),
+        Outcome::AwaitingPerson
+    );
+    assert!(matches!(s.status(), Status::AwaitingPerson { asked_by, .. } if asked_by == "chair"));
+    assert!(s.next_calls().is_empty());
+    assert!(matches!(s.pause(3), Err(EngineError::WrongStatus { .. })));
+    s.answer_halt("Afternoon, please", 4).unwrap();
+    let call = s.next_calls().pop().unwrap();
+    assert_eq!(call.step, Step::Bootstrap);
+    assert_eq!(call.envelope.person_answers[0].answer, "Afternoon, please");
+    assert!(call.messages[1]
+        .content
+        .contains("Answer: Afternoon, please"));
+    assert!(matches!(
+        s.answer_halt("again", 5),
+        Err(EngineError::WrongStatus { .. })
+    ));
+}
+
+#[test]
+fn unknown_superseded_and_repeated_call_ids_are_refused_and_recorded() {
+    let mut s = Session::new(config(1, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let call = s.next_calls().pop().unwrap();
+    let err = s.submit("call-99", "{}", None, 2).unwrap_err();
+    assert!(matches!(err, EngineError::CallNotOutstanding { .. }));
+    s.submit(&call.id, &scripted(&call), None, 3).unwrap();
+    let tree = s.state().tree.clone();
+    let err = s.submit(&call.id, &scripted(&call), None, 4).unwrap_err();
+    assert!(err.to_string().contains("already answered"));
+    assert_eq!(s.state().tree, tree, "never applied");
+    let refused: Vec<&str> = s
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::AnswerRefused { call_id, .. } => Some(call_id.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refused, vec!["call-99", "call-1"]);
+    // The person ends the rounds: the plan call is superseded.
+    let plan = s.next_calls().pop().unwrap();
+    s.finish(5).unwrap();
+    let err = s.submit(&plan.id, &scripted(&plan), None, 6).unwrap_err();
+    assert!(err.to_string().contains("superseded"));
+    let pres = s.next_calls().pop().unwrap();
+    assert_eq!(pres.step, Step::Presentation);
+    s.submit(&pres.id, &scripted(&pres), None, 7).unwrap();
+    assert_eq!(s.status(), &Status::Done);
+    assert_eq!(Session::replay(s.events()).unwrap(), s);
+}
+
+#[test]
+fn the_round_limit_pauses_and_resume_waits_for_a_higher_limit() {
+    let mut cfg = config(1, false, false);
+    cfg.settings.max_rounds = 1;
+    let mut s = Session::new(cfg, 0).unwrap();
+    s.start(1).unwrap();
+    let mut now = 1;
+    drive_scripted(&mut s, &mut now);
+    assert_eq!(
+        s.status(),
+        &Status::Paused {
+            reason: PauseReason::RoundLimit { max_rounds: 1 }
+        }
+    );
+    assert!(matches!(s.resume(now), Err(EngineError::StillBlocked(_))));
+    let settings = Settings {
+        max_rounds: 3,
+        ..Settings::default()
+    };
+    s.edit(PersonEdit::Settings { settings }, now).unwrap();
+    s.resume(now).unwrap();
+    drive_scripted(&mut s, &mut now);
+    assert_eq!(s.status(), &Status::Done);
+    assert_eq!(Session::replay(s.events()).unwrap(), s);
+}
+
+#[test]
+fn the_token_budget_pauses_before_the_next_call() {
+    let mut cfg = config(1, false, false);
+    cfg.settings.token_budget = Some(1_000);
+    let mut s = Session::new(cfg, 0).unwrap();
+    s.start(1).unwrap();
+    let call = s.next_calls().pop().unwrap();
+    let usage = Usage {
+        input_tokens: 900,
+        output_tokens: 200,
+        stopped_for_length: false,
+    };
+    s.submit(&call.id, &scripted(&call), Some(usage), 2)
+        .unwrap();
+    assert_eq!(
+        s.status(),
+        &Status::Paused {
+            reason: PauseReason::TokenBudget {
+                used: 1_100,
+                budget: 1_000
+            }
+        }
+    );
+    assert!(s.resume(3).is_err());
+    s.finish(4).unwrap();
+    let pres = s.next_calls();
+    assert!(
+        pres.is_empty(),
+        "the budget still blocks the presentation call"
+    );
+    assert!(matches!(s.status(), Status::Paused { .. }));
+}
+
+#[test]
+fn person_edits_are_events_and_reach_the_chair() {
+    let mut s = Session::new(config(1, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let mut now = 1;
+    answer_all(&mut s, &mut now, scripted); // bootstrap
+    answer_all(&mut s, &mut now, scripted); // plan r1
+    answer_all(&mut s, &mut now, scripted); // write r1
+                                            // Inspection by the chair is out; the person accepts v1 and leaves a remark.
+    assert!(s
+        .edit(
+            PersonEdit::AcceptVersion {
+                product_id: "p1".into(),
+                version_id: "v9".into()
+            },
+            now
+        )
+        .is_err());
+    s.edit(
+        PersonEdit::AcceptVersion {
+            product_id: "p1".into(),
+            version_id: "v1".into(),
+        },
+        now,
+    )
+    .unwrap();
+    s.edit(
+        PersonEdit::RemarkToChair {
+            content: "Add a lunch break.".into(),
+        },
+        now,
+    )
+    .unwrap();
+    let charter = Charter {
+        mission: "M2".into(),
+        objectives: "O2".into(),
+        constraints: "C2".into(),
+    };
+    s.edit(
+        PersonEdit::Charter {
+            charter: charter.clone(),
+        },
+        now,
+    )
+    .unwrap();
+    assert_eq!(
+        s.state()
+            .tree
+            .product("p1")
+            .unwrap()
+            .accepted_version
+            .as_deref(),
+        Some("v1")
+    );
+    answer_all(&mut s, &mut now, scripted); // inspection (chair)
+    answer_all(&mut s, &mut now, scripted); // reflect r2
+    let plan = s.next_calls().pop().unwrap();
+    assert_eq!(plan.step, Step::PlanAssign);
+    let user = &plan.messages[1].content;
+    assert!(
+        user.contains("from user-1 (note): Add a lunch break."),
+        "{user}"
+    );
+    assert!(user.contains("- Mission: M2"));
+    assert_eq!(plan.envelope.charter.as_ref().unwrap().mission, "M2");
+    assert_eq!(Session::replay(s.events()).unwrap(), s);
+}
+
+#[test]
+fn a_missing_charter_blocks_every_step_but_bootstrap() {
+    let mut s = Session::new(config(1, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let mut now = 1;
+    answer_all(&mut s, &mut now, scripted); // bootstrap → plan issued
+    s.pause(now).unwrap();
+    s.edit(
+        PersonEdit::Charter {
+            charter: Charter::default(),
+        },
+        now,
+    )
+    .unwrap();
+    s.resume(now).unwrap(); // the plan call was already out: it still runs
+    answer_all(&mut s, &mut now, scripted); // plan applied → Write would start: blocked
+    assert_eq!(
+        s.status(),
+        &Status::Paused {
+            reason: PauseReason::MissingCharter
+        }
+    );
+    assert!(s.resume(now).is_err());
+    let charter = Charter {
+        mission: "M".into(),
+        objectives: "O".into(),
+        constraints: "C".into(),
+    };
+    s.edit(PersonEdit::Charter { charter }, now).unwrap();
+    s.resume(now).unwrap();
+    assert_eq!(s.next_calls()[0].step, Step::Write);
+}
+
+#[test]
+fn pause_stops_new_calls_but_accepts_answers_already_out() {
+    let mut s = Session::new(config(2, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let mut now = 1;
+    answer_all(&mut s, &mut now, scripted);
+    answer_all(&mut s, &mut now, scripted);
+    let calls = s.next_calls();
+    assert_eq!(calls.len(), 2, "both writers in parallel");
+    s.pause(now).unwrap();
+    assert!(s.next_calls().is_empty());
+    for c in &calls {
+        assert_eq!(
+            s.submit(&c.id, &scripted(c), None, now).unwrap(),
+            Outcome::Applied
+        );
+    }
+    assert!(s.next_calls().is_empty(), "no peer review until resumed");
+    s.resume(now).unwrap();
+    assert!(s.next_calls().iter().all(|c| c.step == Step::PeerReview));
+}
+
+#[test]
+fn config_errors_are_refused() {
+    let mut cfg = config(1, false, false);
+    cfg.members[1].id = "op-1".into();
+    assert!(matches!(Session::new(cfg, 0), Err(EngineError::Config(_))));
+    let mut cfg = config(1, false, false);
+    cfg.members.remove(0);
+    assert!(Session::new(cfg, 0).is_err());
+    let mut cfg = config(1, false, false);
+    cfg.request = "  ".into();
+    assert!(Session::new(cfg, 0).is_err());
+}
+
+#[test]
+fn export_import_replay_is_the_identity() {
+    let mut s = Session::new(config(3, true, true), 0).unwrap();
+    s.start(1).unwrap();
+    drive_demo(&mut s, 9, 500);
+    assert_eq!(s.status(), &Status::Done);
+    let text = export::to_file(&s, 123);
+    assert!(text.starts_with("{\n  \"format\": \"roundtable.session\",\n  \"schema_version\": 1,"));
+    assert!(!text.to_lowercase().contains("apikey") && !text.contains("api_key"));
+    let back = export::from_file(&text).unwrap();
+    assert_eq!(back, s);
+    assert_eq!(export::to_file(&back, 123), text);
+    // A half-finished session too (paused mid-write).
+    let mut s = Session::new(config(2, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let mut now = 1;
+    answer_all(&mut s, &mut now, scripted);
+    answer_all(&mut s, &mut now, scripted);
+    s.pause(now).unwrap();
+    let back = export::from_file(&export::to_file(&s, 5)).unwrap();
+    assert_eq!(back, s);
+    assert_eq!(back.state().outstanding_calls().count(), 2);
+}
+
+#[test]
+fn import_refuses_bad_files_with_plain_reasons() {
+    let mut s = Session::new(config(1, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let mut now = 1;
+    drive_scripted(&mut s, &mut now);
+    let text = export::to_file(&s, 9);
+    assert!(matches!(
+        export::from_file("not json"),
+        Err(ImportError::NotJson(_))
+    ));
+    assert!(matches!(
+        export::from_file(r#"{"format":"other"}"#),
+        Err(ImportError::WrongFormat(_))
+    ));
+    assert!(matches!(
+        export::from_file(r#"{"format":"roundtable.session","schema_version":7}"#),
+        Err(ImportError::NewerVersion { found: 7, .. })
+    ));
+    assert!(matches!(
+        export::from_file(r#"{"format":"roundtable.session"}"#),
+        Err(ImportError::NoVersion)
+    ));
+    assert!(matches!(
+        export::from_file(r#"{"format":"roundtable.session","schema_version":1}"#),
+        Err(ImportError::Malformed(_))
+    ));
+    // An edited event breaks the checksum.
+    let tampered = text.replacen("Plan the workshop.", "Plan the party.", 1);
+    assert_ne!(tampered, text);
+    let err = export::from_file(&tampered).unwrap_err();
+    assert!(matches!(err, ImportError::Checksum { .. }), "{err}");
+    assert!(err.to_string().contains("checksum does not match"));
+    // An edited snapshot no longer matches the events.
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["snapshot"]["round"] = serde_json::json!(42);
+    let err = export::from_file(&v.to_string()).unwrap_err();
+    assert_eq!(err, ImportError::SnapshotMismatch);
+    // Events reordered (checksum recomputed) do not replay.
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let events = v["events"].as_array_mut().unwrap();
+    events.swap(1, 2);
+    let evs: Vec<roundtable_core::event::Event> =
+        serde_json::from_value(v["events"].clone()).unwrap();
+    v["checksum"] = serde_json::json!(export::checksum(&evs));
+    let err = export::from_file(&v.to_string()).unwrap_err();
+    assert!(matches!(err, ImportError::Replay(_)), "{err}");
+    // Too large.
+    let huge = " ".repeat(export::MAX_FILE_BYTES + 1);
+    assert!(matches!(
+        export::from_file(&huge),
+        Err(ImportError::TooLarge { .. })
+    ));
+}
+
+#[test]
+fn markdown_report_lists_products_in_tree_order_with_accepted_versions() {
+    let mut s = Session::new(config(2, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let mut now = 1;
+    drive_scripted(&mut s, &mut now);
+    let md = export::markdown_report(&s);
+    let p1 = md.find("## Part 1 (p1)").expect("p1 heading");
+    let p2 = md.find("## Part 2 (p2)").expect("p2 heading");
+    assert!(p1 < p2);
+    assert!(md.contains("_Accepted version v1 by operative-1, round 1._"));
+    assert!(md.contains("**chair:** Here is the plan."));
+    assert!(md.starts_with("# Roundtable\n"));
+}
