@@ -16,6 +16,7 @@ mod chair;
 mod compose;
 pub mod input;
 pub mod mistakes;
+mod play;
 pub mod rng;
 pub mod topics;
 mod work;
@@ -24,8 +25,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::schema::{ContextRequest, FinalOutput, Halt, Step, WireAnswer};
 
+pub use adapter::input_from_call;
 pub use input::{DemoCollab, DemoInput, DemoMember, DemoProduct, DemoRole, Verdict, VersionRef};
 pub use mistakes::{Mistake, MISTAKE_ONE_IN};
+pub use play::{play, PlayReport};
 pub use topics::TopicKind;
 
 /// The provider name the demo model runs under, in member model references and transcripts.

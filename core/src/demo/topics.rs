@@ -112,27 +112,196 @@ fn contains_word(hay: &str, needle: &str) -> bool {
     })
 }
 
-/// The subject of a request: what follows its first "on / about / for / to / of", up to the end of
-/// the first sentence, at most [`SUBJECT_MAX`] chars cut at a word; the first sentence itself when
-/// there is no such word; "the project" for an empty request.
+/// The subject of a request, tried in this order: what follows "on / about / regarding"; the words
+/// right before the kind's keyword ("a one-day *design* workshop"); what follows "for / to / of"
+/// unless it names an audience ("for 20 people") — with a leading "pass / learn …" dropped; the
+/// first sentence without its leading filler words. At most [`SUBJECT_MAX`] chars cut at a word;
+/// "the project" for an empty request.
 pub fn subject(request: &str) -> String {
     let first = first_sentence(request);
-    let lower = first.to_lowercase();
-    let marker = [" on ", " about ", " for ", " to ", " of "]
-        .iter()
-        .filter_map(|m| lower.find(m).map(|i| (i, m.len())))
-        .min_by_key(|(i, _)| *i);
-    let raw = match marker {
-        Some((i, len)) if first.len() > i + len => &first[i + len..],
-        _ => first,
-    };
-    let cut = cut_at_word(raw.trim(), SUBJECT_MAX);
-    let cut = cut.trim_end_matches([',', ';', ':', '-', ' ']);
+    // ASCII lowercase keeps byte offsets, so positions found in `lower` index `first`.
+    let lower = first.to_ascii_lowercase();
+    let picked = after_marker(first, &lower)
+        .or_else(|| before_keyword(first, &lower, detect(request)))
+        .or_else(|| after_weak_marker(first, &lower))
+        .unwrap_or_else(|| strip_fillers(first));
+    let cut = cut_at_word(picked.trim(), SUBJECT_MAX);
+    let cut = cut.trim_end_matches([',', ';', ':', '-', ' ', '.']);
     if cut.is_empty() {
         "the project".to_string()
     } else {
         cut.to_string()
     }
+}
+
+/// What follows the first "on / about / regarding".
+fn after_marker<'a>(first: &'a str, lower: &str) -> Option<&'a str> {
+    [" on ", " about ", " regarding "]
+        .iter()
+        .filter_map(|m| lower.find(m).map(|i| i + m.len()))
+        .min()
+        .map(|at| first[at..].trim())
+        .filter(|rest| !rest.is_empty())
+}
+
+/// The non-filler words right before the last keyword of the kind (at most four), so that "a market
+/// analysis report" gives "market analysis".
+fn before_keyword<'a>(first: &'a str, lower: &str, topic: &Topic) -> Option<&'a str> {
+    let at = topic
+        .keywords
+        .iter()
+        .filter_map(|k| {
+            lower.match_indices(k).map(|(i, _)| i).find(|&i| {
+                lower[..i]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_alphanumeric())
+            })
+        })
+        .max()?;
+    let head = first[..at].trim_end();
+    let mut start = head.len();
+    let mut words = 0;
+    for (i, word) in word_starts(head).into_iter().rev() {
+        if is_filler(word) || words == 4 {
+            break;
+        }
+        start = i;
+        words += 1;
+    }
+    (words > 0).then(|| head[start..].trim())
+}
+
+/// Each word of a text with its byte offset.
+fn word_starts(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push((s, &text[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &text[s..]));
+    }
+    out
+}
+
+/// What follows "for / to / of", unless it names an audience; a leading "pass / learn …" dropped.
+fn after_weak_marker<'a>(first: &'a str, lower: &str) -> Option<&'a str> {
+    let mut hits: Vec<usize> = [" for ", " to ", " of "]
+        .iter()
+        .flat_map(|m| lower.match_indices(m).map(|(i, _)| i + m.len()))
+        .collect();
+    hits.sort_unstable();
+    for at in hits {
+        let rest = drop_leading_verb(first[at..].trim());
+        if !rest.is_empty() && !names_audience(rest) {
+            return Some(rest);
+        }
+    }
+    None
+}
+
+const LEADING_VERBS: [&str; 10] = [
+    "pass ",
+    "learn ",
+    "prepare for ",
+    "get ready for ",
+    "master ",
+    "improve ",
+    "get ",
+    "become ",
+    "visit ",
+    "see ",
+];
+
+/// The text without a leading "pass / learn / visit …".
+fn drop_leading_verb(text: &str) -> &str {
+    let lower = text.to_ascii_lowercase();
+    LEADING_VERBS
+        .iter()
+        .find(|v| lower.starts_with(*v))
+        .map(|v| text[v.len()..].trim())
+        .unwrap_or(text)
+}
+
+/// True for "20 people", "my team", "beginners": who it is for, not what it is about.
+fn names_audience(rest: &str) -> bool {
+    let lower = rest.to_ascii_lowercase();
+    lower.starts_with(|c: char| c.is_ascii_digit())
+        || [
+            "people",
+            "participants",
+            "attendees",
+            "beginners",
+            "kids",
+            "children",
+            "students",
+            "staff",
+            "employees",
+            "everyone",
+            "newcomers",
+            "new hires",
+            "my team",
+            "our team",
+            "the team",
+            "me",
+            "us",
+        ]
+        .iter()
+        .any(|a| lower == *a || lower.starts_with(&format!("{a} ")))
+}
+
+/// Words that carry no subject: articles, request verbs, pronouns, sizes and durations.
+fn is_filler(word: &str) -> bool {
+    let w = word
+        .trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
+        .to_ascii_lowercase();
+    if w.is_empty() || w.chars().any(|c| c.is_ascii_digit()) {
+        return true;
+    }
+    if let Some((_, unit)) = w.rsplit_once('-') {
+        if matches!(
+            unit,
+            "day"
+                | "days"
+                | "hour"
+                | "hours"
+                | "week"
+                | "weeks"
+                | "month"
+                | "months"
+                | "minute"
+                | "minutes"
+        ) {
+            return true;
+        }
+    }
+    FILLERS.contains(&w.as_str())
+}
+
+const FILLERS: [&str; 52] = [
+    "a", "an", "the", "plan", "plans", "planning", "write", "make", "create", "organise",
+    "organize", "prepare", "draft", "build", "need", "needs", "want", "help", "me", "us", "we",
+    "i", "please", "our", "my", "your", "short", "quick", "small", "new", "simple", "one", "two",
+    "three", "half", "full", "day", "put", "together", "run", "hold", "host", "set", "up", "can",
+    "could", "would", "you", "like", "to", "for", "some",
+];
+
+/// The text without its leading filler words (the text itself when all are fillers).
+fn strip_fillers(text: &str) -> &str {
+    for (i, word) in word_starts(text) {
+        if !is_filler(word) {
+            return drop_leading_verb(text[i..].trim());
+        }
+    }
+    text.trim()
 }
 
 /// Longest subject kept, so that texts quoting it stay within the schema's limits.
@@ -1109,6 +1278,47 @@ mod tests {
         assert_eq!(subject("A 4-day trip to Lisbon in May"), "Lisbon in May");
         assert_eq!(subject(""), "the project");
         assert_eq!(subject("Gardening"), "Gardening");
+    }
+
+    #[test]
+    fn subject_skips_audiences_durations_and_leading_verbs() {
+        assert_eq!(
+            subject("Plan a one-day design workshop for 20 people"),
+            "design"
+        );
+        assert_eq!(
+            subject("Make me a study plan to pass the AWS Solutions Architect exam"),
+            "AWS Solutions Architect"
+        );
+        assert_eq!(
+            subject("We need a launch plan for our budgeting app next spring"),
+            "our budgeting app next spring"
+        );
+        assert_eq!(
+            subject("Organise the renovation of our community garden shed"),
+            "our community garden shed"
+        );
+        assert_eq!(subject("Write a market analysis report"), "market analysis");
+        assert_eq!(subject("Please help with gardening"), "with gardening");
+        assert_eq!(
+            subject("Help me learn Spanish in 3 months"),
+            "Spanish in 3 months"
+        );
+        assert_eq!(
+            subject("I want to visit Japan with kids"),
+            "Japan with kids"
+        );
+    }
+
+    #[test]
+    fn subject_never_panics_on_unicode() {
+        for r in [
+            "İstanbul trip for İ",
+            "Über-Workshop über Datenschutz",
+            "日本への旅行 for 家族",
+        ] {
+            assert!(!subject(r).is_empty());
+        }
     }
 
     #[test]

@@ -167,7 +167,8 @@ pub(crate) fn reflect(cx: &mut Ctx) -> Draft {
                         collab_type: CollabType::Suggestion,
                         importance: 4,
                         comment: format!(
-                            "While revising {} I noticed {} uses slightly different names for the same things. Shall we align on the terms in {}?",
+                            "Looking back on round {}: while writing {} I noticed {} uses slightly different names for the same things. Shall we align on the terms in {}?",
+                            input.round.saturating_sub(1).max(1),
                             p.name.trim(),
                             n.name.trim(),
                             p.name.trim()
@@ -292,8 +293,10 @@ pub(crate) fn write(cx: &mut Ctx) -> Draft {
                         collab_type: CollabType::Question,
                         importance: 4,
                         comment: format!(
-                            "{my_name} assumes the timing and names used in {}. Can you confirm they are final, or tell me what will change?",
-                            n.name.trim()
+                            "In round {}, {my_name} assumes the timing and names used in {} as of {}. Can you confirm they are final, or tell me what will change?",
+                            input.round,
+                            n.name.trim(),
+                            n.latest().unwrap_or("its latest version")
                         ),
                         shortest_summary: summary(format!(
                             "Are the details in {} final?",
@@ -369,7 +372,8 @@ pub(crate) fn peer_review(cx: &mut Ctx) -> Draft {
                 collab_type: CollabType::Suggestion,
                 importance: 5 + cx.rng.below(4) as i64,
                 comment: format!(
-                    "In {name}, {what}. Right now a reader could not act on it without asking you first."
+                    "In version {} of {name}, {what}. Right now a reader could not act on it without asking you first.",
+                    v.version_id
                 ),
                 shortest_summary: summary(capitalise(&what)),
                 refers_to_version: Some(v.version_id.clone()),
@@ -391,8 +395,10 @@ pub(crate) fn peer_review(cx: &mut Ctx) -> Draft {
                     refers_to_product: v.product_id.clone(),
                     collab_type: CollabType::Endorsement,
                     importance: 3,
-                    comment: "Agree with the structure and the choices; nothing to add."
-                        .to_string(),
+                    comment: format!(
+                        "Agree with version {} as it stands: the structure and the choices work; nothing to add.",
+                        v.version_id
+                    ),
                     shortest_summary: summary(format!("Agree with {name} as it is")),
                     refers_to_version: Some(v.version_id.clone()),
                     references_product_ids: None,
@@ -482,7 +488,8 @@ pub(crate) fn inspection(cx: &mut Ctx) -> Draft {
                 collab_type: CollabType::Concern,
                 importance: 7,
                 comment: format!(
-                    "{} is not complete against its definition of done: the {heading} section is missing items. Details in the inspection findings.",
+                    "Version {} of {} is not complete against its definition of done: the {heading} section is missing items. Details in the inspection findings.",
+                    v.version_id,
                     p.name.trim()
                 ),
                 shortest_summary: summary(format!("{heading} incomplete against the DoD")),

@@ -1,0 +1,95 @@
+//! Plays a whole session on the demo model, as the web runner would, for tests, benchmarks and the
+//! ready-made demo sessions shipped with the app.
+//!
+//! The person's side is played too: the one Bootstrap question is answered with its first option.
+//! Time is a counter passed in and advanced by one per command, so a played session is as
+//! deterministic as the model.
+
+use serde::{Deserialize, Serialize};
+
+use super::DemoModel;
+use crate::event::Usage;
+use crate::session::{EngineError, Outcome, Session, Status};
+
+/// What happened while playing, for assertions and the benchmark log.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayReport {
+    /// Answers submitted.
+    pub calls: usize,
+    /// Answers the engine refused (each followed by a repair call).
+    pub invalid: usize,
+    /// `request_context` answers the engine served.
+    pub context_served: usize,
+    /// Questions the person answered.
+    pub questions: usize,
+    /// The highest round a call was made in.
+    pub last_round: u32,
+}
+
+/// The answer's usage as the engine records it.
+impl super::DemoAnswer {
+    /// Usage in the event log's terms (the demo never stops for length).
+    pub fn engine_usage(&self) -> Usage {
+        Usage {
+            input_tokens: self.usage.prompt_tokens,
+            output_tokens: self.usage.completion_tokens,
+            stopped_for_length: false,
+        }
+    }
+}
+
+/// Runs `session` on `model` until it is done, paused or failed, or `max_calls` answers were given.
+/// `now` is the clock value of the next command; it is advanced by one per command.
+pub fn play(
+    session: &mut Session,
+    model: &DemoModel,
+    now: &mut u64,
+    max_calls: usize,
+) -> Result<PlayReport, EngineError> {
+    let mut report = PlayReport::default();
+    while report.calls < max_calls {
+        match session.status().clone() {
+            Status::Draft => {
+                session.start(tick(now))?;
+            }
+            Status::Running => {
+                let calls = session.next_calls();
+                if calls.is_empty() {
+                    break;
+                }
+                for call in calls {
+                    let answer = model.answer_call(&call);
+                    report.calls += 1;
+                    report.last_round = report.last_round.max(call.round);
+                    match session.submit(
+                        &call.id,
+                        &answer.text,
+                        Some(answer.engine_usage()),
+                        tick(now),
+                    )? {
+                        Outcome::Invalid { .. } => report.invalid += 1,
+                        Outcome::ContextServed => report.context_served += 1,
+                        _ => {}
+                    }
+                }
+            }
+            Status::AwaitingPerson { halt, .. } => {
+                let answer = halt
+                    .options
+                    .as_ref()
+                    .and_then(|o| o.first().cloned())
+                    .unwrap_or_else(|| "Go ahead as you think best.".to_string());
+                report.questions += 1;
+                session.answer_halt(&answer, tick(now))?;
+            }
+            Status::Done | Status::Paused { .. } | Status::Failed { .. } => break,
+        }
+    }
+    Ok(report)
+}
+
+fn tick(now: &mut u64) -> u64 {
+    let t = *now;
+    *now += 1;
+    t
+}
