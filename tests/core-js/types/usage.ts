@@ -1,0 +1,96 @@
+// Type-checked (never run) by tests/core-js/types.test.mjs with `tsc --noEmit --strict`: proves the
+// hand-written declarations of core/pkg-node are precise. Each `@ts-expect-error` line must fail to
+// type-check, or tsc reports the directive as unused.
+import {
+  validateStep,
+  stepSchema,
+  stepNames,
+  newTree,
+  applyTreeOperations,
+  knownFromTree,
+  type StepName,
+  type Violation,
+  type PlanAssignOutput,
+  type ProductTree,
+} from 'roundtable-core';
+
+const raw: string = '{}';
+
+// With value (the default): the value is typed by step.
+const r = validateStep('plan_assign', raw, { products: ['p0'] });
+if (r.ok) {
+  const v = r.value;
+  if (v.responseType === 'final_output') {
+    const ops: PlanAssignOutput['treeOperations'] = v.treeOperations;
+    for (const op of ops) {
+      if (op.action === 'ADD') {
+        const name: string = op.product.name;
+        void name;
+      }
+    }
+    // @ts-expect-error plan_assign has no `versions`
+    void v.versions;
+  } else if (v.responseType === 'halt') {
+    const message: string = v.halt.message;
+    void message;
+  } else {
+    const need: 'full_content' | 'version_history' | 'all_feedback' | 'peer_content' = v.contextRequests[0].need;
+    void need;
+  }
+  const w: Violation[] = r.warnings;
+  void w;
+} else {
+  const first: Violation = r.errors[0];
+  const prompt: string = r.repairPrompt;
+  void first, prompt;
+}
+
+// Write may not halt: the halt branch does not exist in its value type.
+const w = validateStep('write', raw);
+if (w.ok && w.value.responseType === 'final_output') {
+  const content: string = w.value.versions[0].newVersion.content;
+  void content;
+}
+if (w.ok) {
+  // @ts-expect-error no halt on the Write step
+  void (w.value.responseType === 'halt');
+}
+
+// Verdict only: no value.
+const verdict = validateStep('write', raw, null, { value: false });
+if (verdict.ok) {
+  // @ts-expect-error the verdict-only result has no value
+  void verdict.value;
+}
+
+// @ts-expect-error not a step name
+validateStep('planAssign', raw);
+// @ts-expect-error known lists are string arrays
+validateStep('write', raw, { products: [1] });
+// @ts-expect-error unknown option
+validateStep('write', raw, null, { fast: true });
+
+const s: Record<string, unknown> = stepSchema('inspection', { strict: true });
+const names: StepName[] = stepNames();
+void s, names;
+
+const tree: ProductTree = newTree('Root');
+const applied = applyTreeOperations(tree, [
+  { action: 'ADD', newId: 'new-1', parentId: 'p0', product: { name: 'A', type: 'Content', dod: 'x' } },
+  { action: 'UPDATE', productId: 'p1', product: { assignee: null } },
+]);
+if (applied.ok) {
+  const id: string | undefined = applied.newIds['new-1'];
+  const status: 'pending' | 'in_progress' | 'accepted' | 'removed' = applied.tree.products[0].status;
+  void id, status;
+} else {
+  const index: number | null = applied.errors[0].index;
+  void index;
+}
+// @ts-expect-error REMOVE needs a reason
+applyTreeOperations(tree, [{ action: 'REMOVE', productId: 'p1' }]);
+// @ts-expect-error product type is an enum
+applyTreeOperations(tree, [{ action: 'ADD', newId: 'new-1', parentId: 'p0', product: { name: 'A', type: 'Doc', dod: 'x' } }]);
+
+const known: string[] = knownFromTree(tree).products;
+void known;
