@@ -1,0 +1,293 @@
+//! The app shell: header, navigation, notices, theme, and the page for the current route.
+
+use leptos::prelude::*;
+
+use crate::pages;
+use crate::route::{use_route, Route};
+use crate::storage;
+
+/// Light, dark, or whatever the system prefers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Theme {
+    /// Follow `prefers-color-scheme`.
+    System,
+    /// Always light.
+    Light,
+    /// Always dark.
+    Dark,
+}
+
+impl Theme {
+    /// The stored / attribute value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Theme::System => "system",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+
+    /// Parses a stored value; anything unknown follows the system.
+    pub fn parse(s: &str) -> Theme {
+        match s {
+            "light" => Theme::Light,
+            "dark" => Theme::Dark,
+            _ => Theme::System,
+        }
+    }
+}
+
+/// How serious a notice is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoticeKind {
+    /// Something went as asked.
+    Info,
+    /// Something failed; the text says what and what to do.
+    Error,
+}
+
+/// A message shown at the top of the page until dismissed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    /// Unique within the tab, for dismissal.
+    pub id: u64,
+    /// Info or error.
+    pub kind: NoticeKind,
+    /// What a person reads.
+    pub text: String,
+}
+
+/// State shared by every page.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    /// The chosen theme.
+    pub theme: RwSignal<Theme>,
+    /// Messages for the person.
+    pub notices: RwSignal<Vec<Notice>>,
+    next_notice: StoredValue<u64>,
+}
+
+impl AppState {
+    /// Shows a notice; info notices go away by themselves after a while.
+    pub fn notify(&self, kind: NoticeKind, text: impl Into<String>) {
+        let id = self.next_notice.get_value();
+        self.next_notice.set_value(id + 1);
+        let text = text.into();
+        self.notices.update(|n| {
+            n.retain(|x| x.text != text);
+            n.push(Notice { id, kind, text });
+        });
+        if kind == NoticeKind::Info {
+            let notices = self.notices;
+            set_timeout(
+                move || notices.update(|n| n.retain(|x| x.id != id)),
+                std::time::Duration::from_secs(6),
+            );
+        }
+    }
+
+    /// Shorthand for an info notice.
+    pub fn info(&self, text: impl Into<String>) {
+        self.notify(NoticeKind::Info, text);
+    }
+
+    /// Shorthand for an error notice.
+    pub fn error(&self, text: impl Into<String>) {
+        self.notify(NoticeKind::Error, text);
+    }
+}
+
+/// The shared state; panics only if called outside [`App`], which is a programming error.
+pub fn app_state() -> AppState {
+    expect_context::<AppState>()
+}
+
+/// Sets `data-theme` on `<html>` so the stylesheet picks the palette.
+fn apply_theme(theme: Theme) {
+    if let Some(el) = document().document_element() {
+        let _ = el.set_attribute("data-theme", theme.as_str());
+    }
+}
+
+/// What the main area shows; the session page keeps its place while its product changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Page {
+    Home,
+    New,
+    Settings,
+    Session(String),
+    NotFound(String),
+}
+
+/// The root component.
+#[component]
+pub fn App() -> impl IntoView {
+    let state = AppState {
+        theme: RwSignal::new(Theme::System),
+        notices: RwSignal::new(Vec::new()),
+        next_notice: StoredValue::new(1),
+    };
+    provide_context(state);
+    if let Some(owner) = Owner::current() {
+        crate::runner::set_app_owner(owner);
+    }
+    leptos::task::spawn_local(async move {
+        if let Ok(Some(t)) = storage::get_setting("theme").await {
+            state.theme.set(Theme::parse(&t));
+        }
+    });
+    Effect::new(move |_| apply_theme(state.theme.get()));
+
+    let route = use_route();
+    // The page only changes when the route names another page: selecting a product inside a
+    // session changes `product`, not the page, so the session stays mounted.
+    let page = Memo::new(move |_| match route.get() {
+        Route::Home => Page::Home,
+        Route::New => Page::New,
+        Route::Settings => Page::Settings,
+        Route::Session { id, .. } => Page::Session(id),
+        Route::NotFound(p) => Page::NotFound(p),
+    });
+    let product: Signal<Option<String>> = Memo::new(move |_| match route.get() {
+        Route::Session { product, .. } => product,
+        _ => None,
+    })
+    .into();
+    let nav_class = move |want: &'static str| {
+        move || {
+            let here = match route.get() {
+                Route::Home | Route::Session { .. } => "home",
+                Route::New => "new",
+                Route::Settings => "settings",
+                Route::NotFound(_) => "",
+            };
+            if here == want {
+                "nav-link active"
+            } else {
+                "nav-link"
+            }
+        }
+    };
+
+    view! {
+        <a class="skip-link" href="#main" on:click=|ev| {
+            ev.prevent_default();
+            if let Some(m) = document().get_element_by_id("main") {
+                let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(m).focus();
+            }
+        }>"Skip to content"</a>
+        <header class="app-header">
+            <a class="brand" href="#/">
+                <span class="brand-mark" aria-hidden="true">"◎"</span>
+                " Roundtable"
+            </a>
+            <nav aria-label="Main">
+                <a class=nav_class("home") href="#/">"Sessions"</a>
+                <a class=nav_class("new") href="#/new">"New session"</a>
+                <a class=nav_class("settings") href="#/settings">"Settings"</a>
+            </nav>
+            <ThemeToggle/>
+        </header>
+        <Notices/>
+        <main id="main" tabindex="-1">
+            {move || match page.get() {
+                Page::Home => pages::home::HomePage().into_any(),
+                Page::New => pages::new_session::NewSessionPage().into_any(),
+                Page::Settings => pages::settings::SettingsPage().into_any(),
+                Page::Session(id) => {
+                    view! { <pages::session::SessionPage id=id product=product/> }.into_any()
+                }
+                Page::NotFound(path) => view! {
+                    <section class="page narrow">
+                        <h1>"Page not found"</h1>
+                        <p>"There is no page at " <code>{format!("#/{path}")}</code> "."</p>
+                        <p><a href="#/">"Back to your sessions"</a></p>
+                    </section>
+                }.into_any(),
+            }}
+        </main>
+    }
+}
+
+/// Cycles system → light → dark and stores the choice.
+#[component]
+fn ThemeToggle() -> impl IntoView {
+    let state = app_state();
+    let label = move || match state.theme.get() {
+        Theme::System => "Theme: system",
+        Theme::Light => "Theme: light",
+        Theme::Dark => "Theme: dark",
+    };
+    view! {
+        <button class="ghost theme-toggle" title="Change theme" on:click=move |_| {
+            let next = match state.theme.get_untracked() {
+                Theme::System => Theme::Light,
+                Theme::Light => Theme::Dark,
+                Theme::Dark => Theme::System,
+            };
+            state.theme.set(next);
+            leptos::task::spawn_local(async move {
+                let _ = storage::set_setting("theme", Some(next.as_str())).await;
+            });
+        }>{label}</button>
+    }
+}
+
+/// The notices region, announced to screen readers.
+#[component]
+fn Notices() -> impl IntoView {
+    let state = app_state();
+    view! {
+        <div class="notices" role="status" aria-live="polite">
+            <For each=move || state.notices.get() key=|n| n.id let:notice>
+                <div class=move || if notice.kind == NoticeKind::Error { "notice error" } else { "notice info" }
+                     role=if notice.kind == NoticeKind::Error { "alert" } else { "status" }>
+                    <span class="notice-text">{notice.text.clone()}</span>
+                    <button class="ghost small" aria-label="Dismiss" on:click=move |_| {
+                        state.notices.update(|n| n.retain(|x| x.id != notice.id));
+                    }>"✕"</button>
+                </div>
+            </For>
+        </div>
+    }
+}
+
+/// A subscription to other tabs' "session changed" messages; closes its channel when dropped.
+pub struct BroadcastListener {
+    channel: Option<web_sys::BroadcastChannel>,
+    _closure: Option<wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>>,
+}
+
+impl Drop for BroadcastListener {
+    fn drop(&mut self) {
+        if let Some(c) = &self.channel {
+            c.set_onmessage(None);
+            c.close();
+        }
+    }
+}
+
+/// Calls `f(session_id)` whenever another tab commits a change to a session.
+pub fn on_session_broadcast(
+    mut f: impl FnMut(String) + 'static,
+) -> send_wrapper::SendWrapper<BroadcastListener> {
+    use wasm_bindgen::JsCast;
+    let Ok(channel) = web_sys::BroadcastChannel::new(crate::locks::CHANNEL) else {
+        return send_wrapper::SendWrapper::new(BroadcastListener {
+            channel: None,
+            _closure: None,
+        });
+    };
+    let closure = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+        move |ev: web_sys::MessageEvent| {
+            if let Some(id) = ev.data().as_string() {
+                f(id);
+            }
+        },
+    );
+    channel.set_onmessage(Some(closure.as_ref().unchecked_ref()));
+    send_wrapper::SendWrapper::new(BroadcastListener {
+        channel: Some(channel),
+        _closure: Some(closure),
+    })
+}

@@ -1,0 +1,188 @@
+//! Model Markdown to HTML that is safe to put into the page.
+//!
+//! Everything a model writes is untrusted: a product version may carry `<script>`, an `onerror`
+//! attribute, an SVG with handlers or a `javascript:` link, on purpose or by accident. We render
+//! with pulldown-cmark and treat raw HTML (block and inline) as *text*, so it is escaped like any
+//! other character; link and image targets survive only with an `http`, `https` or `mailto`
+//! scheme (or a same-page `#fragment`); images never load (they would let a model make the
+//! reader's browser call any host), they show as their alt text with a link. The result is set
+//! as `innerHTML` on an element no script reads, under a CSP with no `unsafe-inline` script.
+
+use pulldown_cmark::{html, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
+
+/// Renders untrusted Markdown to HTML with raw HTML escaped and only safe link schemes kept.
+pub fn to_safe_html(markdown: &str) -> String {
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_FOOTNOTES;
+    let mut in_image = 0usize;
+    let events = Parser::new_ext(markdown, options).filter_map(move |event| match event {
+        // Raw HTML becomes visible text: escaped by push_html like any other text.
+        Event::Html(raw) | Event::InlineHtml(raw) => Some(Event::Text(raw)),
+        Event::Start(Tag::Link {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => Some(Event::Start(Tag::Link {
+            link_type,
+            dest_url: safe_url(dest_url),
+            title,
+            id,
+        })),
+        // An image turns into a plain link to its target (or nothing): the alt text inside stays.
+        Event::Start(Tag::Image {
+            dest_url,
+            title,
+            id,
+            ..
+        }) => {
+            in_image += 1;
+            Some(Event::Start(Tag::Link {
+                link_type: LinkType::Inline,
+                dest_url: safe_url(dest_url),
+                title,
+                id,
+            }))
+        }
+        Event::End(TagEnd::Image) => {
+            in_image = in_image.saturating_sub(1);
+            Some(Event::End(TagEnd::Link))
+        }
+        other => Some(other),
+    });
+    let mut out = String::with_capacity(markdown.len() * 3 / 2);
+    html::push_html(&mut out, events);
+    out
+}
+
+/// Keeps a URL only when its scheme is harmless; anything else becomes an inert `#`.
+///
+/// Browsers ignore ASCII whitespace and control characters inside a scheme (`java\tscript:`), so
+/// the check strips them before looking, and a URL with no scheme at all is allowed only as a
+/// fragment: relative paths would point into this app's own origin.
+pub fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
+    if is_safe_url(&url) {
+        url
+    } else {
+        CowStr::Borrowed("#")
+    }
+}
+
+/// Whether a link target may be kept: `http:`, `https:`, `mailto:` or a `#fragment`.
+pub fn is_safe_url(url: &str) -> bool {
+    let cleaned: String = url
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if cleaned.starts_with('#') {
+        return true;
+    }
+    ["http://", "https://", "mailto:"]
+        .iter()
+        .any(|scheme| cleaned.starts_with(scheme))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hostile corpus: each must come out with no live tag, handler or script URL.
+    const HOSTILE: &[&str] = &[
+        "<script>alert(1)</script>",
+        "hello <img src=x onerror=alert(1)> world",
+        "<svg onload=alert(1)><circle r=10/></svg>",
+        "[click](javascript:alert(1))",
+        "[click](JaVaScRiPt:alert(1))",
+        "[click](java\tscript:alert(1))",
+        "[click](  javascript:alert(1))",
+        "[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+        "![img](javascript:alert(1))",
+        "![pixel](https://tracker.example/p.png)",
+        "<a href=\"javascript:alert(1)\">a</a>",
+        "<iframe src=\"https://evil.example\"></iframe>",
+        "<div style=\"background:url(javascript:alert(1))\">x</div>",
+        "[ref]\n\n[ref]: javascript:alert(1)",
+        "<details open ontoggle=alert(1)>",
+        "`<script>` in code is fine",
+        "```html\n<script>alert(1)</script>\n```",
+        "<math><mi xlink:href=\"javascript:alert(1)\">x</mi></math>",
+    ];
+
+    fn assert_inert(html: &str, source: &str) {
+        let lower = html.to_ascii_lowercase();
+        for bad in [
+            "<script",
+            "<img",
+            "<svg",
+            "<iframe",
+            "<div",
+            "<details",
+            "<math",
+            "javascript:",
+            "data:text",
+        ] {
+            assert!(
+                !lower.contains(bad),
+                "{bad:?} survived in {html:?} (from {source:?})"
+            );
+        }
+        // A handler attribute can only be live inside a tag; every `<` we emit is ours.
+        for (i, _) in lower.match_indices(" on") {
+            let before = &lower[..i];
+            let open = before.rfind('<');
+            let close = before.rfind('>');
+            assert!(
+                open.is_none() || close > open,
+                "an attribute starting with `on` inside a tag in {html:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn hostile_markdown_renders_inert() {
+        for source in HOSTILE {
+            assert_inert(&to_safe_html(source), source);
+        }
+    }
+
+    #[test]
+    fn raw_html_shows_as_text() {
+        let html = to_safe_html("<b>bold?</b>");
+        assert_eq!(html, "<p>&lt;b&gt;bold?&lt;/b&gt;</p>\n");
+    }
+
+    #[test]
+    fn safe_links_survive_and_unsafe_ones_turn_inert() {
+        assert_eq!(
+            to_safe_html("[a](https://example.com/x?y=1)"),
+            "<p><a href=\"https://example.com/x?y=1\">a</a></p>\n"
+        );
+        assert_eq!(
+            to_safe_html("[m](mailto:a@b.c)"),
+            "<p><a href=\"mailto:a@b.c\">m</a></p>\n"
+        );
+        assert_eq!(
+            to_safe_html("[r](/relative/path)"),
+            "<p><a href=\"#\">r</a></p>\n"
+        );
+    }
+
+    #[test]
+    fn images_become_links_and_never_load() {
+        assert_eq!(
+            to_safe_html("![a chart](https://x.example/c.png)"),
+            "<p><a href=\"https://x.example/c.png\">a chart</a></p>\n"
+        );
+    }
+
+    #[test]
+    fn ordinary_markdown_still_renders() {
+        let html = to_safe_html("# Title\n\n- one\n- **two**\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
+        assert!(html.contains("<h1>Title</h1>"));
+        assert!(html.contains("<strong>two</strong>"));
+        assert!(html.contains("<table>"));
+    }
+}

@@ -1,0 +1,201 @@
+//! Home: the sessions kept in this browser, and the ways to get a new one (New, Import by file
+//! picker or drag and drop, Open a demo session).
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::app::app_state;
+use crate::route::{navigate, Route};
+use crate::storage::{self, SessionRecord};
+use crate::transfer;
+use crate::util::{ago, now_ms, short_count};
+
+/// The demo session shipped in `static/demo/`, relative to the page so sub-paths work.
+pub const DEMO_FILE: &str = "demo/demo-session.roundtable.json";
+
+/// A person-facing word for a stored status.
+pub fn status_label(status: &str) -> &'static str {
+    match status {
+        "draft" => "draft",
+        "running" => "running",
+        "paused" => "paused",
+        "awaiting_person" => "needs you",
+        "done" => "done",
+        "failed" => "failed",
+        _ => "unknown",
+    }
+}
+
+/// The home page.
+#[component]
+pub fn HomePage() -> impl IntoView {
+    let state = app_state();
+    let refresh = RwSignal::new(0u32);
+    let sessions = LocalResource::new(move || {
+        refresh.track();
+        async move { storage::list_sessions().await }
+    });
+    // Other tabs' changes show up here too.
+    let listener = crate::app::on_session_broadcast(move |_| refresh.update(|v| *v += 1));
+    on_cleanup(move || drop(listener));
+    let busy = RwSignal::new(false);
+    let over = RwSignal::new(false);
+
+    let import_text = move |name: String, text: String| {
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            match transfer::import_session(&text).await {
+                Ok(id) => {
+                    state.info(format!("Imported “{name}”."));
+                    refresh.update(|v| *v += 1);
+                    navigate(&Route::Session { id, product: None });
+                }
+                Err(e) => state.error(format!("“{name}” was not imported: {e}")),
+            }
+            busy.set(false);
+        });
+    };
+    let import_files = move |files: Option<web_sys::FileList>| {
+        let Some(files) = files else { return };
+        let Some(file) = files.get(0) else { return };
+        let name = file.name();
+        leptos::task::spawn_local(async move {
+            match crate::util::read_file(&file).await {
+                Ok(text) => import_text(name, text),
+                Err(e) => state.error(e),
+            }
+        });
+    };
+    let open_demo = move || {
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            match gloo_net::http::Request::get(DEMO_FILE).send().await {
+                Ok(r) if r.ok() => match r.text().await {
+                    Ok(text) => import_text("demo session".into(), text),
+                    Err(e) => state.error(format!("The demo session could not be read: {e}")),
+                },
+                Ok(r) => state.error(format!(
+                    "The demo session file is missing from this site (HTTP {}).",
+                    r.status()
+                )),
+                Err(e) => state.error(format!("The demo session could not be loaded: {e}")),
+            }
+            busy.set(false);
+        });
+    };
+
+    view! {
+        <section class="page home"
+            on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); over.set(true); }
+            on:dragleave=move |_| over.set(false)
+            on:drop=move |ev: web_sys::DragEvent| {
+                ev.prevent_default();
+                over.set(false);
+                import_files(ev.data_transfer().and_then(|d| d.files()));
+            }>
+            <div class="hero">
+                <h1 class="grow">"Your sessions"</h1>
+                <div class="home-actions">
+                    <a class="button" href="#/new">"New session"</a>
+                    <label class="button ghost" tabindex="0" on:keydown=move |ev: web_sys::KeyboardEvent| {
+                        if ev.key() == "Enter" || ev.key() == " " {
+                            ev.prevent_default();
+                            if let Some(input) = document().get_element_by_id("import-file") {
+                                input.unchecked_into::<web_sys::HtmlElement>().click();
+                            }
+                        }
+                    }>
+                        "Import…"
+                        <input id="import-file" type="file" accept=".json,.roundtable.json,application/json" hidden
+                            on:change=move |ev| {
+                                let input: web_sys::HtmlInputElement = event_target(&ev);
+                                import_files(input.files());
+                                input.set_value("");
+                            }/>
+                    </label>
+                    <button class="ghost" name="open-demo" disabled=move || busy.get() on:click=move |_| open_demo()>
+                        "Open a demo session"
+                    </button>
+                </div>
+            </div>
+            <div class=move || if over.get() { "dropzone over" } else { "dropzone" }>
+                "Drop a " <code>".roundtable.json"</code> " file anywhere on this page to import it."
+            </div>
+            <Suspense fallback=|| view! { <p class="muted">"Loading sessions…"</p> }>
+                {move || sessions.get().map(|result| match result {
+                    Err(e) => view! { <p class="notice error" role="alert">{e.to_string()}</p> }.into_any(),
+                    Ok(list) if list.is_empty() => view! {
+                        <div class="card empty">
+                            <p><strong>"No sessions yet."</strong></p>
+                            <p>"Start one with " <a href="#/new">"New session"</a>
+                               " — every member runs on the offline demo model unless you pick a provider — or open the recorded demo."</p>
+                        </div>
+                    }.into_any(),
+                    Ok(list) => view! { <SessionTable list=list refresh=refresh/> }.into_any(),
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+/// The sessions table.
+#[component]
+fn SessionTable(list: Vec<SessionRecord>, refresh: RwSignal<u32>) -> impl IntoView {
+    let state = app_state();
+    let now = now_ms();
+    view! {
+        <div class="card">
+            <table class="sessions">
+                <thead>
+                    <tr>
+                        <th scope="col">"Title"</th>
+                        <th scope="col">"Kind"</th>
+                        <th scope="col">"Status"</th>
+                        <th scope="col" class="num">"Round"</th>
+                        <th scope="col">"Last change"</th>
+                        <th scope="col" class="num">"Tokens"</th>
+                        <th scope="col"><span class="sr-only">"Actions"</span></th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {list.into_iter().map(|r| {
+                        let id = r.id.clone();
+                        let id_export = r.id.clone();
+                        let title = r.title.clone();
+                        view! {
+                            <tr data-session-id=r.id.clone()>
+                                <td class="title"><a href=Route::Session { id: r.id.clone(), product: None }.href()>{r.title.clone()}</a></td>
+                                <td>{r.kind.clone()}</td>
+                                <td><span class=format!("badge {}", r.status)>{status_label(&r.status)}</span></td>
+                                <td class="num">{r.round}</td>
+                                <td>{ago(r.updated_at, now)}</td>
+                                <td class="num">{short_count(r.tokens)}</td>
+                                <td class="num">
+                                    <button class="ghost small" title="Export the session file" on:click=move |_| {
+                                        let id = id_export.clone();
+                                        leptos::task::spawn_local(async move {
+                                            if let Err(e) = transfer::export_session_file(&id).await { state.error(e); }
+                                        });
+                                    }>"Export"</button>
+                                    " "
+                                    <button class="ghost danger small" aria-label=format!("Delete {title}") on:click=move |_| {
+                                        let ok = window().confirm_with_message(&format!("Delete “{title}” and all its events from this browser?")).unwrap_or(false);
+                                        if !ok { return; }
+                                        let id = id.clone();
+                                        leptos::task::spawn_local(async move {
+                                            crate::runner::forget(&id);
+                                            match storage::delete_session(&id).await {
+                                                Ok(()) => { state.info("Session deleted."); refresh.update(|v| *v += 1); }
+                                                Err(e) => state.error(e.to_string()),
+                                            }
+                                        });
+                                    }>"Delete"</button>
+                                </td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}

@@ -1,0 +1,417 @@
+//! New session: the request, the team (from a preset or by hand, each member on a provider and
+//! model — the demo model by default) and the limits. Creating it stores the session as a draft
+//! and opens it.
+
+use leptos::prelude::*;
+use roundtable_core::session::{Member, ModelRef, SessionConfig, Settings, TeamRole};
+
+use crate::app::app_state;
+use crate::presets::{Preset, PRESETS};
+use crate::providers::ProviderId;
+use crate::route::{navigate, Route};
+use crate::{sessions, storage};
+
+/// A member as the form edits it; ids are given on creation.
+#[derive(Debug, Clone, PartialEq)]
+struct DraftMember {
+    key: u64,
+    name: RwSignal<String>,
+    role: RwSignal<String>,
+    team_role: RwSignal<TeamRole>,
+    provider: RwSignal<ProviderId>,
+    model: RwSignal<String>,
+}
+
+fn role_word(r: TeamRole) -> &'static str {
+    r.word()
+}
+
+fn parse_role(s: &str) -> TeamRole {
+    match s {
+        "chair" => TeamRole::Chair,
+        "inspector" => TeamRole::Inspector,
+        "envoy" => TeamRole::Envoy,
+        _ => TeamRole::Operative,
+    }
+}
+
+/// What was wrong with the form, field by field.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct FormErrors {
+    request: Option<String>,
+    team: Option<String>,
+    rounds: Option<String>,
+    repairs: Option<String>,
+    budget: Option<String>,
+    members: Vec<(u64, String)>,
+}
+
+impl FormErrors {
+    fn is_empty(&self) -> bool {
+        self.request.is_none()
+            && self.team.is_none()
+            && self.rounds.is_none()
+            && self.repairs.is_none()
+            && self.budget.is_none()
+            && self.members.is_empty()
+    }
+}
+
+/// Parses a whole number in a range, or says what is wrong in words.
+fn parse_in(text: &str, what: &str, min: u64, max: u64) -> Result<u64, String> {
+    let t = text.trim();
+    let n: u64 = t
+        .parse()
+        .map_err(|_| format!("{what} must be a whole number between {min} and {max}."))?;
+    if n < min || n > max {
+        return Err(format!(
+            "{what} must be between {min} and {max}; you typed {n}."
+        ));
+    }
+    Ok(n)
+}
+
+/// The new-session page.
+#[component]
+pub fn NewSessionPage() -> impl IntoView {
+    let state = app_state();
+    let next_key = StoredValue::new(1u64);
+    let request = RwSignal::new(String::new());
+    let team_name = RwSignal::new(String::from("Roundtable"));
+    let description = RwSignal::new(String::from(
+        "A small team working on the person's request.",
+    ));
+    let preset = RwSignal::new(None::<&'static str>);
+    let members = RwSignal::new(Vec::<DraftMember>::new());
+    let rounds = RwSignal::new(String::from("4"));
+    let repairs = RwSignal::new(String::from("2"));
+    let budget = RwSignal::new(String::new());
+    let errors = RwSignal::new(FormErrors::default());
+    let busy = RwSignal::new(false);
+    let placeholder = RwSignal::new(
+        "What should the team make? e.g. Plan a two-day workshop on accessible web design.",
+    );
+    let default_models = StoredValue::new(Vec::<(ProviderId, String)>::new());
+    let stored_keys = RwSignal::new(Vec::<String>::new());
+
+    let new_member = move |name: &str, role: &str, team_role: TeamRole| {
+        let key = next_key.get_value();
+        next_key.set_value(key + 1);
+        DraftMember {
+            key,
+            name: RwSignal::new(name.to_string()),
+            role: RwSignal::new(role.to_string()),
+            team_role: RwSignal::new(team_role),
+            provider: RwSignal::new(ProviderId::Demo),
+            model: RwSignal::new(ProviderId::Demo.default_model().to_string()),
+        }
+    };
+    let apply_preset = move |p: &Preset| {
+        preset.set(Some(p.id));
+        team_name.set(p.team_name.to_string());
+        description.set(p.description.to_string());
+        placeholder.set(p.example);
+        members.set(
+            p.members
+                .iter()
+                .map(|pm| new_member(pm.name, pm.role, pm.team_role))
+                .collect(),
+        );
+    };
+    // Start from the first preset so the form is ready to run a demo.
+    apply_preset(&PRESETS[0]);
+    leptos::task::spawn_local(async move {
+        let mut models = Vec::new();
+        for p in ProviderId::ALL {
+            if let Ok(Some(m)) = storage::get_setting(&format!("model:{}", p.as_str())).await {
+                models.push((p, m));
+            }
+        }
+        default_models.set_value(models);
+        if let Ok(keys) = storage::settings_with_prefix(storage::KEY_PREFIX).await {
+            stored_keys.set(keys.into_iter().map(|(k, _)| k).collect());
+        }
+    });
+    let default_model = move |p: ProviderId| {
+        default_models
+            .get_value()
+            .into_iter()
+            .find(|(q, _)| *q == p)
+            .map(|(_, m)| m)
+            .unwrap_or_else(|| p.default_model().to_string())
+    };
+
+    let validate = move || -> Result<SessionConfig, FormErrors> {
+        let mut e = FormErrors::default();
+        let req = request.get_untracked();
+        if req.trim().is_empty() {
+            e.request = Some("Say what the team should do: the request cannot be empty.".into());
+        } else if req.chars().count() > 20_000 {
+            e.request = Some("The request is longer than 20,000 characters; shorten it.".into());
+        }
+        let max_rounds = parse_in(&rounds.get_untracked(), "Rounds", 1, 50);
+        let max_repairs = parse_in(&repairs.get_untracked(), "Retries", 0, 5);
+        let b = budget.get_untracked();
+        let token_budget = if b.trim().is_empty() {
+            Ok(None)
+        } else {
+            parse_in(
+                &b.replace(['_', ',', ' '], ""),
+                "The token budget",
+                1000,
+                100_000_000,
+            )
+            .map(Some)
+        };
+        e.rounds = max_rounds.as_ref().err().cloned();
+        e.repairs = max_repairs.as_ref().err().cloned();
+        e.budget = token_budget.as_ref().err().cloned();
+
+        let list = members.get_untracked();
+        let count = |r: TeamRole| {
+            list.iter()
+                .filter(|m| m.team_role.get_untracked() == r)
+                .count()
+        };
+        if count(TeamRole::Chair) != 1 {
+            e.team = Some(format!(
+                "A team has exactly one chair; this one has {}.",
+                count(TeamRole::Chair)
+            ));
+        } else if count(TeamRole::Operative) == 0 {
+            e.team = Some("Add at least one operative: they write the products.".into());
+        } else if count(TeamRole::Inspector) > 1 || count(TeamRole::Envoy) > 1 {
+            e.team = Some("A team has at most one inspector and one envoy.".into());
+        }
+        let mut out = Vec::new();
+        let mut op = 0;
+        for m in &list {
+            let name = m.name.get_untracked().trim().to_string();
+            if name.is_empty() {
+                e.members.push((m.key, "Give this member a name.".into()));
+            }
+            let model = m.model.get_untracked().trim().to_string();
+            if model.is_empty() {
+                e.members
+                    .push((m.key, "Name the model this member runs on.".into()));
+            }
+            let team_role = m.team_role.get_untracked();
+            let id = match team_role {
+                TeamRole::Chair => "chair".to_string(),
+                TeamRole::Inspector => "inspector".to_string(),
+                TeamRole::Envoy => "envoy".to_string(),
+                TeamRole::Operative => {
+                    op += 1;
+                    format!("operative-{op}")
+                }
+            };
+            out.push(Member {
+                id,
+                name,
+                role: m.role.get_untracked().trim().to_string(),
+                team_role,
+                persona: String::new(),
+                skills: Vec::new(),
+                characteristics: Vec::new(),
+                model: ModelRef {
+                    provider: m.provider.get_untracked().as_str().to_string(),
+                    model,
+                },
+            });
+        }
+        // Chair first, then operatives, inspector, envoy: the order prompts list them in.
+        out.sort_by_key(|m| m.team_role);
+        if !e.is_empty() {
+            return Err(e);
+        }
+        let config = SessionConfig {
+            team_name: team_name.get_untracked().trim().to_string(),
+            team_description: description.get_untracked().trim().to_string(),
+            request: req.trim().to_string(),
+            members: out,
+            settings: Settings {
+                max_rounds: max_rounds.unwrap_or(4) as u32,
+                token_budget: token_budget.unwrap_or(None),
+                max_repairs: max_repairs.unwrap_or(2) as u32,
+                ..Settings::default()
+            },
+            charter: None,
+        };
+        config.check().map_err(|err| FormErrors {
+            team: Some(format!("The team cannot be used: {err}.")),
+            ..FormErrors::default()
+        })?;
+        Ok(config)
+    };
+
+    let create = move || {
+        if busy.get_untracked() {
+            return;
+        }
+        match validate() {
+            Err(e) => {
+                errors.set(e);
+                state.error("Some fields need attention; see the messages in the form.");
+            }
+            Ok(config) => {
+                errors.set(FormErrors::default());
+                busy.set(true);
+                leptos::task::spawn_local(async move {
+                    match sessions::create(config).await {
+                        Ok(id) => navigate(&Route::Session { id, product: None }),
+                        Err(e) => state.error(e),
+                    }
+                    busy.set(false);
+                });
+            }
+        }
+    };
+
+    let member_error = move |key: u64| {
+        errors
+            .get()
+            .members
+            .iter()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, m)| m.clone())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+
+    view! {
+        <section class="page new-session">
+            <h1>"New session"</h1>
+            <form class="stack" on:submit=move |ev| { ev.prevent_default(); create(); } novalidate>
+                <div class="card">
+                    <label class="field">
+                        <span>"What should the team do?"</span>
+                        <textarea name="request" rows="4" placeholder=move || placeholder.get()
+                            aria-invalid=move || errors.get().request.is_some().to_string()
+                            aria-describedby="request-error"
+                            prop:value=move || request.get()
+                            on:input=move |ev| request.set(event_target_value(&ev))></textarea>
+                    </label>
+                    <div id="request-error" class="field-error" role="alert">{move || errors.get().request}</div>
+                </div>
+
+                <div class="card">
+                    <h2>"Team"</h2>
+                    <div class="presets" role="group" aria-label="Presets">
+                        {PRESETS.iter().map(|p| view! {
+                            <button type="button" class="ghost small" data-preset=p.id
+                                aria-pressed=move || (preset.get() == Some(p.id)).to_string()
+                                on:click=move |_| apply_preset(p)>{p.label}</button>
+                        }).collect_view()}
+                    </div>
+                    <div class="row">
+                        <label class="field grow">
+                            <span>"Team name"</span>
+                            <input type="text" name="team-name" prop:value=move || team_name.get()
+                                on:input=move |ev| team_name.set(event_target_value(&ev))/>
+                        </label>
+                        <label class="field grow">
+                            <span>"Description"</span>
+                            <input type="text" name="team-description" prop:value=move || description.get()
+                                on:input=move |ev| description.set(event_target_value(&ev))/>
+                        </label>
+                    </div>
+                    <div class="members" aria-label="Members">
+                        <For each=move || members.get() key=|m| m.key let:m>
+                            <div class="member-row" data-member-key=m.key>
+                                <label class="field">
+                                    <span>"Name"</span>
+                                    <input type="text" name="member-name" prop:value=move || m.name.get()
+                                        on:input=move |ev| m.name.set(event_target_value(&ev))/>
+                                </label>
+                                <label class="field">
+                                    <span>"Role"</span>
+                                    <input type="text" name="member-role" prop:value=move || m.role.get()
+                                        on:input=move |ev| m.role.set(event_target_value(&ev))/>
+                                </label>
+                                <label class="field">
+                                    <span>"Team role"</span>
+                                    <select name="member-team-role" prop:value=move || role_word(m.team_role.get())
+                                        on:change=move |ev| m.team_role.set(parse_role(&event_target_value(&ev)))>
+                                        <option value="chair">"Chair"</option>
+                                        <option value="operative">"Operative"</option>
+                                        <option value="inspector">"Inspector"</option>
+                                        <option value="envoy">"Envoy"</option>
+                                    </select>
+                                </label>
+                                <label class="field">
+                                    <span>"Provider"</span>
+                                    <select name="member-provider" prop:value=move || m.provider.get().as_str()
+                                        on:change=move |ev| {
+                                            if let Some(p) = ProviderId::parse(&event_target_value(&ev)) {
+                                                m.provider.set(p);
+                                                m.model.set(default_model(p));
+                                            }
+                                        }>
+                                        {ProviderId::ALL.iter().map(|p| view! {
+                                            <option value=p.as_str()>{p.label()}</option>
+                                        }).collect_view()}
+                                    </select>
+                                </label>
+                                <label class="field">
+                                    <span>"Model"</span>
+                                    <input type="text" name="member-model" prop:value=move || m.model.get()
+                                        on:input=move |ev| m.model.set(event_target_value(&ev))/>
+                                </label>
+                                <button type="button" class="ghost danger small" aria-label=move || format!("Remove {}", m.name.get())
+                                    on:click=move |_| members.update(|list| list.retain(|x| x.key != m.key))>"Remove"</button>
+                                <div class="field-error" style="grid-column: 1 / -1">
+                                    {move || member_error(m.key)}
+                                    {move || {
+                                        let p = m.provider.get();
+                                        (p.needs_key() && !stored_keys.get().contains(&p.key_setting())).then(|| view! {
+                                            <span class="muted">"No key stored for " {p.label()} " yet — add one in "
+                                                <a href="#/settings">"Settings"</a>" before running."</span>
+                                        })
+                                    }}
+                                </div>
+                            </div>
+                        </For>
+                    </div>
+                    <div class="row">
+                        <button type="button" class="ghost" on:click=move |_| {
+                            let n = members.get_untracked().iter().filter(|m| m.team_role.get_untracked() == TeamRole::Operative).count();
+                            members.update(|list| list.push(new_member(&format!("Operative {}", n + 1), "Specialist", TeamRole::Operative)));
+                        }>"+ Add member"</button>
+                    </div>
+                    <div class="field-error" role="alert">{move || errors.get().team}</div>
+                </div>
+
+                <div class="card">
+                    <h2>"Limits"</h2>
+                    <div class="limits">
+                        <label class="field">
+                            <span>"Rounds (1–50)"</span>
+                            <input type="number" name="max-rounds" min="1" max="50" prop:value=move || rounds.get()
+                                aria-invalid=move || errors.get().rounds.is_some().to_string()
+                                on:input=move |ev| rounds.set(event_target_value(&ev))/>
+                        </label>
+                        <label class="field">
+                            <span>"Retries per step (0–5)"</span>
+                            <input type="number" name="max-repairs" min="0" max="5" prop:value=move || repairs.get()
+                                aria-invalid=move || errors.get().repairs.is_some().to_string()
+                                on:input=move |ev| repairs.set(event_target_value(&ev))/>
+                        </label>
+                        <label class="field">
+                            <span>"Token budget (optional)"</span>
+                            <input type="text" inputmode="numeric" name="token-budget" placeholder="no limit" prop:value=move || budget.get()
+                                aria-invalid=move || errors.get().budget.is_some().to_string()
+                                on:input=move |ev| budget.set(event_target_value(&ev))/>
+                        </label>
+                    </div>
+                    <div class="field-error" role="alert">
+                        {move || { let e = errors.get(); [e.rounds, e.repairs, e.budget].into_iter().flatten().collect::<Vec<_>>().join(" ") }}
+                    </div>
+                </div>
+                <div class="row end">
+                    <a class="button ghost" href="#/">"Cancel"</a>
+                    <button type="submit" name="create" disabled=move || busy.get()>"Create session"</button>
+                </div>
+            </form>
+        </section>
+    }
+}

@@ -1,0 +1,97 @@
+//! The halt dialog: a member asked the person a question. Shows the message and the options,
+//! takes one of them or a free answer, and lets the run go on.
+
+use leptos::prelude::*;
+use roundtable_core::session::Status;
+
+use crate::app::app_state;
+use crate::markdown::to_safe_html;
+use crate::runner::Runner;
+
+/// The dialog; shown while the session awaits the person (and they have not put it aside).
+#[component]
+pub fn HaltDialog() -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    let state = app_state();
+    let answer = RwSignal::new(String::new());
+    let later = RwSignal::new(false);
+    let busy = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let question = move || {
+        runner.with(|s| match s.status() {
+            Status::AwaitingPerson { asked_by, halt } => Some((asked_by.clone(), halt.clone())),
+            _ => None,
+        })
+    };
+    let send = move || {
+        let text = answer.get_untracked().trim().to_string();
+        if text.is_empty() {
+            error.set(Some("Type an answer or pick one of the options.".into()));
+            return;
+        }
+        if text.chars().count() > 4000 {
+            error.set(Some("Keep the answer under 4,000 characters.".into()));
+            return;
+        }
+        error.set(None);
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            match runner.answer_halt(text).await {
+                Ok(()) => answer.set(String::new()),
+                Err(e) => state.error(e),
+            }
+            busy.set(false);
+        });
+    };
+    view! {
+        {move || question().filter(|_| !runner.read_only.get()).map(|(asked_by, halt)| {
+            if later.get() {
+                return view! {
+                    <div class="banner info" style="position: fixed; bottom: 1rem; left: 1rem; z-index: 30">
+                        <strong>{asked_by.clone()}</strong> " is waiting for your answer."
+                        <button class="small" on:click=move |_| later.set(false)>"Answer now"</button>
+                    </div>
+                }.into_any();
+            }
+            let options = halt.options.clone().unwrap_or_default();
+            view! {
+                <div class="overlay">
+                    <div class="dialog small" role="dialog" aria-modal="true" aria-labelledby="halt-title" data-dialog="halt">
+                        <header>
+                            <h2 id="halt-title">{format!("{asked_by} asks you")}</h2>
+                        </header>
+                        <div class="body">
+                            <div class="markdown" inner_html=to_safe_html(&halt.message)></div>
+                            {(!options.is_empty()).then(|| view! {
+                                <div class="options" role="group" aria-label="Options">
+                                    {options.into_iter().map(|o| {
+                                        let o2 = o.clone();
+                                        view! {
+                                            <button class="ghost small" data-option=o.clone()
+                                                aria-pressed=move || (answer.get() == o2).to_string()
+                                                on:click={ let o = o.clone(); move |_| answer.set(o.clone()) }>{o.clone()}</button>
+                                        }
+                                    }).collect_view()}
+                                </div>
+                            })}
+                            <label class="field">
+                                <span>"Your answer"</span>
+                                <textarea name="halt-answer" rows="3" prop:value=move || answer.get()
+                                    aria-invalid=move || error.get().is_some().to_string()
+                                    on:input=move |ev| answer.set(event_target_value(&ev))
+                                    on:keydown=move |ev: web_sys::KeyboardEvent| {
+                                        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) { send(); }
+                                    }></textarea>
+                            </label>
+                            <div class="field-error" role="alert">{move || error.get()}</div>
+                            <div class="row end">
+                                <button class="ghost" on:click=move |_| later.set(true)>"Later"</button>
+                                <button name="send-answer" disabled=move || busy.get() on:click=move |_| send()>"Send answer"</button>
+                            </div>
+                        </div>
+                    </div>
+                </div>
+            }.into_any()
+        })}
+    }
+}

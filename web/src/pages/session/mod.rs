@@ -1,0 +1,238 @@
+//! The session page: what the team is doing now, what it has made, and what each member saw and
+//! said.
+//!
+//! Layout: a header with the status and the run controls; banners for whatever needs the
+//! person (a question, a pause reason, an error, a read-only view); then the product tree, the
+//! selected product (or the overview), and the timeline with the remarks and the charter.
+
+use leptos::prelude::*;
+use roundtable_core::session::{status_word, Status};
+
+use crate::app::app_state;
+use crate::route::{navigate, Route};
+use crate::runner::{self, RunMode, Runner};
+use crate::util::short_count;
+
+mod charter;
+mod halt;
+mod overview;
+mod product;
+mod timeline;
+mod transcript;
+mod tree;
+
+/// Which call's transcript is open, shared by the timeline and the inspector.
+#[derive(Clone, Copy)]
+pub struct Inspect(pub RwSignal<Option<String>>);
+
+/// The session page.
+#[component]
+pub fn SessionPage(id: String, product: Signal<Option<String>>) -> impl IntoView {
+    let loaded = RwSignal::new(None::<Result<Runner, String>>);
+    let id_for_load = id.clone();
+    leptos::task::spawn_local(async move {
+        loaded.set(Some(runner::open(&id_for_load).await));
+    });
+    view! {
+        {move || match loaded.get() {
+            None => view! { <section class="page"><p class="muted">"Opening the session…"</p></section> }.into_any(),
+            Some(Err(e)) => view! {
+                <section class="page narrow">
+                    <h1>"This session cannot be opened"</h1>
+                    <p class="notice error" role="alert">{e}</p>
+                    <p><a href="#/">"Back to your sessions"</a></p>
+                </section>
+            }.into_any(),
+            Some(Ok(r)) => view! { <SessionView runner=r product=product/> }.into_any(),
+        }}
+    }
+}
+
+#[component]
+fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView {
+    provide_context(runner);
+    let inspect = Inspect(RwSignal::new(None));
+    provide_context(inspect);
+    let id = runner.id();
+    // A read-only view follows the writer tab.
+    let listener = crate::app::on_session_broadcast({
+        let id = id.clone();
+        move |changed| {
+            if changed == id {
+                let id = id.clone();
+                leptos::task::spawn_local(async move { runner::refresh_read_only(&id).await });
+            }
+        }
+    });
+    on_cleanup(move || drop(listener));
+    let session_id = StoredValue::new(id);
+    let select = Callback::new(move |p: Option<String>| {
+        navigate(&Route::Session {
+            id: session_id.get_value(),
+            product: p,
+        })
+    });
+
+    view! {
+        <div class="session" data-status=move || runner.with(|s| status_word(s.status()))>
+            <SessionHeader/>
+            <Banners/>
+            <div class="session-grid">
+                <aside class="panel" aria-label="Products">
+                    <h2>"Products" <span class="spacer"></span>
+                        <span class="muted small">{move || runner.with(|s| s.state().tree.walk().len())}</span>
+                    </h2>
+                    <tree::ProductTree selected=product on_select=select/>
+                </aside>
+                <div class="panel" aria-live="polite">
+                    {move || match product.get() {
+                        Some(p) => view! { <product::ProductView product_id=p on_select=select/> }.into_any(),
+                        None => view! { <overview::Overview/> }.into_any(),
+                    }}
+                </div>
+                <div class="side-right stack">
+                    <timeline::Timeline/>
+                    <charter::Remarks/>
+                    <charter::CharterPanel/>
+                </div>
+            </div>
+            <transcript::TranscriptDialog/>
+            <halt::HaltDialog/>
+        </div>
+    }
+}
+
+/// Title, status, progress numbers and the controls.
+#[component]
+fn SessionHeader() -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    let state = app_state();
+    let status = move || runner.with(|s| s.status().clone());
+    let running = move || runner.mode.get() != RunMode::Idle || !runner.inflight.get().is_empty();
+    let can_run = move || {
+        !runner.read_only.get()
+            && !running()
+            && matches!(
+                status(),
+                Status::Draft | Status::Paused { .. } | Status::Running
+            )
+    };
+    let can_pause = move || !runner.read_only.get() && running();
+    let can_wrap = move || {
+        !runner.read_only.get()
+            && runner.with(|s| {
+                !s.state().rounds_ended
+                    && s.state().charter.as_ref().is_some_and(|c| c.is_complete())
+                    && !matches!(
+                        s.status(),
+                        Status::Done | Status::Failed { .. } | Status::Draft
+                    )
+            })
+    };
+    let go = move |mode: RunMode| {
+        leptos::task::spawn_local(async move { runner.run(mode).await });
+    };
+    let record = move || runner.record();
+    view! {
+        <header class="session-head">
+            <h1 title=move || record().title>{move || record().title}</h1>
+            <span class=move || format!("badge {}", status_word(&status()))>
+                {move || crate::pages::home::status_label(status_word(&status()))}
+            </span>
+            <span class="muted small">
+                {move || runner.with(|s| {
+                    let st = s.state();
+                    format!("round {} of {} · {} tokens", st.round, st.settings.max_rounds, short_count(st.tokens_used))
+                })}
+            </span>
+            <div class="controls" role="toolbar" aria-label="Run controls">
+                <button name="step" title="Run the calls of the current step, then pause" disabled=move || !can_run() on:click=move |_| go(RunMode::Step)>"One step"</button>
+                <button name="round" title="Run the rest of this round, then pause" disabled=move || !can_run() on:click=move |_| go(RunMode::Round)>"One round"</button>
+                <button name="run" title="Run until done, a question, or a limit" disabled=move || !can_run() on:click=move |_| go(RunMode::ToEnd)>"Run to the end"</button>
+                <button name="pause" class="ghost" title="Finish the calls that are out, then pause" disabled=move || !can_pause() on:click=move |_| {
+                    leptos::task::spawn_local(async move { runner.pause().await });
+                }>"Pause"</button>
+                <button name="stop" class="ghost danger" title="Pause now and drop the answers still out" disabled=move || !can_pause() on:click=move |_| {
+                    leptos::task::spawn_local(async move { runner.stop().await });
+                }>"Stop"</button>
+                <button name="wrap-up" class="ghost" title="End the rounds and ask for the presentation" disabled=move || !can_wrap() || running() on:click=move |_| {
+                    leptos::task::spawn_local(async move { runner.wrap_up().await });
+                }>"Wrap up"</button>
+                <button name="export" class="ghost" title="Download the session file" on:click=move |_| {
+                    let id = runner.id();
+                    leptos::task::spawn_local(async move {
+                        if let Err(e) = crate::transfer::export_session_file(&id).await { state.error(e); }
+                    });
+                }>"Export"</button>
+                <button name="report" class="ghost" title="Download the Markdown report" on:click=move |_| {
+                    let title = runner.record().title;
+                    if let Err(e) = runner.with_untracked(|s| crate::transfer::export_report(&title, s)) { state.error(e); }
+                }>"Report"</button>
+            </div>
+        </header>
+    }
+}
+
+/// Whatever needs the person's attention, one line each.
+#[component]
+fn Banners() -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    let status = move || runner.with(|s| s.status().clone());
+    view! {
+        {move || runner.read_only.get().then(|| view! {
+            <div class="banner warn" role="status" data-banner="read-only">
+                <strong>"Read-only."</strong>
+                " This session is open in another tab, which runs it. This view follows its changes."
+                <button class="ghost small" on:click=move |_| {
+                    let id = runner.id();
+                    leptos::task::spawn_local(async move {
+                        if !runner::take_over(&id).await {
+                            app_state().error("The other tab still has this session open.");
+                        }
+                    });
+                }>"Take over"</button>
+            </div>
+        })}
+        {move || runner.reopened_paused.get().then(|| view! {
+            <div class="banner info" role="status" data-banner="reopened">
+                <strong>"Paused at the last saved step."</strong>
+                " The session was running when the page closed. Nothing after the last saved event was kept."
+                <button name="resume" on:click=move |_| {
+                    leptos::task::spawn_local(async move { runner.run(RunMode::ToEnd).await });
+                }>"Resume"</button>
+            </div>
+        })}
+        {move || runner.error.get().map(|e| view! {
+            <div class="banner bad" role="alert" data-banner="error">
+                <span class="grow">{e}</span>
+                <button class="ghost small" on:click=move |_| runner.error.set(None)>"Dismiss"</button>
+            </div>
+        })}
+        {move || match status() {
+            Status::Paused { reason } if !runner.reopened_paused.get() => Some(view! {
+                <div class="banner warn" role="status" data-banner="paused">
+                    <strong>"Paused: "</strong> {reason.describe()}
+                </div>
+            }.into_any()),
+            Status::AwaitingPerson { asked_by, .. } => Some(view! {
+                <div class="banner info" role="status" data-banner="question">
+                    <strong>{asked_by}</strong> " asked you a question. The session waits for your answer."
+                </div>
+            }.into_any()),
+            Status::Done => Some(view! {
+                <div class="banner info" role="status" data-banner="done">
+                    <strong>"Done."</strong> " The team presented its result; see the overview."
+                </div>
+            }.into_any()),
+            Status::Draft if !runner.read_only.get() => Some(view! {
+                <div class="banner info" role="status" data-banner="draft">
+                    "Ready. Use " <strong>"Run to the end"</strong> " to let the team work, or go one step at a time."
+                </div>
+            }.into_any()),
+            Status::Failed { reason } => Some(view! {
+                <div class="banner bad" role="alert">"Failed: " {reason}</div>
+            }.into_any()),
+            _ => None,
+        }}
+    }
+}

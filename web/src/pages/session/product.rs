@@ -1,0 +1,296 @@
+//! One product: its current version as Markdown, its history with a diff between any two
+//! versions, and its collab threads. The person may accept a version or reject the latest, as the
+//! chair would; each is recorded as the person's event.
+
+use leptos::prelude::*;
+use roundtable_core::event::PersonEdit;
+use roundtable_core::schema::{CollabType, ProductType};
+use roundtable_core::tree::{Collab, Product, Version};
+
+use crate::app::app_state;
+use crate::diff::{diff_lines, DiffLine};
+use crate::markdown::to_safe_html;
+use crate::runner::Runner;
+use crate::util::now_ms;
+
+/// The wire word of a product type, for badges.
+pub fn type_word(t: ProductType) -> &'static str {
+    match t {
+        ProductType::Content => "Content",
+        ProductType::Decision => "Decision",
+        ProductType::Collection => "Collection",
+        ProductType::Orchestration => "Orchestration",
+    }
+}
+
+fn collab_word(t: CollabType) -> &'static str {
+    match t {
+        CollabType::Feedback => "feedback",
+        CollabType::Question => "question",
+        CollabType::Suggestion => "suggestion",
+        CollabType::Endorsement => "endorsement",
+        CollabType::Concern => "concern",
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    Current,
+    History,
+    Collabs,
+}
+
+/// The selected product.
+#[component]
+pub fn ProductView(product_id: String, on_select: Callback<Option<String>>) -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    let tab = RwSignal::new(Tab::Current);
+    let pid = StoredValue::new(product_id);
+    let product =
+        Memo::new(move |_| runner.with(|s| s.state().tree.product(&pid.get_value()).cloned()));
+
+    view! {
+        {move || match product.get() {
+            None => view! {
+                <h2>"Product"</h2>
+                <div class="panel-body">
+                    <p>"There is no product " <code>{pid.get_value()}</code> " in this session."</p>
+                    <button class="ghost" on:click=move |_| on_select.run(None)>"Show the overview"</button>
+                </div>
+            }.into_any(),
+            Some(p) => {
+                let collab_count = runner.with_untracked(|s| s.state().tree.collabs_on(&p.id).count());
+                view! {
+                    <h2>
+                        <span class="grow">{p.name.clone()}</span>
+                        <button class="ghost small" on:click=move |_| on_select.run(None)>"Overview"</button>
+                    </h2>
+                    <div class="panel-body">
+                        <ProductMeta product=p.clone()/>
+                        <div class="tabs" role="tablist">
+                            <button role="tab" aria-selected=move || (tab.get() == Tab::Current).to_string() on:click=move |_| tab.set(Tab::Current)>"Current version"</button>
+                            <button role="tab" aria-selected=move || (tab.get() == Tab::History).to_string() on:click=move |_| tab.set(Tab::History)>
+                                {format!("History ({})", p.versions.len())}
+                            </button>
+                            <button role="tab" aria-selected=move || (tab.get() == Tab::Collabs).to_string() on:click=move |_| tab.set(Tab::Collabs)>
+                                {format!("Collabs ({collab_count})")}
+                            </button>
+                        </div>
+                        {move || match tab.get() {
+                            Tab::Current => view! { <Current product=product.get().unwrap_or_else(|| p.clone())/> }.into_any(),
+                            Tab::History => view! { <History product=product.get().unwrap_or_else(|| p.clone())/> }.into_any(),
+                            Tab::Collabs => view! { <Collabs product_id=pid.get_value()/> }.into_any(),
+                        }}
+                    </div>
+                }.into_any()
+            }
+        }}
+    }
+}
+
+#[component]
+fn ProductMeta(product: Product) -> impl IntoView {
+    let status = super::tree::status_word(product.status);
+    view! {
+        <div class="product-meta">
+            <span class="badge">{type_word(product.product_type)}</span>
+            <span class=format!("badge {status}")>{status.replace('_', " ")}</span>
+            <span class="muted small">{product.id.clone()}</span>
+            {product.owner.clone().map(|o| view! { <span class="small">"owner " <strong>{o}</strong></span> })}
+            {product.assignee.clone().map(|a| view! { <span class="small">"assigned to " <strong>{a}</strong></span> })}
+        </div>
+        {product.description.clone().filter(|d| !d.is_empty()).map(|d| view! { <p>{d}</p> })}
+        <details>
+            <summary>"Definition of done"</summary>
+            <p>{product.dod.clone()}</p>
+        </details>
+        {product.rejection_reason.clone().map(|r| view! {
+            <p class="violation warning"><strong>"Latest version rejected: "</strong>{r}</p>
+        })}
+    }
+}
+
+#[component]
+fn Current(product: Product) -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    let state = app_state();
+    let version: Option<Version> = runner.with_untracked(|s| {
+        product
+            .selected_version()
+            .and_then(|v| s.state().tree.version(v))
+            .cloned()
+    });
+    let Some(v) = version else {
+        return view! { <p class="muted">"No version written yet."</p> }.into_any();
+    };
+    let is_accepted = product.accepted_version.as_deref() == Some(v.id.as_str());
+    let latest = product.latest_version().map(str::to_string);
+    let pid = product.id.clone();
+    let vid = v.id.clone();
+    let html = to_safe_html(&v.content);
+    let read_only = runner.read_only;
+    view! {
+        <div class="product-meta">
+            <strong>{v.title.clone()}</strong>
+            <span class="badge">{v.id.clone()}</span>
+            {is_accepted.then(|| view! { <span class="badge accepted">"accepted"</span> })}
+            <span class="muted small">{format!("by {} · round {}", v.author, v.round)}</span>
+        </div>
+        <p class="muted small">{v.change_summary.clone()}</p>
+        <article class="markdown" inner_html=html></article>
+        <div class="row">
+            {(!is_accepted).then(|| {
+                let pid = pid.clone();
+                let vid = vid.clone();
+                view! {
+                    <button class="ghost small" disabled=move || read_only.get() on:click=move |_| {
+                        let edit = PersonEdit::AcceptVersion { product_id: pid.clone(), version_id: vid.clone() };
+                        leptos::task::spawn_local(async move {
+                            match runner.command(|s| s.edit(edit, now_ms() as u64)).await {
+                                Ok(()) => state.info("Version accepted."),
+                                Err(e) => state.error(e),
+                            }
+                        });
+                    }>"Accept this version"</button>
+                }
+            })}
+            {(latest.as_deref() == Some(v.id.as_str())).then(|| {
+                let pid = pid.clone();
+                view! {
+                    <button class="ghost danger small" disabled=move || read_only.get() on:click=move |_| {
+                        let reason = window().prompt_with_message("Why is this version not good enough? The next writer sees your reason.").ok().flatten();
+                        let Some(reason) = reason.filter(|r| !r.trim().is_empty()) else { return };
+                        let edit = PersonEdit::RejectVersion { product_id: pid.clone(), reason: reason.trim().to_string() };
+                        leptos::task::spawn_local(async move {
+                            match runner.command(|s| s.edit(edit, now_ms() as u64)).await {
+                                Ok(()) => state.info("Version rejected; the team sees your reason."),
+                                Err(e) => state.error(e),
+                            }
+                        });
+                    }>"Reject the latest version"</button>
+                }
+            })}
+        </div>
+    }
+    .into_any()
+}
+
+#[component]
+fn History(product: Product) -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    let versions: Vec<Version> = runner.with_untracked(|s| {
+        product
+            .versions
+            .iter()
+            .filter_map(|v| s.state().tree.version(v).cloned())
+            .collect()
+    });
+    if versions.is_empty() {
+        return view! { <p class="muted">"No version written yet."</p> }.into_any();
+    }
+    let n = versions.len();
+    let from = RwSignal::new(versions[n.saturating_sub(2)].id.clone());
+    let to = RwSignal::new(versions[n - 1].id.clone());
+    let all = StoredValue::new(versions.clone());
+    let options = move || {
+        all.get_value()
+            .into_iter()
+            .map(|v| view! { <option value=v.id.clone()>{format!("{} — {} (round {})", v.id, v.title, v.round)}</option> })
+            .collect_view()
+    };
+    let diff = move || {
+        let list = all.get_value();
+        let a = list
+            .iter()
+            .find(|v| v.id == from.get())
+            .map(|v| v.content.clone())
+            .unwrap_or_default();
+        let b = list
+            .iter()
+            .find(|v| v.id == to.get())
+            .map(|v| v.content.clone())
+            .unwrap_or_default();
+        diff_lines(&a, &b)
+    };
+    view! {
+        <ol class="stack" reversed>
+            {versions.iter().rev().map(|v| view! {
+                <li>
+                    <strong>{v.id.clone()}</strong> " " {v.title.clone()}
+                    <span class="muted small">{format!(" · {} · round {}", v.author, v.round)}</span>
+                    <div class="small">{v.change_summary.clone()}</div>
+                    {v.reflection_note.clone().map(|n| view! { <div class="small muted">"Reflection: " {n}</div> })}
+                </li>
+            }).collect_view()}
+        </ol>
+        <h3>"Compare two versions"</h3>
+        <div class="row">
+            <label class="field grow"><span>"From"</span>
+                <select name="diff-from" prop:value=move || from.get() on:change=move |ev| from.set(event_target_value(&ev))>{options()}</select>
+            </label>
+            <label class="field grow"><span>"To"</span>
+                <select name="diff-to" prop:value=move || to.get() on:change=move |ev| to.set(event_target_value(&ev))>{options()}</select>
+            </label>
+        </div>
+        <div class="diff" aria-label="Differences">
+            {move || {
+                let d = diff();
+                if d.iter().all(|l| matches!(l, DiffLine::Same(_))) {
+                    return view! { <div class="same muted">"The two versions are identical."</div> }.into_any();
+                }
+                d.into_iter().map(|l| match l {
+                    DiffLine::Same(t) => view! { <div class="same">{t}</div> },
+                    DiffLine::Added(t) => view! { <div class="add">{t}</div> },
+                    DiffLine::Removed(t) => view! { <div class="del">{t}</div> },
+                }).collect_view().into_any()
+            }}
+        </div>
+    }
+    .into_any()
+}
+
+#[component]
+fn Collabs(product_id: String) -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    let collabs: Vec<Collab> =
+        runner.with(|s| s.state().tree.collabs_on(&product_id).cloned().collect());
+    if collabs.is_empty() {
+        return view! { <p class="muted">"No collabs on this product yet."</p> }.into_any();
+    }
+    let ids: std::collections::HashSet<String> = collabs.iter().map(|c| c.id.clone()).collect();
+    let roots: Vec<Collab> = collabs
+        .iter()
+        .filter(|c| !c.responding_to.iter().any(|r| ids.contains(r)))
+        .cloned()
+        .collect();
+    let all = collabs.clone();
+    view! {
+        <div class="threads">
+            {roots.into_iter().map(|root| {
+                let replies: Vec<Collab> = all.iter().filter(|c| c.responding_to.contains(&root.id)).cloned().collect();
+                view! {
+                    <CollabCard collab=root reply=false/>
+                    {replies.into_iter().map(|r| view! { <CollabCard collab=r reply=true/> }).collect_view()}
+                }
+            }).collect_view()}
+        </div>
+    }
+    .into_any()
+}
+
+#[component]
+fn CollabCard(collab: Collab, reply: bool) -> impl IntoView {
+    let html = to_safe_html(&collab.comment);
+    view! {
+        <div class=if reply { "collab reply" } else { "collab" } data-collab-id=collab.id.clone()>
+            <div class="product-meta">
+                <span class="who">{collab.author.clone()}</span>
+                <span class="badge">{collab_word(collab.collab_type)}</span>
+                <span class="muted small">{format!("{} · importance {} · round {}", collab.id, collab.importance, collab.round)}</span>
+                {collab.version_id.clone().map(|v| view! { <span class="badge">{v}</span> })}
+            </div>
+            <div><strong>{collab.summary.clone()}</strong></div>
+            <div class="markdown small" inner_html=html></div>
+        </div>
+    }
+}

@@ -1,0 +1,210 @@
+//! The transcript inspector: for any call, the exact messages sent, the raw answer, the
+//! validation report, the repair attempts around it and the change applied. Answers "what did
+//! this member see and say?".
+
+use leptos::prelude::*;
+use roundtable_core::protocol::team::{CallRecord, CallResult};
+use roundtable_core::protocol::{CallKind, ChatRole};
+use roundtable_core::validate::Violation;
+
+use super::Inspect;
+use crate::runner::Runner;
+
+fn role_word(r: ChatRole) -> &'static str {
+    match r {
+        ChatRole::System => "system",
+        ChatRole::User => "user",
+        ChatRole::Assistant => "assistant",
+    }
+}
+
+fn kind_word(k: CallKind) -> &'static str {
+    match k {
+        CallKind::Initial => "first ask",
+        CallKind::AfterContext => "asked again with context",
+        CallKind::Repair => "repair",
+    }
+}
+
+/// The dialog; open while [`Inspect`] holds a call id.
+#[component]
+pub fn TranscriptDialog() -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    let Inspect(inspect) = expect_context::<Inspect>();
+    let close = move || inspect.set(None);
+    let dialog_ref = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if inspect.get().is_some() {
+            if let Some(el) = dialog_ref.get() {
+                let _ = el.focus();
+            }
+        }
+    });
+    view! {
+        {move || inspect.get().map(|call_id| {
+            let (record, attempts) = runner.with(|s| {
+                let st = s.state();
+                let record = st.call(&call_id).cloned();
+                let attempts: Vec<(String, CallKind, &'static str)> = record.as_ref().map(|r| {
+                    st.calls.iter()
+                        .filter(|c| c.call.member == r.call.member && c.call.round == r.call.round && c.call.step == r.call.step)
+                        .map(|c| (c.call.id.clone(), c.call.kind, outcome_word(&c.result)))
+                        .collect()
+                }).unwrap_or_default();
+                (record, attempts)
+            });
+            view! {
+                <div class="overlay" on:click=move |ev| {
+                    if ev.target() == ev.current_target() { close(); }
+                }>
+                    <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="transcript-title" tabindex="-1"
+                        node_ref=dialog_ref
+                        on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Escape" { close(); }>
+                        <header>
+                            <h2 id="transcript-title">{format!("Transcript of {call_id}")}</h2>
+                            <button class="ghost" on:click=move |_| close() aria-label="Close">"Close"</button>
+                        </header>
+                        <div class="body">
+                            {match record {
+                                None => view! { <p>"This call is not in the session."</p> }.into_any(),
+                                Some(r) => view! { <CallDetail record=r attempts=attempts/> }.into_any(),
+                            }}
+                        </div>
+                    </div>
+                </div>
+            }
+        })}
+    }
+}
+
+fn outcome_word(r: &Option<CallResult>) -> &'static str {
+    match r {
+        None => "waiting",
+        Some(CallResult::Applied { .. }) => "applied",
+        Some(CallResult::Invalid { .. }) => "invalid",
+        Some(CallResult::ContextServed { .. }) => "context",
+        Some(CallResult::Halted { .. }) => "halted",
+        Some(CallResult::Superseded) => "superseded",
+    }
+}
+
+#[component]
+fn CallDetail(
+    record: CallRecord,
+    attempts: Vec<(String, CallKind, &'static str)>,
+) -> impl IntoView {
+    let Inspect(inspect) = expect_context::<Inspect>();
+    let c = &record.call;
+    let usage = record.usage.map(|u| {
+        format!(
+            "{} in / {} out{}",
+            u.input_tokens,
+            u.output_tokens,
+            if u.stopped_for_length {
+                " · cut for length"
+            } else {
+                ""
+            }
+        )
+    });
+    view! {
+        <div class="product-meta">
+            <span class="badge">{c.member.clone()}</span>
+            <span class="badge">{c.step.title()}</span>
+            <span class="badge">{format!("round {}", c.round)}</span>
+            <span class="badge">{kind_word(c.kind)}</span>
+            <span class="muted small">{format!("{} tokens counted", record.tokens)}</span>
+            {usage.map(|u| view! { <span class="muted small">{format!("provider: {u}")}</span> })}
+        </div>
+        {(attempts.len() > 1).then(|| view! {
+            <nav class="row center" aria-label="Attempts at this step">
+                <span class="small muted">"Attempts at this step:"</span>
+                {attempts.into_iter().map(|(id, kind, word)| {
+                    let current = id == record.call.id;
+                    let id2 = id.clone();
+                    view! {
+                        <button class=if current { "small" } else { "ghost small" } aria-current=current.then_some("true")
+                            on:click=move |_| inspect.set(Some(id2.clone()))>
+                            {format!("{id} · {} · {word}", kind_word(kind))}
+                        </button>
+                    }
+                }).collect_view()}
+            </nav>
+        })}
+        <section data-section="result">
+            <h3>"What became of it"</h3>
+            <ResultView result=record.result.clone()/>
+        </section>
+        <section data-section="raw">
+            <h3>"Raw answer"</h3>
+            {match record.raw_answer.clone() {
+                Some(raw) => view! { <pre class="raw msg">{raw}</pre> }.into_any(),
+                None => view! { <p class="muted">"No answer yet."</p> }.into_any(),
+            }}
+        </section>
+        <section data-section="messages">
+            <h3>{format!("Messages sent ({})", c.messages.len())}</h3>
+            {c.messages.iter().map(|m| view! {
+                <div class="msg">
+                    <div class="role">{role_word(m.role)}</div>
+                    <pre>{m.content.clone()}</pre>
+                </div>
+            }).collect_view()}
+        </section>
+        <details>
+            <summary>"State envelope (what the prompt was built from)"</summary>
+            <pre class="raw">{serde_json::to_string_pretty(&c.envelope).unwrap_or_default()}</pre>
+        </details>
+    }
+}
+
+#[component]
+fn ResultView(result: Option<CallResult>) -> impl IntoView {
+    match result {
+        None => view! { <p class="muted">"Waiting for the answer."</p> }.into_any(),
+        Some(CallResult::Applied { changes, warnings }) => view! {
+            <p><span class="badge ok">"valid — applied"</span></p>
+            <ul class="changes">{changes.into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}</ul>
+            <Violations list=warnings warning=true/>
+        }.into_any(),
+        Some(CallResult::Invalid { report }) => view! {
+            <p><span class="badge invalid">"invalid — nothing applied"</span>
+               " The member was asked to repair it (see the next attempt)."</p>
+            <Violations list=report.errors warning=false/>
+            <Violations list=report.warnings warning=true/>
+        }.into_any(),
+        Some(CallResult::ContextServed { slices }) => view! {
+            <p><span class="badge running">"asked for more context"</span></p>
+            {slices.into_iter().map(|s| view! {
+                <div class="msg">
+                    <div class="role">{format!("{} · {:?}", s.product_id, s.need)}</div>
+                    <pre>{s.text}</pre>
+                </div>
+            }).collect_view()}
+        }.into_any(),
+        Some(CallResult::Halted { halt }) => view! {
+            <p><span class="badge warn">"halted"</span> " " {format!("{:?}", halt.halt_type).to_lowercase()}</p>
+            <p>{halt.message}</p>
+            {halt.options.map(|o| view! { <ul>{o.into_iter().map(|x| view! { <li>{x}</li> }).collect_view()}</ul> })}
+        }.into_any(),
+        Some(CallResult::Superseded) => view! {
+            <p><span class="badge">"superseded"</span> " The rounds ended before this call was answered."</p>
+        }.into_any(),
+    }
+}
+
+#[component]
+fn Violations(list: Vec<Violation>, warning: bool) -> impl IntoView {
+    (!list.is_empty()).then(|| view! {
+        <div class="violations">
+            <h3 class="small">{if warning { "Warnings" } else { "Validation errors" }}</h3>
+            {list.into_iter().map(|v| view! {
+                <div class=if warning { "violation warning" } else { "violation" }>
+                    <div><code>{if v.path.is_empty() { "/".to_string() } else { v.path.clone() }}</code> " " {v.message.clone()}</div>
+                    <div class="small">"expected: " {v.expected.clone()} " · received: " <code>{v.received.clone()}</code></div>
+                    <div class="small muted">"hint: " {v.hint.clone()}</div>
+                </div>
+            }).collect_view()}
+        </div>
+    })
+}

@@ -1,0 +1,532 @@
+//! The runner: drives `roundtable-core`'s engine for one open session.
+//!
+//! It asks the engine for the calls due ([`Session::next_calls`]), performs them through the
+//! member's provider (in parallel when the engine hands out several), hands each raw answer back
+//! ([`Session::submit`]) and stores the events that produced, retrying provider errors that can
+//! pass and pausing on those that cannot. It never decides anything the engine decides.
+//!
+//! Every change goes through [`Runner::command`]: the command runs on a copy of the session, the
+//! new events are committed to IndexedDB in one transaction, and only then does the copy replace
+//! the shown session. So the screen never shows a change that is not stored, and a failed write
+//! (quota, another tab) leaves both the screen and the store at the last committed event.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::channel::mpsc;
+use futures::StreamExt;
+use leptos::prelude::*;
+use roundtable_core::event::Usage;
+use roundtable_core::protocol::ModelCall;
+use roundtable_core::schema::Step;
+use roundtable_core::session::{EngineError, Session, Status};
+
+use crate::providers::{self, CallRequest, Completion, ProviderError, ProviderId};
+use crate::storage::{self, SessionRecord};
+use crate::util::now_ms;
+use crate::{locks, sessions};
+
+/// A performed call, its attempt number and what the provider said.
+type CallOutcome = (ModelCall, u32, Result<Completion, ProviderError>);
+/// Where performed calls report to the loop.
+type Sender = mpsc::UnboundedSender<CallOutcome>;
+
+/// How far the runner goes before it pauses on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunMode {
+    /// Not running.
+    Idle,
+    /// The calls of the current step, then pause.
+    Step,
+    /// The rest of the current round, then pause.
+    Round,
+    /// Until the session is done, halts, or hits a limit.
+    ToEnd,
+}
+
+/// Provider attempts per call before the session pauses on a retryable error.
+pub const MAX_ATTEMPTS: u32 = 3;
+/// The longest answer asked of a model.
+pub const MAX_TOKENS: u32 = 8192;
+/// Pause per demo call so a person can watch the team work (no network is involved).
+pub const DEMO_DELAY_MS: u64 = 120;
+
+/// The open session and everything the page shows about its run. `Copy`: every field is an
+/// arena handle, so closures take it freely.
+#[derive(Clone, Copy)]
+pub struct Runner {
+    id: StoredValue<String>,
+    session: StoredValue<Session>,
+    record: StoredValue<SessionRecord>,
+    /// Bumped after each committed change; read it to re-render.
+    pub version: RwSignal<u64>,
+    /// How far the current run goes.
+    pub mode: RwSignal<RunMode>,
+    /// Calls whose request is out.
+    pub inflight: RwSignal<BTreeSet<String>>,
+    /// Calls whose answer is being validated and stored.
+    pub validating: RwSignal<BTreeSet<String>>,
+    /// The last run error (provider or storage), shown in a banner until the next run.
+    pub error: RwSignal<Option<String>>,
+    /// Another tab is the writer: nothing here may change the session.
+    pub read_only: RwSignal<bool>,
+    /// The session was running when the page last closed and was paused on reopening.
+    pub reopened_paused: RwSignal<bool>,
+    driving: StoredValue<bool>,
+    generation: StoredValue<u64>,
+    channel: StoredValue<Option<Sender>>,
+    lock: StoredValue<Arc<futures::lock::Mutex<()>>>,
+}
+
+fn now() -> u64 {
+    now_ms() as u64
+}
+
+impl Runner {
+    /// Wraps a loaded session.
+    pub fn new(record: SessionRecord, session: Session, read_only: bool) -> Runner {
+        Runner {
+            id: StoredValue::new(record.id.clone()),
+            session: StoredValue::new(session),
+            record: StoredValue::new(record),
+            version: RwSignal::new(0),
+            mode: RwSignal::new(RunMode::Idle),
+            inflight: RwSignal::new(BTreeSet::new()),
+            validating: RwSignal::new(BTreeSet::new()),
+            error: RwSignal::new(None),
+            read_only: RwSignal::new(read_only),
+            reopened_paused: RwSignal::new(false),
+            driving: StoredValue::new(false),
+            generation: StoredValue::new(0),
+            channel: StoredValue::new(None),
+            lock: StoredValue::new(Arc::new(futures::lock::Mutex::new(()))),
+        }
+    }
+
+    /// The session id.
+    pub fn id(&self) -> String {
+        self.id.get_value()
+    }
+
+    /// Reads the committed session, tracking [`Runner::version`] so views re-render.
+    pub fn with<R>(&self, f: impl FnOnce(&Session) -> R) -> R {
+        self.version.track();
+        self.session.with_value(f)
+    }
+
+    /// Reads the committed session without tracking.
+    pub fn with_untracked<R>(&self, f: impl FnOnce(&Session) -> R) -> R {
+        self.session.with_value(f)
+    }
+
+    /// The stored record (title, created time).
+    pub fn record(&self) -> SessionRecord {
+        self.version.track();
+        self.record.get_value()
+    }
+
+    /// Replaces the shown session with a fresher copy from storage (read-only tabs).
+    pub fn reload_from(&self, record: SessionRecord, session: Session) {
+        self.record.set_value(record);
+        self.session.set_value(session);
+        self.version.update(|v| *v += 1);
+    }
+
+    /// Runs an engine command on a copy, commits the new events, then shows the result.
+    /// On any failure the shown and stored session stay as they were.
+    pub async fn command<R>(
+        &self,
+        f: impl FnOnce(&mut Session) -> Result<R, EngineError>,
+    ) -> Result<R, String> {
+        if self.read_only.get_untracked() {
+            return Err("This session is open in another tab; this view is read-only.".into());
+        }
+        let mutex = self.lock.get_value();
+        let _guard = mutex.lock().await;
+        let mut next = self.session.with_value(Clone::clone);
+        let before = next.events().len();
+        let out = f(&mut next).map_err(|e| e.to_string())?;
+        if next.events().len() == before {
+            return Ok(out);
+        }
+        let events = sessions::stored_events(&next, before)?;
+        let created_at = self.record.with_value(|r| r.created_at);
+        let record = sessions::record_for(&self.id.get_value(), &next, created_at);
+        storage::commit(&record, &events)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.session.set_value(next);
+        self.record.set_value(record);
+        self.version.update(|v| *v += 1);
+        locks::announce(&self.id.get_value());
+        Ok(out)
+    }
+
+    /// Shows an error in the banner and as a notice.
+    fn fail(&self, message: String) {
+        self.error.set(Some(message));
+    }
+
+    /// Called when the page opens the session as its writer: a session that was running when
+    /// the page closed is paused at its last committed event.
+    pub async fn settle_after_open(&self) {
+        let running = self.with_untracked(|s| *s.status() == Status::Running);
+        if running && !self.read_only.get_untracked() {
+            match self.command(|s| s.pause(now())).await {
+                Ok(()) => self.reopened_paused.set(true),
+                Err(e) => self.fail(e),
+            }
+        }
+    }
+
+    /// Starts (or continues) a run in `mode`: starts a draft, resumes a paused session, and
+    /// drives the engine until the mode's boundary.
+    pub async fn run(&self, mode: RunMode) {
+        if self.read_only.get_untracked() {
+            return;
+        }
+        self.error.set(None);
+        self.reopened_paused.set(false);
+        let status = self.with_untracked(|s| s.status().clone());
+        let started = match status {
+            Status::Draft => self.command(|s| s.start(now())).await,
+            Status::Paused { .. } => self.command(|s| s.resume(now())).await,
+            Status::Running => Ok(()),
+            Status::AwaitingPerson { .. } => {
+                Err("A member asked you a question: answer it to go on.".into())
+            }
+            Status::Done => Err("This session is done.".into()),
+            Status::Failed { reason } => Err(format!("This session failed: {reason}")),
+        };
+        if let Err(e) = started {
+            self.fail(e);
+            return;
+        }
+        self.mode.set(mode);
+        self.drive().await;
+    }
+
+    /// Pauses: no new call is made; answers already on their way are still taken in.
+    pub async fn pause(&self) {
+        self.mode.set(RunMode::Idle);
+        let running = self.with_untracked(|s| *s.status() == Status::Running);
+        if running {
+            if let Err(e) = self.command(|s| s.pause(now())).await {
+                self.fail(e);
+            }
+        }
+    }
+
+    /// Stops now: pauses and drops the answers of calls still out (they are asked again on resume).
+    pub async fn stop(&self) {
+        self.generation.update_value(|g| *g += 1);
+        if let Some(tx) = self.channel.get_value() {
+            tx.close_channel();
+        }
+        self.inflight.set(BTreeSet::new());
+        self.pause().await;
+    }
+
+    /// Ends the rounds and asks for the presentation, then runs it.
+    pub async fn wrap_up(&self) {
+        match self.command(|s| s.finish(now())).await {
+            Ok(()) => self.run(RunMode::ToEnd).await,
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// The person's answer to the open halt; the run goes on in the mode it had.
+    pub async fn answer_halt(&self, answer: String) -> Result<(), String> {
+        self.command(|s| s.answer_halt(&answer, now())).await?;
+        let mode = match self.mode.get_untracked() {
+            RunMode::Idle => RunMode::ToEnd,
+            m => m,
+        };
+        self.mode.set(mode);
+        self.drive().await;
+        Ok(())
+    }
+
+    /// Where the run stands: (round, step) of the calls due, for the Step and Round boundaries.
+    fn position(&self) -> (u32, Option<Step>) {
+        self.with_untracked(|s| (s.state().round, s.state().step))
+    }
+
+    /// The loop: perform due calls, take answers in one at a time, stop at the mode's boundary.
+    async fn drive(&self) {
+        if self.driving.get_value() {
+            return;
+        }
+        self.driving.set_value(true);
+        let generation = self.generation.get_value();
+        let (tx, mut rx) = mpsc::unbounded::<CallOutcome>();
+        self.channel.set_value(Some(tx.clone()));
+        let (start_round, start_step) = self.position();
+        loop {
+            if self.generation.get_value() != generation {
+                break;
+            }
+            let mode = self.mode.get_untracked();
+            let due = self.with_untracked(|s| s.next_calls());
+            let inflight = self.inflight.get_untracked();
+            let within = |c: &ModelCall| match mode {
+                RunMode::Idle => false,
+                RunMode::Step => c.round == start_round && Some(c.step) == start_step,
+                // From Bootstrap (round 0), "one round" also runs round 1.
+                RunMode::Round => c.round <= start_round.max(1),
+                RunMode::ToEnd => true,
+            };
+            let mut beyond = false;
+            for call in due {
+                if inflight.contains(&call.id) {
+                    continue;
+                }
+                if !within(&call) {
+                    beyond = true;
+                    continue;
+                }
+                self.spawn_call(call, 1, tx.clone());
+            }
+            if self.inflight.get_untracked().is_empty() {
+                if beyond && mode != RunMode::Idle {
+                    // The boundary is reached: the next step's calls wait for the next click.
+                    self.mode.set(RunMode::Idle);
+                    if let Err(e) = self.command(|s| s.pause(now())).await {
+                        self.fail(e);
+                    }
+                }
+                break;
+            }
+            let Some((call, attempt, result)) = rx.next().await else {
+                break;
+            };
+            if self.generation.get_value() != generation {
+                break;
+            }
+            match result {
+                Ok(done) => {
+                    self.validating.update(|v| {
+                        v.insert(call.id.clone());
+                    });
+                    self.inflight.update(|v| {
+                        v.remove(&call.id);
+                    });
+                    let usage = Usage {
+                        input_tokens: done.input_tokens.unwrap_or(call.token_estimate),
+                        output_tokens: done.output_tokens.unwrap_or_else(|| {
+                            roundtable_core::protocol::estimate_tokens(&done.text)
+                        }),
+                        stopped_for_length: done.stop == providers::StopReason::Length,
+                    };
+                    let text = done.text;
+                    let outcome = self
+                        .command(|s| s.submit(&call.id, &text, Some(usage), now()))
+                        .await;
+                    self.validating.update(|v| {
+                        v.remove(&call.id);
+                    });
+                    if let Err(e) = outcome {
+                        self.fail(e);
+                        self.mode.set(RunMode::Idle);
+                    }
+                }
+                Err(err) if err.is_retryable() && attempt < MAX_ATTEMPTS => {
+                    let wait = 1000 * 2u64.pow(attempt);
+                    self.error.set(Some(format!(
+                        "{}'s call failed ({err}); trying again in {} s (attempt {} of {MAX_ATTEMPTS}).",
+                        call.member,
+                        wait / 1000,
+                        attempt + 1
+                    )));
+                    let tx = tx.clone();
+                    let runner = *self;
+                    set_timeout(
+                        move || {
+                            if runner.generation.get_value() == generation {
+                                runner.spawn_call(call, attempt + 1, tx);
+                            }
+                        },
+                        Duration::from_millis(wait),
+                    );
+                    // Keep the call counted as in flight while it waits.
+                }
+                Err(err) => {
+                    self.inflight.update(|v| {
+                        v.remove(&call.id);
+                    });
+                    self.mode.set(RunMode::Idle);
+                    self.fail(format!(
+                        "{}'s call at {} failed: {err}. The session is paused; fix the cause and resume.",
+                        call.member,
+                        call.step.title()
+                    ));
+                    let running = self.with_untracked(|s| *s.status() == Status::Running);
+                    if running {
+                        if let Err(e) = self.command(|s| s.pause(now())).await {
+                            self.fail(e);
+                        }
+                    }
+                }
+            }
+        }
+        self.driving.set_value(false);
+        self.channel.set_value(None);
+        if self.generation.get_value() == generation
+            && self.mode.get_untracked() != RunMode::Idle
+            && !self.with_untracked(|s| *s.status() == Status::Running)
+        {
+            self.mode.set(RunMode::Idle);
+        }
+    }
+
+    /// Performs one call in the background and sends its result to the loop.
+    fn spawn_call(&self, call: ModelCall, attempt: u32, tx: Sender) {
+        self.inflight.update(|v| {
+            v.insert(call.id.clone());
+        });
+        let model = self.with_untracked(|s| {
+            s.state()
+                .member(&call.member)
+                .map(|m| m.model.clone())
+                .unwrap_or_default()
+        });
+        leptos::task::spawn_local(async move {
+            let result = perform(&call, &model.provider, &model.model).await;
+            let _ = tx.unbounded_send((call, attempt, result));
+        });
+    }
+}
+
+/// Performs one call on the member's provider, with its stored key.
+pub async fn perform(
+    call: &ModelCall,
+    provider: &str,
+    model: &str,
+) -> Result<Completion, ProviderError> {
+    let id = ProviderId::parse(provider).unwrap_or(ProviderId::Demo);
+    let key = if id.needs_key() {
+        storage::get_setting(&id.key_setting()).await.ok().flatten()
+    } else {
+        None
+    };
+    let base = if id == ProviderId::Local {
+        storage::get_setting("base:local").await.ok().flatten()
+    } else {
+        None
+    };
+    if id == ProviderId::Demo {
+        gloo_timers_sleep(DEMO_DELAY_MS).await;
+    }
+    let adapter = providers::adapter(id);
+    adapter
+        .complete(CallRequest {
+            call,
+            model,
+            max_tokens: MAX_TOKENS,
+            key: key.as_deref(),
+            base_url: base.as_deref(),
+        })
+        .await
+}
+
+/// Sleeps without blocking the page.
+pub async fn gloo_timers_sleep(ms: u64) {
+    let (tx, rx) = futures::channel::oneshot::channel::<()>();
+    set_timeout(
+        move || {
+            let _ = tx.send(());
+        },
+        Duration::from_millis(ms),
+    );
+    let _ = rx.await;
+}
+
+thread_local! {
+    static APP_OWNER: std::cell::RefCell<Option<Owner>> = const { std::cell::RefCell::new(None) };
+    static RUNNERS: std::cell::RefCell<std::collections::HashMap<String, Runner>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Remembers the app's root owner: runners live under it, so a run goes on while the person
+/// looks at another page, and no runner handle is disposed under a running loop.
+pub fn set_app_owner(owner: Owner) {
+    APP_OWNER.with(|o| *o.borrow_mut() = Some(owner));
+}
+
+/// The runner of a session open in this tab, if any.
+pub fn existing(id: &str) -> Option<Runner> {
+    RUNNERS.with(|r| r.borrow().get(id).copied())
+}
+
+/// Opens a session in this tab: loads and replays it, becomes its writer if no other tab is,
+/// and pauses it if it was left running. Opening it again returns the same runner.
+pub async fn open(id: &str) -> Result<Runner, String> {
+    if let Some(r) = existing(id) {
+        return Ok(r);
+    }
+    let (record, session) = sessions::load(id).await?;
+    let lock = locks::try_acquire(id).await;
+    if let Some(r) = existing(id) {
+        if let Some(lock) = lock {
+            lock.release();
+        }
+        return Ok(r);
+    }
+    let read_only = lock.is_none();
+    let owner = APP_OWNER.with(|o| o.borrow().clone());
+    let make = || Runner::new(record, session, read_only);
+    let runner = match owner {
+        Some(owner) => owner.with(make),
+        None => make(),
+    };
+    if let Some(lock) = lock {
+        locks::hold(id, lock);
+    }
+    RUNNERS.with(|r| r.borrow_mut().insert(id.to_string(), runner));
+    runner.settle_after_open().await;
+    Ok(runner)
+}
+
+/// Forgets a session's runner (it was deleted or replaced by an import): stops its loop and
+/// lets another tab write it.
+pub fn forget(id: &str) {
+    if let Some(r) = RUNNERS.with(|r| r.borrow_mut().remove(id)) {
+        r.generation.update_value(|g| *g += 1);
+        if let Some(tx) = r.channel.get_value() {
+            tx.close_channel();
+        }
+    }
+    locks::release(id);
+}
+
+/// Another tab changed a session: a read-only view here reloads it from storage.
+pub async fn refresh_read_only(id: &str) {
+    let Some(runner) = existing(id) else { return };
+    if !runner.read_only.get_untracked() {
+        return;
+    }
+    if let Ok((record, session)) = sessions::load(id).await {
+        runner.reload_from(record, session);
+    }
+}
+
+/// A read-only view asks to become the writer (the other tab closed or left the session).
+pub async fn take_over(id: &str) -> bool {
+    let Some(runner) = existing(id) else {
+        return false;
+    };
+    if !runner.read_only.get_untracked() {
+        return true;
+    }
+    let Some(lock) = locks::try_acquire(id).await else {
+        return false;
+    };
+    locks::hold(id, lock);
+    if let Ok((record, session)) = sessions::load(id).await {
+        runner.reload_from(record, session);
+    }
+    runner.read_only.set(false);
+    runner.settle_after_open().await;
+    true
+}

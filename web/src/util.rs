@@ -1,0 +1,107 @@
+//! Small browser helpers: the clock, ids, dates for people, downloads and file reading.
+
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// Milliseconds since the epoch, from the browser's clock (core never reads one).
+pub fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// A fresh random id for a session.
+pub fn new_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// "3 min ago", "yesterday", or a date, for the sessions list.
+pub fn ago(then_ms: f64, now_ms: f64) -> String {
+    let s = ((now_ms - then_ms) / 1000.0).max(0.0) as u64;
+    match s {
+        0..=44 => "just now".into(),
+        45..=89 => "1 min ago".into(),
+        90..=3599 => format!("{} min ago", s.div_ceil(60)),
+        3600..=86399 => format!("{} h ago", s / 3600),
+        86400..=172799 => "yesterday".into(),
+        _ => {
+            let d = js_sys::Date::new(&JsValue::from_f64(then_ms));
+            format!(
+                "{:04}-{:02}-{:02}",
+                d.get_full_year(),
+                d.get_month() + 1,
+                d.get_date()
+            )
+        }
+    }
+}
+
+/// 12345 → "12.3k", for token counts.
+pub fn short_count(n: u64) -> String {
+    match n {
+        0..=999 => n.to_string(),
+        1000..=999_999 => format!("{:.1}k", n as f64 / 1000.0),
+        _ => format!("{:.1}M", n as f64 / 1_000_000.0),
+    }
+}
+
+/// Offers `text` as a file download named `name`.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|e| format!("{e:?}"))?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| format!("{e:?}"))?;
+    let document = leptos::prelude::document();
+    let a: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(|e| format!("{e:?}"))?
+        .unchecked_into();
+    a.set_href(&url);
+    a.set_download(name);
+    a.style().set_property("display", "none").ok();
+    document.body().map(|b| b.append_child(&a));
+    a.click();
+    a.remove();
+    // Revoke later: Chromium reads the blob asynchronously after click().
+    let url2 = url.clone();
+    leptos::prelude::set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url2);
+        },
+        std::time::Duration::from_secs(30),
+    );
+    Ok(())
+}
+
+/// Reads a picked or dropped file as text.
+pub async fn read_file(file: &web_sys::File) -> Result<String, String> {
+    let text = JsFuture::from(file.text())
+        .await
+        .map_err(|e| format!("could not read the file: {e:?}"))?;
+    text.as_string()
+        .ok_or_else(|| "the file is not text".to_string())
+}
+
+/// A file name safe on every system, from a title.
+pub fn file_stem(title: &str) -> String {
+    let mut out: String = title
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    while out.contains("--") {
+        out = out.replace("--", "-");
+    }
+    let out = out.trim_matches('-');
+    let out: String = out.chars().take(60).collect();
+    if out.is_empty() {
+        "session".into()
+    } else {
+        out
+    }
+}
