@@ -656,6 +656,8 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
             .activity
             .iter()
             .filter(|a| a.round >= recent_round)
+            // Remarks reach their recipients in their own section; listing them here would repeat.
+            .filter(|a| !a.what.starts_with("remarked to "))
             .filter(|a| seen.insert((a.who.as_str(), a.what.as_str())))
             .collect();
         let skip = recent.len().saturating_sub(RECENT_MAX);

@@ -1,0 +1,33 @@
+//! Snapshots of one prompt per step (a scripted session with two operatives, an inspector and an
+//! envoy), so every change to what members read gets reviewed.
+
+mod engine_common;
+
+use engine_common::*;
+use roundtable_core::schema::Step;
+use roundtable_core::session::{Session, Status};
+
+#[test]
+fn one_prompt_per_step() {
+    let mut s = Session::new(config(2, true, true), 0).unwrap();
+    s.start(1).unwrap();
+    let mut now = 1;
+    drive_scripted(&mut s, &mut now);
+    assert_eq!(s.status(), &Status::Done);
+    for step in Step::ALL {
+        let rec = s
+            .state()
+            .calls
+            .iter()
+            .find(|c| c.call.step == step)
+            .unwrap_or_else(|| panic!("a {step} call"));
+        let text = rec
+            .call
+            .messages
+            .iter()
+            .map(|m| format!("=== {:?} ===\n{}", m.role, m.content))
+            .collect::<Vec<_>>()
+            .join("\n");
+        insta::assert_snapshot!(format!("prompt_{}", step.wire_name()), text);
+    }
+}
