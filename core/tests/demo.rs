@@ -163,6 +163,7 @@ impl Sim {
             person_answer: self.person_answer.clone(),
             question_asked: self.question_asked,
             round: self.round,
+            max_rounds: 8,
             members: self.members.clone(),
             products: self.products.clone(),
             assigned: vec![],

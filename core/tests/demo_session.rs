@@ -225,3 +225,22 @@ fn many_seeds_and_odd_requests_never_get_a_clean_answer_refused() {
         );
     }
 }
+
+#[test]
+fn a_low_round_limit_still_ends_with_done_and_a_presentation() {
+    for max_rounds in [2, 3, 4] {
+        let mut cfg = SessionConfig::standard(
+            "Launch plan for our budgeting app",
+            3,
+            true,
+            true,
+            demo_ref(),
+        );
+        cfg.settings.max_rounds = max_rounds;
+        let mut s = Session::new(cfg, 0).unwrap();
+        let mut now = 0;
+        let report = demo::play(&mut s, &DemoModel::new(4), &mut now, 1000).unwrap();
+        assert_eq!(s.status(), &Status::Done, "max_rounds {max_rounds}");
+        assert!(report.last_round <= max_rounds);
+    }
+}

@@ -57,6 +57,7 @@ pub fn input_from_call(call: &ModelCall) -> DemoInput {
         person_answer,
         question_asked,
         round: call.round,
+        max_rounds: env.max_rounds,
         members: env
             .members
             .iter()

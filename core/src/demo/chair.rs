@@ -22,7 +22,8 @@ use crate::schema::{
 /// The round from which the chair accepts latest versions even with minor open points.
 pub const ACCEPT_ALL_FROM_ROUND: u32 = 3;
 
-/// The round at which the chair ends the rounds whatever the state, so a demo always finishes.
+/// The round at which the chair ends the rounds whatever the state, so a demo always finishes
+/// (earlier when the session's round limit is lower).
 pub const FORCE_DONE_ROUND: u32 = 7;
 
 /// The person's id, as the design fixes it.
@@ -162,7 +163,14 @@ pub(crate) fn plan_assign(cx: &mut Ctx) -> Draft {
     let label = cx.topic.label;
     let writable: Vec<&DemoProduct> = input.products.iter().filter(|p| p.is_writable()).collect();
     let all_settled = !writable.is_empty() && writable.iter().all(|p| p.is_settled());
-    if all_settled || round >= FORCE_DONE_ROUND || (writable.is_empty() && round >= 2) {
+    // The session's round limit, when known, pulls the pacing in so the chair still ends with
+    // `done` (and a presentation) instead of running into the limit.
+    let last = match input.max_rounds {
+        0 => FORCE_DONE_ROUND,
+        max => max.min(FORCE_DONE_ROUND),
+    };
+    let accept_all_from = ACCEPT_ALL_FROM_ROUND.min(last.saturating_sub(1).max(1));
+    if all_settled || round >= last || (writable.is_empty() && round >= 2) {
         let names: Vec<String> = writable.iter().map(|p| p.name.trim().to_string()).collect();
         let message = if all_settled {
             format!(
@@ -200,7 +208,7 @@ pub(crate) fn plan_assign(cx: &mut Ctx) -> Draft {
         };
         let blocked = p.verdicts.contains(&Verdict::Blocked);
         let approved = p.verdicts.iter().all(|v| *v == Verdict::Approved);
-        if approved || (round >= ACCEPT_ALL_FROM_ROUND && !blocked) {
+        if approved || (round >= accept_all_from && !blocked) {
             acceptance.push(AcceptanceDecision {
                 product_id: p.id.clone(),
                 accepted: true,
@@ -239,7 +247,8 @@ pub(crate) fn plan_assign(cx: &mut Ctx) -> Draft {
         .map(|p| p.id.clone())
         .or_else(|| writable.first().and_then(|p| p.parent_id.clone()))
         .or_else(|| input.products.first().map(|p| p.id.clone()));
-    if let (true, false, Some(parent)) = (round >= 2, has_extra, parent) {
+    let time_for_more = round + 1 < last;
+    if let (true, true, false, Some(parent)) = (round >= 2, time_for_more, has_extra, parent) {
         let ops = input.operatives();
         let assignee = ops
             .iter()
@@ -315,7 +324,7 @@ pub(crate) fn plan_assign(cx: &mut Ctx) -> Draft {
     };
     let mut rationale = Vec::new();
     if !accepted_names.is_empty() {
-        if round >= ACCEPT_ALL_FROM_ROUND {
+        if round >= accept_all_from {
             rationale.push(format!(
                 "Accepting {}: the remaining review points are minor.",
                 accepted_names.join(", ")

@@ -135,6 +135,8 @@ pub struct DemoInput {
     pub question_asked: bool,
     /// Current round (Bootstrap is round 0, the first working round is 1).
     pub round: u32,
+    /// The session's round limit (0: unknown); the chair paces itself to finish within it.
+    pub max_rounds: u32,
     /// The team.
     pub members: Vec<DemoMember>,
     /// The product tree, in tree order.
