@@ -46,6 +46,7 @@ pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
     }
     let label = cx.topic.label;
     let subject = cx.subject.clone();
+    let work = cx.work();
     let answer = input
         .person_answer
         .as_deref()
@@ -80,7 +81,7 @@ pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
     for m in &input.members {
         let persona = match m.role {
             DemoRole::Chair => format!(
-                "You chair the {label} on {subject}. You keep the team on the mission, decide quickly, and always say why a version is accepted or sent back."
+                "You chair the {work}. You keep the team on the mission, decide quickly, and always say why a version is accepted or sent back."
             ),
             DemoRole::Operative => {
                 let (area, resp) = cx.topic.domains[op_index % cx.topic.domains.len()];
@@ -108,7 +109,7 @@ pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
 
     let names: Vec<&str> = initial.iter().map(|p| p.name.as_str()).collect();
     let mut mission = format!(
-        "Produce a {label} on {subject} that the person can use as it is, each part checked against its definition of done."
+        "Produce a {work} that the person can use as it is, each part checked against its definition of done."
     );
     if let Some(a) = &answer {
         mission.push_str(&format!(
@@ -174,15 +175,15 @@ pub(crate) fn plan_assign(cx: &mut Ctx) -> Draft {
         let names: Vec<String> = writable.iter().map(|p| p.name.trim().to_string()).collect();
         let message = if all_settled {
             format!(
-                "The {label} on {} is complete: {} accepted ({}). Handing over to the presentation.",
-                cx.subject,
+                "The {} is complete: {} accepted ({}). Handing over to the presentation.",
+                cx.work(),
                 plural(names.len(), "product", "products"),
                 clip(&names.join(", "), 600)
             )
         } else {
             format!(
-                "We stop here after {round} rounds: the {label} on {} is as far as this team can take it. The presentation lists what is accepted and what is still open.",
-                cx.subject
+                "We stop here after {round} rounds: the {} is as far as this team can take it. The presentation lists what is accepted and what is still open.",
+                cx.work()
             )
         };
         return Draft::Halt(Halt {
@@ -313,8 +314,8 @@ pub(crate) fn plan_assign(cx: &mut Ctx) -> Draft {
 
     let round_strategy = match round {
         1 => format!(
-            "Round 1: every operative drafts the products of its domain, so the team sees a first complete {label} on {} early and reviews can start.",
-            cx.subject
+            "Round 1: every operative drafts the products of its domain, so the team sees a first complete {} early and reviews can start.",
+            cx.work()
         ),
         2 => format!(
             "Round 2: accept what reviewers approved, send back what they flagged, and add {} which the drafts showed is missing.",
@@ -415,10 +416,9 @@ fn draft_assignment(cx: &mut Ctx, p: &DemoProduct, assignee: String) -> Assignme
         assignee,
         directive: Directive {
             objective: format!(
-                "Write the first complete draft of {} for the {} on {}.",
+                "Write the first complete draft of {} for the {}.",
                 p.name.trim(),
-                cx.topic.label,
-                cx.subject
+                cx.work()
             ),
             dod: dod_of(cx, p),
             why,
@@ -506,7 +506,6 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 pub(crate) fn presentation(cx: &mut Ctx) -> Draft {
     let input = cx.input;
     let me = input.member_id.clone();
-    let label = cx.topic.label;
     let done: Vec<&DemoProduct> = input
         .products
         .iter()
@@ -519,7 +518,7 @@ pub(crate) fn presentation(cx: &mut Ctx) -> Draft {
         .collect();
     let mut messages = Vec::new();
 
-    let mut intro = format!("## Your {label} on {} is ready\n\n", cx.subject);
+    let mut intro = format!("## Your {} is ready\n\n", cx.work());
     if done.is_empty() {
         intro.push_str("The team worked through the plan, but no product was accepted yet.\n");
     } else {

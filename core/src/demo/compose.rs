@@ -34,6 +34,12 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The whole result in a phrase: "workshop plan on data privacy", "trip plan for a weekend in
+    /// Rome".
+    pub fn work(&self) -> String {
+        format!("{} {} {}", self.topic.label, self.topic.about, self.subject)
+    }
+
     /// A template with `{subject}` filled in.
     pub fn fill(&self, template: &str) -> String {
         topics::fill(template, &self.subject)
@@ -68,10 +74,7 @@ impl<'a> Ctx<'a> {
             (
                 "Purpose".to_string(),
                 vec![
-                    format!(
-                        "What {name} adds to the {} on {}.",
-                        self.topic.label, self.subject
-                    ),
+                    format!("What {name} adds to the {}.", self.work()),
                     if dod.is_empty() {
                         "Done when the team agrees it answers the request.".to_string()
                     } else {
@@ -107,10 +110,7 @@ impl<'a> Ctx<'a> {
     ) -> String {
         let mut out = format!("# {}\n\n", product.name.trim());
         if number <= 1 {
-            out.push_str(&format!(
-                "_First draft for the {} on {}._\n",
-                self.topic.label, self.subject
-            ));
+            out.push_str(&format!("_First draft for the {}._\n", self.work()));
         } else {
             out.push_str(&format!(
                 "_Revision {number} – updated after the team's review._\n"

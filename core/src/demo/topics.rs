@@ -52,6 +52,8 @@ pub struct Topic {
     pub kind: TopicKind,
     /// The noun phrase the team uses for the whole result ("workshop plan").
     pub label: &'static str,
+    /// The word joining the label to the subject ("on" data privacy, "for" a weekend in Rome).
+    pub about: &'static str,
     /// Lower-case words that point to this kind.
     pub keywords: &'static [&'static str],
     /// The products of the first rounds, in the order they are created.
@@ -294,11 +296,23 @@ const FILLERS: [&str; 52] = [
     "could", "would", "you", "like", "to", "for", "some",
 ];
 
-/// The text without its leading filler words (the text itself when all are fillers).
+/// The text without its leading filler words, keeping an article right before the first other word
+/// (the text itself when all are fillers).
 fn strip_fillers(text: &str) -> &str {
-    for (i, word) in word_starts(text) {
+    let words = word_starts(text);
+    for (k, &(i, word)) in words.iter().enumerate() {
         if !is_filler(word) {
-            return drop_leading_verb(text[i..].trim());
+            let rest = drop_leading_verb(text[i..].trim());
+            // Keep an article right before the subject: "a weekend in Rome", not "weekend in Rome".
+            return match k.checked_sub(1).map(|j| words[j]) {
+                Some((a, article))
+                    if rest.len() == text[i..].trim().len()
+                        && ["a", "an", "the"].contains(&article.to_ascii_lowercase().as_str()) =>
+                {
+                    text[a..].trim()
+                }
+                _ => rest,
+            };
         }
     }
     text.trim()
@@ -378,6 +392,7 @@ pub static TOPICS: [Topic; 6] = [
     Topic {
         kind: TopicKind::Workshop,
         label: "workshop plan",
+        about: "on",
         keywords: &[
             "workshop", "training", "seminar", "masterclass", "bootcamp", "hackathon", "meetup",
             "conference", "offsite", "session for",
@@ -529,6 +544,7 @@ pub static TOPICS: [Topic; 6] = [
     Topic {
         kind: TopicKind::Launch,
         label: "launch plan",
+        about: "for",
         keywords: &[
             "launch", "go-to-market", "go to market", "release", "rollout", "roll out", "campaign",
             "product hunt", "announce",
@@ -680,6 +696,7 @@ pub static TOPICS: [Topic; 6] = [
     Topic {
         kind: TopicKind::Trip,
         label: "trip plan",
+        about: "for",
         keywords: &[
             "trip", "travel", "vacation", "holiday", "itinerary", "journey", "road trip", "weekend in",
             "visit", "tour",
@@ -831,6 +848,7 @@ pub static TOPICS: [Topic; 6] = [
     Topic {
         kind: TopicKind::StudyPlan,
         label: "study plan",
+        about: "for",
         keywords: &[
             "study", "exam", "learn", "course", "curriculum", "syllabus", "certification", "revise",
             "revision", "prepare for",
@@ -982,6 +1000,7 @@ pub static TOPICS: [Topic; 6] = [
     Topic {
         kind: TopicKind::Report,
         label: "short report",
+        about: "on",
         keywords: &[
             "report", "analysis", "brief", "whitepaper", "white paper", "memo", "summary", "research",
             "review of", "overview",
@@ -1128,6 +1147,7 @@ pub static TOPICS: [Topic; 6] = [
     Topic {
         kind: TopicKind::Generic,
         label: "project plan",
+        about: "for",
         keywords: &[],
         products: &[
             content(
