@@ -116,6 +116,15 @@ impl<'a> Ctx<'a> {
                 "_Revision {number} – updated after the team's review._\n"
             ));
         }
+        if let Some(answer) = self
+            .input
+            .person_answer
+            .as_deref()
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+        {
+            out.push_str(&format!("\nPlanned for: {}.\n", quote(&clip(answer, 160))));
+        }
         for (heading, bullets) in self.sections_for(product) {
             out.push_str(&format!("\n## {heading}\n"));
             let keep = if number <= 1 && bullets.len() > 2 {
