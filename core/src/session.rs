@@ -583,25 +583,6 @@ impl Session {
         Ok(())
     }
 
-    /// Appends an event whose fold was already computed on a trial copy of the state.
-    pub(crate) fn record_folded(&mut self, kind: EventKind, now: u64, folded: TeamState) {
-        self.events.push(Event {
-            seq: self.events.len() as u64,
-            at: now,
-            kind,
-        });
-        self.state = folded;
-    }
-
-    /// The next event's sequence number (for trial folds).
-    pub(crate) fn next_seq(&self) -> u64 {
-        self.events.len() as u64
-    }
-
-    pub(crate) fn state_mut_for_trial(&self) -> TeamState {
-        self.state.clone()
-    }
-
     fn wrong(&self, action: &'static str) -> EngineError {
         EngineError::WrongStatus {
             action,

@@ -668,3 +668,43 @@ fn markdown_report_lists_products_in_tree_order_with_accepted_versions() {
     assert!(md.contains("**chair:** Here is the plan."));
     assert!(md.starts_with("# Roundtable\n"));
 }
+
+#[test]
+fn a_plan_whose_later_part_fails_applies_nothing_of_its_tree_changes() {
+    let mut s = Session::new(config(2, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let mut now = 1;
+    answer_all(&mut s, &mut now, scripted); // bootstrap
+    answer_all(&mut s, &mut now, scripted); // plan r1
+    answer_all(&mut s, &mut now, scripted); // write r1 (v1 of p1, v2 of p2)
+    answer_all(&mut s, &mut now, scripted); // peer review
+    answer_all(&mut s, &mut now, scripted); // inspection by the chair
+    answer_all(&mut s, &mut now, scripted); // reflect r2
+    let plan = s.next_calls().pop().unwrap();
+    assert_eq!(plan.step, Step::PlanAssign);
+    let before = s.state().clone();
+    // The ADD is fine, the acceptance names v2, which belongs to p2, not p1.
+    let bad = serde_json::json!({"responseType": "final_output",
+        "thinking": {"roundStrategy": "s", "acceptanceRationale": "r"},
+        "treeOperations": [{"action": "ADD", "newId": "new-1", "parentId": "p0", "product": {"name": "Agenda", "type": "Content", "dod": "d"}}],
+        "assignments": [{"productId": "new-1", "assignee": "operative-1", "directive": {"objective": "o", "dod": "d", "why": "w"}}],
+        "acceptance": [{"productId": "p1", "accepted": true, "versionId": "v2"}],
+        "remarks": [{"recipients": ["team"], "type": "note", "content": "hello"}]})
+    .to_string();
+    let out = s.submit(&plan.id, &bad, None, now + 1).unwrap();
+    let Outcome::Invalid { report, .. } = out else {
+        panic!("{out:?}")
+    };
+    assert!(
+        report.errors.iter().any(|e| e.message.contains("v2")),
+        "{report:?}"
+    );
+    assert_eq!(
+        s.state().tree,
+        before.tree,
+        "no product added, nothing accepted"
+    );
+    assert_eq!(s.state().assignments, before.assignments);
+    assert_eq!(s.state().remarks, before.remarks);
+    assert_eq!(Session::replay(s.events()).unwrap(), s);
+}

@@ -803,12 +803,20 @@ impl TeamState {
         let mut changes = Vec::new();
         match output {
             FinalOutput::Bootstrap(b) => {
+                let mut tree = self.tree.clone();
+                let mut added = Vec::new();
+                for initial in &b.initial_products {
+                    let id = tree.add_initial(initial)?;
+                    added.push(format!("added {id} \"{}\"", initial.name));
+                }
+                self.tree = tree;
                 self.charter = Some(Charter {
                     mission: b.mission.clone(),
                     objectives: b.objectives.clone(),
                     constraints: b.constraints.clone(),
                 });
                 changes.push("set the mission charter".to_string());
+                changes.extend(added);
                 for (id, persona) in &b.personas {
                     if let Some(m) = self.members.iter_mut().find(|m| &m.id == id) {
                         m.persona = persona.clone();
@@ -819,10 +827,6 @@ impl TeamState {
                 }
                 if let Some(missing) = &b.missing_details {
                     self.missing_details.extend(missing.iter().cloned());
-                }
-                for initial in &b.initial_products {
-                    let id = self.tree.add_initial(initial)?;
-                    changes.push(format!("added {id} \"{}\"", initial.name));
                 }
             }
             FinalOutput::Reflect(r) => {
@@ -860,7 +864,11 @@ impl TeamState {
                 self.add_remarks(member, step, &r.remarks, &mut changes);
             }
             FinalOutput::PlanAssign(p) => {
-                let applied = self.tree.apply(&p.tree_operations)?;
+                // Every tree change of the answer lands on a copy first: all of them or none.
+                let mut tree = self.tree.clone();
+                let mut new_assignments = Vec::new();
+                let mut new_written = Vec::new();
+                let applied = tree.apply(&p.tree_operations)?;
                 for (i, op) in p.tree_operations.iter().enumerate() {
                     changes.push(describe_op(op, &applied.new_ids, i));
                 }
@@ -873,8 +881,8 @@ impl TeamState {
                 };
                 for a in &p.assignments {
                     let pid = resolve(&a.product_id);
-                    self.tree.set_assignee(&pid, Some(a.assignee.clone()))?;
-                    self.assignments.push(Assignment {
+                    tree.set_assignee(&pid, Some(a.assignee.clone()))?;
+                    new_assignments.push(Assignment {
                         round,
                         product_id: pid.clone(),
                         assignee: a.assignee.clone(),
@@ -887,18 +895,17 @@ impl TeamState {
                     let pid = resolve(&d.product_id);
                     match (d.accepted, &d.version_id) {
                         (true, Some(v)) => {
-                            self.tree.accept(&pid, v)?;
+                            tree.accept(&pid, v)?;
                             changes.push(format!("accepted {v} of {pid}"));
                         }
                         (true, None) => {
-                            let latest = self
-                                .tree
+                            let latest = tree
                                 .product(&pid)
                                 .and_then(|p| p.latest_version().map(str::to_string))
                                 .ok_or_else(|| {
                                     FoldError::Unexpected(format!("{pid} has no version to accept"))
                                 })?;
-                            self.tree.accept(&pid, &latest)?;
+                            tree.accept(&pid, &latest)?;
                             changes.push(format!("accepted {latest} of {pid}"));
                         }
                         (false, _) => {
@@ -906,18 +913,17 @@ impl TeamState {
                                 .rejection_reason
                                 .clone()
                                 .unwrap_or_else(|| "rejected by the chair".into());
-                            self.tree.reject(&pid, &reason)?;
+                            tree.reject(&pid, &reason)?;
                             changes.push(format!("rejected the latest version of {pid}"));
                         }
                     }
                 }
                 for cv in p.chair_versions.iter().flatten() {
                     let pid = resolve(&cv.product_id);
-                    let v = self.tree.add_version(
+                    let v = tree.add_version(
                         &pid,
                         VersionDraft {
-                            title: self
-                                .tree
+                            title: tree
                                 .product(&pid)
                                 .map(|p| p.name.clone())
                                 .unwrap_or_default(),
@@ -929,7 +935,7 @@ impl TeamState {
                             reflection_note: None,
                         },
                     )?;
-                    self.written.push(Written {
+                    new_written.push(Written {
                         round,
                         step,
                         member: member.to_string(),
@@ -938,6 +944,9 @@ impl TeamState {
                     });
                     changes.push(format!("wrote {v} of {pid}"));
                 }
+                self.tree = tree;
+                self.assignments.extend(new_assignments);
+                self.written.extend(new_written);
                 self.add_remarks(member, step, &p.remarks, &mut changes);
                 if let Some(o) = &p.bootstrap_overrides {
                     let charter = self.charter.get_or_insert_with(Charter::default);
@@ -1536,17 +1545,12 @@ pub fn submit(
                         output: Box::new(output),
                         warnings: validated.warnings.clone(),
                     };
-                    let mut trial = session.state_mut_for_trial();
-                    let event = Event {
-                        seq: session.next_seq(),
-                        at: now,
-                        kind,
-                    };
-                    match trial.fold(&event) {
-                        Ok(()) => {
-                            session.record_folded(event.kind, now, trial);
-                        }
-                        Err(e) => errors.push(fold_violation(&e)),
+                    // Bootstrap and PlanAssign apply their tree changes all-or-nothing; the other
+                    // steps were fully checked above, so a refusal here leaves the state as it was.
+                    match session.record(kind, now) {
+                        Ok(()) => {}
+                        Err(EngineError::Internal(e)) => errors.push(fold_violation(&e)),
+                        Err(e) => return Err(e),
                     }
                 }
                 if errors.is_empty() {
