@@ -69,10 +69,11 @@ pub(crate) struct Outcome {
     pub warnings: Vec<Violation>,
 }
 
-type Res<T> = Result<T, Syntax>;
+/// Boxed so that the `Ok` path, taken for every value, returns in registers.
+type Res<T> = Result<T, Box<Syntax>>;
 
 /// Checks `text` (which must be exactly one JSON object, surrounding whitespace allowed).
-pub(crate) fn check(step: Step, text: &str, known: Option<&Known>) -> Result<Outcome, Syntax> {
+pub(crate) fn check(step: Step, text: &str, known: Option<&Known>) -> Result<Outcome, Box<Syntax>> {
     let mut w = Walker {
         b: text.as_bytes(),
         text,
@@ -188,23 +189,29 @@ impl<'a> Walker<'a, '_> {
     // ---- low level --------------------------------------------------------------------------
 
     fn fail<T>(&self, kind: SyntaxKind) -> Res<T> {
-        Err(Syntax {
+        Err(Box::new(Syntax {
             pos: self.pos,
             path: json::pointer(&self.path),
             kind,
-        })
+        }))
     }
 
-    #[inline]
+    /// Skips blanks. Inlined for the usual case (no blank at all); runs of indentation go eight
+    /// bytes at a time.
+    #[inline(always)]
     fn ws(&mut self) -> Res<()> {
-        while let Some(&c) = self.b.get(self.pos) {
-            match c {
-                b' ' | b'\n' | b'\r' | b'\t' => self.pos += 1,
-                b'/' if matches!(self.b.get(self.pos + 1), Some(b'/' | b'*')) => {
-                    return self.fail(SyntaxKind::Comment)
-                }
-                _ => break,
-            }
+        match self.b.get(self.pos) {
+            Some(&c) if c > b' ' && c != b'/' => Ok(()),
+            _ => self.ws_slow(),
+        }
+    }
+
+    fn ws_slow(&mut self) -> Res<()> {
+        self.pos = json::skip_blanks(self.b, self.pos);
+        if self.b.get(self.pos) == Some(&b'/')
+            && matches!(self.b.get(self.pos + 1), Some(b'/' | b'*'))
+        {
+            return self.fail(SyntaxKind::Comment);
         }
         Ok(())
     }
@@ -473,6 +480,8 @@ impl<'a> Walker<'a, '_> {
     fn object(&mut self, keys: Keys) -> Res<()> {
         self.enter()?;
         let mut seen: u64 = 0;
+        // Models mostly write fields in the schema's order: try the one after the last first.
+        let mut next = 0usize;
         self.ws()?;
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -499,7 +508,7 @@ impl<'a> Walker<'a, '_> {
                     Keys::Map(ty) => self.value(ty, false)?,
                     Keys::Known(obj) => {
                         let key = json::unescape(raw, esc);
-                        match obj.fields.iter().position(|f| f.name == key) {
+                        match find_field(obj, &key, next) {
                             Some(i) => {
                                 let field = &obj.fields[i];
                                 if seen & (1 << i) != 0 {
@@ -514,6 +523,7 @@ impl<'a> Walker<'a, '_> {
                                     );
                                 }
                                 seen |= 1 << i;
+                                next = i + 1;
                                 self.value(&field.ty, field.nullable)?;
                             }
                             None => {
@@ -713,7 +723,7 @@ impl<'a> Walker<'a, '_> {
                 Some(_) => return self.fail(SyntaxKind::Expected("':' after a key")),
             }
             self.ws()?;
-            if json::unescape(raw, esc) == tag {
+            if eq_bytes(json::unescape(raw, esc).as_bytes(), tag.as_bytes()) {
                 let start = self.pos;
                 if self.peek() == Some(b'"') {
                     let (v, vesc) = self.string()?;
@@ -832,7 +842,7 @@ impl<'a> Walker<'a, '_> {
             }
             Ty::Enum(values) => {
                 let v = json::unescape(raw, esc);
-                if !values.contains(&v.as_ref()) {
+                if !values.iter().any(|a| eq_bytes(a.as_bytes(), v.as_bytes())) {
                     let name = self.field_name();
                     self.error(
                         format!("{name} {v:?} is not one of the allowed values"),
@@ -919,6 +929,14 @@ impl<'a> Walker<'a, '_> {
             } else {
                 usize::MAX
             };
+            // Usually the ADD came first: settle it now, without remembering anything.
+            if self
+                .new_ids
+                .iter()
+                .any(|(n, at)| *n == id && (op == usize::MAX || *at < op))
+            {
+                return;
+            }
             let path = self.here();
             let at = self.pos;
             self.pending.push(Pending { at, path, id, op });
@@ -1032,6 +1050,62 @@ impl<'a> Walker<'a, '_> {
             }
         }
     }
+}
+
+/// Index of the field named `key`, trying `hint` first.
+#[inline]
+fn find_field(obj: &Obj, key: &str, hint: usize) -> Option<usize> {
+    if let Some(f) = obj.fields.get(hint) {
+        if eq_bytes(f.name.as_bytes(), key.as_bytes()) {
+            return Some(hint);
+        }
+    }
+    obj.fields
+        .iter()
+        .position(|f| eq_bytes(f.name.as_bytes(), key.as_bytes()))
+}
+
+/// Byte equality for the short names and values compared on every field, without a call to
+/// `memcmp`.
+#[inline(always)]
+fn eq_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i + 8 <= a.len() {
+        let x = u64::from_le_bytes([
+            a[i],
+            a[i + 1],
+            a[i + 2],
+            a[i + 3],
+            a[i + 4],
+            a[i + 5],
+            a[i + 6],
+            a[i + 7],
+        ]);
+        let y = u64::from_le_bytes([
+            b[i],
+            b[i + 1],
+            b[i + 2],
+            b[i + 3],
+            b[i + 4],
+            b[i + 5],
+            b[i + 6],
+            b[i + 7],
+        ]);
+        if x != y {
+            return false;
+        }
+        i += 8;
+    }
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// The first non-blank char of a raw string body (escaped blanks skipped) is `{` or `[`.

@@ -9,15 +9,22 @@ use std::borrow::Cow;
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// True when some byte of `w` may be a `"`, a `\` or a control char (< 0x20). May say true for
-/// a word that has none (then the caller looks byte by byte), never false for one that has one.
+/// A mask with the high bit set in the lowest byte of `w` that is a `"`, a `\` or a control
+/// char (< 0x20), or 0. Bits above the lowest may be spurious (borrows), the lowest never is, so
+/// `trailing_zeros / 8` is the exact offset of the first such byte.
 #[inline(always)]
-fn word_needs_look(w: u64) -> bool {
+fn stop_mask(w: u64) -> u64 {
     let quote = w ^ (ONES * b'"' as u64);
     let backslash = w ^ (ONES * b'\\' as u64);
     let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
     let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
-    (has_zero(quote) | has_zero(backslash) | below_space) != 0
+    has_zero(quote) | has_zero(backslash) | below_space
+}
+
+#[inline(always)]
+fn word_at(bytes: &[u8], i: usize) -> u64 {
+    let c = &bytes[i..i + 8];
+    u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
 }
 
 /// What stopped a string scan.
@@ -33,32 +40,59 @@ pub(crate) enum Stop {
     End,
 }
 
-/// Finds the first `"`, `\` or control char at or after `from`.
+/// Finds the first `"`, `\` or control char at or after `from`, eight bytes at a time.
 #[inline]
 pub(crate) fn scan_string(bytes: &[u8], from: usize) -> Stop {
     let len = bytes.len();
     let mut i = from;
+    while i + 8 <= len {
+        let mask = stop_mask(word_at(bytes, i));
+        if mask != 0 {
+            i += (mask.trailing_zeros() / 8) as usize;
+            return classify(bytes[i], i);
+        }
+        i += 8;
+    }
+    while i < len {
+        if matches!(bytes[i], b'"' | b'\\') || bytes[i] < 0x20 {
+            return classify(bytes[i], i);
+        }
+        i += 1;
+    }
+    Stop::End
+}
+
+#[inline(always)]
+fn classify(b: u8, at: usize) -> Stop {
+    match b {
+        b'"' => Stop::Quote(at),
+        b'\\' => Stop::Backslash(at),
+        _ => Stop::Control(at),
+    }
+}
+
+/// Offset of the first byte at or after `from` that is not a space, newline, return or tab.
+#[inline]
+pub(crate) fn skip_blanks(bytes: &[u8], from: usize) -> usize {
+    const SPACES: u64 = ONES * b' ' as u64;
+    let len = bytes.len();
+    let mut i = from;
     loop {
-        while i + 8 <= len {
-            let mut chunk = [0u8; 8];
-            chunk.copy_from_slice(&bytes[i..i + 8]);
-            if word_needs_look(u64::from_le_bytes(chunk)) {
-                break;
+        if i + 8 <= len {
+            let x = word_at(bytes, i) ^ SPACES;
+            if x == 0 {
+                i += 8;
+                continue;
             }
-            i += 8;
-        }
-        // Look at the flagged word (or the tail) byte by byte, then go fast again.
-        let end = (i + 8).min(len);
-        while i < end {
-            match bytes[i] {
-                b'"' => return Stop::Quote(i),
-                b'\\' => return Stop::Backslash(i),
-                b if b < 0x20 => return Stop::Control(i),
-                _ => i += 1,
+            i += (x.trailing_zeros() / 8) as usize;
+        } else {
+            while i < len && bytes[i] == b' ' {
+                i += 1;
             }
         }
-        if i >= len {
-            return Stop::End;
+        match bytes.get(i) {
+            Some(b'\n' | b'\r' | b'\t') => i += 1,
+            _ => return i,
         }
     }
 }
@@ -113,11 +147,17 @@ fn is_high_surrogate(esc: &[u8]) -> bool {
 }
 
 /// The text a raw JSON string body stands for. Borrowed when it has no escape. The body must have
-/// passed [`check_escapes`].
+/// passed [`check_escape`].
+#[inline]
 pub(crate) fn unescape(raw: &str, has_escape: bool) -> Cow<'_, str> {
-    if !has_escape {
-        return Cow::Borrowed(raw);
+    if has_escape {
+        Cow::Owned(unescape_slow(raw))
+    } else {
+        Cow::Borrowed(raw)
     }
+}
+
+fn unescape_slow(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.char_indices();
     while let Some((i, c)) = chars.next() {
@@ -151,7 +191,7 @@ pub(crate) fn unescape(raw: &str, has_escape: bool) -> Cow<'_, str> {
             other => out.push(other),
         }
     }
-    Cow::Owned(out)
+    out
 }
 
 fn hex4(s: &str) -> Option<u32> {
@@ -250,6 +290,16 @@ mod tests {
             assert_eq!(check_scan(&format!("{body}é€😀\"")), Stop::Quote(pad + 9));
             assert_eq!(check_scan(&body), Stop::End);
         }
+    }
+
+    #[test]
+    fn blanks_are_skipped_at_any_offset() {
+        for pad in 0..20 {
+            let text = format!("{}\n\t {}x", " ".repeat(pad), " ".repeat(pad));
+            assert_eq!(skip_blanks(text.as_bytes(), 0), 2 * pad + 3);
+            assert_eq!(skip_blanks(" ".repeat(pad).as_bytes(), 0), pad);
+        }
+        assert_eq!(skip_blanks(b"x  ", 0), 0);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use super::json::shorten;
+use super::json::{scan_string, shorten, Stop};
 use super::Violation;
 
 fn note(message: &str, received: &str, hint: &str) -> Violation {
@@ -163,10 +163,14 @@ fn matching_end(text: &str, start: usize) -> Option<usize> {
             b'"' => {
                 i += 1;
                 loop {
-                    match b.get(i)? {
-                        b'\\' => i += 2,
-                        b'"' => break,
-                        _ => i += 1,
+                    match scan_string(b, i) {
+                        Stop::Backslash(at) => i = at + 2,
+                        Stop::Control(at) => i = at + 1,
+                        Stop::Quote(at) => {
+                            i = at;
+                            break;
+                        }
+                        Stop::End => return None,
                     }
                 }
             }
@@ -225,19 +229,24 @@ pub(crate) fn normalize(text: &str) -> (Cow<'_, str>, Vec<Violation>) {
         match b[i] {
             b'"' => {
                 i += 1;
-                while i < b.len() {
-                    match b[i] {
-                        b'\\' => i += 2,
-                        b'"' => break,
-                        c if c < 0x20 => {
-                            control.get_or_insert(i);
-                            e.replace(i, i + 1, &escape_control(c));
-                            i += 1;
+                loop {
+                    match scan_string(b, i) {
+                        Stop::Backslash(at) => i = at + 2,
+                        Stop::Control(at) => {
+                            control.get_or_insert(at);
+                            e.replace(at, at + 1, &escape_control(b[at]));
+                            i = at + 1;
                         }
-                        _ => i += 1,
+                        Stop::Quote(at) => {
+                            i = at + 1;
+                            break;
+                        }
+                        Stop::End => {
+                            i = b.len();
+                            break;
+                        }
                     }
                 }
-                i += 1;
             }
             b'/' if b.get(i + 1) == Some(&b'/') => {
                 comment.get_or_insert(i);
