@@ -1,0 +1,98 @@
+//! Plays a whole demo session through `roundtable-core` (engine + demo model, no network) and
+//! writes its session file — the "Open a demo session" file the app ships in `static/demo/`.
+//!
+//! `cargo run -p roundtable-web --example demo_session -- static/demo/demo-session.roundtable.json`
+//!
+//! Everything is deterministic (fixed clock, seeded demo model), so the file only changes when
+//! core changes; `web/tests/demo_file.rs` checks the shipped file is the one this produces.
+
+use roundtable_core::demo::{rng::fnv1a, DemoModel};
+use roundtable_core::event::Usage;
+use roundtable_core::export;
+use roundtable_core::session::{ModelRef, Session, SessionConfig, Status};
+
+/// The request of the shipped demo session.
+pub const REQUEST: &str =
+    "Plan a two-day workshop on accessible web design for a small agency of twelve people.";
+
+/// 2026-01-05 09:00 UTC: the demo session's fixed start time.
+pub const START_MS: u64 = 1_767_603_600_000;
+
+/// Plays the demo session to its end and returns the session file text.
+pub fn play() -> String {
+    let mut config = SessionConfig::standard(
+        REQUEST,
+        2,
+        true,
+        false,
+        ModelRef {
+            provider: roundtable_core::demo::PROVIDER.into(),
+            model: roundtable_core::demo::MODEL.into(),
+        },
+    );
+    config.team_name = "Workshop crew".into();
+    config.team_description =
+        "A chair, two specialists and an inspector planning a workshop.".into();
+    config.settings.max_rounds = 5;
+    let names = ["Ada Chen", "Ravi Patel", "Lena Novak", "Tomás Ruiz"];
+    let roles = [
+        "Workshop lead",
+        "Curriculum designer",
+        "Accessibility specialist",
+        "Quality reviewer",
+    ];
+    for (m, (name, role)) in config.members.iter_mut().zip(names.iter().zip(roles)) {
+        m.name = (*name).into();
+        m.role = role.into();
+    }
+    // Same seeding as the app's demo provider: the seed comes from the request.
+    let model = DemoModel::new(fnv1a(REQUEST.as_bytes()));
+    let mut now = START_MS;
+    let mut tick = || {
+        now += 1_700;
+        now
+    };
+    let mut session = Session::new(config, START_MS).expect("the demo team is valid");
+    session.start(tick()).expect("a draft session starts");
+    for _ in 0..2_000 {
+        match session.status().clone() {
+            Status::Running => {
+                for call in session.next_calls() {
+                    let answer = model.answer_call(&call);
+                    let usage = Usage {
+                        input_tokens: answer.usage.prompt_tokens,
+                        output_tokens: answer.usage.completion_tokens,
+                        stopped_for_length: false,
+                    };
+                    session
+                        .submit(&call.id, &answer.text, Some(usage), tick())
+                        .expect("an outstanding call takes its answer");
+                }
+            }
+            Status::AwaitingPerson { halt, .. } => {
+                let answer = halt
+                    .options
+                    .as_ref()
+                    .and_then(|o| o.first().cloned())
+                    .unwrap_or_else(|| "Go ahead as you think best.".into());
+                session
+                    .answer_halt(&answer, tick())
+                    .expect("the question is open");
+            }
+            Status::Done => break,
+            other => panic!("the demo session stopped: {other:?}"),
+        }
+    }
+    assert_eq!(*session.status(), Status::Done, "the demo session ends");
+    export::to_file(&session, tick())
+}
+
+#[allow(dead_code)]
+fn main() {
+    let out = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "static/demo/demo-session.roundtable.json".into());
+    let text = play();
+    std::fs::write(&out, &text).expect("the output file is writable");
+    println!("wrote {out} ({} bytes)", text.len());
+}
