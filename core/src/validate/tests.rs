@@ -435,3 +435,37 @@ fn repair_prompt_lists_every_violation() {
     assert!(prompt.ends_with("Answer again with only the corrected JSON object: no code fence, no text before or after it."));
     assert!(report.to_string().contains("/messages/0/asAgent"));
 }
+
+// ---- what a model reads (insta snapshots) ---------------------------------------------------
+
+#[test]
+fn snapshot_plan_assign_report_and_prompt() {
+    let raw = PLAN
+        .replace("\"parentId\": \"new-1\"", "\"parentId\": \"new-3\"")
+        .replace("\"type\": \"Content\"", "\"type\": \"Chapter\"")
+        .replace("\"versionId\": \"v1\"", "\"versionId\": \"v9\"")
+        .replace("\"reason\": \"Merged.\"", "\"why\": \"Merged.\"");
+    let report = validate_step(Step::PlanAssign, &raw, Some(&known())).unwrap_err();
+    insta::assert_json_snapshot!("plan_assign_report", report);
+    insta::assert_snapshot!("plan_assign_repair_prompt", report.repair_prompt());
+}
+
+#[test]
+fn snapshot_cut_off_and_not_allowed_prompts() {
+    let cut = &PLAN[..300];
+    let report = validate_step(Step::PlanAssign, cut, None).unwrap_err();
+    insta::assert_snapshot!("cut_off_repair_prompt", report.repair_prompt());
+    let halt = r#"{"responseType":"halt","halt":{"type":"done","to":["u:all"],"message":"Done."}}"#;
+    let report = validate_step(Step::Write, halt, None).unwrap_err();
+    insta::assert_snapshot!("halt_on_write_repair_prompt", report.repair_prompt());
+    let py = r#"{"responseType": "final_output", "reviews": [], "remarks": [{"recipients": ["chair"], "type": "note", "content": "ok", "isBlocker": False}]}"#;
+    let report = validate_step(Step::PeerReview, py, None).unwrap_err();
+    insta::assert_snapshot!("python_literal_repair_prompt", report.repair_prompt());
+}
+
+#[test]
+fn snapshot_recovery_warnings() {
+    let messy = "Sure, here you go:\n```json\n{\"responseType\": \"final_output\", // the plan\n \"thinking\": {“roundStrategy”: \"one\ntwo\", \"acceptanceRationale\": \"x\",},}\n```\nAnything else?";
+    let v = validate_step(Step::PlanAssign, messy, None).unwrap();
+    insta::assert_json_snapshot!("recovery_warnings", v.warnings);
+}
