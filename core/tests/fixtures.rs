@@ -205,3 +205,114 @@ fn index_lists_every_fixture() {
     let on_disk = fs::read_to_string(&path).unwrap_or_default();
     assert!(on_disk == text, "index.json is stale: run UPDATE_FIXTURE_INDEX=1 cargo test -p roundtable-core --test fixtures");
 }
+
+// ---- robustness: nothing panics, and the checker agrees with serde --------------------------
+
+/// One edit of a fixture, the way answers get damaged: a cut, a deleted range, inserted text,
+/// a duplicated range.
+#[derive(Debug, Clone)]
+enum Edit {
+    Truncate(usize),
+    Delete(usize, usize),
+    Insert(usize, String),
+    Duplicate(usize, usize),
+}
+
+fn apply(text: &str, edit: &Edit) -> String {
+    let cut = |i: usize| {
+        let mut i = i % (text.len() + 1);
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    match edit {
+        Edit::Truncate(at) => text[..cut(*at)].to_string(),
+        Edit::Delete(a, len) => {
+            let a = cut(*a);
+            let b = cut(a + len % 40);
+            let b = b.max(a);
+            format!("{}{}", &text[..a], &text[b..])
+        }
+        Edit::Insert(at, s) => {
+            let at = cut(*at);
+            format!("{}{s}{}", &text[..at], &text[at..])
+        }
+        Edit::Duplicate(a, len) => {
+            let a = cut(*a);
+            let b = cut(a + len % 200).max(a);
+            format!("{}{}", &text[..b], &text[a..])
+        }
+    }
+}
+
+fn edit_strategy() -> impl proptest::strategy::Strategy<Value = Edit> {
+    use proptest::prelude::*;
+    let snippet = prop_oneof![
+        Just(",".to_string()),
+        Just("}".to_string()),
+        Just("]".to_string()),
+        Just("\"".to_string()),
+        Just("\\".to_string()),
+        Just("\n".to_string()),
+        Just("True".to_string()),
+        Just("null".to_string()),
+        Just("// c\n".to_string()),
+        Just("“".to_string()),
+        Just("```".to_string()),
+        Just("{\"a\":1}".to_string()),
+        Just("\\ud83d".to_string()),
+        Just("1e999".to_string()),
+        "[ -~]{0,8}",
+        "\\PC{0,4}",
+    ];
+    prop_oneof![
+        any::<usize>().prop_map(Edit::Truncate),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, l)| Edit::Delete(a, l)),
+        (any::<usize>(), snippet).prop_map(|(a, s)| Edit::Insert(a, s)),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, l)| Edit::Duplicate(a, l)),
+    ]
+}
+
+/// What must hold for any text: no panic, and a passing verdict means serde reads the
+/// recovered text too (the checker is never more lenient than the typed value).
+fn holds_for(step: Step, text: &str, known: &Known) {
+    for k in [None, Some(known)] {
+        let verdict = check_step(step, text, k);
+        let typed = validate_step(step, text, k);
+        assert_eq!(verdict.is_ok(), typed.is_ok(), "{step} {text:?}: {typed:?}");
+        if verdict.is_ok() {
+            let value: Value = serde_json::from_str(&verdict.json).expect("recovered text is JSON");
+            assert!(value.is_object());
+        } else {
+            for e in &verdict.errors {
+                assert!(e.path.is_empty() || e.path.starts_with('/'), "{e:?}");
+            }
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn arbitrary_text_never_panics(text in "\\PC{0,200}", step in 0usize..7) {
+        holds_for(Step::ALL[step], &text, &default_known());
+    }
+
+    #[test]
+    fn json_ish_text_never_panics(text in "[{}\\[\\]\":,a-z0-9 \\\\\n.eE+-]{0,120}", step in 0usize..7) {
+        holds_for(Step::ALL[step], &text, &default_known());
+    }
+
+    #[test]
+    fn damaged_fixtures_never_panic(index in proptest::prelude::any::<usize>(), edits in proptest::collection::vec(edit_strategy(), 1..4)) {
+        let fixtures = load();
+        let f = &fixtures[index % fixtures.len()];
+        let mut text = f.text.clone();
+        for edit in &edits {
+            text = apply(&text, edit);
+        }
+        holds_for(f.step, &text, &default_known());
+    }
+}

@@ -107,7 +107,7 @@ pub(crate) fn locate(text: &str) -> Result<(&str, Vec<Violation>), Violation> {
         return Err(refuse(
             "the answer is a JSON array; it must be one JSON object",
             "one JSON object",
-            &text[..text.len().min(start + 40)],
+            text,
             "Answer with a single object, not a list of objects.",
         ));
     }
@@ -414,6 +414,8 @@ mod tests {
             .unwrap_err()
             .contains("no JSON object"));
         assert!(check_locate("[{\"a\": 1}]").unwrap_err().contains("array"));
+        let multibyte = format!("[{{\"a\": \"{}\"}}]", "é".repeat(40));
+        assert!(check_locate(&multibyte).unwrap_err().contains("array"));
     }
 
     #[test]
