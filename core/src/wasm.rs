@@ -11,7 +11,7 @@
 //! so a valid answer is never copied back. Small things (errors, schemas, trees) go through
 //! `serde_json` text or `serde-wasm-bindgen`, where clarity beats a few microseconds.
 
-use js_sys::{Array, Object, Reflect};
+use js_sys::{Array, JsString, Object, Reflect, Uint8Array, WebAssembly};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -503,6 +503,71 @@ extern "C" {
     /// string instead of a copy decoded back out of linear memory.
     #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
     fn json_parse_value(text: &JsValue) -> Result<JsValue, JsValue>;
+
+    /// The platform's UTF-8 encoder (browsers and Node alike).
+    type TextEncoder;
+    #[wasm_bindgen(constructor)]
+    fn new() -> TextEncoder;
+    /// Writes as much of `source` as fits into `dest` as UTF-8, in native code.
+    #[wasm_bindgen(method, js_name = encodeInto)]
+    fn encode_into(this: &TextEncoder, source: &JsValue, dest: &Uint8Array) -> EncodeIntoResult;
+
+    /// `{ read, written }` of `encodeInto`.
+    type EncodeIntoResult;
+    #[wasm_bindgen(method, getter)]
+    fn read(this: &EncodeIntoResult) -> u32;
+    #[wasm_bindgen(method, getter)]
+    fn written(this: &EncodeIntoResult) -> u32;
+}
+
+/// Below this many UTF-16 units the string crosses the usual way; the few extra calls of
+/// [`read_long_string`] only pay off on long answers.
+const LONG_STRING: u32 = 1024;
+
+/// Copies a JS string into a Rust `String`.
+///
+/// wasm-bindgen's own path copies the leading ASCII run one char at a time in a JS loop, which on
+/// an all-ASCII 20 KB answer costs more than the whole validation. Here the string goes through
+/// one `TextEncoder.encodeInto` straight into linear memory (native code, a memcpy for ASCII),
+/// growing the buffer only if non-ASCII text makes it longer than guessed.
+fn read_string(raw: &JsValue, keys: &Keys) -> Option<String> {
+    let s: &JsString = raw.dyn_ref()?;
+    let units = s.length();
+    if units < LONG_STRING {
+        return raw.as_string();
+    }
+    read_long_string(s, units, &keys.encoder)
+}
+
+fn read_long_string(s: &JsString, units: u32, encoder: &TextEncoder) -> Option<String> {
+    let units_len = units as usize;
+    // ASCII is one byte a unit; leave room for some non-ASCII text before a second round.
+    let mut buf = vec![0u8; units_len + units_len / 8 + 16];
+    let (mut read, mut written) = (0u32, 0usize);
+    loop {
+        // The buffer is fetched after every (re)allocation: growing memory detaches the old one.
+        let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+        let dest = Uint8Array::new_with_byte_offset_and_length(
+            &memory.buffer(),
+            buf.as_mut_ptr() as u32 + written as u32,
+            (buf.len() - written) as u32,
+        );
+        let source: JsValue = if read == 0 {
+            s.into()
+        } else {
+            s.substring(read, units).into()
+        };
+        let r = encoder.encode_into(&source, &dest);
+        read += r.read();
+        written += r.written() as usize;
+        if read >= units {
+            break;
+        }
+        // Each remaining UTF-16 unit takes at most 3 bytes.
+        buf.resize(written + (units - read) as usize * 3, 0);
+    }
+    buf.truncate(written);
+    String::from_utf8(buf).ok()
 }
 
 /// JS strings made once per instance: every `Reflect` call on the hot path then passes a heap
@@ -514,6 +579,7 @@ struct Keys {
     truncated: JsValue,
     response_type: JsValue,
     final_output: JsValue,
+    encoder: TextEncoder,
     /// The default-`[]` fields at the top level of a final output, per step (spec 000).
     defaults: Vec<(Step, Vec<JsValue>)>,
 }
@@ -532,6 +598,7 @@ impl Keys {
             truncated: s("truncated"),
             response_type: s("responseType"),
             final_output: s("final_output"),
+            encoder: TextEncoder::new(),
             defaults,
         }
     }
@@ -578,11 +645,11 @@ pub fn validate_step_js(
     options: &JsValue,
 ) -> Result<JsValue, JsError> {
     let step = parse_step(step)?;
-    let text = raw.as_string().ok_or_else(|| {
-        JsError::new("validateStep: raw must be a string (the model's answer text)")
-    })?;
     let known = read_known(known)?;
     KEYS.with(|keys| {
+        let text = read_string(raw, keys).ok_or_else(|| {
+            JsError::new("validateStep: raw must be a string (the model's answer text)")
+        })?;
         let (want_value, truncated) = read_validate_options(options, keys)?;
         let verdict = check_step_with(step, &text, known.as_ref(), Options { truncated });
         if !verdict.is_ok() {
