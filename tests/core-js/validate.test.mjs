@@ -206,3 +206,15 @@ test('an all-ASCII answer and a repaired one give the same value as JSON.parse',
   assert.deepEqual(core.validateStep('presentation', raw).value, body);
   assert.deepEqual(core.validateStep('presentation', '```json\n' + raw + '\n```').value, body);
 });
+
+test('long non-ASCII answers cross intact (the buffer grows past its first guess)', () => {
+  for (const content of ['😀é—'.repeat(2000), 'a'.repeat(3000) + '“quoted” 😀'.repeat(1500), 'é'.repeat(1023) + '😀']) {
+    const raw = presentation([{ content, asAgent: 'envoy' }]);
+    const r = core.validateStep('presentation', raw);
+    assert.equal(r.ok, true, JSON.stringify(r.errors));
+    assert.equal(r.value.messages[0].content, content);
+    // a repaired answer is parsed from the copy that crossed, so the copy itself must be exact
+    const fenced = core.validateStep('presentation', '```json\n' + raw + '\n```');
+    assert.equal(fenced.value.messages[0].content, content);
+  }
+});
