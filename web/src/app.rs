@@ -68,7 +68,7 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// Shows a notice; info notices go away by themselves after a while.
+    /// Shows a notice; it goes away by itself (info after 6 s, errors after 15 s) or when dismissed.
     pub fn notify(&self, kind: NoticeKind, text: impl Into<String>) {
         let id = self.next_notice.get_value();
         self.next_notice.set_value(id + 1);
@@ -77,13 +77,12 @@ impl AppState {
             n.retain(|x| x.text != text);
             n.push(Notice { id, kind, text });
         });
-        if kind == NoticeKind::Info {
-            let notices = self.notices;
-            set_timeout(
-                move || notices.update(|n| n.retain(|x| x.id != id)),
-                std::time::Duration::from_secs(6),
-            );
-        }
+        let notices = self.notices;
+        let secs = if kind == NoticeKind::Info { 6 } else { 15 };
+        set_timeout(
+            move || notices.update(|n| n.retain(|x| x.id != id)),
+            std::time::Duration::from_secs(secs),
+        );
     }
 
     /// Shorthand for an info notice.

@@ -51,6 +51,8 @@ pub const MAX_ATTEMPTS: u32 = 3;
 pub const MAX_TOKENS: u32 = 8192;
 /// Pause per demo call so a person can watch the team work (no network is involved).
 pub const DEMO_DELAY_MS: u64 = 120;
+/// The setting that overrides [`DEMO_DELAY_MS`] (Settings → Demo model).
+pub const DEMO_DELAY_SETTING: &str = "demo:delay";
 
 /// The open session and everything the page shows about its run. `Copy`: every field is an
 /// arena handle, so closures take it freely.
@@ -416,7 +418,14 @@ pub async fn perform(
         None
     };
     if id == ProviderId::Demo {
-        gloo_timers_sleep(DEMO_DELAY_MS).await;
+        let delay = storage::get_setting(DEMO_DELAY_SETTING)
+            .await
+            .ok()
+            .flatten()
+            .and_then(|d| d.parse::<u64>().ok())
+            .unwrap_or(DEMO_DELAY_MS)
+            .min(60_000);
+        gloo_timers_sleep(delay).await;
     }
     let adapter = providers::adapter(id);
     adapter

@@ -250,8 +250,21 @@ pub fn NewSessionPage() -> impl IntoView {
         }
         match validate() {
             Err(e) => {
+                // Inline messages say what is wrong; focus goes to the first field that needs it.
+                let first = if e.request.is_some() {
+                    "textarea[name=request]"
+                } else if e.team.is_some() || !e.members.is_empty() {
+                    ".member-row input"
+                } else {
+                    ".limits input[aria-invalid=true]"
+                };
                 errors.set(e);
-                state.error("Some fields need attention; see the messages in the form.");
+                request_animation_frame(move || {
+                    if let Ok(Some(el)) = document().query_selector(first) {
+                        use wasm_bindgen::JsCast;
+                        let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
+                    }
+                });
             }
             Ok(config) => {
                 errors.set(FormErrors::default());

@@ -43,7 +43,12 @@ pub fn SettingsPage() -> impl IntoView {
                 .ok()
                 .flatten()
                 .unwrap_or_default();
-            (out, base)
+            let delay = storage::get_setting(crate::runner::DEMO_DELAY_SETTING)
+                .await
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            (out, base, delay)
         }
     });
 
@@ -55,13 +60,14 @@ pub fn SettingsPage() -> impl IntoView {
                 "They are never written into an exported session, a link or the console."
             </p>
             <Suspense fallback=|| view! { <p class="muted">"Loading settings…"</p> }>
-                {move || loaded.get().map(|(providers, base)| view! {
+                {move || loaded.get().map(|(providers, base, delay)| view! {
                     <div class="card">
                         <h2>"Providers"</h2>
                         {providers.into_iter().map(|(p, s)| view! {
                             <ProviderRow provider=p settings=s on_change=move || version.update(|v| *v += 1)/>
                         }).collect_view()}
                         <LocalBase initial=base/>
+                        <DemoDelay initial=delay/>
                         <div class="row end">
                             <button class="danger" on:click=move |_| {
                                 leptos::task::spawn_local(async move {
@@ -230,4 +236,39 @@ pub fn is_loopback_url(url: &str) -> bool {
     };
     let host = rest.split(['/', ':']).next().unwrap_or_default();
     host == "127.0.0.1" || host == "localhost"
+}
+
+/// How long the demo model "thinks" per call, so a person can watch (or a test can catch a run
+/// mid-way).
+#[component]
+fn DemoDelay(initial: String) -> impl IntoView {
+    let state = app_state();
+    let delay = RwSignal::new(initial);
+    let save = move || {
+        let d = delay.get_untracked().trim().to_string();
+        if !d.is_empty() && d.parse::<u64>().map_or(true, |n| n > 60_000) {
+            state.error("The demo pause is a whole number of milliseconds, at most 60000.");
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let value = (!d.is_empty()).then_some(d.as_str());
+            match storage::set_setting(crate::runner::DEMO_DELAY_SETTING, value).await {
+                Ok(()) => state.info("Demo model pause saved."),
+                Err(e) => state.error(e.to_string()),
+            }
+        });
+    };
+    view! {
+        <div class="row">
+            <label class="field grow">
+                <span>"Demo model: pause per call (ms)"</span>
+                <input type="text" inputmode="numeric" name="demo-delay"
+                    placeholder=crate::runner::DEMO_DELAY_MS.to_string()
+                    prop:value=move || delay.get()
+                    on:input=move |ev| delay.set(event_target_value(&ev))
+                    on:keydown=move |ev| if ev.key() == "Enter" { save() }/>
+            </label>
+            <button class="ghost" name="save-demo-delay" on:click=move |_| save()>"Save pause"</button>
+        </div>
+    }
 }

@@ -34,6 +34,11 @@ fn live_state(
     if slot.exhausted {
         return "failed";
     }
+    if let roundtable_core::session::Status::AwaitingPerson { asked_by, .. } = &st.status {
+        if *asked_by == slot.member {
+            return "halted";
+        }
+    }
     if slot.done {
         return if had_invalid { "repaired" } else { "done" };
     }

@@ -1,0 +1,122 @@
+// Shared set-up for the browser tests: a static server for dist/ on loopback, a fresh Chromium
+// profile per test file (persistent, so IndexedDB survives reloads), and page helpers.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import net from 'node:net';
+import { chromium } from 'playwright-core';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DIST = process.env.RT_DIST || join(ROOT, 'dist');
+export const OUTPUT = join(ROOT, 'tests', 'output');
+mkdirSync(OUTPUT, { recursive: true });
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** Serves dist/ (or RT_BASE_URL when given) and returns { url, stop }. */
+export async function serveDist() {
+  if (process.env.RT_BASE_URL) return { url: process.env.RT_BASE_URL, stop: async () => {} };
+  const port = await freePort();
+  const child = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', DIST], {
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) break;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+/** A fresh persistent Chromium profile; returns { context, page, close, errors }. */
+export async function launch() {
+  const dir = mkdtempSync(join(tmpdir(), 'rt-e2e-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    acceptDownloads: true,
+    viewport: { width: 1440, height: 900 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const errors = [];
+  const watch = (page) => {
+    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    });
+  };
+  context.on('page', watch);
+  const page = context.pages()[0] || (await context.newPage());
+  watch(page);
+  return {
+    context,
+    page,
+    errors,
+    close: async () => {
+      await context.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens the app at a hash route and waits until it has mounted. */
+export async function open(page, base, hash = '#/') {
+  await page.goto(base + hash);
+  await page.waitForSelector('header.app-header');
+}
+
+/** Saves a full-page screenshot to tests/output/<name>.png. */
+export async function shot(page, name) {
+  const path = join(OUTPUT, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** Creates a demo session from the New page with the given request; returns its id. */
+export async function createDemoSession(page, base, request, { preset = 'research-lab', rounds } = {}) {
+  await open(page, base, '#/new');
+  await page.click(`button[data-preset="${preset}"]`);
+  await page.fill('textarea[name="request"]', request);
+  if (rounds) await page.fill('input[name="max-rounds"]', String(rounds));
+  await page.click('button[name="create"]');
+  await page.waitForSelector('.session-head');
+  const url = page.url();
+  return url.split('#/s/')[1].split('/')[0];
+}
+
+/** The session's status word, as the page shows it (data-status on the session root). */
+export async function status(page) {
+  return page.getAttribute('.session', 'data-status');
+}
+
+/** Waits until the session status is one of `want`, answering nothing. */
+export async function waitStatus(page, want, timeout = 120000) {
+  const wanted = Array.isArray(want) ? want : [want];
+  await page.waitForFunction(
+    (w) => w.includes(document.querySelector('.session')?.getAttribute('data-status')),
+    wanted,
+    { timeout },
+  );
+  return status(page);
+}
