@@ -1,44 +1,36 @@
 #!/usr/bin/env bash
-# Installs what building and testing Roundtable needs, skipping anything already at the right
-# version, so a repeated run takes seconds. Only registries are used (apt, crates.io, npm): nothing
-# is downloaded from GitHub. See ../shared/TOOLCHAIN.md for why each pin is what it is.
+# Installs what building and testing the browser app needs, skipping whatever is already there:
+# the wasm32 target, trunk 0.21.14, wasm-bindgen-cli at the version pinned in Cargo.toml, the npm
+# dev tools (binaryen's wasm-opt, playwright-core), and Debian's chromium + chromedriver.
+# Only registries are used (crates.io, npm, apt); nothing is downloaded from elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/"/,"",$3); print $3; exit}' Cargo.lock)
-: "${WASM_BINDGEN_VERSION:?wasm-bindgen not found in Cargo.lock}"
-export PATH="$HOME/.cargo/bin:$PATH"
+need_bindgen=$(sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
 
-have() { command -v "$1" >/dev/null 2>&1; }
-step() { printf '\n== %s\n' "$*"; }
+rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown \
+  || rustup target add wasm32-unknown-unknown
 
-if ! have chromium || ! have chromedriver; then
-  step "chromium + chromedriver (apt)"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+if ! trunk --version 2>/dev/null | grep -q '0.21.14'; then
+  echo "installing trunk 0.21.14 (about 11 minutes on 2 cores)…"
+  cargo install --locked trunk --version 0.21.14
 fi
 
-step "rust toolchain (rust-toolchain.toml: 1.95.0 + wasm32 target)"
-rustup show active-toolchain >/dev/null
-rustup target list --installed | grep -q wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
-
-if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
-  step "wasm-bindgen-cli $WASM_BINDGEN_VERSION"
-  # not --locked: its lock file pins a webpki-roots version the registry here lacks
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
-fi
-if [ "$(wasm-pack --version 2>/dev/null | awk '{print $2}')" != "0.15.1" ]; then
-  step "wasm-pack 0.15.1"
-  cargo install --locked wasm-pack --version 0.15.1 --force
-fi
-if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "0.21.14" ]; then
-  step "trunk 0.21.14 (0.22 needs a newer rustc)"
-  cargo install --locked trunk --version 0.21.14 --force
+if ! wasm-bindgen --version 2>/dev/null | grep -q "$need_bindgen"; then
+  echo "installing wasm-bindgen-cli $need_bindgen…"
+  cargo install wasm-bindgen-cli --version "$need_bindgen"
 fi
 
-step "npm dev dependencies (ajv, zod, binaryen's wasm-opt, playwright-core — no browser download)"
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
+  npm install --no-audit --no-fund
 fi
-echo "tools ready"
+
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  if command -v apt-get >/dev/null; then
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver
+  else
+    echo "chromium is missing and apt-get is not available: install Chromium at /usr/bin/chromium" >&2
+  fi
+fi

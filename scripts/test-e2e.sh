@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs the browser tests: builds dist/ (release) if it is missing or older than the sources,
+# serves it on loopback, runs tests/e2e with node --test, and stops the server by its PID.
+# Screenshots and downloads land in tests/output/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+[ -d node_modules/playwright-core ] || npm install --no-audit --no-fund
+
+stale=0
+if [ ! -f dist/index.html ]; then
+  stale=1
+elif [ -n "$(find web/src core/src static index.html Trunk.toml Cargo.toml -newer dist/index.html -print -quit)" ]; then
+  stale=1
+fi
+if [ "$stale" = 1 ] || [ "${RT_REBUILD:-0}" = 1 ]; then
+  bash scripts/build-web.sh
+fi
+
+PORT="${RT_PORT:-8765}"
+python3 -m http.server "$PORT" --bind 127.0.0.1 --directory dist >/dev/null 2>&1 &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null || true' EXIT
+for _ in $(seq 1 50); do
+  curl -sf "http://127.0.0.1:$PORT/" >/dev/null && break
+  sleep 0.1
+done
+mkdir -p tests/output
+RT_BASE_URL="http://127.0.0.1:$PORT/" node --test --test-concurrency=1 tests/e2e/ "$@"
