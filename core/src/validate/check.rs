@@ -202,6 +202,16 @@ impl<'a> Walker<'a, '_> {
     fn ws(&mut self) -> Res<()> {
         match self.b.get(self.pos) {
             Some(&c) if c > b' ' && c != b'/' => Ok(()),
+            // The single space of `": "` and `, `, without a call.
+            Some(b' ')
+                if self
+                    .b
+                    .get(self.pos + 1)
+                    .is_some_and(|&c| c > b' ' && c != b'/') =>
+            {
+                self.pos += 1;
+                Ok(())
+            }
             _ => self.ws_slow(),
         }
     }
@@ -495,7 +505,10 @@ impl<'a> Walker<'a, '_> {
                     Some(_) => return self.fail(SyntaxKind::Expected("a key in double quotes")),
                 }
                 let key_start = self.pos;
-                let (raw, esc) = self.string()?;
+                let (raw, esc) = match self.expected_key(keys, next) {
+                    Some(raw) => (raw, false),
+                    None => self.string()?,
+                };
                 self.ws()?;
                 match self.peek() {
                     Some(b':') => self.pos += 1,
@@ -552,6 +565,22 @@ impl<'a> Walker<'a, '_> {
             self.missing_fields(obj, seen);
         }
         Ok(())
+    }
+
+    /// The key at `self.pos` when it is exactly the field the schema order expects next (the
+    /// usual case): compared in place, without scanning for its closing quote.
+    #[inline]
+    fn expected_key(&mut self, keys: Keys, next: usize) -> Option<&'a str> {
+        let Keys::Known(obj) = keys else { return None };
+        let name = obj.fields.get(next)?.name.as_bytes();
+        let start = self.pos + 1;
+        let end = start + name.len();
+        if self.b.get(end) == Some(&b'"') && eq_bytes(&self.b[start..end], name) {
+            self.pos = end + 1;
+            Some(&self.text[start..end])
+        } else {
+            None
+        }
     }
 
     fn unknown_field(&mut self, obj: &Obj, key: &str, value_start: usize) {
