@@ -1,13 +1,29 @@
 //! Raw model text in, a typed answer or every violation out.
 //!
-//! Two layers. [`recover`] gets the one JSON object out of what models really send (a ```json
+//! Two layers. `recover` gets the one JSON object out of what models really send (a `` ```json ``
 //! fence, prose around it, a BOM, trailing commas, comments, raw newlines in strings, curly quotes
-//! around keys) and records each repair as a warning. The checker then walks the object against the
-//! step's shape (required fields, enums, lengths, counts, ranges, the step × responseType matrix,
-//! Write content that is not JSON) and against the ids the session knows, collecting every
-//! violation with a JSON pointer, what was expected, what was received and a hint (the error
-//! format of spec `002`). [`Report::repair_prompt`] turns the violations into the message sent
-//! back to the same model.
+//! around keys) and records each repair as a warning with path `""`; what would change meaning
+//! (two objects, a cut-off answer, Python literals, wrong enum spellings) is refused with a hint
+//! instead. `check` then walks the object against the step's shape (`shape`: required fields,
+//! enums, lengths, counts, ranges, the step × responseType matrix, Write content that is not JSON)
+//! and against the ids the session knows, collecting every violation with a JSON pointer, what was
+//! expected, what was received and a hint (the error format of spec `002`).
+//! [`Report::repair_prompt`] turns the violations into the message sent back to the same model.
+//!
+//! # Two entry points
+//!
+//! - [`check_step`] (and [`check_step_with`]) gives only the verdict: errors, warnings, and the
+//!   recovered JSON text, borrowed from the raw answer when nothing had to be rewritten. It builds
+//!   no value: one pass over the text with borrowed slices, no `serde_json::Value`, chars counted
+//!   only when a string's byte length could break a limit. This is what the JS API calls on every
+//!   answer; a caller that wants the value runs `JSON.parse` on the recovered text.
+//! - [`validate_step`] (and [`validate_step_with`]) is `check_step` followed, when there is no
+//!   error, by `serde_json` into [`StepAnswer`] with the spec's defaults filled in: what the engine
+//!   consumes.
+//!
+//! The checker never accepts what `serde` then refuses (a proptest and the fuzz target hold it to
+//! that), and its shapes are tested field by field against `step_schema(step, Plain)`, so ajv on
+//! the JSON Schema and this validator agree on every answer that needs no recovery and no id check.
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;

@@ -1,7 +1,7 @@
 //! Getting the one JSON object out of what models really send, without a new model call.
 //!
 //! Runs only when the strict pass failed. Two stages: [`locate`] finds the object (past a BOM, a
-//! ```json fence, prose before and after) by string-aware bracket matching and refuses what would
+//! `` ```json `` fence, prose before and after) by string-aware bracket matching and refuses what would
 //! change meaning to guess at (two objects, a cut-off answer, an array); [`normalize`] fixes what is
 //! only spelling (trailing commas, comments, raw newlines and tabs in strings, curly quotes around
 //! keys) in one pass, copying the text only if something needs fixing. Every repair becomes a
