@@ -18,7 +18,11 @@ fuzz_target!(|data: &[u8]| {
         for k in [None, Some(&known)] {
             let verdict = check_step(step, &text, k);
             let typed = validate_step(step, &text, k);
-            assert_eq!(verdict.is_ok(), typed.is_ok(), "{step}: checker and serde disagree");
+            assert_eq!(
+                verdict.is_ok(),
+                typed.is_ok(),
+                "{step}: checker and serde disagree"
+            );
             if let Err(report) = typed {
                 assert!(!report.errors.is_empty());
                 let _ = report.repair_prompt();
