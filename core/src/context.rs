@@ -452,6 +452,30 @@ use crate::tree::{Product, ProductStatus, Version};
 /// How many activity lines, collabs and remarks a prompt carries at most.
 const RECENT_MAX: usize = 20;
 
+/// How many of its own (not assigned, not to review) products a member sees at extra tier: the
+/// most recently written ones. The rest stay minimal; `request_context` brings any of them in full.
+pub const OWN_EXTRA_MAX: usize = 12;
+
+/// How many versions awaiting acceptance the chair sees at extra tier (the most recent ones); the
+/// others are listed by id.
+pub const CHAIR_EXTRA_MAX: usize = 30;
+
+/// Ids of the `max` products whose latest version is newest (products without versions last).
+fn most_recent<'a>(products: impl Iterator<Item = &'a Product>, max: usize) -> Vec<&'a str> {
+    let mut ranked: Vec<(usize, &str)> = products
+        .map(|p| {
+            let recency = p
+                .latest_version()
+                .and_then(|v| v.strip_prefix('v'))
+                .and_then(|n| n.parse::<usize>().ok())
+                .unwrap_or(0);
+            (recency, p.id.as_str())
+        })
+        .collect();
+    ranked.sort_by_key(|r| std::cmp::Reverse(r.0));
+    ranked.into_iter().take(max).map(|(_, id)| id).collect()
+}
+
 /// Builds the envelope of `member` at `step` from the session state.
 pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
     let round = s.round;
@@ -498,7 +522,7 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
         Vec::new()
     };
 
-    let mut full: BTreeSet<&str> = wrote_last_round
+    let full: BTreeSet<&str> = wrote_last_round
         .iter()
         .map(|v| v.product_id.as_str())
         .collect();
@@ -510,25 +534,31 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
                 .filter(|(_, p)| !p.versions.is_empty())
                 .map(|(_, p)| p.id.as_str()),
         ),
-        Step::PlanAssign => extra.extend(awaiting_acceptance.iter().map(|v| v.product_id.as_str())),
+        Step::PlanAssign => extra.extend(most_recent(
+            awaiting_acceptance
+                .iter()
+                .filter_map(|v| s.tree.product(&v.product_id)),
+            CHAIR_EXTRA_MAX,
+        )),
         _ => {
-            extra.extend(
-                live.iter()
-                    .filter(|(_, p)| p.owner.as_deref() == Some(member_id) && !is_chair)
-                    .map(|(_, p)| p.id.as_str()),
-            );
+            if !is_chair {
+                extra.extend(most_recent(
+                    live.iter()
+                        .map(|(_, p)| *p)
+                        .filter(|p| p.owner.as_deref() == Some(member_id)),
+                    OWN_EXTRA_MAX,
+                ));
+            }
             extra.extend(my_assignments.iter().map(|a| a.product_id.as_str()));
             extra.extend(to_review.iter().map(|v| v.product_id.as_str()));
         }
     }
-    full.retain(|_| true);
 
     // One pass over collabs for the counts.
     let mut collab_count: HashMap<&str, usize> = HashMap::new();
     for c in s.tree.collabs() {
         *collab_count.entry(c.product_id.as_str()).or_default() += 1;
     }
-    let depth_of: HashMap<&str, usize> = live.iter().map(|(d, p)| (p.id.as_str(), *d)).collect();
     let products: Vec<ProductView> = live
         .iter()
         .map(|(depth, p)| {
@@ -548,7 +578,6 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
             )
         })
         .collect();
-    let _ = depth_of;
 
     let assigned_to_you: Vec<AssignmentView> = my_assignments
         .iter()
@@ -651,17 +680,21 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
         .map(|(_, v)| v.clone())
         .collect();
     let recent_activity: Vec<ActivityItem> = {
+        // Newest first while deduplicating, then back to chronological order.
         let mut seen = BTreeSet::new();
-        let recent: Vec<&ActivityItem> = s
+        let mut recent: Vec<ActivityItem> = s
             .activity
             .iter()
-            .filter(|a| a.round >= recent_round)
+            .rev()
+            .take_while(|a| a.round >= recent_round)
             // Remarks reach their recipients in their own section; listing them here would repeat.
             .filter(|a| !a.what.starts_with("remarked to "))
             .filter(|a| seen.insert((a.who.as_str(), a.what.as_str())))
+            .take(RECENT_MAX)
+            .cloned()
             .collect();
-        let skip = recent.len().saturating_sub(RECENT_MAX);
-        recent.into_iter().skip(skip).cloned().collect()
+        recent.reverse();
+        recent
     };
     let addressed = |r: &RemarkView| {
         r.from != member_id
@@ -704,9 +737,18 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
         })
         .collect();
 
+    let mut owned: HashMap<&str, (usize, usize)> = HashMap::new();
+    for (_, p) in &live {
+        if let Some(o) = p.owner.as_deref() {
+            let e = owned.entry(o).or_default();
+            e.0 += 1;
+            if p.status != ProductStatus::Accepted {
+                e.1 += 1;
+            }
+        }
+    }
     let made = slot.map_or(0, |x| x.context_requests);
     let max_ctx = s.settings.max_context_requests;
-    let known = s.known();
     Envelope {
         step,
         round,
@@ -721,21 +763,14 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
             .members
             .iter()
             .map(|m| {
-                let owned: Vec<&&Product> = live
-                    .iter()
-                    .map(|(_, p)| p)
-                    .filter(|p| p.owner.as_deref() == Some(m.id.as_str()))
-                    .collect();
+                let (owned, pending) = owned.get(m.id.as_str()).copied().unwrap_or((0, 0));
                 MemberBrief {
                     id: m.id.clone(),
                     name: m.name.clone(),
                     role: m.role.clone(),
                     team_role: m.team_role.word().into(),
-                    owned_products: owned.len(),
-                    owned_pending: owned
-                        .iter()
-                        .filter(|p| p.status != ProductStatus::Accepted)
-                        .count(),
+                    owned_products: owned,
+                    owned_pending: pending,
                 }
             })
             .collect(),
@@ -766,11 +801,17 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
             pending_repair: slot.and_then(|x| x.pending_report.clone()),
         },
         served_context: slot.map(|x| x.served.clone()).unwrap_or_default(),
+        // Creation order (no sorting): live products, every version, every collab, the team.
         known_ids: KnownIds {
-            products: known.products.into_iter().collect(),
-            versions: known.versions.into_iter().collect(),
-            collabs: known.collabs.into_iter().collect(),
-            members: known.members.into_iter().collect(),
+            products: live.iter().map(|(_, p)| p.id.clone()).collect(),
+            versions: s.tree.versions().iter().map(|v| v.id.clone()).collect(),
+            collabs: s.tree.collabs().iter().map(|c| c.id.clone()).collect(),
+            members: s
+                .members
+                .iter()
+                .map(|m| m.id.clone())
+                .chain(std::iter::once("user-1".to_string()))
+                .collect(),
         },
     }
 }
@@ -832,6 +873,15 @@ fn collab_view(c: &crate::tree::Collab) -> CollabView {
     }
 }
 
+fn status_word(s: ProductStatus) -> &'static str {
+    match s {
+        ProductStatus::Pending => "pending",
+        ProductStatus::InProgress => "in_progress",
+        ProductStatus::Accepted => "accepted",
+        ProductStatus::Removed => "removed",
+    }
+}
+
 fn wire_word<T: Serialize>(v: &T) -> String {
     serde_json::to_value(v)
         .ok()
@@ -858,7 +908,7 @@ fn product_view(
         description: p.description.clone(),
         owner: p.owner.clone(),
         assignee: p.assignee.clone(),
-        status: wire_word(&p.status),
+        status: status_word(p.status).into(),
         accepted_version: p.accepted_version.clone(),
         latest_version: p.latest_version().map(str::to_string),
         version_ids: p.versions.clone(),

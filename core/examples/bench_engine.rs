@@ -1,0 +1,259 @@
+//! Engine benchmarks: overhead per step and prompt size, on sessions of 10, 100 and 1,000 products
+//! with 5 versions each.
+//!
+//! Run: `cargo run --release -p roundtable-core --example bench_engine`
+//!
+//! For each size it builds a real session through the engine (Bootstrap, then five rounds in which
+//! every product gets a version, with reviews, collabs and inspections), then, in round 6, measures:
+//! - context: building the envelope and rendering the prompt of one operative's Write call;
+//! - validate: `validate_step` of that operative's Write answer (two versions and a collab);
+//! - submit: the whole `Session::submit` of that answer (validate + engine checks + apply + record);
+//! - submit of the chair's PlanAssign (tree operations, assignments, acceptance);
+//! - prompt tokens of the operative's Write prompt against a full JSON dump of the tree.
+#![allow(clippy::disallowed_methods, missing_docs)]
+
+use std::time::Instant;
+
+use roundtable_core::context::{build_envelope, render_prompt};
+use roundtable_core::protocol::{estimate_tokens, ModelCall};
+use roundtable_core::schema::Step;
+use roundtable_core::session::{ModelRef, Session, SessionConfig, Status};
+use roundtable_core::validate::validate_step;
+use serde_json::json;
+
+const OPERATIVES: usize = 4;
+const SECTIONS: usize = 10;
+
+fn content(product: &str, round: u32) -> String {
+    let mut s = format!("# {product}, version of round {round}\n\n");
+    for i in 0..6 {
+        s.push_str(&format!(
+            "- Point {i}: the plan for {product} covers the morning block, the facilitator notes and the materials list (revision {round}).\n"
+        ));
+    }
+    s
+}
+
+/// Answers for building the session. `small` marks the measured round: two assignments each.
+fn answer(call: &ModelCall, n: usize, small: bool) -> String {
+    let env = &call.envelope;
+    let content_products: Vec<_> = env
+        .products
+        .iter()
+        .filter(|p| p.depth >= 2 || (n <= SECTIONS && p.depth == 1))
+        .collect();
+    let v = match call.step {
+        Step::Bootstrap => {
+            let sections = if n <= SECTIONS { n } else { SECTIONS };
+            let products: Vec<_> = (0..sections)
+                .map(|i| json!({"name": format!("Section {i}"), "type": if n <= SECTIONS {"Content"} else {"Collection"}, "dod": "All parts accepted.", "owner": format!("operative-{}", i % OPERATIVES + 1)}))
+                .collect();
+            json!({"responseType": "final_output", "thinking": {"interpretation": "i", "scopeDecisions": "s"},
+                "mission": "Deliver the workshop plan.", "objectives": "Every part written and accepted.", "constraints": "One day.",
+                "personas": {}, "operativeDomains": {}, "initialProducts": products})
+        }
+        Step::PlanAssign => {
+            let mut ops = Vec::new();
+            if call.round == 1 && n > SECTIONS {
+                for i in 0..(n - SECTIONS) {
+                    ops.push(json!({"action": "ADD", "newId": format!("new-{}", i + 1), "parentId": format!("p{}", i % SECTIONS + 1),
+                        "product": {"name": format!("Part {i}"), "type": "Content", "dod": "Complete, reviewed, consistent with the agenda.", "description": format!("Part {i} of the plan."), "assignee": format!("operative-{}", i % OPERATIVES + 1)}}));
+                }
+            }
+            let targets: Vec<(String, String)> = if call.round == 1 && n > SECTIONS {
+                (0..(n - SECTIONS))
+                    .map(|i| {
+                        (
+                            format!("new-{}", i + 1),
+                            format!("operative-{}", i % OPERATIVES + 1),
+                        )
+                    })
+                    .collect()
+            } else {
+                content_products
+                    .iter()
+                    .map(|p| {
+                        (
+                            p.id.clone(),
+                            p.assignee
+                                .clone()
+                                .or(p.owner.clone())
+                                .unwrap_or("operative-1".into()),
+                        )
+                    })
+                    .collect()
+            };
+            let targets: Vec<_> = if small {
+                let mut per: std::collections::BTreeMap<String, usize> = Default::default();
+                targets
+                    .into_iter()
+                    .filter(|(_, o)| {
+                        let c = per.entry(o.clone()).or_default();
+                        *c += 1;
+                        *c <= 2
+                    })
+                    .collect()
+            } else {
+                targets
+            };
+            let asg: Vec<_> = targets.iter().map(|(p, o)| json!({"productId": p, "assignee": o,
+                "directive": {"objective": format!("Revise {p} for round {}", call.round), "dod": "Complete and consistent.", "why": "The agenda depends on it.", "context": "Keep it short."}})).collect();
+            let acc: Vec<_> = env.awaiting_acceptance.iter().take(5).map(|v| json!({"productId": v.product_id, "accepted": true, "versionId": v.version_id})).collect();
+            json!({"responseType": "final_output", "thinking": {"roundStrategy": "s", "acceptanceRationale": "r"},
+                "treeOperations": ops, "assignments": asg, "acceptance": acc,
+                "remarks": [{"recipients": ["team"], "type": "note", "content": format!("Round {} plan.", call.round)}]})
+        }
+        Step::Write => {
+            let versions: Vec<_> = env.assigned_to_you.iter().map(|a| json!({"productId": a.product_id,
+                "newVersion": {"contentTitle": a.product_name, "content": content(&a.product_name, call.round), "changeSummary": format!("Round {} revision.", call.round)}})).collect();
+            let collabs: Vec<_> = env.assigned_to_you.iter().take(1).filter_map(|a| {
+                env.products.iter().find(|p| p.id != a.product_id && p.depth >= 1 && p.owner.as_deref() != Some(call.member.as_str()))
+                    .map(|p| json!({"refersToProduct": p.id, "type": "suggestion", "importance": 5,
+                        "comment": format!("{} should link to {} (round {}).", p.id, a.product_id, call.round), "shortestSummary": "link them"}))
+            }).collect();
+            json!({"responseType": "final_output", "versions": versions, "collabs": collabs, "remarks": []})
+        }
+        Step::Reflect => {
+            let r: Vec<_> = env.wrote_last_round.iter().take(3).map(|v| json!({"refersToProduct": v.product_id, "dodStatus": "partially_met", "feedbackResponses": [], "nextVersionDelta": "tighten"})).collect();
+            json!({"responseType": "final_output", "reflections": r})
+        }
+        Step::PeerReview => {
+            let r: Vec<_> = env.to_review.iter().take(3).map(|v| json!({"productId": v.product_id, "versionId": v.version_id, "assessment": "needs_revision", "summary": "Add timings."})).collect();
+            let c: Vec<_> = env.to_review.iter().take(2).map(|v| json!({"refersToProduct": v.product_id, "refersToVersion": v.version_id, "type": "concern", "importance": 6,
+                "comment": format!("{} lacks timings ({} review by {}).", v.version_id, call.round, call.member), "shortestSummary": "timings", "addresseeIds": [v.author]})).collect();
+            json!({"responseType": "final_output", "reviews": r, "collabs": c})
+        }
+        Step::Inspection => {
+            let r: Vec<_> = env.to_review.iter().take(3).map(|v| json!({"productId": v.product_id, "versionId": v.version_id, "assessment": "approved", "findings": []})).collect();
+            json!({"responseType": "final_output", "inspections": r})
+        }
+        Step::Presentation => {
+            json!({"responseType": "final_output", "messages": [{"content": "done", "asAgent": call.member}]})
+        }
+    };
+    v.to_string()
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    xs[xs.len() / 2]
+}
+
+fn time<T>(reps: usize, mut f: impl FnMut() -> T) -> f64 {
+    let mut xs = Vec::new();
+    for _ in 0..reps {
+        let t = Instant::now();
+        std::hint::black_box(f());
+        xs.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    median(xs)
+}
+
+fn main() {
+    println!("| products | versions | envelope (ms) | prompt render (ms) | validate (ms) | submit Write (ms) | per Write call total (ms) | submit PlanAssign + issue Write calls (ms) | Write prompt tokens | full dump tokens | ratio |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for n in [10usize, 100, 1000] {
+        let mut cfg = SessionConfig::standard(
+            "Plan a one-day design workshop for 20 people",
+            OPERATIVES,
+            true,
+            false,
+            ModelRef {
+                provider: "bench".into(),
+                model: "bench".into(),
+            },
+        );
+        cfg.settings.max_rounds = 20;
+        let mut s = Session::new(cfg, 0).unwrap();
+        s.start(0).unwrap();
+        let mut now = 0;
+        // Build: bootstrap + 5 full rounds, up to round 6's PlanAssign.
+        let mut plan_session = None;
+        loop {
+            assert_eq!(s.status(), &Status::Running, "{:?}", s.status());
+            let calls = s.next_calls();
+            let call = &calls[0];
+            if call.round == 6 && call.step == Step::PlanAssign {
+                plan_session = Some(s.clone());
+            }
+            if call.round == 6 && call.step == Step::Write {
+                break;
+            }
+            for call in calls {
+                now += 1;
+                let small = call.round == 6;
+                let out = s
+                    .submit(&call.id, &answer(&call, n, small), None, now)
+                    .unwrap();
+                assert!(
+                    matches!(out, roundtable_core::session::Outcome::Applied),
+                    "{:?} {:?}",
+                    call.step,
+                    out
+                );
+            }
+        }
+        let st = s.state();
+        let products = st.tree.walk().len();
+        let versions = st.tree.versions().len();
+
+        // Context for operative-1's Write call.
+        let build_ms = time(30, || build_envelope(st, "operative-1", Step::Write));
+        let env = build_envelope(st, "operative-1", Step::Write);
+        let render_ms = time(30, || render_prompt(&env));
+        let call = s
+            .next_calls()
+            .into_iter()
+            .find(|c| c.member == "operative-1")
+            .unwrap();
+        let raw = answer(&call, n, true);
+        let val_ms = time(20, || {
+            validate_step(Step::Write, &raw, Some(&st.known())).unwrap()
+        });
+        let mut subs = Vec::new();
+        for _ in 0..30 {
+            let mut c = s.clone();
+            let t = Instant::now();
+            c.submit(&call.id, &raw, None, now + 1).unwrap();
+            subs.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+        let submit_ms = median(subs);
+        let plan = plan_session.unwrap();
+        let pcall = plan.next_calls().pop().unwrap();
+        let praw = answer(&pcall, n, true);
+        let mut subs = Vec::new();
+        for _ in 0..10 {
+            let mut c = plan.clone();
+            let t = Instant::now();
+            c.submit(&pcall.id, &praw, None, now + 1).unwrap();
+            subs.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+        let plan_ms = median(subs);
+
+        // Prompt tokens vs a full dump of the tree.
+        let prompt_tokens = call.token_estimate;
+        let dump = serde_json::to_string(&st.tree).unwrap();
+        let dump_tokens = estimate_tokens(&dump);
+        let user = &call.messages[1].content;
+        for a in &call.envelope.assigned_to_you {
+            assert!(user.contains(&a.directive.objective), "directive present");
+            assert!(
+                user.contains(&format!("- {} \"{}\"", a.product_id, a.product_name)),
+                "own product present"
+            );
+        }
+        assert!(
+            user.contains("Mission charter:\n- Mission: Deliver the workshop plan."),
+            "charter present"
+        );
+        assert!(
+            !call.envelope.collabs_received.is_empty() && user.contains("Collabs received:"),
+            "received collabs present"
+        );
+        println!(
+            "| {products} | {versions} | {build_ms:.3} | {render_ms:.3} | {val_ms:.3} | {submit_ms:.3} | {:.3} | {plan_ms:.3} | {prompt_tokens} | {dump_tokens} | {:.3} |",
+            build_ms + render_ms + submit_ms,
+            prompt_tokens as f64 / dump_tokens as f64
+        );
+    }
+}
