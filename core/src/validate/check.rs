@@ -626,6 +626,16 @@ impl<'a> Walker<'a, '_> {
     fn union(&mut self, u: &'static Union) -> Res<()> {
         let start = self.pos;
         let tag = self.find_tag(u.tag)?;
+        if let Tag::Str(v) = &tag {
+            // The usual case, settled without building the list of allowed values.
+            if let Some((_, obj)) = u
+                .variants
+                .iter()
+                .find(|(t, _)| eq_bytes(t.as_bytes(), v.as_bytes()))
+            {
+                return self.object(Keys::Known(obj));
+            }
+        }
         let values: Vec<&str> = u.variants.iter().map(|(v, _)| *v).collect();
         self.union_with(start, tag, u.tag, &values, |v| {
             u.variants.iter().find(|(t, _)| *t == v).map(|(_, o)| *o)
@@ -640,12 +650,14 @@ impl<'a> Walker<'a, '_> {
         allowed: &[&str],
         pick: impl Fn(&str) -> Option<&'static Obj>,
     ) -> Res<()> {
+        if let Tag::Str(v) = &tag {
+            if let Some(obj) = pick(v) {
+                return self.object(Keys::Known(obj));
+            }
+        }
         let expected = format!("one of: {}", list_values(allowed));
         match tag {
             Tag::Str(v) => {
-                if let Some(obj) = pick(&v) {
-                    return self.object(Keys::Known(obj));
-                }
                 self.keep_new_id(start)?;
                 self.object(Keys::Any)?;
                 let mut path = self.here();

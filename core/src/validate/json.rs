@@ -23,8 +23,10 @@ fn stop_mask(w: u64) -> u64 {
 
 #[inline(always)]
 fn word_at(bytes: &[u8], i: usize) -> u64 {
-    let c = &bytes[i..i + 8];
-    u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
+    match bytes[i..i + 8].try_into() {
+        Ok(word) => u64::from_le_bytes(word),
+        Err(_) => 0,
+    }
 }
 
 /// What stopped a string scan.
