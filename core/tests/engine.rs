@@ -708,3 +708,50 @@ fn a_plan_whose_later_part_fails_applies_nothing_of_its_tree_changes() {
     assert_eq!(s.state().remarks, before.remarks);
     assert_eq!(Session::replay(s.events()).unwrap(), s);
 }
+
+#[test]
+fn own_products_beyond_the_cap_stay_minimal_but_assigned_ones_are_extra() {
+    use roundtable_core::context::{DetailTier, OWN_EXTRA_MAX};
+    let mut s = Session::new(config(1, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let many = |call: &roundtable_core::protocol::ModelCall| -> String {
+        if call.step != Step::Bootstrap {
+            return scripted(call);
+        }
+        let products: Vec<_> = (1..=OWN_EXTRA_MAX + 6)
+            .map(|i| serde_json::json!({"name": format!("Part {i}"), "type": "Content", "dod": "d", "owner": "operative-1"}))
+            .collect();
+        serde_json::json!({"responseType": "final_output", "thinking": {"interpretation": "i", "scopeDecisions": "s"},
+            "mission": "m", "objectives": "o", "constraints": "c", "personas": {}, "operativeDomains": {},
+            "initialProducts": products})
+        .to_string()
+    };
+    let mut now = 1;
+    answer_all(&mut s, &mut now, many); // bootstrap
+    answer_all(&mut s, &mut now, many); // plan: every product assigned to operative-1
+    answer_all(&mut s, &mut now, many); // write: a version of each
+    answer_all(&mut s, &mut now, many); // inspection by the chair
+    answer_all(&mut s, &mut now, many); // reflect
+                                        // Round 2 plan accepts everything; round 3 would halt: check a Write envelope by hand instead.
+    let st = s.state();
+    let env = roundtable_core::context::build_envelope(st, "operative-1", Step::PeerReview);
+    let extra = env
+        .products
+        .iter()
+        .filter(|p| p.tier == DetailTier::Extra)
+        .count();
+    assert_eq!(extra, OWN_EXTRA_MAX, "own products capped");
+    // The most recently written ones are the extra ones.
+    let newest = env
+        .products
+        .iter()
+        .filter(|p| p.id != "p0")
+        .max_by_key(|p| p.version_ids.last().map(|v| v[1..].parse::<u32>().unwrap()))
+        .unwrap();
+    assert_eq!(newest.tier, DetailTier::Extra);
+    assert!(env
+        .products
+        .iter()
+        .filter(|p| p.tier == DetailTier::Minimal)
+        .all(|p| p.current.is_none()));
+}

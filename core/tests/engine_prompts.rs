@@ -31,3 +31,19 @@ fn one_prompt_per_step() {
         insta::assert_snapshot!(format!("prompt_{}", step.wire_name()), text);
     }
 }
+
+#[test]
+fn the_envelope_of_a_write_call() {
+    let mut s = Session::new(config(2, true, false), 0).unwrap();
+    s.start(1).unwrap();
+    let mut now = 1;
+    answer_all(&mut s, &mut now, scripted); // bootstrap
+    answer_all(&mut s, &mut now, scripted); // plan
+    let call = s
+        .next_calls()
+        .into_iter()
+        .find(|c| c.member == "operative-2")
+        .unwrap();
+    assert_eq!(call.step, Step::Write);
+    insta::assert_json_snapshot!("envelope_write", call.envelope);
+}
