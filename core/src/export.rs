@@ -49,7 +49,8 @@ pub struct SessionFile {
     pub members: Vec<Member>,
     /// The whole event log.
     pub events: Vec<Event>,
-    /// The state the events fold to, as the exporting app saw it.
+    /// The state the events fold to, as the exporting app saw it — without the call transcripts
+    /// (`calls`), which the events hold already and would double the file.
     pub snapshot: TeamState,
     /// `fnv1a64:<16 hex digits>` of the compact JSON of `events`.
     pub checksum: String,
@@ -136,7 +137,7 @@ pub fn to_file(session: &Session, now: u64) -> String {
         title: state.team_name.clone(),
         members: state.members.clone(),
         events: session.events().to_vec(),
-        snapshot: state.clone(),
+        snapshot: without_calls(state),
         checksum: checksum(session.events()),
     };
     serde_json::to_string_pretty(&file).unwrap_or_default()
@@ -178,13 +179,20 @@ pub fn from_file(text: &str) -> Result<Session, ImportError> {
         });
     }
     let session = Session::replay(&file.events).map_err(|e| ImportError::Replay(e.to_string()))?;
-    if session.state() != &file.snapshot {
+    if without_calls(session.state()) != file.snapshot {
         return Err(ImportError::SnapshotMismatch);
     }
     if session.state().members != file.members {
         return Err(ImportError::MembersMismatch);
     }
     Ok(session)
+}
+
+/// The state as a file's snapshot keeps it: everything but the call transcripts.
+fn without_calls(state: &TeamState) -> TeamState {
+    let mut snapshot = state.clone();
+    snapshot.calls.clear();
+    snapshot
 }
 
 /// Upgrades a file of an older schema version to the current one. Version 1 is the first; each
