@@ -194,6 +194,17 @@ fn check_text<'a>(step: Step, raw: &'a str, known: Option<&Known>) -> Verdict<'a
         }
     };
     warnings.extend(found);
+    // A fenced or prose-wrapped answer is often clean inside: check the slice as it is first.
+    if !found_nothing_around(&warnings) || !body.trim_start().starts_with('{') {
+        if let Ok(outcome) = check::check(step, object, known) {
+            warnings.extend(outcome.warnings);
+            return Verdict {
+                errors: outcome.errors,
+                warnings,
+                json: Cow::Borrowed(object),
+            };
+        }
+    }
     let (fixed, repairs) = recover::normalize(object);
     warnings.extend(repairs);
     match check::check(step, &fixed, known) {
@@ -214,6 +225,14 @@ fn check_text<'a>(step: Step, raw: &'a str, known: Option<&Known>) -> Verdict<'a
             }
         }
     }
+}
+
+/// True when locating the object dropped nothing but (maybe) a BOM, i.e. the strict pass already
+/// saw this very text and failed.
+fn found_nothing_around(warnings: &[Violation]) -> bool {
+    warnings
+        .iter()
+        .all(|w| w.message.contains("byte order mark"))
 }
 
 /// Turns a raw model answer for `step` into the typed answer, with the spec's defaults filled in,
