@@ -755,3 +755,37 @@ fn own_products_beyond_the_cap_stay_minimal_but_assigned_ones_are_extra() {
         .filter(|p| p.tier == DetailTier::Minimal)
         .all(|p| p.current.is_none()));
 }
+
+#[test]
+fn transcripts_group_a_members_step_and_live_states_follow_the_calls() {
+    let mut s = Session::new(config(2, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let mut now = 1;
+    answer_all(&mut s, &mut now, scripted);
+    answer_all(&mut s, &mut now, scripted);
+    assert_eq!(
+        s.state().live_states(),
+        vec![("operative-1", "working"), ("operative-2", "working")]
+    );
+    let calls = s.next_calls();
+    s.submit(&calls[0].id, "None", None, 40).unwrap();
+    s.submit(&calls[1].id, &scripted(&calls[1]), None, 41)
+        .unwrap();
+    assert_eq!(
+        s.state().live_states(),
+        vec![("operative-1", "repairing"), ("operative-2", "done")]
+    );
+    let fix = s.next_calls().pop().unwrap();
+    s.submit(&fix.id, &scripted(&fix), None, 42).unwrap();
+    let thread = s.state().calls_of("operative-1", 1, Step::Write);
+    assert_eq!(thread.len(), 2);
+    assert!(matches!(
+        thread[0].result,
+        Some(roundtable_core::protocol::team::CallResult::Invalid { .. })
+    ));
+    assert_eq!(thread[1].call.kind, CallKind::Repair);
+    assert!(matches!(
+        &thread[1].result,
+        Some(roundtable_core::protocol::team::CallResult::Applied { changes, .. }) if changes[0] == "wrote v2 of p1"
+    ));
+}

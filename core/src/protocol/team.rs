@@ -380,6 +380,24 @@ impl TeamState {
             .filter(|c| c.call.id == id)
     }
 
+    /// The calls of one member at one step of one round, oldest first: the first ask, then each
+    /// re-ask after served context or a repair — one transcript thread for the UI.
+    pub fn calls_of(&self, member: &str, round: u32, step: Step) -> Vec<&CallRecord> {
+        self.calls
+            .iter()
+            .filter(|c| c.call.member == member && c.call.round == round && c.call.step == step)
+            .collect()
+    }
+
+    /// Each member of the current step with what it is doing now (`waiting`, `working`,
+    /// `reading_context`, `repairing`, `stuck`, `done`), for the live timeline.
+    pub fn live_states(&self) -> Vec<(&str, &'static str)> {
+        self.slots
+            .iter()
+            .map(|s| (s.member.as_str(), s.live_state()))
+            .collect()
+    }
+
     /// The ids an answer may name: the tree's plus every member and `user-1`.
     pub fn known(&self) -> Known {
         let mut known = self.tree.known();
