@@ -198,6 +198,15 @@ fn main() {
         let versions = st.tree.versions().len();
 
         // Context for operative-1's Write call.
+        if n == 1000 && std::env::args().any(|a| a == "--profile-envelope") {
+            for _ in 0..3000 {
+                std::hint::black_box(render_prompt(&build_envelope(
+                    st,
+                    "operative-1",
+                    Step::Write,
+                )));
+            }
+        }
         let build_ms = time(30, || build_envelope(st, "operative-1", Step::Write));
         let env = build_envelope(st, "operative-1", Step::Write);
         let render_ms = time(30, || render_prompt(&env));

@@ -427,10 +427,8 @@ pub struct ContextSlice {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct KnownIds {
-    /// Product ids.
+    /// Product ids (each product's `versionIds` lists the version ids it may name).
     pub products: Vec<String>,
-    /// Version ids.
-    pub versions: Vec<String>,
     /// Collab ids.
     pub collabs: Vec<String>,
     /// Member ids, plus `user-1`.
@@ -801,10 +799,10 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
             pending_repair: slot.and_then(|x| x.pending_report.clone()),
         },
         served_context: slot.map(|x| x.served.clone()).unwrap_or_default(),
-        // Creation order (no sorting): live products, every version, every collab, the team.
+        // Creation order (no sorting): live products, every collab, the team. Version ids are in
+        // each product's `version_ids`.
         known_ids: KnownIds {
             products: live.iter().map(|(_, p)| p.id.clone()).collect(),
-            versions: s.tree.versions().iter().map(|v| v.id.clone()).collect(),
             collabs: s.tree.collabs().iter().map(|c| c.id.clone()).collect(),
             members: s
                 .members

@@ -1196,13 +1196,30 @@ fn call_index(id: &str) -> Option<usize> {
 
 /// A text on one line, cut at `max` characters.
 pub(crate) fn one_line(text: &str, max: usize) -> String {
-    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= max {
-        flat
-    } else {
-        let cut: String = flat.chars().take(max.saturating_sub(1)).collect();
-        format!("{cut}…")
+    let mut out = String::with_capacity(text.len().min(max * 4));
+    let mut count = 0;
+    for word in text.split_whitespace() {
+        let extra = word.chars().count() + usize::from(count > 0);
+        if count + extra > max {
+            // Cut inside the budget, leaving room for the ellipsis.
+            let room = max.saturating_sub(1).saturating_sub(count);
+            if count > 0 && room > 0 {
+                out.push(' ');
+            }
+            out.extend(
+                word.chars()
+                    .take(room.saturating_sub(usize::from(count > 0))),
+            );
+            out.push('…');
+            return out;
+        }
+        if count > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+        count += extra;
     }
+    out
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2043,5 +2060,22 @@ pub(crate) fn cut(text: &str, max: usize) -> String {
     } else {
         let head: String = text.chars().take(max).collect();
         format!("{head}\n[… cut at {max} characters]")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn one_line_flattens_and_cuts_at_the_limit() {
+        assert_eq!(one_line("a  b\n\tc", 10), "a b c");
+        assert_eq!(one_line("", 10), "");
+        assert_eq!(one_line("abcdef ghij", 11), "abcdef ghij");
+        let cut = one_line("abcdef ghijkl", 10);
+        assert_eq!(cut.chars().count(), 10);
+        assert!(cut.ends_with('…'));
+        assert!(cut.starts_with("abcdef gh"));
+        assert_eq!(one_line("abcdefghijkl", 5).chars().count(), 5);
     }
 }
