@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds core/pkg-node when a Rust input changed, then runs the Node tests of the core's JS API
+# Builds core/pkg-node and core/pkg-web when a Rust input changed, then runs the Node tests of the core's JS API
 # (tests/core-js/*.test.mjs: every API function, ajv ↔ validateStep agreement on the fixtures,
 # tsc --strict on the TypeScript declarations).
 set -euo pipefail
@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 if [ ! -d node_modules/ajv ] || [ ! -d node_modules/typescript ] || [ ! -d node_modules/zod ]; then
   npm ci --no-audit --no-fund
 fi
-bash scripts/build-core-pkg.sh node
+bash scripts/build-core-pkg.sh node web
 node --test tests/core-js/

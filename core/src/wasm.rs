@@ -209,6 +209,11 @@ export function stepSchema(step: StepName, options?: StepSchemaOptions): JsonSch
 /** The wire names of every step, in session order. */
 export function stepNames(): StepName[];
 
+/** @internal For bench/validate.mjs: copies `raw` in as validateStep does; returns its UTF-8 length. */
+export function benchCopyString(raw: string): number;
+/** @internal For bench/validate.mjs: runs the verdict-only check `n` times inside WASM; returns how many were valid. */
+export function benchCheckStep(step: StepName, raw: string, n: number): number;
+
 // ---- the product tree (core/src/tree.rs, serialized as the host stores it) ----
 export type ProductStatus = "pending" | "in_progress" | "accepted" | "removed";
 export interface Product {
@@ -742,4 +747,28 @@ fn build_value(
         }
     }
     Ok(value)
+}
+
+/// `benchCopyString(raw)`: copies the answer into linear memory the way `validateStep` does and
+/// returns its UTF-8 length. For `bench/validate.mjs`, to split `validateStep`'s time into the
+/// JS → WASM copy and the validation itself.
+#[wasm_bindgen(js_name = benchCopyString, skip_typescript)]
+pub fn bench_copy_string(raw: &JsValue) -> usize {
+    KEYS.with(|keys| read_string(raw, keys).map_or(0, |s| s.len()))
+}
+
+/// `benchCheckStep(step, raw, n)`: runs the verdict-only check `n` times inside WASM on one copy
+/// of the answer and returns how many were valid. For `bench/validate.mjs`: the validator's own
+/// time, with no boundary crossing.
+#[wasm_bindgen(js_name = benchCheckStep, skip_typescript)]
+pub fn bench_check_step(step: &str, raw: &JsValue, n: u32) -> Result<u32, JsError> {
+    let step = parse_step(step)?;
+    let text = KEYS
+        .with(|keys| read_string(raw, keys))
+        .ok_or_else(|| JsError::new("benchCheckStep: raw must be a string"))?;
+    Ok((0..n)
+        .filter(|_| {
+            check_step_with(step, std::hint::black_box(&text), None, Options::default()).is_ok()
+        })
+        .count() as u32)
 }
