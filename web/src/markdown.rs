@@ -4,11 +4,12 @@
 //! attribute, an SVG with handlers or a `javascript:` link, on purpose or by accident. We render
 //! with pulldown-cmark and treat raw HTML (block and inline) as *text*, so it is escaped like any
 //! other character; link and image targets survive only with an `http`, `https` or `mailto`
-//! scheme (or a same-page `#fragment`); images never load (they would let a model make the
-//! reader's browser call any host), they show as their alt text with a link. The result is set
+//! scheme, as our own `<a target=_blank rel=noopener>`; anything else keeps its text and loses
+//! the link. Images never load (they would let a model make the reader's browser call any
+//! host): they show as their alt text, linked when the target is safe. The result is set
 //! as `innerHTML` on an element no script reads, under a CSP with no `unsafe-inline` script.
 
-use pulldown_cmark::{html, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
 
 /// Renders untrusted Markdown to HTML with raw HTML escaped and only safe link schemes kept.
 pub fn to_safe_html(markdown: &str) -> String {
@@ -16,40 +17,22 @@ pub fn to_safe_html(markdown: &str) -> String {
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_FOOTNOTES;
-    let mut in_image = 0usize;
+    // For each open link or image: whether we emitted an <a> for it.
+    let mut open_links: Vec<bool> = Vec::new();
     let events = Parser::new_ext(markdown, options).filter_map(move |event| match event {
         // Raw HTML becomes visible text: escaped by push_html like any other text.
         Event::Html(raw) | Event::InlineHtml(raw) => Some(Event::Text(raw)),
-        Event::Start(Tag::Link {
-            link_type,
-            dest_url,
-            title,
-            id,
-        }) => Some(Event::Start(Tag::Link {
-            link_type,
-            dest_url: safe_url(dest_url),
-            title,
-            id,
-        })),
-        // An image turns into a plain link to its target (or nothing): the alt text inside stays.
-        Event::Start(Tag::Image {
-            dest_url,
-            title,
-            id,
-            ..
-        }) => {
-            in_image += 1;
-            Some(Event::Start(Tag::Link {
-                link_type: LinkType::Inline,
-                dest_url: safe_url(dest_url),
-                title,
-                id,
-            }))
+        // Links and images: a safe target becomes our own <a> (opening a new tab, so a click
+        // never takes the running session's tab away); anything else keeps only its text.
+        Event::Start(Tag::Link { dest_url, .. }) | Event::Start(Tag::Image { dest_url, .. }) => {
+            let safe = is_safe_url(&dest_url);
+            open_links.push(safe);
+            safe.then(|| Event::InlineHtml(CowStr::from(anchor(&dest_url))))
         }
-        Event::End(TagEnd::Image) => {
-            in_image = in_image.saturating_sub(1);
-            Some(Event::End(TagEnd::Link))
-        }
+        Event::End(TagEnd::Link) | Event::End(TagEnd::Image) => open_links
+            .pop()
+            .unwrap_or(false)
+            .then(|| Event::InlineHtml(CowStr::Borrowed("</a>"))),
         other => Some(other),
     });
     let mut out = String::with_capacity(markdown.len() * 3 / 2);
@@ -57,29 +40,35 @@ pub fn to_safe_html(markdown: &str) -> String {
     out
 }
 
-/// Keeps a URL only when its scheme is harmless; anything else becomes an inert `#`.
-///
-/// Browsers ignore ASCII whitespace and control characters inside a scheme (`java\tscript:`), so
-/// the check strips them before looking, and a URL with no scheme at all is allowed only as a
-/// fragment: relative paths would point into this app's own origin.
-pub fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
-    if is_safe_url(&url) {
-        url
-    } else {
-        CowStr::Borrowed("#")
+/// The opening tag of a link we emit. The URL was checked by [`is_safe_url`]; the attribute
+/// value is escaped so no quote can end it early.
+fn anchor(url: &str) -> String {
+    let mut escaped = String::with_capacity(url.len());
+    for c in url.trim().chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            c if c.is_control() => {}
+            c => escaped.push(c),
+        }
     }
+    format!("<a href=\"{escaped}\" target=\"_blank\" rel=\"noopener noreferrer nofollow\">")
 }
 
-/// Whether a link target may be kept: `http:`, `https:`, `mailto:` or a `#fragment`.
+/// Whether a link target may be kept: `http:`, `https:` or `mailto:`.
+///
+/// Browsers ignore ASCII whitespace and control characters inside a scheme (`java\tscript:`), so
+/// the check strips them before looking. Relative URLs and fragments are dropped too: they would
+/// point into this app (a `#/…` fragment is one of its routes).
 pub fn is_safe_url(url: &str) -> bool {
     let cleaned: String = url
         .chars()
         .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
         .collect::<String>()
         .to_ascii_lowercase();
-    if cleaned.starts_with('#') {
-        return true;
-    }
     ["http://", "https://", "mailto:"]
         .iter()
         .any(|scheme| cleaned.starts_with(scheme))
@@ -146,7 +135,7 @@ mod tests {
             "section",
         ];
         const ATTRS: &[&str] = &[
-            "href", "title", "class", "id", "style", "start", "type", "checked", "disabled",
+            "href", "title", "class", "id", "start", "type", "checked", "disabled", "target", "rel",
         ];
         let mut rest = html;
         while let Some(open) = rest.find('<') {
@@ -179,10 +168,6 @@ mod tests {
                     assert!(is_safe_url(href), "unsafe href {href:?} (from {source:?})");
                 }
             }
-            if name == "div" || name == "section" {
-                // pulldown-cmark emits these only for footnotes; never with a style.
-                assert!(!attrs.contains("style"), "styled {name} in {html:?}");
-            }
             rest = &rest[close + 1..];
         }
     }
@@ -202,25 +187,31 @@ mod tests {
 
     #[test]
     fn safe_links_survive_and_unsafe_ones_turn_inert() {
+        const REL: &str = "target=\"_blank\" rel=\"noopener noreferrer nofollow\"";
         assert_eq!(
-            to_safe_html("[a](https://example.com/x?y=1)"),
-            "<p><a href=\"https://example.com/x?y=1\">a</a></p>\n"
+            to_safe_html("[a](https://example.com/x?y=1&z=\"2\")"),
+            format!(
+                "<p><a href=\"https://example.com/x?y=1&amp;z=&quot;2&quot;\" {REL}>a</a></p>\n"
+            )
         );
         assert_eq!(
             to_safe_html("[m](mailto:a@b.c)"),
-            "<p><a href=\"mailto:a@b.c\">m</a></p>\n"
+            format!("<p><a href=\"mailto:a@b.c\" {REL}>m</a></p>\n")
         );
-        assert_eq!(
-            to_safe_html("[r](/relative/path)"),
-            "<p><a href=\"#\">r</a></p>\n"
-        );
+        assert_eq!(to_safe_html("[r](/relative/path)"), "<p>r</p>\n");
+        assert_eq!(to_safe_html("[home](#/settings)"), "<p>home</p>\n");
+        assert_eq!(to_safe_html("[x](javascript:alert(1))"), "<p>x</p>\n");
     }
 
     #[test]
     fn images_become_links_and_never_load() {
         assert_eq!(
             to_safe_html("![a chart](https://x.example/c.png)"),
-            "<p><a href=\"https://x.example/c.png\">a chart</a></p>\n"
+            "<p><a href=\"https://x.example/c.png\" target=\"_blank\" rel=\"noopener noreferrer nofollow\">a chart</a></p>\n"
+        );
+        assert_eq!(
+            to_safe_html("![a chart](data:image/png;base64,AAAA)"),
+            "<p>a chart</p>\n"
         );
     }
 
