@@ -15,7 +15,8 @@ use crate::event::{Event, EventKind, PersonEdit, Usage};
 use crate::protocol::team::{self, FoldError, TeamState};
 use crate::protocol::ModelCall;
 use crate::schema::Step;
-use crate::validate::Report;
+use crate::tree::ProductStatus;
+use crate::validate::{Known, Report};
 
 /// What a member does in the team; decides which steps it takes part in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -402,10 +403,22 @@ pub enum Outcome {
 }
 
 /// A session: its event log and the state folded from it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Session {
     events: Vec<Event>,
     state: TeamState,
+    /// The ids answers may name, rebuilt only when the tree's ids change (a cache: not part of
+    /// the session's identity).
+    known: Option<(KnownKey, Known)>,
+}
+
+/// What identifies the set of known ids: counts of products, live products, versions, collabs.
+type KnownKey = (usize, usize, usize, usize);
+
+impl PartialEq for Session {
+    fn eq(&self, other: &Self) -> bool {
+        self.events == other.events && self.state == other.state
+    }
 }
 
 impl Session {
@@ -415,6 +428,7 @@ impl Session {
         let mut s = Session {
             events: Vec::new(),
             state: TeamState::empty(),
+            known: None,
         };
         s.record(EventKind::Created { config }, now)?;
         Ok(s)
@@ -436,6 +450,7 @@ impl Session {
         Ok(Session {
             events: events.to_vec(),
             state,
+            known: None,
         })
     }
 
@@ -581,6 +596,25 @@ impl Session {
         self.state.fold(&event)?;
         self.events.push(event);
         Ok(())
+    }
+
+    /// The ids an answer may name now ([`TeamState::known`]), cached between answers that do not
+    /// change the tree's ids (a 1,000-product tree takes ~0.3 ms to list).
+    pub(crate) fn known_now(&mut self) -> &Known {
+        let tree = &self.state.tree;
+        let key = (
+            tree.products().len(),
+            tree.products()
+                .iter()
+                .filter(|p| p.status != ProductStatus::Removed)
+                .count(),
+            tree.versions().len(),
+            tree.collabs().len(),
+        );
+        if self.known.as_ref().is_none_or(|(k, _)| *k != key) {
+            self.known = Some((key, self.state.known()));
+        }
+        &self.known.as_ref().expect("just filled").1
     }
 
     fn wrong(&self, action: &'static str) -> EngineError {

@@ -1508,11 +1508,10 @@ pub fn submit(
         },
         now,
     )?;
-    let known = session.state().known();
     let options = validate::Options {
         truncated: usage.is_some_and(|u| u.stopped_for_length),
     };
-    let verdict = validate::validate_step_with(step, raw, Some(&known), options);
+    let verdict = validate::validate_step_with(step, raw, Some(session.known_now()), options);
     let outcome = match verdict {
         Err(report) => invalid(session, call_id, &member, report, now)?,
         Ok(validated) => match validated.answer {
