@@ -479,6 +479,10 @@ impl TeamState {
                 if self.created {
                     return Err(FoldError::NotCreated);
                 }
+                // A log from elsewhere (an imported file) gets the same team checks as a new session.
+                config.check().map_err(|e| {
+                    FoldError::Unexpected(format!("the session's team is invalid: {e}"))
+                })?;
                 self.create(config);
                 return Ok(());
             }
