@@ -59,7 +59,7 @@ proptest! {
                 _ => {}
             }
             let Some(call) = s.next_calls().into_iter().next() else { break };
-            let before = Before { tree: s.state().tree.clone(), charter: s.state().charter.clone() };
+            let before = Before::of(&s);
             let valid = scripted(&call);
             let (id, text) = match &a {
                 Act::Valid => (call.id.clone(), valid),

@@ -127,6 +127,18 @@ pub fn check_session(s: &Session) {
 pub struct Before {
     pub tree: ProductTree,
     pub charter: Option<roundtable_core::session::Charter>,
+    pub state: roundtable_core::protocol::team::TeamState,
+}
+
+impl Before {
+    /// Captures the session before an answer.
+    pub fn of(s: &Session) -> Before {
+        Before {
+            tree: s.state().tree.clone(),
+            charter: s.state().charter.clone(),
+            state: s.state().clone(),
+        }
+    }
 }
 
 /// Checks that an answer of `call` changed only what its step allows.
@@ -221,10 +233,7 @@ pub fn drive_demo(s: &mut Session, seed: u64, max_steps: usize) -> usize {
                 for call in calls {
                     assert!(!call.schema.is_null(), "calls carry their JSON Schema");
                     let a = demo.answer_call(&call);
-                    let before = Before {
-                        tree: s.state().tree.clone(),
-                        charter: s.state().charter.clone(),
-                    };
+                    let before = Before::of(s);
                     now += 10;
                     let outcome = s
                         .submit(
