@@ -5,6 +5,11 @@
 //! it the way OpenAI's strict structured outputs demand (every property required, optional ones
 //! nullable, `additionalProperties: false`, `anyOf` instead of `oneOf`). The validator stays the
 //! judge: a schema cannot say "content is not JSON" or "this id exists".
+//!
+//! [`derive_step_schema`] is the source of truth; its output is committed under `core/schemas/`
+//! and [`step_schema`] serves those files, so a build that only needs the schemas (the browser
+//! app, the JS API) does not carry `schemars` and the derived code — about a tenth of the app's
+//! download. A test keeps the files equal to the derivation (`UPDATE_SCHEMAS=1` rewrites them).
 
 use schemars::{generate::SchemaSettings, JsonSchema};
 use serde_json::{json, Map, Value};
@@ -23,8 +28,36 @@ pub enum SchemaFlavor {
     OpenAiStrict,
 }
 
-/// The JSON Schema of `step`'s answer in the given flavour.
+/// The JSON Schema of `step`'s answer in the given flavour, as providers and JS callers get it.
 pub fn step_schema(step: Step, flavor: SchemaFlavor) -> Value {
+    serde_json::from_str(step_schema_text(step, flavor)).expect("committed schemas are JSON")
+}
+
+/// The JSON Schema of `step`'s answer as committed text (pretty-printed), for callers that pass
+/// it on without looking inside.
+pub fn step_schema_text(step: Step, flavor: SchemaFlavor) -> &'static str {
+    macro_rules! file {
+        ($name:literal) => {
+            match flavor {
+                SchemaFlavor::Plain => include_str!(concat!("../schemas/", $name, ".plain.json")),
+                SchemaFlavor::OpenAiStrict => include_str!(concat!("../schemas/", $name, ".strict.json")),
+            }
+        };
+    }
+    match step {
+        Step::Bootstrap => file!("bootstrap"),
+        Step::Reflect => file!("reflect"),
+        Step::PlanAssign => file!("plan_assign"),
+        Step::Write => file!("write"),
+        Step::PeerReview => file!("peer_review"),
+        Step::Inspection => file!("inspection"),
+        Step::Presentation => file!("presentation"),
+    }
+}
+
+/// Derives the JSON Schema of `step`'s answer from the Rust types with `schemars`: the source of
+/// truth the committed files under `core/schemas/` are checked against.
+pub fn derive_step_schema(step: Step, flavor: SchemaFlavor) -> Value {
     let mut schema = match step {
         Step::Bootstrap => derive::<BootstrapOutput>(),
         Step::Reflect => derive::<ReflectOutput>(),
@@ -236,6 +269,30 @@ mod tests {
         assert!(text.contains("max 120 chars"), "summary limit not spelled out");
     }
 
+    /// The committed schema files equal what the types derive; `UPDATE_SCHEMAS=1` rewrites them.
+    #[test]
+    #[allow(clippy::disallowed_methods)] // a test may read the environment and write files
+    fn committed_schemas_are_current() {
+        let update = std::env::var("UPDATE_SCHEMAS").is_ok();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+        for step in Step::ALL {
+            for (flavor, name) in [(SchemaFlavor::Plain, "plain"), (SchemaFlavor::OpenAiStrict, "strict")] {
+                let derived = derive_step_schema(step, flavor);
+                let text = serde_json::to_string_pretty(&derived).unwrap() + "\n";
+                if update {
+                    std::fs::write(dir.join(format!("{}.{name}.json", step.wire_name())), &text).unwrap();
+                } else {
+                    assert_eq!(
+                        step_schema(step, flavor),
+                        derived,
+                        "core/schemas/{}.{name}.json is stale: run UPDATE_SCHEMAS=1 cargo test -p roundtable-core --lib json_schema",
+                        step.wire_name()
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn schemas_snapshot() {
         for step in Step::ALL {
@@ -245,7 +302,7 @@ mod tests {
             ] {
                 insta::assert_json_snapshot!(
                     format!("{}_{name}", step.wire_name()),
-                    step_schema(step, flavor)
+                    derive_step_schema(step, flavor)
                 );
             }
         }
