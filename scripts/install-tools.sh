@@ -1,36 +1,43 @@
 #!/usr/bin/env bash
-# Installs what building and testing the browser app needs, skipping whatever is already there:
-# the wasm32 target, trunk 0.21.14, wasm-bindgen-cli at the version pinned in Cargo.toml, the npm
-# dev tools (binaryen's wasm-opt, playwright-core), and Debian's chromium + chromedriver.
-# Only registries are used (crates.io, npm, apt); nothing is downloaded from elsewhere.
+# Installs what building and testing Roundtable needs, skipping whatever is already there at the
+# right version, so a repeated run takes seconds: Debian's chromium + chromedriver, the wasm32
+# target, wasm-bindgen-cli at exactly the version Cargo.lock pins, wasm-pack 0.15.1, trunk 0.21.14
+# (0.22 needs a newer rustc), and the npm dev tools (ajv, zod, typescript, binaryen's wasm-opt,
+# playwright-core — which never downloads a browser). Only registries are used (apt, crates.io,
+# npm); nothing comes from GitHub. ../shared/TOOLCHAIN.md says why each pin is what it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
 
-need_bindgen=$(sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
+bindgen=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
+: "${bindgen:?wasm-bindgen not found in Cargo.lock}"
+
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  echo "installing chromium + chromium-driver (apt)…"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
 
 rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown \
   || rustup target add wasm32-unknown-unknown
 
-if ! trunk --version 2>/dev/null | grep -q '0.21.14'; then
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$bindgen" ]; then
+  echo "installing wasm-bindgen-cli $bindgen (about 3 minutes)…"
+  # not --locked: its lock file pins a webpki-roots version the registry here lacks
+  cargo install wasm-bindgen-cli --version "$bindgen" --force
+fi
+if [ "$(wasm-pack --version 2>/dev/null | awk '{print $2}')" != "0.15.1" ]; then
+  echo "installing wasm-pack 0.15.1 (about 4 minutes)…"
+  cargo install --locked wasm-pack --version 0.15.1 --force
+fi
+if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "0.21.14" ]; then
   echo "installing trunk 0.21.14 (about 11 minutes on 2 cores)…"
-  cargo install --locked trunk --version 0.21.14
+  cargo install --locked trunk --version 0.21.14 --force
 fi
 
-if ! wasm-bindgen --version 2>/dev/null | grep -q "$need_bindgen"; then
-  echo "installing wasm-bindgen-cli $need_bindgen…"
-  cargo install wasm-bindgen-cli --version "$need_bindgen"
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "installing npm dev dependencies…"
+  npm ci --no-audit --no-fund
 fi
-
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
-  npm install --no-audit --no-fund
-fi
-
-if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
-  if command -v apt-get >/dev/null; then
-    SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver
-  else
-    echo "chromium is missing and apt-get is not available: install Chromium at /usr/bin/chromium" >&2
-  fi
-fi
+echo "tools ready"

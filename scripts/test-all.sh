@@ -14,17 +14,15 @@ echo "== cargo clippy (host, all targets)"
 cargo clippy -p roundtable-core --all-targets -- -D warnings
 echo "== cargo clippy (wasm32: core with its JS API, and the web app)"
 cargo clippy -p roundtable-core --features wasm --target wasm32-unknown-unknown -- -D warnings
-if [ -f web/Cargo.toml ]; then
-  cargo clippy -p roundtable-web --target wasm32-unknown-unknown -- -D warnings
-fi
-echo "== cargo test (core)"
+cargo clippy -p roundtable-web --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p roundtable-web --all-targets -- -D warnings
+echo "== cargo test (core, and the web crate's host tests: safe Markdown, diff, routes, demo file)"
 cargo test -p roundtable-core
+cargo test -p roundtable-web
 
 echo "== Node tests of the WASM package"
 bash scripts/test-core-js.sh
 
-if [ -x scripts/test-e2e.sh ]; then
-  echo "== browser tests"
-  bash scripts/test-e2e.sh
-fi
+echo "== browser tests (release build of the app, headless Chromium)"
+bash scripts/test-e2e.sh
 echo "all tests passed"
