@@ -15,7 +15,7 @@ use js_sys::{Array, JsString, Object, Reflect, Uint8Array, WebAssembly};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::json_schema::{step_schema, SchemaFlavor};
+use crate::json_schema::{step_schema_text, SchemaFlavor};
 use crate::schema::{Step, TreeOperation};
 use crate::tree::{ProductTree, TreeError};
 use crate::validate::{check_step_with, Known, Options, Report, Verdict, Violation};
@@ -325,7 +325,9 @@ pub fn step_schema_js(step: &str, options: JsValue) -> Result<JsValue, JsError> 
     } else {
         SchemaFlavor::Plain
     };
-    to_js(&step_schema(step, flavor))
+    // The committed schema text goes to JSON.parse as it is: no serde round trip.
+    js_sys::JSON::parse(step_schema_text(step, flavor))
+        .map_err(|_| JsError::new("internal error: a committed schema is not JSON"))
 }
 
 /// Reads `options[name]` as a boolean: absent/undefined → `default`, anything but a boolean → error
@@ -509,6 +511,15 @@ extern "C" {
     #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
     fn json_parse_value(text: &JsValue) -> Result<JsValue, JsValue>;
 
+    /// `Reflect.set` without js-sys's exception wrapper (a closure and `arguments` per call, which
+    /// cost more than the set itself). Used only on plain objects made here, where it cannot throw.
+    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
+    fn reflect_set(target: &JsValue, key: &JsValue, value: &JsValue) -> bool;
+
+    /// `Reflect.get` without the exception wrapper, for plain data objects (options, parsed JSON).
+    #[wasm_bindgen(js_namespace = Reflect, js_name = get)]
+    fn reflect_get(target: &JsValue, key: &JsValue) -> JsValue;
+
     /// The platform's UTF-8 encoder (browsers and Node alike).
     type TextEncoder;
     #[wasm_bindgen(constructor)]
@@ -630,7 +641,9 @@ thread_local! {
     static KEYS: Keys = Keys::new();
 }
 
-/// The refusal as JS sees it: every error, the warnings, and the message for the model.
+/// The refusal as JS sees it: every error, the warnings, and the message for the model. It crosses
+/// as one JSON text and one `JSON.parse`, which measured as fast as building the objects with
+/// `Reflect.set` from here (V8 adds properties to fresh objects faster inside `JSON.parse`).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Refusal<'a> {
@@ -691,7 +704,7 @@ pub fn validate_step_js(
 
 /// `Reflect.set` on a plain object we just made, which cannot fail.
 fn set(target: &Object, key: &JsValue, value: &JsValue) {
-    let _ = Reflect::set(target, key, value);
+    reflect_set(target, key, value);
 }
 
 /// Reads `{ value, truncated }`; `value` defaults to true, `truncated` to false.
@@ -705,7 +718,7 @@ fn read_validate_options(options: &JsValue, keys: &Keys) -> Result<(bool, bool),
         ));
     }
     let read = |key: &JsValue, name: &str, default: bool| -> Result<bool, JsError> {
-        let v = Reflect::get(options, key).unwrap_or(JsValue::UNDEFINED);
+        let v = reflect_get(options, key);
         if v.is_undefined() {
             return Ok(default);
         }
@@ -736,12 +749,10 @@ fn build_value(
     let value =
         parsed.map_err(|_| JsError::new("internal error: JSON.parse refused a checked answer"))?;
     let defaults = keys.defaults(step);
-    if !defaults.is_empty()
-        && Reflect::get(&value, &keys.response_type).ok().as_ref() == Some(&keys.final_output)
-    {
+    if !defaults.is_empty() && reflect_get(&value, &keys.response_type) == keys.final_output {
         let obj: &Object = value.unchecked_ref();
         for key in defaults {
-            if Reflect::get(obj, key).map_or(true, |v| v.is_undefined()) {
+            if reflect_get(obj, key).is_undefined() {
                 set(obj, key, &Array::new());
             }
         }
