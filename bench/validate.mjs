@@ -5,7 +5,8 @@
 //   node bench/validate.mjs --json out.json   also write every figure as JSON
 //
 // The corpus (bench/corpus.mjs): every step, a small (~0.3–4 KB) and a ~20 KB answer, valid and
-// invalid, generated deterministically. Each answer goes through
+// invalid, generated deterministically (sizes below are UTF-8 bytes; MB/s = bytes per µs). Each
+// answer goes through
 //   (a) wasm  validateStep(step, raw, null, { value: false })   verdict + violations only
 //   (b) wasm+ validateStep(step, raw)                           … and the parsed value
 //   (c) ajv   JSON.parse + ajv (draft 2020-12, allErrors) compiled from stepSchema(step)
@@ -142,7 +143,7 @@ for (const c of cases) {
   const us = Object.fromEntries(Object.entries(per).map(([m, xs]) => [m, fastest(xs)]));
   // benchCheckStep copies once and checks CHECK_N times
   us.check = Math.max(0, (us.check - us.copy) / CHECK_N);
-  results.push({ name: c.name, step: c.step, size: c.size, valid: c.valid, bytes: c.raw.length, us });
+  results.push({ name: c.name, step: c.step, size: c.size, valid: c.valid, bytes: Buffer.byteLength(c.raw), us });
 }
 
 // 3. Report.
