@@ -60,3 +60,16 @@ test('tsc --strict accepts correct usage and rejects wrong usage (tests/core-js/
     assert.fail(`tsc failed:\n${e.stdout}${e.stderr}`);
   }
 });
+
+test('the declared ProductTree and Product fields are the ones the tree really has', async () => {
+  const { core } = await import('./load.mjs');
+  const fields = (name) => {
+    const body = dts.match(new RegExp(`export interface ${name} \\{([^}]*)\\}`))[1];
+    return [...body.matchAll(/(\w+)\??:/g)].map((m) => m[1]).sort();
+  };
+  const tree = core.applyTreeOperations(core.newTree('Root'), [
+    { action: 'ADD', newId: 'new-1', parentId: 'p0', product: { name: 'A', type: 'Content', dod: 'x', description: 'd', assignee: 'operative-1' } },
+  ]).tree;
+  assert.deepEqual(Object.keys(tree).sort(), fields('ProductTree'));
+  for (const p of tree.products) assert.deepEqual(Object.keys(p).sort(), fields('Product'));
+});
