@@ -3,6 +3,7 @@
 //   node bench/validate.mjs            (after scripts/build-core-pkg.sh node)
 //   BENCH_MS=1000 node bench/validate.mjs     longer runs, steadier figures
 //   node bench/validate.mjs --json out.json   also write every figure as JSON
+//   node bench/validate.mjs --markdown        also print the table as Markdown (BENCHMARKS.md)
 //
 // The corpus (bench/corpus.mjs): every step, a small (~0.3–4 KB) and a ~20 KB answer, valid and
 // invalid, generated deterministically (sizes below are UTF-8 bytes; MB/s = bytes per µs). Each
@@ -200,5 +201,16 @@ for (const r of target) {
   );
 }
 console.log(met ? 'target met' : 'target missed');
+if (process.argv.includes('--markdown')) {
+  // The same figures as a Markdown table, for BENCHMARKS.md.
+  console.log('\n| answer | bytes | JSON.parse | (a) verdict | (b) + value | (c) ajv | (d) zod | copy in | check in wasm | a vs c | a vs d | b vs c | b vs d |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const r of results) {
+    const u = r.us;
+    const times = [u.parse, u.a, u.b, u.c, u.d, u.copy, u.check].map(f);
+    const ratios = [u.c / u.a, u.d / u.a, u.c / u.b, u.d / u.b].map((x) => x.toFixed(2) + '×');
+    console.log(`| ${r.name} | ${r.bytes} | ${times.join(' | ')} | ${ratios.join(' | ')} |`);
+  }
+}
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ node: process.version, load: os.loadavg(), benchMs: BENCH_MS, rounds: ROUNDS, results }, null, 1));
 if (sink < 0) console.log(sink); // keeps the work observable
