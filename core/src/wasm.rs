@@ -5,11 +5,12 @@
 //! types are written by hand in the `typescript_custom_section` below (wasm-bindgen would say `any`).
 //!
 //! The boundary is kept cheap because `validateStep` sits on the hot path of every model answer:
-//! the raw text crosses once (JS string → UTF-8 in linear memory), the verdict comes back as a
-//! couple of `Reflect.set` calls with interned keys, and the parsed value is built by the engine's
-//! own `JSON.parse` — on the caller's original string when the validator did not have to repair it,
-//! so a valid answer is never copied back. Small things (errors, schemas, trees) go through
-//! `serde_json` text or `serde-wasm-bindgen`, where clarity beats a few microseconds.
+//! the raw text crosses once (one `TextEncoder.encodeInto` into linear memory), the verdict comes
+//! back as a couple of `Reflect.set` calls with interned keys, and the parsed value is built by the
+//! engine's own `JSON.parse` — on the caller's original string when the validator did not have to
+//! repair it, so a valid answer is never copied back. Small things (violations, schemas, trees)
+//! cross as `serde_json` text and one `JSON.parse`, V8's fastest way to build plain objects.
+//! `bench/validate.mjs` measures each part; BENCHMARKS.md has the figures.
 
 use js_sys::{Array, JsString, Object, Reflect, Uint8Array, WebAssembly};
 use serde::Serialize;
