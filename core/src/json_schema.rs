@@ -15,8 +15,8 @@ use schemars::{generate::SchemaSettings, JsonSchema};
 use serde_json::{json, Map, Value};
 
 use crate::schema::{
-    limits, BootstrapOutput, InspectionOutput, PeerReviewOutput, PlanAssignOutput, PresentationOutput,
-    ReflectOutput, Step, WireAnswer, WriteOutput,
+    limits, BootstrapOutput, InspectionOutput, PeerReviewOutput, PlanAssignOutput,
+    PresentationOutput, ReflectOutput, Step, WireAnswer, WriteOutput,
 };
 
 /// Which dialect of JSON Schema to produce.
@@ -40,7 +40,9 @@ pub fn step_schema_text(step: Step, flavor: SchemaFlavor) -> &'static str {
         ($name:literal) => {
             match flavor {
                 SchemaFlavor::Plain => include_str!(concat!("../schemas/", $name, ".plain.json")),
-                SchemaFlavor::OpenAiStrict => include_str!(concat!("../schemas/", $name, ".strict.json")),
+                SchemaFlavor::OpenAiStrict => {
+                    include_str!(concat!("../schemas/", $name, ".strict.json"))
+                }
             }
         };
     }
@@ -101,7 +103,10 @@ const LIMIT_NAMES: &[(&str, i64)] = &[
     ("MISSION_MAX", limits::MISSION_MAX as i64),
     ("OBJECTIVES_MAX", limits::OBJECTIVES_MAX as i64),
     ("PERSONA_MAX", limits::PERSONA_MAX as i64),
-    ("DOMAIN_RESPONSIBILITY_MAX", limits::DOMAIN_RESPONSIBILITY_MAX as i64),
+    (
+        "DOMAIN_RESPONSIBILITY_MAX",
+        limits::DOMAIN_RESPONSIBILITY_MAX as i64,
+    ),
     ("DOMAIN_AREA_MAX", limits::DOMAIN_AREA_MAX as i64),
     ("CONTENT_TITLE_MAX", limits::CONTENT_TITLE_MAX as i64),
     ("CONTENT_MIN", limits::CONTENT_MIN as i64),
@@ -265,8 +270,14 @@ mod tests {
     #[test]
     fn descriptions_quote_limits_as_numbers() {
         let text = step_schema(Step::Write, SchemaFlavor::Plain).to_string();
-        assert!(!text.contains("limits::"), "rustdoc link left in a description");
-        assert!(text.contains("max 120 chars"), "summary limit not spelled out");
+        assert!(
+            !text.contains("limits::"),
+            "rustdoc link left in a description"
+        );
+        assert!(
+            text.contains("max 120 chars"),
+            "summary limit not spelled out"
+        );
     }
 
     /// The committed schema files equal what the types derive; `UPDATE_SCHEMAS=1` rewrites them.
@@ -276,11 +287,15 @@ mod tests {
         let update = std::env::var("UPDATE_SCHEMAS").is_ok();
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
         for step in Step::ALL {
-            for (flavor, name) in [(SchemaFlavor::Plain, "plain"), (SchemaFlavor::OpenAiStrict, "strict")] {
+            for (flavor, name) in [
+                (SchemaFlavor::Plain, "plain"),
+                (SchemaFlavor::OpenAiStrict, "strict"),
+            ] {
                 let derived = derive_step_schema(step, flavor);
                 let text = serde_json::to_string_pretty(&derived).unwrap() + "\n";
                 if update {
-                    std::fs::write(dir.join(format!("{}.{name}.json", step.wire_name())), &text).unwrap();
+                    std::fs::write(dir.join(format!("{}.{name}.json", step.wire_name())), &text)
+                        .unwrap();
                 } else {
                     assert_eq!(
                         step_schema(step, flavor),

@@ -5,7 +5,9 @@ use proptest::prelude::*;
 use roundtable_core::schema::{
     CollabOutput, CollabType, InitialProduct, NewProduct, ProductPatch, ProductType, TreeOperation,
 };
-use roundtable_core::tree::{ProductStatus, ProductTree, Tier, TreeError, TreeProblem, VersionDraft, ROOT_ID};
+use roundtable_core::tree::{
+    ProductStatus, ProductTree, Tier, TreeError, TreeProblem, VersionDraft, ROOT_ID,
+};
 
 fn initial(name: &str) -> InitialProduct {
     InitialProduct {
@@ -41,15 +43,26 @@ fn add(new_id: &str, parent: &str, name: &str) -> TreeOperation {
 }
 
 fn mv(id: &str, parent: &str) -> TreeOperation {
-    TreeOperation::Move { product_id: id.into(), parent_id: parent.into(), reason: None }
+    TreeOperation::Move {
+        product_id: id.into(),
+        parent_id: parent.into(),
+        reason: None,
+    }
 }
 
 fn remove(id: &str) -> TreeOperation {
-    TreeOperation::Remove { product_id: id.into(), reason: "not needed".into() }
+    TreeOperation::Remove {
+        product_id: id.into(),
+        reason: "not needed".into(),
+    }
 }
 
 fn update(id: &str, patch: ProductPatch) -> TreeOperation {
-    TreeOperation::Update { product_id: id.into(), product: patch, reason: None }
+    TreeOperation::Update {
+        product_id: id.into(),
+        product: patch,
+        reason: None,
+    }
 }
 
 fn draft(author: &str) -> VersionDraft {
@@ -86,7 +99,12 @@ fn parent_of(tree: &ProductTree, id: &str) -> Option<String> {
 #[test]
 fn ids_are_stable_and_in_creation_order() {
     let mut tree = sample();
-    let applied = tree.apply(&[add("new-1", "p1", "Morning"), add("new-2", "new-1", "Coffee")]).unwrap();
+    let applied = tree
+        .apply(&[
+            add("new-1", "p1", "Morning"),
+            add("new-2", "new-1", "Coffee"),
+        ])
+        .unwrap();
     assert_eq!(applied.new_ids["new-1"], "p4");
     assert_eq!(applied.new_ids["new-2"], "p5");
     assert_eq!(parent_of(&tree, "p5").as_deref(), Some("p4"));
@@ -101,7 +119,13 @@ fn later_operations_may_use_new_ids() {
     tree.apply(&[
         add("new-1", ROOT_ID, "Logistics"),
         mv("p3", "new-1"),
-        update("new-1", ProductPatch { dod: Some("all booked".into()), ..Default::default() }),
+        update(
+            "new-1",
+            ProductPatch {
+                dod: Some("all booked".into()),
+                ..Default::default()
+            },
+        ),
     ])
     .unwrap();
     assert_eq!(parent_of(&tree, "p3").as_deref(), Some("p4"));
@@ -120,7 +144,10 @@ fn move_under_own_descendant_fails_and_names_the_operation() {
         TreeError::Operation {
             index: 1,
             action: "MOVE".into(),
-            reason: TreeProblem::Cycle { product: "p1".into(), parent: "p4".into() },
+            reason: TreeProblem::Cycle {
+                product: "p1".into(),
+                parent: "p4".into()
+            },
         }
     );
     assert_eq!(
@@ -128,7 +155,16 @@ fn move_under_own_descendant_fails_and_names_the_operation() {
         "operation 1 (MOVE) failed, nothing was applied: p1 cannot move under p4, which is itself or one of its descendants"
     );
     let (index, reason) = check_fails(&[mv("p1", "p1")]);
-    assert_eq!((index, reason), (0, TreeProblem::Cycle { product: "p1".into(), parent: "p1".into() }));
+    assert_eq!(
+        (index, reason),
+        (
+            0,
+            TreeProblem::Cycle {
+                product: "p1".into(),
+                parent: "p1".into()
+            }
+        )
+    );
 }
 
 #[test]
@@ -139,10 +175,21 @@ fn the_root_cannot_move_or_go() {
 
 #[test]
 fn no_duplicate_sibling_names_case_and_space_insensitive() {
-    let (index, reason) = check_fails(&[add("new-1", ROOT_ID, "Catering"), add("new-2", ROOT_ID, " catering ")]);
+    let (index, reason) = check_fails(&[
+        add("new-1", ROOT_ID, "Catering"),
+        add("new-2", ROOT_ID, " catering "),
+    ]);
     assert_eq!(index, 1);
-    assert!(matches!(reason, TreeProblem::DuplicateSibling { ref existing, .. } if existing == "p4"));
-    let (_, reason) = check_fails(&[update("p2", ProductPatch { name: Some("AGENDA".into()), ..Default::default() })]);
+    assert!(
+        matches!(reason, TreeProblem::DuplicateSibling { ref existing, .. } if existing == "p4")
+    );
+    let (_, reason) = check_fails(&[update(
+        "p2",
+        ProductPatch {
+            name: Some("AGENDA".into()),
+            ..Default::default()
+        },
+    )]);
     assert!(matches!(reason, TreeProblem::DuplicateSibling { .. }));
     // the same name under another parent is fine
     let mut tree = sample();
@@ -151,15 +198,30 @@ fn no_duplicate_sibling_names_case_and_space_insensitive() {
 
 #[test]
 fn no_orphans_unknown_or_removed_parents_fail() {
-    assert_eq!(check_fails(&[add("new-1", "p9", "X")]).1, TreeProblem::UnknownProduct("p9".into()));
-    assert_eq!(check_fails(&[add("new-1", "new-2", "X")]).1, TreeProblem::UnknownProduct("new-2".into()));
-    assert_eq!(check_fails(&[remove("p1"), mv("p2", "p1")]), (1, TreeProblem::RemovedProduct("p1".into())));
-    assert_eq!(check_fails(&[add("n1", "p1", "X")]).1, TreeProblem::BadNewId("n1".into()));
+    assert_eq!(
+        check_fails(&[add("new-1", "p9", "X")]).1,
+        TreeProblem::UnknownProduct("p9".into())
+    );
+    assert_eq!(
+        check_fails(&[add("new-1", "new-2", "X")]).1,
+        TreeProblem::UnknownProduct("new-2".into())
+    );
+    assert_eq!(
+        check_fails(&[remove("p1"), mv("p2", "p1")]),
+        (1, TreeProblem::RemovedProduct("p1".into()))
+    );
+    assert_eq!(
+        check_fails(&[add("n1", "p1", "X")]).1,
+        TreeProblem::BadNewId("n1".into())
+    );
     assert_eq!(
         check_fails(&[add("new-1", "p1", "X"), add("new-1", "p1", "Y")]),
         (1, TreeProblem::DuplicateNewId("new-1".into()))
     );
-    assert_eq!(check_fails(&[add("new-1", "p1", "  ")]).1, TreeProblem::EmptyName);
+    assert_eq!(
+        check_fails(&[add("new-1", "p1", "  ")]).1,
+        TreeProblem::EmptyName
+    );
 }
 
 #[test]
@@ -175,28 +237,63 @@ fn remove_takes_the_subtree_out_and_keeps_versions_restorable() {
     assert!(!tree.render(|_| Tier::Minimal).contains("Morning"));
     // a new sibling may now take the removed name, which blocks the restore
     tree.apply(&[add("new-1", ROOT_ID, "Agenda")]).unwrap();
-    assert!(matches!(tree.restore("p1"), Err(TreeError::Change(TreeProblem::DuplicateSibling { .. }))));
+    assert!(matches!(
+        tree.restore("p1"),
+        Err(TreeError::Change(TreeProblem::DuplicateSibling { .. }))
+    ));
     tree.apply(&[remove("p5")]).unwrap();
     tree.restore("p1").unwrap();
-    assert_eq!(tree.product("p4").unwrap().status, ProductStatus::InProgress);
+    assert_eq!(
+        tree.product("p4").unwrap().status,
+        ProductStatus::InProgress
+    );
     assert!(tree.render(|_| Tier::Minimal).contains("Morning"));
-    assert!(matches!(tree.restore("p1"), Err(TreeError::Change(TreeProblem::NotRestorable(_)))));
+    assert!(matches!(
+        tree.restore("p1"),
+        Err(TreeError::Change(TreeProblem::NotRestorable(_)))
+    ));
 }
 
 #[test]
 fn update_with_null_assignee_unassigns_and_absent_keeps() {
     let mut tree = sample();
-    assert_eq!(tree.product("p1").unwrap().assignee.as_deref(), Some("operative-1"));
-    tree.apply(&[update("p1", ProductPatch { dod: Some("new dod".into()), ..Default::default() })]).unwrap();
-    assert_eq!(tree.product("p1").unwrap().assignee.as_deref(), Some("operative-1"));
-    tree.apply(&[update("p1", ProductPatch { assignee: Some(None), ..Default::default() })]).unwrap();
+    assert_eq!(
+        tree.product("p1").unwrap().assignee.as_deref(),
+        Some("operative-1")
+    );
+    tree.apply(&[update(
+        "p1",
+        ProductPatch {
+            dod: Some("new dod".into()),
+            ..Default::default()
+        },
+    )])
+    .unwrap();
+    assert_eq!(
+        tree.product("p1").unwrap().assignee.as_deref(),
+        Some("operative-1")
+    );
+    tree.apply(&[update(
+        "p1",
+        ProductPatch {
+            assignee: Some(None),
+            ..Default::default()
+        },
+    )])
+    .unwrap();
     assert_eq!(tree.product("p1").unwrap().assignee, None);
     // and the wire form: `"assignee": null` vs no field
     let with_null: TreeOperation =
-        serde_json::from_str(r#"{"action":"UPDATE","productId":"p1","product":{"assignee":null}}"#).unwrap();
-    let without: TreeOperation = serde_json::from_str(r#"{"action":"UPDATE","productId":"p1","product":{}}"#).unwrap();
-    assert!(matches!(with_null, TreeOperation::Update { ref product, .. } if product.assignee == Some(None)));
-    assert!(matches!(without, TreeOperation::Update { ref product, .. } if product.assignee.is_none()));
+        serde_json::from_str(r#"{"action":"UPDATE","productId":"p1","product":{"assignee":null}}"#)
+            .unwrap();
+    let without: TreeOperation =
+        serde_json::from_str(r#"{"action":"UPDATE","productId":"p1","product":{}}"#).unwrap();
+    assert!(
+        matches!(with_null, TreeOperation::Update { ref product, .. } if product.assignee == Some(None))
+    );
+    assert!(
+        matches!(without, TreeOperation::Update { ref product, .. } if product.assignee.is_none())
+    );
 }
 
 #[test]
@@ -206,12 +303,21 @@ fn acceptance_follows_versions() {
     tree.accept("p1", &v1).unwrap();
     assert_eq!(tree.product("p1").unwrap().status, ProductStatus::Accepted);
     tree.add_version("p1", draft("operative-1")).unwrap();
-    assert_eq!(tree.product("p1").unwrap().status, ProductStatus::InProgress);
+    assert_eq!(
+        tree.product("p1").unwrap().status,
+        ProductStatus::InProgress
+    );
     assert_eq!(tree.product("p1").unwrap().selected_version(), Some("v1"));
     let err = tree.accept("p2", &v1).unwrap_err();
-    assert!(matches!(err, TreeError::Change(TreeProblem::VersionOfOtherProduct { .. })));
+    assert!(matches!(
+        err,
+        TreeError::Change(TreeProblem::VersionOfOtherProduct { .. })
+    ));
     tree.reject("p1", "too short").unwrap();
-    assert_eq!(tree.product("p1").unwrap().rejection_reason.as_deref(), Some("too short"));
+    assert_eq!(
+        tree.product("p1").unwrap().rejection_reason.as_deref(),
+        Some("too short")
+    );
 }
 
 #[test]
@@ -239,11 +345,19 @@ fn duplicate_comments_are_refused() {
 #[test]
 fn render_tiers() {
     let mut tree = sample();
-    tree.apply(&[add("new-1", "p1", "Morning session")]).unwrap();
-    let v = tree
-        .add_version("p1", VersionDraft { content: "## Agenda\n- 9:00 welcome\n- 9:30 talks".into(), ..draft("operative-1") })
+    tree.apply(&[add("new-1", "p1", "Morning session")])
         .unwrap();
-    tree.set_reflection_note(&v, "needs timings".into()).unwrap();
+    let v = tree
+        .add_version(
+            "p1",
+            VersionDraft {
+                content: "## Agenda\n- 9:00 welcome\n- 9:30 talks".into(),
+                ..draft("operative-1")
+            },
+        )
+        .unwrap();
+    tree.set_reflection_note(&v, "needs timings".into())
+        .unwrap();
     tree.add_collab(
         "operative-2",
         1,
@@ -261,8 +375,20 @@ fn render_tiers() {
     )
     .unwrap();
     let minimal = tree.render(|_| Tier::Minimal);
-    let extra = tree.render(|p| if p.id == "p1" { Tier::Extra } else { Tier::Minimal });
-    let full = tree.render(|p| if p.id == "p1" { Tier::Full } else { Tier::Minimal });
+    let extra = tree.render(|p| {
+        if p.id == "p1" {
+            Tier::Extra
+        } else {
+            Tier::Minimal
+        }
+    });
+    let full = tree.render(|p| {
+        if p.id == "p1" {
+            Tier::Full
+        } else {
+            Tier::Minimal
+        }
+    });
     assert!(!minimal.contains("9:00 welcome") && extra.contains("9:00 welcome"));
     assert!(!extra.contains("too packed") && full.contains("too packed"));
     insta::assert_snapshot!("render_minimal", minimal);
@@ -271,14 +397,33 @@ fn render_tiers() {
 
 /// A random operation over a small id space, so that many of them are valid and many are not.
 fn any_op() -> impl Strategy<Value = TreeOperation> {
-    let id = prop_oneof![(0u8..12).prop_map(|n| format!("p{n}")), (1u8..4).prop_map(|n| format!("new-{n}"))];
+    let id = prop_oneof![
+        (0u8..12).prop_map(|n| format!("p{n}")),
+        (1u8..4).prop_map(|n| format!("new-{n}"))
+    ];
     let name = prop::sample::select(vec!["A", "B", "C", "a", "D"]).prop_map(String::from);
     prop_oneof![
-        ((1u8..4).prop_map(|n| format!("new-{n}")), id.clone(), name.clone()).prop_map(|(n, p, name)| add(&n, &p, &name)),
+        (
+            (1u8..4).prop_map(|n| format!("new-{n}")),
+            id.clone(),
+            name.clone()
+        )
+            .prop_map(|(n, p, name)| add(&n, &p, &name)),
         id.clone().prop_map(|p| remove(&p)),
         (id.clone(), id.clone()).prop_map(|(p, q)| mv(&p, &q)),
-        (id, prop::option::of(name), prop::option::of(prop::option::of(Just("operative-2".to_string()))))
-            .prop_map(|(p, name, assignee)| update(&p, ProductPatch { name, assignee, ..Default::default() })),
+        (
+            id,
+            prop::option::of(name),
+            prop::option::of(prop::option::of(Just("operative-2".to_string())))
+        )
+            .prop_map(|(p, name, assignee)| update(
+                &p,
+                ProductPatch {
+                    name,
+                    assignee,
+                    ..Default::default()
+                }
+            )),
     ]
 }
 
@@ -297,7 +442,13 @@ fn assert_invariants(tree: &ProductTree) {
         let mut steps = 0;
         while let Some(parent) = cursor {
             let parent = tree.product(&parent).expect("parent exists");
-            assert_ne!(parent.status, ProductStatus::Removed, "live {} under removed {}", p.id, parent.id);
+            assert_ne!(
+                parent.status,
+                ProductStatus::Removed,
+                "live {} under removed {}",
+                p.id,
+                parent.id
+            );
             steps += 1;
             assert!(steps <= products.len(), "cycle through {}", p.id);
             cursor = parent.parent.clone();
