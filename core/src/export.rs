@@ -140,7 +140,66 @@ pub fn to_file(session: &Session, now: u64) -> String {
         snapshot: without_calls(state),
         checksum: checksum(session.events()),
     };
-    serde_json::to_string_pretty(&file).unwrap_or_default()
+    pretty_json(&serde_json::to_string(&file).unwrap_or_default())
+}
+
+/// Re-indents compact JSON exactly as `serde_json::to_string_pretty` would write it (two spaces,
+/// `"key": value`, `[]`/`{}` when empty).
+///
+/// Why not `to_string_pretty` directly: each serializer is compiled once per type it writes, so a
+/// pretty and a compact one for the whole event log and state doubled that code in the browser
+/// app. Everything is written compact (as the stored events are) and indented here afterwards.
+pub fn pretty_json(compact: &str) -> String {
+    let mut out = String::with_capacity(compact.len() + compact.len() / 2);
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut chars = compact.chars().peekable();
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+    };
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                out.push(c);
+                if matches!(chars.peek(), Some('}' | ']')) {
+                    out.extend(chars.next());
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Reads a session file into a new session, or says why not.
@@ -219,10 +278,10 @@ struct FileBody {
     checksum: String,
 }
 
-/// `x` as a JSON value, through the pretty printer [`to_file`] uses (so no second serializer is
+/// `x` as a JSON value, through the compact writer [`to_file`] uses (so no second serializer is
 /// compiled for the state's types).
 fn as_value<T: Serialize>(x: &T) -> Value {
-    serde_json::to_string_pretty(x)
+    serde_json::to_string(x)
         .ok()
         .and_then(|s| serde_json::from_str(&s).ok())
         .unwrap_or(Value::Null)
@@ -307,4 +366,28 @@ pub fn markdown_report(session: &Session) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pretty_json;
+
+    #[test]
+    fn pretty_json_matches_serde_json_pretty() {
+        let value = serde_json::json!({
+            "a": [1, 2, {"b": "x, y: {z}", "c": []}],
+            "d": {},
+            "e": "quote \" backslash \\ [not] {nested}",
+            "f": [[], {}, [[1]]],
+            "g": null, "h": true, "i": -1.5e3,
+            "j": "ünïcode \u{1F600} \n tab\t"
+        });
+        let compact = serde_json::to_string(&value).unwrap();
+        assert_eq!(
+            pretty_json(&compact),
+            serde_json::to_string_pretty(&value).unwrap()
+        );
+        assert_eq!(pretty_json("[]"), "[]");
+        assert_eq!(pretty_json("\"a\""), "\"a\"");
+    }
 }

@@ -32,7 +32,7 @@ pub fn to_safe_html(markdown: &str) -> String {
         Event::End(TagEnd::Link) | Event::End(TagEnd::Image) => open_links
             .pop()
             .unwrap_or(false)
-            .then(|| Event::InlineHtml(CowStr::Borrowed("</a>"))),
+            .then_some(Event::InlineHtml(CowStr::Borrowed("</a>"))),
         other => Some(other),
     });
     let mut out = String::with_capacity(markdown.len() * 3 / 2);

@@ -172,6 +172,10 @@ fn render_final(out: &FinalOutput) -> String {
 }
 
 fn pretty<T: Serialize>(value: &T) -> String {
-    // The schema types serialise infallibly (strings, numbers, maps with string keys).
-    serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    // The schema types serialise infallibly (strings, numbers, maps with string keys). Compact,
+    // then indented: the compact writer is already compiled for these types (see `pretty_json`).
+    match serde_json::to_string(value) {
+        Ok(compact) => crate::export::pretty_json(&compact),
+        Err(e) => format!("{{\"error\": \"{e}\"}}"),
+    }
 }

@@ -153,7 +153,7 @@ fn CallDetail(
         </section>
         <details>
             <summary>"State envelope (what the prompt was built from)"</summary>
-            <pre class="raw">{serde_json::to_string_pretty(&c.envelope).unwrap_or_default()}</pre>
+            <pre class="raw">{roundtable_core::export::pretty_json(&serde_json::to_string(&c.envelope).unwrap_or_default())}</pre>
         </details>
     }
 }
