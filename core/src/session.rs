@@ -473,17 +473,20 @@ impl Session {
     /// Schema filled in. A call stays here until answered or superseded, so a runner that lost
     /// track can ask again; it must not perform the same id twice.
     pub fn next_calls(&self) -> Vec<ModelCall> {
+        self.pending_calls()
+            .into_iter()
+            .map(ModelCall::with_schema)
+            .collect()
+    }
+
+    /// [`Session::next_calls`] without the JSON Schemas, for a runner whose providers never send
+    /// one (the browser app's send `json_object`; the schema is in the prompt anyway). Such a
+    /// runner then does not carry the schema texts (≈ 80 KB in the browser app's wasm).
+    pub fn pending_calls(&self) -> Vec<ModelCall> {
         if self.state.status != Status::Running {
             return Vec::new();
         }
-        self.state
-            .outstanding_calls()
-            .map(|c| {
-                let mut call = c.clone();
-                call.schema = crate::step_schema(call.step, crate::SchemaFlavor::Plain);
-                call
-            })
-            .collect()
+        self.state.outstanding_calls().cloned().collect()
     }
 
     /// Starts a draft session: Bootstrap is issued to the chair.
@@ -634,5 +637,34 @@ pub fn status_word(status: &Status) -> &'static str {
         Status::AwaitingPerson { .. } => "awaiting_person",
         Status::Done => "done",
         Status::Failed { .. } => "failed",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pending_calls_are_next_calls_without_their_schemas() {
+        let model = ModelRef {
+            provider: "demo".into(),
+            model: "demo-1".into(),
+        };
+        let config = SessionConfig::standard("Plan a workshop", 2, false, false, model);
+        let mut s = Session::new(config, 0).unwrap();
+        assert!(s.pending_calls().is_empty(), "a draft has no calls");
+        s.start(1).unwrap();
+        let pending = s.pending_calls();
+        let next = s.next_calls();
+        assert!(!pending.is_empty());
+        assert_eq!(pending.len(), next.len());
+        for (p, n) in pending.into_iter().zip(next) {
+            assert!(p.schema.is_null());
+            assert_eq!(
+                n.schema,
+                crate::step_schema(n.step, crate::SchemaFlavor::Plain)
+            );
+            assert_eq!(p.with_schema(), n);
+        }
     }
 }

@@ -1,8 +1,8 @@
 //! The runner: drives `roundtable-core`'s engine for one open session.
 //!
-//! It asks the engine for the calls due ([`Session::next_calls`]), performs them through the
-//! member's provider (in parallel when the engine hands out several), hands each raw answer back
-//! ([`Session::submit`]) and stores the events that produced, retrying provider errors that can
+//! It asks the engine for the calls due ([`Session::pending_calls`]: without JSON Schemas, the
+//! providers here send `json_object`), performs them through the member's provider (in parallel
+//! when the engine hands out several), hands each raw answer back ([`Session::submit`]) and stores the events that produced, retrying provider errors that can
 //! pass and pausing on those that cannot. It never decides anything the engine decides.
 //!
 //! Every change goes through [`Runner::command`]: the command runs on a copy of the session, the
@@ -270,7 +270,7 @@ impl Runner {
                 break;
             }
             let mode = self.mode.get_untracked();
-            let due = self.with_untracked(|s| s.next_calls());
+            let due = self.with_untracked(|s| s.pending_calls());
             let inflight = self.inflight.get_untracked();
             let within = |c: &ModelCall| match mode {
                 RunMode::Idle => false,

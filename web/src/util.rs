@@ -34,13 +34,16 @@ pub fn ago(then_ms: f64, now_ms: f64) -> String {
     }
 }
 
-/// 12345 → "12.3k", for token counts.
+/// 12345 → "12.3k", for token counts. Integer arithmetic (rounding half up): no float
+/// formatting code in the wasm for it.
 pub fn short_count(n: u64) -> String {
-    match n {
-        0..=999 => n.to_string(),
-        1000..=999_999 => format!("{:.1}k", n as f64 / 1000.0),
-        _ => format!("{:.1}M", n as f64 / 1_000_000.0),
-    }
+    let (unit, suffix) = match n {
+        0..=999 => return n.to_string(),
+        1000..=999_999 => (1000, "k"),
+        _ => (1_000_000, "M"),
+    };
+    let tenths = (n + unit / 20) / (unit / 10);
+    format!("{}.{}{suffix}", tenths / 10, tenths % 10)
 }
 
 /// Offers `text` as a file download named `name`.
@@ -103,5 +106,20 @@ pub fn file_stem(title: &str) -> String {
         "session".into()
     } else {
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_count;
+
+    #[test]
+    fn short_count_rounds_to_one_decimal() {
+        assert_eq!(short_count(999), "999");
+        assert_eq!(short_count(1000), "1.0k");
+        assert_eq!(short_count(12_345), "12.3k");
+        assert_eq!(short_count(12_350), "12.4k");
+        assert_eq!(short_count(999_999), "1000.0k");
+        assert_eq!(short_count(2_560_000), "2.6M");
     }
 }

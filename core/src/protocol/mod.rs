@@ -75,13 +75,23 @@ pub struct ModelCall {
     /// The conversation to send, system first.
     pub messages: Vec<Message>,
     /// The JSON Schema of the step's answer ([`crate::step_schema`], plain flavour). Not stored in
-    /// the event log (it is a function of `step`); filled in when calls are handed out.
+    /// the event log (it is a function of `step`); filled in when calls are handed out by
+    /// [`crate::Session::next_calls`] (not by [`crate::Session::pending_calls`]).
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub schema: Value,
     /// Estimated prompt tokens (characters / 4; no tokenizer in core).
     pub token_estimate: u64,
     /// The state envelope the prompt was built from (003's session context artifact).
     pub envelope: Envelope,
+}
+
+impl ModelCall {
+    /// The call with its step's JSON Schema (plain flavour) filled in, for a provider that
+    /// constrains answers with a schema.
+    pub fn with_schema(mut self) -> Self {
+        self.schema = crate::step_schema(self.step, crate::SchemaFlavor::Plain);
+        self
+    }
 }
 
 /// Rough token count of a text: one token per four characters, rounded up. Good enough for budget

@@ -95,7 +95,7 @@ pub fn Timeline() -> impl IntoView {
                     let validating = runner.validating.get();
                     runner.with(|s| {
                         let st = s.state();
-                        let pct = (round_progress(st) * 100.0).round();
+                        let pct = (round_progress(st) * 100.0).round() as u32; // an integer: no float formatting code
                         let step_name = st.step.map(|x| x.title()).unwrap_or("not started");
                         let live: Vec<(String, String, &'static str)> = st.slots.iter().map(|slot| {
                             let name = st.member(&slot.member).map(|m| m.name.clone()).unwrap_or_else(|| slot.member.clone());

@@ -149,7 +149,7 @@ pub fn ProductTree(
                 }
             }
             on:keydown=on_key>
-            <div class="tree-inner" style:height=move || format!("{}px", rows.with(|r| r.len()) as f64 * ROW_PX)>
+            <div class="tree-inner" style:height=move || format!("{}px", rows.with(|r| r.len()) * ROW_PX as usize)>
                 {move || {
                     let top = scroll_top.get();
                     let h = viewport_h.get();
@@ -168,7 +168,7 @@ pub fn ProductTree(
                                 <div class=if is_sel { "tree-row selected" } else { "tree-row" }
                                     role="treeitem" attr:aria-level=r.depth + 1 aria-selected=is_sel.to_string()
                                     aria-expanded=expanded data-product-id=r.id.clone() title=title
-                                    style:top=format!("{}px", i as f64 * ROW_PX)
+                                    style:top=format!("{}px", i * ROW_PX as usize)
                                     style:padding-left=format!("{}px", 4 + r.depth * 16)
                                     on:click=move |_| on_select.run(Some(id.clone()))>
                                     {if r.has_children {
