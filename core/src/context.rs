@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::schema::{
     AttachmentPart, ContextNeed, Directive, HaltType, InspectionAssessment, OperativeDomain,
-    ProductType, ReviewAssessment, Step,
+    ReviewAssessment, Step,
 };
 
 /// Everything one member sees at one step: the input of the prompt and of the demo model.
@@ -136,82 +136,6 @@ pub struct CharterView {
     pub objectives: String,
     /// The constraints.
     pub constraints: String,
-}
-
-/// How much of a product a member sees (003's detail tiers).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DetailTier {
-    /// Name, id, type, owner, DoD, summary, counts, version ids.
-    Minimal,
-    /// Minimal plus the current version's content.
-    Extra,
-    /// Extra plus the changelog (every version with summary, reflection note).
-    Full,
-}
-
-/// One product as the member sees it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProductView {
-    /// `p0`, `p1`, …
-    pub id: String,
-    /// `None` for the root.
-    pub parent_id: Option<String>,
-    /// Depth in the tree (root = 0).
-    pub depth: u32,
-    /// Name.
-    pub name: String,
-    /// Kind.
-    pub product_type: ProductType,
-    /// Definition of done.
-    pub dod: String,
-    /// Description.
-    pub description: Option<String>,
-    /// Owner member id.
-    pub owner: Option<String>,
-    /// Assignee member id (current).
-    pub assignee: Option<String>,
-    /// The tree's status word for the product (e.g. `open`, `accepted`).
-    pub status: String,
-    /// The accepted version, if any.
-    pub accepted_version: Option<String>,
-    /// The latest version, if any.
-    pub latest_version: Option<String>,
-    /// Every version id, oldest first.
-    pub version_ids: Vec<String>,
-    /// The accepted (else latest) version's change summary, on one line (003's "summary").
-    pub summary: Option<String>,
-    /// How many collabs are about it.
-    pub collab_count: usize,
-    /// The tier this view was built at.
-    pub tier: DetailTier,
-    /// Extra/full tier: the latest version (title, content, change summary, author).
-    pub current: Option<VersionView>,
-    /// Full tier: every version, oldest first (content omitted except the latest).
-    pub changelog: Vec<VersionView>,
-}
-
-/// One version of a product.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct VersionView {
-    /// `v3`.
-    pub id: String,
-    /// Title.
-    pub title: String,
-    /// Content; empty in changelog entries other than the latest.
-    pub content: String,
-    /// What changed.
-    pub change_summary: String,
-    /// Member id that wrote it.
-    pub author: String,
-    /// Round it was written in.
-    pub round: u32,
-    /// The directive it answered.
-    pub directive: Option<Directive>,
-    /// The author's reflection note.
-    pub reflection_note: Option<String>,
 }
 
 /// An assignment given to this member this round.
@@ -442,10 +366,11 @@ pub struct KnownIds {
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
-use crate::protocol::team::{cut, one_line, TeamState};
+use crate::protocol::team::TeamState;
 use crate::schema::limits;
 use crate::session::{Member, TeamRole};
-use crate::tree::{Product, ProductStatus, Version};
+use crate::text::{cut, one_line, wire_word};
+use crate::tree::{render_views, Product, ProductStatus, ProductView, Tier, VersionView};
 
 /// How many activity lines, collabs and remarks a prompt carries at most.
 const RECENT_MAX: usize = 20;
@@ -561,14 +486,13 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
         .iter()
         .map(|(depth, p)| {
             let tier = if full.contains(p.id.as_str()) {
-                DetailTier::Full
+                Tier::Full
             } else if extra.contains(p.id.as_str()) {
-                DetailTier::Extra
+                Tier::Extra
             } else {
-                DetailTier::Minimal
+                Tier::Minimal
             };
-            product_view(
-                s,
+            s.tree.product_view(
                 p,
                 *depth as u32,
                 tier,
@@ -596,7 +520,7 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
                 product_id: a.product_id.clone(),
                 product_name: product.map(|p| p.name.clone()).unwrap_or_default(),
                 directive: a.directive.clone(),
-                current_version: latest.map(|v| version_view(v, true)),
+                current_version: latest.map(|v| VersionView::of(v, true)),
                 last_version_diff: match (previous, latest) {
                     (Some(old), Some(new)) => Some(line_diff(&old.content, &new.content)),
                     _ => None,
@@ -839,23 +763,6 @@ fn version_ref(s: &TeamState, product_id: &str, version_id: &str) -> Option<Vers
     })
 }
 
-fn version_view(v: &Version, with_content: bool) -> VersionView {
-    VersionView {
-        id: v.id.clone(),
-        title: v.title.clone(),
-        content: if with_content {
-            v.content.clone()
-        } else {
-            String::new()
-        },
-        change_summary: v.change_summary.clone(),
-        author: v.author.clone(),
-        round: v.round,
-        directive: v.directive.clone(),
-        reflection_note: v.reflection_note.clone(),
-    }
-}
-
 fn collab_view(c: &crate::tree::Collab) -> CollabView {
     CollabView {
         id: c.id.clone(),
@@ -868,65 +775,6 @@ fn collab_view(c: &crate::tree::Collab) -> CollabView {
         summary: c.summary.clone(),
         comment: c.comment.clone(),
         addressees: c.addressees.clone(),
-    }
-}
-
-fn status_word(s: ProductStatus) -> &'static str {
-    match s {
-        ProductStatus::Pending => "pending",
-        ProductStatus::InProgress => "in_progress",
-        ProductStatus::Accepted => "accepted",
-        ProductStatus::Removed => "removed",
-    }
-}
-
-fn wire_word<T: Serialize>(v: &T) -> String {
-    serde_json::to_value(v)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
-fn product_view(
-    s: &TeamState,
-    p: &Product,
-    depth: u32,
-    tier: DetailTier,
-    collab_count: usize,
-) -> ProductView {
-    let latest = p.latest_version().and_then(|v| s.tree.version(v));
-    let selected = p.selected_version().and_then(|v| s.tree.version(v));
-    ProductView {
-        id: p.id.clone(),
-        parent_id: p.parent.clone(),
-        depth,
-        name: p.name.clone(),
-        product_type: p.product_type,
-        dod: p.dod.clone(),
-        description: p.description.clone(),
-        owner: p.owner.clone(),
-        assignee: p.assignee.clone(),
-        status: status_word(p.status).into(),
-        accepted_version: p.accepted_version.clone(),
-        latest_version: p.latest_version().map(str::to_string),
-        version_ids: p.versions.clone(),
-        summary: selected.map(|v| one_line(&v.change_summary, 200)),
-        collab_count,
-        tier,
-        current: if tier == DetailTier::Minimal {
-            None
-        } else {
-            latest.map(|v| version_view(v, true))
-        },
-        changelog: if tier == DetailTier::Full {
-            p.versions
-                .iter()
-                .filter_map(|v| s.tree.version(v))
-                .map(|v| version_view(v, false))
-                .collect()
-        } else {
-            Vec::new()
-        },
     }
 }
 
@@ -1213,75 +1061,6 @@ fn task_text(env: &Envelope) -> String {
     }
 }
 
-/// The tree as text, each product at its tier.
-pub fn render_tree(products: &[ProductView]) -> String {
-    let mut out = String::new();
-    for p in products {
-        let pad = "  ".repeat(p.depth as usize);
-        let _ = write!(
-            out,
-            "{pad}- {} \"{}\" [{:?}, {}]",
-            p.id, p.name, p.product_type, p.status
-        );
-        if let Some(o) = &p.owner {
-            let _ = write!(out, " owner: {o}");
-        }
-        if let Some(a) = &p.assignee {
-            if p.owner.as_ref() != Some(a) {
-                let _ = write!(out, " assignee: {a}");
-            }
-        }
-        if !p.version_ids.is_empty() {
-            let _ = write!(out, " versions: {}", p.version_ids.join(","));
-        }
-        if let Some(a) = &p.accepted_version {
-            let _ = write!(out, " accepted: {a}");
-        }
-        if p.collab_count > 0 {
-            let _ = write!(out, " collabs: {}", p.collab_count);
-        }
-        out.push('\n');
-        let _ = writeln!(out, "{pad}  DoD: {}", one_line(&p.dod, 300));
-        if let Some(d) = p.description.as_deref().filter(|d| !d.trim().is_empty()) {
-            let _ = writeln!(out, "{pad}  Description: {}", one_line(d, 300));
-        }
-        if let Some(sum) = &p.summary {
-            let _ = writeln!(out, "{pad}  Summary: {sum}");
-        }
-        if let Some(v) = &p.current {
-            let _ = writeln!(
-                out,
-                "{pad}  Current version {} \"{}\" by {} (round {}):",
-                v.id, v.title, v.author, v.round
-            );
-            for line in v.content.lines() {
-                let _ = writeln!(out, "{pad}    {line}");
-            }
-        }
-        if !p.changelog.is_empty() {
-            let _ = writeln!(out, "{pad}  History:");
-            for v in &p.changelog {
-                let _ = write!(
-                    out,
-                    "{pad}    - {} (round {}, by {}): {}",
-                    v.id,
-                    v.round,
-                    v.author,
-                    one_line(&v.change_summary, 200)
-                );
-                if let Some(n) = &v.reflection_note {
-                    let _ = write!(out, " | reflection: {}", one_line(n, 200));
-                }
-                if let Some(d) = &v.directive {
-                    let _ = write!(out, " | directive: {}", one_line(&d.objective, 160));
-                }
-                out.push('\n');
-            }
-        }
-    }
-    out
-}
-
 fn render_user(env: &Envelope) -> String {
     let mut out = String::new();
     out.push_str(&task_text(env));
@@ -1313,7 +1092,7 @@ fn render_user(env: &Envelope) -> String {
         );
     }
     out.push_str("Reminder:\nCurrent project structure:\n");
-    out.push_str(&render_tree(&env.products));
+    out.push_str(&render_views(&env.products));
     out.push('\n');
 
     if !env.assigned_to_you.is_empty() {

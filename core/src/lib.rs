@@ -15,6 +15,7 @@ pub mod json_schema;
 pub mod protocol;
 pub mod schema;
 pub mod session;
+mod text;
 pub mod tree;
 pub mod validate;
 

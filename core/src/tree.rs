@@ -19,6 +19,7 @@ use thiserror::Error;
 use crate::schema::{
     CollabOutput, CollabType, Directive, InitialProduct, ProductPatch, ProductType, TreeOperation,
 };
+use crate::text::{one_line, wire_word};
 use crate::validate::Known;
 
 /// Id of the root product, which every other product descends from and which cannot be moved or
@@ -37,6 +38,18 @@ pub enum ProductStatus {
     Accepted,
     /// Taken out of the tree by a REMOVE; restorable.
     Removed,
+}
+
+impl ProductStatus {
+    /// The status as one word (`in_progress`), for prompts, badges and reports.
+    pub fn word(self) -> &'static str {
+        match self {
+            ProductStatus::Pending => "pending",
+            ProductStatus::InProgress => "in_progress",
+            ProductStatus::Accepted => "accepted",
+            ProductStatus::Removed => "removed",
+        }
+    }
 }
 
 /// One node of the tree.
@@ -151,7 +164,7 @@ pub struct Collab {
     pub responding_to: Vec<String>,
 }
 
-/// How much of a product a prompt shows (spec `003`).
+/// How much of a product a prompt shows (spec `003`'s detail tiers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Tier {
@@ -161,6 +174,96 @@ pub enum Tier {
     Extra,
     /// Extra plus the changelog: every version's change summary, reflection note and collabs.
     Full,
+}
+
+/// One product as a prompt shows it, at a tier: what the envelope of a call carries and what
+/// [`render_views`] writes as text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProductView {
+    /// `p0`, `p1`, …
+    pub id: String,
+    /// `None` for the root.
+    pub parent_id: Option<String>,
+    /// Depth in the tree (root = 0).
+    pub depth: u32,
+    /// Name.
+    pub name: String,
+    /// Kind.
+    pub product_type: ProductType,
+    /// Definition of done.
+    pub dod: String,
+    /// Description.
+    pub description: Option<String>,
+    /// Owner member id.
+    pub owner: Option<String>,
+    /// Assignee member id (current).
+    pub assignee: Option<String>,
+    /// The status word ([`ProductStatus::word`]).
+    pub status: String,
+    /// The accepted version, if any.
+    pub accepted_version: Option<String>,
+    /// The latest version, if any.
+    pub latest_version: Option<String>,
+    /// Every version id, oldest first.
+    pub version_ids: Vec<String>,
+    /// The accepted (else latest) version's change summary, on one line (003's "summary").
+    pub summary: Option<String>,
+    /// How many collabs are about it.
+    pub collab_count: usize,
+    /// The tier this view was built at.
+    pub tier: Tier,
+    /// Extra/full tier: the latest version (title, content, change summary, author).
+    pub current: Option<VersionView>,
+    /// Full tier: every version, oldest first (content omitted except the latest).
+    pub changelog: Vec<VersionView>,
+}
+
+/// One version of a product as a prompt shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionView {
+    /// `v3`.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Content; empty in changelog entries other than the latest.
+    pub content: String,
+    /// What changed.
+    pub change_summary: String,
+    /// Member id that wrote it.
+    pub author: String,
+    /// Round it was written in.
+    pub round: u32,
+    /// The directive it answered.
+    pub directive: Option<Directive>,
+    /// The author's reflection note.
+    pub reflection_note: Option<String>,
+    /// Full tier: the collabs about this version, one line each (`c4 concern by operative-2
+    /// (7): summary`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub collabs: Vec<String>,
+}
+
+impl VersionView {
+    /// The view of `v`; changelog entries other than the latest leave the content out.
+    pub fn of(v: &Version, with_content: bool) -> VersionView {
+        VersionView {
+            id: v.id.clone(),
+            title: v.title.clone(),
+            content: if with_content {
+                v.content.clone()
+            } else {
+                String::new()
+            },
+            change_summary: v.change_summary.clone(),
+            author: v.author.clone(),
+            round: v.round,
+            directive: v.directive.clone(),
+            reflection_note: v.reflection_note.clone(),
+            collabs: Vec::new(),
+        }
+    }
 }
 
 /// What a successful [`ProductTree::apply`] did, so later parts of the same answer (assignments,
@@ -564,98 +667,85 @@ impl ProductTree {
     /// The tree as text, each product at the tier `tier_of` picks (spec `003`). Parents come
     /// before children and children are indented under them.
     pub fn render(&self, tier_of: impl Fn(&Product) -> Tier) -> String {
-        let mut out = String::new();
-        for (depth, product) in self.walk() {
-            self.render_product(&mut out, depth, product, tier_of(product));
-        }
-        out
+        render_views(&self.views(tier_of))
     }
 
-    fn render_product(&self, out: &mut String, depth: usize, p: &Product, tier: Tier) {
-        let pad = "  ".repeat(depth);
-        let _ = write!(
-            out,
-            "{pad}- {} \"{}\" [{:?}, {}]",
-            p.id,
-            p.name,
-            p.product_type,
-            status_word(p.status)
-        );
-        if let Some(owner) = &p.owner {
-            let _ = write!(out, " owner: {owner}");
-        }
-        if let Some(assignee) = &p.assignee {
-            let _ = write!(out, " assignee: {assignee}");
-        }
-        if !p.versions.is_empty() {
-            let _ = write!(out, " versions: {}", p.versions.join(","));
-            if let Some(accepted) = &p.accepted_version {
-                let _ = write!(out, " accepted: {accepted}");
+    /// Every live product in tree order, each viewed at the tier `tier_of` picks.
+    pub fn views(&self, tier_of: impl Fn(&Product) -> Tier) -> Vec<ProductView> {
+        let mut collab_count = vec![0usize; self.products.len()];
+        for c in &self.collabs {
+            if let Some(i) = index_of(&c.product_id, 'p') {
+                collab_count[i] += 1;
             }
         }
-        let collab_count = self.collabs_on(&p.id).count();
-        if collab_count > 0 {
-            let _ = write!(out, " collabs: {collab_count}");
-        }
-        out.push('\n');
-        let _ = writeln!(out, "{pad}  DoD: {}", one_line(&p.dod));
-        if let Some(d) = p.description.as_deref().filter(|d| !d.trim().is_empty()) {
-            let _ = writeln!(out, "{pad}  Description: {}", one_line(d));
-        }
-        if let Some(v) = p.selected_version().and_then(|v| self.version(v)) {
-            let _ = writeln!(
-                out,
-                "{pad}  Summary ({}): {}",
-                v.id,
-                one_line(&v.change_summary)
-            );
-        }
-        if let Some(reason) = &p.rejection_reason {
-            let _ = writeln!(out, "{pad}  Last rejection: {}", one_line(reason));
-        }
-        if tier >= Tier::Extra {
-            if let Some(v) = p.selected_version().and_then(|v| self.version(v)) {
-                let _ = writeln!(
-                    out,
-                    "{pad}  Current version {} \"{}\" by {} (round {}):",
-                    v.id, v.title, v.author, v.round
-                );
-                for line in v.content.lines() {
-                    let _ = writeln!(out, "{pad}    {line}");
-                }
-            }
-        }
-        if tier == Tier::Full && !p.versions.is_empty() {
-            let _ = writeln!(out, "{pad}  Changelog:");
-            for v in p.versions.iter().filter_map(|v| self.version(v)) {
-                let _ = write!(
-                    out,
-                    "{pad}    {} (round {}, {}): {}",
-                    v.id,
-                    v.round,
-                    v.author,
-                    one_line(&v.change_summary)
-                );
-                if let Some(note) = &v.reflection_note {
-                    let _ = write!(out, " | reflection: {}", one_line(note));
-                }
-                out.push('\n');
-                for c in self
-                    .collabs
+        self.walk()
+            .into_iter()
+            .map(|(depth, p)| {
+                let count = index_of(&p.id, 'p').map_or(0, |i| collab_count[i]);
+                self.product_view(p, depth as u32, tier_of(p), count)
+            })
+            .collect()
+    }
+
+    /// The view of one product at `tier`, for a prompt: extra adds the latest version, full adds
+    /// the changelog.
+    pub fn product_view(
+        &self,
+        p: &Product,
+        depth: u32,
+        tier: Tier,
+        collab_count: usize,
+    ) -> ProductView {
+        let latest = p.latest_version().and_then(|v| self.version(v));
+        let selected = p.selected_version().and_then(|v| self.version(v));
+        ProductView {
+            id: p.id.clone(),
+            parent_id: p.parent.clone(),
+            depth,
+            name: p.name.clone(),
+            product_type: p.product_type,
+            dod: p.dod.clone(),
+            description: p.description.clone(),
+            owner: p.owner.clone(),
+            assignee: p.assignee.clone(),
+            status: p.status.word().into(),
+            accepted_version: p.accepted_version.clone(),
+            latest_version: p.latest_version().map(str::to_string),
+            version_ids: p.versions.clone(),
+            summary: selected.map(|v| one_line(&v.change_summary, 200)),
+            collab_count,
+            tier,
+            current: if tier == Tier::Minimal {
+                None
+            } else {
+                latest.map(|v| VersionView::of(v, true))
+            },
+            changelog: if tier == Tier::Full {
+                p.versions
                     .iter()
-                    .filter(|c| c.version_id.as_deref() == Some(v.id.as_str()))
-                {
-                    let _ = writeln!(
-                        out,
-                        "{pad}      {} {:?} by {} ({}): {}",
-                        c.id,
-                        c.collab_type,
-                        c.author,
-                        c.importance,
-                        one_line(&c.summary)
-                    );
-                }
-            }
+                    .filter_map(|v| self.version(v))
+                    .map(|v| VersionView {
+                        collabs: self
+                            .collabs
+                            .iter()
+                            .filter(|c| c.version_id.as_deref() == Some(v.id.as_str()))
+                            .map(|c| {
+                                format!(
+                                    "{} {} by {} ({}): {}",
+                                    c.id,
+                                    wire_word(&c.collab_type),
+                                    c.author,
+                                    c.importance,
+                                    one_line(&c.summary, 120)
+                                )
+                            })
+                            .collect(),
+                        ..VersionView::of(v, false)
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -704,13 +794,77 @@ fn subtree(products: &[Product], idx: usize) -> Vec<usize> {
     out
 }
 
-fn status_word(status: ProductStatus) -> &'static str {
-    match status {
-        ProductStatus::Pending => "pending",
-        ProductStatus::InProgress => "in progress",
-        ProductStatus::Accepted => "accepted",
-        ProductStatus::Removed => "removed",
+/// Product views as indented text, each at its tier (spec `003`): the one rendering every prompt
+/// and [`ProductTree::render`] use.
+pub fn render_views(products: &[ProductView]) -> String {
+    let mut out = String::new();
+    for p in products {
+        let pad = "  ".repeat(p.depth as usize);
+        let _ = write!(
+            out,
+            "{pad}- {} \"{}\" [{:?}, {}]",
+            p.id, p.name, p.product_type, p.status
+        );
+        if let Some(o) = &p.owner {
+            let _ = write!(out, " owner: {o}");
+        }
+        if let Some(a) = &p.assignee {
+            if p.owner.as_ref() != Some(a) {
+                let _ = write!(out, " assignee: {a}");
+            }
+        }
+        if !p.version_ids.is_empty() {
+            let _ = write!(out, " versions: {}", p.version_ids.join(","));
+        }
+        if let Some(a) = &p.accepted_version {
+            let _ = write!(out, " accepted: {a}");
+        }
+        if p.collab_count > 0 {
+            let _ = write!(out, " collabs: {}", p.collab_count);
+        }
+        out.push('\n');
+        let _ = writeln!(out, "{pad}  DoD: {}", one_line(&p.dod, 300));
+        if let Some(d) = p.description.as_deref().filter(|d| !d.trim().is_empty()) {
+            let _ = writeln!(out, "{pad}  Description: {}", one_line(d, 300));
+        }
+        if let Some(sum) = &p.summary {
+            let _ = writeln!(out, "{pad}  Summary: {sum}");
+        }
+        if let Some(v) = &p.current {
+            let _ = writeln!(
+                out,
+                "{pad}  Current version {} \"{}\" by {} (round {}):",
+                v.id, v.title, v.author, v.round
+            );
+            for line in v.content.lines() {
+                let _ = writeln!(out, "{pad}    {line}");
+            }
+        }
+        if !p.changelog.is_empty() {
+            let _ = writeln!(out, "{pad}  History:");
+            for v in &p.changelog {
+                let _ = write!(
+                    out,
+                    "{pad}    - {} (round {}, by {}): {}",
+                    v.id,
+                    v.round,
+                    v.author,
+                    one_line(&v.change_summary, 200)
+                );
+                if let Some(n) = &v.reflection_note {
+                    let _ = write!(out, " | reflection: {}", one_line(n, 200));
+                }
+                if let Some(d) = &v.directive {
+                    let _ = write!(out, " | directive: {}", one_line(&d.objective, 160));
+                }
+                out.push('\n');
+                for c in &v.collabs {
+                    let _ = writeln!(out, "{pad}      {c}");
+                }
+            }
+        }
     }
+    out
 }
 
 fn status_from_versions(p: &Product) -> ProductStatus {
@@ -719,10 +873,6 @@ fn status_from_versions(p: &Product) -> ProductStatus {
         (Some(a), Some(last)) if a == last => ProductStatus::Accepted,
         _ => ProductStatus::InProgress,
     }
-}
-
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn action_name(op: &TreeOperation) -> &'static str {

@@ -171,13 +171,13 @@ fn write_prompt_shows_own_products_at_extra_tier_and_others_minimal() {
     let calls = s.next_calls();
     let c1 = calls.iter().find(|c| c.member == "operative-1").unwrap();
     assert_eq!(c1.step, Step::PeerReview);
-    let tiers: Vec<(String, roundtable_core::context::DetailTier)> = c1
+    let tiers: Vec<(String, roundtable_core::tree::Tier)> = c1
         .envelope
         .products
         .iter()
         .map(|p| (p.id.clone(), p.tier))
         .collect();
-    use roundtable_core::context::DetailTier::*;
+    use roundtable_core::tree::Tier::*;
     assert_eq!(
         tiers,
         vec![
@@ -711,7 +711,8 @@ fn a_plan_whose_later_part_fails_applies_nothing_of_its_tree_changes() {
 
 #[test]
 fn own_products_beyond_the_cap_stay_minimal_but_assigned_ones_are_extra() {
-    use roundtable_core::context::{DetailTier, OWN_EXTRA_MAX};
+    use roundtable_core::context::OWN_EXTRA_MAX;
+    use roundtable_core::tree::Tier;
     let mut s = Session::new(config(1, false, false), 0).unwrap();
     s.start(1).unwrap();
     let many = |call: &roundtable_core::protocol::ModelCall| -> String {
@@ -738,7 +739,7 @@ fn own_products_beyond_the_cap_stay_minimal_but_assigned_ones_are_extra() {
     let extra = env
         .products
         .iter()
-        .filter(|p| p.tier == DetailTier::Extra)
+        .filter(|p| p.tier == Tier::Extra)
         .count();
     assert_eq!(extra, OWN_EXTRA_MAX, "own products capped");
     // The most recently written ones are the extra ones.
@@ -748,11 +749,11 @@ fn own_products_beyond_the_cap_stay_minimal_but_assigned_ones_are_extra() {
         .filter(|p| p.id != "p0")
         .max_by_key(|p| p.version_ids.last().map(|v| v[1..].parse::<u32>().unwrap()))
         .unwrap();
-    assert_eq!(newest.tier, DetailTier::Extra);
+    assert_eq!(newest.tier, Tier::Extra);
     assert!(env
         .products
         .iter()
-        .filter(|p| p.tier == DetailTier::Minimal)
+        .filter(|p| p.tier == Tier::Minimal)
         .all(|p| p.current.is_none()));
 }
 
