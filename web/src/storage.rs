@@ -189,11 +189,27 @@ fn event_range(session_id: &str) -> Result<KeyRange, StorageError> {
 }
 
 /// Awaits a read-write transaction and turns an abort into the reason the browser gave.
+///
+/// A full disk or quota does not fail a request: the browser aborts the whole transaction at
+/// commit with `QuotaExceededError` on `transaction.error`, and no `error` event fires. So a
+/// second handle on the same transaction is kept to read that reason after the abort; without
+/// it the person would only learn that "the transaction was aborted".
 async fn finish(tx: idb::Transaction) -> Result<(), StorageError> {
+    let raw: JsValue = tx.into();
+    let handle = idb::Transaction::try_from(raw.clone())?;
+    let tx = idb::Transaction::try_from(raw)?;
     match tx.commit()?.await {
         Ok(r) if r.is_committed() => Ok(()),
-        Ok(_) => Err(StorageError::Other("the transaction was aborted".into())),
+        Ok(_) => Err(abort_reason(&handle)),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// Why an aborted transaction was aborted, from the DOMException on its `error`.
+fn abort_reason(tx: &idb::Transaction) -> StorageError {
+    match tx.error() {
+        Some(e) => classify(&format!("{}: {}", e.name(), e.message())),
+        None => StorageError::Other("the transaction was aborted".into()),
     }
 }
 
