@@ -141,6 +141,8 @@ pub fn NewSessionPage() -> impl IntoView {
             .unwrap_or_else(|| p.default_model().to_string())
     };
 
+    // Built once per submit; the error side carries every field's message, so its size is fine.
+    #[allow(clippy::result_large_err)]
     let validate = move || -> Result<SessionConfig, FormErrors> {
         let mut e = FormErrors::default();
         let req = request.get_untracked();
