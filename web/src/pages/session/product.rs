@@ -90,7 +90,7 @@ pub fn ProductView(product_id: String, on_select: Callback<Option<String>>) -> i
 
 #[component]
 fn ProductMeta(product: Product) -> impl IntoView {
-    let status = super::tree::status_word(product.status);
+    let status = product.status.word();
     view! {
         <div class="product-meta">
             <span class="badge">{type_word(product.product_type)}</span>

@@ -5,7 +5,6 @@
 use std::collections::HashSet;
 
 use leptos::prelude::*;
-use roundtable_core::tree::ProductStatus;
 
 use crate::runner::Runner;
 
@@ -24,16 +23,6 @@ struct Row {
     status: &'static str,
     has_children: bool,
     owner: Option<String>,
-}
-
-/// The status word used for badges and dots.
-pub fn status_word(s: ProductStatus) -> &'static str {
-    match s {
-        ProductStatus::Pending => "pending",
-        ProductStatus::InProgress => "in_progress",
-        ProductStatus::Accepted => "accepted",
-        ProductStatus::Removed => "removed",
-    }
 }
 
 /// The tree panel.
@@ -70,7 +59,7 @@ pub fn ProductTree(
                     name: p.name.clone(),
                     depth: *depth,
                     kind: crate::pages::session::product::type_word(p.product_type),
-                    status: status_word(p.status),
+                    status: p.status.word(),
                     has_children,
                     owner: p.assignee.clone().or_else(|| p.owner.clone()),
                 });
