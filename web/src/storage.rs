@@ -36,7 +36,7 @@ const SETTINGS: &str = "settings";
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum StorageError {
     /// The browser refused to store more: the disk or the site's quota is full.
-    #[error("the browser's storage is full (quota exceeded): nothing of this step was saved; free some space or delete old sessions, then resume")]
+    #[error("the browser's storage is full (quota exceeded): nothing of this step was saved; free some space or delete old sessions, then run the session again")]
     Quota,
     /// IndexedDB is missing (private mode in some browsers, or blocked by settings).
     #[error("this browser does not offer IndexedDB here, so sessions cannot be kept: {0}")]

@@ -10,7 +10,7 @@ use gloo_net::http::Request;
 use roundtable_core::protocol::ChatRole;
 use serde_json::{json, Value};
 
-use super::{http_error, CallRequest, Completion, Provider, ProviderError, ProviderId, StopReason};
+use super::{post_json, CallRequest, Completion, Provider, ProviderError, ProviderId, StopReason};
 
 /// The Anthropic adapter.
 pub struct Anthropic;
@@ -81,26 +81,11 @@ impl Provider for Anthropic {
             let key = request
                 .key
                 .ok_or(ProviderError::MissingKey(ProviderId::Anthropic.label()))?;
-            let response = Request::post("https://api.anthropic.com/v1/messages")
+            let request_builder = Request::post("https://api.anthropic.com/v1/messages")
                 .header("x-api-key", key)
                 .header("anthropic-version", "2023-06-01")
-                .header("anthropic-dangerous-direct-browser-access", "true")
-                .json(&body(&request))
-                .map_err(|e| ProviderError::Malformed(e.to_string()))?
-                .send()
-                .await
-                .map_err(|e| ProviderError::Network(e.to_string()))?;
-            let status = response.status();
-            let text = response
-                .text()
-                .await
-                .map_err(|e| ProviderError::Network(e.to_string()))?;
-            if !(200..300).contains(&status) {
-                return Err(http_error(status, &text));
-            }
-            let value: Value =
-                serde_json::from_str(&text).map_err(|e| ProviderError::Malformed(e.to_string()))?;
-            parse(&value)
+                .header("anthropic-dangerous-direct-browser-access", "true");
+            parse(&post_json(request_builder, &body(&request)).await?)
         })
     }
 }

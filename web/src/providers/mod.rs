@@ -215,6 +215,30 @@ pub(crate) fn error_message(body: &str) -> String {
     message.chars().take(400).collect()
 }
 
+/// Sends a JSON request and reads the JSON answer: the part every HTTP adapter shares. A
+/// network failure, a non-2xx status (with the provider's own message) and a body that is not
+/// JSON each become their own [`ProviderError`].
+pub(crate) async fn post_json(
+    request: gloo_net::http::RequestBuilder,
+    body: &serde_json::Value,
+) -> Result<serde_json::Value, ProviderError> {
+    let response = request
+        .json(body)
+        .map_err(|e| ProviderError::Malformed(e.to_string()))?
+        .send()
+        .await
+        .map_err(|e| ProviderError::Network(e.to_string()))?;
+    let status = response.status();
+    let text = response
+        .text()
+        .await
+        .map_err(|e| ProviderError::Network(e.to_string()))?;
+    if !(200..300).contains(&status) {
+        return Err(http_error(status, &text));
+    }
+    serde_json::from_str(&text).map_err(|e| ProviderError::Malformed(e.to_string()))
+}
+
 /// Turns a non-2xx status and body into the matching error.
 pub(crate) fn http_error(status: u16, body: &str) -> ProviderError {
     let message = error_message(body);

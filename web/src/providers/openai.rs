@@ -10,7 +10,7 @@ use gloo_net::http::Request;
 use roundtable_core::protocol::ChatRole;
 use serde_json::{json, Value};
 
-use super::{http_error, CallRequest, Completion, Provider, ProviderError, ProviderId, StopReason};
+use super::{post_json, CallRequest, Completion, Provider, ProviderError, ProviderId, StopReason};
 
 /// An OpenAI-compatible endpoint.
 pub struct OpenAiCompatible {
@@ -107,23 +107,7 @@ impl Provider for OpenAiCompatible {
             if let Some(key) = key {
                 builder = builder.header("Authorization", &format!("Bearer {key}"));
             }
-            let response = builder
-                .json(&body(&request))
-                .map_err(|e| ProviderError::Malformed(e.to_string()))?
-                .send()
-                .await
-                .map_err(|e| ProviderError::Network(e.to_string()))?;
-            let status = response.status();
-            let text = response
-                .text()
-                .await
-                .map_err(|e| ProviderError::Network(e.to_string()))?;
-            if !(200..300).contains(&status) {
-                return Err(http_error(status, &text));
-            }
-            let value: Value =
-                serde_json::from_str(&text).map_err(|e| ProviderError::Malformed(e.to_string()))?;
-            parse(&value)
+            parse(&post_json(builder, &body(&request)).await?)
         })
     }
 }
