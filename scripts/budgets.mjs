@@ -129,6 +129,8 @@ Measured ${new Date().toISOString()} on this machine (2 cores), headless Chromiu
 | tree scroll, 120 scroll steps top → bottom | virtualized, p95 frame ≤ 50 ms | ${scroll.rowsInDomAtEnd} rows in the DOM; frame median ${scroll.medianFrameMs} ms, p95 ${scroll.p95FrameMs} ms, max ${scroll.maxFrameMs} ms | ${verdict(scroll.rowsInDomAtEnd <= 120 && scroll.p95FrameMs <= 50)} |
 
 Files: ${results.transfer.files.join('; ')}.
+
+Where the wasm's bytes are, what each size change saved and the levers left: /work/notes/size-web.md.
 `;
 console.log(md);
 const out = process.env.BENCH_OUT || (existsSync('/work/notes') ? '/work/notes/bench-web.md' : join(OUTPUT, 'bench-web.md'));
