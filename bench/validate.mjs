@@ -4,6 +4,7 @@
 //   BENCH_MS=1000 node bench/validate.mjs     longer runs, steadier figures
 //   node bench/validate.mjs --json out.json   also write every figure as JSON
 //   node bench/validate.mjs --markdown        also print the table as Markdown (BENCHMARKS.md)
+//   BENCH_ONLY=plan_assign/20KB node bench/validate.mjs   only the answers whose name has this
 //
 // The corpus (bench/corpus.mjs): every step, a small (~0.3–4 KB) and a ~20 KB answer, valid and
 // invalid, generated deterministically (sizes below are UTF-8 bytes; MB/s = bytes per µs). Each
@@ -70,7 +71,8 @@ const LABEL = {
   check: 'check in wasm',
 };
 
-const cases = corpus();
+// BENCH_ONLY=plan_assign/20KB: time only the answers whose name contains this text.
+const cases = corpus().filter((c) => !process.env.BENCH_ONLY || c.name.includes(process.env.BENCH_ONLY));
 
 // 1. Every method must agree with the corpus on every answer.
 let wrong = 0;

@@ -47,6 +47,19 @@ fn main() {
     // `bench_validate loop N`: only the verdict on the valid 20 KB answer, N times, for
     // `perf stat -e cycles:u,instructions:u` (steadier than wall time on a busy machine).
     let args: Vec<String> = std::env::args().collect();
+    // `bench_validate file PATH [step]`: µs per verdict on any answer (e.g. one of the Node corpus).
+    if args.get(1).map(String::as_str) == Some("file") {
+        let text = std::fs::read_to_string(&args[2]).expect("readable file");
+        let step = args
+            .get(3)
+            .and_then(|s| Step::from_wire_name(s))
+            .unwrap_or(Step::PlanAssign);
+        let us = time(1000, || {
+            black_box(check_step(step, black_box(&text), None));
+        });
+        println!("{} bytes: check_step {us:.2} µs", text.len());
+        return;
+    }
     if args.get(1).map(String::as_str) == Some("loop") {
         let n: u64 = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(10_000);
         for _ in 0..n {

@@ -212,6 +212,15 @@ impl<'a> Walker<'a, '_> {
                 self.pos += 1;
                 Ok(())
             }
+            // A newline and the next line's indentation (pretty-printed JSON), eight spaces at a
+            // time, without a call.
+            Some(b'\n') => match json::indent_end(self.b, self.pos + 1) {
+                Some(end) => {
+                    self.pos = end;
+                    Ok(())
+                }
+                None => self.ws_slow(),
+            },
             _ => self.ws_slow(),
         }
     }
@@ -425,6 +434,23 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
+    /// [`Self::value`] for a known field, with the commonest case inlined: a plain string where
+    /// text is expected (no call, no dispatch on the value's first byte).
+    #[inline(always)]
+    fn field_value(&mut self, ty: &'static Ty, nullable: bool) -> Res<()> {
+        if let Ty::Text { max } = ty {
+            self.ws()?;
+            if self.peek() == Some(b'"') {
+                let (raw, esc) = self.string()?;
+                if raw.len() > *max && json::char_len(raw, esc, max + 1) > *max {
+                    self.too_long(*max, raw, esc);
+                }
+                return Ok(());
+            }
+        }
+        self.value(ty, nullable)
+    }
+
     fn enter(&mut self) -> Res<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
@@ -505,9 +531,13 @@ impl<'a> Walker<'a, '_> {
                     Some(_) => return self.fail(SyntaxKind::Expected("a key in double quotes")),
                 }
                 let key_start = self.pos;
-                let (raw, esc) = match self.expected_key(keys, next) {
-                    Some(raw) => (raw, false),
-                    None => self.string()?,
+                // `hit`: the field index when the key is the one the schema order expects next.
+                let (raw, esc, hit) = match self.expected_key(keys, next) {
+                    Some(raw) => (raw, false, Some(next)),
+                    None => {
+                        let (raw, esc) = self.string()?;
+                        (raw, esc, None)
+                    }
                 };
                 self.ws()?;
                 match self.peek() {
@@ -520,11 +550,15 @@ impl<'a> Walker<'a, '_> {
                     Keys::Any => self.value(&Ty::Any, true)?,
                     Keys::Map(ty) => self.value(ty, false)?,
                     Keys::Known(obj) => {
-                        let key = json::unescape(raw, esc);
-                        match find_field(obj, &key, next) {
+                        let found = match hit {
+                            Some(i) => Some(i),
+                            None => find_field(obj, &json::unescape(raw, esc), next),
+                        };
+                        match found {
                             Some(i) => {
                                 let field = &obj.fields[i];
                                 if seen & (1 << i) != 0 {
+                                    let key = json::unescape(raw, esc);
                                     self.error(
                                         format!("{key} appears twice in the same object"),
                                         "each field once".into(),
@@ -537,12 +571,12 @@ impl<'a> Walker<'a, '_> {
                                 }
                                 seen |= 1 << i;
                                 next = i + 1;
-                                self.value(&field.ty, field.nullable)?;
+                                self.field_value(&field.ty, field.nullable)?;
                             }
                             None => {
                                 let value_start = self.pos;
                                 self.value(&Ty::Any, true)?;
-                                self.unknown_field(obj, &key, value_start);
+                                self.unknown_field(obj, &json::unescape(raw, esc), value_start);
                             }
                         }
                     }
@@ -1107,46 +1141,29 @@ fn find_field(obj: &Obj, key: &str, hint: usize) -> Option<usize> {
 }
 
 /// Byte equality for the short names and values compared on every field, without a call to
-/// `memcmp`.
+/// `memcmp`: whole words, then the last bytes as one overlapping word (no byte loop).
 #[inline(always)]
 fn eq_bytes(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
+    let n = a.len();
+    if n != b.len() {
         return false;
     }
-    let mut i = 0;
-    while i + 8 <= a.len() {
-        let x = u64::from_le_bytes([
-            a[i],
-            a[i + 1],
-            a[i + 2],
-            a[i + 3],
-            a[i + 4],
-            a[i + 5],
-            a[i + 6],
-            a[i + 7],
-        ]);
-        let y = u64::from_le_bytes([
-            b[i],
-            b[i + 1],
-            b[i + 2],
-            b[i + 3],
-            b[i + 4],
-            b[i + 5],
-            b[i + 6],
-            b[i + 7],
-        ]);
-        if x != y {
-            return false;
+    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]));
+    let half = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().unwrap_or([0; 4]));
+    if n >= 8 {
+        let mut i = 0;
+        while i + 8 < n {
+            if word(a, i) != word(b, i) {
+                return false;
+            }
+            i += 8;
         }
-        i += 8;
+        word(a, n - 8) == word(b, n - 8)
+    } else if n >= 4 {
+        half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4)
+    } else {
+        a.iter().zip(b).all(|(x, y)| x == y)
     }
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// The first non-blank char of a raw string body (escaped blanks skipped) is `{` or `[`.
@@ -1220,5 +1237,25 @@ pub(crate) fn describe(ty: &Ty) -> String {
         Ty::Bool => "true or false".into(),
         Ty::Array { .. } => "an array".into(),
         Ty::Object(_) | Ty::Map(_) | Ty::Union(_) => "an object".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::eq_bytes;
+
+    #[test]
+    fn eq_bytes_is_slice_equality_at_every_length() {
+        let base: Vec<u8> = (b'a'..=b'z').collect();
+        for n in 0..base.len() {
+            let a = &base[..n];
+            assert!(eq_bytes(a, a), "{n}");
+            assert!(!eq_bytes(a, &base[..n + 1]), "{n} vs longer");
+            for flip in 0..n {
+                let mut b = a.to_vec();
+                b[flip] ^= 0x20;
+                assert!(!eq_bytes(a, &b), "{n}: byte {flip} differs");
+            }
+        }
     }
 }

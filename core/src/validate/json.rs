@@ -29,6 +29,41 @@ fn word_at(bytes: &[u8], i: usize) -> u64 {
     }
 }
 
+/// WASM `simd128`: sixteen bytes a step, with the same answers as the eight-byte SWAR paths
+/// (which stay the fallback and the native code). The 16-byte array read compiles to one
+/// `v128.load`, so no `unsafe` is needed.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd {
+    use core::arch::wasm32::{
+        u8x16, u8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, v128, v128_or,
+    };
+
+    /// The sixteen bytes at `i`, or `None` near the end of the text.
+    #[inline(always)]
+    pub(super) fn load(b: &[u8], i: usize) -> Option<v128> {
+        let w: &[u8; 16] = b.get(i..i.checked_add(16)?)?.try_into().ok()?;
+        Some(u8x16(
+            w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], w[12], w[13],
+            w[14], w[15],
+        ))
+    }
+
+    /// A bit per byte that is a `"`, a `\` or a control char.
+    #[inline(always)]
+    pub(super) fn stops(v: v128) -> u16 {
+        let quote = u8x16_eq(v, u8x16_splat(b'"'));
+        let backslash = u8x16_eq(v, u8x16_splat(b'\\'));
+        let control = u8x16_lt(v, u8x16_splat(0x20));
+        u8x16_bitmask(v128_or(v128_or(quote, backslash), control))
+    }
+
+    /// A bit per byte that is not a space.
+    #[inline(always)]
+    pub(super) fn not_spaces(v: v128) -> u16 {
+        !u8x16_bitmask(u8x16_eq(v, u8x16_splat(b' ')))
+    }
+}
+
 /// What stopped a string scan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Stop {
@@ -47,6 +82,15 @@ pub(crate) enum Stop {
 pub(crate) fn scan_string(bytes: &[u8], from: usize) -> Stop {
     let len = bytes.len();
     let mut i = from;
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    while let Some(v) = simd::load(bytes, i) {
+        let mask = simd::stops(v);
+        if mask != 0 {
+            i += mask.trailing_zeros() as usize;
+            return classify(bytes[i], i);
+        }
+        i += 16;
+    }
     while i + 8 <= len {
         let mask = stop_mask(word_at(bytes, i));
         if mask != 0 {
@@ -96,6 +140,36 @@ pub(crate) fn skip_blanks(bytes: &[u8], from: usize) -> usize {
             Some(b'\n' | b'\r' | b'\t') => i += 1,
             _ => return i,
         }
+    }
+}
+
+/// The end of a run of spaces starting at `from` (a line's indentation) when what follows is
+/// neither blank nor `/`, i.e. when the whitespace ends there; `None` sends the caller to
+/// [`skip_blanks`] (tabs, blank lines, a comment, the end of the text).
+#[inline(always)]
+pub(crate) fn indent_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    loop {
+        let mask = simd::not_spaces(simd::load(bytes, i)?);
+        if mask != 0 {
+            i += mask.trailing_zeros() as usize;
+            let c = bytes[i];
+            return (c > b' ' && c != b'/').then_some(i);
+        }
+        i += 16;
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    loop {
+        const SPACES: u64 = ONES * b' ' as u64;
+        let word = bytes.get(i..i + 8)?;
+        let x = u64::from_le_bytes(word.try_into().ok()?) ^ SPACES;
+        if x != 0 {
+            i += (x.trailing_zeros() / 8) as usize;
+            let c = bytes[i];
+            return (c > b' ' && c != b'/').then_some(i);
+        }
+        i += 8;
     }
 }
 
@@ -302,6 +376,20 @@ mod tests {
             assert_eq!(skip_blanks(" ".repeat(pad).as_bytes(), 0), pad);
         }
         assert_eq!(skip_blanks(b"x  ", 0), 0);
+    }
+
+    #[test]
+    fn indentation_ends_at_the_first_non_blank() {
+        for pad in 0..30 {
+            let text = format!("{}\"k\": 1, \"more\": 2", " ".repeat(pad));
+            assert_eq!(indent_end(text.as_bytes(), 0), Some(pad));
+            for stop in ["\t", "\n", "\r", "/", " "] {
+                let text = format!("{}{stop}\"k\": 1, \"more\": 2", " ".repeat(pad));
+                let want = if stop == " " { Some(pad + 1) } else { None };
+                assert_eq!(indent_end(text.as_bytes(), 0), want, "{pad} {stop:?}");
+            }
+        }
+        assert_eq!(indent_end(b"   x", 0), None, "fewer than eight bytes left");
     }
 
     #[test]
