@@ -790,3 +790,22 @@ fn transcripts_group_a_members_step_and_live_states_follow_the_calls() {
         Some(roundtable_core::protocol::team::CallResult::Applied { changes, .. }) if changes[0] == "wrote v2 of p1"
     ));
 }
+
+/// The invariants hold after every single event, not only after every answer: each prefix of a
+/// whole demo session's log folds into a sound session (a submit may append several events).
+#[test]
+fn invariants_hold_after_every_event_of_a_whole_session() {
+    for (operatives, inspector) in [(2, true), (3, false)] {
+        let mut s = Session::new(config(operatives, inspector, true), 0).unwrap();
+        s.start(1).unwrap();
+        drive_demo(&mut s, 7 + operatives as u64, 500);
+        assert_eq!(s.state().status, Status::Done);
+        let events = s.events().to_vec();
+        assert!(events.len() > 50, "a whole session has many events");
+        for k in 1..=events.len() {
+            let prefix = Session::replay(&events[..k])
+                .unwrap_or_else(|e| panic!("prefix of {k} events does not fold: {e}"));
+            check_session(&prefix);
+        }
+    }
+}
