@@ -209,6 +209,9 @@ pub struct ProductView {
     pub version_ids: Vec<String>,
     /// The accepted (else latest) version's change summary, on one line (003's "summary").
     pub summary: Option<String>,
+    /// Why the chair last rejected it, so the next writer knows what to fix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejection_reason: Option<String>,
     /// How many collabs are about it.
     pub collab_count: usize,
     /// The tier this view was built at.
@@ -713,6 +716,7 @@ impl ProductTree {
             latest_version: p.latest_version().map(str::to_string),
             version_ids: p.versions.clone(),
             summary: selected.map(|v| one_line(&v.change_summary, 200)),
+            rejection_reason: p.rejection_reason.clone(),
             collab_count,
             tier,
             current: if tier == Tier::Minimal {
@@ -829,6 +833,9 @@ pub fn render_views(products: &[ProductView]) -> String {
         }
         if let Some(sum) = &p.summary {
             let _ = writeln!(out, "{pad}  Summary: {sum}");
+        }
+        if let Some(reason) = &p.rejection_reason {
+            let _ = writeln!(out, "{pad}  Last rejection: {}", one_line(reason, 300));
         }
         if let Some(v) = &p.current {
             let _ = writeln!(

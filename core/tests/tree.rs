@@ -318,6 +318,11 @@ fn acceptance_follows_versions() {
         tree.product("p1").unwrap().rejection_reason.as_deref(),
         Some("too short")
     );
+    assert!(
+        tree.render(|_| Tier::Minimal)
+            .contains("Last rejection: too short"),
+        "the next writer sees why"
+    );
 }
 
 #[test]
