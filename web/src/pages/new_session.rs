@@ -83,8 +83,10 @@ pub fn NewSessionPage() -> impl IntoView {
     ));
     let preset = RwSignal::new(None::<&'static str>);
     let members = RwSignal::new(Vec::<DraftMember>::new());
-    let rounds = RwSignal::new(String::from("4"));
-    let repairs = RwSignal::new(String::from("2"));
+    // The engine's defaults (8 rounds, 2 repairs), so a new session starts where the docs say.
+    let defaults = Settings::default();
+    let rounds = RwSignal::new(defaults.max_rounds.to_string());
+    let repairs = RwSignal::new(defaults.max_repairs.to_string());
     let budget = RwSignal::new(String::new());
     let errors = RwSignal::new(FormErrors::default());
     let busy = RwSignal::new(false);
@@ -232,9 +234,9 @@ pub fn NewSessionPage() -> impl IntoView {
             request: req.trim().to_string(),
             members: out,
             settings: Settings {
-                max_rounds: max_rounds.unwrap_or(4) as u32,
+                max_rounds: max_rounds.unwrap_or(u64::from(defaults.max_rounds)) as u32,
                 token_budget: token_budget.unwrap_or(None),
-                max_repairs: max_repairs.unwrap_or(2) as u32,
+                max_repairs: max_repairs.unwrap_or(u64::from(defaults.max_repairs)) as u32,
                 ..Settings::default()
             },
             charter: None,
