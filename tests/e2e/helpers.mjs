@@ -120,3 +120,13 @@ export async function waitStatus(page, want, timeout = 120000) {
   );
   return status(page);
 }
+
+/** Sets the demo model's pause per answer (Settings page), so a test can act while calls are out. */
+export async function setDemoDelay(context, base, ms) {
+  const page = await context.newPage();
+  await open(page, base, '#/settings');
+  await page.fill('input[name="demo-delay"]', String(ms));
+  await page.click('button[name="save-demo-delay"]');
+  await page.waitForSelector('text=Demo model pause saved.');
+  await page.close();
+}

@@ -9,7 +9,7 @@
 // through the app's real storage code.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, open, shot, createDemoSession, waitStatus } from './helpers.mjs';
+import { serveDist, launch, open, shot, createDemoSession, waitStatus, setDemoDelay } from './helpers.mjs';
 
 let srv;
 let b;
@@ -21,15 +21,6 @@ after(async () => {
   await b?.close();
   await srv?.stop();
 });
-
-async function setDemoDelay(context, base, ms) {
-  const page = await context.newPage();
-  await open(page, base, '#/settings');
-  await page.fill('input[name="demo-delay"]', String(ms));
-  await page.click('button[name="save-demo-delay"]');
-  await page.waitForSelector('text=Demo model pause saved.');
-  await page.close();
-}
 
 /** Everything the app has stored, read straight from IndexedDB: { [id]: { record, events } }. */
 async function readStore(page) {
