@@ -281,35 +281,33 @@ pub(crate) fn normalize(text: &str) -> (Cow<'_, str>, Vec<Violation>) {
             _ => i += 1,
         }
     }
-    let mut warnings = Vec::new();
-    if let Some(at) = comma {
-        warnings.push(note(
+    // Each repair made, where it was first made, and how the model should write it instead.
+    let repairs = [
+        (
+            comma,
             "removed a trailing comma before } or ]",
-            around(text, at),
             "JSON allows no comma after the last item.",
-        ));
-    }
-    if let Some(at) = comment {
-        warnings.push(note(
+        ),
+        (
+            comment,
             "removed comments (// or /* */)",
-            around(text, at),
             "JSON has no comments; leave them out.",
-        ));
-    }
-    if let Some(at) = control {
-        warnings.push(note(
+        ),
+        (
+            control,
             "escaped raw newlines or tabs inside strings",
-            around(text, at),
             "Inside JSON strings write a newline as \\n and a tab as \\t.",
-        ));
-    }
-    if let Some(at) = curly {
-        warnings.push(note(
+        ),
+        (
+            curly,
             "replaced curly quotes “ ” around keys with straight quotes",
-            around(text, at),
             "Quote keys with straight double quotes \".",
-        ));
-    }
+        ),
+    ];
+    let warnings = repairs
+        .into_iter()
+        .filter_map(|(at, message, hint)| at.map(|at| note(message, around(text, at), hint)))
+        .collect();
     let fixed = match e.out {
         Some(mut out) => {
             out.push_str(&text[e.copied..]);
