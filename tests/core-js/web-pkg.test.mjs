@@ -11,6 +11,18 @@ const webDir = path.join(root, 'core', 'pkg-web');
 const web = await import(pathToFileURL(path.join(webDir, 'roundtable_core.js')).href);
 web.initSync({ module: readFileSync(path.join(webDir, 'roundtable_core_bg.wasm')) });
 
+// In a browser there is no `Buffer`: long answers cross by `TextEncoder.encodeInto`, while on Node
+// they cross as UTF-16 (`Buffer.write(s, 'utf16le')`) and are transcoded in WASM. Each instance
+// looks for `Buffer` once, at its first call: hiding it then gives this pkg-web the browser's way,
+// so the two packages below compare the two ways into the validator.
+const savedBuffer = globalThis.Buffer;
+globalThis.Buffer = undefined;
+try {
+  web.validateStep('presentation', '{}');
+} finally {
+  globalThis.Buffer = savedBuffer;
+}
+
 test('pkg-web exports the same API as pkg-node', () => {
   for (const name of ['validateStep', 'stepSchema', 'stepNames', 'newTree', 'knownFromTree', 'applyTreeOperations']) {
     assert.equal(typeof web[name], 'function', name);
@@ -24,4 +36,37 @@ test('pkg-web validates, describes and applies like pkg-node', () => {
   assert.deepEqual(web.stepSchema('write', { strict: true }), core.stepSchema('write', { strict: true }));
   const ops = [{ action: 'ADD', newId: 'new-1', parentId: 'p0', product: { name: 'A', type: 'Content', dod: 'x' } }];
   assert.deepEqual(web.applyTreeOperations(web.newTree('R'), ops), core.applyTreeOperations(core.newTree('R'), ops));
+});
+
+test('long answers read the same by encodeInto (browsers) and by the UTF-16 copy (Node)', () => {
+  const presentation = (content) =>
+    JSON.stringify({ responseType: 'final_output', messages: [{ content, asAgent: 'envoy' }] });
+  const contents = [
+    'plain ascii '.repeat(400),
+    'Café — “naïve” 😀 → '.repeat(300),
+    'a'.repeat(5000) + '中文'.repeat(700) + 'z'.repeat(33),
+    '😀'.repeat(1500), // surrogate pairs on every block boundary
+  ];
+  for (const content of contents) {
+    const raw = presentation(content);
+    assert.deepEqual(web.validateStep('presentation', raw), core.validateStep('presentation', raw));
+    const fenced = '```json\n' + raw + '\n```'; // repaired: the value is parsed from the copy
+    const viaNode = core.validateStep('presentation', fenced);
+    assert.equal(viaNode.value.messages[0].content, content);
+    assert.deepEqual(web.validateStep('presentation', fenced), viaNode);
+  }
+  // Unpaired surrogates become U+FFFD on both ways (as encodeInto does), so a repaired answer's
+  // value carries U+FFFD where the original string had the lone half.
+  const lone = 'x'.repeat(2000) + '\ud800 then \udc00 and a pair 😀';
+  // (spliced in raw: JSON.stringify would write them as \u escapes)
+  const fenced = '```json\n' + presentation('LONE').replace('LONE', lone) + '\n```';
+  const viaNode = core.validateStep('presentation', fenced);
+  assert.equal(viaNode.value.messages[0].content, lone.replace(/\ud800|\udc00/g, '\ufffd'));
+  assert.deepEqual(web.validateStep('presentation', fenced), viaNode);
+  // Too long is too long on both ways (limits count chars, not bytes or units).
+  const over = presentation('é'.repeat(100_001));
+  assert.deepEqual(
+    web.validateStep('presentation', over, null, { value: false }),
+    core.validateStep('presentation', over, null, { value: false }),
+  );
 });
