@@ -198,6 +198,11 @@ test('non-ASCII text survives the trip (chars counted as chars, value intact)', 
   assert.equal(core.validateStep('peer_review', collab('😀'.repeat(120)), null, { value: false }).ok, true);
   const over = core.validateStep('peer_review', collab('😀'.repeat(121)), null, { value: false });
   assert.deepEqual(over.errors.map((e) => e.path), ['/collabs/0/shortestSummary']);
+  // the refusal crosses as ASCII JSON with \u escapes: the text comes back whole
+  assert.match(over.errors[0].received, /^121 chars: 😀😀/);
+  assert.ok(over.repairPrompt.includes(over.errors[0].received), over.repairPrompt);
+  const enumMiss = core.validateStep('peer_review', collab('ok').replace('"feedback"', '"naïve — “x” 😀"'));
+  assert.equal(enumMiss.errors[0].received, '"naïve — “x” 😀"');
 });
 
 test('an all-ASCII answer and a repaired one give the same value as JSON.parse', () => {

@@ -148,24 +148,40 @@ impl Report {
     /// what was expected and received and a hint, and the request to answer again with only the
     /// corrected JSON object. Short on purpose: it is appended to a conversation.
     pub fn repair_prompt(&self) -> String {
+        use fmt::Write as _;
         let n = self.errors.len();
-        let mut out = format!(
-            "Your answer to the {} step could not be used: {n} problem{} to fix.\n",
+        let size: usize = self
+            .errors
+            .iter()
+            .map(|v| {
+                v.path.len()
+                    + v.message.len()
+                    + v.expected.len()
+                    + v.received.len()
+                    + v.hint.len()
+                    + 64
+            })
+            .sum();
+        let mut out = String::with_capacity(size + 200);
+        // Writing to a String cannot fail.
+        let _ = writeln!(
+            out,
+            "Your answer to the {} step could not be used: {n} problem{} to fix.",
             self.step.title(),
             if n == 1 { "" } else { "s" }
         );
         for (i, v) in self.errors.iter().enumerate() {
             let at = if v.path.is_empty() {
-                "the whole answer".to_string()
+                "the whole answer"
             } else {
-                v.path.clone()
+                &v.path
             };
-            out.push_str(&format!("\n{}. {at}: {}\n", i + 1, v.message));
-            out.push_str(&format!("   expected: {}\n", v.expected));
+            let _ = writeln!(out, "\n{}. {at}: {}", i + 1, v.message);
+            let _ = writeln!(out, "   expected: {}", v.expected);
             if !v.received.is_empty() {
-                out.push_str(&format!("   received: {}\n", v.received));
+                let _ = writeln!(out, "   received: {}", v.received);
             }
-            out.push_str(&format!("   hint: {}\n", v.hint));
+            let _ = writeln!(out, "   hint: {}", v.hint);
         }
         out.push_str(
             "\nAnswer again with only the corrected JSON object: no code fence, no text before or after it.",
