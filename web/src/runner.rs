@@ -21,6 +21,7 @@ use roundtable_core::event::Usage;
 use roundtable_core::protocol::ModelCall;
 use roundtable_core::schema::Step;
 use roundtable_core::session::{EngineError, Session, Status};
+use send_wrapper::SendWrapper;
 
 use crate::providers::{self, CallRequest, Completion, ProviderError, ProviderId};
 use crate::storage::{self, SessionRecord};
@@ -78,6 +79,8 @@ pub struct Runner {
     driving: StoredValue<bool>,
     generation: StoredValue<u64>,
     channel: StoredValue<Option<Sender>>,
+    /// One abort handle per request out, by call id: [`Runner::stop`] cancels them all.
+    aborts: StoredValue<SendWrapper<Vec<(String, web_sys::AbortController)>>>,
     lock: StoredValue<Arc<futures::lock::Mutex<()>>>,
 }
 
@@ -102,6 +105,7 @@ impl Runner {
             driving: StoredValue::new(false),
             generation: StoredValue::new(0),
             channel: StoredValue::new(None),
+            aborts: StoredValue::new(SendWrapper::new(Vec::new())),
             lock: StoredValue::new(Arc::new(futures::lock::Mutex::new(()))),
         }
     }
@@ -220,13 +224,22 @@ impl Runner {
         }
     }
 
-    /// Stops now: pauses and drops the answers of calls still out (they are asked again on resume).
+    /// Stops now: pauses and cancels the requests still out (their calls are asked again on resume).
     pub async fn stop(&self) {
         self.generation.update_value(|g| *g += 1);
         if let Some(tx) = self.channel.get_value() {
             tx.close_channel();
         }
         self.inflight.set(BTreeSet::new());
+        // The requests still out are cancelled, not just ignored: no answer keeps a connection
+        // (or a provider's meter) busy after the person said stop.
+        let out = self
+            .aborts
+            .try_update_value(|a| std::mem::take(&mut **a))
+            .unwrap_or_default();
+        for (_, controller) in out {
+            controller.abort();
+        }
         self.pause().await;
     }
 
@@ -393,8 +406,16 @@ impl Runner {
                 .map(|m| m.model.clone())
                 .unwrap_or_default()
         });
+        let controller = web_sys::AbortController::new().ok();
+        let signal = controller.as_ref().map(|c| c.signal());
+        if let Some(controller) = controller {
+            self.aborts
+                .update_value(|a| a.push((call.id.clone(), controller)));
+        }
+        let aborts = self.aborts;
         leptos::task::spawn_local(async move {
-            let result = perform(&call, &model.provider, &model.model).await;
+            let result = perform(&call, &model.provider, &model.model, signal.as_ref()).await;
+            aborts.update_value(|a| a.retain(|(id, _)| *id != call.id));
             let _ = tx.unbounded_send((call, attempt, result));
         });
     }
@@ -405,6 +426,7 @@ pub async fn perform(
     call: &ModelCall,
     provider: &str,
     model: &str,
+    abort: Option<&web_sys::AbortSignal>,
 ) -> Result<Completion, ProviderError> {
     let id = ProviderId::parse(provider).unwrap_or(ProviderId::Demo);
     let key = if id.needs_key() {
@@ -435,6 +457,7 @@ pub async fn perform(
             max_tokens: MAX_TOKENS,
             key: key.as_deref(),
             base_url: base.as_deref(),
+            abort,
         })
         .await
 }

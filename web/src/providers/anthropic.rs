@@ -85,7 +85,7 @@ impl Provider for Anthropic {
                 .header("x-api-key", key)
                 .header("anthropic-version", "2023-06-01")
                 .header("anthropic-dangerous-direct-browser-access", "true");
-            parse(&post_json(request_builder, &body(&request)).await?)
+            parse(&post_json(request_builder, &body(&request), request.abort).await?)
         })
     }
 }

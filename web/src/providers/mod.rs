@@ -179,6 +179,8 @@ pub struct CallRequest<'a> {
     pub key: Option<&'a str>,
     /// Base URL override (local servers).
     pub base_url: Option<&'a str>,
+    /// Aborts the HTTP request when the person stops the run (no answer is waited for).
+    pub abort: Option<&'a web_sys::AbortSignal>,
 }
 
 /// A model service. Object-safe so the runner can hold any of them behind one pointer.
@@ -221,8 +223,10 @@ pub(crate) fn error_message(body: &str) -> String {
 pub(crate) async fn post_json(
     request: gloo_net::http::RequestBuilder,
     body: &serde_json::Value,
+    abort: Option<&web_sys::AbortSignal>,
 ) -> Result<serde_json::Value, ProviderError> {
     let response = request
+        .abort_signal(abort)
         .json(body)
         .map_err(|e| ProviderError::Malformed(e.to_string()))?
         .send()

@@ -107,7 +107,7 @@ impl Provider for OpenAiCompatible {
             if let Some(key) = key {
                 builder = builder.header("Authorization", &format!("Bearer {key}"));
             }
-            parse(&post_json(builder, &body(&request)).await?)
+            parse(&post_json(builder, &body(&request), request.abort).await?)
         })
     }
 }

@@ -152,7 +152,7 @@ fn SessionHeader() -> impl IntoView {
                 <button name="pause" class="ghost" title="Finish the calls that are out, then pause" disabled=move || !can_pause() on:click=move |_| {
                     leptos::task::spawn_local(async move { runner.pause().await });
                 }>"Pause"</button>
-                <button name="stop" class="ghost danger" title="Pause now and drop the answers still out" disabled=move || !can_pause() on:click=move |_| {
+                <button name="stop" class="ghost danger" title="Pause now and cancel the requests still out" disabled=move || !can_pause() on:click=move |_| {
                     leptos::task::spawn_local(async move { runner.stop().await });
                 }>"Stop"</button>
                 <button name="wrap-up" class="ghost" title="End the rounds and ask for the presentation" disabled=move || !can_wrap() || running() on:click=move |_| {

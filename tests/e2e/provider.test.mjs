@@ -1,0 +1,159 @@
+// The real provider path, against a mock OpenAI-compatible server on loopback (the "Local server"
+// provider): what a request carries, an unusable answer sent back with the validator's repair
+// prompt until the session pauses with the report, HTTP errors in plain words, and Stop
+// cancelling the requests still out.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { serveDist, launch, open, shot, status, waitStatus } from './helpers.mjs';
+
+let server;
+let browser;
+let mock;
+
+/** A chat-completions server on 127.0.0.1 whose answer a test sets; it records every request. */
+async function startMock() {
+  const state = { requests: [], respond: null, closedEarly: 0 };
+  const srv = http.createServer((req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Headers', 'content-type, authorization');
+    res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204);
+      res.end();
+      return;
+    }
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const entry = { path: req.url, headers: req.headers, body: JSON.parse(body), answered: false };
+      state.requests.push(entry);
+      // A request the page gives up on before it is answered (Stop) closes its connection.
+      res.on('close', () => {
+        if (!entry.answered) state.closedEarly += 1;
+      });
+      const reply = state.respond?.(entry);
+      if (!reply) return; // held: never answered
+      entry.answered = true;
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(reply.body));
+    });
+  });
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  return {
+    state,
+    url: `http://127.0.0.1:${srv.address().port}/v1`,
+    stop: () => {
+      srv.closeAllConnections();
+      return new Promise((r) => srv.close(r));
+    },
+  };
+}
+
+const completion = (content) => ({
+  choices: [{ message: { role: 'assistant', content }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 1200, completion_tokens: 40 },
+});
+
+/** A new session whose every member runs on the local server; returns its id. */
+async function createLocalSession(page, base, request) {
+  await open(page, base, '#/new');
+  await page.click('button[data-preset="research-lab"]');
+  await page.fill('textarea[name="request"]', request);
+  for (const select of await page.$$('select[name="member-provider"]')) {
+    await select.selectOption('local');
+  }
+  await page.click('button[name="create"]');
+  await page.waitForSelector('.session-head');
+  return page.url().split('#/s/')[1].split('/')[0];
+}
+
+async function until(what, check, timeout = 20000) {
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+before(async () => {
+  server = await serveDist();
+  mock = await startMock();
+  browser = await launch();
+  const { page } = browser;
+  await open(page, server.url, '#/settings');
+  await page.fill('input[name="base-local"]', mock.url);
+  await page.click('text=Save address');
+  await page.waitForSelector('text=Local server address saved.');
+});
+
+after(async () => {
+  await browser?.close();
+  await mock?.stop();
+  await server?.stop();
+});
+
+test('an unusable answer goes back with the repair prompt until the session pauses with the report', async () => {
+  const { page, errors } = browser;
+  mock.state.requests.length = 0;
+  mock.state.respond = () => ({ body: completion('Sure! Here is my plan: {"responseType": "final_output"') });
+  await createLocalSession(page, server.url, 'Map the evidence on four-day work weeks.');
+  await page.click('button[name="step"]');
+  await waitStatus(page, ['paused', 'awaiting_person'], 60000);
+
+  // Bootstrap is the chair's call: the first request and each repair (2 by default) went out.
+  const reqs = mock.state.requests;
+  assert.equal(reqs.length, 3, `three requests: ${reqs.map((r) => r.path).join(', ')}`);
+  for (const r of reqs) {
+    assert.equal(r.path, '/v1/chat/completions');
+    assert.equal(r.body.model, 'llama3.1');
+    assert.deepEqual(r.body.response_format, { type: 'json_object' });
+    assert.equal(r.body.messages[0].role, 'system');
+    assert.equal(r.headers.authorization, undefined, 'no key goes to a local server');
+  }
+  assert.ok(JSON.stringify(reqs[0].body.messages).includes('four-day work weeks'), 'the request is in the prompt');
+  // Each repair repeats the conversation, the model's answer, then what to fix.
+  const last = reqs[1].body.messages.at(-1);
+  assert.equal(last.role, 'user');
+  assert.match(last.content, /could not be used/);
+  assert.equal(reqs[1].body.messages.at(-2).content, 'Sure! Here is my plan: {"responseType": "final_output"');
+  assert.equal(reqs[2].body.messages.length, reqs[1].body.messages.length + 2);
+
+  // The person sees why it stopped, and the transcript has every attempt.
+  assert.equal(await status(page), 'paused');
+  const banner = await page.textContent('[data-banner="paused"]');
+  assert.match(banner, /repair|could not|invalid|retr/i, banner);
+  await shot(page, 'provider-repairs-exhausted');
+  assert.deepEqual(errors, []);
+});
+
+test('an HTTP error from the provider is shown in plain words and nothing is applied', async () => {
+  const { page } = browser;
+  mock.state.requests.length = 0;
+  mock.state.respond = () => ({ status: 404, body: { error: { message: 'model "llama3.1" not found, try pulling it first' } } });
+  await createLocalSession(page, server.url, 'Compare heat pumps and gas boilers.');
+  await page.click('button[name="step"]');
+  const banner = await page.waitForSelector('[data-banner="error"]', { timeout: 30000 });
+  const text = await banner.textContent();
+  assert.match(text, /HTTP 404/);
+  assert.match(text, /not found, try pulling it first/);
+  await waitStatus(page, ['paused', 'draft']);
+  assert.equal(mock.state.requests.length, 1, 'a 404 is not retried');
+  await shot(page, 'provider-http-error');
+});
+
+test('Stop cancels the requests still out', async () => {
+  const { page } = browser;
+  mock.state.requests.length = 0;
+  mock.state.closedEarly = 0;
+  mock.state.respond = () => null; // the model never answers
+  await createLocalSession(page, server.url, 'Draft a style guide for release notes.');
+  await page.click('button[name="run"]');
+  await until('the request to reach the server', () => mock.state.requests.length === 1);
+  await page.waitForSelector('button[name="stop"]:not([disabled])');
+  await page.click('button[name="stop"]');
+  await until('the browser to drop the held request', () => mock.state.closedEarly === 1, 10000);
+  await waitStatus(page, ['paused', 'draft']);
+  assert.equal(mock.state.requests.length, 1, 'nothing new was sent after Stop');
+});
