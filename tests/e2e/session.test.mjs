@@ -128,3 +128,62 @@ test('the transcript of a repaired call shows the violations and the repair', as
   await page.keyboard.press('Escape');
   await page.waitForSelector('.dialog[role="dialog"]', { state: 'detached' });
 });
+
+// Every construct the Markdown renderer knows, as a model (or a person) writes it.
+const RICH_REQUEST = `# Plan a garden party
+
+We host **40 guests** on *Saturday*; ~~Sunday~~ is taken. Rules: [council](https://council.example/rules).
+
+## Schedule
+
+| Time | What | Cost (€) |
+|:-----|:----:|---------:|
+| 14:00 | Set up the tent | 120 |
+| 18:30 | Barbecue \\| salads | 240 |
+
+## Tasks
+
+1. Book the tent
+   - call two suppliers
+   - compare deposits
+2. Buy food
+   - [x] charcoal
+   - [ ] drinks
+
+> Quiet after 10 pm.
+> > The neighbours know.
+
+\`\`\`rust
+let guests = 40; // <not a tag>
+\`\`\`
+
+---
+
+Questions: <planner@party.example>. ![tent photo](https://x.example/tent.png)`;
+
+test('a request in Markdown renders headings, lists, tables and code (screenshot)', async () => {
+  const { page } = b;
+  await createDemoSession(page, srv.url, RICH_REQUEST);
+  await page.waitForSelector('.markdown table');
+  const seen = await page.evaluate(() => {
+    const md = document.querySelector('.markdown');
+    const count = (sel) => md.querySelectorAll(sel).length;
+    return {
+      h1: count('h1'), h2: count('h2'), strong: count('strong'), em: count('em'), del: count('del'),
+      th: count('thead th'), td: count('tbody td'), right: count('td.align-right'),
+      cell: md.querySelector('tbody tr:nth-child(2) td:nth-child(2)')?.textContent,
+      ol: count('ol > li'), nested: count('ol li ul li'), boxes: count('input[type=checkbox][disabled]'),
+      checked: count('input[type=checkbox]:checked'), quotes: count('blockquote blockquote'),
+      code: md.querySelector('pre code.language-rust')?.textContent, hr: count('hr'),
+      links: [...md.querySelectorAll('a')].map((a) => a.getAttribute('href')), img: count('img'),
+      rightAligned: getComputedStyle(md.querySelector('td.align-right')).textAlign,
+    };
+  });
+  assert.deepEqual(seen, {
+    h1: 1, h2: 2, strong: 1, em: 1, del: 1, th: 3, td: 6, right: 2, cell: 'Barbecue | salads',
+    ol: 2, nested: 4, boxes: 2, checked: 1, quotes: 1, code: 'let guests = 40; // <not a tag>\n', hr: 1,
+    links: ['https://council.example/rules', 'mailto:planner@party.example', 'https://x.example/tent.png'],
+    img: 0, rightAligned: 'right',
+  });
+  await shot(page, 'page-markdown-request');
+});
