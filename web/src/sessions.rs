@@ -21,7 +21,14 @@ pub fn title_of(session: &Session) -> String {
         .lines()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("Untitled");
-    let first = first.trim();
+    // A request written in Markdown: the title is the heading's text, not its markup.
+    let first = first.trim().trim_start_matches(['#', '>']).trim_start();
+    let first = ["- ", "* ", "+ "]
+        .iter()
+        .find_map(|bullet| first.strip_prefix(bullet))
+        .unwrap_or(first)
+        .trim();
+    let first = if first.is_empty() { "Untitled" } else { first };
     if first.chars().count() > 90 {
         let cut: String = first.chars().take(88).collect();
         format!("{}…", cut.trim_end())
@@ -87,4 +94,33 @@ pub async fn load(id: &str) -> Result<(SessionRecord, Session), String> {
     let session =
         Session::replay(&events).map_err(|e| format!("the stored session does not replay: {e}"))?;
     Ok((record, session))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use roundtable_core::session::{ModelRef, SessionConfig};
+
+    fn titled(request: &str) -> String {
+        let model = ModelRef {
+            provider: "demo".into(),
+            model: "demo-1".into(),
+        };
+        let config = SessionConfig::standard(request, 1, false, false, model);
+        title_of(&Session::new(config, 0).expect("a session"))
+    }
+
+    #[test]
+    fn the_title_is_the_first_line_without_its_markdown_markup() {
+        assert_eq!(
+            titled("# Plan a garden party\n\nWe host 40."),
+            "Plan a garden party"
+        );
+        assert_eq!(titled("\n\n> - Compare heat pumps"), "Compare heat pumps");
+        assert_eq!(titled("Plain request"), "Plain request");
+        assert_eq!(titled("###"), "Untitled");
+        let long = "word ".repeat(40);
+        let t = titled(&long);
+        assert!(t.ends_with('…') && t.chars().count() <= 89, "{t}");
+    }
 }
