@@ -598,9 +598,9 @@ const LONG_STRING: u32 = 1024;
 /// Copies a JS string into a Rust `String`.
 ///
 /// wasm-bindgen's own path copies the leading ASCII run one char at a time in a JS loop, which on
-/// an all-ASCII 20 KB answer costs more than the whole validation. Here the string goes through
-/// one `TextEncoder.encodeInto` straight into linear memory (native code, a memcpy for ASCII),
-/// growing the buffer only if non-ASCII text makes it longer than guessed.
+/// an all-ASCII 20 KB answer costs more than the whole validation. Here a long string crosses in
+/// one native call: on Node as its UTF-16 code units ([`read_utf16`]), elsewhere by one
+/// `TextEncoder.encodeInto` straight into linear memory ([`read_long_string`]).
 fn read_string(raw: &JsValue, keys: &Keys) -> Option<String> {
     let s: &JsString = raw.dyn_ref()?;
     let units = s.length();
@@ -615,23 +615,30 @@ fn read_string(raw: &JsValue, keys: &Keys) -> Option<String> {
 
 /// On Node: the string's UTF-16 code units copied into a reused staging buffer by one
 /// `Buffer.write(s, 'utf16le')` (a memcpy, where Node 20's `encodeInto` transcodes at
-/// ~1.5 GB/s), then turned into UTF-8 here by [`utf16le_to_string`], sixteen ASCII units a step.
+/// ~1.5 GB/s), then turned into UTF-8 here by [`utf16le_to_string`], 32 ASCII units a step.
 /// The text is the same as `encodeInto`'s, unpaired surrogates included.
 fn read_utf16(s: &JsString, units: u32, keys: &Keys) -> String {
-    STAGING.with(|staging| {
-        let mut staging = staging.borrow_mut();
-        let len = units as usize * 2;
-        if staging.len() < len {
-            staging.resize(len, 0);
-        }
-        // The memory's buffer is fetched after the resize: growing memory detaches the old one.
-        let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
-        let view = node_buffer_view(&memory.buffer(), staging.as_ptr() as u32, len as u32);
-        let written = view.write_encoded(s, 0, len as u32, &keys.utf16le) as usize;
-        utf16le_to_string(&staging[..written.min(len)])
-    })
+    // Taken out of its slot while JS runs and put back after: if a JS call threw (a trap leaves
+    // no destructor run), the next call would only find the slot empty, never a borrow left set.
+    let mut staging = STAGING.take();
+    let len = units as usize * 2;
+    if staging.len() < len {
+        staging.resize(len, 0);
+    }
+    // The memory's buffer is fetched after the resize: growing memory detaches the old one.
+    let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    let view = node_buffer_view(&memory.buffer(), staging.as_ptr() as u32, len as u32);
+    let written = view.write_encoded(s, 0, len as u32, &keys.utf16le) as usize;
+    let text = utf16le_to_string(&staging[..written.min(len)]);
+    // A one-off huge answer does not keep its staging space for the life of the page.
+    if staging.len() <= STAGING_KEPT {
+        STAGING.set(staging);
+    }
+    text
 }
 
+/// Elsewhere (browsers): one `TextEncoder.encodeInto` straight into linear memory (native code, a
+/// memcpy for ASCII), growing the buffer only if non-ASCII text makes it longer than guessed.
 fn read_long_string(s: &JsString, units: u32, encoder: &TextEncoder) -> Option<String> {
     let units_len = units as usize;
     // ASCII is one byte a unit; leave room for some non-ASCII text before a second round.
@@ -662,6 +669,9 @@ fn read_long_string(s: &JsString, units: u32, encoder: &TextEncoder) -> Option<S
     buf.truncate(written);
     String::from_utf8(buf).ok()
 }
+
+/// The most staging space kept between calls (a 512 KB answer); longer answers get their own.
+const STAGING_KEPT: usize = 1 << 20;
 
 /// JS strings made once per instance: every `Reflect` call on the hot path then passes a heap
 /// reference instead of decoding a key out of linear memory again.
@@ -734,8 +744,9 @@ fn has_node_buffer() -> bool {
 
 thread_local! {
     static KEYS: Keys = Keys::new();
-    /// Where [`read_utf16`] has Node copy long strings; kept between calls (it only grows).
-    static STAGING: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Where [`read_utf16`] has Node copy long strings; kept between calls up to
+    /// [`STAGING_KEPT`] bytes.
+    static STAGING: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// The refusal as JS sees it: every error and the warnings cross as one JSON text and one

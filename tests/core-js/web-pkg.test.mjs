@@ -70,3 +70,29 @@ test('long answers read the same by encodeInto (browsers) and by the UTF-16 copy
     core.validateStep('presentation', over, null, { value: false }),
   );
 });
+
+test('random long texts cross the same both ways (the SIMD transcoder against encodeInto)', () => {
+  // A seeded generator: ASCII runs of every length around the 32-unit blocks, with Latin-1,
+  // BMP, astral and unpaired-surrogate chars between them.
+  let seed = 20261122;
+  const rand = (n) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+  const pieces = ['a', 'é', '—', '中', '😀', '\ud800', '\udc00', '"', '\\', '\n'];
+  for (let round = 0; round < 200; round++) {
+    let text = '';
+    while (text.length < 1100 + rand(900)) {
+      text += 'x'.repeat(rand(70));
+      text += pieces[rand(pieces.length)];
+    }
+    const raw = '```json\n' + JSON.stringify({ responseType: 'final_output', messages: [{ content: 'C', asAgent: 'envoy' }] })
+      .replace('"C"', JSON.stringify(text).replace(/\\ud[89abcdef][0-9a-f]{2}/g, (m) => JSON.parse('"' + m + '"'))) + '\n```';
+    const viaWeb = web.validateStep('presentation', raw);
+    const viaNode = core.validateStep('presentation', raw);
+    assert.deepEqual(viaNode, viaWeb, `round ${round}`);
+    assert.equal(viaNode.ok, true, `round ${round}: ${JSON.stringify(viaNode.errors)}`);
+    assert.equal(viaNode.value.messages[0].content, text.replace(/[\ud800-\udfff]/g, (c, i, all) => {
+      const code = c.charCodeAt(0);
+      const paired = code < 0xdc00 ? /[\udc00-\udfff]/.test(all[i + 1] ?? '') : /[\ud800-\udbff]/.test(all[i - 1] ?? '');
+      return paired ? c : '\ufffd';
+    }));
+  }
+});

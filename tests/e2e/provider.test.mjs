@@ -144,7 +144,8 @@ test('an HTTP error from the provider is shown in plain words and nothing is app
 });
 
 test('Stop cancels the requests still out', async () => {
-  const { page } = browser;
+  const { page, errors } = browser;
+  errors.length = 0;
   mock.state.requests.length = 0;
   mock.state.closedEarly = 0;
   mock.state.respond = () => null; // the model never answers
@@ -155,5 +156,9 @@ test('Stop cancels the requests still out', async () => {
   await page.click('button[name="stop"]');
   await until('the browser to drop the held request', () => mock.state.closedEarly === 1, 10000);
   await waitStatus(page, ['paused', 'draft']);
+  // A retry would come after the runner's first back-off (2 s): wait past it.
+  await new Promise((r) => setTimeout(r, 2500));
   assert.equal(mock.state.requests.length, 1, 'nothing new was sent after Stop');
+  assert.equal(await page.$('[data-banner="error"]'), null, 'the aborted request is no error to show');
+  assert.deepEqual(errors, []);
 });

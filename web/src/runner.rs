@@ -79,8 +79,10 @@ pub struct Runner {
     driving: StoredValue<bool>,
     generation: StoredValue<u64>,
     channel: StoredValue<Option<Sender>>,
-    /// One abort handle per request out, by call id: [`Runner::stop`] cancels them all.
-    aborts: StoredValue<SendWrapper<Vec<(String, web_sys::AbortController)>>>,
+    /// One abort handle per request out, by request number: [`Runner::stop`] cancels them all.
+    aborts: StoredValue<SendWrapper<Vec<(u64, web_sys::AbortController)>>>,
+    /// The number the next request's abort handle is kept under.
+    next_request: StoredValue<u64>,
     lock: StoredValue<Arc<futures::lock::Mutex<()>>>,
 }
 
@@ -106,6 +108,7 @@ impl Runner {
             generation: StoredValue::new(0),
             channel: StoredValue::new(None),
             aborts: StoredValue::new(SendWrapper::new(Vec::new())),
+            next_request: StoredValue::new(0),
             lock: StoredValue::new(Arc::new(futures::lock::Mutex::new(()))),
         }
     }
@@ -226,13 +229,19 @@ impl Runner {
 
     /// Stops now: pauses and cancels the requests still out (their calls are asked again on resume).
     pub async fn stop(&self) {
+        self.cancel_calls();
+        self.inflight.set(BTreeSet::new());
+        self.pause().await;
+    }
+
+    /// Ends the current loop and cancels the requests still out, not just their answers: no
+    /// answer keeps a connection (or a provider's meter) busy after the person said stop. The
+    /// channel closes first, so an aborted request's error is never shown or retried.
+    fn cancel_calls(&self) {
         self.generation.update_value(|g| *g += 1);
         if let Some(tx) = self.channel.get_value() {
             tx.close_channel();
         }
-        self.inflight.set(BTreeSet::new());
-        // The requests still out are cancelled, not just ignored: no answer keeps a connection
-        // (or a provider's meter) busy after the person said stop.
         let out = self
             .aborts
             .try_update_value(|a| std::mem::take(&mut **a))
@@ -240,7 +249,6 @@ impl Runner {
         for (_, controller) in out {
             controller.abort();
         }
-        self.pause().await;
     }
 
     /// Ends the rounds and asks for the presentation, then runs it.
@@ -406,16 +414,19 @@ impl Runner {
                 .map(|m| m.model.clone())
                 .unwrap_or_default()
         });
+        // Keyed by a number of its own, not the call id: after Stop and Run the same call can be
+        // out again while its aborted first request is still winding down.
+        let token = self.next_request.get_value();
+        self.next_request.set_value(token + 1);
         let controller = web_sys::AbortController::new().ok();
         let signal = controller.as_ref().map(|c| c.signal());
         if let Some(controller) = controller {
-            self.aborts
-                .update_value(|a| a.push((call.id.clone(), controller)));
+            self.aborts.update_value(|a| a.push((token, controller)));
         }
         let aborts = self.aborts;
         leptos::task::spawn_local(async move {
             let result = perform(&call, &model.provider, &model.model, signal.as_ref()).await;
-            aborts.update_value(|a| a.retain(|(id, _)| *id != call.id));
+            aborts.update_value(|a| a.retain(|(t, _)| *t != token));
             let _ = tx.unbounded_send((call, attempt, result));
         });
     }
@@ -524,10 +535,7 @@ pub async fn open(id: &str) -> Result<Runner, String> {
 /// lets another tab write it.
 pub fn forget(id: &str) {
     if let Some(r) = RUNNERS.with(|r| r.borrow_mut().remove(id)) {
-        r.generation.update_value(|g| *g += 1);
-        if let Some(tx) = r.channel.get_value() {
-            tx.close_channel();
-        }
+        r.cancel_calls();
     }
     locks::release(id);
 }

@@ -22,7 +22,19 @@ pub fn title_of(session: &Session) -> String {
         .find(|l| !l.trim().is_empty())
         .unwrap_or("Untitled");
     // A request written in Markdown: the title is the heading's text, not its markup.
-    let first = first.trim().trim_start_matches(['#', '>']).trim_start();
+    let mut first = first.trim();
+    // Quote markers, then one heading marker (1–6 `#` and a space: `#1 priority` stays), then
+    // one list bullet.
+    first = first.trim_start_matches(['>', ' ']);
+    let hashes = first.len() - first.trim_start_matches('#').len();
+    if (1..=6).contains(&hashes)
+        && first[hashes..]
+            .chars()
+            .next()
+            .is_none_or(char::is_whitespace)
+    {
+        first = first[hashes..].trim_start();
+    }
     let first = ["- ", "* ", "+ "]
         .iter()
         .find_map(|bullet| first.strip_prefix(bullet))
@@ -119,6 +131,9 @@ mod tests {
         assert_eq!(titled("\n\n> - Compare heat pumps"), "Compare heat pumps");
         assert_eq!(titled("Plain request"), "Plain request");
         assert_eq!(titled("###"), "Untitled");
+        assert_eq!(titled("#1 priority: ship it"), "#1 priority: ship it");
+        assert_eq!(titled("#hashtag campaign"), "#hashtag campaign");
+        assert_eq!(titled("####### seven"), "####### seven");
         let long = "word ".repeat(40);
         let t = titled(&long);
         assert!(t.ends_with('…') && t.chars().count() <= 89, "{t}");

@@ -40,7 +40,8 @@ fn normalize(label: &str) -> String {
     out
 }
 
-/// The opening tag of a link we emit. The URL was checked by [`is_safe_url`]; the attribute
+/// The opening tag of a link we emit. The URL was checked by [`is_safe_url`], which judged
+/// exactly the text written here (trimmed, no tab, newline or control char inside); the attribute
 /// value is escaped so no quote can end it early.
 pub(super) fn anchor(url: &str) -> String {
     let mut escaped = String::with_capacity(url.len());
@@ -51,28 +52,33 @@ pub(super) fn anchor(url: &str) -> String {
             '\'' => escaped.push_str("&#39;"),
             '<' => escaped.push_str("&lt;"),
             '>' => escaped.push_str("&gt;"),
-            c if c.is_control() => {}
             c => escaped.push(c),
         }
     }
     format!("<a href=\"{escaped}\" target=\"_blank\" rel=\"noopener noreferrer nofollow\">")
 }
 
-/// Whether a link target may be kept: `http:`, `https:` or `mailto:`.
+/// Whether a link target may be kept: `http://`, `https://` or `mailto:`, exactly at its start.
 ///
-/// Browsers ignore ASCII whitespace and control characters inside a scheme (`java\tscript:`), so
-/// the check strips them before looking. Relative URLs and fragments are dropped too: they would
-/// point into this app (a `#/…` fragment is one of its routes).
+/// Browsers remove tabs and newlines anywhere in a URL and ignore control characters, so
+/// `java\tscript:` is `javascript:` to them: a target with any of those (after trimming its ends)
+/// is refused outright rather than cleaned. The scheme is then matched on the text as written —
+/// `ht tp://…` or `https:/ /…` would resolve as relative URLs into this app (a `#/…` fragment is
+/// one of its routes), and fail the prefix test; a space after the prefix (`https://x/a b`) is
+/// only part of the path. Relative URLs and fragments are dropped too; `https:/x` without the
+/// two slashes is relative as well.
 pub fn is_safe_url(url: &str) -> bool {
-    let cleaned: String = url
+    let url = url.trim();
+    if url
         .chars()
-        .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
-        .take(8)
-        .collect::<String>()
-        .to_ascii_lowercase();
+        .any(|c| matches!(c, '\t' | '\n' | '\r') || c.is_control())
+    {
+        return false;
+    }
+    let head = url.get(..8).unwrap_or(url).to_ascii_lowercase();
     ["http://", "https://", "mailto:"]
         .iter()
-        .any(|scheme| cleaned.starts_with(scheme))
+        .any(|scheme| head.starts_with(scheme))
 }
 
 /// A link target as meant: backslash escapes before ASCII punctuation removed.

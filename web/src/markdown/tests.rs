@@ -23,6 +23,12 @@ const HOSTILE: &[&str] = &[
     "`<script>` in code is fine",
     "```html\n<script>alert(1)</script>\n```",
     "<math><mi xlink:href=\"javascript:alert(1)\">x</mi></math>",
+    // Browsers drop spaces and tabs inside URLs: these resolve to this app's own origin.
+    "[x](<ht tp://x/../../#/settings>)",
+    "[x](<https:/ /evil.example>)",
+    "[x](<https://exa\tmple.com>)",
+    "[x](https:/relative)",
+    "[x](<java\u{0}script:alert(1)>)",
 ];
 
 /// Every `<` in the output starts a tag we emitted (text `<` is escaped), so checking each
@@ -91,6 +97,21 @@ fn assert_inert(html: &str, source: &str) {
                 .and_then(|h| h.split('"').next());
             if let Some(href) = href {
                 assert!(is_safe_url(href), "unsafe href {href:?} (from {source:?})");
+                // And independently of is_safe_url: an absolute http(s)/mailto URL, written
+                // with nothing a browser would strip while parsing it.
+                let lower = href.to_ascii_lowercase();
+                assert!(
+                    ["http://", "https://", "mailto:"]
+                        .iter()
+                        .any(|s| lower.starts_with(s)),
+                    "href {href:?} is not absolute http(s)/mailto (from {source:?})"
+                );
+                assert!(
+                    !href
+                        .chars()
+                        .any(|c| matches!(c, '\t' | '\n' | '\r') || c.is_control()),
+                    "href {href:?} has chars a browser drops (from {source:?})"
+                );
             }
         }
         rest = &rest[close + 1..];
@@ -124,6 +145,13 @@ fn safe_links_survive_and_unsafe_ones_turn_inert() {
     assert_eq!(to_safe_html("[r](/relative/path)"), "<p>r</p>\n");
     assert_eq!(to_safe_html("[home](#/settings)"), "<p>home</p>\n");
     assert_eq!(to_safe_html("[x](javascript:alert(1))"), "<p>x</p>\n");
+    // a space inside would be dropped by the browser, turning it into a relative URL
+    assert_eq!(to_safe_html("[x](<ht tp://a/#/settings>)"), "<p>x</p>\n");
+    assert_eq!(to_safe_html("[x](<https:/ /a>)"), "<p>x</p>\n");
+    assert!(
+        !is_safe_url("https:/a") && !is_safe_url("https://a\tb") && !is_safe_url("\u{1}https://a")
+    );
+    assert!(is_safe_url("  HTTPS://a.example/x  ") && is_safe_url("mailto:a@b.c"));
 }
 
 #[test]
