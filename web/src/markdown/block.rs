@@ -163,7 +163,7 @@ impl Parser<'_> {
             if cols < 4 && rest.starts_with('>') {
                 inner.push(dedent(&rest[1..], 1));
             } else if at < line.len()
-                && inner.last().is_some_and(|l| !is_blank(l))
+                && continues_paragraph(&inner, depth)
                 && !starts_block(line, depth)
             {
                 inner.push(rest.to_owned());
@@ -211,7 +211,10 @@ impl Parser<'_> {
                     // the item's content starts at its column from here on.
                     content = cols;
                     body.push(dedent(line, content));
-                } else if !after_blank && !starts_block(line, depth) {
+                } else if !after_blank
+                    && continues_paragraph(&body, depth)
+                    && !starts_block(line, depth)
+                {
                     body.push(line[at..].to_owned());
                 } else {
                     break;
@@ -305,6 +308,36 @@ fn interrupts(lines: &[String], j: usize, depth: usize) -> bool {
         || (nest && rest.starts_with('>'))
         || (nest && Marker::parse(rest).is_some_and(|m| !m.empty && m.start.is_none_or(|n| n == 1)))
         || table_head(lines, j).is_some()
+}
+
+/// Whether a container's lines so far end in paragraph text, the only thing a lazy line (one
+/// without the container's `>` or indentation) may continue: not after a heading, a rule or a
+/// blank line, and never inside a code fence left open.
+fn continues_paragraph(lines: &[String], depth: usize) -> bool {
+    let Some(last) = lines.last() else {
+        return false;
+    };
+    if is_blank(last) || starts_block(last, depth) {
+        return false;
+    }
+    let mut open: Option<Fence> = None;
+    for line in lines {
+        let (cols, at) = indent(line);
+        if cols >= 4 {
+            continue;
+        }
+        let rest = line[at..].trim_end();
+        match &open {
+            Some(fence) => {
+                let run = rest.bytes().take_while(|&b| b == fence.mark).count();
+                if run >= fence.len && run == rest.len() {
+                    open = None;
+                }
+            }
+            None => open = Fence::open(rest),
+        }
+    }
+    open.is_none()
 }
 
 /// Whether a line, outside a paragraph, starts a block (so it cannot be a lazy continuation).

@@ -804,3 +804,24 @@ Questions go to <planner@party.example>. Raw HTML like <b>this</b> shows as text
     let html = check(DOC);
     insta::assert_snapshot!("model_document", html);
 }
+
+#[test]
+fn lazy_lines_continue_only_paragraphs() {
+    // A paragraph in a quote or a list item takes an unmarked next line…
+    assert_eq!(
+        to_safe_html("> some\ntext"),
+        "<blockquote>\n<p>some\ntext</p>\n</blockquote>\n"
+    );
+    assert_eq!(
+        to_safe_html("- some\ntext"),
+        "<ul>\n<li>some\ntext</li>\n</ul>\n"
+    );
+    // …but a heading or an open code fence does not.
+    assert_eq!(
+        to_safe_html("> # T\nnext"),
+        "<blockquote>\n<h1>T</h1>\n</blockquote>\n<p>next</p>\n"
+    );
+    let fenced = to_safe_html("- ```\n  code\nnext");
+    assert!(fenced.ends_with("<p>next</p>\n"), "{fenced}");
+    assert!(fenced.contains("<pre><code>code\n"), "{fenced}");
+}
