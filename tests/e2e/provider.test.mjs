@@ -1,10 +1,12 @@
 // The real provider path, against a mock OpenAI-compatible server on loopback (the "Local server"
 // provider): what a request carries, an unusable answer sent back with the validator's repair
 // prompt until the session pauses with the report, HTTP errors in plain words, and Stop
-// cancelling the requests still out.
+// cancelling the requests still out. Then OpenAI and Anthropic themselves, with Playwright standing
+// in for their hosts: each key goes into its own provider's header and nowhere else.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { readFileSync } from 'node:fs';
 import { serveDist, launch, open, shot, status, waitStatus } from './helpers.mjs';
 
 let server;
@@ -56,12 +58,12 @@ const completion = (content) => ({
 });
 
 /** A new session whose every member runs on the local server; returns its id. */
-async function createLocalSession(page, base, request) {
+async function createLocalSession(page, base, request, provider = 'local') {
   await open(page, base, '#/new');
   await page.click('button[data-preset="research-lab"]');
   await page.fill('textarea[name="request"]', request);
   for (const select of await page.$$('select[name="member-provider"]')) {
-    await select.selectOption('local');
+    await select.selectOption(provider);
   }
   await page.click('button[name="create"]');
   await page.waitForSelector('.session-head');
@@ -160,5 +162,94 @@ test('Stop cancels the requests still out', async () => {
   await new Promise((r) => setTimeout(r, 2500));
   assert.equal(mock.state.requests.length, 1, 'nothing new was sent after Stop');
   assert.equal(await page.$('[data-banner="error"]'), null, 'the aborted request is no error to show');
+  assert.deepEqual(errors, []);
+});
+
+test('a key goes only into its own provider\'s request, never into files, URLs or the console', async () => {
+  const { page, context, errors } = browser;
+  errors.length = 0;
+  const KEYS = { openai: 'sk-test-OPENAI-7f3a9c0d', anthropic: 'sk-ant-test-ANTHROPIC-51be22' };
+  const logged = [];
+  page.on('console', (m) => logged.push(m.text()));
+  const seen = [];
+  const cors = {
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': '*',
+    'access-control-allow-methods': 'POST, OPTIONS',
+  };
+  // Playwright answers for the providers' hosts (the page's CSP allows exactly these).
+  const fake = (name, answer) => async (route) => {
+    const req = route.request();
+    if (req.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
+    seen.push({ name, url: req.url(), headers: await req.allHeaders(), body: req.postData() });
+    return route.fulfill({ status: 200, headers: cors, contentType: 'application/json', body: JSON.stringify(answer) });
+  };
+  await context.route('https://api.openai.com/**', fake('openai', completion('no JSON here')));
+  await context.route('https://api.anthropic.com/**', fake('anthropic', {
+    content: [{ type: 'text', text: 'no JSON here either' }],
+    stop_reason: 'end_turn',
+    usage: { input_tokens: 900, output_tokens: 12 },
+  }));
+
+  await open(page, server.url, '#/settings');
+  for (const [id, key] of Object.entries(KEYS)) {
+    await page.fill(`input[name="key-${id}"]`, key);
+    await page.press(`input[name="key-${id}"]`, 'Enter');
+    await page.waitForSelector(`fieldset[data-provider="${id}"] .badge.ok`);
+  }
+
+  const urls = [];
+  for (const provider of ['openai', 'anthropic']) {
+    await createLocalSession(page, server.url, `Plan a launch on ${provider}.`, provider);
+    await page.click('button[name="step"]');
+    await waitStatus(page, ['paused', 'awaiting_person'], 60000);
+    urls.push(page.url());
+    const file = await (async () => {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click('.session-head button[name="export"]'),
+      ]);
+      return readFileSync(await download.path(), 'utf8');
+    })();
+    for (const key of Object.values(KEYS)) assert.ok(!file.includes(key), `no key in the ${provider} export`);
+  }
+
+  const openai = seen.filter((r) => r.name === 'openai');
+  const anthropic = seen.filter((r) => r.name === 'anthropic');
+  assert.equal(openai.length, 3, 'the chair\'s call and its two repairs, on OpenAI');
+  assert.equal(anthropic.length, 3, 'and on Anthropic');
+  for (const r of openai) {
+    assert.equal(r.url, 'https://api.openai.com/v1/chat/completions');
+    assert.equal(r.headers.authorization, `Bearer ${KEYS.openai}`);
+    assert.ok(!JSON.stringify(r).includes(KEYS.anthropic), 'no other provider\'s key');
+  }
+  for (const r of anthropic) {
+    assert.equal(r.url, 'https://api.anthropic.com/v1/messages');
+    assert.equal(r.headers['x-api-key'], KEYS.anthropic);
+    assert.equal(r.headers['anthropic-version'], '2023-06-01');
+    assert.equal(r.headers.authorization, undefined);
+    assert.ok(!JSON.stringify(r).includes(KEYS.openai), 'no other provider\'s key');
+    assert.ok(!r.body.includes(KEYS.anthropic), 'the key is a header, not in the body');
+  }
+  for (const key of Object.values(KEYS)) {
+    assert.ok(!urls.some((u) => u.includes(key)), 'no key in a URL');
+    assert.ok(!logged.some((t) => t.includes(key)), 'no key in the console');
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + document.cookie);
+    assert.ok(!stored.includes(key), 'no key in localStorage or cookies');
+  }
+
+  // Forget all keys: the next call says what is missing instead of sending anything.
+  await open(page, server.url, '#/settings');
+  await page.click('text=Forget all keys');
+  await page.waitForSelector('text=Forgot 2 stored key(s).');
+  assert.equal(await page.$('fieldset[data-provider="openai"] .badge.ok'), null);
+  const before = seen.length;
+  await createLocalSession(page, server.url, 'Plan a launch without a key.', 'openai');
+  await page.click('button[name="step"]');
+  const banner = await page.waitForSelector('[data-banner="error"]', { timeout: 30000 });
+  assert.match(await banner.textContent(), /no API key is set for OpenAI/);
+  assert.equal(seen.length, before, 'nothing was sent without a key');
+  await context.unroute('https://api.openai.com/**');
+  await context.unroute('https://api.anthropic.com/**');
   assert.deepEqual(errors, []);
 });
