@@ -169,7 +169,8 @@ test('a quota error mid-run is shown, writes nothing half, and the session reope
   // And it runs on from there.
   await page.click('[data-banner="reopened"] button[name="resume"]');
   await page.waitForFunction((n) => document.querySelectorAll('.call-line .badge.ok').length > n, shown.applied, { timeout: 60000 });
-  if (!(await page.isDisabled('button[name="stop"]'))) await page.click('button[name="stop"]');
+  // Stop if it still runs (checked and clicked in one go: the run may end between two steps).
+  await page.evaluate(() => document.querySelector('button[name="stop"]:not([disabled])')?.click());
   await settled(page);
   const final = await readStore(page);
   assertConsistent(final[id], 'resumed session');

@@ -566,7 +566,10 @@ pub async fn take_over(id: &str) -> bool {
     if let Ok((record, session)) = sessions::load(id).await {
         runner.reload_from(record, session);
     }
-    runner.read_only.set(false);
+    // Writable before the screen says so: the session the other tab left running is paused
+    // (and that pause committed) first, so the banner never goes while "running" still shows.
+    runner.read_only.update_untracked(|r| *r = false);
     runner.settle_after_open().await;
+    runner.read_only.set(false);
     true
 }
