@@ -279,14 +279,23 @@ test('a key goes only into its own provider\'s request, never into files, URLs o
     const req = route.request();
     if (req.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
     seen.push({ name, url: req.url(), headers: await req.allHeaders(), body: req.postData() });
-    return route.fulfill({ status: 200, headers: cors, contentType: 'application/json', body: JSON.stringify(answer) });
+    return typeof answer === 'string'
+      ? route.fulfill({ status: 200, headers: cors, contentType: 'text/event-stream', body: answer })
+      : route.fulfill({ status: 200, headers: cors, contentType: 'application/json', body: JSON.stringify(answer) });
   };
+  // OpenAI answers with plain JSON (a server that ignores `stream`), Anthropic with its event stream.
   await context.route('https://api.openai.com/**', fake('openai', completion('no JSON here')));
-  await context.route('https://api.anthropic.com/**', fake('anthropic', {
-    content: [{ type: 'text', text: 'no JSON here either' }],
-    stop_reason: 'end_turn',
-    usage: { input_tokens: 900, output_tokens: 12 },
-  }));
+  const anthropicEvent = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  await context.route('https://api.anthropic.com/**', fake('anthropic', [
+    anthropicEvent('message_start', { message: { content: [], usage: { input_tokens: 900, output_tokens: 1 } } }),
+    anthropicEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+    anthropicEvent('ping', {}),
+    anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'no JSON ' } }),
+    anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'here either' } }),
+    anthropicEvent('content_block_stop', { index: 0 }),
+    anthropicEvent('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 12 } }),
+    anthropicEvent('message_stop', {}),
+  ].join('')));
 
   await open(page, server.url, '#/settings');
   for (const [id, key] of Object.entries(KEYS)) {
@@ -327,7 +336,11 @@ test('a key goes only into its own provider\'s request, never into files, URLs o
     assert.equal(r.headers.authorization, undefined);
     assert.ok(!JSON.stringify(r).includes(KEYS.openai), 'no other provider\'s key');
     assert.ok(!r.body.includes(KEYS.anthropic), 'the key is a header, not in the body');
+    assert.equal(JSON.parse(r.body).stream, true);
   }
+  // The streamed answer was put together whole: the repair quotes it.
+  assert.equal(JSON.parse(anthropic[1].body).messages.at(-2).content, 'no JSON here either');
+  assert.equal(JSON.parse(openai[1].body).messages.at(-2).content, 'no JSON here');
   for (const key of Object.values(KEYS)) {
     assert.ok(!urls.some((u) => u.includes(key)), 'no key in a URL');
     assert.ok(!logged.some((t) => t.includes(key)), 'no key in the console');
