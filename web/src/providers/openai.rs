@@ -126,7 +126,7 @@ impl StreamState {
         let Ok(chunk) = serde_json::from_str::<Value>(data) else {
             return Ok(false);
         };
-        if chunk.get("error").is_some() {
+        if chunk.get("error").is_some_and(|e| !e.is_null()) {
             return Err(ProviderError::Interrupted(error_message(data)));
         }
         if let Some(choice) = chunk.pointer("/choices/0") {
@@ -246,7 +246,8 @@ mod tests {
 
     #[test]
     fn an_error_in_the_stream_is_an_error_and_garbage_is_skipped() {
-        let s = "data: not json\n\ndata: {\"error\":{\"message\":\"overloaded\"}}\n\n";
+        let s = "data: not json\n\ndata: {\"choices\":[],\"error\":null}\n\n\
+                 data: {\"error\":{\"message\":\"overloaded\"}}\n\n";
         let err = run(s, 5).unwrap_err();
         assert_eq!(err, ProviderError::Interrupted("overloaded".into()));
         assert!(err.is_retryable());
