@@ -1,5 +1,5 @@
 // The real provider path, against a mock OpenAI-compatible server on loopback (the "Local server"
-// provider): what a request carries, an unusable answer sent back with the validator's repair
+// provider): what a request carries, a streamed answer shown as it arrives, an unusable answer sent back with the validator's repair
 // prompt until the session pauses with the report, HTTP errors in plain words, and Stop
 // cancelling the requests still out. Then OpenAI and Anthropic themselves, with Playwright standing
 // in for their hosts: each key goes into its own provider's header and nowhere else.
@@ -36,6 +36,10 @@ async function startMock() {
       });
       const reply = state.respond?.(entry);
       if (!reply) return; // held: never answered
+      if (reply.sse) {
+        streamReply(res, entry, reply.sse);
+        return;
+      }
       entry.answered = true;
       res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(reply.body));
@@ -51,6 +55,37 @@ async function startMock() {
     },
   };
 }
+
+/**
+ * Answers with an event stream, piece by piece: a string or Buffer is written as one chunk, a
+ * promise holds the stream until it settles, a function is called and its promise awaited. The request counts as answered once the stream ends.
+ */
+async function streamReply(res, entry, pieces) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.flushHeaders();
+  for (const piece of pieces) {
+    if (res.destroyed) return;
+    if (typeof piece === 'function') await piece();
+    else if (typeof piece?.then === 'function') await piece;
+    else res.write(piece);
+  }
+  if (res.destroyed) return;
+  entry.answered = true;
+  res.end();
+}
+
+/** A pause between two pieces of a stream (it starts when the stream reaches it). */
+const pause = (ms) => () => new Promise((r) => setTimeout(r, ms));
+const event = (data) => `data: ${JSON.stringify(data)}\n\n`;
+/** One chat-completion chunk carrying a piece of the answer. */
+const delta = (content) => event({ choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+/** The end of a stream as OpenAI sends it: the finish reason, usage in a chunk of its own, [DONE]. */
+const streamEnd = () => [
+  event({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
+  ': a comment line, to be skipped\n\n',
+  event({ choices: [], usage: { prompt_tokens: 1200, completion_tokens: 40 } }),
+  'data: [DONE]\n\n',
+];
 
 const completion = (content) => ({
   choices: [{ message: { role: 'assistant', content }, finish_reason: 'stop' }],
@@ -130,6 +165,65 @@ test('an unusable answer goes back with the repair prompt until the session paus
   assert.deepEqual(errors, []);
 });
 
+test('a streamed answer shows in the timeline and the transcript as it arrives, then is taken whole', async () => {
+  const { page, errors } = browser;
+  errors.length = 0;
+  mock.state.requests.length = 0;
+  let release;
+  const gate = new Promise((r) => (release = r));
+  const sofar = 'Thinking it over — größer 🎉 first.';
+  const answer = `${sofar} {"responseType": "final_output"`;
+  // The emoji's four bytes are split between two chunks written 50 ms apart.
+  const split = Buffer.from(delta(' 🎉 first.'));
+  const cut = split.indexOf(Buffer.from('🎉')) + 2;
+  mock.state.respond = () => ({
+    sse: [
+      ': keep-alive\n\n',
+      delta('Thinking it over'),
+      pause(50),
+      delta(' — größer'),
+      pause(50),
+      split.subarray(0, cut),
+      pause(50),
+      split.subarray(cut),
+      gate, // held here until the test has seen the partial answer
+      delta(' {"responseType": '),
+      pause(50),
+      delta('"final_output"'),
+      ...streamEnd(),
+    ],
+  });
+  await createLocalSession(page, server.url, 'Sketch a reading list on tidal power.');
+  await page.click('button[name="step"]');
+
+  // Before the answer is complete: the member is streaming with a live count…
+  const live = await page.waitForSelector('[data-live-state="streaming"]:has-text("chars")', { timeout: 30000 });
+  assert.match(await live.textContent(), /^streaming · \d+ chars$/);
+  // …and the call's transcript shows the text so far, with the split character whole.
+  await page.click('.call-line button');
+  await page.waitForFunction((t) => document.querySelector('pre[data-streaming]')?.textContent === t, sofar, { timeout: 10000 });
+  assert.ok(await page.isVisible('[role="status"].badge.streaming'), 'a live indicator');
+  assert.equal(mock.state.requests.length, 1);
+  assert.equal(mock.state.requests[0].answered, false, 'the answer is not complete yet');
+  assert.equal(mock.state.requests[0].body.stream, true);
+  assert.deepEqual(mock.state.requests[0].body.stream_options, { include_usage: true });
+  await shot(page, 'provider-streaming');
+
+  // The rest arrives: the whole answer is validated (invalid here) and sent back for repair.
+  release();
+  await waitStatus(page, ['paused', 'awaiting_person'], 60000);
+  const reqs = mock.state.requests;
+  assert.equal(reqs.length, 3, 'the first request and two repairs');
+  assert.equal(reqs[1].body.messages.at(-2).content, answer, 'the repair quotes the whole streamed answer');
+  // The transcript (still open on the first call) now shows the stored answer and the usage
+  // the stream reported in its last chunk; nothing is streaming any more.
+  await page.waitForSelector('pre[data-streaming]', { state: 'detached' });
+  assert.equal(await page.textContent('[data-section="raw"] pre'), answer);
+  assert.match(await page.textContent('.dialog'), /provider: 1200 in \/ 40 out/);
+  assert.equal(await page.$('[data-live-state="streaming"]'), null);
+  assert.deepEqual(errors, []);
+});
+
 test('an HTTP error from the provider is shown in plain words and nothing is applied', async () => {
   const { page } = browser;
   mock.state.requests.length = 0;
@@ -150,14 +244,17 @@ test('Stop cancels the requests still out', async () => {
   errors.length = 0;
   mock.state.requests.length = 0;
   mock.state.closedEarly = 0;
-  mock.state.respond = () => null; // the model never answers
+  // The model starts answering, then holds the stream open forever.
+  mock.state.respond = () => ({ sse: [delta('{"responseType": "bootstrap", '), new Promise(() => {})] });
   await createLocalSession(page, server.url, 'Draft a style guide for release notes.');
   await page.click('button[name="run"]');
   await until('the request to reach the server', () => mock.state.requests.length === 1);
+  await page.waitForSelector('[data-live-state="streaming"]:has-text("chars")', { timeout: 10000 });
   await page.waitForSelector('button[name="stop"]:not([disabled])');
   await page.click('button[name="stop"]');
-  await until('the browser to drop the held request', () => mock.state.closedEarly === 1, 10000);
+  await until('the browser to drop the held stream', () => mock.state.closedEarly === 1, 10000);
   await waitStatus(page, ['paused', 'draft']);
+  assert.equal(await page.$('[data-live-state="streaming"]'), null, 'nothing shows as streaming after Stop');
   // A retry would come after the runner's first back-off (2 s): wait past it.
   await new Promise((r) => setTimeout(r, 2500));
   assert.equal(mock.state.requests.length, 1, 'nothing new was sent after Stop');
@@ -182,14 +279,23 @@ test('a key goes only into its own provider\'s request, never into files, URLs o
     const req = route.request();
     if (req.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
     seen.push({ name, url: req.url(), headers: await req.allHeaders(), body: req.postData() });
-    return route.fulfill({ status: 200, headers: cors, contentType: 'application/json', body: JSON.stringify(answer) });
+    return typeof answer === 'string'
+      ? route.fulfill({ status: 200, headers: cors, contentType: 'text/event-stream', body: answer })
+      : route.fulfill({ status: 200, headers: cors, contentType: 'application/json', body: JSON.stringify(answer) });
   };
+  // OpenAI answers with plain JSON (a server that ignores `stream`), Anthropic with its event stream.
   await context.route('https://api.openai.com/**', fake('openai', completion('no JSON here')));
-  await context.route('https://api.anthropic.com/**', fake('anthropic', {
-    content: [{ type: 'text', text: 'no JSON here either' }],
-    stop_reason: 'end_turn',
-    usage: { input_tokens: 900, output_tokens: 12 },
-  }));
+  const anthropicEvent = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  await context.route('https://api.anthropic.com/**', fake('anthropic', [
+    anthropicEvent('message_start', { message: { content: [], usage: { input_tokens: 900, output_tokens: 1 } } }),
+    anthropicEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+    anthropicEvent('ping', {}),
+    anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'no JSON ' } }),
+    anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'here either' } }),
+    anthropicEvent('content_block_stop', { index: 0 }),
+    anthropicEvent('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 12 } }),
+    anthropicEvent('message_stop', {}),
+  ].join('')));
 
   await open(page, server.url, '#/settings');
   for (const [id, key] of Object.entries(KEYS)) {
@@ -230,7 +336,11 @@ test('a key goes only into its own provider\'s request, never into files, URLs o
     assert.equal(r.headers.authorization, undefined);
     assert.ok(!JSON.stringify(r).includes(KEYS.openai), 'no other provider\'s key');
     assert.ok(!r.body.includes(KEYS.anthropic), 'the key is a header, not in the body');
+    assert.equal(JSON.parse(r.body).stream, true);
   }
+  // The streamed answer was put together whole: the repair quotes it.
+  assert.equal(JSON.parse(anthropic[1].body).messages.at(-2).content, 'no JSON here either');
+  assert.equal(JSON.parse(openai[1].body).messages.at(-2).content, 'no JSON here');
   for (const key of Object.values(KEYS)) {
     assert.ok(!urls.some((u) => u.includes(key)), 'no key in a URL');
     assert.ok(!logged.some((t) => t.includes(key)), 'no key in the console');

@@ -10,7 +10,9 @@
 //! the shown session. So the screen never shows a change that is not stored, and a failed write
 //! (quota, another tab) leaves both the screen and the store at the last committed event.
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -52,6 +54,9 @@ pub const MAX_ATTEMPTS: u32 = 3;
 pub const MAX_TOKENS: u32 = 8192;
 /// Pause per demo call so a person can watch the team work (no network is involved).
 pub const DEMO_DELAY_MS: u64 = 120;
+/// How often the answer so far of a streaming call is shown: often enough to watch it arrive,
+/// rarely enough that the page does not re-render per token.
+pub const PARTIAL_EVERY_MS: u64 = 100;
 /// The setting that overrides [`DEMO_DELAY_MS`] (Settings → Demo model).
 pub const DEMO_DELAY_SETTING: &str = "demo:delay";
 
@@ -68,6 +73,9 @@ pub struct Runner {
     pub mode: RwSignal<RunMode>,
     /// Calls whose request is out.
     pub inflight: RwSignal<BTreeSet<String>>,
+    /// The answer so far of each call whose answer is streaming in, by call id; updated at most
+    /// every [`PARTIAL_EVERY_MS`] and removed once the answer is complete or the call aborted.
+    pub partial: RwSignal<BTreeMap<String, String>>,
     /// Calls whose answer is being validated and stored.
     pub validating: RwSignal<BTreeSet<String>>,
     /// The last run error (provider or storage), shown in a banner until the next run.
@@ -100,6 +108,7 @@ impl Runner {
             version: RwSignal::new(0),
             mode: RwSignal::new(RunMode::Idle),
             inflight: RwSignal::new(BTreeSet::new()),
+            partial: RwSignal::new(BTreeMap::new()),
             validating: RwSignal::new(BTreeSet::new()),
             error: RwSignal::new(None),
             read_only: RwSignal::new(read_only),
@@ -231,6 +240,7 @@ impl Runner {
     pub async fn stop(&self) {
         self.cancel_calls();
         self.inflight.set(BTreeSet::new());
+        self.partial.set(BTreeMap::new());
         self.pause().await;
     }
 
@@ -424,20 +434,71 @@ impl Runner {
             self.aborts.update_value(|a| a.push((token, controller)));
         }
         let aborts = self.aborts;
+        let (partial, generations) = (self.partial, self.generation);
+        let generation = generations.get_value();
+        // Only this run's requests may show text: an aborted one winding down shows nothing.
+        let current = move || generations.get_value() == generation;
         leptos::task::spawn_local(async move {
-            let result = perform(&call, &model.provider, &model.model, signal.as_ref()).await;
+            let live = Rc::new(RefCell::new(LiveText::default()));
+            let on_text = |piece: &str| {
+                let mut l = live.borrow_mut();
+                l.text.push_str(piece);
+                if std::mem::replace(&mut l.scheduled, true) {
+                    return;
+                }
+                let (live, id) = (live.clone(), call.id.clone());
+                set_timeout(
+                    move || {
+                        let mut l = live.borrow_mut();
+                        l.scheduled = false;
+                        if !l.closed && current() {
+                            partial.update(|p| {
+                                p.insert(id, l.text.clone());
+                            });
+                        }
+                    },
+                    Duration::from_millis(PARTIAL_EVERY_MS),
+                );
+            };
+            let result = perform(
+                &call,
+                &model.provider,
+                &model.model,
+                signal.as_ref(),
+                &on_text,
+            )
+            .await;
+            live.borrow_mut().closed = true;
+            if current() {
+                partial.update(|p| {
+                    p.remove(&call.id);
+                });
+            }
             aborts.update_value(|a| a.retain(|(t, _)| *t != token));
             let _ = tx.unbounded_send((call, attempt, result));
         });
     }
 }
 
-/// Performs one call on the member's provider, with its stored key.
+/// The answer so far of one streaming request, published to [`Runner::partial`] by at most one
+/// pending timer at a time.
+#[derive(Default)]
+struct LiveText {
+    text: String,
+    /// A timer will publish `text`.
+    scheduled: bool,
+    /// The request ended: a timer still pending publishes nothing.
+    closed: bool,
+}
+
+/// Performs one call on the member's provider, with its stored key; `on_text` is told each
+/// piece of a streamed answer as it arrives.
 pub async fn perform(
     call: &ModelCall,
     provider: &str,
     model: &str,
     abort: Option<&web_sys::AbortSignal>,
+    on_text: &dyn Fn(&str),
 ) -> Result<Completion, ProviderError> {
     let id = ProviderId::parse(provider).unwrap_or(ProviderId::Demo);
     let key = if id.needs_key() {
@@ -469,6 +530,7 @@ pub async fn perform(
             key: key.as_deref(),
             base_url: base.as_deref(),
             abort,
+            on_text: Some(on_text),
         })
         .await
 }

@@ -4,13 +4,18 @@
 //! is used from the person's own tab, which is exactly this app's model. System messages go to the
 //! top-level `system` field; consecutive messages of the same role are merged because the API
 //! requires alternating turns.
+//!
+//! The answer is asked for as a stream (`stream: true`) and added up by [`StreamState`] from its
+//! events; a plain JSON answer (a proxy that does not stream) is still read by [`parse`].
 
 use futures::future::LocalBoxFuture;
 use gloo_net::http::Request;
 use roundtable_core::protocol::ChatRole;
 use serde_json::{json, Value};
 
-use super::{post_json, CallRequest, Completion, Provider, ProviderError, ProviderId, StopReason};
+use super::{
+    post_stream, CallRequest, Completion, Provider, ProviderError, ProviderId, StopReason, Streamed,
+};
 
 /// The Anthropic adapter.
 pub struct Anthropic;
@@ -45,7 +50,17 @@ pub fn body(request: &CallRequest<'_>) -> Value {
         "max_tokens": request.max_tokens,
         "system": system.join("\n\n"),
         "messages": messages,
+        "stream": true,
     })
+}
+
+/// The stop reason for a `stop_reason`.
+fn stop_reason(stop: Option<&str>) -> StopReason {
+    match stop {
+        Some("end_turn") | Some("stop_sequence") | None => StopReason::Done,
+        Some("max_tokens") => StopReason::Length,
+        Some(_) => StopReason::Other,
+    }
 }
 
 /// Reads a Messages API answer.
@@ -59,17 +74,68 @@ pub fn parse(body: &Value) -> Result<Completion, ProviderError> {
         .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
         .filter_map(|b| b.get("text").and_then(Value::as_str))
         .collect();
-    let stop = match body.get("stop_reason").and_then(Value::as_str) {
-        Some("end_turn") | Some("stop_sequence") | None => StopReason::Done,
-        Some("max_tokens") => StopReason::Length,
-        Some(_) => StopReason::Other,
-    };
     Ok(Completion {
         text,
-        stop,
+        stop: stop_reason(body.get("stop_reason").and_then(Value::as_str)),
         input_tokens: body.pointer("/usage/input_tokens").and_then(Value::as_u64),
         output_tokens: body.pointer("/usage/output_tokens").and_then(Value::as_u64),
     })
+}
+
+/// A streamed Messages answer as its events arrive: `message_start` (input tokens),
+/// `content_block_delta` (text), `message_delta` (stop reason, output tokens), `message_stop`.
+#[derive(Debug, Default)]
+pub struct StreamState {
+    /// The answer so far.
+    pub text: String,
+    stop: Option<String>,
+    input_tokens: Option<u64>,
+    output_tokens: Option<u64>,
+}
+
+impl StreamState {
+    /// Takes one event's data. `Ok(true)` at `message_stop`; an `error` event is an error;
+    /// other events (`ping`, block starts and stops, other deltas) and non-JSON are skipped.
+    pub fn event(&mut self, data: &str) -> Result<bool, ProviderError> {
+        let Ok(event) = serde_json::from_str::<Value>(data) else {
+            return Ok(false);
+        };
+        let num = |path: &str| event.pointer(path).and_then(Value::as_u64);
+        match event.get("type").and_then(Value::as_str) {
+            Some("message_start") => {
+                self.input_tokens = num("/message/usage/input_tokens");
+                self.output_tokens = num("/message/usage/output_tokens");
+            }
+            Some("content_block_delta")
+                if event.pointer("/delta/type").and_then(Value::as_str) == Some("text_delta") =>
+            {
+                let text = event.pointer("/delta/text").and_then(Value::as_str);
+                self.text.push_str(text.unwrap_or_default());
+            }
+            Some("message_delta") => {
+                if let Some(stop) = event.pointer("/delta/stop_reason").and_then(Value::as_str) {
+                    self.stop = Some(stop.to_string());
+                }
+                self.output_tokens = num("/usage/output_tokens").or(self.output_tokens);
+            }
+            Some("message_stop") => return Ok(true),
+            Some("error") => {
+                return Err(ProviderError::Interrupted(super::error_message(data)));
+            }
+            _ => {}
+        }
+        Ok(false)
+    }
+
+    /// The completion the events add up to.
+    pub fn finish(self) -> Completion {
+        Completion {
+            stop: stop_reason(self.stop.as_deref()),
+            text: self.text,
+            input_tokens: self.input_tokens,
+            output_tokens: self.output_tokens,
+        }
+    }
 }
 
 impl Provider for Anthropic {
@@ -85,7 +151,74 @@ impl Provider for Anthropic {
                 .header("x-api-key", key)
                 .header("anthropic-version", "2023-06-01")
                 .header("anthropic-dangerous-direct-browser-access", "true");
-            parse(&post_json(request_builder, &body(&request), request.abort).await?)
+            let mut state = StreamState::default();
+            let streamed = post_stream(request_builder, &body(&request), request.abort, &mut |d| {
+                let before = state.text.len();
+                let end = state.event(d)?;
+                if let (Some(on_text), true) = (request.on_text, state.text.len() > before) {
+                    on_text(&state.text[before..]);
+                }
+                Ok(end)
+            })
+            .await?;
+            match streamed {
+                Streamed::Events => Ok(state.finish()),
+                Streamed::Json(answer) => parse(&answer),
+            }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::providers::sse::SseDecoder;
+
+    /// A Messages stream as Anthropic sends it (abridged ids).
+    const STREAM: &str = concat!(
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"content\":[],\"stop_reason\":null,\"usage\":{\"input_tokens\":900,\"output_tokens\":1}}}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+        "event: ping\ndata: {\"type\":\"ping\"}\n\n",
+        "event: content_block_delta\r\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"{\\\"x\\\": \"}}\r\n\r\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"\\\"ünï 🎉\\\"}\"}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{}\"}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+        "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\"},\"usage\":{\"output_tokens\":12}}\n\n",
+        "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+    );
+
+    fn run(stream: &str, size: usize) -> Result<Completion, ProviderError> {
+        let mut decoder = SseDecoder::new();
+        let mut state = StreamState::default();
+        for chunk in stream.as_bytes().chunks(size) {
+            for data in decoder.feed(chunk) {
+                if state.event(&data)? {
+                    return Ok(state.finish());
+                }
+            }
+        }
+        Ok(state.finish())
+    }
+
+    #[test]
+    fn text_deltas_stop_reason_and_usage_add_up_whatever_the_chunking() {
+        let want = Completion {
+            text: "{\"x\": \"ünï 🎉\"}".into(),
+            stop: StopReason::Length,
+            input_tokens: Some(900),
+            output_tokens: Some(12),
+        };
+        for size in 1..=STREAM.len() {
+            assert_eq!(run(STREAM, size).unwrap(), want, "chunks of {size} bytes");
+        }
+    }
+
+    #[test]
+    fn an_error_event_is_an_error() {
+        let s = "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n";
+        assert_eq!(
+            run(s, 3).unwrap_err(),
+            ProviderError::Interrupted("Overloaded".into())
+        );
     }
 }

@@ -4,7 +4,8 @@
 //! Adapters: [`openai::OpenAiCompatible`] (OpenAI, Gemini's OpenAI endpoint, and any local server
 //! speaking chat completions on loopback), [`anthropic::Anthropic`] (Messages API), and
 //! [`demo::Demo`], which answers from `roundtable-core`'s offline demo model with no network at
-//! all. Keys come from the settings store and go only into the request header of their own host;
+//! all. The two HTTP adapters ask for a streamed answer and read it as it arrives ([`post_stream`],
+//! [`sse`]), reporting each new piece of text through [`CallRequest::on_text`]. Keys come from the settings store and go only into the request header of their own host;
 //! no error message, log line or event ever includes one.
 
 use futures::future::LocalBoxFuture;
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 pub mod anthropic;
 pub mod demo;
 pub mod openai;
+pub mod sse;
 
 /// Which service a member's model runs on; the id is what session files store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -151,6 +153,9 @@ pub enum ProviderError {
         /// The provider's message.
         message: String,
     },
+    /// The provider broke off a streamed answer with an error event (overloaded, server error).
+    #[error("the provider broke off the answer: {0}")]
+    Interrupted(String),
     /// A 2xx answer we could not read.
     #[error("unexpected answer from the provider: {0}")]
     Malformed(String),
@@ -160,7 +165,9 @@ impl ProviderError {
     /// Whether trying the same call again later can succeed.
     pub fn is_retryable(&self) -> bool {
         match self {
-            ProviderError::Network(_) | ProviderError::RateLimited { .. } => true,
+            ProviderError::Network(_)
+            | ProviderError::RateLimited { .. }
+            | ProviderError::Interrupted(_) => true,
             ProviderError::Http { status, .. } => *status >= 500 || *status == 408,
             _ => false,
         }
@@ -181,6 +188,9 @@ pub struct CallRequest<'a> {
     pub base_url: Option<&'a str>,
     /// Aborts the HTTP request when the person stops the run (no answer is waited for).
     pub abort: Option<&'a web_sys::AbortSignal>,
+    /// Told each piece of text a streamed chunk adds to the answer, so the page can show it
+    /// arriving; the caller throttles what it does with it.
+    pub on_text: Option<&'a dyn Fn(&str)>,
 }
 
 /// A model service. Object-safe so the runner can hold any of them behind one pointer.
@@ -217,14 +227,44 @@ pub(crate) fn error_message(body: &str) -> String {
     message.chars().take(400).collect()
 }
 
-/// Sends a JSON request and reads the JSON answer: the part every HTTP adapter shares. A
-/// network failure, a non-2xx status (with the provider's own message) and a body that is not
-/// JSON each become their own [`ProviderError`].
-pub(crate) async fn post_json(
+/// Turns a non-2xx status and body into the matching error.
+pub(crate) fn http_error(status: u16, body: &str) -> ProviderError {
+    let message = error_message(body);
+    match status {
+        401 | 403 => ProviderError::Auth { status, message },
+        429 => ProviderError::RateLimited { status, message },
+        _ => ProviderError::Http { status, message },
+    }
+}
+
+/// What a streaming request got back.
+pub(crate) enum Streamed {
+    /// An event stream: every event's data went to the callback.
+    Events,
+    /// One JSON body: the server ignored `stream` (some local servers do).
+    Json(serde_json::Value),
+}
+
+/// Sends a JSON request that asks for a streamed answer and reads the event stream as it
+/// arrives, handing each event's data to `on_data` (which returns `true` once the answer is
+/// complete). A body that is not `text/event-stream` is read whole as JSON instead. A network
+/// failure, a non-2xx status (with the provider's own message) and a body that is not JSON each
+/// become their own [`ProviderError`]. The abort signal also ends the body read: its pending `read()`
+/// rejects, which comes back as [`ProviderError::Network`].
+pub(crate) async fn post_stream(
     request: gloo_net::http::RequestBuilder,
     body: &serde_json::Value,
     abort: Option<&web_sys::AbortSignal>,
-) -> Result<serde_json::Value, ProviderError> {
+    on_data: &mut dyn FnMut(&str) -> Result<bool, ProviderError>,
+) -> Result<Streamed, ProviderError> {
+    use wasm_bindgen::JsCast;
+    let network = |e: wasm_bindgen::JsValue| {
+        ProviderError::Network(
+            e.dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .unwrap_or_else(|| "the answer stream failed".into()),
+        )
+    };
     let response = request
         .abort_signal(abort)
         .json(body)
@@ -233,22 +273,53 @@ pub(crate) async fn post_json(
         .await
         .map_err(|e| ProviderError::Network(e.to_string()))?;
     let status = response.status();
-    let text = response
-        .text()
-        .await
-        .map_err(|e| ProviderError::Network(e.to_string()))?;
-    if !(200..300).contains(&status) {
-        return Err(http_error(status, &text));
-    }
-    serde_json::from_str(&text).map_err(|e| ProviderError::Malformed(e.to_string()))
-}
-
-/// Turns a non-2xx status and body into the matching error.
-pub(crate) fn http_error(status: u16, body: &str) -> ProviderError {
-    let message = error_message(body);
-    match status {
-        401 | 403 => ProviderError::Auth { status, message },
-        429 => ProviderError::RateLimited { status, message },
-        _ => ProviderError::Http { status, message },
+    let events = response
+        .headers()
+        .get("content-type")
+        .is_some_and(|t| t.contains("text/event-stream"));
+    let stream = match response.body() {
+        Some(stream) if events && (200..300).contains(&status) => stream,
+        _ => {
+            let text = response
+                .text()
+                .await
+                .map_err(|e| ProviderError::Network(e.to_string()))?;
+            if !(200..300).contains(&status) {
+                return Err(http_error(status, &text));
+            }
+            return serde_json::from_str(&text)
+                .map(Streamed::Json)
+                .map_err(|e| ProviderError::Malformed(e.to_string()));
+        }
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let mut decoder = sse::SseDecoder::new();
+    loop {
+        let chunk = wasm_bindgen_futures::JsFuture::from(reader.read())
+            .await
+            .map_err(network)?;
+        let done = js_sys::Reflect::get(&chunk, &"done".into())
+            .ok()
+            .and_then(|d| d.as_bool())
+            .unwrap_or(true);
+        let datas = if done {
+            decoder.finish()
+        } else {
+            let value = js_sys::Reflect::get(&chunk, &"value".into()).map_err(network)?;
+            decoder.feed(&js_sys::Uint8Array::new(&value).to_vec())
+        };
+        for data in datas {
+            match on_data(&data) {
+                Ok(false) => {}
+                end => {
+                    // Complete or broken off: let go of the connection instead of draining it.
+                    let _ = reader.cancel();
+                    return end.map(|_| Streamed::Events);
+                }
+            }
+        }
+        if done {
+            return Ok(Streamed::Events);
+        }
     }
 }

@@ -49,6 +49,17 @@ fn live_state(
     }
 }
 
+/// " · 1.2k chars" while a call's answer is arriving, nothing before its first chunk.
+fn streamed_chars(runner: Runner, call_id: Option<&str>) -> Option<String> {
+    let chars = runner
+        .partial
+        .with(|p| p.get(call_id?).map(|t| t.chars().count()))?;
+    Some(format!(
+        " · {} chars",
+        crate::util::short_count(chars as u64)
+    ))
+}
+
 /// Share of the current round done, 0.0–1.0.
 fn round_progress(st: &TeamState) -> f64 {
     let slots_done = if st.slots.is_empty() {
@@ -97,9 +108,9 @@ pub fn Timeline() -> impl IntoView {
                         let st = s.state();
                         let pct = (round_progress(st) * 100.0).round() as u32; // an integer: no float formatting code
                         let step_name = st.step.map(|x| x.title()).unwrap_or("not started");
-                        let live: Vec<(String, String, &'static str)> = st.slots.iter().map(|slot| {
+                        let live: Vec<(String, String, &'static str, Option<String>)> = st.slots.iter().map(|slot| {
                             let name = st.member(&slot.member).map(|m| m.name.clone()).unwrap_or_else(|| slot.member.clone());
-                            (slot.member.clone(), name, live_state(st, slot, &inflight, &validating))
+                            (slot.member.clone(), name, live_state(st, slot, &inflight, &validating), slot.call_id.clone())
                         }).collect();
                         view! {
                             <div class="small"><strong>{format!("Round {}", st.round)}</strong> {format!(" · {step_name}")}</div>
@@ -108,10 +119,14 @@ pub fn Timeline() -> impl IntoView {
                                 <div style:width=format!("{pct}%")></div>
                             </div>
                             <div class="members-live" aria-label="Members now">
-                                {live.into_iter().map(|(id, name, state)| view! {
+                                {live.into_iter().map(|(id, name, state, call_id)| view! {
                                     <div class="member-live" data-member=id.clone()>
                                         <span class="mname" title=id.clone()>{name}</span>
-                                        <span class=format!("badge {state}") data-live-state=state>{state}</span>
+                                        <span class=format!("badge {state}") data-live-state=state>
+                                            {state}
+                                            // Only this text re-renders as the answer arrives.
+                                            {(state == "streaming").then_some(move || streamed_chars(runner, call_id.as_deref()))}
+                                        </span>
                                     </div>
                                 }).collect_view()}
                             </div>

@@ -139,7 +139,18 @@ fn CallDetail(
             <h3>"Raw answer"</h3>
             {match record.raw_answer.clone() {
                 Some(raw) => view! { <pre class="raw msg">{raw}</pre> }.into_any(),
-                None => view! { <p class="muted">"No answer yet."</p> }.into_any(),
+                None => {
+                    let runner = expect_context::<Runner>();
+                    let id = record.call.id.clone();
+                    // The answer so far, as text (never HTML); only this part re-renders.
+                    (move || match runner.partial.with(|p| p.get(&id).cloned()) {
+                        Some(text) => view! {
+                            <p><span class="badge streaming live" role="status">"streaming — answer so far"</span></p>
+                            <pre class="raw msg" data-streaming="true">{text}</pre>
+                        }.into_any(),
+                        None => view! { <p class="muted">"No answer yet."</p> }.into_any(),
+                    }).into_any()
+                }
             }}
         </section>
         <section data-section="messages">
