@@ -169,8 +169,15 @@ impl Provider for OpenAiCompatible {
             if let Some(key) = key {
                 builder = builder.header("Authorization", &format!("Bearer {key}"));
             }
+            let mut body = body(&request);
+            if self.id == ProviderId::Gemini {
+                // Not in Gemini's documented subset of the API: its usage is estimated instead.
+                if let Some(fields) = body.as_object_mut() {
+                    fields.remove("stream_options");
+                }
+            }
             let mut state = StreamState::default();
-            let streamed = post_stream(builder, &body(&request), request.abort, &mut |data| {
+            let streamed = post_stream(builder, &body, request.abort, &mut |data| {
                 let before = state.text.len();
                 let end = state.event(data)?;
                 if let (Some(on_text), true) = (request.on_text, state.text.len() > before) {
