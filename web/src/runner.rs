@@ -240,7 +240,6 @@ impl Runner {
     pub async fn stop(&self) {
         self.cancel_calls();
         self.inflight.set(BTreeSet::new());
-        self.partial.set(BTreeMap::new());
         self.pause().await;
     }
 
@@ -259,6 +258,8 @@ impl Runner {
         for (_, controller) in out {
             controller.abort();
         }
+        // Their answers so far go too (the generation bump keeps the tasks from writing more).
+        self.partial.set(BTreeMap::new());
     }
 
     /// Ends the rounds and asks for the presentation, then runs it.

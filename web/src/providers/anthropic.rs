@@ -89,6 +89,8 @@ pub struct StreamState {
     /// The answer so far.
     pub text: String,
     stop: Option<String>,
+    /// `message_stop` arrived.
+    done: bool,
     input_tokens: Option<u64>,
     output_tokens: Option<u64>,
 }
@@ -118,7 +120,10 @@ impl StreamState {
                 }
                 self.output_tokens = num("/usage/output_tokens").or(self.output_tokens);
             }
-            Some("message_stop") => return Ok(true),
+            Some("message_stop") => {
+                self.done = true;
+                return Ok(true);
+            }
             Some("error") => {
                 return Err(ProviderError::Interrupted(super::error_message(data)));
             }
@@ -127,14 +132,20 @@ impl StreamState {
         Ok(false)
     }
 
-    /// The completion the events add up to.
-    pub fn finish(self) -> Completion {
-        Completion {
+    /// The completion the events add up to, or [`ProviderError::Interrupted`] when the stream
+    /// ended with neither a stop reason nor `message_stop`: a cut-off answer is asked again.
+    pub fn finish(self) -> Result<Completion, ProviderError> {
+        if self.stop.is_none() && !self.done {
+            return Err(ProviderError::Interrupted(
+                "the answer stream ended before the model finished".into(),
+            ));
+        }
+        Ok(Completion {
             stop: stop_reason(self.stop.as_deref()),
             text: self.text,
             input_tokens: self.input_tokens,
             output_tokens: self.output_tokens,
-        }
+        })
     }
 }
 
@@ -162,7 +173,7 @@ impl Provider for Anthropic {
             })
             .await?;
             match streamed {
-                Streamed::Events => Ok(state.finish()),
+                Streamed::Events => state.finish(),
                 Streamed::Json(answer) => parse(&answer),
             }
         })
@@ -173,6 +184,18 @@ impl Provider for Anthropic {
 mod tests {
     use super::*;
     use crate::providers::sse::SseDecoder;
+
+    #[test]
+    fn a_stream_cut_off_before_its_end_is_an_interruption_not_an_answer() {
+        let mut state = StreamState::default();
+        for data in [
+            "{\"choices\":[{\"delta\":{\"content\":\"{\\\"half\"}}]}",
+            "{\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\",\"text\":\"{\\\"half\"}}",
+        ] {
+            state.event(data).unwrap();
+        }
+        assert!(matches!(state.finish(), Err(ProviderError::Interrupted(_))));
+    }
 
     /// A Messages stream as Anthropic sends it (abridged ids).
     const STREAM: &str = concat!(
@@ -193,11 +216,11 @@ mod tests {
         for chunk in stream.as_bytes().chunks(size) {
             for data in decoder.feed(chunk) {
                 if state.event(&data)? {
-                    return Ok(state.finish());
+                    return state.finish();
                 }
             }
         }
-        Ok(state.finish())
+        state.finish()
     }
 
     #[test]

@@ -273,10 +273,10 @@ pub(crate) async fn post_stream(
         .await
         .map_err(|e| ProviderError::Network(e.to_string()))?;
     let status = response.status();
-    let events = response
-        .headers()
-        .get("content-type")
-        .is_some_and(|t| t.contains("text/event-stream"));
+    let events = response.headers().get("content-type").is_some_and(|t| {
+        let media = t.split(';').next().unwrap_or_default().trim();
+        media.eq_ignore_ascii_case("text/event-stream")
+    });
     let stream = match response.body() {
         Some(stream) if events && (200..300).contains(&status) => stream,
         _ => {

@@ -112,6 +112,8 @@ pub struct StreamState {
     /// The answer so far.
     pub text: String,
     finish: Option<String>,
+    /// `[DONE]` arrived.
+    done: bool,
     input_tokens: Option<u64>,
     output_tokens: Option<u64>,
 }
@@ -121,6 +123,7 @@ impl StreamState {
     /// error; data that is not JSON is skipped (the answer is validated whole anyway).
     pub fn event(&mut self, data: &str) -> Result<bool, ProviderError> {
         if data.trim() == "[DONE]" {
+            self.done = true;
             return Ok(true);
         }
         let Ok(chunk) = serde_json::from_str::<Value>(data) else {
@@ -143,14 +146,21 @@ impl StreamState {
         Ok(false)
     }
 
-    /// The completion the chunks add up to.
-    pub fn finish(self) -> Completion {
-        Completion {
+    /// The completion the chunks add up to, or [`ProviderError::Interrupted`] when the stream
+    /// ended with neither a finish reason nor `[DONE]` (a proxy timing out, a server dying): a
+    /// cut-off answer is asked again, never validated as if it were whole.
+    pub fn finish(self) -> Result<Completion, ProviderError> {
+        if self.finish.is_none() && !self.done {
+            return Err(ProviderError::Interrupted(
+                "the answer stream ended before the model finished".into(),
+            ));
+        }
+        Ok(Completion {
             stop: stop_reason(self.finish.as_deref()),
             text: self.text,
             input_tokens: self.input_tokens,
             output_tokens: self.output_tokens,
-        }
+        })
     }
 }
 
@@ -187,7 +197,7 @@ impl Provider for OpenAiCompatible {
             })
             .await?;
             match streamed {
-                Streamed::Events => Ok(state.finish()),
+                Streamed::Events => state.finish(),
                 Streamed::Json(answer) => parse(&answer),
             }
         })
@@ -198,6 +208,18 @@ impl Provider for OpenAiCompatible {
 mod tests {
     use super::*;
     use crate::providers::sse::SseDecoder;
+
+    #[test]
+    fn a_stream_cut_off_before_its_end_is_an_interruption_not_an_answer() {
+        let mut state = StreamState::default();
+        for data in [
+            "{\"choices\":[{\"delta\":{\"content\":\"{\\\"half\"}}]}",
+            "{\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\",\"text\":\"{\\\"half\"}}",
+        ] {
+            state.event(data).unwrap();
+        }
+        assert!(matches!(state.finish(), Err(ProviderError::Interrupted(_))));
+    }
 
     /// A stream as OpenAI sends it: role first, content in pieces, the finish reason, then usage
     /// in a chunk with no choices, then `[DONE]`.
@@ -219,14 +241,14 @@ mod tests {
         for chunk in stream.as_bytes().chunks(size) {
             for data in decoder.feed(chunk) {
                 if state.event(&data)? {
-                    return Ok(state.finish());
+                    return state.finish();
                 }
             }
         }
         for data in decoder.finish() {
             state.event(&data)?;
         }
-        Ok(state.finish())
+        state.finish()
     }
 
     #[test]

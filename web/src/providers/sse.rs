@@ -18,6 +18,8 @@ pub struct SseDecoder {
     has_data: bool,
     /// The last byte fed was a CR: an LF right after it ends no second line.
     after_cr: bool,
+    /// A line has ended (the first one may start with a byte-order mark, which is dropped).
+    past_first_line: bool,
 }
 
 impl SseDecoder {
@@ -56,7 +58,11 @@ impl SseDecoder {
     }
 
     fn end_line(&mut self, events: &mut Vec<String>) {
-        let line = std::mem::take(&mut self.line);
+        let mut line = std::mem::take(&mut self.line);
+        if !std::mem::replace(&mut self.past_first_line, true) && line.starts_with(b"\xEF\xBB\xBF")
+        {
+            line.drain(..3);
+        }
         if line.is_empty() {
             if std::mem::take(&mut self.has_data) {
                 events.push(std::mem::take(&mut self.data));
@@ -85,6 +91,14 @@ impl SseDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_dropped() {
+        let mut d = SseDecoder::new();
+        let mut out = d.feed(b"\xEF\xBB\xBFdata: first\n\ndata: \xEF\xBB\xBFkept\n\n");
+        out.extend(d.finish());
+        assert_eq!(out, ["first", "\u{FEFF}kept"]);
+    }
 
     /// Feeds `stream` cut at `at` (and whole, when `at` is past the end), then ends it.
     fn decode_split(stream: &[u8], at: usize) -> Vec<String> {

@@ -142,13 +142,18 @@ fn CallDetail(
                 None => {
                     let runner = expect_context::<Runner>();
                     let id = record.call.id.clone();
-                    // The answer so far, as text (never HTML); only this part re-renders.
-                    (move || match runner.partial.with(|p| p.get(&id).cloned()) {
-                        Some(text) => view! {
+                    // The answer so far, as text (never HTML). Only the text node follows it: the
+                    // block itself (and its status badge) is made once per streaming/not switch,
+                    // so a selection in the text survives and the live region is not re-announced.
+                    let text = Memo::new(move |_| runner.partial.with(|p| p.get(&id).cloned()));
+                    let streaming = Memo::new(move |_| text.with(Option::is_some));
+                    (move || if streaming.get() {
+                        view! {
                             <p><span class="badge streaming live" role="status">"streaming — answer so far"</span></p>
-                            <pre class="raw msg" data-streaming="true">{text}</pre>
-                        }.into_any(),
-                        None => view! { <p class="muted">"No answer yet."</p> }.into_any(),
+                            <pre class="raw msg" data-streaming="true">{move || text.get().unwrap_or_default()}</pre>
+                        }.into_any()
+                    } else {
+                        view! { <p class="muted">"No answer yet."</p> }.into_any()
                     }).into_any()
                 }
             }}
