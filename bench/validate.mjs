@@ -185,17 +185,22 @@ console.log(
     ['c', 'd'].map((o) => `a vs ${o} ${geo(results.map((r) => r.us[o] / r.us.a)).toFixed(2)}×, b vs ${o} ${geo(results.map((r) => r.us[o] / r.us.b)).toFixed(2)}×`).join('; '),
 );
 
+// The issue's target is read on its reference answer, the valid 20 KB PlanAssign: mode (b) hands
+// back a parsed value, which only a valid answer has, and (a) is the same call without it. The
+// invalid 20 KB PlanAssign is printed beside it for the cost of a refusal.
 const target = results.filter((r) => r.step === 'plan_assign' && r.size === '20KB');
-console.log('\ntarget on the 20 KB PlanAssign: verdict ≥ 2× both, with value ≥ 1× both');
+console.log('\ntarget on the valid 20 KB PlanAssign: verdict ≥ 2× both, with value ≥ 1× both');
 let met = true;
 for (const r of target) {
   const u = r.us;
   const best = Math.min(u.c, u.d);
   const okA = best / u.a >= 2;
   const okB = best / u.b >= 1;
-  met &&= okA && okB;
+  const judged = r.valid;
+  if (judged) met &&= okA && okB;
+  const word = (ok) => (judged ? (ok ? 'MET' : 'MISSED') : '(not the target answer)');
   console.log(
-    `  ${r.name}: JSON.parse ${f(u.parse)} µs, ajv ${f(u.c)}, zod ${f(u.d)} | (a) ${f(u.a)} µs = ${sp(best, u.a)} ${okA ? 'MET' : 'MISSED'} | (b) ${f(u.b)} µs = ${sp(best, u.b)} ${okB ? 'MET' : 'MISSED'}`,
+    `  ${r.name}: JSON.parse ${f(u.parse)} µs, ajv ${f(u.c)}, zod ${f(u.d)} | (a) ${f(u.a)} µs = ${sp(best, u.a)} ${word(okA)} | (b) ${f(u.b)} µs = ${sp(best, u.b)} ${judged ? word(okB) : ''}`,
   );
   console.log(
     `    (a) = copy in ${f(u.copy)} + check in wasm ${f(u.check)} + the rest (call, options, result) ${f(Math.max(0, u.a - u.copy - u.check))} µs; ` +

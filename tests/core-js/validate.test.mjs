@@ -223,3 +223,22 @@ test('long non-ASCII answers cross intact (the buffer grows past its first guess
     assert.equal(fenced.value.messages[0].content, content);
   }
 });
+
+test('with the value, a clean long answer is built from the checker\'s tape, not parsed again', async () => {
+  const { corpus } = await import('../../bench/corpus.mjs');
+  for (const c of corpus().filter((x) => x.valid && x.size === '20KB' && x.step !== 'bootstrap')) {
+    // the checker wrote a whole tape for it (bootstrap's free `personas` keys give it up)
+    assert.ok(core.benchValueTape(c.step, c.raw) > 0, `${c.name}: a tape`);
+    // and the value built from it is exactly JSON.parse's (plus the default lists)
+    const value = core.validateStep(c.step, c.raw).value;
+    for (const [k, v] of Object.entries(JSON.parse(c.raw))) assert.deepEqual(value[k], v, `${c.name}: ${k}`);
+    assert.deepEqual(Object.keys(value).slice(0, Object.keys(JSON.parse(c.raw)).length), Object.keys(JSON.parse(c.raw)));
+  }
+  // What the tape cannot say falls back to JSON.parse, with the same result.
+  const extra = JSON.stringify({ responseType: 'final_output', messages: [{ content: 'é'.repeat(1500), asAgent: 'envoy' }], note: 1 });
+  assert.equal(core.benchValueTape('presentation', extra), undefined, 'an unknown field gives the tape up');
+  const r = core.validateStep('presentation', extra);
+  assert.equal(r.ok, true);
+  assert.equal(r.value.note, 1);
+  assert.equal(r.value.messages[0].content, 'é'.repeat(1500));
+});

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 
 use super::json::{self, Seg, Stop};
 use super::shape::{self, enums, Field, IdKind, Obj, Ty, Union};
+use super::tape::{self, Emit, NoTape};
 use super::{Known, Violation};
 use crate::schema::limits;
 use crate::schema::Step;
@@ -67,13 +68,20 @@ pub(crate) struct Outcome {
     pub errors: Vec<Violation>,
     /// What was noticed.
     pub warnings: Vec<Violation>,
+    /// The value tape the caller passed describes the whole answer.
+    pub tape_complete: bool,
 }
 
 /// Boxed so that the `Ok` path, taken for every value, returns in registers.
 type Res<T> = Result<T, Box<Syntax>>;
 
 /// Checks `text` (which must be exactly one JSON object, surrounding whitespace allowed).
-pub(crate) fn check(step: Step, text: &str, known: Option<&Known>) -> Result<Outcome, Box<Syntax>> {
+pub(crate) fn check<E: Emit>(
+    step: Step,
+    text: &str,
+    known: Option<&Known>,
+    tape: E,
+) -> Result<Outcome, Box<Syntax>> {
     let mut w = Walker {
         b: text.as_bytes(),
         text,
@@ -87,6 +95,7 @@ pub(crate) fn check(step: Step, text: &str, known: Option<&Known>) -> Result<Out
         pending: Vec::new(),
         error_at: Vec::new(),
         at_override: None,
+        tape,
     };
     w.root()?;
     w.resolve_pending();
@@ -96,6 +105,7 @@ pub(crate) fn check(step: Step, text: &str, known: Option<&Known>) -> Result<Out
         tagged.sort_by_key(|(at, _)| *at);
         w.out.errors = tagged.into_iter().map(|(_, v)| v).collect();
     }
+    w.out.tape_complete = w.tape.complete();
     Ok(w.out)
 }
 
@@ -118,6 +128,7 @@ pub(crate) fn is_json_container(text: &str) -> bool {
         pending: Vec::new(),
         error_at: Vec::new(),
         at_override: None,
+        tape: NoTape,
     };
     w.value(&Ty::Any, true).is_ok() && w.ws().is_ok() && w.pos == w.b.len()
 }
@@ -147,7 +158,7 @@ enum Keys {
     Any,
 }
 
-struct Walker<'a, 'k> {
+struct Walker<'a, 'k, E: Emit> {
     b: &'a [u8],
     text: &'a str,
     pos: usize,
@@ -163,6 +174,9 @@ struct Walker<'a, 'k> {
     error_at: Vec<usize>,
     /// Set while resolving deferred references: the offset where the reference stood.
     at_override: Option<usize>,
+    /// Told of every value read: nothing for a plain check, the value tape when the caller wants
+    /// the value too.
+    tape: E,
 }
 
 fn violation(
@@ -185,7 +199,7 @@ fn list_values(values: &[&str]) -> String {
     values.join(", ")
 }
 
-impl<'a> Walker<'a, '_> {
+impl<'a, E: Emit> Walker<'a, '_, E> {
     // ---- low level --------------------------------------------------------------------------
 
     fn fail<T>(&self, kind: SyntaxKind) -> Res<T> {
@@ -382,6 +396,7 @@ impl<'a> Walker<'a, '_> {
             None => self.fail(SyntaxKind::End),
             Some(b'"') => {
                 let (raw, esc) = self.string()?;
+                self.tape.string(start + 1, self.pos - 1, esc);
                 self.on_string(ty, raw, esc, start);
                 Ok(())
             }
@@ -405,10 +420,17 @@ impl<'a> Walker<'a, '_> {
                     Ok(())
                 }
             },
-            Some(b't') => self.literal("true").map(|()| self.on_bool(ty, start)),
-            Some(b'f') => self.literal("false").map(|()| self.on_bool(ty, start)),
+            Some(b't') => self.literal("true").map(|()| {
+                self.tape_literal(tape::TRUE);
+                self.on_bool(ty, start)
+            }),
+            Some(b'f') => self.literal("false").map(|()| {
+                self.tape_literal(tape::FALSE);
+                self.on_bool(ty, start)
+            }),
             Some(b'n') => {
                 self.literal("null")?;
+                self.tape_literal(tape::NULL);
                 if !nullable && !matches!(ty, Ty::Any) {
                     self.type_error(ty, start);
                 }
@@ -416,6 +438,7 @@ impl<'a> Walker<'a, '_> {
             }
             Some(b'-' | b'0'..=b'9') => {
                 let integer = self.number()?;
+                self.tape.number(start, self.pos);
                 self.on_number(ty, integer, start);
                 Ok(())
             }
@@ -441,7 +464,9 @@ impl<'a> Walker<'a, '_> {
         if let Ty::Text { max } = ty {
             self.ws()?;
             if self.peek() == Some(b'"') {
+                let start = self.pos;
                 let (raw, esc) = self.string()?;
+                self.tape.string(start + 1, self.pos - 1, esc);
                 if raw.len() > *max && json::char_len(raw, esc, max + 1) > *max {
                     self.too_long(*max, raw, esc);
                 }
@@ -463,6 +488,7 @@ impl<'a> Walker<'a, '_> {
     fn array(&mut self, item: &'static Ty, min: usize, max: usize) -> Res<()> {
         let start = self.pos;
         self.enter()?;
+        let slot = self.tape.open(tape::ARRAY);
         let mut n = 0usize;
         self.ws()?;
         if self.peek() == Some(b']') {
@@ -494,6 +520,7 @@ impl<'a> Walker<'a, '_> {
             }
         }
         self.depth -= 1;
+        self.tape.close(slot, n);
         if n < min || n > max {
             let expected = if max == usize::MAX {
                 format!("at least {min} items")
@@ -515,6 +542,8 @@ impl<'a> Walker<'a, '_> {
 
     fn object(&mut self, keys: Keys) -> Res<()> {
         self.enter()?;
+        let slot = self.tape.open(tape::OBJECT);
+        let mut fields = 0usize;
         let mut seen: u64 = 0;
         // Models mostly write fields in the schema's order: try the one after the last first.
         let mut next = 0usize;
@@ -546,9 +575,16 @@ impl<'a> Walker<'a, '_> {
                     Some(_) => return self.fail(SyntaxKind::Expected("':' after a key")),
                 }
                 self.path.push(Seg::Key(raw, esc));
+                fields += 1;
                 match keys {
-                    Keys::Any => self.value(&Ty::Any, true)?,
-                    Keys::Map(ty) => self.value(ty, false)?,
+                    Keys::Any | Keys::Map(_) => {
+                        // Free keys: the tape only speaks field names.
+                        self.tape.give_up();
+                        match keys {
+                            Keys::Map(ty) => self.value(ty, false)?,
+                            _ => self.value(&Ty::Any, true)?,
+                        }
+                    }
                     Keys::Known(obj) => {
                         let found = match hit {
                             Some(i) => Some(i),
@@ -571,9 +607,14 @@ impl<'a> Walker<'a, '_> {
                                 }
                                 seen |= 1 << i;
                                 next = i + 1;
+                                if esc {
+                                    self.tape.give_up();
+                                }
+                                self.tape.key(field.name);
                                 self.field_value(&field.ty, field.nullable)?;
                             }
                             None => {
+                                self.tape.give_up();
                                 let value_start = self.pos;
                                 self.value(&Ty::Any, true)?;
                                 self.unknown_field(obj, &json::unescape(raw, esc), value_start);
@@ -595,6 +636,7 @@ impl<'a> Walker<'a, '_> {
             }
         }
         self.depth -= 1;
+        self.tape.close(slot, fields);
         if let Keys::Known(obj) = keys {
             self.missing_fields(obj, seen);
         }
@@ -769,10 +811,17 @@ impl<'a> Walker<'a, '_> {
     fn find_tag(&mut self, tag: &str) -> Res<Tag<'a>> {
         let save = self.pos;
         let depth = self.depth;
+        self.tape.pause();
         let result = self.find_tag_inner(tag);
+        self.tape.resume();
         self.pos = save;
         self.depth = depth;
         result
+    }
+
+    #[inline(always)]
+    fn tape_literal(&mut self, tag: u32) {
+        self.tape.literal(tag);
     }
 
     fn find_tag_inner(&mut self, tag: &str) -> Res<Tag<'a>> {

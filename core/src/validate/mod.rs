@@ -40,6 +40,7 @@ mod json;
 mod recover;
 mod report;
 mod shape;
+pub mod tape;
 
 /// The ids a session knows, to check that every id an answer names exists. When the caller has no
 /// session (the JS API without `known`), pass `None` and only the shape is checked.
@@ -154,7 +155,40 @@ pub fn check_step_with<'a>(
     known: Option<&Known>,
     options: Options,
 ) -> Verdict<'a> {
-    let mut verdict = check_text(step, raw, known);
+    check_step_inner(step, raw, known, options, |_| tape::NoTape).0
+}
+
+/// [`check_step_with`] that also writes the answer's value [`tape`] into `words` as it checks
+/// (the JS API builds the parsed value from it instead of running `JSON.parse`). The `bool` says
+/// whether the tape describes the whole answer: not when the answer was repaired on the way in or
+/// has a key that is no field name; the caller then parses the text.
+pub fn check_step_with_tape<'a>(
+    step: Step,
+    raw: &'a str,
+    known: Option<&Known>,
+    options: Options,
+    words: &mut Vec<u32>,
+) -> (Verdict<'a>, bool) {
+    // Offsets must be into the caller's own text: not after a BOM was dropped.
+    check_step_inner(step, raw, known, options, |body: &str| {
+        if body.len() == raw.len() {
+            tape::Tape::new(body, words)
+        } else {
+            tape::Tape::refused(words)
+        }
+    })
+}
+
+/// Both entry points: `tape` makes what the checker tells of each value (nothing, or the value
+/// tape) for the text it checks on the fast path. Generic, so the plain check has no tape code.
+fn check_step_inner<'a, E: tape::Emit>(
+    step: Step,
+    raw: &'a str,
+    known: Option<&Known>,
+    options: Options,
+    tape: impl FnOnce(&'a str) -> E,
+) -> (Verdict<'a>, bool) {
+    let (mut verdict, taped) = check_text(step, raw, known, tape);
     if options.truncated {
         if verdict.is_ok() {
             verdict.warnings.push(report::complete_despite_length());
@@ -166,23 +200,41 @@ pub fn check_step_with<'a>(
             verdict.errors.insert(0, recover::cut_off(raw));
         }
     }
-    verdict
+    let taped = taped && verdict.is_ok();
+    (verdict, taped)
 }
 
-fn check_text<'a>(step: Step, raw: &'a str, known: Option<&Known>) -> Verdict<'a> {
+fn check_text<'a, E: tape::Emit>(
+    step: Step,
+    raw: &'a str,
+    known: Option<&Known>,
+    tape: impl FnOnce(&'a str) -> E,
+) -> (Verdict<'a>, bool) {
     let (body, bom) = recover::strip_bom(raw);
     let mut warnings: Vec<Violation> = bom.into_iter().collect();
-    // Fast path: the answer is already one clean object; nothing is copied.
+    // Fast path: the answer is already one clean object; nothing is copied. Only here is the
+    // tape written (its offsets are into this text).
     if body.trim_start().starts_with('{') {
-        if let Ok(outcome) = check::check(step, body, known) {
+        if let Ok(outcome) = check::check(step, body, known, tape(body)) {
             warnings.extend(outcome.warnings);
-            return Verdict {
+            let verdict = Verdict {
                 errors: outcome.errors,
                 warnings,
                 json: Cow::Borrowed(body),
             };
+            return (verdict, outcome.tape_complete);
         }
     }
+    (check_repaired(step, body, known, warnings), false)
+}
+
+/// [`check_text`] past the fast path: the object found in prose or a fence, then normalized.
+fn check_repaired<'a>(
+    step: Step,
+    body: &'a str,
+    known: Option<&Known>,
+    mut warnings: Vec<Violation>,
+) -> Verdict<'a> {
     let (object, found) = match recover::locate(body) {
         Ok(found) => found,
         Err(refusal) => {
@@ -196,7 +248,7 @@ fn check_text<'a>(step: Step, raw: &'a str, known: Option<&Known>) -> Verdict<'a
     warnings.extend(found);
     // A fenced or prose-wrapped answer is often clean inside: check the slice as it is first.
     if !found_nothing_around(&warnings) || !body.trim_start().starts_with('{') {
-        if let Ok(outcome) = check::check(step, object, known) {
+        if let Ok(outcome) = check::check(step, object, known, tape::NoTape) {
             warnings.extend(outcome.warnings);
             return Verdict {
                 errors: outcome.errors,
@@ -207,7 +259,7 @@ fn check_text<'a>(step: Step, raw: &'a str, known: Option<&Known>) -> Verdict<'a
     }
     let (fixed, repairs) = recover::normalize(object);
     warnings.extend(repairs);
-    match check::check(step, &fixed, known) {
+    match check::check(step, &fixed, known, tape::NoTape) {
         Ok(outcome) => {
             warnings.extend(outcome.warnings);
             Verdict {
