@@ -576,6 +576,10 @@ extern "C" {
     #[wasm_bindgen(method, getter)]
     fn written(this: &EncodeIntoResult) -> u32;
 
+    /// `Function(args, body)`, caught: compiling code from a string may be forbidden.
+    #[wasm_bindgen(js_name = Function, catch)]
+    fn compile_function(args: &str, body: &str) -> Result<js_sys::Function, JsValue>;
+
     /// Node's `Buffer` (absent in browsers; called only when [`Keys::node_buffer`] found it).
     type NodeBuffer;
     /// `Buffer.from(arrayBuffer, byteOffset, length)`: a view on linear memory, no copy.
@@ -775,10 +779,11 @@ if (i !== t.length) throw new Error('roundtable-core: value tape not used up');
 return v;
 "#;
 
-/// Compiles [`TAPE_BUILDER`] (only where `Function` may compile code: on Node; a browser page's
-/// CSP may forbid it, so browsers keep `JSON.parse`).
+/// Compiles [`TAPE_BUILDER`] (only asked on Node: a browser page's CSP may forbid compiling code,
+/// so browsers keep `JSON.parse`). `None` where compiling is refused all the same (Node's
+/// `--disallow-code-generation-from-strings`): then `JSON.parse` builds every value.
 fn tape_builder() -> Option<(js_sys::Function, JsValue)> {
-    let f = js_sys::Function::new_with_args("raw, t, keys", TAPE_BUILDER);
+    let f = compile_function("raw, t, keys", TAPE_BUILDER).ok()?;
     let names: Array = crate::validate::tape::key_names()
         .iter()
         .map(|k| JsValue::from_str(k))
