@@ -13,9 +13,7 @@ use gloo_net::http::Request;
 use roundtable_core::protocol::ChatRole;
 use serde_json::{json, Value};
 
-use super::{
-    post_stream, CallRequest, Completion, Provider, ProviderError, ProviderId, StopReason, Streamed,
-};
+use super::{CallRequest, Completion, Provider, ProviderError, ProviderId, StopReason};
 
 /// The Anthropic adapter.
 pub struct Anthropic;
@@ -95,10 +93,10 @@ pub struct StreamState {
     output_tokens: Option<u64>,
 }
 
-impl StreamState {
+impl super::StreamDecoder for StreamState {
     /// Takes one event's data. `Ok(true)` at `message_stop`; an `error` event is an error;
     /// other events (`ping`, block starts and stops, other deltas) and non-JSON are skipped.
-    pub fn event(&mut self, data: &str) -> Result<bool, ProviderError> {
+    fn event(&mut self, data: &str) -> Result<bool, ProviderError> {
         let Ok(event) = serde_json::from_str::<Value>(data) else {
             return Ok(false);
         };
@@ -134,7 +132,11 @@ impl StreamState {
 
     /// The completion the events add up to, or [`ProviderError::Interrupted`] when the stream
     /// ended with neither a stop reason nor `message_stop`: a cut-off answer is asked again.
-    pub fn finish(self) -> Result<Completion, ProviderError> {
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn finish(&mut self) -> Result<Completion, ProviderError> {
         if self.stop.is_none() && !self.done {
             return Err(ProviderError::Interrupted(
                 "the answer stream ended before the model finished".into(),
@@ -142,7 +144,7 @@ impl StreamState {
         }
         Ok(Completion {
             stop: stop_reason(self.stop.as_deref()),
-            text: self.text,
+            text: std::mem::take(&mut self.text),
             input_tokens: self.input_tokens,
             output_tokens: self.output_tokens,
         })
@@ -162,20 +164,14 @@ impl Provider for Anthropic {
                 .header("x-api-key", key)
                 .header("anthropic-version", "2023-06-01")
                 .header("anthropic-dangerous-direct-browser-access", "true");
-            let mut state = StreamState::default();
-            let streamed = post_stream(request_builder, &body(&request), request.abort, &mut |d| {
-                let before = state.text.len();
-                let end = state.event(d)?;
-                if let (Some(on_text), true) = (request.on_text, state.text.len() > before) {
-                    on_text(&state.text[before..]);
-                }
-                Ok(end)
-            })
-            .await?;
-            match streamed {
-                Streamed::Events => state.finish(),
-                Streamed::Json(answer) => parse(&answer),
-            }
+            super::complete_streamed(
+                request_builder,
+                &body(&request),
+                &request,
+                &mut StreamState::default(),
+                parse,
+            )
+            .await
         })
     }
 }
@@ -184,16 +180,17 @@ impl Provider for Anthropic {
 mod tests {
     use super::*;
     use crate::providers::sse::SseDecoder;
+    use crate::providers::StreamDecoder;
 
     #[test]
     fn a_stream_cut_off_before_its_end_is_an_interruption_not_an_answer() {
         let mut state = StreamState::default();
-        for data in [
-            "{\"choices\":[{\"delta\":{\"content\":\"{\\\"half\"}}]}",
-            "{\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\",\"text\":\"{\\\"half\"}}",
-        ] {
-            state.event(data).unwrap();
-        }
+        // text arrived, then the stream ended with no end marker
+        state
+            .event(
+                "{\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\",\"text\":\"{\\\"half\"}}",
+            )
+            .unwrap();
         assert!(matches!(state.finish(), Err(ProviderError::Interrupted(_))));
     }
 

@@ -237,6 +237,41 @@ pub(crate) fn http_error(status: u16, body: &str) -> ProviderError {
     }
 }
 
+/// An adapter's decoder of its event stream: events in, the answer so far, the completion out.
+pub(crate) trait StreamDecoder {
+    /// Takes one event's data; `Ok(true)` once the answer is complete.
+    fn event(&mut self, data: &str) -> Result<bool, ProviderError>;
+    /// The answer so far.
+    fn text(&self) -> &str;
+    /// The completion the events add up to, or an interruption when the stream ended early.
+    fn finish(&mut self) -> Result<Completion, ProviderError>;
+}
+
+/// One streamed call decoded by `state`: sends `body`, hands each new piece of text to the
+/// call's `on_text`, and returns the completion (from the events, or from `parse_json` when the
+/// server answered one JSON body instead of a stream). Not generic: one copy in the download.
+pub(crate) async fn complete_streamed(
+    builder: gloo_net::http::RequestBuilder,
+    body: &serde_json::Value,
+    request: &CallRequest<'_>,
+    state: &mut dyn StreamDecoder,
+    parse_json: fn(&serde_json::Value) -> Result<Completion, ProviderError>,
+) -> Result<Completion, ProviderError> {
+    let streamed = post_stream(builder, body, request.abort, &mut |data| {
+        let before = state.text().len();
+        let end = state.event(data)?;
+        if let (Some(on_text), true) = (request.on_text, state.text().len() > before) {
+            on_text(&state.text()[before..]);
+        }
+        Ok(end)
+    })
+    .await?;
+    match streamed {
+        Streamed::Events => state.finish(),
+        Streamed::Json(answer) => parse_json(&answer),
+    }
+}
+
 /// What a streaming request got back.
 pub(crate) enum Streamed {
     /// An event stream: every event's data went to the callback.

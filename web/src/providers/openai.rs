@@ -15,8 +15,7 @@ use roundtable_core::protocol::ChatRole;
 use serde_json::{json, Value};
 
 use super::{
-    error_message, post_stream, CallRequest, Completion, Provider, ProviderError, ProviderId,
-    StopReason, Streamed,
+    error_message, CallRequest, Completion, Provider, ProviderError, ProviderId, StopReason,
 };
 
 /// An OpenAI-compatible endpoint.
@@ -118,10 +117,10 @@ pub struct StreamState {
     output_tokens: Option<u64>,
 }
 
-impl StreamState {
+impl super::StreamDecoder for StreamState {
     /// Takes one event's data. `Ok(true)` at `[DONE]`; an error object in the stream is an
     /// error; data that is not JSON is skipped (the answer is validated whole anyway).
-    pub fn event(&mut self, data: &str) -> Result<bool, ProviderError> {
+    fn event(&mut self, data: &str) -> Result<bool, ProviderError> {
         if data.trim() == "[DONE]" {
             self.done = true;
             return Ok(true);
@@ -149,7 +148,11 @@ impl StreamState {
     /// The completion the chunks add up to, or [`ProviderError::Interrupted`] when the stream
     /// ended with neither a finish reason nor `[DONE]` (a proxy timing out, a server dying): a
     /// cut-off answer is asked again, never validated as if it were whole.
-    pub fn finish(self) -> Result<Completion, ProviderError> {
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn finish(&mut self) -> Result<Completion, ProviderError> {
         if self.finish.is_none() && !self.done {
             return Err(ProviderError::Interrupted(
                 "the answer stream ended before the model finished".into(),
@@ -157,7 +160,7 @@ impl StreamState {
         }
         Ok(Completion {
             stop: stop_reason(self.finish.as_deref()),
-            text: self.text,
+            text: std::mem::take(&mut self.text),
             input_tokens: self.input_tokens,
             output_tokens: self.output_tokens,
         })
@@ -186,20 +189,8 @@ impl Provider for OpenAiCompatible {
                     fields.remove("stream_options");
                 }
             }
-            let mut state = StreamState::default();
-            let streamed = post_stream(builder, &body, request.abort, &mut |data| {
-                let before = state.text.len();
-                let end = state.event(data)?;
-                if let (Some(on_text), true) = (request.on_text, state.text.len() > before) {
-                    on_text(&state.text[before..]);
-                }
-                Ok(end)
-            })
-            .await?;
-            match streamed {
-                Streamed::Events => state.finish(),
-                Streamed::Json(answer) => parse(&answer),
-            }
+            super::complete_streamed(builder, &body, &request, &mut StreamState::default(), parse)
+                .await
         })
     }
 }
@@ -208,16 +199,15 @@ impl Provider for OpenAiCompatible {
 mod tests {
     use super::*;
     use crate::providers::sse::SseDecoder;
+    use crate::providers::StreamDecoder;
 
     #[test]
     fn a_stream_cut_off_before_its_end_is_an_interruption_not_an_answer() {
         let mut state = StreamState::default();
-        for data in [
-            "{\"choices\":[{\"delta\":{\"content\":\"{\\\"half\"}}]}",
-            "{\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\",\"text\":\"{\\\"half\"}}",
-        ] {
-            state.event(data).unwrap();
-        }
+        // text arrived, then the stream ended with no end marker
+        state
+            .event("{\"choices\":[{\"delta\":{\"content\":\"{\\\"half\"}}]}")
+            .unwrap();
         assert!(matches!(state.finish(), Err(ProviderError::Interrupted(_))));
     }
 
