@@ -985,6 +985,14 @@ pub fn bench_copy_string(raw: &JsValue) -> usize {
     KEYS.with(|keys| read_string(raw, keys).map_or(0, |s| s.len()))
 }
 
+/// `benchValueBuilder()`: whether this instance builds values from the tape (the builder compiled:
+/// on Node, where code generation is allowed). For the Node tests: a silent fall-back to
+/// `JSON.parse` would otherwise show only in the benchmark.
+#[wasm_bindgen(js_name = benchValueBuilder, skip_typescript)]
+pub fn bench_value_builder() -> bool {
+    KEYS.with(|keys| keys.tape_builder.is_some())
+}
+
 /// `benchValueTape(step, raw)`: the length of the value tape the checker writes for a valid
 /// answer, or `undefined` when it gave the tape up. For the Node tests: proof that the value path
 /// of `validateStep` really builds from the tape.

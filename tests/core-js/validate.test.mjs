@@ -226,6 +226,7 @@ test('long non-ASCII answers cross intact (the buffer grows past its first guess
 
 test('with the value, a clean long answer is built from the checker\'s tape, not parsed again', async () => {
   const { corpus } = await import('../../bench/corpus.mjs');
+  assert.equal(core.benchValueBuilder(), true, 'on Node the tape builder is compiled');
   for (const c of corpus().filter((x) => x.valid && x.size === '20KB' && x.step !== 'bootstrap')) {
     // the checker wrote a whole tape for it (bootstrap's free `personas` keys give it up)
     assert.ok(core.benchValueTape(c.step, c.raw) > 0, `${c.name}: a tape`);

@@ -23,6 +23,11 @@ try {
   globalThis.Buffer = savedBuffer;
 }
 
+test('without Buffer (a browser), values come from JSON.parse: no code is compiled from strings', () => {
+  assert.equal(web.benchValueBuilder(), false);
+  assert.equal(core.benchValueBuilder(), true);
+});
+
 test('pkg-web exports the same API as pkg-node', () => {
   for (const name of ['validateStep', 'stepSchema', 'stepNames', 'newTree', 'knownFromTree', 'applyTreeOperations']) {
     assert.equal(typeof web[name], 'function', name);
