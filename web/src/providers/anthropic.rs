@@ -13,7 +13,9 @@ use gloo_net::http::Request;
 use roundtable_core::protocol::ChatRole;
 use serde_json::{json, Value};
 
-use super::{CallRequest, Completion, Provider, ProviderError, ProviderId, StopReason};
+use super::{
+    CallRequest, Completion, Provider, ProviderError, ProviderId, StopReason, StreamedAnswer,
+};
 
 /// The Anthropic adapter.
 pub struct Anthropic;
@@ -83,15 +85,7 @@ pub fn parse(body: &Value) -> Result<Completion, ProviderError> {
 /// A streamed Messages answer as its events arrive: `message_start` (input tokens),
 /// `content_block_delta` (text), `message_delta` (stop reason, output tokens), `message_stop`.
 #[derive(Debug, Default)]
-pub struct StreamState {
-    /// The answer so far.
-    pub text: String,
-    stop: Option<String>,
-    /// `message_stop` arrived.
-    done: bool,
-    input_tokens: Option<u64>,
-    output_tokens: Option<u64>,
-}
+pub struct StreamState(StreamedAnswer);
 
 impl super::StreamDecoder for StreamState {
     /// Takes one event's data. `Ok(true)` at `message_stop`; an `error` event is an error;
@@ -103,23 +97,23 @@ impl super::StreamDecoder for StreamState {
         let num = |path: &str| event.pointer(path).and_then(Value::as_u64);
         match event.get("type").and_then(Value::as_str) {
             Some("message_start") => {
-                self.input_tokens = num("/message/usage/input_tokens");
-                self.output_tokens = num("/message/usage/output_tokens");
+                self.0.input_tokens = num("/message/usage/input_tokens");
+                self.0.output_tokens = num("/message/usage/output_tokens");
             }
             Some("content_block_delta")
                 if event.pointer("/delta/type").and_then(Value::as_str) == Some("text_delta") =>
             {
                 let text = event.pointer("/delta/text").and_then(Value::as_str);
-                self.text.push_str(text.unwrap_or_default());
+                self.0.text.push_str(text.unwrap_or_default());
             }
             Some("message_delta") => {
                 if let Some(stop) = event.pointer("/delta/stop_reason").and_then(Value::as_str) {
-                    self.stop = Some(stop.to_string());
+                    self.0.stop = Some(stop.to_string());
                 }
-                self.output_tokens = num("/usage/output_tokens").or(self.output_tokens);
+                self.0.output_tokens = num("/usage/output_tokens").or(self.0.output_tokens);
             }
             Some("message_stop") => {
-                self.done = true;
+                self.0.done = true;
                 return Ok(true);
             }
             Some("error") => {
@@ -130,24 +124,12 @@ impl super::StreamDecoder for StreamState {
         Ok(false)
     }
 
-    /// The completion the events add up to, or [`ProviderError::Interrupted`] when the stream
-    /// ended with neither a stop reason nor `message_stop`: a cut-off answer is asked again.
-    fn text(&self) -> &str {
-        &self.text
+    fn answer(&mut self) -> &mut StreamedAnswer {
+        &mut self.0
     }
 
-    fn finish(&mut self) -> Result<Completion, ProviderError> {
-        if self.stop.is_none() && !self.done {
-            return Err(ProviderError::Interrupted(
-                "the answer stream ended before the model finished".into(),
-            ));
-        }
-        Ok(Completion {
-            stop: stop_reason(self.stop.as_deref()),
-            text: std::mem::take(&mut self.text),
-            input_tokens: self.input_tokens,
-            output_tokens: self.output_tokens,
-        })
+    fn stop_reason(&self, word: Option<&str>) -> StopReason {
+        stop_reason(word)
     }
 }
 

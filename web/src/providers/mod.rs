@@ -237,14 +237,49 @@ pub(crate) fn http_error(status: u16, body: &str) -> ProviderError {
     }
 }
 
+/// What a streamed answer has added up to so far, whichever provider sent it.
+#[derive(Debug, Default)]
+pub(crate) struct StreamedAnswer {
+    /// The answer so far.
+    pub text: String,
+    /// The provider's stop reason, once it said one (`finish_reason`, `stop_reason`).
+    pub stop: Option<String>,
+    /// The provider's end marker arrived (`[DONE]`, `message_stop`).
+    pub done: bool,
+    /// Prompt tokens the provider counted, if it said.
+    pub input_tokens: Option<u64>,
+    /// Answer tokens the provider counted, if it said.
+    pub output_tokens: Option<u64>,
+}
+
 /// An adapter's decoder of its event stream: events in, the answer so far, the completion out.
 pub(crate) trait StreamDecoder {
     /// Takes one event's data; `Ok(true)` once the answer is complete.
     fn event(&mut self, data: &str) -> Result<bool, ProviderError>;
-    /// The answer so far.
-    fn text(&self) -> &str;
-    /// The completion the events add up to, or an interruption when the stream ended early.
-    fn finish(&mut self) -> Result<Completion, ProviderError>;
+    /// What the events added up to so far.
+    fn answer(&mut self) -> &mut StreamedAnswer;
+    /// The provider's stop reason word as ours.
+    fn stop_reason(&self, word: Option<&str>) -> StopReason;
+
+    /// The completion the events add up to, or [`ProviderError::Interrupted`] when the stream
+    /// ended with neither a stop reason nor the end marker (a proxy timing out, a server dying):
+    /// a cut-off answer is asked again, never validated as if it were whole.
+    fn finish(&mut self) -> Result<Completion, ProviderError> {
+        let word = self.answer().stop.clone();
+        if word.is_none() && !self.answer().done {
+            return Err(ProviderError::Interrupted(
+                "the answer stream ended before the model finished".into(),
+            ));
+        }
+        let stop = self.stop_reason(word.as_deref());
+        let answer = self.answer();
+        Ok(Completion {
+            stop,
+            text: std::mem::take(&mut answer.text),
+            input_tokens: answer.input_tokens,
+            output_tokens: answer.output_tokens,
+        })
+    }
 }
 
 /// One streamed call decoded by `state`: sends `body`, hands each new piece of text to the
@@ -258,10 +293,11 @@ pub(crate) async fn complete_streamed(
     parse_json: fn(&serde_json::Value) -> Result<Completion, ProviderError>,
 ) -> Result<Completion, ProviderError> {
     let streamed = post_stream(builder, body, request.abort, &mut |data| {
-        let before = state.text().len();
+        let before = state.answer().text.len();
         let end = state.event(data)?;
-        if let (Some(on_text), true) = (request.on_text, state.text().len() > before) {
-            on_text(&state.text()[before..]);
+        let text = &state.answer().text;
+        if let (Some(on_text), true) = (request.on_text, text.len() > before) {
+            on_text(&text[before..]);
         }
         Ok(end)
     })

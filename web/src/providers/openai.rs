@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 
 use super::{
     error_message, CallRequest, Completion, Provider, ProviderError, ProviderId, StopReason,
+    StreamedAnswer,
 };
 
 /// An OpenAI-compatible endpoint.
@@ -107,22 +108,14 @@ pub fn parse(body: &Value) -> Result<Completion, ProviderError> {
 /// A streamed chat completion as its chunks arrive: the text so far, the finish reason and the
 /// usage (which comes in the last chunk, whose `choices` is empty).
 #[derive(Debug, Default)]
-pub struct StreamState {
-    /// The answer so far.
-    pub text: String,
-    finish: Option<String>,
-    /// `[DONE]` arrived.
-    done: bool,
-    input_tokens: Option<u64>,
-    output_tokens: Option<u64>,
-}
+pub struct StreamState(StreamedAnswer);
 
 impl super::StreamDecoder for StreamState {
     /// Takes one event's data. `Ok(true)` at `[DONE]`; an error object in the stream is an
     /// error; data that is not JSON is skipped (the answer is validated whole anyway).
     fn event(&mut self, data: &str) -> Result<bool, ProviderError> {
         if data.trim() == "[DONE]" {
-            self.done = true;
+            self.0.done = true;
             return Ok(true);
         }
         let Ok(chunk) = serde_json::from_str::<Value>(data) else {
@@ -133,37 +126,24 @@ impl super::StreamDecoder for StreamState {
         }
         if let Some(choice) = chunk.pointer("/choices/0") {
             if let Some(text) = choice.pointer("/delta/content").and_then(Value::as_str) {
-                self.text.push_str(text);
+                self.0.text.push_str(text);
             }
             if let Some(finish) = choice.get("finish_reason").and_then(Value::as_str) {
-                self.finish = Some(finish.to_string());
+                self.0.stop = Some(finish.to_string());
             }
         }
         let tokens = |name: &str| chunk.get("usage").and_then(|u| u.get(name)?.as_u64());
-        self.input_tokens = tokens("prompt_tokens").or(self.input_tokens);
-        self.output_tokens = tokens("completion_tokens").or(self.output_tokens);
+        self.0.input_tokens = tokens("prompt_tokens").or(self.0.input_tokens);
+        self.0.output_tokens = tokens("completion_tokens").or(self.0.output_tokens);
         Ok(false)
     }
 
-    /// The completion the chunks add up to, or [`ProviderError::Interrupted`] when the stream
-    /// ended with neither a finish reason nor `[DONE]` (a proxy timing out, a server dying): a
-    /// cut-off answer is asked again, never validated as if it were whole.
-    fn text(&self) -> &str {
-        &self.text
+    fn answer(&mut self) -> &mut StreamedAnswer {
+        &mut self.0
     }
 
-    fn finish(&mut self) -> Result<Completion, ProviderError> {
-        if self.finish.is_none() && !self.done {
-            return Err(ProviderError::Interrupted(
-                "the answer stream ended before the model finished".into(),
-            ));
-        }
-        Ok(Completion {
-            stop: stop_reason(self.finish.as_deref()),
-            text: std::mem::take(&mut self.text),
-            input_tokens: self.input_tokens,
-            output_tokens: self.output_tokens,
-        })
+    fn stop_reason(&self, word: Option<&str>) -> StopReason {
+        stop_reason(word)
     }
 }
 
