@@ -368,7 +368,7 @@ use std::fmt::Write as _;
 
 use crate::protocol::team::TeamState;
 use crate::schema::limits;
-use crate::session::{Member, TeamRole};
+use crate::protocol::team::{Member, TeamRole};
 use crate::text::{cut, one_line, wire_word};
 use crate::tree::{render_views, Product, ProductStatus, ProductView, Tier, VersionView};
 
@@ -401,10 +401,10 @@ fn most_recent<'a>(products: impl Iterator<Item = &'a Product>, max: usize) -> V
 
 /// Builds the envelope of `member` at `step` from the session state.
 pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
-    let round = s.round;
+    let round = s.core.round;
     let me = s.member(member_id);
     let is_chair = member_id == "chair";
-    let slot = s.slots.iter().find(|x| x.member == member_id);
+    let slot = s.core.slots.iter().find(|x| x.member == member_id);
 
     // Who needs what at this step.
     let my_assignments: Vec<&crate::protocol::team::Assignment> = if step == Step::Write {
@@ -645,6 +645,7 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
         all.into_iter().skip(skip).collect()
     };
     let person_answers: Vec<PersonAnswerView> = s
+        .core
         .halts
         .iter()
         .filter_map(|h| {
@@ -670,11 +671,11 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
         }
     }
     let made = slot.map_or(0, |x| x.context_requests);
-    let max_ctx = s.settings.max_context_requests;
+    let max_ctx = s.core.settings.max_context_requests;
     Envelope {
         step,
         round,
-        max_rounds: s.settings.max_rounds,
+        max_rounds: s.core.settings.max_rounds,
         team: TeamInfo {
             name: s.team_name.clone(),
             description: s.team_description.clone(),
@@ -719,10 +720,12 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
             context_requests_left: max_ctx.saturating_sub(made),
             final_output_required: made >= max_ctx,
             repairs_made: slot.map_or(0, |x| x.repairs),
-            repairs_allowed: s.settings.max_repairs,
-            pending_repair: slot.and_then(|x| x.pending_report.clone()),
+            repairs_allowed: s.core.settings.max_repairs,
+            pending_repair: slot
+                .and_then(|x| x.pending_report.as_ref())
+                .map(|f| crate::protocol::team::report_of(step, f)),
         },
-        served_context: slot.map(|x| x.served.clone()).unwrap_or_default(),
+        served_context: s.served.get(member_id).cloned().unwrap_or_default(),
         // Creation order (no sorting): live products, every collab, the team. Version ids are in
         // each product's `version_ids`.
         known_ids: KnownIds {

@@ -14,15 +14,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::event::Event;
-use crate::protocol::team::TeamState;
-use crate::session::{Member, Session};
+use crate::engine::{Engine, Event, ModelRef, Protocol};
+use crate::session::{Kind, Session};
 
 /// The `format` field of every session file.
 pub const FORMAT: &str = "roundtable.session";
 
-/// The schema version this build writes and reads.
-pub const SCHEMA_VERSION: u32 = 1;
+/// The schema version this build writes and reads. Version 2 added kinds of session: the file says
+/// its `kind`, lists members by id, name and model only, and keeps a protocol-neutral summary as
+/// its snapshot instead of the whole state.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The largest file [`from_file`] reads (bytes), so a wrong file cannot exhaust the tab's memory.
 pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
@@ -32,8 +33,8 @@ pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The session file, field order as written (`format` and `schema_version` first).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SessionFile {
+#[serde(rename_all = "camelCase", bound = "")]
+pub struct SessionFile<P: Protocol> {
     /// Always [`FORMAT`].
     pub format: String,
     /// [`SCHEMA_VERSION`] when written.
@@ -43,17 +44,44 @@ pub struct SessionFile {
     pub app_version: String,
     /// When it was exported (ms).
     pub exported_at: u64,
-    /// The team name, for file lists.
+    /// The kind of session ([`Kind::name`]).
+    pub kind: String,
+    /// The title, for file lists.
     pub title: String,
     /// The members, with their provider and model names only.
-    pub members: Vec<Member>,
+    pub members: Vec<MemberBrief>,
     /// The whole event log.
-    pub events: Vec<Event>,
-    /// The state the events fold to, as the exporting app saw it — without the call transcripts
-    /// (`calls`), which the events hold already and would double the file.
-    pub snapshot: TeamState,
+    pub events: Vec<Event<P>>,
+    /// What the exporting app saw the events fold to, to check a replay against.
+    pub snapshot: Summary,
     /// `fnv1a64:<16 hex digits>` of the compact JSON of `events`.
     pub checksum: String,
+}
+
+/// One member as a file lists it: never a key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemberBrief {
+    /// Member id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Provider and model.
+    pub model: ModelRef,
+}
+
+/// What a replay of the file's events must reproduce: the engine's state in brief, the same for
+/// every kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    /// Status word.
+    pub status: String,
+    /// Round reached.
+    pub round: u32,
+    /// Calls issued.
+    pub calls: usize,
+    /// Tokens counted.
+    pub tokens_used: u64,
 }
 
 /// Why a file was refused. Every message says it in words a person understands.
@@ -121,26 +149,51 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 }
 
 /// The checksum of an event log as written in a file.
-pub fn checksum(events: &[Event]) -> String {
+pub fn checksum<P: Protocol>(events: &[Event<P>]) -> String {
     let json = serde_json::to_string(events).unwrap_or_default();
     format!("fnv1a64:{:016x}", fnv1a64(json.as_bytes()))
 }
 
 /// The session as a pretty-printed session file.
 pub fn to_file(session: &Session, now: u64) -> String {
-    let state = session.state();
+    let title = crate::text::title_of(session.request());
+    let members = session.members();
+    match session {
+        Session::Team(s) => file_text(s, session.kind(), title, members, now),
+    }
+}
+
+fn file_text<P: Protocol>(
+    session: &Engine<P>,
+    kind: Kind,
+    title: String,
+    members: Vec<MemberBrief>,
+    now: u64,
+) -> String {
     let file = SessionFile {
         format: FORMAT.into(),
         schema_version: SCHEMA_VERSION,
         app_version: APP_VERSION.into(),
         exported_at: now,
-        title: state.team_name.clone(),
-        members: state.members.clone(),
+        kind: kind.name().into(),
+        title,
+        members,
         events: session.events().to_vec(),
-        snapshot: without_calls(state),
+        snapshot: summary(session),
         checksum: checksum(session.events()),
     };
     pretty_json(&serde_json::to_string(&file).unwrap_or_default())
+}
+
+/// The brief state a file's snapshot holds.
+fn summary<P: Protocol>(session: &Engine<P>) -> Summary {
+    let core = session.state().core();
+    Summary {
+        status: core.status.word().into(),
+        round: core.round,
+        calls: core.calls.len(),
+        tokens_used: core.tokens_used,
+    }
 }
 
 /// Re-indents compact JSON exactly as `serde_json::to_string_pretty` would write it (two spaces,
@@ -230,7 +283,7 @@ pub fn from_file(text: &str) -> Result<Session, ImportError> {
     // Only the events are read into Rust types, and from text, with the same reader the web app
     // uses for stored events; the snapshot and the members are compared as JSON values. Reading
     // the file with `serde_json::from_value` would compile a second deserializer for every type
-    // of the log and the state into the browser app (≈ 150 KB of wasm).
+    // of the log into the browser app (≈ 150 KB of wasm).
     let value = migrate(value, version)?;
     let migrated;
     let text = if version == u64::from(SCHEMA_VERSION) {
@@ -239,13 +292,31 @@ pub fn from_file(text: &str) -> Result<Session, ImportError> {
         migrated = value.to_string();
         migrated.as_str()
     };
-    let file: FileBody =
-        serde_json::from_str(text).map_err(|e| ImportError::Malformed(e.to_string()))?;
-    let (Some(snapshot), Some(members)) = (value.get("snapshot"), value.get("members")) else {
-        return Err(ImportError::Malformed(
-            "missing field `snapshot` or `members`".into(),
-        ));
+    let kind_name = value.get("kind").and_then(Value::as_str).unwrap_or("");
+    let kind = Kind::from_name(kind_name).ok_or_else(|| {
+        ImportError::Malformed(format!("this app does not know sessions of kind \"{kind_name}\""))
+    })?;
+    let session = match kind {
+        Kind::Team => Session::Team(read_events(text)?),
     };
+    if let Some(snapshot) = value.get("snapshot").filter(|s| !s.is_null()) {
+        let replayed = match &session {
+            Session::Team(s) => as_value(&summary(s)),
+        };
+        if &replayed != snapshot {
+            return Err(ImportError::SnapshotMismatch);
+        }
+    }
+    if value.get("members") != Some(&as_value(&session.members())) {
+        return Err(ImportError::MembersMismatch);
+    }
+    Ok(session)
+}
+
+/// The events of a file of kind `P`, checked against the checksum and replayed.
+fn read_events<P: Protocol>(text: &str) -> Result<Engine<P>, ImportError> {
+    let file: FileBody<P> =
+        serde_json::from_str(text).map_err(|e| ImportError::Malformed(e.to_string()))?;
     let computed = checksum(&file.events);
     if computed != file.checksum {
         return Err(ImportError::Checksum {
@@ -253,28 +324,21 @@ pub fn from_file(text: &str) -> Result<Session, ImportError> {
             computed,
         });
     }
-    let session = Session::replay(&file.events).map_err(|e| ImportError::Replay(e.to_string()))?;
-    if &as_value(&without_calls(session.state())) != snapshot {
-        return Err(ImportError::SnapshotMismatch);
-    }
-    if &as_value(&session.state().members) != members {
-        return Err(ImportError::MembersMismatch);
-    }
-    Ok(session)
+    Engine::replay(&file.events).map_err(|e| ImportError::Replay(e.to_string()))
 }
 
 /// The parts of a session file [`from_file`] reads into Rust types; the other fields are checked
 /// for presence and type only, the snapshot and members are compared as JSON.
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", bound = "")]
 #[allow(dead_code)] // read to check the file's shape
-struct FileBody {
+struct FileBody<P: Protocol> {
     #[serde(rename = "schema_version")]
     schema_version: u32,
     app_version: String,
     exported_at: u64,
     title: String,
-    events: Vec<Event>,
+    events: Vec<Event<P>>,
     checksum: String,
 }
 
@@ -287,18 +351,25 @@ fn as_value<T: Serialize>(x: &T) -> Value {
         .unwrap_or(Value::Null)
 }
 
-/// The state as a file's snapshot keeps it: everything but the call transcripts.
-fn without_calls(state: &TeamState) -> TeamState {
-    let mut snapshot = state.clone();
-    snapshot.calls.clear();
-    snapshot
-}
-
 /// Upgrades a file of an older schema version to the current one. Version 1 is the first; each
 /// future version adds one step here (`1 → 2`, `2 → 3`, …) so old files keep opening.
-pub fn migrate(value: Value, from: u64) -> Result<Value, ImportError> {
+pub fn migrate(mut value: Value, from: u64) -> Result<Value, ImportError> {
+    if from == 1 {
+        // Version 1 had one kind (the team), its whole state as the snapshot (a shape this
+        // build no longer folds to: it is dropped; the checksum and the replay still check the
+        // events) and full team members.
+        value["kind"] = Value::from("team");
+        value["snapshot"] = Value::Null;
+        if let Some(members) = value.get_mut("members").and_then(Value::as_array_mut) {
+            for m in members.iter_mut() {
+                *m = serde_json::json!({ "id": m["id"], "name": m["name"], "model": m["model"] });
+            }
+        }
+        value["schema_version"] = Value::from(2);
+        return Ok(value);
+    }
     match from {
-        1 => Ok(value),
+        2 => Ok(value),
         other => Err(ImportError::NewerVersion {
             found: other,
             supported: SCHEMA_VERSION,
@@ -309,7 +380,12 @@ pub fn migrate(value: Value, from: u64) -> Result<Value, ImportError> {
 /// The final products as Markdown: the tree in order, each product with its accepted version (or
 /// its latest, marked as not accepted), then the presentation.
 pub fn markdown_report(session: &Session) -> String {
-    let s = session.state();
+    match session {
+        Session::Team(s) => team_report(s.state()),
+    }
+}
+
+fn team_report(s: &crate::protocol::team::TeamState) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", s.team_name);
     let _ = writeln!(out, "> {}\n", s.request.trim().replace('\n', "\n> "));

@@ -9,7 +9,7 @@
 
 pub mod context;
 pub mod demo;
-pub mod event;
+pub mod engine;
 pub mod export;
 pub mod json_schema;
 pub mod protocol;

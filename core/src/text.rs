@@ -47,6 +47,40 @@ pub(crate) fn cut(text: &str, max: usize) -> String {
     }
 }
 
+/// A title for lists: the first line of the request, shortened.
+pub fn title_of(request: &str) -> String {
+    let first = request
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("Untitled");
+    // A request written in Markdown: the title is the heading's text, not its markup.
+    let mut first = first.trim();
+    // Quote markers, then one heading marker (1–6 `#` and a space: `#1 priority` stays), then
+    // one list bullet.
+    first = first.trim_start_matches(['>', ' ']);
+    let hashes = first.len() - first.trim_start_matches('#').len();
+    if (1..=6).contains(&hashes)
+        && first[hashes..]
+            .chars()
+            .next()
+            .is_none_or(char::is_whitespace)
+    {
+        first = first[hashes..].trim_start();
+    }
+    let first = ["- ", "* ", "+ "]
+        .iter()
+        .find_map(|bullet| first.strip_prefix(bullet))
+        .unwrap_or(first)
+        .trim();
+    let first = if first.is_empty() { "Untitled" } else { first };
+    if first.chars().count() > 90 {
+        let cut: String = first.chars().take(88).collect();
+        format!("{}…", cut.trim_end())
+    } else {
+        first.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::one_line;
@@ -61,5 +95,22 @@ mod tests {
         assert!(cut.ends_with('…'));
         assert!(cut.starts_with("abcdef gh"));
         assert_eq!(one_line("abcdefghijkl", 5).chars().count(), 5);
+    }
+
+    #[test]
+    fn the_title_is_the_first_line_without_its_markdown_markup() {
+        assert_eq!(
+            title_of("# Plan a garden party\n\nWe host 40."),
+            "Plan a garden party"
+        );
+        assert_eq!(title_of("\n\n> - Compare heat pumps"), "Compare heat pumps");
+        assert_eq!(title_of("Plain request"), "Plain request");
+        assert_eq!(title_of("###"), "Untitled");
+        assert_eq!(title_of("#1 priority: ship it"), "#1 priority: ship it");
+        assert_eq!(title_of("#hashtag campaign"), "#hashtag campaign");
+        assert_eq!(title_of("####### seven"), "####### seven");
+        let long = "word ".repeat(40);
+        let t = title_of(&long);
+        assert!(t.ends_with('…') && t.chars().count() <= 89, "{t}");
     }
 }

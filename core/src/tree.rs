@@ -1089,3 +1089,20 @@ fn update_product(
     }
     Ok(())
 }
+
+impl From<TreeError> for crate::engine::FoldError {
+    /// A refused tree change as the engine reports it: a list operation keeps its position in the
+    /// answer (`/treeOperations/<i>`), so the repair prompt points at it.
+    fn from(error: TreeError) -> Self {
+        match error {
+            TreeError::Operation { index, reason, .. } => crate::engine::FoldError::Refused {
+                pointer: format!("/treeOperations/{index}"),
+                reason: reason.to_string(),
+            },
+            TreeError::Change(problem) => crate::engine::FoldError::Refused {
+                pointer: String::new(),
+                reason: format!("the tree refused a change: {problem}"),
+            },
+        }
+    }
+}

@@ -4,13 +4,14 @@
 use super::input::{DemoCollab, DemoInput, DemoMember, DemoProduct, DemoRole, Verdict, VersionRef};
 use super::{DemoAnswer, DemoModel};
 use crate::context::{AssessmentView, Envelope};
-use crate::protocol::{CallKind, ModelCall};
+use crate::engine::{CallKind, StoredCall};
+use crate::protocol::team::TeamState;
 use crate::schema::{CollabType, HaltType, Step};
 
 impl DemoModel {
     /// The answer to an engine call: what the runner submits under `call.id`. Usage reports the
     /// engine's own prompt estimate, so budgets add up the same way as for a real provider.
-    pub fn answer_call(&self, call: &ModelCall) -> DemoAnswer {
+    pub fn answer_call(&self, call: &StoredCall<TeamState>) -> DemoAnswer {
         let input = input_from_call(call);
         let mut answer = self.answer(&input);
         answer.usage.prompt_tokens = call.token_estimate;
@@ -19,7 +20,7 @@ impl DemoModel {
 }
 
 /// What the demo reads from an engine call.
-pub fn input_from_call(call: &ModelCall) -> DemoInput {
+pub fn input_from_call(call: &StoredCall<TeamState>) -> DemoInput {
     let env = &call.envelope;
     let person_answer = env
         .person_answers

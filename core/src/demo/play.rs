@@ -8,8 +8,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::DemoModel;
-use crate::event::Usage;
-use crate::session::{EngineError, Outcome, Session, Status};
+use crate::engine::{DemoReply, Engine, EngineError, Outcome, Protocol, Status, StoredCall, Usage};
+use crate::protocol::team::TeamSession;
 
 /// What happened while playing, for assertions and the benchmark log.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,11 +38,44 @@ impl super::DemoAnswer {
     }
 }
 
-/// Runs `session` on `model` until it is done, paused or failed, or `max_calls` answers were given.
+impl DemoReply {
+    /// Usage in the event log's terms (the demo never stops for length).
+    pub fn engine_usage(&self) -> Usage {
+        Usage {
+            input_tokens: self.prompt_tokens,
+            output_tokens: self.completion_tokens,
+            stopped_for_length: false,
+        }
+    }
+}
+
+impl From<super::DemoAnswer> for DemoReply {
+    fn from(answer: super::DemoAnswer) -> Self {
+        DemoReply {
+            text: answer.text,
+            finish_reason: answer.finish_reason,
+            prompt_tokens: answer.usage.prompt_tokens,
+            completion_tokens: answer.usage.completion_tokens,
+        }
+    }
+}
+
+/// Runs a team session on `model` until it is done or paused, or `max_calls` answers were given.
 /// `now` is the clock value of the next command; it is advanced by one per command.
 pub fn play(
-    session: &mut Session,
+    session: &mut TeamSession,
     model: &DemoModel,
+    now: &mut u64,
+    max_calls: usize,
+) -> Result<PlayReport, EngineError> {
+    play_with(session, |_, call| model.answer_call(call).into(), now, max_calls)
+}
+
+/// Runs a session of any kind with `answer` as its model (the kind's own demo model:
+/// `|state, call| state.demo_answer(call)`), playing the person's side as [`play`] does.
+pub fn play_with<P: Protocol>(
+    session: &mut Engine<P>,
+    answer: impl Fn(&P, &StoredCall<P>) -> DemoReply,
     now: &mut u64,
     max_calls: usize,
 ) -> Result<PlayReport, EngineError> {
@@ -53,12 +86,17 @@ pub fn play(
                 session.start(tick(now))?;
             }
             Status::Running => {
-                let calls = session.next_calls();
+                let calls: Vec<StoredCall<P>> = session
+                    .state()
+                    .core()
+                    .outstanding_calls()
+                    .map(|rec| rec.call.clone())
+                    .collect();
                 if calls.is_empty() {
                     break;
                 }
                 for call in calls {
-                    let answer = model.answer_call(&call);
+                    let answer = answer(session.state(), &call);
                     report.calls += 1;
                     report.last_round = report.last_round.max(call.round);
                     match session.submit(
@@ -82,7 +120,7 @@ pub fn play(
                 report.questions += 1;
                 session.answer_halt(&answer, tick(now))?;
             }
-            Status::Done | Status::Paused { .. } | Status::Failed { .. } => break,
+            Status::Done | Status::Paused { .. } => break,
         }
     }
     Ok(report)

@@ -1,29 +1,31 @@
 //! The append-only event log of a session.
 //!
-//! Every change of a session is one [`Event`]: the session's creation, each model call issued (with
-//! its messages and envelope), each raw answer, each validation report, each applied change, each
-//! thing the person did. The state is a fold of the events ([`crate::protocol::team::TeamState::fold`]),
-//! so a session can be replayed, audited and exported exactly. Events hold everything the fold needs
-//! (served context slices, repair prompts, halts) so replay never re-runs the validator or the prompt
-//! builder: a session file stays readable after either changes.
+//! Every change of a session is one [`Event`]: its creation, each model call issued (with its
+//! messages and envelope), each raw answer, each validation report, each applied change, each
+//! thing the person did. The state is a fold of the events, so a session can be replayed, audited
+//! and exported exactly. Events hold everything the fold needs (served context, repair prompts,
+//! halts), so replay never re-runs the validator or the prompt builder: a session file stays
+//! readable after either changes. The protocol's own payloads (its config, outputs, edits) ride
+//! inside the same events, typed by the protocol.
 
 use serde::{Deserialize, Serialize};
 
-use crate::context::ContextSlice;
-use crate::protocol::ModelCall;
-use crate::schema::{ContextRequest, FinalOutput, Halt, Step};
-use crate::session::{Charter, PauseReason, SessionConfig, Settings};
-use crate::validate::{Report, Violation};
+use super::call::StoredCall;
+use super::status::{Findings, PauseReason, Settings};
+use super::Protocol;
+use crate::schema::Halt;
+use crate::validate::Violation;
 
 /// One entry of the log: its position, when it happened (ms, passed in), and what happened.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Event {
+#[serde(bound = "")]
+pub struct Event<P: Protocol> {
     /// 0, 1, 2, … without gaps; replay refuses a log with a gap.
     pub seq: u64,
     /// Milliseconds since the Unix epoch, as the caller said.
     pub at: u64,
     /// What happened.
-    pub kind: EventKind,
+    pub kind: EventKind<P>,
 }
 
 /// Tokens a provider reported for one call; the engine counts them against the budget.
@@ -39,49 +41,32 @@ pub struct Usage {
     pub stopped_for_length: bool,
 }
 
-/// What the person did, besides answering a halt.
+/// A person's edit: the engine's own (limits), or one of the protocol's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "edit", rename_all = "snake_case")]
-pub enum PersonEdit {
-    /// Replaces the mission charter.
-    Charter {
-        /// The new charter.
-        charter: Charter,
-    },
-    /// Accepts a version of a product, as the chair would.
-    AcceptVersion {
-        /// Product id.
-        product_id: String,
-        /// Version id.
-        version_id: String,
-    },
-    /// Rejects the latest version of a product with a reason the next writer sees.
-    RejectVersion {
-        /// Product id.
-        product_id: String,
-        /// Why.
-        reason: String,
-    },
-    /// A remark to the chair, shown in its next prompt.
-    RemarkToChair {
-        /// The remark.
-        content: String,
-    },
+#[serde(tag = "edit", rename_all = "snake_case", bound = "")]
+pub enum EngineEdit<P: Protocol> {
     /// New limits (round limit, token budget, repairs allowed).
     Settings {
         /// The new settings.
         settings: Settings,
     },
+    /// An edit of the protocol's state (its own `edit` tag).
+    #[serde(untagged)]
+    Protocol(P::Edit),
 }
 
 /// Everything that can happen to a session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum EventKind {
-    /// The first event: the team, the request, the settings.
+#[serde(tag = "type", rename_all = "snake_case", bound = "")]
+pub enum EventKind<P: Protocol> {
+    /// The first event: the kind of session and its configuration.
     Created {
+        /// The kind's name ([`Protocol::KIND`]); logs written before there were kinds leave it
+        /// out (empty).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        kind: String,
         /// The configuration the session starts from.
-        config: SessionConfig,
+        config: P::Config,
     },
     /// The person started the session (draft → running).
     Started,
@@ -95,14 +80,14 @@ pub enum EventKind {
         /// The round.
         round: u32,
         /// The step.
-        step: Step,
+        step: P::Step,
         /// Who must answer.
         members: Vec<String>,
     },
     /// A model call was issued (kept whole: the person can see what each member saw).
     CallIssued {
-        /// The call, without its JSON Schema (a function of the step).
-        call: Box<ModelCall>,
+        /// The call.
+        call: Box<StoredCall<P>>,
     },
     /// A raw answer arrived for an outstanding call.
     AnswerReceived {
@@ -131,18 +116,27 @@ pub enum EventKind {
         /// The call.
         call_id: String,
         /// Every violation.
-        report: Report,
+        report: Findings,
         /// The message sent back to the model.
         repair_prompt: String,
     },
-    /// The member asked for more context; the slices are served and the step asked again.
+    /// The answer was invalid and the protocol's deterministic rule decided instead (no repair).
+    FellBack {
+        /// The call.
+        call_id: String,
+        /// Why the answer was refused.
+        report: Findings,
+        /// What the rule decided, applied in the answer's place.
+        output: Box<P::Output>,
+    },
+    /// The member asked for more context; it is served and the step asked again.
     ContextServed {
         /// The call.
         call_id: String,
         /// What was asked.
-        requests: Vec<ContextRequest>,
+        requests: P::Ask,
         /// What was served.
-        slices: Vec<ContextSlice>,
+        slices: P::Served,
         /// The follow-up message sent to the model.
         follow_up: String,
         /// Warnings from validation.
@@ -157,12 +151,12 @@ pub enum EventKind {
         /// Warnings from validation.
         warnings: Vec<Violation>,
     },
-    /// A valid final output was applied (the fold re-applies it deterministically).
+    /// A valid output was applied (the fold re-applies it deterministically).
     Applied {
         /// The call.
         call_id: String,
         /// The output.
-        output: Box<FinalOutput>,
+        output: Box<P::Output>,
         /// Warnings from validation.
         warnings: Vec<Violation>,
     },
@@ -174,26 +168,26 @@ pub enum EventKind {
     /// The person changed something.
     PersonEdited {
         /// What.
-        edit: PersonEdit,
+        edit: EngineEdit<P>,
     },
     /// The session paused.
     Paused {
         /// Why.
-        reason: PauseReason,
+        reason: PauseReason<P>,
     },
     /// The session runs again.
     Resumed,
-    /// The rounds end (the chair halted `done`, or the person asked for the presentation);
-    /// outstanding calls are superseded.
+    /// The work ends (a member halted `done`, the protocol ended it, or the person wrapped up);
+    /// outstanding calls are superseded and the closing step follows.
     RoundsEnded {
-        /// `chair` or `user-1`.
+        /// A member id or `user-1`.
         by: String,
     },
     /// The session is over.
     Finished,
 }
 
-impl EventKind {
+impl<P: Protocol> EventKind<P> {
     /// A short name for timelines and logs.
     pub fn name(&self) -> &'static str {
         match self {
@@ -205,6 +199,7 @@ impl EventKind {
             EventKind::AnswerReceived { .. } => "answer_received",
             EventKind::AnswerRefused { .. } => "answer_refused",
             EventKind::AnswerInvalid { .. } => "answer_invalid",
+            EventKind::FellBack { .. } => "fell_back",
             EventKind::ContextServed { .. } => "context_served",
             EventKind::HaltRaised { .. } => "halt_raised",
             EventKind::Applied { .. } => "applied",

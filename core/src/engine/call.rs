@@ -1,0 +1,217 @@
+//! Model calls: what the engine asks of a model, what the runner performs, and what became of it.
+//!
+//! A [`StoredCall`] is a call as the event log keeps it (typed by the protocol: its step and the
+//! envelope it was built from). A [`ModelCall`] is the same call as the runner sees it: who must
+//! answer, the conversation to send, the schema name, and nothing protocol-specific, so one
+//! runner drives every kind of session. A [`CallRecord`] is one transcript entry: the call, its
+//! raw answer and what the engine made of it.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::status::Findings;
+use super::{Protocol, Usage};
+use crate::schema::Halt;
+use crate::validate::Violation;
+
+/// Who speaks in a chat message, as every chat API names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatRole {
+    /// Instructions that frame the whole conversation.
+    System,
+    /// The engine speaking to the model (task, served context, repair prompt).
+    User,
+    /// The model's own earlier answer, kept so a repair continues the same conversation.
+    Assistant,
+}
+
+/// One chat message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// Who speaks.
+    pub role: ChatRole,
+    /// What is said.
+    pub content: String,
+}
+
+impl Message {
+    /// A message with the given role.
+    pub fn new(role: ChatRole, content: impl Into<String>) -> Self {
+        Message {
+            role,
+            content: content.into(),
+        }
+    }
+}
+
+/// Why a call was issued: the first ask of a step, a re-ask after served context, or a repair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallKind {
+    /// The first call of this member at this step.
+    Initial,
+    /// The same step asked again with the slices the member requested.
+    AfterContext,
+    /// The same step asked again with the validation report of the last answer.
+    Repair,
+}
+
+/// One call as the event log keeps it: everything needed to show the person what the member saw.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", bound = "")]
+pub struct StoredCall<P: Protocol> {
+    /// Deterministic id (`call-<seq>`); the answer must come back under this id.
+    pub id: String,
+    /// Member id that must answer.
+    pub member: String,
+    /// The step the answer is for.
+    pub step: P::Step,
+    /// The round.
+    pub round: u32,
+    /// Why the call exists.
+    pub kind: CallKind,
+    /// The conversation sent, system first.
+    pub messages: Vec<Message>,
+    /// Estimated prompt tokens (characters / 4; no tokenizer in core).
+    pub token_estimate: u64,
+    /// The state picture the prompt was built from.
+    pub envelope: P::Envelope,
+}
+
+/// One model call due now, as the runner performs it: the same for every kind of session, and
+/// nothing secret (the runner looks the key up from the member's provider).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelCall {
+    /// The id the answer must come back under.
+    pub id: String,
+    /// Member id that must answer.
+    pub member: String,
+    /// The step's wire name, also the name of its answer schema (`schemas/<step>.plain.json`).
+    pub step: &'static str,
+    /// The step in words, for progress messages.
+    pub step_title: &'static str,
+    /// The round.
+    pub round: u32,
+    /// Why the call exists.
+    pub kind: CallKind,
+    /// The conversation to send, system first.
+    pub messages: Vec<Message>,
+    /// The JSON Schema of the answer, when the caller asked for it (else null).
+    #[serde(skip_serializing_if = "Value::is_null")]
+    pub schema: Value,
+    /// Estimated prompt tokens.
+    pub token_estimate: u64,
+    /// The built-in demo model's answer, filled in for members on the demo provider only.
+    #[serde(skip)]
+    pub demo: Option<DemoReply>,
+}
+
+/// What the built-in demo model answers to one call, as a provider adapter would report it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DemoReply {
+    /// The raw answer text.
+    pub text: String,
+    /// Why generation stopped, as providers say it (`stop`, `length`).
+    pub finish_reason: String,
+    /// Tokens of the prompt (the engine's own estimate).
+    pub prompt_tokens: u64,
+    /// Tokens of the answer.
+    pub completion_tokens: u64,
+}
+
+/// What became of a call's answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "snake_case", bound = "")]
+pub enum CallResult<P: Protocol> {
+    /// Applied, with the changes in words.
+    Applied {
+        /// What changed.
+        changes: Vec<String>,
+        /// Validation warnings.
+        warnings: Vec<Violation>,
+    },
+    /// Invalid; nothing applied.
+    Invalid {
+        /// The report.
+        report: Findings,
+    },
+    /// Invalid, and the protocol's rule decided in the model's place.
+    FellBack {
+        /// Why the answer was refused.
+        report: Findings,
+        /// What the rule changed.
+        changes: Vec<String>,
+    },
+    /// Context served.
+    ContextServed {
+        /// What was served.
+        slices: P::Served,
+    },
+    /// A halt.
+    Halted {
+        /// The halt.
+        halt: Halt,
+    },
+    /// Superseded before an answer came (the rounds ended, or the person stopped the run).
+    Superseded,
+}
+
+impl<P: Protocol> CallResult<P> {
+    /// The result in a few words, for the timeline and the transcript (one wording for both).
+    pub fn word(result: Option<&CallResult<P>>, answered: bool) -> &'static str {
+        match result {
+            Some(CallResult::Applied { .. }) => "applied",
+            Some(CallResult::Invalid { .. }) => "invalid",
+            Some(CallResult::FellBack { .. }) => "fell back",
+            Some(CallResult::ContextServed { .. }) => "asked for context",
+            Some(CallResult::Halted { .. }) => "halted",
+            Some(CallResult::Superseded) => "superseded",
+            None if answered => "answered",
+            None => "waiting",
+        }
+    }
+}
+
+/// One model call and what happened to it: the transcript entry the UI shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", bound = "")]
+pub struct CallRecord<P: Protocol> {
+    /// The call as issued (messages and envelope included).
+    pub call: StoredCall<P>,
+    /// When it was issued.
+    pub issued_at: u64,
+    /// The raw answer.
+    pub raw_answer: Option<String>,
+    /// When the answer came.
+    pub answered_at: Option<u64>,
+    /// The provider's usage.
+    pub usage: Option<Usage>,
+    /// Tokens counted for this call.
+    pub tokens: u64,
+    /// What became of it.
+    pub result: Option<CallResult<P>>,
+}
+
+impl<P: Protocol> CallRecord<P> {
+    /// What became of the call, in a few words.
+    pub fn result_word(&self) -> &'static str {
+        CallResult::word(self.result.as_ref(), self.raw_answer.is_some())
+    }
+}
+
+/// Rough token count of a text: one token per four characters, rounded up. Good enough for budget
+/// checks; the provider's reported usage is what counts against the budget when it is given.
+pub fn estimate_tokens(text: &str) -> u64 {
+    (text.chars().count() as u64).div_ceil(4)
+}
+
+/// Token estimate of a whole conversation.
+pub fn estimate_messages(messages: &[Message]) -> u64 {
+    messages
+        .iter()
+        .map(|m| estimate_tokens(&m.content) + 4)
+        .sum()
+}

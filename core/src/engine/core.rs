@@ -1,0 +1,456 @@
+//! The engine's part of a session's state, and the fold of its events.
+//!
+//! Every kind of session carries one [`Core`]: the status, the round and step, one [`Slot`] per
+//! member of the current step (its outstanding call, its repair and context counters, its
+//! conversation), every call with what became of it, the halts, the tokens counted, the limits.
+//! [`Core::fold`] is the only code that changes it; the protocol folds its own part of the same
+//! event first ([`super::Protocol::fold`]).
+
+use serde::{Deserialize, Serialize};
+
+use super::call::{CallKind, CallRecord, CallResult, ChatRole, Message};
+use super::event::{EngineEdit, Event, EventKind};
+use super::status::{Findings, FoldError, Settings, Status};
+use super::Protocol;
+use crate::schema::{Halt, HaltType};
+
+/// One member's place in the current step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Slot {
+    /// Member id.
+    pub member: String,
+    /// The outstanding call, if one is out.
+    pub call_id: Option<String>,
+    /// `request_context` answers given so far at this step.
+    pub context_requests: u32,
+    /// Repair prompts sent so far at this step.
+    pub repairs: u32,
+    /// The member's step is over.
+    pub done: bool,
+    /// Repairs are used up; the session paused. Resume starts the member afresh.
+    pub exhausted: bool,
+    /// The conversation so far (the next call continues it).
+    pub messages: Vec<Message>,
+    /// What kind of call comes next.
+    pub next_kind: CallKind,
+    /// The report of the last invalid answer, while a repair is pending.
+    pub pending_report: Option<Findings>,
+}
+
+impl Slot {
+    fn new(member: &str) -> Slot {
+        Slot {
+            member: member.to_string(),
+            call_id: None,
+            context_requests: 0,
+            repairs: 0,
+            done: false,
+            exhausted: false,
+            messages: Vec::new(),
+            next_kind: CallKind::Initial,
+            pending_report: None,
+        }
+    }
+
+    fn restart(&mut self) {
+        self.call_id = None;
+        self.repairs = 0;
+        self.exhausted = false;
+        self.messages.clear();
+        self.next_kind = CallKind::Initial;
+        self.pending_report = None;
+    }
+
+    /// What the member is doing, in one word, for the timeline.
+    pub fn live_state(&self) -> &'static str {
+        if self.done {
+            "done"
+        } else if self.exhausted {
+            "stuck"
+        } else if self.call_id.is_some() {
+            match self.next_kind {
+                CallKind::Repair => "repairing",
+                CallKind::AfterContext => "reading_context",
+                CallKind::Initial => "working",
+            }
+        } else {
+            "waiting"
+        }
+    }
+}
+
+/// A halt the person saw, and their answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", bound = "")]
+pub struct HaltRecord<P: Protocol> {
+    /// Round.
+    pub round: u32,
+    /// Step.
+    pub step: Option<P::Step>,
+    /// Member who halted.
+    pub asked_by: String,
+    /// The halt.
+    pub halt: Halt,
+    /// The person's answer (questions only).
+    pub answer: Option<String>,
+}
+
+/// One step of the timeline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", bound = "")]
+pub struct StepRecord<P: Protocol> {
+    /// Round.
+    pub round: u32,
+    /// Step.
+    pub step: P::Step,
+    /// Members who acted.
+    pub members: Vec<String>,
+    /// Start time.
+    pub started_at: u64,
+    /// End time (when the next step started or the session finished).
+    pub ended_at: Option<u64>,
+}
+
+/// The engine's part of the state of any session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", bound = "")]
+pub struct Core<P: Protocol> {
+    /// Status.
+    pub status: Status<P>,
+    /// Limits.
+    pub settings: Settings,
+    /// Current round (0 before the first round).
+    pub round: u32,
+    /// Current (or last finished) step.
+    pub step: Option<P::Step>,
+    /// Members of the current step.
+    pub slots: Vec<Slot>,
+    /// Every call, in issue order.
+    pub calls: Vec<CallRecord<P>>,
+    /// Answers refused (call id, reason).
+    pub refused: Vec<(String, String)>,
+    /// Every halt.
+    pub halts: Vec<HaltRecord<P>>,
+    /// Steps run.
+    pub timeline: Vec<StepRecord<P>>,
+    /// Tokens counted.
+    pub tokens_used: u64,
+    /// The work is over (the closing step next, or done).
+    pub rounds_ended: bool,
+}
+
+impl<P: Protocol> Core<P> {
+    /// The engine's state of a new session with these limits.
+    pub fn new(settings: Settings) -> Core<P> {
+        Core {
+            status: Status::Draft,
+            settings,
+            round: 0,
+            step: None,
+            slots: Vec::new(),
+            calls: Vec::new(),
+            refused: Vec::new(),
+            halts: Vec::new(),
+            timeline: Vec::new(),
+            tokens_used: 0,
+            rounds_ended: false,
+        }
+    }
+
+    /// The transcript entry of a call.
+    pub fn call(&self, id: &str) -> Option<&CallRecord<P>> {
+        call_index(id)
+            .and_then(|i| self.calls.get(i))
+            .filter(|c| c.call.id == id)
+    }
+
+    /// Calls issued and not yet answered, in issue order.
+    pub fn outstanding_calls(&self) -> impl Iterator<Item = &CallRecord<P>> {
+        self.slots
+            .iter()
+            .filter_map(|s| s.call_id.as_deref())
+            .filter_map(|id| self.call(id))
+    }
+
+    /// The calls of one member at one step of one round, oldest first: the first ask, then each
+    /// re-ask after served context or a repair — one transcript thread.
+    pub fn thread(&self, member: &str, round: u32, step: P::Step) -> Vec<&CallRecord<P>> {
+        self.calls
+            .iter()
+            .filter(|c| c.call.member == member && c.call.round == round && c.call.step == step)
+            .collect()
+    }
+
+    /// Each member of the current step with what it is doing now, for the live timeline.
+    pub fn live_states(&self) -> Vec<(&str, &'static str)> {
+        self.slots
+            .iter()
+            .map(|s| (s.member.as_str(), s.live_state()))
+            .collect()
+    }
+
+    /// The member of an answered call whose result is not decided yet.
+    pub fn answered_member(&self, call_id: &str) -> Result<&str, FoldError> {
+        self.call(call_id)
+            .filter(|c| c.raw_answer.is_some() && c.result.is_none())
+            .map(|c| c.call.member.as_str())
+            .ok_or_else(|| FoldError::Call(call_id.to_string()))
+    }
+
+    /// The slot of a member of the current step.
+    pub fn slot(&self, member: &str) -> Option<&Slot> {
+        self.slots.iter().find(|s| s.member == member)
+    }
+
+    /// The token budget, when it is spent: (used, budget).
+    pub fn budget_spent(&self) -> Option<(u64, u64)> {
+        self.settings
+            .token_budget
+            .filter(|b| self.tokens_used >= *b)
+            .map(|b| (self.tokens_used, b))
+    }
+
+    /// Folds the engine's part of one event in. `changes` is what the protocol's fold said an
+    /// applied output changed.
+    pub(super) fn fold(&mut self, event: &Event<P>, changes: Vec<String>) -> Result<(), FoldError> {
+        let at = event.at;
+        match &event.kind {
+            EventKind::Created { .. } => {}
+            EventKind::Started => self.status = Status::Running,
+            EventKind::RoundStarted { round } => {
+                self.close_step(at);
+                self.round = *round;
+                self.step = None;
+                self.slots.clear();
+            }
+            EventKind::StepStarted {
+                round,
+                step,
+                members,
+            } => {
+                self.close_step(at);
+                self.round = *round;
+                self.step = Some(*step);
+                self.slots = members.iter().map(|m| Slot::new(m)).collect();
+                self.timeline.push(StepRecord {
+                    round: *round,
+                    step: *step,
+                    members: members.clone(),
+                    started_at: at,
+                    ended_at: None,
+                });
+            }
+            EventKind::CallIssued { call } => {
+                let expected = format!("call-{}", self.calls.len() + 1);
+                if call.id != expected {
+                    return Err(FoldError::Call(call.id.clone()));
+                }
+                let slot = self.slot_mut(&call.member)?;
+                if slot.done || slot.call_id.is_some() {
+                    return Err(FoldError::Slot(call.member.clone()));
+                }
+                slot.call_id = Some(call.id.clone());
+                slot.messages = call.messages.clone();
+                slot.next_kind = call.kind;
+                self.calls.push(CallRecord {
+                    call: (**call).clone(),
+                    issued_at: at,
+                    raw_answer: None,
+                    answered_at: None,
+                    usage: None,
+                    tokens: 0,
+                    result: None,
+                });
+            }
+            EventKind::AnswerReceived {
+                call_id,
+                raw,
+                usage,
+                tokens,
+            } => {
+                let slot = self
+                    .slots
+                    .iter_mut()
+                    .find(|s| s.call_id.as_deref() == Some(call_id))
+                    .ok_or_else(|| FoldError::Call(call_id.clone()))?;
+                slot.call_id = None;
+                slot.messages.push(Message::new(ChatRole::Assistant, raw));
+                let rec = self.call_mut(call_id)?;
+                rec.raw_answer = Some(raw.clone());
+                rec.answered_at = Some(at);
+                rec.usage = *usage;
+                rec.tokens = *tokens;
+                self.tokens_used += tokens;
+            }
+            EventKind::AnswerRefused {
+                call_id, reason, ..
+            } => self.refused.push((call_id.clone(), reason.clone())),
+            EventKind::AnswerInvalid {
+                call_id,
+                report,
+                repair_prompt,
+            } => {
+                let max = self.settings.max_repairs;
+                let member = self.answered_member(call_id)?.to_string();
+                let slot = self.slot_mut(&member)?;
+                slot.repairs += 1;
+                slot.exhausted = slot.repairs > max;
+                slot.pending_report = Some(report.clone());
+                slot.messages
+                    .push(Message::new(ChatRole::User, repair_prompt));
+                slot.next_kind = CallKind::Repair;
+                self.call_mut(call_id)?.result = Some(CallResult::Invalid {
+                    report: report.clone(),
+                });
+            }
+            EventKind::FellBack {
+                call_id, report, ..
+            } => {
+                let member = self.answered_member(call_id)?.to_string();
+                let slot = self.slot_mut(&member)?;
+                slot.done = true;
+                slot.pending_report = None;
+                self.call_mut(call_id)?.result = Some(CallResult::FellBack {
+                    report: report.clone(),
+                    changes,
+                });
+            }
+            EventKind::ContextServed {
+                call_id,
+                slices,
+                follow_up,
+                ..
+            } => {
+                let member = self.answered_member(call_id)?.to_string();
+                let slot = self.slot_mut(&member)?;
+                slot.context_requests += 1;
+                slot.messages.push(Message::new(ChatRole::User, follow_up));
+                slot.next_kind = CallKind::AfterContext;
+                slot.pending_report = None;
+                self.call_mut(call_id)?.result = Some(CallResult::ContextServed {
+                    slices: slices.clone(),
+                });
+            }
+            EventKind::HaltRaised { call_id, halt, .. } => {
+                let member = self.answered_member(call_id)?.to_string();
+                let (round, step) = (self.round, self.step);
+                let slot = self.slot_mut(&member)?;
+                match halt.halt_type {
+                    HaltType::Question => {
+                        // Asked afresh once the person answers: the answer is in the new prompt.
+                        slot.restart();
+                        slot.context_requests = 0;
+                        self.status = Status::AwaitingPerson {
+                            asked_by: member.clone(),
+                            halt: halt.clone(),
+                        };
+                    }
+                    HaltType::Done => {
+                        slot.done = true;
+                        slot.pending_report = None;
+                        self.rounds_ended = true;
+                    }
+                }
+                self.halts.push(HaltRecord {
+                    round,
+                    step,
+                    asked_by: member,
+                    halt: halt.clone(),
+                    answer: None,
+                });
+                self.call_mut(call_id)?.result = Some(CallResult::Halted { halt: halt.clone() });
+            }
+            EventKind::Applied {
+                call_id, warnings, ..
+            } => {
+                let member = self.answered_member(call_id)?.to_string();
+                let slot = self.slot_mut(&member)?;
+                slot.done = true;
+                slot.pending_report = None;
+                self.call_mut(call_id)?.result = Some(CallResult::Applied {
+                    changes,
+                    warnings: warnings.clone(),
+                });
+            }
+            EventKind::PersonAnswered { answer } => {
+                let Status::AwaitingPerson { .. } = self.status else {
+                    return Err(FoldError::Unexpected("no question is open".into()));
+                };
+                if let Some(h) = self
+                    .halts
+                    .iter_mut()
+                    .rev()
+                    .find(|h| h.halt.halt_type == HaltType::Question && h.answer.is_none())
+                {
+                    h.answer = Some(answer.clone());
+                }
+                self.status = Status::Running;
+            }
+            EventKind::PersonEdited { edit } => {
+                if let EngineEdit::Settings { settings } = edit {
+                    self.settings = settings.clone();
+                }
+            }
+            EventKind::Paused { reason } => {
+                self.status = Status::Paused {
+                    reason: reason.clone(),
+                }
+            }
+            EventKind::Resumed => {
+                for slot in self.slots.iter_mut().filter(|s| s.exhausted) {
+                    slot.restart();
+                }
+                self.status = Status::Running;
+            }
+            EventKind::RoundsEnded { .. } => {
+                for slot in &mut self.slots {
+                    if let Some(id) = slot.call_id.take() {
+                        if let Some(rec) = call_index(&id).and_then(|i| self.calls.get_mut(i)) {
+                            rec.result = Some(CallResult::Superseded);
+                        }
+                    }
+                    slot.done = true;
+                }
+                self.rounds_ended = true;
+                self.status = Status::Running;
+            }
+            EventKind::Finished => {
+                self.close_step(at);
+                self.slots.clear();
+                self.status = Status::Done;
+            }
+        }
+        Ok(())
+    }
+
+    fn close_step(&mut self, at: u64) {
+        if let Some(last) = self.timeline.last_mut() {
+            if last.ended_at.is_none() {
+                last.ended_at = Some(at);
+            }
+        }
+    }
+
+    fn slot_mut(&mut self, member: &str) -> Result<&mut Slot, FoldError> {
+        self.slots
+            .iter_mut()
+            .find(|s| s.member == member)
+            .ok_or_else(|| FoldError::Slot(member.to_string()))
+    }
+
+    fn call_mut(&mut self, call_id: &str) -> Result<&mut CallRecord<P>, FoldError> {
+        call_index(call_id)
+            .and_then(|i| self.calls.get_mut(i))
+            .filter(|c| c.call.id == call_id)
+            .ok_or_else(|| FoldError::Call(call_id.to_string()))
+    }
+}
+
+/// The position of `call-<n>` in the call list.
+fn call_index(id: &str) -> Option<usize> {
+    id.strip_prefix("call-")?
+        .parse::<usize>()
+        .ok()?
+        .checked_sub(1)
+}

@@ -1,0 +1,186 @@
+//! The protocol-neutral session engine: one event log, one fold, one loop, for every kind of
+//! session.
+//!
+//! A kind of session (a *protocol*) implements [`Protocol`]: its configuration, its state, who acts
+//! next, the prompt of each call, how an answer is judged and what it changes. The engine owns
+//! everything every kind needs and no kind may get wrong on its own:
+//! - the append-only event log ([`event`]) and the fold that rebuilds the state from it;
+//! - call ids, and refusing an answer to a late, unknown or superseded call;
+//! - the repair and `request_context` counters of each member at each step ([`core::Slot`]);
+//! - questions that wait for the person, pause and resume, and the limits (rounds, tokens);
+//! - applying an answer all-or-nothing: a change the protocol's fold refuses leaves the state as
+//!   it was and goes back to the model as a violation.
+//!
+//! The engine never names a protocol (a test reads this folder and fails if it does). It returns
+//! the model calls to make as data ([`call::ModelCall`]); the runner performs them and feeds the
+//! raw answers back through [`Engine::submit`]. Time comes in as `now` (ms) on every command.
+
+pub mod call;
+pub mod core;
+pub mod event;
+mod run;
+pub mod status;
+
+use std::fmt::Debug;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+pub use self::call::{
+    estimate_messages, estimate_tokens, CallKind, CallRecord, CallResult, ChatRole, DemoReply, Message,
+    ModelCall, StoredCall,
+};
+pub use self::core::{Core, HaltRecord, Slot, StepRecord};
+pub use self::event::{EngineEdit, Event, EventKind, Usage};
+pub use self::run::Engine;
+pub use self::status::{
+    EngineError, Findings, FoldError, Outcome, PauseReason, Settings, Status,
+};
+
+use crate::schema::Halt;
+use crate::validate::Violation;
+
+/// What a type must be to travel in events and session files.
+pub trait Wire: Debug + Clone + PartialEq + Serialize + DeserializeOwned {}
+impl<T: Debug + Clone + PartialEq + Serialize + DeserializeOwned> Wire for T {}
+
+/// Which provider and model a member runs on. Never a key: keys stay in the runner's storage.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+pub struct ModelRef {
+    /// Provider name (`openai`, `anthropic`, `demo`, …).
+    pub provider: String,
+    /// Model name as the provider spells it.
+    pub model: String,
+}
+
+/// What the engine does next when no member of the current step has work left.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Move<P: Protocol> {
+    /// Start this step of this round with these members (in parallel).
+    Step(u32, P::Step, Vec<String>),
+    /// Start this round (the engine pauses instead when it is past the round limit).
+    Round(u32),
+    /// The session is over.
+    Finish,
+    /// The protocol cannot go on until the person fixes something.
+    Block(P::Block),
+}
+
+/// The protocol's judgement of one raw answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Judgement<P: Protocol> {
+    /// Valid and allowed: fold it in.
+    Apply {
+        /// The output, as the protocol's fold consumes it.
+        output: P::Output,
+        /// Recoveries and unknown fields, kept for the transcript.
+        warnings: Vec<Violation>,
+    },
+    /// The member asks for more context before answering.
+    WantsContext {
+        /// What it asked for.
+        ask: P::Ask,
+        /// Warnings from validation.
+        warnings: Vec<Violation>,
+    },
+    /// A question for the person, or the member says the work is done.
+    Halt {
+        /// The halt.
+        halt: Halt,
+        /// Warnings from validation.
+        warnings: Vec<Violation>,
+    },
+    /// Not usable. Nothing is applied. With a `fallback`, the protocol's rule decides instead of
+    /// the model (no repair); without, the same member is asked again with the repair prompt.
+    Invalid {
+        /// Every violation.
+        findings: Findings,
+        /// The output a deterministic rule puts in the answer's place, if the protocol has one.
+        fallback: Option<P::Output>,
+    },
+}
+
+/// A kind of session. Implemented by the protocol's state type, which carries the engine's part
+/// ([`Core`]) so the protocol's rules can read the round, the step and the slots.
+///
+/// Every method is deterministic: the same state and inputs give the same result, so a replayed
+/// log rebuilds the same state and a recorded demo session plays the same way again.
+pub trait Protocol: Debug + Clone + PartialEq + Sized {
+    /// The kind's name in files and the `created` event (`team`, …).
+    const KIND: &'static str;
+    /// Everything a session of this kind starts from (the `created` event holds it).
+    type Config: Wire;
+    /// A step of a round (who answers under which shape).
+    type Step: Wire + Copy + Eq;
+    /// The state picture one call was built from, kept with the call.
+    type Envelope: Wire;
+    /// A valid answer as the fold applies it.
+    type Output: Wire;
+    /// What a member may ask for with `request_context`.
+    type Ask: Wire;
+    /// What was served for such a request (kept in the `context_served` event).
+    type Served: Wire;
+    /// A person's edit of this kind's state.
+    type Edit: Wire;
+    /// This kind's own reasons to pause (e.g. something the person must fill in first).
+    type Block: Wire;
+
+    /// Checks a configuration and returns the state before the first step. `Err` says what is
+    /// wrong in words a person can act on.
+    fn create(config: &Self::Config) -> Result<Self, String>;
+    /// The limits the session starts with.
+    fn settings(config: &Self::Config) -> Settings;
+    /// The engine's part of the state.
+    fn core(&self) -> &Core<Self>;
+    /// The engine's part of the state, for the engine's fold only.
+    fn core_mut(&mut self) -> &mut Core<Self>;
+
+    /// The wire name of a step (`plan_assign`), also the name of its answer schema.
+    fn step_name(step: Self::Step) -> &'static str;
+    /// A step in words for people ("Plan & assign").
+    fn step_title(step: Self::Step) -> &'static str;
+    /// The model a member runs on.
+    fn model_of(&self, member: &str) -> Option<&ModelRef>;
+
+    /// What comes next once every member of the current step is done.
+    fn next_move(&self) -> Move<Self>;
+    /// Why a pause for `block` still holds, if it does.
+    fn still_blocked(&self, block: &Self::Block) -> Option<String>;
+    /// Why the person cannot end the work now ("wrap up"), if they cannot.
+    fn cannot_finish(&self) -> Option<String> {
+        None
+    }
+    /// The state picture `member` gets at the current step (kept with each of its calls).
+    fn envelope(&self, member: &str) -> Self::Envelope;
+    /// The first prompt of a step, rendered from its envelope (later calls of the same step
+    /// continue that conversation).
+    fn first_messages(&self, envelope: &Self::Envelope) -> Vec<Message>;
+    /// Judges a raw answer to `call` (validation, the kind's own rules on ids and changes).
+    fn judge(&self, call: &StoredCall<Self>, raw: &str, truncated: bool) -> Judgement<Self>;
+    /// Serves a context request; returns what was served and the follow-up message to the model.
+    /// `left` is how many more requests the member may make at this step.
+    fn serve(&self, member: &str, ask: &Self::Ask, left: u32) -> (Self::Served, String);
+    /// The message that sends an invalid answer back to the model.
+    fn repair_prompt(&self, step: Self::Step, findings: &Findings) -> String;
+    /// A change the fold refused, as a violation for the repair prompt.
+    fn refusal(&self, error: &FoldError) -> Violation {
+        Violation {
+            path: String::new(),
+            message: format!("this change cannot be applied: {error}"),
+            expected: "a change the session accepts".into(),
+            received: "a change it refused".into(),
+            hint: "fix this part using the ids in the current state".into(),
+        }
+    }
+    /// Checks a person's edit before it is recorded.
+    fn check_edit(&self, edit: &Self::Edit) -> Result<(), String>;
+
+    /// Folds the protocol's part of one event in, before the engine folds its own part (so
+    /// [`Protocol::core`] still shows the state before the event). Returns, for `applied` and
+    /// `fell_back`, the changes in words for the transcript. An `Err` on `applied` refuses the
+    /// answer: the engine restores the state it had before.
+    fn fold(&mut self, event: &Event<Self>) -> Result<Vec<String>, FoldError>;
+
+    /// What the built-in demo model answers to `call`, as a provider would hand it to the runner.
+    fn demo_answer(&self, call: &StoredCall<Self>) -> DemoReply;
+}

@@ -1,0 +1,557 @@
+//! [`Engine`]: a session of any kind, the commands the runner and the person give it, and the loop
+//! that decides what happens next.
+//!
+//! Every command appends events through [`Engine::record`], the one door every change goes
+//! through; the state is the fold of those events, so [`Engine::replay`] of [`Engine::events`]
+//! rebuilds exactly [`Engine::state`].
+
+use super::call::{estimate_messages, estimate_tokens, CallKind, ModelCall, StoredCall};
+use super::event::{EngineEdit, Event, EventKind, Usage};
+use super::status::{EngineError, Findings, FoldError, Outcome, PauseReason, Status};
+use super::{Judgement, Move, Protocol};
+use crate::schema::HaltType;
+use crate::validate::Violation;
+
+/// A session of kind `P`: its event log and the state folded from it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Engine<P: Protocol> {
+    events: Vec<Event<P>>,
+    state: P,
+}
+
+impl<P: Protocol> Engine<P> {
+    /// A new draft session. Refuses a config the protocol finds unusable.
+    pub fn new(config: P::Config, now: u64) -> Result<Engine<P>, EngineError> {
+        let state = P::create(&config).map_err(EngineError::Config)?;
+        let mut engine = Engine {
+            events: Vec::new(),
+            state,
+        };
+        engine.record(
+            EventKind::Created {
+                kind: P::KIND.into(),
+                config,
+            },
+            now,
+        )?;
+        Ok(engine)
+    }
+
+    /// Rebuilds a session from its events. The result's state equals the state of the session
+    /// that wrote them.
+    pub fn replay(events: &[Event<P>]) -> Result<Engine<P>, FoldError> {
+        let Some(Event {
+            kind: EventKind::Created { config, .. },
+            ..
+        }) = events.first()
+        else {
+            return Err(FoldError::NotCreated);
+        };
+        // A log from elsewhere (an imported file) gets the same checks as a new session.
+        let state = P::create(config).map_err(|e| {
+            FoldError::Unexpected(format!("the session's configuration is invalid: {e}"))
+        })?;
+        let mut engine = Engine {
+            events: Vec::with_capacity(events.len()),
+            state,
+        };
+        for (i, event) in events.iter().enumerate() {
+            if event.seq != i as u64 {
+                return Err(FoldError::Sequence {
+                    expected: i as u64,
+                    found: event.seq,
+                });
+            }
+            if i > 0 && matches!(event.kind, EventKind::Created { .. }) {
+                return Err(FoldError::NotCreated);
+            }
+            Self::fold_into(&mut engine.state, event)?;
+            engine.events.push(event.clone());
+        }
+        Ok(engine)
+    }
+
+    /// The event log, oldest first.
+    pub fn events(&self) -> &[Event<P>] {
+        &self.events
+    }
+
+    /// The state: the fold of the events.
+    pub fn state(&self) -> &P {
+        &self.state
+    }
+
+    /// The session's status.
+    pub fn status(&self) -> &Status<P> {
+        &self.state.core().status
+    }
+
+    /// Model calls the runner should perform now (empty unless running), each with the demo
+    /// model's answer filled in when its member runs on the demo provider. A call stays here
+    /// until answered or superseded, so a runner that lost track can ask again; it must not
+    /// perform the same id twice.
+    pub fn next_calls(&self) -> Vec<ModelCall> {
+        let core = self.state.core();
+        if core.status != Status::Running {
+            return Vec::new();
+        }
+        core.outstanding_calls()
+            .map(|rec| {
+                let call = &rec.call;
+                let on_demo = self
+                    .state
+                    .model_of(&call.member)
+                    .is_some_and(|m| m.provider == "demo");
+                ModelCall {
+                    id: call.id.clone(),
+                    member: call.member.clone(),
+                    step: P::step_name(call.step),
+                    step_title: P::step_title(call.step),
+                    round: call.round,
+                    kind: call.kind,
+                    messages: call.messages.clone(),
+                    schema: serde_json::Value::Null,
+                    token_estimate: call.token_estimate,
+                    demo: on_demo.then(|| self.state.demo_answer(call)),
+                }
+            })
+            .collect()
+    }
+
+    /// The built-in demo model's answer to an outstanding call (for tests and tools that play a
+    /// session without the runner).
+    pub fn demo_answer(&self, call_id: &str) -> Option<super::DemoReply> {
+        let rec = self.state.core().call(call_id)?;
+        Some(self.state.demo_answer(&rec.call))
+    }
+
+    /// Starts a draft session: the first step's calls are issued.
+    pub fn start(&mut self, now: u64) -> Result<(), EngineError> {
+        if self.state.core().status != Status::Draft {
+            return Err(self.wrong("start"));
+        }
+        self.record(EventKind::Started, now)?;
+        self.advance(now)
+    }
+
+    /// Hands in a model's raw answer for `call_id`. Judges it, applies it if valid, asks again if
+    /// it requested context or was invalid, and issues whatever calls are due next.
+    pub fn submit(
+        &mut self,
+        call_id: &str,
+        raw: &str,
+        usage: Option<Usage>,
+        now: u64,
+    ) -> Result<Outcome, EngineError> {
+        let core = self.state.core();
+        let outstanding = core
+            .slots
+            .iter()
+            .any(|x| x.call_id.as_deref() == Some(call_id));
+        let record = core.call(call_id).filter(|_| outstanding);
+        let Some(record) = record else {
+            let reason = match core.call(call_id) {
+                None => "no call has this id",
+                Some(c) if matches!(c.result, Some(super::CallResult::Superseded)) => {
+                    "the call was superseded"
+                }
+                Some(c) if c.raw_answer.is_some() => "the call was already answered",
+                Some(_) => "the call is no longer outstanding",
+            }
+            .to_string();
+            self.record(
+                EventKind::AnswerRefused {
+                    call_id: call_id.to_string(),
+                    raw: raw.to_string(),
+                    reason: reason.clone(),
+                },
+                now,
+            )?;
+            return Err(EngineError::CallNotOutstanding {
+                call_id: call_id.to_string(),
+                reason,
+            });
+        };
+        let call = record.call.clone();
+        let tokens = usage
+            .map(|u| u.input_tokens + u.output_tokens)
+            .filter(|t| *t > 0)
+            .unwrap_or(call.token_estimate + estimate_tokens(raw));
+        self.record(
+            EventKind::AnswerReceived {
+                call_id: call_id.to_string(),
+                raw: raw.to_string(),
+                usage,
+                tokens,
+            },
+            now,
+        )?;
+        let truncated = usage.is_some_and(|u| u.stopped_for_length);
+        let outcome = match self.state.judge(&call, raw, truncated) {
+            Judgement::Invalid {
+                findings,
+                fallback: None,
+            } => self.invalid(&call, findings, now)?,
+            Judgement::Invalid {
+                findings,
+                fallback: Some(output),
+            } => {
+                self.record(
+                    EventKind::FellBack {
+                        call_id: call.id.clone(),
+                        report: findings.clone(),
+                        output: Box::new(output),
+                    },
+                    now,
+                )?;
+                Outcome::FellBack { report: findings }
+            }
+            Judgement::WantsContext { ask, warnings } => {
+                let made = self
+                    .state
+                    .core()
+                    .slot(&call.member)
+                    .map_or(0, |x| x.context_requests);
+                let max = self.state.core().settings.max_context_requests;
+                if made >= max {
+                    let findings = Findings {
+                        step: P::step_name(call.step).to_string(),
+                        errors: vec![Violation {
+                            path: "/responseType".into(),
+                            message: format!(
+                                "you already asked for context {made} time(s) at this step; no more requests are allowed"
+                            ),
+                            expected: "\"final_output\"".into(),
+                            received: "\"request_context\"".into(),
+                            hint: "answer with responseType \"final_output\" using what you have".into(),
+                        }],
+                        warnings,
+                    };
+                    self.invalid(&call, findings, now)?
+                } else {
+                    let (slices, follow_up) = self.state.serve(&call.member, &ask, max - made - 1);
+                    self.record(
+                        EventKind::ContextServed {
+                            call_id: call.id.clone(),
+                            requests: ask,
+                            slices,
+                            follow_up,
+                            warnings,
+                        },
+                        now,
+                    )?;
+                    Outcome::ContextServed
+                }
+            }
+            Judgement::Halt { halt, warnings } => {
+                let done = halt.halt_type == HaltType::Done;
+                self.record(
+                    EventKind::HaltRaised {
+                        call_id: call.id.clone(),
+                        halt,
+                        warnings,
+                    },
+                    now,
+                )?;
+                if done {
+                    Outcome::RoundsEnded
+                } else {
+                    Outcome::AwaitingPerson
+                }
+            }
+            Judgement::Apply { output, warnings } => {
+                let kind = EventKind::Applied {
+                    call_id: call.id.clone(),
+                    output: Box::new(output),
+                    warnings: warnings.clone(),
+                };
+                match self.record(kind, now) {
+                    Ok(()) => Outcome::Applied,
+                    Err(EngineError::Internal(e)) => {
+                        let findings = Findings {
+                            step: P::step_name(call.step).to_string(),
+                            errors: vec![self.state.refusal(&e)],
+                            warnings,
+                        };
+                        self.invalid(&call, findings, now)?
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        };
+        self.advance(now)?;
+        Ok(outcome)
+    }
+
+    /// The person's answer to the open question (free text or one of the options).
+    pub fn answer_halt(&mut self, answer: &str, now: u64) -> Result<(), EngineError> {
+        if !matches!(self.state.core().status, Status::AwaitingPerson { .. }) {
+            return Err(self.wrong("answer a question"));
+        }
+        self.record(
+            EventKind::PersonAnswered {
+                answer: answer.to_string(),
+            },
+            now,
+        )?;
+        self.advance(now)
+    }
+
+    /// Pauses a running session (answers to calls already issued are still accepted; no new
+    /// call is issued until [`Engine::resume`]).
+    pub fn pause(&mut self, now: u64) -> Result<(), EngineError> {
+        if self.state.core().status != Status::Running {
+            return Err(self.wrong("pause"));
+        }
+        self.record(
+            EventKind::Paused {
+                reason: PauseReason::Person,
+            },
+            now,
+        )
+    }
+
+    /// Resumes a paused session. Refused while the limit that paused it is still reached (raise
+    /// it with a settings edit, or [`Engine::finish`]).
+    pub fn resume(&mut self, now: u64) -> Result<(), EngineError> {
+        let Status::Paused { reason } = &self.state.core().status else {
+            return Err(self.wrong("resume"));
+        };
+        if let Some(why) = self.still_blocked(reason) {
+            return Err(EngineError::StillBlocked(why));
+        }
+        self.record(EventKind::Resumed, now)?;
+        self.advance(now)
+    }
+
+    /// Why a pause for `reason` still holds, if it does.
+    fn still_blocked(&self, reason: &PauseReason<P>) -> Option<String> {
+        let core = self.state.core();
+        match reason {
+            PauseReason::RoundLimit { .. }
+                if !core.rounds_ended
+                    && core.round >= core.settings.max_rounds
+                    && core.slots.iter().all(|x| x.done) =>
+            {
+                Some(format!(
+                    "the round limit ({}) is still reached: raise it or wrap up",
+                    core.settings.max_rounds
+                ))
+            }
+            PauseReason::TokenBudget { .. } => core.budget_spent().map(|(used, budget)| {
+                format!("the token budget is still spent ({used} of {budget}): raise it or wrap up")
+            }),
+            PauseReason::Blocked(block) => self.state.still_blocked(block),
+            _ => None,
+        }
+    }
+
+    /// Why the person cannot wrap up now, if they cannot (the same rule the command checks).
+    pub fn cannot_finish(&self) -> Option<String> {
+        let core = self.state.core();
+        match core.status {
+            Status::Done | Status::Draft => Some(format!(
+                "a session that is {} cannot be wrapped up",
+                core.status.word()
+            )),
+            _ if core.rounds_ended => Some("the work has already ended".into()),
+            _ => self.state.cannot_finish(),
+        }
+    }
+
+    /// Ends the work now and asks for the closing step (the person's "wrap up"). Outstanding
+    /// calls are superseded.
+    pub fn finish(&mut self, now: u64) -> Result<(), EngineError> {
+        if matches!(self.state.core().status, Status::Done | Status::Draft) {
+            return Err(self.wrong("finish"));
+        }
+        if let Some(why) = self.cannot_finish() {
+            return Err(EngineError::StillBlocked(why));
+        }
+        self.record(
+            EventKind::RoundsEnded {
+                by: "user-1".into(),
+            },
+            now,
+        )?;
+        self.advance(now)
+    }
+
+    /// A person's edit: the limits, or one of the protocol's edits.
+    pub fn edit(&mut self, edit: EngineEdit<P>, now: u64) -> Result<(), EngineError> {
+        if self.state.core().status == Status::Done {
+            return Err(self.wrong("edit"));
+        }
+        match &edit {
+            EngineEdit::Settings { settings } => {
+                if let Some(problem) = settings.problem() {
+                    return Err(EngineError::Edit(problem.into()));
+                }
+            }
+            EngineEdit::Protocol(e) => self.state.check_edit(e).map_err(EngineError::Edit)?,
+        }
+        self.record(EventKind::PersonEdited { edit }, now)
+    }
+
+    /// Appends an event and folds it into the state. The one door every change goes through. An
+    /// `applied` event the protocol refuses leaves the state exactly as it was (all-or-nothing).
+    fn record(&mut self, kind: EventKind<P>, now: u64) -> Result<(), EngineError> {
+        let event = Event {
+            seq: self.events.len() as u64,
+            at: now,
+            kind,
+        };
+        if matches!(event.kind, EventKind::Applied { .. }) {
+            let before = self.state.clone();
+            if let Err(e) = Self::fold_into(&mut self.state, &event) {
+                self.state = before;
+                return Err(e.into());
+            }
+        } else {
+            Self::fold_into(&mut self.state, &event)?;
+        }
+        self.events.push(event);
+        Ok(())
+    }
+
+    /// The protocol's fold, then the engine's.
+    fn fold_into(state: &mut P, event: &Event<P>) -> Result<(), FoldError> {
+        let changes = state.fold(event)?;
+        state.core_mut().fold(event, changes)
+    }
+
+    /// Records an invalid answer: a repair prompt for the same member, or a pause when its
+    /// repairs are used up.
+    fn invalid(
+        &mut self,
+        call: &StoredCall<P>,
+        findings: Findings,
+        now: u64,
+    ) -> Result<Outcome, EngineError> {
+        let repair_prompt = self.state.repair_prompt(call.step, &findings);
+        self.record(
+            EventKind::AnswerInvalid {
+                call_id: call.id.clone(),
+                report: findings.clone(),
+                repair_prompt,
+            },
+            now,
+        )?;
+        let exhausted = self
+            .state
+            .core()
+            .slot(&call.member)
+            .is_some_and(|x| x.exhausted);
+        if exhausted {
+            self.record(
+                EventKind::Paused {
+                    reason: PauseReason::InvalidAnswer {
+                        member: call.member.clone(),
+                        step: call.step,
+                        report: findings.clone(),
+                    },
+                },
+                now,
+            )?;
+        }
+        Ok(Outcome::Invalid {
+            report: findings,
+            paused: exhausted,
+        })
+    }
+
+    /// Issues whatever is due: calls for members of the current step that have none out, the
+    /// next step or round when the current one is complete, pauses when a limit is reached.
+    fn advance(&mut self, now: u64) -> Result<(), EngineError> {
+        loop {
+            let core = self.state.core();
+            if core.status != Status::Running {
+                return Ok(());
+            }
+            if core.slots.iter().any(|x| !x.done) {
+                let due: Vec<String> = core
+                    .slots
+                    .iter()
+                    .filter(|x| !x.done && !x.exhausted && x.call_id.is_none())
+                    .map(|x| x.member.clone())
+                    .collect();
+                for member in due {
+                    if let Some((used, budget)) = self.state.core().budget_spent() {
+                        return self.record(
+                            EventKind::Paused {
+                                reason: PauseReason::TokenBudget { used, budget },
+                            },
+                            now,
+                        );
+                    }
+                    let call = self.build_call(&member);
+                    self.record(
+                        EventKind::CallIssued {
+                            call: Box::new(call),
+                        },
+                        now,
+                    )?;
+                }
+                return Ok(());
+            }
+            let kind = match self.state.next_move() {
+                Move::Finish => {
+                    return self.record(EventKind::Finished, now);
+                }
+                Move::Block(block) => {
+                    return self.record(
+                        EventKind::Paused {
+                            reason: PauseReason::Blocked(block),
+                        },
+                        now,
+                    );
+                }
+                Move::Round(r) if r > core.settings.max_rounds => {
+                    let max_rounds = core.settings.max_rounds;
+                    return self.record(
+                        EventKind::Paused {
+                            reason: PauseReason::RoundLimit { max_rounds },
+                        },
+                        now,
+                    );
+                }
+                Move::Round(round) => EventKind::RoundStarted { round },
+                Move::Step(round, step, members) => EventKind::StepStarted {
+                    round,
+                    step,
+                    members,
+                },
+            };
+            self.record(kind, now)?;
+        }
+    }
+
+    /// The next call of `member` at the current step: a fresh prompt, or the continued
+    /// conversation after served context or a repair prompt.
+    fn build_call(&self, member: &str) -> StoredCall<P> {
+        let core = self.state.core();
+        let step = core.step.expect("calls are issued only inside a step");
+        let envelope = self.state.envelope(member);
+        let (kind, messages) = match core.slot(member) {
+            Some(slot) if !slot.messages.is_empty() => (slot.next_kind, slot.messages.clone()),
+            _ => (CallKind::Initial, self.state.first_messages(&envelope)),
+        };
+        StoredCall {
+            id: format!("call-{}", core.calls.len() + 1),
+            member: member.to_string(),
+            step,
+            round: core.round,
+            kind,
+            token_estimate: estimate_messages(&messages),
+            messages,
+            envelope,
+        }
+    }
+
+    fn wrong(&self, action: &'static str) -> EngineError {
+        EngineError::WrongStatus {
+            action,
+            status: self.state.core().status.word(),
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! Where a session stands, why it waits, what its limits are, and the engine's errors.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::Protocol;
+use crate::schema::Halt;
+use crate::validate::Violation;
+
+/// Limits of a session; reaching one pauses it with a reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    /// Rounds before the session pauses (default 8).
+    pub max_rounds: u32,
+    /// Tokens (reported or estimated, prompts and answers) before it pauses; `None`: no budget.
+    pub token_budget: Option<u64>,
+    /// Repair prompts one member may get per step before the session pauses (default 2).
+    pub max_repairs: u32,
+    /// `request_context` answers one member may give per step (default 2).
+    pub max_context_requests: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            max_rounds: 8,
+            token_budget: None,
+            max_repairs: 2,
+            max_context_requests: 2,
+        }
+    }
+}
+
+impl Settings {
+    /// Why these limits cannot be used, if they cannot.
+    pub fn problem(&self) -> Option<&'static str> {
+        (self.max_rounds == 0).then_some("the round limit must be at least 1")
+    }
+}
+
+/// Every violation found in one answer, and the warnings (recoveries, unknown fields). The
+/// engine's protocol-neutral form of a validation report.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Findings {
+    /// The wire name of the step the answer was for.
+    #[serde(default)]
+    pub step: String,
+    /// What makes the answer unusable.
+    pub errors: Vec<Violation>,
+    /// What was repaired or ignored on the way in.
+    #[serde(default)]
+    pub warnings: Vec<Violation>,
+}
+
+impl From<crate::validate::Report> for Findings {
+    fn from(report: crate::validate::Report) -> Self {
+        Findings {
+            step: report.step.wire_name().to_string(),
+            errors: report.errors,
+            warnings: report.warnings,
+        }
+    }
+}
+
+/// Why the session is paused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "reason", rename_all = "snake_case", bound = "")]
+pub enum PauseReason<P: Protocol> {
+    /// The person paused it.
+    Person,
+    /// A member kept answering invalidly; the last report says why.
+    InvalidAnswer {
+        /// Member id.
+        member: String,
+        /// Step.
+        step: P::Step,
+        /// The last report.
+        report: Findings,
+    },
+    /// The round limit is reached; raise it (settings edit) or finish.
+    RoundLimit {
+        /// The limit.
+        max_rounds: u32,
+    },
+    /// The token budget is spent; raise it (settings edit) or finish.
+    TokenBudget {
+        /// Tokens counted so far.
+        used: u64,
+        /// The budget.
+        budget: u64,
+    },
+    /// The protocol cannot go on until the person fixes something (its own `reason` tag).
+    #[serde(untagged)]
+    Blocked(P::Block),
+}
+
+impl<P: Protocol> PauseReason<P> {
+    /// The reason in plain words, for the status bar. A protocol's own reasons are worded by
+    /// [`Protocol::still_blocked`].
+    pub fn describe(&self, state: &P) -> String {
+        match self {
+            PauseReason::Person => "paused by you".into(),
+            PauseReason::InvalidAnswer { member, step, report } => format!(
+                "{member} used up its repairs at {}; its last answer still had {} problem(s)",
+                P::step_title(*step),
+                report.errors.len()
+            ),
+            PauseReason::RoundLimit { max_rounds } => {
+                format!("the round limit ({max_rounds}) is reached: raise it or wrap up")
+            }
+            PauseReason::TokenBudget { used, budget } => {
+                format!("the token budget is spent ({used} of {budget}): raise it or wrap up")
+            }
+            PauseReason::Blocked(block) => state
+                .still_blocked(block)
+                .unwrap_or_else(|| "waiting for you to resume".into()),
+        }
+    }
+}
+
+/// Where a session stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case", bound = "")]
+pub enum Status<P: Protocol> {
+    /// Created, not started.
+    Draft,
+    /// Calls are being made.
+    Running,
+    /// Stopped until the person resumes.
+    Paused {
+        /// Why.
+        reason: PauseReason<P>,
+    },
+    /// A member asked the person a question.
+    AwaitingPerson {
+        /// Who asked.
+        asked_by: String,
+        /// The question.
+        halt: Halt,
+    },
+    /// Over.
+    Done,
+}
+
+impl<P: Protocol> Status<P> {
+    /// The one-word name of a status (`awaiting_person`).
+    pub fn word(&self) -> &'static str {
+        match self {
+            Status::Draft => "draft",
+            Status::Running => "running",
+            Status::Paused { .. } => "paused",
+            Status::AwaitingPerson { .. } => "awaiting_person",
+            Status::Done => "done",
+        }
+    }
+}
+
+/// Why an event could not be folded: the log is corrupt or was not written by this engine, or a
+/// protocol refused a change.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum FoldError {
+    /// Sequence numbers must be 0, 1, 2, … without gaps.
+    #[error("event {found} found where event {expected} was expected")]
+    Sequence {
+        /// Expected seq.
+        expected: u64,
+        /// Found seq.
+        found: u64,
+    },
+    /// The first event must create the session, and only the first.
+    #[error("the log must start with exactly one `created` event")]
+    NotCreated,
+    /// An event names a call the session never issued or that is not outstanding.
+    #[error("event refers to call {0}, which is not outstanding")]
+    Call(String),
+    /// An event names a member that has no place in the current step.
+    #[error("member {0} has nothing to do at the current step")]
+    Slot(String),
+    /// A change the protocol's state refused (its own words; `index` says which part of the
+    /// answer, when it is a list of changes).
+    #[error("{reason}")]
+    Refused {
+        /// The JSON pointer of the refused part in the answer, if the protocol knows it.
+        pointer: String,
+        /// Why.
+        reason: String,
+    },
+    /// Anything else out of order.
+    #[error("{0}")]
+    Unexpected(String),
+}
+
+/// Why the engine refused a command. Nothing was applied (an answer to a call that is not
+/// outstanding is still recorded, as [`super::EventKind::AnswerRefused`]).
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum EngineError {
+    /// The config is not usable.
+    #[error("the session cannot be created: {0}")]
+    Config(String),
+    /// The answer's call id is unknown, superseded or already answered.
+    #[error("answer refused for {call_id}: {reason}")]
+    CallNotOutstanding {
+        /// The id.
+        call_id: String,
+        /// Why.
+        reason: String,
+    },
+    /// The command does not fit the session's status (e.g. answering a halt nobody raised).
+    #[error("cannot {action} while the session is {status}")]
+    WrongStatus {
+        /// What was attempted.
+        action: &'static str,
+        /// The status word.
+        status: &'static str,
+    },
+    /// Resume (or wrap-up) would hit the same limit again.
+    #[error("cannot resume: {0}")]
+    StillBlocked(String),
+    /// A person's edit names something that does not exist, or breaks a rule.
+    #[error("edit refused: {0}")]
+    Edit(String),
+    /// A bug: an event the engine itself produced did not fold.
+    #[error("internal error: {0}")]
+    Internal(#[from] FoldError),
+}
+
+/// What one submitted answer did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// The output was valid and is applied.
+    Applied,
+    /// Context was served; the same step is asked again.
+    ContextServed,
+    /// The answer was invalid; nothing applied. `paused` is true when repairs are used up.
+    Invalid {
+        /// Every violation.
+        report: Findings,
+        /// The session paused instead of asking again.
+        paused: bool,
+    },
+    /// The answer was invalid and the protocol's rule decided in its place.
+    FellBack {
+        /// Every violation.
+        report: Findings,
+    },
+    /// A question for the person; the session waits for the answer.
+    AwaitingPerson,
+    /// A member ended the work; the closing step follows.
+    RoundsEnded,
+}
