@@ -15,9 +15,11 @@
 use std::time::Instant;
 
 use roundtable_core::context::{build_envelope, render_prompt};
-use roundtable_core::protocol::{estimate_tokens, ModelCall};
+use roundtable_core::engine::{estimate_tokens, StoredCall};
+type ModelCall = StoredCall<roundtable_core::protocol::team::TeamState>;
 use roundtable_core::schema::Step;
-use roundtable_core::session::{ModelRef, Session, SessionConfig, Status};
+use roundtable_core::engine::{ModelRef, Status};
+use roundtable_core::protocol::team::{TeamSession as Session, SessionConfig};
 use roundtable_core::validate::validate_step;
 use serde_json::json;
 
@@ -171,7 +173,7 @@ fn main() {
         let mut plan_session = None;
         loop {
             assert_eq!(s.status(), &Status::Running, "{:?}", s.status());
-            let calls = s.next_calls();
+            let calls = s.calls_due();
             let call = &calls[0];
             if call.round == 6 && call.step == Step::PlanAssign {
                 plan_session = Some(s.clone());
@@ -186,7 +188,7 @@ fn main() {
                     .submit(&call.id, &answer(&call, n, small), None, now)
                     .unwrap();
                 assert!(
-                    matches!(out, roundtable_core::session::Outcome::Applied),
+                    matches!(out, roundtable_core::engine::Outcome::Applied),
                     "{:?} {:?}",
                     call.step,
                     out
@@ -211,7 +213,7 @@ fn main() {
         let env = build_envelope(st, "operative-1", Step::Write);
         let render_ms = time(30, || render_prompt(&env));
         let call = s
-            .next_calls()
+            .calls_due()
             .into_iter()
             .find(|c| c.member == "operative-1")
             .unwrap();
@@ -224,7 +226,7 @@ fn main() {
         // Measured after another operative's versions landed, so the known ids are rebuilt (the
         // usual case inside a Write step), not served from the cache.
         let other = s
-            .next_calls()
+            .calls_due()
             .into_iter()
             .find(|c| c.member == "operative-2")
             .unwrap();
@@ -239,7 +241,7 @@ fn main() {
         }
         let submit_ms = median(subs);
         let plan = plan_session.unwrap();
-        let pcall = plan.next_calls().pop().unwrap();
+        let pcall = plan.calls_due().pop().unwrap();
         let praw = answer(&pcall, n, true);
         let mut subs = Vec::new();
         for _ in 0..10 {

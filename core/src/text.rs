@@ -83,7 +83,7 @@ pub fn title_of(request: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::one_line;
+    use super::{one_line, title_of};
 
     #[test]
     fn one_line_flattens_and_cuts_at_the_limit() {

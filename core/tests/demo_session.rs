@@ -5,9 +5,11 @@
 use std::collections::BTreeMap;
 
 use roundtable_core::demo::{self, DemoModel, Mistake};
-use roundtable_core::protocol::{CallKind, ModelCall};
+use roundtable_core::engine::{CallKind, StoredCall};
+type ModelCall = StoredCall<roundtable_core::protocol::team::TeamState>;
 use roundtable_core::schema::Step;
-use roundtable_core::session::{ModelRef, Outcome, Session, SessionConfig, Status};
+use roundtable_core::engine::{ModelRef, Outcome, Status};
+use roundtable_core::protocol::team::{TeamSession as Session, SessionConfig};
 
 fn demo_ref() -> ModelRef {
     ModelRef {
@@ -44,7 +46,7 @@ fn drive(s: &mut Session, model: &DemoModel) -> Seen {
         now += 1;
         match s.status().clone() {
             Status::Running => {
-                for call in s.next_calls() {
+                for call in s.calls_due() {
                     let key = (call.member.clone(), call.step);
                     let answer = model.answer_call(&call);
                     if let Some(m) = pending_repair.remove(&key) {
@@ -178,7 +180,7 @@ fn the_demo_reads_the_bootstrap_answer_from_the_envelope() {
     );
     let model = DemoModel::new(1);
     s.start(1).unwrap();
-    let first = s.next_calls().remove(0);
+    let first = s.calls_due().remove(0);
     assert_eq!(first.step, Step::Bootstrap);
     let ask = model.answer_call(&first);
     assert!(ask.text.contains("\"type\": \"question\""), "{}", ask.text);
@@ -188,7 +190,7 @@ fn the_demo_reads_the_bootstrap_answer_from_the_envelope() {
     );
     s.answer_halt("Two hours online, about 12 nurses", 3)
         .unwrap();
-    let again = s.next_calls().remove(0);
+    let again = s.calls_due().remove(0);
     assert_eq!(again.step, Step::Bootstrap);
     let input = demo::input_from_call(&again);
     assert_eq!(

@@ -3,13 +3,14 @@
 mod engine_common;
 
 use engine_common::*;
-use roundtable_core::event::{EventKind, PersonEdit, Usage};
+use roundtable_core::engine::{EventKind, Usage};
+use roundtable_core::protocol::team::{PersonEdit};
+use roundtable_core::session::Session as AnySession;
 use roundtable_core::export::{self, ImportError};
 use roundtable_core::protocol::{CallKind, ChatRole};
 use roundtable_core::schema::Step;
-use roundtable_core::session::{
-    Charter, EngineError, Outcome, PauseReason, Session, Settings, Status,
-};
+use roundtable_core::engine::{EngineError, Outcome, PauseReason, Settings, Status};
+use roundtable_core::protocol::team::{Charter, TeamSession as Session};
 
 #[test]
 fn demo_sessions_reach_done_for_1_to_6_operatives_with_and_without_inspector() {
@@ -21,10 +22,10 @@ fn demo_sessions_reach_done_for_1_to_6_operatives_with_and_without_inspector() {
             drive_demo(&mut s, 42 + operatives as u64, 500);
             let st = s.state();
             assert_eq!(
-                st.status,
+                st.core.status,
                 Status::Done,
                 "{operatives} ops, inspector {inspector}: {:?}",
-                st.status
+                st.core.status
             );
             assert!(!st.presentation.is_empty());
             let presenter = if envoy { "envoy" } else { "chair" };
@@ -32,7 +33,7 @@ fn demo_sessions_reach_done_for_1_to_6_operatives_with_and_without_inspector() {
                 .presentation
                 .iter()
                 .all(|m| m.as_agent == presenter || st.member(&m.as_agent).is_some()));
-            let steps: Vec<Step> = st.timeline.iter().map(|t| t.step).collect();
+            let steps: Vec<Step> = st.core.timeline.iter().map(|t| t.step).collect();
             for step in [
                 Step::Bootstrap,
                 Step::PlanAssign,
@@ -44,7 +45,7 @@ fn demo_sessions_reach_done_for_1_to_6_operatives_with_and_without_inspector() {
             }
             // The inspection is the inspector's, or the chair's when there is none.
             let inspectors: Vec<&str> = st
-                .timeline
+                .core.timeline
                 .iter()
                 .filter(|t| t.step == Step::Inspection)
                 .flat_map(|t| t.members.iter().map(String::as_str))
@@ -87,7 +88,7 @@ fn replay_after_every_event_prefix_matches_a_live_session() {
         if s.status() != &Status::Running {
             break;
         }
-        for call in s.next_calls() {
+        for call in s.calls_due() {
             now += 1;
             let n = s.events().len();
             let before = s.state().clone();
@@ -113,13 +114,14 @@ fn replay_after_every_event_prefix_matches_a_live_session() {
 fn scripted_session_walks_the_round_in_order() {
     let mut s = Session::new(config(2, true, true), 0).unwrap();
     assert_eq!(s.status(), &Status::Draft);
-    assert!(s.next_calls().is_empty(), "a draft makes no call");
+    assert!(s.calls_due().is_empty(), "a draft makes no call");
     s.start(1).unwrap();
     let mut now = 1;
     drive_scripted(&mut s, &mut now);
     assert_eq!(s.status(), &Status::Done);
     let order: Vec<(u32, Step, Vec<String>)> = s
         .state()
+        .core
         .timeline
         .iter()
         .map(|t| (t.round, t.step, t.members.clone()))
@@ -168,7 +170,7 @@ fn write_prompt_shows_own_products_at_extra_tier_and_others_minimal() {
     answer_all(&mut s, &mut now, scripted); // plan
     answer_all(&mut s, &mut now, scripted); // write round 1
                                             // Peer review: operative-1 sees p2, p3 (others' versions) at extra, its own p1 at extra too.
-    let calls = s.next_calls();
+    let calls = s.calls_due();
     let c1 = calls.iter().find(|c| c.member == "operative-1").unwrap();
     assert_eq!(c1.step, Step::PeerReview);
     let tiers: Vec<(String, roundtable_core::tree::Tier)> = c1
@@ -206,7 +208,7 @@ fn write_to_a_product_not_assigned_is_invalid_and_changes_nothing() {
     let mut now = 1;
     answer_all(&mut s, &mut now, scripted);
     answer_all(&mut s, &mut now, scripted);
-    let calls = s.next_calls();
+    let calls = s.calls_due();
     let call = calls.iter().find(|c| c.member == "operative-1").unwrap();
     let tree_before = s.state().tree.clone();
     let bad = serde_json::json!({"responseType": "final_output", "versions": [{"productId": "p2", "newVersion": {"contentTitle": "X", "content": "A long enough content for the product that is not mine at all.", "changeSummary": "x"}}]}).to_string();
@@ -220,7 +222,7 @@ fn write_to_a_product_not_assigned_is_invalid_and_changes_nothing() {
     assert_eq!(s.state().tree, tree_before);
     // The repair continues the same conversation.
     let repair = s
-        .next_calls()
+        .calls_due()
         .into_iter()
         .find(|c| c.member == "operative-1")
         .unwrap();
@@ -247,7 +249,7 @@ fn repairs_run_out_then_the_session_pauses_and_resume_starts_afresh() {
     let mut s = Session::new(cfg, 0).unwrap();
     s.start(1).unwrap();
     for i in 0..3 {
-        let call = s.next_calls().pop().unwrap();
+        let call = s.calls_due().pop().unwrap();
         assert_eq!(
             call.kind,
             if i == 0 {
@@ -275,9 +277,9 @@ fn repairs_run_out_then_the_session_pauses_and_resume_starts_afresh() {
     };
     assert_eq!((member.as_str(), step), ("chair", Step::Bootstrap));
     assert!(!report.errors.is_empty());
-    assert!(s.next_calls().is_empty());
+    assert!(s.calls_due().is_empty());
     s.resume(20).unwrap();
-    let call = s.next_calls().pop().unwrap();
+    let call = s.calls_due().pop().unwrap();
     assert_eq!(call.kind, CallKind::Initial);
     assert_eq!(call.messages.len(), 2, "a fresh conversation");
     assert_eq!(call.envelope.call.repairs_made, 0);
@@ -293,7 +295,7 @@ fn request_context_is_served_twice_then_a_final_output_is_required() {
     // Write step of operative-1 on p1 (no version yet): ask for context three times.
     let ask = r#"{"responseType":"request_context","contextRequests":[{"productId":"p1","need":"version_history","reason":"see history"}]}"#;
     for i in 0..2 {
-        let call = s.next_calls().pop().unwrap();
+        let call = s.calls_due().pop().unwrap();
         assert_eq!(call.step, Step::Write);
         assert_eq!(call.envelope.call.context_requests_made, i);
         assert_eq!(
@@ -301,7 +303,7 @@ fn request_context_is_served_twice_then_a_final_output_is_required() {
             Outcome::ContextServed
         );
     }
-    let call = s.next_calls().pop().unwrap();
+    let call = s.calls_due().pop().unwrap();
     assert_eq!(call.kind, CallKind::AfterContext);
     assert!(call.envelope.call.final_output_required);
     assert_eq!(call.envelope.served_context.len(), 2);
@@ -314,7 +316,7 @@ fn request_context_is_served_twice_then_a_final_output_is_required() {
     };
     assert_eq!(report.errors[0].path, "/responseType");
     // A final output now goes through.
-    let call = s.next_calls().pop().unwrap();
+    let call = s.calls_due().pop().unwrap();
     assert_eq!(
         s.submit(&call.id, &scripted(&call), None, 300).unwrap(),
         Outcome::Applied
@@ -325,17 +327,17 @@ fn request_context_is_served_twice_then_a_final_output_is_required() {
 fn a_halt_question_waits_for_the_person_and_the_answer_reaches_the_next_prompt() {
     let mut s = Session::new(config(1, false, false), 0).unwrap();
     s.start(1).unwrap();
-    let call = s.next_calls().pop().unwrap();
+    let call = s.calls_due().pop().unwrap();
     let q = r#"{"responseType":"halt","halt":{"type":"question","to":["user-1"],"message":"Morning or afternoon?","options":["Morning","Afternoon"]}}"#;
     assert_eq!(
         s.submit(&call.id, q, None, 2).unwrap(),
         Outcome::AwaitingPerson
     );
     assert!(matches!(s.status(), Status::AwaitingPerson { asked_by, .. } if asked_by == "chair"));
-    assert!(s.next_calls().is_empty());
+    assert!(s.calls_due().is_empty());
     assert!(matches!(s.pause(3), Err(EngineError::WrongStatus { .. })));
     s.answer_halt("Afternoon, please", 4).unwrap();
-    let call = s.next_calls().pop().unwrap();
+    let call = s.calls_due().pop().unwrap();
     assert_eq!(call.step, Step::Bootstrap);
     assert_eq!(call.envelope.person_answers[0].answer, "Afternoon, please");
     assert!(call.messages[1]
@@ -351,7 +353,7 @@ fn a_halt_question_waits_for_the_person_and_the_answer_reaches_the_next_prompt()
 fn unknown_superseded_and_repeated_call_ids_are_refused_and_recorded() {
     let mut s = Session::new(config(1, false, false), 0).unwrap();
     s.start(1).unwrap();
-    let call = s.next_calls().pop().unwrap();
+    let call = s.calls_due().pop().unwrap();
     let err = s.submit("call-99", "{}", None, 2).unwrap_err();
     assert!(matches!(err, EngineError::CallNotOutstanding { .. }));
     s.submit(&call.id, &scripted(&call), None, 3).unwrap();
@@ -369,11 +371,11 @@ fn unknown_superseded_and_repeated_call_ids_are_refused_and_recorded() {
         .collect();
     assert_eq!(refused, vec!["call-99", "call-1"]);
     // The person ends the rounds: the plan call is superseded.
-    let plan = s.next_calls().pop().unwrap();
+    let plan = s.calls_due().pop().unwrap();
     s.finish(5).unwrap();
     let err = s.submit(&plan.id, &scripted(&plan), None, 6).unwrap_err();
     assert!(err.to_string().contains("superseded"));
-    let pres = s.next_calls().pop().unwrap();
+    let pres = s.calls_due().pop().unwrap();
     assert_eq!(pres.step, Step::Presentation);
     s.submit(&pres.id, &scripted(&pres), None, 7).unwrap();
     assert_eq!(s.status(), &Status::Done);
@@ -399,7 +401,7 @@ fn the_round_limit_pauses_and_resume_waits_for_a_higher_limit() {
         max_rounds: 3,
         ..Settings::default()
     };
-    s.edit(PersonEdit::Settings { settings }, now).unwrap();
+    s.edit(roundtable_core::engine::EngineEdit::Settings { settings }, now).unwrap();
     s.resume(now).unwrap();
     drive_scripted(&mut s, &mut now);
     assert_eq!(s.status(), &Status::Done);
@@ -412,7 +414,7 @@ fn the_token_budget_pauses_before_the_next_call() {
     cfg.settings.token_budget = Some(1_000);
     let mut s = Session::new(cfg, 0).unwrap();
     s.start(1).unwrap();
-    let call = s.next_calls().pop().unwrap();
+    let call = s.calls_due().pop().unwrap();
     let usage = Usage {
         input_tokens: 900,
         output_tokens: 200,
@@ -431,7 +433,7 @@ fn the_token_budget_pauses_before_the_next_call() {
     );
     assert!(s.resume(3).is_err());
     s.finish(4).unwrap();
-    let pres = s.next_calls();
+    let pres = s.calls_due();
     assert!(
         pres.is_empty(),
         "the budget still blocks the presentation call"
@@ -495,7 +497,7 @@ fn person_edits_are_events_and_reach_the_chair() {
     );
     answer_all(&mut s, &mut now, scripted); // inspection (chair)
     answer_all(&mut s, &mut now, scripted); // reflect r2
-    let plan = s.next_calls().pop().unwrap();
+    let plan = s.calls_due().pop().unwrap();
     assert_eq!(plan.step, Step::PlanAssign);
     let user = &plan.messages[1].content;
     assert!(
@@ -526,7 +528,7 @@ fn a_missing_charter_blocks_every_step_but_bootstrap() {
     assert_eq!(
         s.status(),
         &Status::Paused {
-            reason: PauseReason::MissingCharter
+            reason: PauseReason::Blocked(roundtable_core::protocol::team::TeamBlock::MissingCharter)
         }
     );
     assert!(s.resume(now).is_err());
@@ -537,7 +539,7 @@ fn a_missing_charter_blocks_every_step_but_bootstrap() {
     };
     s.edit(PersonEdit::Charter { charter }, now).unwrap();
     s.resume(now).unwrap();
-    assert_eq!(s.next_calls()[0].step, Step::Write);
+    assert_eq!(s.calls_due()[0].step, Step::Write);
 }
 
 #[test]
@@ -547,19 +549,19 @@ fn pause_stops_new_calls_but_accepts_answers_already_out() {
     let mut now = 1;
     answer_all(&mut s, &mut now, scripted);
     answer_all(&mut s, &mut now, scripted);
-    let calls = s.next_calls();
+    let calls = s.calls_due();
     assert_eq!(calls.len(), 2, "both writers in parallel");
     s.pause(now).unwrap();
-    assert!(s.next_calls().is_empty());
+    assert!(s.calls_due().is_empty());
     for c in &calls {
         assert_eq!(
             s.submit(&c.id, &scripted(c), None, now).unwrap(),
             Outcome::Applied
         );
     }
-    assert!(s.next_calls().is_empty(), "no peer review until resumed");
+    assert!(s.calls_due().is_empty(), "no peer review until resumed");
     s.resume(now).unwrap();
-    assert!(s.next_calls().iter().all(|c| c.step == Step::PeerReview));
+    assert!(s.calls_due().iter().all(|c| c.step == Step::PeerReview));
 }
 
 #[test]
@@ -581,11 +583,11 @@ fn export_import_replay_is_the_identity() {
     s.start(1).unwrap();
     drive_demo(&mut s, 9, 500);
     assert_eq!(s.status(), &Status::Done);
-    let text = export::to_file(&s, 123);
-    assert!(text.starts_with("{\n  \"format\": \"roundtable.session\",\n  \"schema_version\": 1,"));
+    let text = export::to_file(&AnySession::Team(s.clone()), 123);
+    assert!(text.starts_with("{\n  \"format\": \"roundtable.session\",\n  \"schema_version\": 2,"));
     assert!(!text.to_lowercase().contains("apikey") && !text.contains("api_key"));
     let back = export::from_file(&text).unwrap();
-    assert_eq!(back, s);
+    assert_eq!(back, AnySession::Team(s.clone()));
     assert_eq!(export::to_file(&back, 123), text);
     // A half-finished session too (paused mid-write).
     let mut s = Session::new(config(2, false, false), 0).unwrap();
@@ -594,9 +596,9 @@ fn export_import_replay_is_the_identity() {
     answer_all(&mut s, &mut now, scripted);
     answer_all(&mut s, &mut now, scripted);
     s.pause(now).unwrap();
-    let back = export::from_file(&export::to_file(&s, 5)).unwrap();
-    assert_eq!(back, s);
-    assert_eq!(back.state().outstanding_calls().count(), 2);
+    let back = export::from_file(&export::to_file(&AnySession::Team(s.clone()), 5)).unwrap();
+    assert_eq!(back, AnySession::Team(s.clone()));
+    assert_eq!(back.as_team().unwrap().state().core.outstanding_calls().count(), 2);
 }
 
 #[test]
@@ -605,7 +607,7 @@ fn import_refuses_bad_files_with_plain_reasons() {
     s.start(1).unwrap();
     let mut now = 1;
     drive_scripted(&mut s, &mut now);
-    let text = export::to_file(&s, 9);
+    let text = export::to_file(&AnySession::Team(s.clone()), 9);
     assert!(matches!(
         export::from_file("not json"),
         Err(ImportError::NotJson(_))
@@ -641,7 +643,7 @@ fn import_refuses_bad_files_with_plain_reasons() {
     let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let events = v["events"].as_array_mut().unwrap();
     events.swap(1, 2);
-    let evs: Vec<roundtable_core::event::Event> =
+    let evs: Vec<roundtable_core::engine::Event<roundtable_core::protocol::team::TeamState>> =
         serde_json::from_value(v["events"].clone()).unwrap();
     v["checksum"] = serde_json::json!(export::checksum(&evs));
     let err = export::from_file(&v.to_string()).unwrap_err();
@@ -660,7 +662,7 @@ fn markdown_report_lists_products_in_tree_order_with_accepted_versions() {
     s.start(1).unwrap();
     let mut now = 1;
     drive_scripted(&mut s, &mut now);
-    let md = export::markdown_report(&s);
+    let md = export::markdown_report(&AnySession::Team(s.clone()));
     let p1 = md.find("## Part 1 (p1)").expect("p1 heading");
     let p2 = md.find("## Part 2 (p2)").expect("p2 heading");
     assert!(p1 < p2);
@@ -680,7 +682,7 @@ fn a_plan_whose_later_part_fails_applies_nothing_of_its_tree_changes() {
     answer_all(&mut s, &mut now, scripted); // peer review
     answer_all(&mut s, &mut now, scripted); // inspection by the chair
     answer_all(&mut s, &mut now, scripted); // reflect r2
-    let plan = s.next_calls().pop().unwrap();
+    let plan = s.calls_due().pop().unwrap();
     assert_eq!(plan.step, Step::PlanAssign);
     let before = s.state().clone();
     // The ADD is fine, the acceptance names v2, which belongs to p2, not p1.
@@ -715,7 +717,7 @@ fn own_products_beyond_the_cap_stay_minimal_but_assigned_ones_are_extra() {
     use roundtable_core::tree::Tier;
     let mut s = Session::new(config(1, false, false), 0).unwrap();
     s.start(1).unwrap();
-    let many = |call: &roundtable_core::protocol::ModelCall| -> String {
+    let many = |call: &roundtable_core::engine::StoredCall<roundtable_core::protocol::team::TeamState>| -> String {
         if call.step != Step::Bootstrap {
             return scripted(call);
         }
@@ -765,29 +767,29 @@ fn transcripts_group_a_members_step_and_live_states_follow_the_calls() {
     answer_all(&mut s, &mut now, scripted);
     answer_all(&mut s, &mut now, scripted);
     assert_eq!(
-        s.state().live_states(),
+        s.state().core.live_states(),
         vec![("operative-1", "working"), ("operative-2", "working")]
     );
-    let calls = s.next_calls();
+    let calls = s.calls_due();
     s.submit(&calls[0].id, "None", None, 40).unwrap();
     s.submit(&calls[1].id, &scripted(&calls[1]), None, 41)
         .unwrap();
     assert_eq!(
-        s.state().live_states(),
+        s.state().core.live_states(),
         vec![("operative-1", "repairing"), ("operative-2", "done")]
     );
-    let fix = s.next_calls().pop().unwrap();
+    let fix = s.calls_due().pop().unwrap();
     s.submit(&fix.id, &scripted(&fix), None, 42).unwrap();
     let thread = s.state().calls_of("operative-1", 1, Step::Write);
     assert_eq!(thread.len(), 2);
     assert!(matches!(
         thread[0].result,
-        Some(roundtable_core::protocol::team::CallResult::Invalid { .. })
+        Some(roundtable_core::engine::CallResult::Invalid { .. })
     ));
     assert_eq!(thread[1].call.kind, CallKind::Repair);
     assert!(matches!(
         &thread[1].result,
-        Some(roundtable_core::protocol::team::CallResult::Applied { changes, .. }) if changes[0] == "wrote v2 of p1"
+        Some(roundtable_core::engine::CallResult::Applied { changes, .. }) if changes[0] == "wrote v2 of p1"
     ));
 }
 
@@ -799,7 +801,7 @@ fn invariants_hold_after_every_event_of_a_whole_session() {
         let mut s = Session::new(config(operatives, inspector, true), 0).unwrap();
         s.start(1).unwrap();
         drive_demo(&mut s, 7 + operatives as u64, 500);
-        assert_eq!(s.state().status, Status::Done);
+        assert_eq!(s.state().core.status, Status::Done);
         let events = s.events().to_vec();
         assert!(events.len() > 50, "a whole session has many events");
         for k in 1..=events.len() {

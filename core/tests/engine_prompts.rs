@@ -5,7 +5,8 @@ mod engine_common;
 
 use engine_common::*;
 use roundtable_core::schema::Step;
-use roundtable_core::session::{Session, Status};
+use roundtable_core::engine::{Status};
+use roundtable_core::protocol::team::{TeamSession as Session};
 
 #[test]
 fn one_prompt_per_step() {
@@ -17,6 +18,7 @@ fn one_prompt_per_step() {
     for step in Step::ALL {
         let rec = s
             .state()
+            .core
             .calls
             .iter()
             .find(|c| c.call.step == step)
@@ -40,7 +42,7 @@ fn the_envelope_of_a_write_call() {
     answer_all(&mut s, &mut now, scripted); // bootstrap
     answer_all(&mut s, &mut now, scripted); // plan
     let call = s
-        .next_calls()
+        .calls_due()
         .into_iter()
         .find(|c| c.member == "operative-2")
         .unwrap();

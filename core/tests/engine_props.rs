@@ -6,7 +6,8 @@ mod engine_common;
 use engine_common::*;
 use proptest::prelude::*;
 use roundtable_core::export;
-use roundtable_core::session::{Outcome, Session, Status};
+use roundtable_core::engine::{Outcome, Status};
+use roundtable_core::protocol::team::{TeamSession as Session};
 
 #[derive(Debug, Clone)]
 enum Act {
@@ -58,7 +59,7 @@ proptest! {
                 Status::Done => break,
                 _ => {}
             }
-            let Some(call) = s.next_calls().into_iter().next() else { break };
+            let Some(call) = s.calls_due().into_iter().next() else { break };
             let before = Before::of(&s);
             let valid = scripted(&call);
             let (id, text) = match &a {
@@ -70,7 +71,7 @@ proptest! {
                 }
                 Act::Dangling => (call.id.clone(), valid.replace("\"p1\"", "\"p77\"").replace("\"v1\"", "\"v99\"")),
                 Act::AskContext => (call.id.clone(), r#"{"responseType":"request_context","contextRequests":[{"productId":"p0","need":"all_feedback","reason":"r"}]}"#.to_string()),
-                Act::StaleId(n) => (format!("call-{}", *n as usize % (s.state().calls.len() + 3)), valid),
+                Act::StaleId(n) => (format!("call-{}", *n as usize % (s.state().core.calls.len() + 3)), valid),
                 Act::PauseResume => {
                     s.pause(now).unwrap();
                     s.resume(now + 1).unwrap();
@@ -81,12 +82,12 @@ proptest! {
                     continue;
                 }
             };
-            let outstanding = s.state().outstanding_calls().any(|c| c.id == id);
+            let outstanding = s.state().core.outstanding_calls().any(|c| c.call.id == id);
             let events_before = s.events().len();
             match s.submit(&id, &text, None, now) {
                 Ok(outcome) => {
                     prop_assert!(outstanding);
-                    let c = s.state().call(&id).unwrap().call.clone();
+                    let c = s.state().core.call(&id).unwrap().call.clone();
                     check_allowed(&before, &s, &c, &outcome);
                     if let Outcome::Invalid { .. } = outcome {
                         prop_assert_eq!(&before.tree, &s.state().tree);
@@ -102,7 +103,7 @@ proptest! {
         }
         let replayed = Session::replay(s.events()).unwrap();
         prop_assert_eq!(&replayed, &s);
-        let back = export::from_file(&export::to_file(&s, now)).unwrap();
-        prop_assert_eq!(&back, &s);
+        let back = export::from_file(&export::to_file(&roundtable_core::session::Session::Team(s.clone()), now)).unwrap();
+        prop_assert_eq!(&back, &roundtable_core::session::Session::Team(s.clone()));
     }
 }

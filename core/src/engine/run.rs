@@ -118,6 +118,16 @@ impl<P: Protocol> Engine<P> {
             .collect()
     }
 
+    /// The calls due now as the log keeps them (typed by the protocol, envelope included), for
+    /// tests and tools that drive the engine without the runner.
+    pub fn calls_due(&self) -> Vec<StoredCall<P>> {
+        let core = self.state.core();
+        if core.status != Status::Running {
+            return Vec::new();
+        }
+        core.outstanding_calls().map(|rec| rec.call.clone()).collect()
+    }
+
     /// The built-in demo model's answer to an outstanding call (for tests and tools that play a
     /// session without the runner).
     pub fn demo_answer(&self, call_id: &str) -> Option<super::DemoReply> {
@@ -378,7 +388,8 @@ impl<P: Protocol> Engine<P> {
     }
 
     /// A person's edit: the limits, or one of the protocol's edits.
-    pub fn edit(&mut self, edit: EngineEdit<P>, now: u64) -> Result<(), EngineError> {
+    pub fn edit(&mut self, edit: impl Into<EngineEdit<P>>, now: u64) -> Result<(), EngineError> {
+        let edit = edit.into();
         if self.state.core().status == Status::Done {
             return Err(self.wrong("edit"));
         }

@@ -5,10 +5,12 @@
 use std::collections::BTreeSet;
 
 use roundtable_core::demo::DemoModel;
-use roundtable_core::event::Usage;
-use roundtable_core::protocol::ModelCall;
+use roundtable_core::engine::Usage;
+use roundtable_core::engine::StoredCall;
+type ModelCall = StoredCall<roundtable_core::protocol::team::TeamState>;
 use roundtable_core::schema::Step;
-use roundtable_core::session::{ModelRef, Outcome, Session, SessionConfig, Status};
+use roundtable_core::engine::{ModelRef, Outcome, Status};
+use roundtable_core::protocol::team::{TeamSession as Session, SessionConfig};
 use roundtable_core::tree::{ProductStatus, ProductTree, ROOT_ID};
 use serde_json::json;
 
@@ -104,21 +106,21 @@ pub fn check_session(s: &Session) {
     }
     // At most one outstanding call per member, and only for members of the current step.
     let mut seen = BTreeSet::new();
-    for slot in &st.slots {
+    for slot in &st.core.slots {
         assert!(seen.insert(slot.member.clone()), "one slot per member");
         if let Some(id) = &slot.call_id {
-            let rec = st.call(id).expect("outstanding call is recorded");
+            let rec = st.core.call(id).expect("outstanding call is recorded");
             assert_eq!(rec.call.member, slot.member);
             assert!(rec.raw_answer.is_none());
         }
     }
     // Call ids are call-1.. in order.
-    for (i, c) in st.calls.iter().enumerate() {
+    for (i, c) in st.core.calls.iter().enumerate() {
         assert_eq!(c.call.id, format!("call-{}", i + 1));
     }
     // Only the running session has calls to make.
-    if st.status != Status::Running {
-        assert!(s.next_calls().is_empty());
+    if st.core.status != Status::Running {
+        assert!(s.calls_due().is_empty());
     }
 }
 
@@ -126,7 +128,7 @@ pub fn check_session(s: &Session) {
 #[derive(Clone)]
 pub struct Before {
     pub tree: ProductTree,
-    pub charter: Option<roundtable_core::session::Charter>,
+    pub charter: Option<roundtable_core::protocol::team::Charter>,
     pub state: roundtable_core::protocol::team::TeamState,
 }
 
@@ -225,13 +227,12 @@ pub fn drive_demo(s: &mut Session, seed: u64, max_steps: usize) -> usize {
         steps += 1;
         match s.status().clone() {
             Status::Running => {
-                let calls = s.next_calls();
+                let calls = s.calls_due();
                 assert!(
                     !calls.is_empty(),
                     "a running session always has calls to make"
                 );
                 for call in calls {
-                    assert!(!call.schema.is_null(), "calls carry their JSON Schema");
                     let a = demo.answer_call(&call);
                     let before = Before::of(s);
                     now += 10;
@@ -362,7 +363,7 @@ pub fn answer_all(
     answer: impl Fn(&ModelCall) -> String,
 ) -> Vec<Outcome> {
     let mut out = Vec::new();
-    for call in s.next_calls() {
+    for call in s.calls_due() {
         *now += 1;
         out.push(
             s.submit(&call.id, &answer(&call), None, *now)

@@ -67,6 +67,12 @@ pub enum PersonEdit {
     },
 }
 
+impl From<PersonEdit> for EngineEdit<TeamState> {
+    fn from(edit: PersonEdit) -> Self {
+        EngineEdit::Protocol(edit)
+    }
+}
+
 /// Why a team session cannot go on until the person acts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
