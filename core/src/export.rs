@@ -160,6 +160,7 @@ pub fn to_file(session: &Session, now: u64) -> String {
     let members = session.members();
     match session {
         Session::Team(s) => file_text(s, session.kind(), title, members, now),
+        Session::Meeting(s) => file_text(s, session.kind(), title, members, now),
     }
 }
 
@@ -298,10 +299,12 @@ pub fn from_file(text: &str) -> Result<Session, ImportError> {
     })?;
     let session = match kind {
         Kind::Team => Session::Team(read_events(text)?),
+        Kind::Meeting => Session::Meeting(read_events(text)?),
     };
     if let Some(snapshot) = value.get("snapshot").filter(|s| !s.is_null()) {
         let replayed = match &session {
             Session::Team(s) => as_value(&summary(s)),
+            Session::Meeting(s) => as_value(&summary(s)),
         };
         if &replayed != snapshot {
             return Err(ImportError::SnapshotMismatch);
@@ -382,6 +385,7 @@ pub fn migrate(mut value: Value, from: u64) -> Result<Value, ImportError> {
 pub fn markdown_report(session: &Session) -> String {
     match session {
         Session::Team(s) => team_report(s.state()),
+        Session::Meeting(s) => s.state().minutes_markdown(),
     }
 }
 

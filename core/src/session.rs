@@ -14,6 +14,7 @@ use crate::engine::{
     EngineEdit, EngineError, Event, EventKind, FoldError, ModelCall, Outcome, Protocol, Settings,
     Status, Usage,
 };
+use crate::protocol::meeting::{MeetingSession, MeetingState};
 use crate::protocol::team::{TeamSession, TeamState};
 
 /// The kinds of session this build runs.
@@ -22,16 +23,19 @@ use crate::protocol::team::{TeamSession, TeamState};
 pub enum Kind {
     /// A chair, operatives, an inspector and an envoy work in rounds on a tree of products.
     Team,
+    /// An orchestrator moves attendees through seven phases to a decision and minutes.
+    Meeting,
 }
 
 impl Kind {
     /// Every kind, in the order the new-session page offers them.
-    pub const ALL: [Kind; 1] = [Kind::Team];
+    pub const ALL: [Kind; 2] = [Kind::Team, Kind::Meeting];
 
     /// The kind's name in files and the `created` event.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Team => TeamState::KIND,
+            Kind::Meeting => MeetingState::KIND,
         }
     }
 
@@ -39,6 +43,7 @@ impl Kind {
     pub fn title(self) -> &'static str {
         match self {
             Kind::Team => "Team session",
+            Kind::Meeting => "Meeting",
         }
     }
 
@@ -78,6 +83,8 @@ pub enum LogError {
 pub enum Session {
     /// A team session.
     Team(TeamSession),
+    /// A meeting.
+    Meeting(MeetingSession),
 }
 
 /// Runs the same expression on whichever engine the session holds.
@@ -85,6 +92,7 @@ macro_rules! each {
     ($session:expr, $engine:ident => $body:expr) => {
         match $session {
             Session::Team($engine) => $body,
+            Session::Meeting($engine) => $body,
         }
     };
 }
@@ -141,10 +149,19 @@ impl Session {
         TeamSession::new(config, now).map(Session::Team)
     }
 
+    /// A new meeting.
+    pub fn new_meeting(
+        config: crate::protocol::meeting::MeetingConfig,
+        now: u64,
+    ) -> Result<Session, EngineError> {
+        MeetingSession::new(config, now).map(Session::Meeting)
+    }
+
     /// The kind.
     pub fn kind(&self) -> Kind {
         match self {
             Session::Team(_) => Kind::Team,
+            Session::Meeting(_) => Kind::Meeting,
         }
     }
 
@@ -152,6 +169,15 @@ impl Session {
     pub fn as_team(&self) -> Option<&TeamSession> {
         match self {
             Session::Team(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The meeting, when this is one.
+    pub fn as_meeting(&self) -> Option<&MeetingSession> {
+        match self {
+            Session::Meeting(s) => Some(s),
+            _ => None,
         }
     }
 
@@ -201,6 +227,7 @@ impl Session {
             .unwrap_or("");
         match Kind::from_name(name).ok_or_else(|| LogError::UnknownKind(name.into()))? {
             Kind::Team => Ok(Session::Team(crate::engine::Engine::replay(&decode(events)?)?)),
+            Kind::Meeting => Ok(Session::Meeting(crate::engine::Engine::replay(&decode(events)?)?)),
         }
     }
 
@@ -279,6 +306,7 @@ impl Session {
     pub fn request(&self) -> &str {
         match self {
             Session::Team(s) => &s.state().request,
+            Session::Meeting(s) => &s.state().agenda,
         }
     }
 
@@ -293,6 +321,16 @@ impl Session {
                     id: m.id.clone(),
                     name: m.name.clone(),
                     model: m.model.clone(),
+                })
+                .collect(),
+            Session::Meeting(s) => s
+                .state()
+                .attendees
+                .iter()
+                .map(|a| crate::export::MemberBrief {
+                    id: a.id.clone(),
+                    name: a.name.clone(),
+                    model: a.model.clone(),
                 })
                 .collect(),
         }

@@ -28,7 +28,7 @@ use crate::schema::{ContextRequest, FinalOutput, Halt, Step, WireAnswer};
 pub use adapter::input_from_call;
 pub use input::{DemoCollab, DemoInput, DemoMember, DemoProduct, DemoRole, Verdict, VersionRef};
 pub use mistakes::{Mistake, MISTAKE_ONE_IN};
-pub use play::{play, PlayReport};
+pub use play::{play, play_with, PlayReport};
 pub use topics::TopicKind;
 
 /// The provider name the demo model runs under, in member model references and transcripts.

@@ -36,9 +36,11 @@ use crate::schema::{
 };
 
 mod check;
+pub mod fields;
 mod json;
 mod recover;
 mod report;
+pub use report::repair_prompt;
 mod shape;
 pub mod tape;
 
@@ -276,6 +278,39 @@ fn check_repaired<'a>(
                 json: fixed,
             }
         }
+    }
+}
+
+/// The one JSON object in a raw model answer, as a value, with a warning for each thing recovered
+/// on the way (a BOM, a fence, prose around it, trailing commas, comments, raw newlines, curly
+/// quotes) — or the violations that make it unreadable (none found, two objects, cut off). This is
+/// the recovery every kind of session shares; a kind then checks the value against its own shapes.
+pub fn recover_object(raw: &str, options: Options) -> Result<(serde_json::Value, Vec<Violation>), Vec<Violation>> {
+    let (body, bom) = recover::strip_bom(raw);
+    let mut warnings: Vec<Violation> = bom.into_iter().collect();
+    let refuse = |error: Violation| {
+        if options.truncated {
+            vec![recover::cut_off(raw)]
+        } else {
+            vec![error]
+        }
+    };
+    let (object, found) = recover::locate(body).map_err(refuse)?;
+    warnings.extend(found);
+    if let Ok(value) = serde_json::from_str(object) {
+        return Ok((value, warnings));
+    }
+    let (fixed, repairs) = recover::normalize(object);
+    warnings.extend(repairs);
+    match serde_json::from_str(&fixed) {
+        Ok(value) => Ok((value, warnings)),
+        Err(e) => Err(refuse(Violation {
+            path: String::new(),
+            message: format!("the answer is not valid JSON: {e}"),
+            expected: "one JSON object".into(),
+            received: json::shorten(&fixed, 80),
+            hint: "Answer with exactly one JSON object and nothing else.".into(),
+        })),
     }
 }
 

@@ -148,46 +148,46 @@ impl Report {
     /// what was expected and received and a hint, and the request to answer again with only the
     /// corrected JSON object. Short on purpose: it is appended to a conversation.
     pub fn repair_prompt(&self) -> String {
-        use fmt::Write as _;
-        let n = self.errors.len();
-        let size: usize = self
-            .errors
-            .iter()
-            .map(|v| {
-                v.path.len()
-                    + v.message.len()
-                    + v.expected.len()
-                    + v.received.len()
-                    + v.hint.len()
-                    + 64
-            })
-            .sum();
-        let mut out = String::with_capacity(size + 200);
-        // Writing to a String cannot fail.
-        let _ = writeln!(
-            out,
-            "Your answer to the {} step could not be used: {n} problem{} to fix.",
-            self.step.title(),
-            if n == 1 { "" } else { "s" }
-        );
-        for (i, v) in self.errors.iter().enumerate() {
-            let at = if v.path.is_empty() {
-                "the whole answer"
-            } else {
-                &v.path
-            };
-            let _ = writeln!(out, "\n{}. {at}: {}", i + 1, v.message);
-            let _ = writeln!(out, "   expected: {}", v.expected);
-            if !v.received.is_empty() {
-                let _ = writeln!(out, "   received: {}", v.received);
-            }
-            let _ = writeln!(out, "   hint: {}", v.hint);
-        }
-        out.push_str(
-            "\nAnswer again with only the corrected JSON object: no code fence, no text before or after it.",
-        );
-        out
+        repair_prompt(&format!("the {} step", self.step.title()), &self.errors)
     }
+}
+
+/// The message that sends an invalid answer back to the model: every violation, numbered, with
+/// where, what, what was expected, what was received and how to fix it. `what` names the answer
+/// ("the PlanAssign step", "the meeting's minutes"). Every kind of session words repairs this way.
+pub fn repair_prompt(what: &str, errors: &[Violation]) -> String {
+    use fmt::Write as _;
+    let n = errors.len();
+    let size: usize = errors
+        .iter()
+        .map(|v| {
+            v.path.len() + v.message.len() + v.expected.len() + v.received.len() + v.hint.len() + 64
+        })
+        .sum();
+    let mut out = String::with_capacity(size + 200);
+    // Writing to a String cannot fail.
+    let _ = writeln!(
+        out,
+        "Your answer to {what} could not be used: {n} problem{} to fix.",
+        if n == 1 { "" } else { "s" }
+    );
+    for (i, v) in errors.iter().enumerate() {
+        let at = if v.path.is_empty() {
+            "the whole answer"
+        } else {
+            &v.path
+        };
+        let _ = writeln!(out, "\n{}. {at}: {}", i + 1, v.message);
+        let _ = writeln!(out, "   expected: {}", v.expected);
+        if !v.received.is_empty() {
+            let _ = writeln!(out, "   received: {}", v.received);
+        }
+        let _ = writeln!(out, "   hint: {}", v.hint);
+    }
+    out.push_str(
+        "\nAnswer again with only the corrected JSON object: no code fence, no text before or after it.",
+    );
+    out
 }
 
 impl fmt::Display for Report {

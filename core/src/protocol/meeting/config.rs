@@ -1,0 +1,153 @@
+//! A meeting's configuration: the agenda, the attendees (one of them the orchestrator), the limits
+//! on turns — and the rules a meeting must meet before it starts.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::engine::{ModelRef, Settings};
+
+/// What an attendee does in the meeting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeetingRole {
+    /// Decides who speaks, when the phase changes and when the meeting ends; writes the minutes.
+    Orchestrator,
+    /// Speaks when given the floor.
+    Participant,
+}
+
+/// One attendee.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Attendee {
+    /// `orchestrator`, or a participant id such as `engineer-1` (lowercase letters, digits, `-`).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Free-text role ("Backend engineer"): what the attendee speaks for.
+    pub role: String,
+    /// Its place in the meeting.
+    pub meeting_role: MeetingRole,
+    /// A persona for its system prompt.
+    #[serde(default)]
+    pub persona: String,
+    /// The provider and model it runs on.
+    pub model: ModelRef,
+}
+
+/// Everything a meeting starts from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MeetingConfig {
+    /// What the meeting is about and what it should produce, verbatim from the person.
+    pub agenda: String,
+    /// The attendees, the orchestrator first.
+    pub attendees: Vec<Attendee>,
+    /// Speaking turns a phase may take before the orchestrator must move on (default 4).
+    pub max_turns_per_phase: u32,
+    /// The engine's limits; a round is one turn (a decision, and a contribution if the floor
+    /// was given), so `max_rounds` is the limit on turns in all.
+    #[serde(default)]
+    pub settings: Settings,
+}
+
+/// Why a meeting config was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MeetingConfigError {
+    /// Nothing to meet about.
+    #[error("the agenda is empty: say what the meeting is about")]
+    EmptyAgenda,
+    /// An id with characters that do not fit prompts and pointers.
+    #[error("attendee id \"{0}\" must be lowercase letters, digits and dashes")]
+    BadId(String),
+    /// Two attendees share an id.
+    #[error("two attendees have the id {0}")]
+    DuplicateId(String),
+    /// Not exactly one orchestrator.
+    #[error("a meeting needs exactly one orchestrator (it has {0})")]
+    Orchestrators(usize),
+    /// Too few to talk.
+    #[error("a meeting needs at least two participants besides the orchestrator")]
+    TooFewParticipants,
+    /// A name is missing.
+    #[error("attendee {0} has no name")]
+    NoName(String),
+    /// Limits that leave nothing to do.
+    #[error("the turn limits must be at least 1")]
+    NoTurns,
+}
+
+impl MeetingConfig {
+    /// The default turn limits: 4 speaking turns a phase, 48 turns in all.
+    pub const DEFAULT_TURNS_PER_PHASE: u32 = 4;
+
+    /// A meeting with an orchestrator and the given participants (id, name, role), all on
+    /// `model`: for demos, tests and the new-meeting form's defaults.
+    pub fn standard(agenda: &str, participants: &[(&str, &str, &str)], model: ModelRef) -> MeetingConfig {
+        let mut attendees = vec![Attendee {
+            id: "orchestrator".into(),
+            name: "Orchestrator".into(),
+            role: "Chairs the meeting".into(),
+            meeting_role: MeetingRole::Orchestrator,
+            persona: String::new(),
+            model: model.clone(),
+        }];
+        attendees.extend(participants.iter().map(|(id, name, role)| Attendee {
+            id: (*id).into(),
+            name: (*name).into(),
+            role: (*role).into(),
+            meeting_role: MeetingRole::Participant,
+            persona: String::new(),
+            model: model.clone(),
+        }));
+        MeetingConfig {
+            agenda: agenda.into(),
+            attendees,
+            max_turns_per_phase: Self::DEFAULT_TURNS_PER_PHASE,
+            settings: Settings {
+                max_rounds: 48,
+                ..Settings::default()
+            },
+        }
+    }
+
+    /// Checks the meeting: a non-empty agenda, well-formed unique ids, exactly one orchestrator,
+    /// at least two participants, turn limits of at least 1.
+    pub fn check(&self) -> Result<(), MeetingConfigError> {
+        if self.agenda.trim().is_empty() {
+            return Err(MeetingConfigError::EmptyAgenda);
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for a in &self.attendees {
+            let well_formed = !a.id.is_empty()
+                && a.id.len() <= 40
+                && a.id
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+            if !well_formed || a.id == "user-1" {
+                return Err(MeetingConfigError::BadId(a.id.clone()));
+            }
+            if !seen.insert(a.id.as_str()) {
+                return Err(MeetingConfigError::DuplicateId(a.id.clone()));
+            }
+            if a.name.trim().is_empty() {
+                return Err(MeetingConfigError::NoName(a.id.clone()));
+            }
+        }
+        let orchestrators = self
+            .attendees
+            .iter()
+            .filter(|a| a.meeting_role == MeetingRole::Orchestrator)
+            .count();
+        if orchestrators != 1 {
+            return Err(MeetingConfigError::Orchestrators(orchestrators));
+        }
+        if self.attendees.len() < 3 {
+            return Err(MeetingConfigError::TooFewParticipants);
+        }
+        if self.max_turns_per_phase == 0 || self.settings.max_rounds == 0 {
+            return Err(MeetingConfigError::NoTurns);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,275 @@
+//! The built-in demo model's side of a meeting: it reads the call's envelope and answers as
+//! attendees would — from their roles, about the agenda, building on what was said — and as an
+//! orchestrator that now and then sends an invalid decision, so the fallback rule runs in every
+//! demo. Seeded by the agenda and the call id: the same meeting plays the same way again.
+
+use super::answer::{ActionItem, Contribution, Decision, DecisionWire, Minutes, Phase};
+use super::prompt::MeetingEnvelope;
+use super::{MeetingState, MeetingStep, Turn};
+use crate::demo::rng::{fnv1a, mix, SplitMix64};
+use crate::engine::{estimate_tokens, DemoReply, StoredCall};
+use crate::text::{one_line, title_of};
+
+/// Options the attendees put on the table, in words that fit most agendas.
+const OPTIONS: [&str; 6] = [
+    "a small first version we can try within two weeks, then extend",
+    "a phased plan: the must-haves first, the rest once the first phase holds",
+    "an existing tool or service instead of building our own",
+    "a pilot with a small group before committing everyone",
+    "splitting the work so two people own it end to end",
+    "keeping today's approach and fixing its two worst problems",
+];
+
+/// The demo model's answer to one meeting call.
+pub fn answer(call: &StoredCall<MeetingState>) -> DemoReply {
+    let env = &call.envelope;
+    let mut rng = SplitMix64::new(mix(fnv1a(env.agenda.as_bytes()), &[&call.id]));
+    let text = match env.step {
+        MeetingStep::Decide => decide(env, &mut rng, call.kind == crate::engine::CallKind::Initial),
+        MeetingStep::Speak => serde_json::to_string_pretty(&Contribution {
+            contribution: speak(env, &mut rng),
+        })
+        .unwrap_or_default(),
+        MeetingStep::Minutes => serde_json::to_string_pretty(&minutes(env)).unwrap_or_default(),
+    };
+    DemoReply {
+        completion_tokens: estimate_tokens(&text),
+        prompt_tokens: call.token_estimate,
+        finish_reason: "stop".into(),
+        text,
+    }
+}
+
+fn participants(env: &MeetingEnvelope) -> Vec<&str> {
+    env.attendees
+        .iter()
+        .filter(|a| !a.orchestrator)
+        .map(|a| a.id.as_str())
+        .collect()
+}
+
+fn name_of<'a>(env: &'a MeetingEnvelope, id: &'a str) -> &'a str {
+    env.attendees
+        .iter()
+        .find(|a| a.id == id)
+        .map_or(id, |a| a.name.as_str())
+}
+
+/// The orchestrator: the next participant who has not spoken in this phase, the next phase once
+/// all have (or the phase's turns are used), the end after Conclusion. Every so often it makes a
+/// mistake 001 refuses (an unknown attendee, a misspelt phase, no rationale).
+fn decide(env: &MeetingEnvelope, rng: &mut SplitMix64, first_try: bool) -> String {
+    let ids = participants(env);
+    let all_spoke = ids.iter().all(|p| env.spoken_in_phase.iter().any(|s| s == p));
+    let full = env.spoken_in_phase.len() as u32 >= env.max_turns_per_phase;
+    let decision = if all_spoke || full {
+        match env.phase.next() {
+            Some(next) => Decision::ChangePhase {
+                new_phase: next,
+                rationale: format!(
+                    "Everyone has had their say on {}; time to {}.",
+                    env.phase.title().to_lowercase(),
+                    next.purpose()
+                ),
+            },
+            None => Decision::EndMeeting {
+                end_reason: "We have a decision and owners for every task.".into(),
+                rationale: "The recap is done and nobody raised anything new.".into(),
+            },
+        }
+    } else {
+        let next = ids
+            .iter()
+            .find(|p| !env.spoken_in_phase.iter().any(|s| s == *p))
+            .copied()
+            .unwrap_or(ids[0]);
+        Decision::Continue {
+            next_agent_id: next.to_string(),
+            rationale: format!(
+                "{} has not spoken in {} yet and sees it from the {} side.",
+                name_of(env, next),
+                env.phase.title().to_lowercase(),
+                role_of(env, next).to_lowercase()
+            ),
+        }
+    };
+    let mut wire = serde_json::to_value(DecisionWire::from(&decision)).unwrap_or_default();
+    if first_try && (env.round == 3 || rng.chance(1, 8)) {
+        match rng.below(3) {
+            0 if wire.get("next_agent_id").is_some() => {
+                wire["next_agent_id"] = "facilitator".into();
+            }
+            1 if wire.get("new_phase").is_some() => wire["new_phase"] = "Brainstorming".into(),
+            _ => {
+                if let Some(o) = wire.as_object_mut() {
+                    o.remove("rationale");
+                }
+            }
+        }
+    }
+    serde_json::to_string_pretty(&wire).unwrap_or_default()
+}
+
+fn role_of<'a>(env: &'a MeetingEnvelope, id: &str) -> &'a str {
+    env.attendees
+        .iter()
+        .find(|a| a.id == id)
+        .map_or("", |a| a.role.as_str())
+}
+
+/// Sentences of the agenda after its first line that state a fact (a number, a date, a must).
+fn facts(agenda: &str) -> Vec<String> {
+    let body: String = agenda.lines().skip(1).collect::<Vec<_>>().join(" ");
+    let text = if body.trim().is_empty() { agenda } else { body.as_str() };
+    text.split(['.', ';', '\n'])
+        .map(str::trim)
+        .filter(|s| s.len() > 8)
+        .filter(|s| {
+            let l = s.to_lowercase();
+            s.chars().any(|c| c.is_ascii_digit())
+                || ["must", "need", "budget", "deadline", "by ", "only", "no more", "at most"]
+                    .iter()
+                    .any(|w| l.contains(w))
+        })
+        .map(|s| one_line(s, 140))
+        .collect()
+}
+
+/// The point the last other speaker made: its first sentence, without the "Building on …" lead.
+fn last_point(env: &MeetingEnvelope) -> Option<(&str, String)> {
+    env.transcript.iter().rev().find_map(|t| match t {
+        Turn::Contribution { speaker, text, .. } if *speaker != env.me.id => {
+            let own = text.split_once("): ").map_or(text.as_str(), |(_, rest)| rest);
+            let first = own.split(['.', '\n']).next().unwrap_or(own);
+            Some((speaker.as_str(), one_line(first.trim_matches('*'), 90)))
+        }
+        _ => None,
+    })
+}
+
+/// Options said so far (by their wording), in the order first said.
+fn options_said(env: &MeetingEnvelope) -> Vec<&'static str> {
+    let mut said = Vec::new();
+    for t in &env.transcript {
+        if let Turn::Contribution { text, .. } = t {
+            for o in OPTIONS {
+                if text.contains(o) && !said.contains(&o) {
+                    said.push(o);
+                }
+            }
+        }
+    }
+    said
+}
+
+fn speak(env: &MeetingEnvelope, rng: &mut SplitMix64) -> String {
+    let topic = title_of(&env.agenda);
+    let topic = topic.trim_end_matches(['.', '!', '?']);
+    let role = env.me.role.to_lowercase();
+    let facts = facts(&env.agenda);
+    // Each attendee leans on a different fact, so the room does not repeat itself.
+    let me = env.attendees.iter().position(|a| a.id == env.me.id).unwrap_or(0);
+    let fact = (!facts.is_empty()).then(|| facts[(me + Phase::ALL.iter().position(|p| *p == env.phase).unwrap_or(0)) % facts.len()].clone());
+    let building = last_point(env)
+        .map(|(who, point)| format!("Building on {}'s point ({point}): ", name_of(env, who)))
+        .unwrap_or_default();
+    let said = options_said(env);
+    let favourite = said.first().copied().unwrap_or(OPTIONS[0]);
+    match env.phase {
+        Phase::Initialization => format!(
+            "As {role}, I want us to leave with a clear answer on **{topic}**.{}\n\nI will bring the {role} view: what it will take, and where it usually goes wrong.",
+            fact.map(|f| format!(" The fixed point for me: {f}.")).unwrap_or_default()
+        ),
+        Phase::ProblemClarification => format!(
+            "{building}the problem is not only {} but doing it in a way that holds up for the people who use it.{}\n\n- What we know: {}\n- What we don't know yet: who decides when it is good enough?",
+            topic.to_lowercase(),
+            fact.as_ref().map(|f| format!(" We are bound by this: {f}.")).unwrap_or_default(),
+            fact.clone().unwrap_or_else(|| "the request itself, and little else".into())
+        ),
+        Phase::OptionGeneration => {
+            let fresh: Vec<&str> = OPTIONS.iter().copied().filter(|o| !said.contains(o)).collect();
+            let pick = if fresh.is_empty() { OPTIONS[0] } else { fresh[rng.below(fresh.len())] };
+            format!(
+                "{building}one more option, from the {role} side: {pick}. It keeps the risk small and shows early whether it works."
+            )
+        }
+        Phase::Evaluation => format!(
+            "Weighing it up as {role}: {favourite} costs the least to try and is easy to undo; the others need more time before we see anything.{}",
+            fact.map(|f| format!(" Against our constraint ({f}) it is the safest.")).unwrap_or_default()
+        ),
+        Phase::Decision => format!(
+            "I support going with {favourite}. It fits what we said we need, and nothing else on the table does so at lower risk."
+        ),
+        Phase::ExecutionPlanning => {
+            let due = ["by Friday", "next week", "within two weeks"][rng.below(3)];
+            format!(
+                "I'll take the {role} part of {}, {due}. I need the agreed scope from the others first.",
+                one_line(favourite, 60)
+            )
+        }
+        Phase::Conclusion => format!(
+            "To recap from my side: we go with {favourite}, I own the {role} part, and I will flag early if anything blocks it."
+        ),
+    }
+}
+
+/// Minutes from the transcript: the option the Decision phase backed, one action item per
+/// execution-planning contribution, the open questions asked.
+fn minutes(env: &MeetingEnvelope) -> Minutes {
+    let said = options_said(env);
+    let mut action_items = Vec::new();
+    let mut open_questions = Vec::new();
+    let mut spoke = 0;
+    for t in &env.transcript {
+        if let Turn::Contribution {
+            speaker,
+            text,
+            phase,
+            ..
+        } = t
+        {
+            spoke += 1;
+            if *phase == Phase::ExecutionPlanning {
+                let task = text
+                    .split("I'll take ")
+                    .nth(1)
+                    .and_then(|rest| rest.split(", ").next())
+                    .unwrap_or("their part");
+                let due = ["by Friday", "next week", "within two weeks"]
+                    .into_iter()
+                    .find(|d| text.contains(d))
+                    .map(str::to_string);
+                action_items.push(ActionItem {
+                    owner: speaker.clone(),
+                    task: one_line(&format!("Take {task}"), 200),
+                    due,
+                });
+            }
+            for q in text.split(['\n', '.']).filter(|s| s.trim_end().ends_with('?')) {
+                let q = one_line(q.trim_start_matches(['-', ' ']), 200);
+                if !open_questions.contains(&q) && open_questions.len() < 3 {
+                    open_questions.push(q);
+                }
+            }
+        }
+    }
+    let decisions = said
+        .first()
+        .map(|o| vec![format!("Go with {o}.")])
+        .unwrap_or_default();
+    Minutes {
+        summary: format!(
+            "The meeting on {} heard {spoke} contribution(s) from {} attendees and {}.",
+            title_of(&env.agenda),
+            participants(env).len(),
+            if decisions.is_empty() {
+                "ended without a decision"
+            } else {
+                "agreed on one option"
+            }
+        ),
+        decisions,
+        action_items,
+        open_questions,
+    }
+}

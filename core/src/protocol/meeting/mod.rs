@@ -1,0 +1,476 @@
+//! The meeting of spec `001`: an orchestrator moves the attendees through seven phases, giving
+//! the floor turn by turn, and writes the minutes when the meeting ends.
+//!
+//! A round is one turn: the orchestrator's decision ([`MeetingStep::Decide`]) and, when it gave
+//! someone the floor, that attendee's contribution ([`MeetingStep::Speak`]). A decision that breaks
+//! `001`'s rules is not sent back for repair: a deterministic rule decides in its place (next
+//! speaker in turn; the next phase once everyone has spoken in this one or its turn limit is
+//! reached; the end after Conclusion), recorded as a `fell_back` event with the refused answer. When
+//! the meeting ends (the orchestrator's `end_meeting`, or the person's wrap-up), the orchestrator
+//! writes the minutes ([`MeetingStep::Minutes`]): decisions, action items with owners, open
+//! questions.
+
+pub mod answer;
+pub mod config;
+mod demo;
+mod prompt;
+
+use serde::{Deserialize, Serialize};
+
+pub use self::answer::{ActionItem, Contribution, Decision, Minutes, Phase};
+pub use self::config::{Attendee, MeetingConfig, MeetingConfigError, MeetingRole};
+pub use self::prompt::MeetingEnvelope;
+use crate::engine::{
+    Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError, Judgement, Message,
+    ModelRef, Move, Protocol, Settings, StoredCall,
+};
+use crate::text::one_line;
+use crate::validate::{self, Violation};
+
+/// A meeting: the engine driving the meeting protocol.
+pub type MeetingSession = crate::engine::Engine<MeetingState>;
+
+/// The id of the person, who may own action items.
+pub const PERSON: &str = "user-1";
+
+/// The steps of a turn, and the closing step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeetingStep {
+    /// The orchestrator decides what happens next (spec `001`).
+    Decide,
+    /// The attendee who has the floor speaks.
+    Speak,
+    /// The orchestrator writes the minutes.
+    Minutes,
+}
+
+/// A valid answer of a meeting step, as the fold applies it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeetingOutput {
+    /// The orchestrator's decision.
+    Decision(Decision),
+    /// An attendee's contribution.
+    Contribution(Contribution),
+    /// The minutes.
+    Minutes(Minutes),
+}
+
+/// A person's edit of a meeting.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "edit", rename_all = "snake_case")]
+pub enum MeetingEdit {
+    /// A remark to the meeting, shown to every attendee from the next call on.
+    Remark {
+        /// What the person says.
+        content: String,
+    },
+}
+
+/// A meeting never waits for the person on its own account (it has no reason of its own to
+/// pause), so this has no values.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MeetingBlock {}
+
+/// One entry of the meeting's transcript.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "turn", rename_all = "snake_case")]
+pub enum Turn {
+    /// The orchestrator decided (or the fallback rule decided in its place).
+    Decision {
+        /// Round.
+        round: u32,
+        /// The phase it was decided in.
+        phase: Phase,
+        /// The decision.
+        decision: Decision,
+        /// True when the orchestrator's answer was refused and the rule decided.
+        fell_back: bool,
+    },
+    /// An attendee spoke.
+    Contribution {
+        /// Round.
+        round: u32,
+        /// The phase.
+        phase: Phase,
+        /// Attendee id.
+        speaker: String,
+        /// What it said (Markdown).
+        text: String,
+    },
+    /// The person remarked.
+    Remark {
+        /// Round.
+        round: u32,
+        /// What the person said.
+        text: String,
+    },
+}
+
+/// The whole state of a meeting: what the fold of its events gives.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MeetingState {
+    /// The engine's part.
+    pub core: Core<MeetingState>,
+    /// The agenda, verbatim.
+    pub agenda: String,
+    /// The attendees, the orchestrator included.
+    pub attendees: Vec<Attendee>,
+    /// Speaking turns a phase may take.
+    pub max_turns_per_phase: u32,
+    /// The current phase.
+    pub phase: Phase,
+    /// Who spoke in the current phase, in order.
+    pub spoken: Vec<String>,
+    /// Every decision, contribution and remark, in order.
+    pub transcript: Vec<Turn>,
+    /// Who has the floor this round, and why (set by a `continue`).
+    pub floor: Option<(String, String)>,
+    /// Why the meeting ended, once the orchestrator (or the rule) ended it.
+    pub ended: Option<String>,
+    /// The minutes, once written.
+    pub minutes: Option<Minutes>,
+}
+
+impl MeetingState {
+    /// The orchestrator's id.
+    pub fn orchestrator(&self) -> &str {
+        self.attendees
+            .iter()
+            .find(|a| a.meeting_role == MeetingRole::Orchestrator)
+            .map_or("orchestrator", |a| a.id.as_str())
+    }
+
+    /// The participants' ids, in attendee order.
+    pub fn participants(&self) -> Vec<&str> {
+        self.attendees
+            .iter()
+            .filter(|a| a.meeting_role == MeetingRole::Participant)
+            .map(|a| a.id.as_str())
+            .collect()
+    }
+
+    /// The attendee with this id.
+    pub fn attendee(&self, id: &str) -> Option<&Attendee> {
+        self.attendees.iter().find(|a| a.id == id)
+    }
+
+    /// Whether the current phase has used its speaking turns.
+    pub fn phase_turns_used(&self) -> bool {
+        self.spoken.len() as u32 >= self.max_turns_per_phase
+    }
+
+    /// The decision the deterministic rule of `001`'s fallback makes now: the next participant in
+    /// turn who has not spoken in this phase; the next phase once everyone has (or the phase's
+    /// turns are used); the end after Conclusion.
+    pub fn fallback_decision(&self) -> Decision {
+        let participants = self.participants();
+        let everyone_spoke = participants
+            .iter()
+            .all(|p| self.spoken.iter().any(|s| s == p));
+        if everyone_spoke || self.phase_turns_used() {
+            return match self.phase.next() {
+                Some(next) => Decision::ChangePhase {
+                    new_phase: next,
+                    rationale: format!(
+                        "Fallback rule: {} is complete, so the meeting moves on.",
+                        self.phase.title()
+                    ),
+                },
+                None => Decision::EndMeeting {
+                    end_reason: "The agenda is complete.".into(),
+                    rationale: "Fallback rule: the Conclusion phase is complete.".into(),
+                },
+            };
+        }
+        let last = self.spoken.last().and_then(|l| participants.iter().position(|p| p == l));
+        let start = last.map_or(0, |i| i + 1);
+        let next = (0..participants.len())
+            .map(|k| participants[(start + k) % participants.len()])
+            .find(|p| !self.spoken.iter().any(|s| s == p))
+            .unwrap_or(participants[0]);
+        Decision::Continue {
+            next_agent_id: next.to_string(),
+            rationale: format!(
+                "Fallback rule: {next} is next in turn and has not spoken in {} yet.",
+                self.phase.title()
+            ),
+        }
+    }
+
+    /// `001`'s rules beyond the shape, against the meeting as it stands: the floor only while the
+    /// phase has turns left, and a phase change only to another phase.
+    fn decision_rules(&self, decision: &Decision) -> Vec<Violation> {
+        let mut errors = Vec::new();
+        match decision {
+            Decision::Continue { .. } if self.phase_turns_used() => errors.push(Violation {
+                path: "/decision".into(),
+                message: format!(
+                    "{} has used its {} speaking turns",
+                    self.phase.title(),
+                    self.max_turns_per_phase
+                ),
+                expected: "\"change_phase\" or \"end_meeting\"".into(),
+                received: "\"continue\"".into(),
+                hint: "Move the meeting to the next phase, or end it.".into(),
+            }),
+            Decision::ChangePhase { new_phase, .. } if *new_phase == self.phase => {
+                errors.push(Violation {
+                    path: "/new_phase".into(),
+                    message: format!("the meeting is already in {}", new_phase.name()),
+                    expected: "another phase".into(),
+                    received: format!("\"{}\"", new_phase.name()),
+                    hint: "Name the phase to move to, or continue in this one.".into(),
+                })
+            }
+            _ => {}
+        }
+        errors
+    }
+
+    /// Folds an applied (or fallen-back) output; returns the change in words.
+    fn apply(&mut self, call_id: &str, output: &MeetingOutput, fell_back: bool) -> Result<Vec<String>, FoldError> {
+        let round = self.core.round;
+        let change = match output {
+            MeetingOutput::Decision(decision) => {
+                match decision {
+                    Decision::Continue {
+                        next_agent_id,
+                        rationale,
+                    } => {
+                        if self.attendee(next_agent_id).is_none() {
+                            return Err(FoldError::Refused {
+                                pointer: "/next_agent_id".into(),
+                                reason: format!("{next_agent_id} is not an attendee"),
+                            });
+                        }
+                        self.floor = Some((next_agent_id.clone(), rationale.clone()));
+                    }
+                    Decision::ChangePhase { new_phase, .. } => {
+                        self.phase = *new_phase;
+                        self.spoken.clear();
+                    }
+                    Decision::EndMeeting { end_reason, .. } => {
+                        self.ended = Some(end_reason.clone());
+                    }
+                }
+                self.transcript.push(Turn::Decision {
+                    round,
+                    phase: self.phase,
+                    decision: decision.clone(),
+                    fell_back,
+                });
+                decision.describe()
+            }
+            MeetingOutput::Contribution(c) => {
+                let speaker = self.core.answered_member(call_id)?.to_string();
+                self.spoken.push(speaker.clone());
+                self.transcript.push(Turn::Contribution {
+                    round,
+                    phase: self.phase,
+                    speaker: speaker.clone(),
+                    text: c.contribution.clone(),
+                });
+                format!("{speaker} spoke: {}", one_line(&c.contribution, 100))
+            }
+            MeetingOutput::Minutes(m) => {
+                self.minutes = Some(m.clone());
+                format!(
+                    "wrote the minutes: {} decision(s), {} action item(s), {} open question(s)",
+                    m.decisions.len(),
+                    m.action_items.len(),
+                    m.open_questions.len()
+                )
+            }
+        };
+        Ok(vec![change])
+    }
+
+    /// The minutes (or, before they exist, the transcript so far) as Markdown.
+    pub fn minutes_markdown(&self) -> String {
+        prompt::minutes_markdown(self)
+    }
+}
+
+impl Protocol for MeetingState {
+    const KIND: &'static str = "meeting";
+    type Config = MeetingConfig;
+    type Step = MeetingStep;
+    type Envelope = MeetingEnvelope;
+    type Output = MeetingOutput;
+    type Ask = ();
+    type Served = ();
+    type Edit = MeetingEdit;
+    type Block = MeetingBlock;
+
+    fn create(config: &MeetingConfig) -> Result<MeetingState, String> {
+        config.check().map_err(|e| e.to_string())?;
+        Ok(MeetingState {
+            core: Core::new(config.settings.clone()),
+            agenda: config.agenda.clone(),
+            attendees: config.attendees.clone(),
+            max_turns_per_phase: config.max_turns_per_phase,
+            phase: Phase::Initialization,
+            spoken: Vec::new(),
+            transcript: Vec::new(),
+            floor: None,
+            ended: None,
+            minutes: None,
+        })
+    }
+
+    fn settings(config: &MeetingConfig) -> Settings {
+        config.settings.clone()
+    }
+
+    fn core(&self) -> &Core<MeetingState> {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut Core<MeetingState> {
+        &mut self.core
+    }
+
+    fn step_name(step: MeetingStep) -> &'static str {
+        match step {
+            MeetingStep::Decide => "meeting_decision",
+            MeetingStep::Speak => "meeting_contribution",
+            MeetingStep::Minutes => "meeting_minutes",
+        }
+    }
+
+    fn step_title(step: MeetingStep) -> &'static str {
+        match step {
+            MeetingStep::Decide => "Decision",
+            MeetingStep::Speak => "Contribution",
+            MeetingStep::Minutes => "Minutes",
+        }
+    }
+
+    fn model_of(&self, member: &str) -> Option<&ModelRef> {
+        self.attendee(member).map(|a| &a.model)
+    }
+
+    fn next_move(&self) -> Move<MeetingState> {
+        let core = &self.core;
+        let orchestrator = || vec![self.orchestrator().to_string()];
+        if core.rounds_ended || self.ended.is_some() {
+            return match core.step {
+                Some(MeetingStep::Minutes) => Move::Finish,
+                _ => Move::Step(core.round, MeetingStep::Minutes, orchestrator()),
+            };
+        }
+        match (core.round, core.step) {
+            (0, _) => Move::Round(1),
+            (r, None) => Move::Step(r, MeetingStep::Decide, orchestrator()),
+            (r, Some(MeetingStep::Decide)) => match &self.floor {
+                Some((speaker, _)) => Move::Step(r, MeetingStep::Speak, vec![speaker.clone()]),
+                None => Move::Round(r + 1),
+            },
+            (r, Some(MeetingStep::Speak)) => Move::Round(r + 1),
+            (_, Some(MeetingStep::Minutes)) => Move::Finish,
+        }
+    }
+
+    fn still_blocked(&self, block: &MeetingBlock) -> Option<String> {
+        match *block {}
+    }
+
+    fn envelope(&self, member: &str) -> MeetingEnvelope {
+        prompt::envelope(self, member)
+    }
+
+    fn first_messages(&self, envelope: &MeetingEnvelope) -> Vec<Message> {
+        prompt::messages(envelope)
+    }
+
+    fn judge(&self, call: &StoredCall<MeetingState>, raw: &str, truncated: bool) -> Judgement<MeetingState> {
+        let step = Self::step_name(call.step).to_string();
+        let options = validate::Options { truncated };
+        let mut warnings = Vec::new();
+        let checked = validate::recover_object(raw, options).and_then(|(value, found)| {
+            warnings = found;
+            match call.step {
+                MeetingStep::Decide => {
+                    let participants = self.participants();
+                    answer::check_decision(&value, &participants, &mut warnings)
+                        .and_then(|d| {
+                            let errors = self.decision_rules(&d);
+                            if errors.is_empty() {
+                                Ok(MeetingOutput::Decision(d))
+                            } else {
+                                Err(errors)
+                            }
+                        })
+                }
+                MeetingStep::Speak => answer::check_contribution(&value, &mut warnings)
+                    .map(MeetingOutput::Contribution),
+                MeetingStep::Minutes => {
+                    let mut owners: Vec<&str> = self.attendees.iter().map(|a| a.id.as_str()).collect();
+                    owners.push(PERSON);
+                    answer::check_minutes(&value, &owners, &mut warnings).map(MeetingOutput::Minutes)
+                }
+            }
+        });
+        match checked {
+            Ok(output) => Judgement::Apply { output, warnings },
+            Err(errors) => Judgement::Invalid {
+                fallback: (call.step == MeetingStep::Decide)
+                    .then(|| MeetingOutput::Decision(self.fallback_decision())),
+                findings: Findings {
+                    step,
+                    errors,
+                    warnings,
+                },
+            },
+        }
+    }
+
+    fn serve(&self, _member: &str, _ask: &(), _left: u32) -> ((), String) {
+        ((), String::new())
+    }
+
+    fn repair_prompt(&self, step: MeetingStep, findings: &Findings) -> String {
+        prompt::repair(step, findings)
+    }
+
+    fn check_edit(&self, edit: &MeetingEdit) -> Result<(), String> {
+        match edit {
+            MeetingEdit::Remark { content } if content.trim().is_empty() => {
+                Err("the remark is empty".into())
+            }
+            MeetingEdit::Remark { content } if content.chars().count() > 2000 => {
+                Err("the remark is longer than 2,000 characters".into())
+            }
+            MeetingEdit::Remark { .. } => Ok(()),
+        }
+    }
+
+    fn fold(&mut self, event: &Event<MeetingState>) -> Result<Vec<String>, FoldError> {
+        match &event.kind {
+            EventKind::RoundStarted { .. } => self.floor = None,
+            EventKind::Applied { call_id, output, .. } => return self.apply(call_id, output, false),
+            EventKind::FellBack { call_id, output, .. } => return self.apply(call_id, output, true),
+            EventKind::PersonEdited {
+                edit: EngineEdit::Protocol(MeetingEdit::Remark { content }),
+            } => self.transcript.push(Turn::Remark {
+                round: self.core.round,
+                text: content.clone(),
+            }),
+            _ => {}
+        }
+        Ok(Vec::new())
+    }
+
+    fn demo_answer(&self, call: &StoredCall<MeetingState>) -> DemoReply {
+        demo::answer(call)
+    }
+}
+
+impl From<MeetingEdit> for EngineEdit<MeetingState> {
+    fn from(edit: MeetingEdit) -> Self {
+        EngineEdit::Protocol(edit)
+    }
+}

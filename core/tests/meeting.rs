@@ -1,0 +1,265 @@
+//! The meeting of spec `001`: 001's validation rules with exact pointers, the fallback rule, demo
+//! meetings played to their minutes, replay and export/import.
+
+use roundtable_core::demo::play_with;
+use roundtable_core::engine::{Engine, EventKind, Protocol, Status};
+use roundtable_core::export;
+use roundtable_core::protocol::meeting::{
+    answer, Decision, MeetingConfig, MeetingSession, MeetingState, Phase,
+};
+use roundtable_core::session::Session;
+
+fn demo_ref() -> roundtable_core::engine::ModelRef {
+    roundtable_core::engine::ModelRef {
+        provider: "demo".into(),
+        model: "demo-1".into(),
+    }
+}
+
+fn config(agenda: &str) -> MeetingConfig {
+    MeetingConfig::standard(
+        agenda,
+        &[
+            ("engineer-1", "Ana", "Backend engineer"),
+            ("designer-1", "Bo", "Product designer"),
+            ("pm-1", "Cy", "Product manager"),
+        ],
+        demo_ref(),
+    )
+}
+
+const AGENDA: &str = "Pick a database for the notes app.\nWe have 3 weeks and a budget of £200 a month. It must work offline.";
+
+fn played(agenda: &str) -> MeetingSession {
+    let mut s = MeetingSession::new(config(agenda), 0).unwrap();
+    let mut now = 1;
+    play_with(&mut s, |st, c| st.demo_answer(c), &mut now, 500).unwrap();
+    s
+}
+
+#[test]
+fn a_demo_meeting_runs_through_the_seven_phases_to_its_minutes() {
+    let s = played(AGENDA);
+    let st = s.state();
+    assert_eq!(s.status(), &Status::Done, "{:?}", s.status());
+    assert_eq!(st.phase, Phase::Conclusion);
+    let minutes = st.minutes.as_ref().expect("minutes written");
+    assert!(!minutes.decisions.is_empty(), "{minutes:?}");
+    assert!(!minutes.action_items.is_empty(), "{minutes:?}");
+    for a in &minutes.action_items {
+        assert!(st.attendee(&a.owner).is_some(), "owner {} attends", a.owner);
+    }
+    // Every phase was visited, in order.
+    let mut phases = vec![Phase::Initialization];
+    for t in &st.transcript {
+        if let roundtable_core::protocol::meeting::Turn::Decision {
+            decision: Decision::ChangePhase { new_phase, .. },
+            ..
+        } = t
+        {
+            phases.push(*new_phase);
+        }
+    }
+    assert_eq!(phases, Phase::ALL.to_vec());
+    // The demo's orchestrator erred at least once, and the rule decided instead (no repair).
+    let fell_back = s
+        .events()
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::FellBack { .. }))
+        .count();
+    assert!(fell_back >= 1, "the fallback path runs in a demo meeting");
+    assert!(s
+        .events()
+        .iter()
+        .all(|e| !matches!(e.kind, EventKind::AnswerInvalid { .. })));
+    // The contributions listen: the agenda's facts come back.
+    let all: String = st
+        .transcript
+        .iter()
+        .filter_map(|t| match t {
+            roundtable_core::protocol::meeting::Turn::Contribution { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(all.contains("£200") || all.contains("3 weeks"), "{all}");
+    let md = st.minutes_markdown();
+    assert!(md.starts_with("# Minutes: Pick a database for the notes app"), "{md}");
+    assert!(md.contains("## Action items") && md.contains("_Fallback rule:"), "{md}");
+}
+
+#[test]
+fn replay_and_export_import_are_the_identity() {
+    let s = played(AGENDA);
+    assert_eq!(Engine::replay(s.events()).unwrap(), s);
+    let any = Session::Meeting(s.clone());
+    let text = export::to_file(&any, 7);
+    assert!(text.contains("\"kind\": \"meeting\""));
+    let back = export::from_file(&text).unwrap();
+    assert_eq!(back, any);
+    assert_eq!(export::to_file(&back, 7), text);
+    let stored = any.events_json(0).unwrap();
+    let values: Vec<serde_json::Value> = stored
+        .iter()
+        .map(|(_, j)| serde_json::from_str(j).unwrap())
+        .collect();
+    assert_eq!(Session::replay_json(&values).unwrap(), any);
+    assert!(export::markdown_report(&any).contains("## Decisions"));
+}
+
+fn decision(raw: serde_json::Value) -> Result<Decision, Vec<(String, String)>> {
+    let attendees = ["engineer-1", "designer-1"];
+    let mut warnings = Vec::new();
+    answer::check_decision(&raw, &attendees, &mut warnings)
+        .map_err(|e| e.into_iter().map(|v| (v.path, v.expected)).collect())
+}
+
+#[test]
+fn decisions_are_checked_as_001_says_with_exact_pointers() {
+    use serde_json::json;
+    assert_eq!(
+        decision(json!({"decision": "continue", "next_agent_id": "engineer-1", "rationale": "r"})),
+        Ok(Decision::Continue {
+            next_agent_id: "engineer-1".into(),
+            rationale: "r".into()
+        })
+    );
+    assert!(decision(json!({"decision": "change_phase", "new_phase": "Evaluation", "rationale": "r"})).is_ok());
+    assert!(decision(json!({"decision": "end_meeting", "end_reason": "done", "rationale": "r"})).is_ok());
+    let cases = [
+        (json!({"decision": "adjourn", "rationale": "r"}), vec!["/decision"]),
+        (json!({"decision": "continue", "next_agent_id": "engineer-1"}), vec!["/rationale"]),
+        (json!({"decision": "continue", "rationale": "r"}), vec!["/next_agent_id"]),
+        (json!({"decision": "continue", "next_agent_id": "ghost", "rationale": "r"}), vec!["/next_agent_id"]),
+        (json!({"decision": "change_phase", "rationale": "r"}), vec!["/new_phase"]),
+        (json!({"decision": "change_phase", "new_phase": "Brainstorming", "rationale": "r"}), vec!["/new_phase"]),
+        (json!({"decision": "end_meeting", "rationale": "r"}), vec!["/end_reason"]),
+        (json!({"next_agent_id": 3}), vec!["/decision", "/rationale"]),
+        (json!({"decision": "continue", "next_agent_id": "ghost", "rationale": ""}), vec!["/rationale", "/next_agent_id"]),
+        (json!(["continue"]), vec![""]),
+    ];
+    for (raw, pointers) in cases {
+        let got = decision(raw.clone()).expect_err(&raw.to_string());
+        let paths: Vec<&str> = got.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, pointers, "{raw}");
+    }
+    let got = decision(json!({"decision": "continue", "next_agent_id": "ghost", "rationale": "r"})).unwrap_err();
+    assert_eq!(got[0].1, "one of \"engineer-1\" or \"designer-1\"");
+}
+
+#[test]
+fn an_invalid_decision_falls_back_to_the_rule_and_is_recorded_with_the_refused_answer() {
+    let mut s = MeetingSession::new(config(AGENDA), 0).unwrap();
+    s.start(1).unwrap();
+    let call = s.calls_due().remove(0);
+    let out = s.submit(&call.id, "Let's hear from Ana next!", None, 2).unwrap();
+    assert!(matches!(out, roundtable_core::engine::Outcome::FellBack { .. }), "{out:?}");
+    let st = s.state();
+    assert_eq!(st.floor.as_ref().map(|f| f.0.as_str()), Some("engineer-1"));
+    let next = s.calls_due();
+    assert_eq!(next.len(), 1);
+    assert_eq!(next[0].member, "engineer-1");
+    // The refused text stays in the log; the decision in the transcript is marked as the rule's.
+    assert!(s.events().iter().any(|e| matches!(&e.kind, EventKind::AnswerReceived { raw, .. } if raw.contains("Ana next"))));
+    assert!(matches!(
+        st.transcript.last(),
+        Some(roundtable_core::protocol::meeting::Turn::Decision { fell_back: true, .. })
+    ));
+}
+
+#[test]
+fn the_fallback_rule_gives_the_floor_in_turn_then_moves_on_then_ends() {
+    let s = MeetingSession::new(config(AGENDA), 0).unwrap();
+    let mut st: MeetingState = s.state().clone();
+    assert!(matches!(st.fallback_decision(), Decision::Continue { ref next_agent_id, .. } if next_agent_id == "engineer-1"));
+    st.spoken = vec!["engineer-1".into()];
+    assert!(matches!(st.fallback_decision(), Decision::Continue { ref next_agent_id, .. } if next_agent_id == "designer-1"));
+    st.spoken = vec!["designer-1".into()];
+    assert!(matches!(st.fallback_decision(), Decision::Continue { ref next_agent_id, .. } if next_agent_id == "pm-1"));
+    st.spoken = vec!["engineer-1".into(), "designer-1".into(), "pm-1".into()];
+    assert!(matches!(st.fallback_decision(), Decision::ChangePhase { new_phase: Phase::ProblemClarification, .. }));
+    st.phase = Phase::Conclusion;
+    assert!(matches!(st.fallback_decision(), Decision::EndMeeting { .. }));
+}
+
+#[test]
+fn a_continue_past_the_phase_turn_limit_is_refused() {
+    let mut cfg = config(AGENDA);
+    cfg.max_turns_per_phase = 1;
+    let mut s = MeetingSession::new(cfg, 0).unwrap();
+    s.start(1).unwrap();
+    let c = s.calls_due().remove(0);
+    s.submit(&c.id, r#"{"decision":"continue","next_agent_id":"pm-1","rationale":"PM first"}"#, None, 2).unwrap();
+    let c = s.calls_due().remove(0);
+    s.submit(&c.id, r#"{"contribution":"We need a clear owner for this decision."}"#, None, 3).unwrap();
+    let c = s.calls_due().remove(0);
+    let out = s
+        .submit(&c.id, r#"{"decision":"continue","next_agent_id":"engineer-1","rationale":"More"}"#, None, 4)
+        .unwrap();
+    let roundtable_core::engine::Outcome::FellBack { report } = out else {
+        panic!("{out:?}")
+    };
+    assert_eq!(report.errors[0].path, "/decision");
+    assert_eq!(s.state().phase, Phase::ProblemClarification);
+}
+
+#[test]
+fn wrap_up_ends_the_meeting_with_minutes_and_bad_minutes_are_repaired() {
+    let mut s = MeetingSession::new(config(AGENDA), 0).unwrap();
+    s.start(1).unwrap();
+    s.finish(2).unwrap();
+    let c = s.calls_due().remove(0);
+    assert_eq!(c.step, roundtable_core::protocol::meeting::MeetingStep::Minutes);
+    let out = s
+        .submit(&c.id, r#"{"summary":"Short.","decisions":[],"action_items":[{"owner":"ghost","task":"x"}]}"#, None, 3)
+        .unwrap();
+    let roundtable_core::engine::Outcome::Invalid { report, paused } = out else {
+        panic!("{out:?}")
+    };
+    assert!(!paused);
+    let paths: Vec<&str> = report.errors.iter().map(|v| v.path.as_str()).collect();
+    assert_eq!(paths, ["/summary", "/open_questions", "/action_items/0/owner", "/action_items/0/task"]);
+    let repair = s.calls_due().remove(0);
+    assert_eq!(repair.kind, roundtable_core::engine::CallKind::Repair);
+    insta::assert_snapshot!("meeting_minutes_repair_prompt", repair.messages.last().unwrap().content);
+    let good = r#"{"summary":"We ended early at the person's request.","decisions":[],"action_items":[],"open_questions":["Which database?"]}"#;
+    s.submit(&repair.id, good, None, 4).unwrap();
+    assert_eq!(s.status(), &Status::Done);
+}
+
+#[test]
+fn configs_that_break_the_rules_are_refused_in_plain_words() {
+    let mut c = config(AGENDA);
+    c.attendees.truncate(2);
+    assert!(MeetingSession::new(c, 0).unwrap_err().to_string().contains("at least two participants"));
+    let mut c = config(" ");
+    c.agenda = " ".into();
+    assert!(MeetingSession::new(c, 0).unwrap_err().to_string().contains("agenda is empty"));
+    let mut c = config(AGENDA);
+    c.attendees[1].id = "Engineer 1".into();
+    assert!(MeetingSession::new(c, 0).unwrap_err().to_string().contains("lowercase"));
+    let mut c = config(AGENDA);
+    c.attendees[1].meeting_role = roundtable_core::protocol::meeting::MeetingRole::Orchestrator;
+    assert!(MeetingSession::new(c, 0).unwrap_err().to_string().contains("exactly one orchestrator"));
+}
+
+#[test]
+fn prompts_of_each_step_read_as_snapshots() {
+    let s = played(AGENDA);
+    for step in ["meeting_decision", "meeting_contribution", "meeting_minutes"] {
+        let rec = s
+            .state()
+            .core
+            .calls
+            .iter()
+            .filter(|c| MeetingState::step_name(c.call.step) == step)
+            .nth(if step == "meeting_minutes" { 0 } else { 6 })
+            .unwrap_or_else(|| panic!("a {step} call"));
+        let text: String = rec
+            .call
+            .messages
+            .iter()
+            .map(|m| format!("=== {:?} ===\n{}\n", m.role, m.content))
+            .collect();
+        insta::assert_snapshot!(format!("meeting_prompt_{step}"), text);
+    }
+}
