@@ -263,3 +263,46 @@ fn prompts_of_each_step_read_as_snapshots() {
         insta::assert_snapshot!(format!("meeting_prompt_{step}"), text);
     }
 }
+
+/// The committed schema files equal what the answer types derive (`UPDATE_SCHEMAS=1` rewrites
+/// them), and the checker agrees with each schema on what is required.
+#[test]
+#[allow(clippy::disallowed_methods)] // a test may read the environment and write files
+fn schemas_are_derived_from_the_answer_types_and_agree_with_the_checker() {
+    use roundtable_core::protocol::meeting::MeetingStep;
+    let update = std::env::var("UPDATE_SCHEMAS").is_ok();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+    for step in [MeetingStep::Decide, MeetingStep::Speak, MeetingStep::Minutes] {
+        let derived = answer::derive_schema(step);
+        let path = dir.join(format!("{}.plain.json", MeetingState::step_name(step)));
+        let text = serde_json::to_string_pretty(&derived).unwrap() + "\n";
+        if update {
+            std::fs::write(&path, &text).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(committed, text, "{} is stale: run UPDATE_SCHEMAS=1 cargo test -p roundtable-core --test meeting", path.display());
+        // Every field the schema requires is one the checker refuses to do without.
+        let valid = match step {
+            MeetingStep::Decide => serde_json::json!({"decision": "end_meeting", "end_reason": "done", "rationale": "r"}),
+            MeetingStep::Speak => serde_json::json!({"contribution": "A contribution long enough."}),
+            MeetingStep::Minutes => serde_json::json!({"summary": "A summary that is long enough.", "decisions": [], "action_items": [], "open_questions": []}),
+        };
+        let check = |v: &serde_json::Value| -> Result<(), Vec<String>> {
+            let mut w = Vec::new();
+            let r = match step {
+                MeetingStep::Decide => answer::check_decision(v, &["a-1"], &mut w).map(|_| ()),
+                MeetingStep::Speak => answer::check_contribution(v, &mut w).map(|_| ()),
+                MeetingStep::Minutes => answer::check_minutes(v, &["a-1"], &mut w).map(|_| ()),
+            };
+            r.map_err(|e| e.into_iter().map(|v| v.path).collect())
+        };
+        assert_eq!(check(&valid), Ok(()), "{step:?}");
+        let required: Vec<&str> = derived["required"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+        assert!(!required.is_empty());
+        for field in required {
+            let mut without = valid.clone();
+            without.as_object_mut().unwrap().remove(field);
+            assert_eq!(check(&without), Err(vec![format!("/{field}")]), "{step:?} without {field}");
+        }
+    }
+}

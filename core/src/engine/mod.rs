@@ -106,7 +106,7 @@ pub enum Judgement<P: Protocol> {
 /// Every method is deterministic: the same state and inputs give the same result, so a replayed
 /// log rebuilds the same state and a recorded demo session plays the same way again.
 pub trait Protocol: Debug + Clone + PartialEq + Sized {
-    /// The kind's name in files and the `created` event (`team`, …).
+    /// The kind's name in files and the `created` event (one lowercase word).
     const KIND: &'static str;
     /// Everything a session of this kind starts from (the `created` event holds it).
     type Config: Wire;
@@ -135,9 +135,9 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     /// The engine's part of the state, for the engine's fold only.
     fn core_mut(&mut self) -> &mut Core<Self>;
 
-    /// The wire name of a step (`plan_assign`), also the name of its answer schema.
+    /// The wire name of a step, also the name of its answer schema.
     fn step_name(step: Self::Step) -> &'static str;
-    /// A step in words for people ("Plan & assign").
+    /// A step in words for people.
     fn step_title(step: Self::Step) -> &'static str;
     /// The model a member runs on.
     fn model_of(&self, member: &str) -> Option<&ModelRef>;

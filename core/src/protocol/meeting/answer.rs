@@ -242,6 +242,18 @@ pub struct Minutes {
     pub open_questions: Vec<String>,
 }
 
+/// The JSON Schema of a step's answer, derived from its type with `schemars` (draft 2020-12):
+/// the source the committed `core/schemas/<step>.plain.json` files are checked against.
+pub fn derive_schema(step: super::MeetingStep) -> Value {
+    let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+    let root = match step {
+        super::MeetingStep::Decide => generator.into_root_schema_for::<DecisionWire>(),
+        super::MeetingStep::Speak => generator.into_root_schema_for::<Contribution>(),
+        super::MeetingStep::Minutes => generator.into_root_schema_for::<Minutes>(),
+    };
+    root.to_value()
+}
+
 /// Limits of the meeting's shapes, in one place for the checker, the schema and the prompts.
 pub mod limits {
     /// Longest rationale.

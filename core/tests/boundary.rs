@@ -1,0 +1,49 @@
+//! The engine/protocol boundary holds: nothing under `core/src/engine/` names a kind of session or
+//! its vocabulary, so a new kind is one folder under `core/src/protocol/` and no engine change.
+
+use std::fs;
+use std::path::Path;
+
+/// Words that belong to one kind or another (module names, roles, steps, shapes).
+const PROTOCOL_WORDS: &[&str] = &[
+    "team", "meeting", "dialectic", "autocoding", "review_loop", "chair", "operative",
+    "inspector", "envoy", "orchestrator", "charter", "product", "tree", "bootstrap",
+    "plan_assign", "peer_review", "presentation", "phase", "minutes", "thesis", "critic",
+];
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in fs::read_dir(dir).expect("readable") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn the_engine_names_no_protocol() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    assert!(files.len() >= 5, "the engine's files are found");
+    let mut found = Vec::new();
+    for file in files {
+        let text = fs::read_to_string(&file).expect("readable").to_lowercase();
+        for (n, line) in text.lines().enumerate() {
+            for word in PROTOCOL_WORDS {
+                let hit = line.match_indices(word).any(|(i, _)| {
+                    let before = line[..i].chars().next_back();
+                    let after = line[i + word.len()..].chars().next();
+                    let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+                    edge(before) && (edge(after) || after == Some('s') || after == Some('_'))
+                });
+                if hit {
+                    found.push(format!("{}:{}: {word}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "the engine names a protocol:\n{}", found.join("\n"));
+}

@@ -1,0 +1,127 @@
+//! The engine's invariants, property-tested once for every kind of session: whatever answers come
+//! in (the kind's own demo answers, garbage, answers cut short, late ids) and whatever the person
+//! does (pause, resume, wrap up), an invalid answer changes nothing but the log, the state always
+//! equals the replay of the log, and export → import gives the same session back.
+
+use proptest::prelude::*;
+use roundtable_core::engine::{Engine, Outcome, Protocol, Status};
+use roundtable_core::export;
+use roundtable_core::protocol::meeting::{MeetingConfig, MeetingSession};
+use roundtable_core::protocol::team::{SessionConfig, TeamSession};
+use roundtable_core::session::Session;
+
+#[derive(Debug, Clone)]
+enum Act {
+    Demo,
+    Garbage(u8),
+    Cut(u16),
+    Stale(u8),
+    PauseResume,
+    WrapUp,
+}
+
+fn act() -> impl Strategy<Value = Act> {
+    prop_oneof![
+        8 => Just(Act::Demo),
+        1 => any::<u8>().prop_map(Act::Garbage),
+        1 => any::<u16>().prop_map(Act::Cut),
+        1 => any::<u8>().prop_map(Act::Stale),
+        1 => Just(Act::PauseResume),
+        1 => prop::bool::weighted(0.2).prop_map(|_| Act::WrapUp),
+    ]
+}
+
+const GARBAGE: [&str; 5] = ["True", "", "{} {}", "[1, 2]", "{\"decision\": 7, \"contribution\": []}"];
+
+/// The protocol's part of a state, with the engine's part set to `other`'s (so two states can be
+/// compared on everything but the calls and counters).
+fn protocol_part<P: Protocol>(state: &P, other: &P) -> P {
+    let mut s = state.clone();
+    *s.core_mut() = other.core().clone();
+    s
+}
+
+fn drive<P: Protocol>(mut s: Engine<P>, acts: &[Act], wrap: fn(Engine<P>) -> Session) -> Result<(), TestCaseError> {
+    let mut now = 1u64;
+    s.start(now).unwrap();
+    for a in acts {
+        now += 1;
+        match s.status().clone() {
+            Status::AwaitingPerson { .. } => {
+                s.answer_halt("yes", now).unwrap();
+                continue;
+            }
+            Status::Paused { .. } => {
+                if s.resume(now).is_err() {
+                    let _ = s.finish(now);
+                }
+                continue;
+            }
+            Status::Done => break,
+            _ => {}
+        }
+        let Some(call) = s.calls_due().into_iter().next() else {
+            break;
+        };
+        let before = s.clone();
+        let raw = match a {
+            Act::Demo => s.demo_answer(&call.id).unwrap().text,
+            Act::Garbage(i) => GARBAGE[*i as usize % GARBAGE.len()].to_string(),
+            Act::Cut(n) => {
+                let text = s.demo_answer(&call.id).unwrap().text;
+                text.chars().take(*n as usize % text.chars().count().max(1)).collect()
+            }
+            Act::Stale(i) => {
+                let err = s.submit(&format!("call-{}", 9000 + u32::from(*i)), "{}", None, now);
+                prop_assert!(err.is_err());
+                prop_assert_eq!(&protocol_part(s.state(), before.state()), before.state());
+                continue;
+            }
+            Act::PauseResume => {
+                s.pause(now).unwrap();
+                s.resume(now + 1).unwrap();
+                now += 1;
+                continue;
+            }
+            Act::WrapUp => {
+                let _ = s.finish(now);
+                continue;
+            }
+        };
+        let outcome = s.submit(&call.id, &raw, None, now).unwrap();
+        if let Outcome::Invalid { .. } = outcome {
+            // Nothing of an invalid answer is applied: the protocol's state is what it was.
+            prop_assert_eq!(&protocol_part(s.state(), before.state()), before.state());
+        }
+        prop_assert_eq!(&Engine::replay(s.events()).unwrap(), &s);
+    }
+    let any = wrap(s);
+    let back = export::from_file(&export::to_file(&any, now)).unwrap();
+    prop_assert_eq!(back, any);
+    Ok(())
+}
+
+fn demo_ref() -> roundtable_core::engine::ModelRef {
+    roundtable_core::engine::ModelRef {
+        provider: "demo".into(),
+        model: "demo-1".into(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    #[test]
+    fn team_sessions_keep_the_engine_invariants(ops in 1usize..4, inspector: bool, acts in prop::collection::vec(act(), 1..50)) {
+        let config = SessionConfig::standard("Plan a two-day workshop for twelve people.", ops, inspector, false, demo_ref());
+        drive(TeamSession::new(config, 0).unwrap(), &acts, Session::Team)?;
+    }
+
+    #[test]
+    fn meetings_keep_the_engine_invariants(n in 2usize..5, per_phase in 1u32..4, acts in prop::collection::vec(act(), 1..60)) {
+        let people = [("engineer-1", "Ana", "Engineer"), ("designer-1", "Bo", "Designer"), ("pm-1", "Cy", "Product manager"), ("ops-1", "Di", "Operations")];
+        let mut config = MeetingConfig::standard("Choose a launch date.\nIt must be before June.", &people[..n], demo_ref());
+        config.max_turns_per_phase = per_phase;
+        drive(MeetingSession::new(config, 0).unwrap(), &acts, Session::Meeting)?;
+    }
+}
