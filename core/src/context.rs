@@ -367,8 +367,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use crate::protocol::team::TeamState;
-use crate::schema::limits;
 use crate::protocol::team::{Member, TeamRole};
+use crate::schema::limits;
 use crate::text::{cut, one_line, wire_word};
 use crate::tree::{render_views, Product, ProductStatus, ProductView, Tier, VersionView};
 

@@ -79,6 +79,8 @@ pub enum LogError {
 }
 
 /// A session of any kind.
+// One value per open session, never held in bulk: boxing the larger kind would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Session {
     /// A team session.
@@ -188,7 +190,10 @@ impl Session {
 
     /// Events `from..` as JSON, one string each with its sequence number (for storage).
     pub fn events_json(&self, from: usize) -> Result<Vec<(u64, String)>, String> {
-        fn encode<P: Protocol>(events: &[Event<P>], from: usize) -> Result<Vec<(u64, String)>, String> {
+        fn encode<P: Protocol>(
+            events: &[Event<P>],
+            from: usize,
+        ) -> Result<Vec<(u64, String)>, String> {
             events[from.min(events.len())..]
                 .iter()
                 .map(|e| {
@@ -226,8 +231,12 @@ impl Session {
             .and_then(|k| k.as_str())
             .unwrap_or("");
         match Kind::from_name(name).ok_or_else(|| LogError::UnknownKind(name.into()))? {
-            Kind::Team => Ok(Session::Team(crate::engine::Engine::replay(&decode(events)?)?)),
-            Kind::Meeting => Ok(Session::Meeting(crate::engine::Engine::replay(&decode(events)?)?)),
+            Kind::Team => Ok(Session::Team(crate::engine::Engine::replay(&decode(
+                events,
+            )?)?)),
+            Kind::Meeting => Ok(Session::Meeting(crate::engine::Engine::replay(&decode(
+                events,
+            )?)?)),
         }
     }
 
@@ -360,23 +369,39 @@ fn event_line<P: Protocol>(e: &Event<P>) -> String {
             round,
             step,
             members,
-        } => format!("{name} r{round} {} [{}]", P::step_name(*step), members.join(", ")),
+        } => format!(
+            "{name} r{round} {} [{}]",
+            P::step_name(*step),
+            members.join(", ")
+        ),
         EventKind::RoundStarted { round } => format!("{name} {round}"),
-        EventKind::CallIssued { call } => format!("{name} {} {} ({:?})", call.id, call.member, call.kind),
+        EventKind::CallIssued { call } => {
+            format!("{name} {} {} ({:?})", call.id, call.member, call.kind)
+        }
         EventKind::AnswerReceived { call_id, .. }
         | EventKind::Applied { call_id, .. }
         | EventKind::ContextServed { call_id, .. } => format!("{name} {call_id}"),
-        EventKind::AnswerInvalid { call_id, report, .. }
-        | EventKind::FellBack { call_id, report, .. } => format!(
+        EventKind::AnswerInvalid {
+            call_id, report, ..
+        }
+        | EventKind::FellBack {
+            call_id, report, ..
+        } => format!(
             "{name} {call_id}: {}",
             report
                 .errors
                 .iter()
-                .map(|v| if v.path.is_empty() { "/".to_string() } else { v.path.clone() })
+                .map(|v| if v.path.is_empty() {
+                    "/".to_string()
+                } else {
+                    v.path.clone()
+                })
                 .collect::<Vec<_>>()
                 .join(" ")
         ),
-        EventKind::AnswerRefused { call_id, reason, .. } => format!("{name} {call_id}: {reason}"),
+        EventKind::AnswerRefused {
+            call_id, reason, ..
+        } => format!("{name} {call_id}: {reason}"),
         EventKind::HaltRaised { call_id, halt, .. } => {
             format!("{name} {call_id} {:?}", halt.halt_type)
         }

@@ -1,14 +1,34 @@
 //! The engine/protocol boundary holds: nothing under `core/src/engine/` names a kind of session or
 //! its vocabulary, so a new kind is one folder under `core/src/protocol/` and no engine change.
 
+#![allow(clippy::disallowed_methods)] // tests read their own files
+
 use std::fs;
 use std::path::Path;
 
 /// Words that belong to one kind or another (module names, roles, steps, shapes).
 const PROTOCOL_WORDS: &[&str] = &[
-    "team", "meeting", "dialectic", "autocoding", "review_loop", "chair", "operative",
-    "inspector", "envoy", "orchestrator", "charter", "product", "tree", "bootstrap",
-    "plan_assign", "peer_review", "presentation", "phase", "minutes", "thesis", "critic",
+    "team",
+    "meeting",
+    "dialectic",
+    "autocoding",
+    "review_loop",
+    "chair",
+    "operative",
+    "inspector",
+    "envoy",
+    "orchestrator",
+    "charter",
+    "product",
+    "tree",
+    "bootstrap",
+    "plan_assign",
+    "peer_review",
+    "presentation",
+    "phase",
+    "minutes",
+    "thesis",
+    "critic",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -45,5 +65,9 @@ fn the_engine_names_no_protocol() {
             }
         }
     }
-    assert!(found.is_empty(), "the engine names a protocol:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "the engine names a protocol:\n{}",
+        found.join("\n")
+    );
 }

@@ -31,7 +31,13 @@ fn act() -> impl Strategy<Value = Act> {
     ]
 }
 
-const GARBAGE: [&str; 5] = ["True", "", "{} {}", "[1, 2]", "{\"decision\": 7, \"contribution\": []}"];
+const GARBAGE: [&str; 5] = [
+    "True",
+    "",
+    "{} {}",
+    "[1, 2]",
+    "{\"decision\": 7, \"contribution\": []}",
+];
 
 /// The protocol's part of a state, with the engine's part set to `other`'s (so two states can be
 /// compared on everything but the calls and counters).
@@ -41,7 +47,11 @@ fn protocol_part<P: Protocol>(state: &P, other: &P) -> P {
     s
 }
 
-fn drive<P: Protocol>(mut s: Engine<P>, acts: &[Act], wrap: fn(Engine<P>) -> Session) -> Result<(), TestCaseError> {
+fn drive<P: Protocol>(
+    mut s: Engine<P>,
+    acts: &[Act],
+    wrap: fn(Engine<P>) -> Session,
+) -> Result<(), TestCaseError> {
     let mut now = 1u64;
     s.start(now).unwrap();
     for a in acts {
@@ -69,7 +79,9 @@ fn drive<P: Protocol>(mut s: Engine<P>, acts: &[Act], wrap: fn(Engine<P>) -> Ses
             Act::Garbage(i) => GARBAGE[*i as usize % GARBAGE.len()].to_string(),
             Act::Cut(n) => {
                 let text = s.demo_answer(&call.id).unwrap().text;
-                text.chars().take(*n as usize % text.chars().count().max(1)).collect()
+                text.chars()
+                    .take(*n as usize % text.chars().count().max(1))
+                    .collect()
             }
             Act::Stale(i) => {
                 let err = s.submit(&format!("call-{}", 9000 + u32::from(*i)), "{}", None, now);

@@ -77,14 +77,22 @@ fn a_demo_meeting_runs_through_the_seven_phases_to_its_minutes() {
         .transcript
         .iter()
         .filter_map(|t| match t {
-            roundtable_core::protocol::meeting::Turn::Contribution { text, .. } => Some(text.as_str()),
+            roundtable_core::protocol::meeting::Turn::Contribution { text, .. } => {
+                Some(text.as_str())
+            }
             _ => None,
         })
         .collect();
     assert!(all.contains("£200") || all.contains("3 weeks"), "{all}");
     let md = st.minutes_markdown();
-    assert!(md.starts_with("# Minutes: Pick a database for the notes app"), "{md}");
-    assert!(md.contains("## Action items") && md.contains("_Fallback rule:"), "{md}");
+    assert!(
+        md.starts_with("# Minutes: Pick a database for the notes app"),
+        "{md}"
+    );
+    assert!(
+        md.contains("## Action items") && md.contains("_Fallback rule:"),
+        "{md}"
+    );
 }
 
 #[test]
@@ -123,18 +131,48 @@ fn decisions_are_checked_as_001_says_with_exact_pointers() {
             rationale: "r".into()
         })
     );
-    assert!(decision(json!({"decision": "change_phase", "new_phase": "Evaluation", "rationale": "r"})).is_ok());
-    assert!(decision(json!({"decision": "end_meeting", "end_reason": "done", "rationale": "r"})).is_ok());
+    assert!(decision(
+        json!({"decision": "change_phase", "new_phase": "Evaluation", "rationale": "r"})
+    )
+    .is_ok());
+    assert!(
+        decision(json!({"decision": "end_meeting", "end_reason": "done", "rationale": "r"}))
+            .is_ok()
+    );
     let cases = [
-        (json!({"decision": "adjourn", "rationale": "r"}), vec!["/decision"]),
-        (json!({"decision": "continue", "next_agent_id": "engineer-1"}), vec!["/rationale"]),
-        (json!({"decision": "continue", "rationale": "r"}), vec!["/next_agent_id"]),
-        (json!({"decision": "continue", "next_agent_id": "ghost", "rationale": "r"}), vec!["/next_agent_id"]),
-        (json!({"decision": "change_phase", "rationale": "r"}), vec!["/new_phase"]),
-        (json!({"decision": "change_phase", "new_phase": "Brainstorming", "rationale": "r"}), vec!["/new_phase"]),
-        (json!({"decision": "end_meeting", "rationale": "r"}), vec!["/end_reason"]),
+        (
+            json!({"decision": "adjourn", "rationale": "r"}),
+            vec!["/decision"],
+        ),
+        (
+            json!({"decision": "continue", "next_agent_id": "engineer-1"}),
+            vec!["/rationale"],
+        ),
+        (
+            json!({"decision": "continue", "rationale": "r"}),
+            vec!["/next_agent_id"],
+        ),
+        (
+            json!({"decision": "continue", "next_agent_id": "ghost", "rationale": "r"}),
+            vec!["/next_agent_id"],
+        ),
+        (
+            json!({"decision": "change_phase", "rationale": "r"}),
+            vec!["/new_phase"],
+        ),
+        (
+            json!({"decision": "change_phase", "new_phase": "Brainstorming", "rationale": "r"}),
+            vec!["/new_phase"],
+        ),
+        (
+            json!({"decision": "end_meeting", "rationale": "r"}),
+            vec!["/end_reason"],
+        ),
         (json!({"next_agent_id": 3}), vec!["/decision", "/rationale"]),
-        (json!({"decision": "continue", "next_agent_id": "ghost", "rationale": ""}), vec!["/rationale", "/next_agent_id"]),
+        (
+            json!({"decision": "continue", "next_agent_id": "ghost", "rationale": ""}),
+            vec!["/rationale", "/next_agent_id"],
+        ),
         (json!(["continue"]), vec![""]),
     ];
     for (raw, pointers) in cases {
@@ -142,7 +180,8 @@ fn decisions_are_checked_as_001_says_with_exact_pointers() {
         let paths: Vec<&str> = got.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(paths, pointers, "{raw}");
     }
-    let got = decision(json!({"decision": "continue", "next_agent_id": "ghost", "rationale": "r"})).unwrap_err();
+    let got = decision(json!({"decision": "continue", "next_agent_id": "ghost", "rationale": "r"}))
+        .unwrap_err();
     assert_eq!(got[0].1, "one of \"engineer-1\" or \"designer-1\"");
 }
 
@@ -151,18 +190,28 @@ fn an_invalid_decision_falls_back_to_the_rule_and_is_recorded_with_the_refused_a
     let mut s = MeetingSession::new(config(AGENDA), 0).unwrap();
     s.start(1).unwrap();
     let call = s.calls_due().remove(0);
-    let out = s.submit(&call.id, "Let's hear from Ana next!", None, 2).unwrap();
-    assert!(matches!(out, roundtable_core::engine::Outcome::FellBack { .. }), "{out:?}");
+    let out = s
+        .submit(&call.id, "Let's hear from Ana next!", None, 2)
+        .unwrap();
+    assert!(
+        matches!(out, roundtable_core::engine::Outcome::FellBack { .. }),
+        "{out:?}"
+    );
     let st = s.state();
     assert_eq!(st.floor.as_ref().map(|f| f.0.as_str()), Some("engineer-1"));
     let next = s.calls_due();
     assert_eq!(next.len(), 1);
     assert_eq!(next[0].member, "engineer-1");
     // The refused text stays in the log; the decision in the transcript is marked as the rule's.
-    assert!(s.events().iter().any(|e| matches!(&e.kind, EventKind::AnswerReceived { raw, .. } if raw.contains("Ana next"))));
+    assert!(s.events().iter().any(
+        |e| matches!(&e.kind, EventKind::AnswerReceived { raw, .. } if raw.contains("Ana next"))
+    ));
     assert!(matches!(
         st.transcript.last(),
-        Some(roundtable_core::protocol::meeting::Turn::Decision { fell_back: true, .. })
+        Some(roundtable_core::protocol::meeting::Turn::Decision {
+            fell_back: true,
+            ..
+        })
     ));
 }
 
@@ -170,15 +219,30 @@ fn an_invalid_decision_falls_back_to_the_rule_and_is_recorded_with_the_refused_a
 fn the_fallback_rule_gives_the_floor_in_turn_then_moves_on_then_ends() {
     let s = MeetingSession::new(config(AGENDA), 0).unwrap();
     let mut st: MeetingState = s.state().clone();
-    assert!(matches!(st.fallback_decision(), Decision::Continue { ref next_agent_id, .. } if next_agent_id == "engineer-1"));
+    assert!(
+        matches!(st.fallback_decision(), Decision::Continue { ref next_agent_id, .. } if next_agent_id == "engineer-1")
+    );
     st.spoken = vec!["engineer-1".into()];
-    assert!(matches!(st.fallback_decision(), Decision::Continue { ref next_agent_id, .. } if next_agent_id == "designer-1"));
+    assert!(
+        matches!(st.fallback_decision(), Decision::Continue { ref next_agent_id, .. } if next_agent_id == "designer-1")
+    );
     st.spoken = vec!["designer-1".into()];
-    assert!(matches!(st.fallback_decision(), Decision::Continue { ref next_agent_id, .. } if next_agent_id == "pm-1"));
+    assert!(
+        matches!(st.fallback_decision(), Decision::Continue { ref next_agent_id, .. } if next_agent_id == "pm-1")
+    );
     st.spoken = vec!["engineer-1".into(), "designer-1".into(), "pm-1".into()];
-    assert!(matches!(st.fallback_decision(), Decision::ChangePhase { new_phase: Phase::ProblemClarification, .. }));
+    assert!(matches!(
+        st.fallback_decision(),
+        Decision::ChangePhase {
+            new_phase: Phase::ProblemClarification,
+            ..
+        }
+    ));
     st.phase = Phase::Conclusion;
-    assert!(matches!(st.fallback_decision(), Decision::EndMeeting { .. }));
+    assert!(matches!(
+        st.fallback_decision(),
+        Decision::EndMeeting { .. }
+    ));
 }
 
 #[test]
@@ -188,12 +252,29 @@ fn a_continue_past_the_phase_turn_limit_is_refused() {
     let mut s = MeetingSession::new(cfg, 0).unwrap();
     s.start(1).unwrap();
     let c = s.calls_due().remove(0);
-    s.submit(&c.id, r#"{"decision":"continue","next_agent_id":"pm-1","rationale":"PM first"}"#, None, 2).unwrap();
+    s.submit(
+        &c.id,
+        r#"{"decision":"continue","next_agent_id":"pm-1","rationale":"PM first"}"#,
+        None,
+        2,
+    )
+    .unwrap();
     let c = s.calls_due().remove(0);
-    s.submit(&c.id, r#"{"contribution":"We need a clear owner for this decision."}"#, None, 3).unwrap();
+    s.submit(
+        &c.id,
+        r#"{"contribution":"We need a clear owner for this decision."}"#,
+        None,
+        3,
+    )
+    .unwrap();
     let c = s.calls_due().remove(0);
     let out = s
-        .submit(&c.id, r#"{"decision":"continue","next_agent_id":"engineer-1","rationale":"More"}"#, None, 4)
+        .submit(
+            &c.id,
+            r#"{"decision":"continue","next_agent_id":"engineer-1","rationale":"More"}"#,
+            None,
+            4,
+        )
         .unwrap();
     let roundtable_core::engine::Outcome::FellBack { report } = out else {
         panic!("{out:?}")
@@ -208,19 +289,38 @@ fn wrap_up_ends_the_meeting_with_minutes_and_bad_minutes_are_repaired() {
     s.start(1).unwrap();
     s.finish(2).unwrap();
     let c = s.calls_due().remove(0);
-    assert_eq!(c.step, roundtable_core::protocol::meeting::MeetingStep::Minutes);
+    assert_eq!(
+        c.step,
+        roundtable_core::protocol::meeting::MeetingStep::Minutes
+    );
     let out = s
-        .submit(&c.id, r#"{"summary":"Short.","decisions":[],"action_items":[{"owner":"ghost","task":"x"}]}"#, None, 3)
+        .submit(
+            &c.id,
+            r#"{"summary":"Short.","decisions":[],"action_items":[{"owner":"ghost","task":"x"}]}"#,
+            None,
+            3,
+        )
         .unwrap();
     let roundtable_core::engine::Outcome::Invalid { report, paused } = out else {
         panic!("{out:?}")
     };
     assert!(!paused);
     let paths: Vec<&str> = report.errors.iter().map(|v| v.path.as_str()).collect();
-    assert_eq!(paths, ["/summary", "/open_questions", "/action_items/0/owner", "/action_items/0/task"]);
+    assert_eq!(
+        paths,
+        [
+            "/summary",
+            "/open_questions",
+            "/action_items/0/owner",
+            "/action_items/0/task"
+        ]
+    );
     let repair = s.calls_due().remove(0);
     assert_eq!(repair.kind, roundtable_core::engine::CallKind::Repair);
-    insta::assert_snapshot!("meeting_minutes_repair_prompt", repair.messages.last().unwrap().content);
+    insta::assert_snapshot!(
+        "meeting_minutes_repair_prompt",
+        repair.messages.last().unwrap().content
+    );
     let good = r#"{"summary":"We ended early at the person's request.","decisions":[],"action_items":[],"open_questions":["Which database?"]}"#;
     s.submit(&repair.id, good, None, 4).unwrap();
     assert_eq!(s.status(), &Status::Done);
@@ -230,22 +330,38 @@ fn wrap_up_ends_the_meeting_with_minutes_and_bad_minutes_are_repaired() {
 fn configs_that_break_the_rules_are_refused_in_plain_words() {
     let mut c = config(AGENDA);
     c.attendees.truncate(2);
-    assert!(MeetingSession::new(c, 0).unwrap_err().to_string().contains("at least two participants"));
+    assert!(MeetingSession::new(c, 0)
+        .unwrap_err()
+        .to_string()
+        .contains("at least two participants"));
     let mut c = config(" ");
     c.agenda = " ".into();
-    assert!(MeetingSession::new(c, 0).unwrap_err().to_string().contains("agenda is empty"));
+    assert!(MeetingSession::new(c, 0)
+        .unwrap_err()
+        .to_string()
+        .contains("agenda is empty"));
     let mut c = config(AGENDA);
     c.attendees[1].id = "Engineer 1".into();
-    assert!(MeetingSession::new(c, 0).unwrap_err().to_string().contains("lowercase"));
+    assert!(MeetingSession::new(c, 0)
+        .unwrap_err()
+        .to_string()
+        .contains("lowercase"));
     let mut c = config(AGENDA);
     c.attendees[1].meeting_role = roundtable_core::protocol::meeting::MeetingRole::Orchestrator;
-    assert!(MeetingSession::new(c, 0).unwrap_err().to_string().contains("exactly one orchestrator"));
+    assert!(MeetingSession::new(c, 0)
+        .unwrap_err()
+        .to_string()
+        .contains("exactly one orchestrator"));
 }
 
 #[test]
 fn prompts_of_each_step_read_as_snapshots() {
     let s = played(AGENDA);
-    for step in ["meeting_decision", "meeting_contribution", "meeting_minutes"] {
+    for step in [
+        "meeting_decision",
+        "meeting_contribution",
+        "meeting_minutes",
+    ] {
         let rec = s
             .state()
             .core
@@ -272,7 +388,11 @@ fn schemas_are_derived_from_the_answer_types_and_agree_with_the_checker() {
     use roundtable_core::protocol::meeting::MeetingStep;
     let update = std::env::var("UPDATE_SCHEMAS").is_ok();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
-    for step in [MeetingStep::Decide, MeetingStep::Speak, MeetingStep::Minutes] {
+    for step in [
+        MeetingStep::Decide,
+        MeetingStep::Speak,
+        MeetingStep::Minutes,
+    ] {
         let derived = answer::derive_schema(step);
         let path = dir.join(format!("{}.plain.json", MeetingState::step_name(step)));
         let text = serde_json::to_string_pretty(&derived).unwrap() + "\n";
@@ -280,12 +400,23 @@ fn schemas_are_derived_from_the_answer_types_and_agree_with_the_checker() {
             std::fs::write(&path, &text).unwrap();
         }
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        assert_eq!(committed, text, "{} is stale: run UPDATE_SCHEMAS=1 cargo test -p roundtable-core --test meeting", path.display());
+        assert_eq!(
+            committed,
+            text,
+            "{} is stale: run UPDATE_SCHEMAS=1 cargo test -p roundtable-core --test meeting",
+            path.display()
+        );
         // Every field the schema requires is one the checker refuses to do without.
         let valid = match step {
-            MeetingStep::Decide => serde_json::json!({"decision": "end_meeting", "end_reason": "done", "rationale": "r"}),
-            MeetingStep::Speak => serde_json::json!({"contribution": "A contribution long enough."}),
-            MeetingStep::Minutes => serde_json::json!({"summary": "A summary that is long enough.", "decisions": [], "action_items": [], "open_questions": []}),
+            MeetingStep::Decide => {
+                serde_json::json!({"decision": "end_meeting", "end_reason": "done", "rationale": "r"})
+            }
+            MeetingStep::Speak => {
+                serde_json::json!({"contribution": "A contribution long enough."})
+            }
+            MeetingStep::Minutes => {
+                serde_json::json!({"summary": "A summary that is long enough.", "decisions": [], "action_items": [], "open_questions": []})
+            }
         };
         let check = |v: &serde_json::Value| -> Result<(), Vec<String>> {
             let mut w = Vec::new();
@@ -297,12 +428,21 @@ fn schemas_are_derived_from_the_answer_types_and_agree_with_the_checker() {
             r.map_err(|e| e.into_iter().map(|v| v.path).collect())
         };
         assert_eq!(check(&valid), Ok(()), "{step:?}");
-        let required: Vec<&str> = derived["required"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+        let required: Vec<&str> = derived["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap())
+            .collect();
         assert!(!required.is_empty());
         for field in required {
             let mut without = valid.clone();
             without.as_object_mut().unwrap().remove(field);
-            assert_eq!(check(&without), Err(vec![format!("/{field}")]), "{step:?} without {field}");
+            assert_eq!(
+                check(&without),
+                Err(vec![format!("/{field}")]),
+                "{step:?} without {field}"
+            );
         }
     }
 }

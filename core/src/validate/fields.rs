@@ -49,7 +49,14 @@ impl<'a> Fields<'a> {
     }
 
     /// Records an error at `key`.
-    pub fn error(&mut self, key: &str, message: String, expected: &str, received: &str, hint: &str) {
+    pub fn error(
+        &mut self,
+        key: &str,
+        message: String,
+        expected: &str,
+        received: &str,
+        hint: &str,
+    ) {
         self.errors.push(Violation {
             path: self.pointer(key),
             message,
@@ -66,10 +73,22 @@ impl<'a> Fields<'a> {
     }
 
     /// A required text of `min..=max` characters (after trimming), or an error.
-    pub fn text(&mut self, key: &'static str, min: usize, max: usize, hint: &str) -> Option<String> {
+    pub fn text(
+        &mut self,
+        key: &'static str,
+        min: usize,
+        max: usize,
+        hint: &str,
+    ) -> Option<String> {
         match self.raw(key) {
             None | Some(Value::Null) => {
-                self.error(key, format!("`{key}` is required"), "a string", "nothing", hint);
+                self.error(
+                    key,
+                    format!("`{key}` is required"),
+                    "a string",
+                    "nothing",
+                    hint,
+                );
                 None
             }
             Some(v) => self.text_value(key, v, min, max, hint),
@@ -84,9 +103,22 @@ impl<'a> Fields<'a> {
         }
     }
 
-    fn text_value(&mut self, key: &str, v: &Value, min: usize, max: usize, hint: &str) -> Option<String> {
+    fn text_value(
+        &mut self,
+        key: &str,
+        v: &Value,
+        min: usize,
+        max: usize,
+        hint: &str,
+    ) -> Option<String> {
         let Value::String(s) = v else {
-            self.error(key, format!("`{key}` must be a string"), "a string", type_word(v), hint);
+            self.error(
+                key,
+                format!("`{key}` must be a string"),
+                "a string",
+                type_word(v),
+                hint,
+            );
             return None;
         };
         let n = s.trim().chars().count();
@@ -102,7 +134,10 @@ impl<'a> Fields<'a> {
         } else if s.chars().count() > max {
             self.error(
                 key,
-                format!("`{key}` is too long ({} characters; at most {max})", s.chars().count()),
+                format!(
+                    "`{key}` is too long ({} characters; at most {max})",
+                    s.chars().count()
+                ),
                 &format!("a string of at most {max} characters"),
                 &quote(s),
                 "Say it shorter.",
@@ -114,11 +149,22 @@ impl<'a> Fields<'a> {
     }
 
     /// A required word from `allowed`, or an error that lists them.
-    pub fn word(&mut self, key: &'static str, allowed: &[&'static str], hint: &str) -> Option<&'static str> {
+    pub fn word(
+        &mut self,
+        key: &'static str,
+        allowed: &[&'static str],
+        hint: &str,
+    ) -> Option<&'static str> {
         let expected = one_of(allowed);
         match self.raw(key) {
             None | Some(Value::Null) => {
-                self.error(key, format!("`{key}` is required"), &expected, "nothing", hint);
+                self.error(
+                    key,
+                    format!("`{key}` is required"),
+                    &expected,
+                    "nothing",
+                    hint,
+                );
                 None
             }
             Some(Value::String(s)) => match allowed.iter().find(|a| **a == s.as_str()) {
@@ -135,14 +181,26 @@ impl<'a> Fields<'a> {
                 }
             },
             Some(other) => {
-                self.error(key, format!("`{key}` must be a string"), &expected, type_word(other), hint);
+                self.error(
+                    key,
+                    format!("`{key}` must be a string"),
+                    &expected,
+                    type_word(other),
+                    hint,
+                );
                 None
             }
         }
     }
 
     /// A required list of texts (each `1..=max` characters), at most `max_items` of them.
-    pub fn texts(&mut self, key: &'static str, max_items: usize, max: usize, hint: &str) -> Vec<String> {
+    pub fn texts(
+        &mut self,
+        key: &'static str,
+        max_items: usize,
+        max: usize,
+        hint: &str,
+    ) -> Vec<String> {
         let Some(items) = self.list(key, max_items, hint) else {
             return Vec::new();
         };
@@ -157,16 +215,30 @@ impl<'a> Fields<'a> {
     }
 
     /// A required list of at most `max_items` values, for the caller to read item by item.
-    pub fn list(&mut self, key: &'static str, max_items: usize, hint: &str) -> Option<&'a Vec<Value>> {
+    pub fn list(
+        &mut self,
+        key: &'static str,
+        max_items: usize,
+        hint: &str,
+    ) -> Option<&'a Vec<Value>> {
         match self.raw(key) {
             None | Some(Value::Null) => {
-                self.error(key, format!("`{key}` is required"), "a list", "nothing", hint);
+                self.error(
+                    key,
+                    format!("`{key}` is required"),
+                    "a list",
+                    "nothing",
+                    hint,
+                );
                 None
             }
             Some(Value::Array(items)) if items.len() > max_items => {
                 self.error(
                     key,
-                    format!("`{key}` has {} items; at most {max_items} are allowed", items.len()),
+                    format!(
+                        "`{key}` has {} items; at most {max_items} are allowed",
+                        items.len()
+                    ),
                     &format!("at most {max_items} items"),
                     &format!("{} items", items.len()),
                     "Keep only the most important ones.",
@@ -175,7 +247,13 @@ impl<'a> Fields<'a> {
             }
             Some(Value::Array(items)) => Some(items),
             Some(other) => {
-                self.error(key, format!("`{key}` must be a list"), "a list", type_word(other), hint);
+                self.error(
+                    key,
+                    format!("`{key}` must be a list"),
+                    "a list",
+                    type_word(other),
+                    hint,
+                );
                 None
             }
         }

@@ -285,7 +285,10 @@ fn check_repaired<'a>(
 /// on the way (a BOM, a fence, prose around it, trailing commas, comments, raw newlines, curly
 /// quotes) — or the violations that make it unreadable (none found, two objects, cut off). This is
 /// the recovery every kind of session shares; a kind then checks the value against its own shapes.
-pub fn recover_object(raw: &str, options: Options) -> Result<(serde_json::Value, Vec<Violation>), Vec<Violation>> {
+pub fn recover_object(
+    raw: &str,
+    options: Options,
+) -> Result<(serde_json::Value, Vec<Violation>), Vec<Violation>> {
     let (body, bom) = recover::strip_bom(raw);
     let mut warnings: Vec<Violation> = bom.into_iter().collect();
     let refuse = |error: Violation| {

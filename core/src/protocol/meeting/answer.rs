@@ -76,9 +76,15 @@ impl Phase {
     /// What the phase is for, as the prompts say it.
     pub fn purpose(self) -> &'static str {
         match self {
-            Phase::Initialization => "frame the meeting: the goal, the constraints, and what each attendee brings",
-            Phase::ProblemClarification => "pin down the problem: the facts, the unknowns, and how success will be judged",
-            Phase::OptionGeneration => "put distinct options on the table, each in a sentence or two",
+            Phase::Initialization => {
+                "frame the meeting: the goal, the constraints, and what each attendee brings"
+            }
+            Phase::ProblemClarification => {
+                "pin down the problem: the facts, the unknowns, and how success will be judged"
+            }
+            Phase::OptionGeneration => {
+                "put distinct options on the table, each in a sentence or two"
+            }
             Phase::Evaluation => "weigh the options against the criteria: costs, risks, trade-offs",
             Phase::Decision => "choose one option and say why",
             Phase::ExecutionPlanning => "turn the decision into tasks: who does what, by when",
@@ -129,7 +135,9 @@ impl Decision {
     /// The decision in a few words for the timeline ("gave the floor to engineer-1").
     pub fn describe(&self) -> String {
         match self {
-            Decision::Continue { next_agent_id, .. } => format!("gave the floor to {next_agent_id}"),
+            Decision::Continue { next_agent_id, .. } => {
+                format!("gave the floor to {next_agent_id}")
+            }
             Decision::ChangePhase { new_phase, .. } => {
                 format!("moved the meeting to {}", new_phase.title())
             }
@@ -182,15 +190,21 @@ pub enum DecisionWord {
 impl From<&Decision> for DecisionWire {
     fn from(d: &Decision) -> Self {
         let (decision, next_agent_id, new_phase, end_reason) = match d {
-            Decision::Continue { next_agent_id, .. } => {
-                (DecisionWord::Continue, Some(next_agent_id.clone()), None, None)
-            }
+            Decision::Continue { next_agent_id, .. } => (
+                DecisionWord::Continue,
+                Some(next_agent_id.clone()),
+                None,
+                None,
+            ),
             Decision::ChangePhase { new_phase, .. } => {
                 (DecisionWord::ChangePhase, None, Some(*new_phase), None)
             }
-            Decision::EndMeeting { end_reason, .. } => {
-                (DecisionWord::EndMeeting, None, None, Some(end_reason.clone()))
-            }
+            Decision::EndMeeting { end_reason, .. } => (
+                DecisionWord::EndMeeting,
+                None,
+                None,
+                Some(end_reason.clone()),
+            ),
         };
         DecisionWire {
             decision,
@@ -358,7 +372,10 @@ pub fn check_decision(
 }
 
 /// Checks a contribution.
-pub fn check_contribution(value: &Value, warnings: &mut Vec<Violation>) -> Result<Contribution, Vec<Violation>> {
+pub fn check_contribution(
+    value: &Value,
+    warnings: &mut Vec<Violation>,
+) -> Result<Contribution, Vec<Violation>> {
     let mut f = Fields::of(value, "").map_err(|v| vec![v])?;
     let text = f.text(
         "contribution",
@@ -386,7 +403,12 @@ pub fn check_minutes(
         limits::SUMMARY_MAX,
         "Sum the meeting up in two to four sentences.",
     );
-    let decisions = f.texts("decisions", limits::LIST_MAX, limits::ITEM_MAX, "List each decision as one string.");
+    let decisions = f.texts(
+        "decisions",
+        limits::LIST_MAX,
+        limits::ITEM_MAX,
+        "List each decision as one string.",
+    );
     let open_questions = f.texts(
         "open_questions",
         limits::LIST_MAX,
@@ -394,7 +416,11 @@ pub fn check_minutes(
         "List each open question as one string (an empty list if none).",
     );
     let mut action_items = Vec::new();
-    if let Some(items) = f.list("action_items", limits::ACTIONS_MAX, "List the action items (an empty list if none).") {
+    if let Some(items) = f.list(
+        "action_items",
+        limits::ACTIONS_MAX,
+        "List the action items (an empty list if none).",
+    ) {
         for (i, item) in items.iter().enumerate() {
             let path = f.pointer(&format!("action_items/{i}"));
             let mut a = match Fields::of(item, &path) {

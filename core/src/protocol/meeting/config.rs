@@ -83,7 +83,11 @@ impl MeetingConfig {
 
     /// A meeting with an orchestrator and the given participants (id, name, role), all on
     /// `model`: for demos, tests and the new-meeting form's defaults.
-    pub fn standard(agenda: &str, participants: &[(&str, &str, &str)], model: ModelRef) -> MeetingConfig {
+    pub fn standard(
+        agenda: &str,
+        participants: &[(&str, &str, &str)],
+        model: ModelRef,
+    ) -> MeetingConfig {
         let mut attendees = vec![Attendee {
             id: "orchestrator".into(),
             name: "Orchestrator".into(),

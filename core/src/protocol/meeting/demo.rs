@@ -60,7 +60,9 @@ fn name_of<'a>(env: &'a MeetingEnvelope, id: &'a str) -> &'a str {
 /// mistake 001 refuses (an unknown attendee, a misspelt phase, no rationale).
 fn decide(env: &MeetingEnvelope, rng: &mut SplitMix64, first_try: bool) -> String {
     let ids = participants(env);
-    let all_spoke = ids.iter().all(|p| env.spoken_in_phase.iter().any(|s| s == p));
+    let all_spoke = ids
+        .iter()
+        .all(|p| env.spoken_in_phase.iter().any(|s| s == p));
     let full = env.spoken_in_phase.len() as u32 >= env.max_turns_per_phase;
     let decision = if all_spoke || full {
         match env.phase.next() {
@@ -120,16 +122,22 @@ fn role_of<'a>(env: &'a MeetingEnvelope, id: &str) -> &'a str {
 /// Sentences of the agenda after its first line that state a fact (a number, a date, a must).
 fn facts(agenda: &str) -> Vec<String> {
     let body: String = agenda.lines().skip(1).collect::<Vec<_>>().join(" ");
-    let text = if body.trim().is_empty() { agenda } else { body.as_str() };
+    let text = if body.trim().is_empty() {
+        agenda
+    } else {
+        body.as_str()
+    };
     text.split(['.', ';', '\n'])
         .map(str::trim)
         .filter(|s| s.len() > 8)
         .filter(|s| {
             let l = s.to_lowercase();
             s.chars().any(|c| c.is_ascii_digit())
-                || ["must", "need", "budget", "deadline", "by ", "only", "no more", "at most"]
-                    .iter()
-                    .any(|w| l.contains(w))
+                || [
+                    "must", "need", "budget", "deadline", "by ", "only", "no more", "at most",
+                ]
+                .iter()
+                .any(|w| l.contains(w))
         })
         .map(|s| one_line(s, 140))
         .collect()
@@ -139,7 +147,9 @@ fn facts(agenda: &str) -> Vec<String> {
 fn last_point(env: &MeetingEnvelope) -> Option<(&str, String)> {
     env.transcript.iter().rev().find_map(|t| match t {
         Turn::Contribution { speaker, text, .. } if *speaker != env.me.id => {
-            let own = text.split_once("): ").map_or(text.as_str(), |(_, rest)| rest);
+            let own = text
+                .split_once("): ")
+                .map_or(text.as_str(), |(_, rest)| rest);
             let first = own.split(['.', '\n']).next().unwrap_or(own);
             Some((speaker.as_str(), one_line(first.trim_matches('*'), 90)))
         }
@@ -168,8 +178,15 @@ fn speak(env: &MeetingEnvelope, rng: &mut SplitMix64) -> String {
     let role = env.me.role.to_lowercase();
     let facts = facts(&env.agenda);
     // Each attendee leans on a different fact, so the room does not repeat itself.
-    let me = env.attendees.iter().position(|a| a.id == env.me.id).unwrap_or(0);
-    let fact = (!facts.is_empty()).then(|| facts[(me + Phase::ALL.iter().position(|p| *p == env.phase).unwrap_or(0)) % facts.len()].clone());
+    let me = env
+        .attendees
+        .iter()
+        .position(|a| a.id == env.me.id)
+        .unwrap_or(0);
+    let fact = (!facts.is_empty()).then(|| {
+        facts[(me + Phase::ALL.iter().position(|p| *p == env.phase).unwrap_or(0)) % facts.len()]
+            .clone()
+    });
     let building = last_point(env)
         .map(|(who, point)| format!("Building on {}'s point ({point}): ", name_of(env, who)))
         .unwrap_or_default();
@@ -245,7 +262,10 @@ fn minutes(env: &MeetingEnvelope) -> Minutes {
                     due,
                 });
             }
-            for q in text.split(['\n', '.']).filter(|s| s.trim_end().ends_with('?')) {
+            for q in text
+                .split(['\n', '.'])
+                .filter(|s| s.trim_end().ends_with('?'))
+            {
                 let q = one_line(q.trim_start_matches(['-', ' ']), 200);
                 if !open_questions.contains(&q) && open_questions.len() < 3 {
                     open_questions.push(q);

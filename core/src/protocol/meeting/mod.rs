@@ -185,7 +185,10 @@ impl MeetingState {
                 },
             };
         }
-        let last = self.spoken.last().and_then(|l| participants.iter().position(|p| p == l));
+        let last = self
+            .spoken
+            .last()
+            .and_then(|l| participants.iter().position(|p| p == l));
         let start = last.map_or(0, |i| i + 1);
         let next = (0..participants.len())
             .map(|k| participants[(start + k) % participants.len()])
@@ -231,7 +234,12 @@ impl MeetingState {
     }
 
     /// Folds an applied (or fallen-back) output; returns the change in words.
-    fn apply(&mut self, call_id: &str, output: &MeetingOutput, fell_back: bool) -> Result<Vec<String>, FoldError> {
+    fn apply(
+        &mut self,
+        call_id: &str,
+        output: &MeetingOutput,
+        fell_back: bool,
+    ) -> Result<Vec<String>, FoldError> {
         let round = self.core.round;
         let change = match output {
             MeetingOutput::Decision(decision) => {
@@ -386,7 +394,12 @@ impl Protocol for MeetingState {
         prompt::messages(envelope)
     }
 
-    fn judge(&self, call: &StoredCall<MeetingState>, raw: &str, truncated: bool) -> Judgement<MeetingState> {
+    fn judge(
+        &self,
+        call: &StoredCall<MeetingState>,
+        raw: &str,
+        truncated: bool,
+    ) -> Judgement<MeetingState> {
         let step = Self::step_name(call.step).to_string();
         let options = validate::Options { truncated };
         let mut warnings = Vec::new();
@@ -395,22 +408,23 @@ impl Protocol for MeetingState {
             match call.step {
                 MeetingStep::Decide => {
                     let participants = self.participants();
-                    answer::check_decision(&value, &participants, &mut warnings)
-                        .and_then(|d| {
-                            let errors = self.decision_rules(&d);
-                            if errors.is_empty() {
-                                Ok(MeetingOutput::Decision(d))
-                            } else {
-                                Err(errors)
-                            }
-                        })
+                    answer::check_decision(&value, &participants, &mut warnings).and_then(|d| {
+                        let errors = self.decision_rules(&d);
+                        if errors.is_empty() {
+                            Ok(MeetingOutput::Decision(d))
+                        } else {
+                            Err(errors)
+                        }
+                    })
                 }
                 MeetingStep::Speak => answer::check_contribution(&value, &mut warnings)
                     .map(MeetingOutput::Contribution),
                 MeetingStep::Minutes => {
-                    let mut owners: Vec<&str> = self.attendees.iter().map(|a| a.id.as_str()).collect();
+                    let mut owners: Vec<&str> =
+                        self.attendees.iter().map(|a| a.id.as_str()).collect();
                     owners.push(PERSON);
-                    answer::check_minutes(&value, &owners, &mut warnings).map(MeetingOutput::Minutes)
+                    answer::check_minutes(&value, &owners, &mut warnings)
+                        .map(MeetingOutput::Minutes)
                 }
             }
         });
@@ -451,8 +465,12 @@ impl Protocol for MeetingState {
     fn fold(&mut self, event: &Event<MeetingState>) -> Result<Vec<String>, FoldError> {
         match &event.kind {
             EventKind::RoundStarted { .. } => self.floor = None,
-            EventKind::Applied { call_id, output, .. } => return self.apply(call_id, output, false),
-            EventKind::FellBack { call_id, output, .. } => return self.apply(call_id, output, true),
+            EventKind::Applied {
+                call_id, output, ..
+            } => return self.apply(call_id, output, false),
+            EventKind::FellBack {
+                call_id, output, ..
+            } => return self.apply(call_id, output, true),
             EventKind::PersonEdited {
                 edit: EngineEdit::Protocol(MeetingEdit::Remark { content }),
             } => self.transcript.push(Turn::Remark {

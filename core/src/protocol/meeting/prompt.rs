@@ -184,7 +184,10 @@ fn decide_user(env: &MeetingEnvelope) -> String {
             "This phase has used its turns: decide \"change_phase\" or \"end_meeting\"."
         );
     }
-    let _ = writeln!(out, "Turns left in the meeting after this one: {turns_left}.");
+    let _ = writeln!(
+        out,
+        "Turns left in the meeting after this one: {turns_left}."
+    );
     out.push_str("\nDecide what happens next.");
     out
 }
@@ -221,7 +224,11 @@ fn speak_user(env: &MeetingEnvelope) -> String {
         env.phase.purpose()
     );
     if let Some(why) = &env.floor_rationale {
-        let _ = writeln!(out, "The orchestrator gives you the floor: {}", one_line(why, 400));
+        let _ = writeln!(
+            out,
+            "The orchestrator gives you the floor: {}",
+            one_line(why, 400)
+        );
     }
     out
 }
@@ -231,7 +238,11 @@ fn minutes_system(env: &MeetingEnvelope) -> String {
         summary: "The meeting compared two options and chose the first.".into(),
         decisions: vec!["Go with the first option.".into()],
         action_items: vec![ActionItem {
-            owner: participants(env).first().copied().unwrap_or(PERSON).to_string(),
+            owner: participants(env)
+                .first()
+                .copied()
+                .unwrap_or(PERSON)
+                .to_string(),
             task: "Draft the plan.".into(),
             due: Some("by Friday".into()),
         }],
@@ -303,7 +314,11 @@ fn common_context(env: &MeetingEnvelope) -> String {
                 let _ = writeln!(out, "\n_Orchestrator {}._", decision.describe());
             }
             Turn::Remark { text, .. } => {
-                let _ = writeln!(out, "\n**The person ({PERSON})** remarks: {}", one_line(text, 600));
+                let _ = writeln!(
+                    out,
+                    "\n**The person ({PERSON})** remarks: {}",
+                    one_line(text, 600)
+                );
             }
         }
     }
@@ -361,8 +376,17 @@ pub fn minutes_markdown(s: &MeetingState) -> String {
                 let _ = writeln!(out, "_None._\n");
             } else {
                 for a in &m.action_items {
-                    let due = a.due.as_deref().map(|d| format!(" — {d}")).unwrap_or_default();
-                    let _ = writeln!(out, "- **{}**: {}{due}", name(&a.owner), one_line(&a.task, 300));
+                    let due = a
+                        .due
+                        .as_deref()
+                        .map(|d| format!(" — {d}"))
+                        .unwrap_or_default();
+                    let _ = writeln!(
+                        out,
+                        "- **{}**: {}{due}",
+                        name(&a.owner),
+                        one_line(&a.task, 300)
+                    );
                 }
                 out.push('\n');
             }
@@ -376,15 +400,35 @@ pub fn minutes_markdown(s: &MeetingState) -> String {
     for turn in &s.transcript {
         match turn {
             Turn::Contribution {
-                speaker, text, phase, ..
+                speaker,
+                text,
+                phase,
+                ..
             } => {
-                let _ = writeln!(out, "**{}**, {}:\n\n{}\n", name(speaker), phase.title(), text.trim());
+                let _ = writeln!(
+                    out,
+                    "**{}**, {}:\n\n{}\n",
+                    name(speaker),
+                    phase.title(),
+                    text.trim()
+                );
             }
             Turn::Decision {
-                decision, fell_back, ..
+                decision,
+                fell_back,
+                ..
             } => {
-                let by = if *fell_back { "Fallback rule" } else { "Orchestrator" };
-                let _ = writeln!(out, "_{by}: {} — {}_\n", decision.describe(), one_line(decision.rationale(), 300));
+                let by = if *fell_back {
+                    "Fallback rule"
+                } else {
+                    "Orchestrator"
+                };
+                let _ = writeln!(
+                    out,
+                    "_{by}: {} — {}_\n",
+                    decision.describe(),
+                    one_line(decision.rationale(), 300)
+                );
             }
             Turn::Remark { text, .. } => {
                 let _ = writeln!(out, "**The person**: {}\n", one_line(text, 600));

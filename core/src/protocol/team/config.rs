@@ -218,4 +218,3 @@ pub enum ConfigError {
     #[error("the round limit must be at least 1")]
     NoRounds,
 }
-

@@ -433,7 +433,9 @@ impl TeamState {
                 product_id,
                 version_id,
             } => {
-                self.tree.accept(product_id, version_id).map_err(tree_refused)?;
+                self.tree
+                    .accept(product_id, version_id)
+                    .map_err(tree_refused)?;
                 format!("accepted {version_id} of {product_id}")
             }
             PersonEdit::RejectVersion { product_id, reason } => {
@@ -927,9 +929,7 @@ impl Protocol for TeamState {
 
     fn still_blocked(&self, block: &TeamBlock) -> Option<String> {
         match block {
-            TeamBlock::MissingCharter
-                if self.charter.as_ref().is_none_or(|c| !c.is_complete()) =>
-            {
+            TeamBlock::MissingCharter if self.charter.as_ref().is_none_or(|c| !c.is_complete()) => {
                 Some("the mission charter needs a mission, objectives and constraints".into())
             }
             TeamBlock::MissingCharter => None,
@@ -940,9 +940,7 @@ impl Protocol for TeamState {
         self.charter
             .as_ref()
             .is_none_or(|c| !c.is_complete())
-            .then(|| {
-                "there is no complete charter yet; edit it or let Bootstrap run first".into()
-            })
+            .then(|| "there is no complete charter yet; edit it or let Bootstrap run first".into())
     }
 
     fn envelope(&self, member: &str) -> Envelope {
@@ -957,7 +955,12 @@ impl Protocol for TeamState {
         ]
     }
 
-    fn judge(&self, call: &StoredCall<TeamState>, raw: &str, truncated: bool) -> Judgement<TeamState> {
+    fn judge(
+        &self,
+        call: &StoredCall<TeamState>,
+        raw: &str,
+        truncated: bool,
+    ) -> Judgement<TeamState> {
         let options = validate::Options { truncated };
         let known = self.known_now();
         match validate::validate_step_with(call.step, raw, Some(&known), options) {
@@ -996,7 +999,12 @@ impl Protocol for TeamState {
         }
     }
 
-    fn serve(&self, member: &str, ask: &Vec<ContextRequest>, left: u32) -> (Vec<ContextSlice>, String) {
+    fn serve(
+        &self,
+        member: &str,
+        ask: &Vec<ContextRequest>,
+        left: u32,
+    ) -> (Vec<ContextSlice>, String) {
         let slices = serve_context(self, member, ask);
         let follow_up = context::follow_up_text(self.step_now(), &slices, left);
         (slices, follow_up)
