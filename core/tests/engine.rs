@@ -732,9 +732,7 @@ fn own_products_beyond_the_cap_stay_minimal_but_assigned_ones_are_extra() {
     use roundtable_core::tree::Tier;
     let mut s = Session::new(config(1, false, false), 0).unwrap();
     s.start(1).unwrap();
-    let many = |call: &roundtable_core::engine::StoredCall<
-        roundtable_core::protocol::team::TeamState,
-    >|
+    let many = |call: &ModelCall|
      -> String {
         if call.step != Step::Bootstrap {
             return scripted(call);

@@ -1,27 +1,37 @@
-//! Reads an engine [`ModelCall`] into the demo's own [`DemoInput`]: the one place that follows the
-//! state envelope's shape (`context::Envelope`), so the generator stays testable on plain inputs.
+//! Reads an engine call and its state envelope into the demo's own [`DemoInput`]: the one place
+//! that follows the envelope's shape (`context::Envelope`), so the generator stays testable on
+//! plain inputs.
 
 use super::input::{DemoCollab, DemoInput, DemoMember, DemoProduct, DemoRole, Verdict, VersionRef};
 use super::{DemoAnswer, DemoModel};
 use crate::context::{AssessmentView, Envelope};
-use crate::engine::{CallKind, StoredCall};
+use crate::engine::{CallKind, DueCall, StoredCall};
 use crate::protocol::team::TeamState;
 use crate::schema::{CollabType, HaltType, Step};
 
 impl DemoModel {
     /// The answer to an engine call: what the runner submits under `call.id`. Usage reports the
     /// engine's own prompt estimate, so budgets add up the same way as for a real provider.
-    pub fn answer_call(&self, call: &StoredCall<TeamState>) -> DemoAnswer {
-        let input = input_from_call(call);
+    pub fn answer_call(&self, call: &DueCall<TeamState>) -> DemoAnswer {
+        self.answer_to(&call.call, &call.envelope)
+    }
+
+    /// [`DemoModel::answer_call`] for a call and its envelope held apart.
+    pub fn answer_to(&self, call: &StoredCall<TeamState>, env: &Envelope) -> DemoAnswer {
+        let input = input_from(call, env);
         let mut answer = self.answer(&input);
         answer.usage.prompt_tokens = call.token_estimate;
         answer
     }
 }
 
-/// What the demo reads from an engine call.
-pub fn input_from_call(call: &StoredCall<TeamState>) -> DemoInput {
-    let env = &call.envelope;
+/// What the demo reads from an engine call due now.
+pub fn input_from_call(call: &DueCall<TeamState>) -> DemoInput {
+    input_from(&call.call, &call.envelope)
+}
+
+/// What the demo reads from a call and the envelope it was built from.
+fn input_from(call: &StoredCall<TeamState>, env: &Envelope) -> DemoInput {
     let person_answer = env
         .person_answers
         .iter()

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::DemoModel;
-use crate::engine::{DemoReply, Engine, EngineError, Outcome, Protocol, Status, StoredCall, Usage};
+use crate::engine::{DemoReply, DueCall, Engine, EngineError, Outcome, Protocol, Status, Usage};
 use crate::protocol::team::TeamSession;
 
 /// What happened while playing, for assertions and the benchmark log.
@@ -77,10 +77,10 @@ pub fn play(
 }
 
 /// Runs a session of any kind with `answer` as its model (the kind's own demo model:
-/// `|state, call| state.demo_answer(call)`), playing the person's side as [`play`] does.
+/// `|state, call| state.demo_answer(call, &call.envelope)`), playing the person's side as [`play`] does.
 pub fn play_with<P: Protocol>(
     session: &mut Engine<P>,
-    answer: impl Fn(&P, &StoredCall<P>) -> DemoReply,
+    answer: impl Fn(&P, &DueCall<P>) -> DemoReply,
     now: &mut u64,
     max_calls: usize,
 ) -> Result<PlayReport, EngineError> {
@@ -91,12 +91,9 @@ pub fn play_with<P: Protocol>(
                 session.start(tick(now))?;
             }
             Status::Running => {
-                let calls: Vec<StoredCall<P>> = session
-                    .state()
-                    .core()
-                    .outstanding_calls()
-                    .map(|rec| rec.call.clone())
-                    .collect();
+                // Every answer is drawn before any is submitted, as the runner does: each call's
+                // envelope is the state it was issued in.
+                let calls = session.calls_due();
                 if calls.is_empty() {
                     break;
                 }

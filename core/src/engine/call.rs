@@ -1,10 +1,13 @@
 //! Model calls: what the engine asks of a model, what the runner performs, and what became of it.
 //!
-//! A [`StoredCall`] is a call as the event log keeps it (typed by the protocol: its step and the
-//! envelope it was built from). A [`ModelCall`] is the same call as the runner sees it: who must
-//! answer, the conversation to send, the schema name, and nothing protocol-specific, so one
-//! runner drives every kind of session. A [`CallRecord`] is one transcript entry: the call, its
-//! raw answer and what the engine made of it.
+//! A [`StoredCall`] is a call as the event log keeps it: who, which step, and exactly the
+//! conversation the model was sent — nothing the fold can rebuild (the state envelope the prompt
+//! was built from is rebuilt on demand by [`super::Engine::envelope_of`]; a repair or a re-ask
+//! after served context is written without the conversation it continues, which the fold already
+//! holds). A [`DueCall`] is a call due now with its envelope, for tests and tools. A [`ModelCall`]
+//! is the call as the runner sees it: who must answer, the conversation to send, the schema
+//! name, nothing protocol-specific, so one runner drives every kind of session. A [`CallRecord`]
+//! is one transcript entry: the call, its raw answer and what the engine made of it.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -57,7 +60,8 @@ pub enum CallKind {
     Repair,
 }
 
-/// One call as the event log keeps it: everything needed to show the person what the member saw.
+/// One call as the event log keeps it: everything needed to show the person what the member was
+/// sent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", bound = "")]
 pub struct StoredCall<P: Protocol> {
@@ -71,12 +75,30 @@ pub struct StoredCall<P: Protocol> {
     pub round: u32,
     /// Why the call exists.
     pub kind: CallKind,
-    /// The conversation sent, system first.
+    /// The conversation sent, system first. In the event log, a continuing call (a repair, a
+    /// re-ask after served context) leaves it empty: the fold fills it from the member's
+    /// conversation so far, which is exactly what was sent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub messages: Vec<Message>,
     /// Estimated prompt tokens (characters / 4; no tokenizer in core).
     pub token_estimate: u64,
+}
+
+/// A call due now, with the state envelope it was built from (what the demo model reads).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DueCall<P: Protocol> {
+    /// The call.
+    pub call: StoredCall<P>,
     /// The state picture the prompt was built from.
     pub envelope: P::Envelope,
+}
+
+impl<P: Protocol> std::ops::Deref for DueCall<P> {
+    type Target = StoredCall<P>;
+
+    fn deref(&self) -> &StoredCall<P> {
+        &self.call
+    }
 }
 
 /// One model call due now, as the runner performs it: the same for every kind of session, and
@@ -179,7 +201,7 @@ impl<P: Protocol> CallResult<P> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", bound = "")]
 pub struct CallRecord<P: Protocol> {
-    /// The call as issued (messages and envelope included).
+    /// The call as issued (the whole conversation sent).
     pub call: StoredCall<P>,
     /// When it was issued.
     pub issued_at: u64,

@@ -251,10 +251,16 @@ impl<P: Protocol> Core<P> {
                     return Err(FoldError::Slot(call.member.clone()));
                 }
                 slot.call_id = Some(call.id.clone());
-                slot.messages = call.messages.clone();
+                let mut call = (**call).clone();
+                if call.messages.is_empty() {
+                    // A continuing call: what was sent is the conversation so far.
+                    call.messages = slot.messages.clone();
+                } else {
+                    slot.messages = call.messages.clone();
+                }
                 slot.next_kind = call.kind;
                 self.calls.push(CallRecord {
-                    call: (**call).clone(),
+                    call,
                     issued_at: at,
                     raw_answer: None,
                     answered_at: None,

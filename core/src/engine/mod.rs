@@ -27,7 +27,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 pub use self::call::{
-    estimate_messages, estimate_tokens, CallKind, CallRecord, CallResult, ChatRole, DemoReply,
+    estimate_messages, estimate_tokens, CallKind, CallRecord, CallResult, ChatRole, DemoReply, DueCall,
     Message, ModelCall, StoredCall,
 };
 pub use self::core::{Core, HaltRecord, Slot, StepRecord};
@@ -110,7 +110,7 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     type Config: Wire;
     /// A step of a round (who answers under which shape).
     type Step: Wire + Copy + Eq;
-    /// The state picture one call was built from, kept with the call.
+    /// The state picture a call's prompt is built from (rebuilt on demand, never stored).
     type Envelope: Wire;
     /// A valid answer as the fold applies it.
     type Output: Wire;
@@ -179,6 +179,7 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     /// answer: the engine restores the state it had before.
     fn fold(&mut self, event: &Event<Self>) -> Result<Vec<String>, FoldError>;
 
-    /// What the built-in demo model answers to `call`, as a provider would hand it to the runner.
-    fn demo_answer(&self, call: &StoredCall<Self>) -> DemoReply;
+    /// What the built-in demo model answers to `call`, built from `envelope`, as a provider would
+    /// hand it to the runner.
+    fn demo_answer(&self, call: &StoredCall<Self>, envelope: &Self::Envelope) -> DemoReply;
 }

@@ -5,7 +5,7 @@
 //! through; the state is the fold of those events, so [`Engine::replay`] of [`Engine::events`]
 //! rebuilds exactly [`Engine::state`].
 
-use super::call::{estimate_messages, estimate_tokens, CallKind, ModelCall, StoredCall};
+use super::call::{estimate_messages, estimate_tokens, CallKind, DemoReply, DueCall, ModelCall, StoredCall};
 use super::event::{EngineEdit, Event, EventKind, Usage};
 use super::status::{EngineError, Findings, FoldError, Outcome, PauseReason, Status};
 use super::{Judgement, Move, Protocol};
@@ -91,50 +91,64 @@ impl<P: Protocol> Engine<P> {
     /// until answered or superseded, so a runner that lost track can ask again; it must not
     /// perform the same id twice.
     pub fn next_calls(&self) -> Vec<ModelCall> {
-        let core = self.state.core();
-        if core.status != Status::Running {
-            return Vec::new();
-        }
-        core.outstanding_calls()
-            .map(|rec| {
-                let call = &rec.call;
+        self.calls_due()
+            .into_iter()
+            .map(|due| {
                 let on_demo = self
                     .state
-                    .model_of(&call.member)
+                    .model_of(&due.call.member)
                     .is_some_and(|m| m.provider == "demo");
+                let demo = on_demo.then(|| self.state.demo_answer(&due.call, &due.envelope));
+                let call = due.call;
                 ModelCall {
-                    id: call.id.clone(),
-                    member: call.member.clone(),
                     step: P::step_name(call.step),
                     step_title: P::step_title(call.step),
+                    id: call.id,
+                    member: call.member,
                     round: call.round,
                     kind: call.kind,
-                    messages: call.messages.clone(),
+                    messages: call.messages,
                     schema: serde_json::Value::Null,
                     token_estimate: call.token_estimate,
-                    demo: on_demo.then(|| self.state.demo_answer(call)),
+                    demo,
                 }
             })
             .collect()
     }
 
-    /// The calls due now as the log keeps them (typed by the protocol, envelope included), for
+    /// The calls due now with the envelopes they were built from (typed by the protocol), for
     /// tests and tools that drive the engine without the runner.
-    pub fn calls_due(&self) -> Vec<StoredCall<P>> {
+    pub fn calls_due(&self) -> Vec<DueCall<P>> {
         let core = self.state.core();
         if core.status != Status::Running {
             return Vec::new();
         }
         core.outstanding_calls()
-            .map(|rec| rec.call.clone())
+            .map(|rec| DueCall {
+                envelope: self.state.envelope(&rec.call.member),
+                call: rec.call.clone(),
+            })
             .collect()
     }
 
-    /// The built-in demo model's answer to an outstanding call (for tests and tools that play a
-    /// session without the runner).
-    pub fn demo_answer(&self, call_id: &str) -> Option<super::DemoReply> {
-        let rec = self.state.core().call(call_id)?;
-        Some(self.state.demo_answer(&rec.call))
+    /// The built-in demo model's answer to an outstanding call.
+    pub fn demo_answer(&self, call_id: &str) -> Option<DemoReply> {
+        let due = self.calls_due().into_iter().find(|d| d.call.id == call_id)?;
+        Some(self.state.demo_answer(&due.call, &due.envelope))
+    }
+
+    /// The state envelope a call's prompt was built from, rebuilt by replaying the log up to the
+    /// call (the log does not store it). `None` for an unknown id.
+    pub fn envelope_of(&self, call_id: &str) -> Option<P::Envelope> {
+        let at = self.events.iter().position(|e| {
+            matches!(&e.kind, EventKind::CallIssued { call } if call.id == call_id)
+        })?;
+        let member = match &self.events[at].kind {
+            EventKind::CallIssued { call } => call.member.clone(),
+            _ => return None,
+        };
+        let before = Self::replay(&self.events[..at]).ok()?;
+        Some(before.state.envelope(&member))
     }
 
     /// Starts a draft session: the first step's calls are issued.
@@ -497,7 +511,11 @@ impl<P: Protocol> Engine<P> {
                             now,
                         );
                     }
-                    let call = self.build_call(&member);
+                    let mut call = self.build_call(&member);
+                    if call.kind != CallKind::Initial {
+                        // The fold rebuilds the conversation from the member's slot.
+                        call.messages.clear();
+                    }
                     self.record(
                         EventKind::CallIssued {
                             call: Box::new(call),
@@ -544,10 +562,12 @@ impl<P: Protocol> Engine<P> {
     fn build_call(&self, member: &str) -> StoredCall<P> {
         let core = self.state.core();
         let step = core.step.expect("calls are issued only inside a step");
-        let envelope = self.state.envelope(member);
         let (kind, messages) = match core.slot(member) {
             Some(slot) if !slot.messages.is_empty() => (slot.next_kind, slot.messages.clone()),
-            _ => (CallKind::Initial, self.state.first_messages(&envelope)),
+            _ => (
+                CallKind::Initial,
+                self.state.first_messages(&self.state.envelope(member)),
+            ),
         };
         StoredCall {
             id: format!("call-{}", core.calls.len() + 1),
@@ -557,7 +577,6 @@ impl<P: Protocol> Engine<P> {
             kind,
             token_estimate: estimate_messages(&messages),
             messages,
-            envelope,
         }
     }
 

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use roundtable_core::demo::DemoModel;
 use roundtable_core::engine::StoredCall;
 use roundtable_core::engine::Usage;
-type ModelCall = StoredCall<roundtable_core::protocol::team::TeamState>;
+pub type ModelCall = roundtable_core::engine::DueCall<roundtable_core::protocol::team::TeamState>;
 use roundtable_core::engine::{ModelRef, Outcome, Status};
 use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session};
 use roundtable_core::schema::Step;
@@ -144,7 +144,7 @@ impl Before {
 }
 
 /// Checks that an answer of `call` changed only what its step allows.
-pub fn check_allowed(before: &Before, s: &Session, call: &ModelCall, outcome: &Outcome) {
+pub fn check_allowed(before: &Before, s: &Session, call: &StoredCall<roundtable_core::protocol::team::TeamState>, outcome: &Outcome) {
     let after = &s.state().tree;
     match outcome {
         Outcome::Applied => {}
@@ -244,7 +244,7 @@ pub fn drive_demo(s: &mut Session, seed: u64, max_steps: usize) -> usize {
                             now,
                         )
                         .expect("outstanding call accepted");
-                    check_allowed(&before, s, &call, &outcome);
+                    check_allowed(&before, s, &call.call, &outcome);
                     check_session(s);
                 }
             }

@@ -21,8 +21,7 @@ const OPTIONS: [&str; 6] = [
 ];
 
 /// The demo model's answer to one meeting call.
-pub fn answer(call: &StoredCall<MeetingState>) -> DemoReply {
-    let env = &call.envelope;
+pub fn answer(call: &StoredCall<MeetingState>, env: &MeetingEnvelope) -> DemoReply {
     let mut rng = SplitMix64::new(mix(fnv1a(env.agenda.as_bytes()), &[&call.id]));
     let text = match env.step {
         MeetingStep::Decide => decide(env, &mut rng, call.kind == crate::engine::CallKind::Initial),

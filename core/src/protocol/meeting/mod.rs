@@ -482,8 +482,8 @@ impl Protocol for MeetingState {
         Ok(Vec::new())
     }
 
-    fn demo_answer(&self, call: &StoredCall<MeetingState>) -> DemoReply {
-        demo::answer(call)
+    fn demo_answer(&self, call: &StoredCall<MeetingState>, envelope: &MeetingEnvelope) -> DemoReply {
+        demo::answer(call, envelope)
     }
 }
 

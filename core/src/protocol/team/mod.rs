@@ -1036,9 +1036,9 @@ impl Protocol for TeamState {
         self.fold_team(event)
     }
 
-    fn demo_answer(&self, call: &StoredCall<TeamState>) -> DemoReply {
+    fn demo_answer(&self, call: &StoredCall<TeamState>, envelope: &Envelope) -> DemoReply {
         crate::demo::DemoModel::new(crate::demo::rng::fnv1a(self.request.as_bytes()))
-            .answer_call(call)
+            .answer_to(call, envelope)
             .into()
     }
 }
