@@ -2,7 +2,7 @@
 //!
 //! Its own crate so that the engine (`roundtable-core`, which the browser app links) carries none
 //! of the Node-only speed machinery kept here: the UTF-16 copy-in ([`utf16`]), the value tape
-//! builder ([`TAPE_BUILDER`]) and the hand-written TypeScript types. Built with
+//! builder (`TAPE_BUILDER`) and the hand-written TypeScript types. Built with
 //! `wasm-pack build core-js --target nodejs|web --out-name roundtable_core` (see
 //! `scripts/build-core-pkg.sh`) into `core-js/pkg-node` and `core-js/pkg-web`. Every function takes
 //! and returns plain JS values; the TypeScript types are written by hand in the
@@ -12,7 +12,7 @@
 //! the raw text crosses once (on Node its UTF-16 code units by one `Buffer.write`, transcoded by
 //! [`utf16`]; in browsers one `TextEncoder.encodeInto`), the verdict comes back as a couple of
 //! `Reflect.set` calls with interned keys, and the parsed value is built on Node from the
-//! checker's value tape by [`TAPE_BUILDER`] (slices of the caller's own string), elsewhere by the
+//! checker's value tape by `TAPE_BUILDER` (slices of the caller's own string), elsewhere by the
 //! engine's own `JSON.parse` — on the caller's original string when the validator did not have to
 //! repair it, so a valid answer is never copied back. Small things (violations, schemas, trees)
 //! cross as `serde_json` text and one `JSON.parse`, V8's fastest way to build plain objects.
