@@ -32,7 +32,7 @@ import { zodSchemas } from './zod-schemas.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const core = require(path.join(here, '..', 'core', 'pkg-node'));
+const core = require(path.join(here, '..', 'core-js', 'pkg-node'));
 
 const BENCH_MS = Number(process.env.BENCH_MS || 400);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 15);

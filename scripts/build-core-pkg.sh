@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the npm packages of the core's JS API (feature `wasm`, release profile):
-#   core/pkg-node  (wasm-pack --target nodejs: CommonJS, loads the .wasm synchronously)
-#   core/pkg-web   (wasm-pack --target web: ES module with an async default `init`)
+# Builds the npm packages of the core's JS API (crate `roundtable-core-js` in core-js/, release
+# profile; the files keep the name roundtable_core.*):
+#   core-js/pkg-node  (wasm-pack --target nodejs: CommonJS, loads the .wasm synchronously)
+#   core-js/pkg-web   (wasm-pack --target web: ES module with an async default `init`)
 #
 # Usage: scripts/build-core-pkg.sh [node] [web]     (no argument: both)
 #   FORCE=1     rebuild even when the package is newer than every input
@@ -10,7 +11,7 @@
 #               whose output fails at start-up. -O3 makes validation ~5% faster and the module
 #               ~18% smaller (measured with bench/validate.mjs).
 #
-# No network: wasm-pack is told not to run wasm-opt (core/Cargo.toml metadata) and uses the
+# No network: wasm-pack is told not to run wasm-opt (core-js/Cargo.toml metadata) and uses the
 # `wasm-bindgen` on PATH, which must equal the version pinned in Cargo.lock. When wasm-pack is not
 # installed, the same output is produced by `cargo build` + `wasm-bindgen` + a written package.json.
 set -euo pipefail
@@ -29,9 +30,11 @@ if [ "$lock_version" != "$cli_version" ]; then
   exit 1
 fi
 
-# Newest input: any Rust source of the core, its manifest, the workspace manifest and lock file.
+# Newest input: any Rust source of the core and of its JS API, their manifests, the committed
+# schemas, the workspace manifest, lock file and build flags.
 newest_input() {
-  find core/src core/Cargo.toml Cargo.toml Cargo.lock rust-toolchain.toml -type f -printf '%T@\n' \
+  find core/src core/schemas core/Cargo.toml core-js/src core-js/Cargo.toml Cargo.toml Cargo.lock \
+    rust-toolchain.toml .cargo/config.toml -type f -printf '%T@\n' \
     | sort -n | tail -1
 }
 
@@ -42,31 +45,32 @@ build_one() {
     web) target=web ;;
     *) echo "error: unknown target '$name' (node or web)" >&2; exit 2 ;;
   esac
-  out=core/pkg-$name
+  out=core-js/pkg-$name
   local wasm=$out/roundtable_core_bg.wasm
   if [ "${FORCE:-0}" != 1 ] && [ -f "$wasm" ] && [ -f "$out/package.json" ]; then
     local built
     built=$(stat -c '%Y' "$wasm")
     if awk -v a="$(newest_input)" -v b="$built" 'BEGIN { exit !(a < b) }'; then
-      echo "core/pkg-$name is up to date"
+      echo "core-js/pkg-$name is up to date"
       return
     fi
   fi
-  echo "building core/pkg-$name (--target $target)"
+  echo "building core-js/pkg-$name (--target $target)"
   if command -v wasm-pack >/dev/null; then
-    wasm-pack --quiet build core --release --target "$target" --out-dir "pkg-$name" -- --features wasm
+    wasm-pack --quiet build core-js --release --target "$target" --out-dir "pkg-$name" \
+      --out-name roundtable_core
   else
     # Fallback without wasm-pack: the same three steps it runs, minus its downloads.
-    cargo build --release --target wasm32-unknown-unknown -p roundtable-core --features wasm
+    cargo build --release --target wasm32-unknown-unknown -p roundtable-core-js
     rm -rf "$out"
-    wasm-bindgen --target "$target" --typescript --out-dir "$out" \
-      target/wasm32-unknown-unknown/release/roundtable_core.wasm
+    wasm-bindgen --target "$target" --typescript --out-dir "$out" --out-name roundtable_core \
+      target/wasm32-unknown-unknown/release/roundtable_core_js.wasm
     local main_field
     if [ "$target" = nodejs ]; then main_field='"main": "roundtable_core.js"'
     else main_field='"type": "module", "main": "roundtable_core.js"'; fi
     cat >"$out/package.json" <<EOF
 {
-  "name": "roundtable-core",
+  "name": "roundtable-core-js",
   "version": "$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)",
   "license": "MIT OR Apache-2.0",
   "files": ["roundtable_core_bg.wasm", "roundtable_core.js", "roundtable_core.d.ts"],
@@ -89,7 +93,7 @@ EOF
       "$wasm" -o "$wasm.opt"
     mv "$wasm.opt" "$wasm"
   fi
-  echo "built core/pkg-$name ($(stat -c '%s' "$wasm") bytes of wasm)"
+  echo "built core-js/pkg-$name ($(stat -c '%s' "$wasm") bytes of wasm)"
 }
 
 for t in "${targets[@]}"; do

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds core/pkg-node and core/pkg-web when a Rust input changed, then runs the Node tests of the core's JS API
+# Builds core-js/pkg-node and core-js/pkg-web when a Rust input changed, then runs the Node tests of
+# the core's JS API (crate roundtable-core-js)
 # (tests/core-js/*.test.mjs: every API function, ajv ↔ validateStep agreement on the fixtures,
 # tsc --strict on the TypeScript declarations).
 set -euo pipefail

@@ -17,11 +17,7 @@ pub mod schema;
 pub mod session;
 mod text;
 pub mod tree;
-pub mod utf16;
 pub mod validate;
-
-#[cfg(feature = "wasm")]
-pub mod wasm;
 
 pub use json_schema::{step_schema, SchemaFlavor};
 pub use schema::Step;

@@ -1,4 +1,4 @@
-// The TypeScript declarations of core/pkg-node: precise types, not `any`.
+// The TypeScript declarations of core-js/pkg-node: precise types, not `any`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The --target web package (core/pkg-web) loads as an ES module and gives the same answers as the
+// The --target web package (core-js/pkg-web) loads as an ES module and gives the same answers as the
 // Node one. Browsers fetch the .wasm; here it is handed to initSync from disk.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { core, root } from './load.mjs';
 
-const webDir = path.join(root, 'core', 'pkg-web');
+const webDir = path.join(root, 'core-js', 'pkg-web');
 const web = await import(pathToFileURL(path.join(webDir, 'roundtable_core.js')).href);
 web.initSync({ module: readFileSync(path.join(webDir, 'roundtable_core_bg.wasm')) });
 

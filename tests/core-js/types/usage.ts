@@ -1,5 +1,5 @@
 // Type-checked (never run) by tests/core-js/types.test.mjs with `tsc --noEmit --strict`: proves the
-// hand-written declarations of core/pkg-node are precise. Each `@ts-expect-error` line must fail to
+// hand-written declarations of core-js/pkg-node are precise. Each `@ts-expect-error` line must fail to
 // type-check, or tsc reports the directive as unused.
 import {
   validateStep,

@@ -1,29 +1,36 @@
-//! The JS API of the core (feature `wasm`), as the browser app and Node tools call it.
+//! `roundtable-core-js`: the JS API of `roundtable-core`, as Node tools and web pages call it.
 //!
-//! Built with `wasm-pack build core --target nodejs|web -- --features wasm` (see
-//! `scripts/build-core-pkg.sh`). Every function takes and returns plain JS values; the TypeScript
-//! types are written by hand in the `typescript_custom_section` below (wasm-bindgen would say `any`).
+//! Its own crate so that the engine (`roundtable-core`, which the browser app links) carries none
+//! of the Node-only speed machinery kept here: the UTF-16 copy-in ([`utf16`]), the value tape
+//! builder (`TAPE_BUILDER`) and the hand-written TypeScript types. Built with
+//! `wasm-pack build core-js --target nodejs|web --out-name roundtable_core` (see
+//! `scripts/build-core-pkg.sh`) into `core-js/pkg-node` and `core-js/pkg-web`. Every function takes
+//! and returns plain JS values; the TypeScript types are written by hand in the
+//! `typescript_custom_section` below (wasm-bindgen would say `any`).
 //!
 //! The boundary is kept cheap because `validateStep` sits on the hot path of every model answer:
 //! the raw text crosses once (on Node its UTF-16 code units by one `Buffer.write`, transcoded by
-//! [`crate::utf16`]; in browsers one `TextEncoder.encodeInto`), the verdict comes
-//! back as a couple of `Reflect.set` calls with interned keys, and the parsed value is built by the
+//! [`utf16`]; in browsers one `TextEncoder.encodeInto`), the verdict comes back as a couple of
+//! `Reflect.set` calls with interned keys, and the parsed value is built on Node from the
+//! checker's value tape by `TAPE_BUILDER` (slices of the caller's own string), elsewhere by the
 //! engine's own `JSON.parse` — on the caller's original string when the validator did not have to
 //! repair it, so a valid answer is never copied back. Small things (violations, schemas, trees)
 //! cross as `serde_json` text and one `JSON.parse`, V8's fastest way to build plain objects.
 //! `bench/validate.mjs` measures each part; BENCHMARKS.md has the figures.
 
+pub mod utf16;
+
 use js_sys::{Array, JsString, Object, Reflect, Uint8Array, WebAssembly};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::json_schema::{step_schema_text, SchemaFlavor};
-use crate::schema::{Step, TreeOperation};
-use crate::tree::{ProductTree, TreeError};
-use crate::utf16::utf16le_to_string;
-use crate::validate::{
+use roundtable_core::json_schema::{step_schema_text, SchemaFlavor};
+use roundtable_core::schema::{Step, TreeOperation};
+use roundtable_core::tree::{ProductTree, TreeError};
+use roundtable_core::validate::{
     check_step_with, check_step_with_tape, Known, Options, Report, Verdict, Violation,
 };
+use utf16::utf16le_to_string;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -784,7 +791,7 @@ return v;
 /// `--disallow-code-generation-from-strings`): then `JSON.parse` builds every value.
 fn tape_builder() -> Option<(js_sys::Function, JsValue)> {
     let f = compile_function("raw, t, keys", TAPE_BUILDER).ok()?;
-    let names: Array = crate::validate::tape::key_names()
+    let names: Array = roundtable_core::validate::tape::key_names()
         .iter()
         .map(|k| JsValue::from_str(k))
         .collect();
