@@ -148,10 +148,40 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// The checksum of an event log as written in a file.
+/// The checksum of an event log as written in a file: FNV-1a of its compact JSON.
 pub fn checksum<P: Protocol>(events: &[Event<P>]) -> String {
     let json = serde_json::to_string(events).unwrap_or_default();
     format!("fnv1a64:{:016x}", fnv1a64(json.as_bytes()))
+}
+
+/// The checksum of the events' JSON text as a file holds it (pretty or compact): the whitespace
+/// between tokens is dropped first, so it equals [`checksum`] of the events that were written.
+pub fn checksum_of_text(json: &str) -> String {
+    let mut compact = Vec::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in json.as_bytes() {
+        if in_string {
+            compact.push(b);
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+        } else if !b.is_ascii_whitespace() {
+            in_string = b == b'"';
+            compact.push(b);
+        }
+    }
+    format!("fnv1a64:{:016x}", fnv1a64(&compact))
+}
+
+/// The events of a file as raw JSON text, and the checksum written beside them.
+#[derive(Deserialize)]
+struct RawEvents<'a> {
+    #[serde(borrow)]
+    events: &'a serde_json::value::RawValue,
+    checksum: std::borrow::Cow<'a, str>,
 }
 
 /// The session as a pretty-printed session file.
@@ -285,6 +315,18 @@ pub fn from_file(text: &str) -> Result<Session, ImportError> {
     // uses for stored events; the snapshot and the members are compared as JSON values. Reading
     // the file with `serde_json::from_value` would compile a second deserializer for every type
     // of the log into the browser app (≈ 150 KB of wasm).
+    // The checksum is of the events as written, not as this build would write them again: a file
+    // of an older version (whose events this build reads but would write differently) still
+    // checks, and any edit of the text is still caught.
+    let raw: RawEvents = serde_json::from_str(text.trim_start_matches('\u{feff}'))
+        .map_err(|e| ImportError::Malformed(e.to_string()))?;
+    let computed = checksum_of_text(raw.events.get());
+    if raw.checksum != computed {
+        return Err(ImportError::Checksum {
+            expected: raw.checksum.to_string(),
+            computed,
+        });
+    }
     let value = migrate(value, version)?;
     let migrated;
     let text = if version == u64::from(SCHEMA_VERSION) {
@@ -322,13 +364,6 @@ pub fn from_file(text: &str) -> Result<Session, ImportError> {
 fn read_events<P: Protocol>(text: &str) -> Result<Engine<P>, ImportError> {
     let file: FileBody<P> =
         serde_json::from_str(text).map_err(|e| ImportError::Malformed(e.to_string()))?;
-    let computed = checksum(&file.events);
-    if computed != file.checksum {
-        return Err(ImportError::Checksum {
-            expected: file.checksum,
-            computed,
-        });
-    }
     Engine::replay(&file.events).map_err(|e| ImportError::Replay(e.to_string()))
 }
 

@@ -33,7 +33,13 @@ const AGENDA: &str = "Pick a database for the notes app.\nWe have 3 weeks and a 
 fn played(agenda: &str) -> MeetingSession {
     let mut s = MeetingSession::new(config(agenda), 0).unwrap();
     let mut now = 1;
-    play_with(&mut s, |st, c| st.demo_answer(c, &c.envelope), &mut now, 500).unwrap();
+    play_with(
+        &mut s,
+        |st, c| st.demo_answer(c, &c.envelope),
+        &mut now,
+        500,
+    )
+    .unwrap();
     s
 }
 

@@ -27,8 +27,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 pub use self::call::{
-    estimate_messages, estimate_tokens, CallKind, CallRecord, CallResult, ChatRole, DemoReply, DueCall,
-    Message, ModelCall, StoredCall,
+    estimate_messages, estimate_tokens, CallKind, CallRecord, CallResult, ChatRole, DemoReply,
+    DueCall, Message, ModelCall, StoredCall,
 };
 pub use self::core::{Core, HaltRecord, Slot, StepRecord};
 pub use self::event::{EngineEdit, Event, EventKind, Usage};

@@ -5,7 +5,9 @@
 //! through; the state is the fold of those events, so [`Engine::replay`] of [`Engine::events`]
 //! rebuilds exactly [`Engine::state`].
 
-use super::call::{estimate_messages, estimate_tokens, CallKind, DemoReply, DueCall, ModelCall, StoredCall};
+use super::call::{
+    estimate_messages, estimate_tokens, CallKind, DemoReply, DueCall, ModelCall, StoredCall,
+};
 use super::event::{EngineEdit, Event, EventKind, Usage};
 use super::status::{EngineError, Findings, FoldError, Outcome, PauseReason, Status};
 use super::{Judgement, Move, Protocol};
@@ -133,16 +135,19 @@ impl<P: Protocol> Engine<P> {
 
     /// The built-in demo model's answer to an outstanding call.
     pub fn demo_answer(&self, call_id: &str) -> Option<DemoReply> {
-        let due = self.calls_due().into_iter().find(|d| d.call.id == call_id)?;
+        let due = self
+            .calls_due()
+            .into_iter()
+            .find(|d| d.call.id == call_id)?;
         Some(self.state.demo_answer(&due.call, &due.envelope))
     }
 
     /// The state envelope a call's prompt was built from, rebuilt by replaying the log up to the
     /// call (the log does not store it). `None` for an unknown id.
     pub fn envelope_of(&self, call_id: &str) -> Option<P::Envelope> {
-        let at = self.events.iter().position(|e| {
-            matches!(&e.kind, EventKind::CallIssued { call } if call.id == call_id)
-        })?;
+        let at = self.events.iter().position(
+            |e| matches!(&e.kind, EventKind::CallIssued { call } if call.id == call_id),
+        )?;
         let member = match &self.events[at].kind {
             EventKind::CallIssued { call } => call.member.clone(),
             _ => return None,

@@ -144,7 +144,12 @@ impl Before {
 }
 
 /// Checks that an answer of `call` changed only what its step allows.
-pub fn check_allowed(before: &Before, s: &Session, call: &StoredCall<roundtable_core::protocol::team::TeamState>, outcome: &Outcome) {
+pub fn check_allowed(
+    before: &Before,
+    s: &Session,
+    call: &StoredCall<roundtable_core::protocol::team::TeamState>,
+    outcome: &Outcome,
+) {
     let after = &s.state().tree;
     match outcome {
         Outcome::Applied => {}

@@ -482,7 +482,11 @@ impl Protocol for MeetingState {
         Ok(Vec::new())
     }
 
-    fn demo_answer(&self, call: &StoredCall<MeetingState>, envelope: &MeetingEnvelope) -> DemoReply {
+    fn demo_answer(
+        &self,
+        call: &StoredCall<MeetingState>,
+        envelope: &MeetingEnvelope,
+    ) -> DemoReply {
         demo::answer(call, envelope)
     }
 }
