@@ -452,3 +452,35 @@ fn schemas_are_derived_from_the_answer_types_and_agree_with_the_checker() {
         }
     }
 }
+
+#[test]
+fn the_view_marks_the_phases_the_floor_and_the_fallbacks() {
+    let mut s = MeetingSession::new(config(AGENDA), 0).unwrap();
+    s.start(1).unwrap();
+    let v = s.state().view();
+    assert_eq!(v.phases.len(), 7);
+    assert_eq!(v.phases[0].state, "current");
+    assert!(v.phases[1..].iter().all(|p| p.state == "upcoming"));
+    let c = s.calls_due().remove(0);
+    s.submit(&c.id, "not a decision", None, 2).unwrap();
+    let v = s.state().view();
+    assert_eq!(v.fallbacks, 1);
+    assert_eq!(v.turns[0].kind, "fallback");
+    assert!(v
+        .attendees
+        .iter()
+        .any(|a| a.id == "engineer-1" && a.has_floor));
+    let done = played(AGENDA);
+    let v = done.state().view();
+    assert!(v.phases.iter().all(|p| p.state == "done"), "{:?}", v.phases);
+    assert!(v.has_minutes && v.minutes_markdown.contains("## Decisions"));
+    assert!(v
+        .attendees
+        .iter()
+        .filter(|a| !a.orchestrator)
+        .all(|a| a.contributions > 0));
+    assert_eq!(
+        v.phases.iter().map(|p| p.contributions).sum::<usize>(),
+        v.turns.iter().filter(|t| t.kind == "contribution").count()
+    );
+}

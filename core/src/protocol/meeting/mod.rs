@@ -14,12 +14,14 @@ pub mod answer;
 pub mod config;
 mod demo;
 mod prompt;
+mod view;
 
 use serde::{Deserialize, Serialize};
 
 pub use self::answer::{ActionItem, Contribution, Decision, Minutes, Phase};
 pub use self::config::{Attendee, MeetingConfig, MeetingConfigError, MeetingRole};
 pub use self::prompt::MeetingEnvelope;
+pub use self::view::{AttendeeMark, MeetingView, PhaseMark, TurnView};
 use crate::engine::{
     Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError, Judgement, Message,
     ModelRef, Move, Protocol, Settings, StoredCall,

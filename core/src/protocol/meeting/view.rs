@@ -1,0 +1,191 @@
+//! What the shell shows of a meeting: the phase stepper, the attendees with their share of the
+//! floor, the transcript (decisions, with the fallback rule's marked), and the minutes. Computed
+//! here so the page renders it and re-derives nothing.
+
+use serde::Serialize;
+
+use super::answer::Phase;
+use super::{MeetingRole, MeetingState, Turn};
+
+/// A meeting as the page shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MeetingView {
+    /// The seven phases in order, each marked done, current or upcoming.
+    pub phases: Vec<PhaseMark>,
+    /// The attendees, the orchestrator first.
+    pub attendees: Vec<AttendeeMark>,
+    /// The transcript, oldest first.
+    pub turns: Vec<TurnView>,
+    /// How many decisions the fallback rule made in the orchestrator's place.
+    pub fallbacks: usize,
+    /// Why the meeting ended, once it has.
+    pub ended: Option<String>,
+    /// The minutes (or, before they exist, the transcript so far) as Markdown.
+    pub minutes_markdown: String,
+    /// Whether the minutes are written.
+    pub has_minutes: bool,
+}
+
+/// One phase of the stepper.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PhaseMark {
+    /// Wire name (`OptionGeneration`).
+    pub name: &'static str,
+    /// In words.
+    pub title: &'static str,
+    /// What it is for.
+    pub purpose: &'static str,
+    /// `done`, `current` or `upcoming`.
+    pub state: &'static str,
+    /// Contributions made in it.
+    pub contributions: usize,
+}
+
+/// One attendee with its share of the floor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttendeeMark {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// What it speaks for.
+    pub role: String,
+    /// True for the orchestrator.
+    pub orchestrator: bool,
+    /// Contributions made.
+    pub contributions: usize,
+    /// True while it has the floor.
+    pub has_floor: bool,
+}
+
+/// One transcript entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnView {
+    /// The round (turn number).
+    pub round: u32,
+    /// `decision`, `fallback`, `contribution` or `remark`.
+    pub kind: &'static str,
+    /// The phase it happened in.
+    pub phase: &'static str,
+    /// Who: an attendee id, `orchestrator`'s id, or `user-1`.
+    pub who: String,
+    /// Their name.
+    pub name: String,
+    /// A contribution or remark (Markdown); a decision in words.
+    pub text: String,
+    /// A decision's rationale.
+    pub rationale: Option<String>,
+}
+
+impl MeetingState {
+    /// The meeting as the page shows it.
+    pub fn view(&self) -> MeetingView {
+        let current = Phase::ALL
+            .iter()
+            .position(|p| *p == self.phase)
+            .unwrap_or(0);
+        let name_of = |id: &str| {
+            self.attendee(id)
+                .map_or_else(|| "You".to_string(), |a| a.name.clone())
+        };
+        let mut phase_of_turn = Vec::new();
+        let turns: Vec<TurnView> = self
+            .transcript
+            .iter()
+            .map(|t| match t {
+                Turn::Decision {
+                    round,
+                    phase,
+                    decision,
+                    fell_back,
+                } => {
+                    phase_of_turn.push(None);
+                    TurnView {
+                        round: *round,
+                        kind: if *fell_back { "fallback" } else { "decision" },
+                        phase: phase.title(),
+                        who: self.orchestrator().to_string(),
+                        name: name_of(self.orchestrator()),
+                        text: decision.describe(),
+                        rationale: Some(decision.rationale().to_string()),
+                    }
+                }
+                Turn::Contribution {
+                    round,
+                    phase,
+                    speaker,
+                    text,
+                } => {
+                    phase_of_turn.push(Some(*phase));
+                    TurnView {
+                        round: *round,
+                        kind: "contribution",
+                        phase: phase.title(),
+                        who: speaker.clone(),
+                        name: name_of(speaker),
+                        text: text.clone(),
+                        rationale: None,
+                    }
+                }
+                Turn::Remark { round, text } => {
+                    phase_of_turn.push(None);
+                    TurnView {
+                        round: *round,
+                        kind: "remark",
+                        phase: "",
+                        who: super::PERSON.to_string(),
+                        name: "You".into(),
+                        text: text.clone(),
+                        rationale: None,
+                    }
+                }
+            })
+            .collect();
+        let over = self.minutes.is_some() || self.core.status == crate::engine::Status::Done;
+        MeetingView {
+            phases: Phase::ALL
+                .iter()
+                .enumerate()
+                .map(|(i, p)| PhaseMark {
+                    name: p.name(),
+                    title: p.title(),
+                    purpose: p.purpose(),
+                    state: if i < current || (i == current && over) {
+                        "done"
+                    } else if i == current {
+                        "current"
+                    } else {
+                        "upcoming"
+                    },
+                    contributions: phase_of_turn.iter().filter(|x| **x == Some(*p)).count(),
+                })
+                .collect(),
+            attendees: self
+                .attendees
+                .iter()
+                .map(|a| AttendeeMark {
+                    id: a.id.clone(),
+                    name: a.name.clone(),
+                    role: a.role.clone(),
+                    orchestrator: a.meeting_role == MeetingRole::Orchestrator,
+                    contributions: turns
+                        .iter()
+                        .filter(|t| t.kind == "contribution" && t.who == a.id)
+                        .count(),
+                    has_floor: !over
+                        && self.core.step == Some(super::MeetingStep::Speak)
+                        && self.floor.as_ref().is_some_and(|(who, _)| *who == a.id),
+                })
+                .collect(),
+            fallbacks: turns.iter().filter(|t| t.kind == "fallback").count(),
+            turns,
+            ended: self.ended.clone(),
+            minutes_markdown: self.minutes_markdown(),
+            has_minutes: self.minutes.is_some(),
+        }
+    }
+}
