@@ -17,9 +17,9 @@ use std::time::Instant;
 use roundtable_core::context::{build_envelope, render_prompt};
 use roundtable_core::engine::{estimate_tokens, StoredCall};
 type ModelCall = StoredCall<roundtable_core::protocol::team::TeamState>;
-use roundtable_core::schema::Step;
 use roundtable_core::engine::{ModelRef, Status};
-use roundtable_core::protocol::team::{TeamSession as Session, SessionConfig};
+use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session};
+use roundtable_core::schema::Step;
 use roundtable_core::validate::validate_step;
 use serde_json::json;
 

@@ -294,7 +294,9 @@ pub fn from_file(text: &str) -> Result<Session, ImportError> {
     };
     let kind_name = value.get("kind").and_then(Value::as_str).unwrap_or("");
     let kind = Kind::from_name(kind_name).ok_or_else(|| {
-        ImportError::Malformed(format!("this app does not know sessions of kind \"{kind_name}\""))
+        ImportError::Malformed(format!(
+            "this app does not know sessions of kind \"{kind_name}\""
+        ))
     })?;
     let session = match kind {
         Kind::Team => Session::Team(read_events(text)?),

@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use roundtable_core::demo::{self, DemoModel, Mistake};
 use roundtable_core::engine::{CallKind, StoredCall};
 type ModelCall = StoredCall<roundtable_core::protocol::team::TeamState>;
-use roundtable_core::schema::Step;
 use roundtable_core::engine::{ModelRef, Outcome, Status};
-use roundtable_core::protocol::team::{TeamSession as Session, SessionConfig};
+use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session};
+use roundtable_core::schema::Step;
 
 fn demo_ref() -> ModelRef {
     ModelRef {

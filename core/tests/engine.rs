@@ -3,14 +3,14 @@
 mod engine_common;
 
 use engine_common::*;
+use roundtable_core::engine::{EngineError, Outcome, PauseReason, Settings, Status};
 use roundtable_core::engine::{EventKind, Usage};
-use roundtable_core::protocol::team::{PersonEdit};
-use roundtable_core::session::Session as AnySession;
 use roundtable_core::export::{self, ImportError};
+use roundtable_core::protocol::team::PersonEdit;
+use roundtable_core::protocol::team::{Charter, TeamSession as Session};
 use roundtable_core::protocol::{CallKind, ChatRole};
 use roundtable_core::schema::Step;
-use roundtable_core::engine::{EngineError, Outcome, PauseReason, Settings, Status};
-use roundtable_core::protocol::team::{Charter, TeamSession as Session};
+use roundtable_core::session::Session as AnySession;
 
 #[test]
 fn demo_sessions_reach_done_for_1_to_6_operatives_with_and_without_inspector() {
@@ -45,7 +45,8 @@ fn demo_sessions_reach_done_for_1_to_6_operatives_with_and_without_inspector() {
             }
             // The inspection is the inspector's, or the chair's when there is none.
             let inspectors: Vec<&str> = st
-                .core.timeline
+                .core
+                .timeline
                 .iter()
                 .filter(|t| t.step == Step::Inspection)
                 .flat_map(|t| t.members.iter().map(String::as_str))
@@ -401,7 +402,11 @@ fn the_round_limit_pauses_and_resume_waits_for_a_higher_limit() {
         max_rounds: 3,
         ..Settings::default()
     };
-    s.edit(roundtable_core::engine::EngineEdit::Settings { settings }, now).unwrap();
+    s.edit(
+        roundtable_core::engine::EngineEdit::Settings { settings },
+        now,
+    )
+    .unwrap();
     s.resume(now).unwrap();
     drive_scripted(&mut s, &mut now);
     assert_eq!(s.status(), &Status::Done);
@@ -528,7 +533,9 @@ fn a_missing_charter_blocks_every_step_but_bootstrap() {
     assert_eq!(
         s.status(),
         &Status::Paused {
-            reason: PauseReason::Blocked(roundtable_core::protocol::team::TeamBlock::MissingCharter)
+            reason: PauseReason::Blocked(
+                roundtable_core::protocol::team::TeamBlock::MissingCharter
+            )
         }
     );
     assert!(s.resume(now).is_err());
@@ -598,7 +605,15 @@ fn export_import_replay_is_the_identity() {
     s.pause(now).unwrap();
     let back = export::from_file(&export::to_file(&AnySession::Team(s.clone()), 5)).unwrap();
     assert_eq!(back, AnySession::Team(s.clone()));
-    assert_eq!(back.as_team().unwrap().state().core.outstanding_calls().count(), 2);
+    assert_eq!(
+        back.as_team()
+            .unwrap()
+            .state()
+            .core
+            .outstanding_calls()
+            .count(),
+        2
+    );
 }
 
 #[test]
@@ -717,7 +732,10 @@ fn own_products_beyond_the_cap_stay_minimal_but_assigned_ones_are_extra() {
     use roundtable_core::tree::Tier;
     let mut s = Session::new(config(1, false, false), 0).unwrap();
     s.start(1).unwrap();
-    let many = |call: &roundtable_core::engine::StoredCall<roundtable_core::protocol::team::TeamState>| -> String {
+    let many = |call: &roundtable_core::engine::StoredCall<
+        roundtable_core::protocol::team::TeamState,
+    >|
+     -> String {
         if call.step != Step::Bootstrap {
             return scripted(call);
         }

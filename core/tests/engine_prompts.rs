@@ -4,9 +4,9 @@
 mod engine_common;
 
 use engine_common::*;
+use roundtable_core::engine::Status;
+use roundtable_core::protocol::team::TeamSession as Session;
 use roundtable_core::schema::Step;
-use roundtable_core::engine::{Status};
-use roundtable_core::protocol::team::{TeamSession as Session};
 
 #[test]
 fn one_prompt_per_step() {

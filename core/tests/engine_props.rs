@@ -5,9 +5,9 @@ mod engine_common;
 
 use engine_common::*;
 use proptest::prelude::*;
-use roundtable_core::export;
 use roundtable_core::engine::{Outcome, Status};
-use roundtable_core::protocol::team::{TeamSession as Session};
+use roundtable_core::export;
+use roundtable_core::protocol::team::TeamSession as Session;
 
 #[derive(Debug, Clone)]
 enum Act {

@@ -68,7 +68,12 @@ pub fn play(
     now: &mut u64,
     max_calls: usize,
 ) -> Result<PlayReport, EngineError> {
-    play_with(session, |_, call| model.answer_call(call).into(), now, max_calls)
+    play_with(
+        session,
+        |_, call| model.answer_call(call).into(),
+        now,
+        max_calls,
+    )
 }
 
 /// Runs a session of any kind with `answer` as its model (the kind's own demo model:

@@ -27,15 +27,13 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 pub use self::call::{
-    estimate_messages, estimate_tokens, CallKind, CallRecord, CallResult, ChatRole, DemoReply, Message,
-    ModelCall, StoredCall,
+    estimate_messages, estimate_tokens, CallKind, CallRecord, CallResult, ChatRole, DemoReply,
+    Message, ModelCall, StoredCall,
 };
 pub use self::core::{Core, HaltRecord, Slot, StepRecord};
 pub use self::event::{EngineEdit, Event, EventKind, Usage};
 pub use self::run::Engine;
-pub use self::status::{
-    EngineError, Findings, FoldError, Outcome, PauseReason, Settings, Status,
-};
+pub use self::status::{EngineError, Findings, FoldError, Outcome, PauseReason, Settings, Status};
 
 use crate::schema::Halt;
 use crate::validate::Violation;

@@ -125,7 +125,9 @@ impl<P: Protocol> Engine<P> {
         if core.status != Status::Running {
             return Vec::new();
         }
-        core.outstanding_calls().map(|rec| rec.call.clone()).collect()
+        core.outstanding_calls()
+            .map(|rec| rec.call.clone())
+            .collect()
     }
 
     /// The built-in demo model's answer to an outstanding call (for tests and tools that play a

@@ -101,7 +101,11 @@ impl<P: Protocol> PauseReason<P> {
     pub fn describe(&self, state: &P) -> String {
         match self {
             PauseReason::Person => "paused by you".into(),
-            PauseReason::InvalidAnswer { member, step, report } => format!(
+            PauseReason::InvalidAnswer {
+                member,
+                step,
+                report,
+            } => format!(
                 "{member} used up its repairs at {}; its last answer still had {} problem(s)",
                 P::step_title(*step),
                 report.errors.len()

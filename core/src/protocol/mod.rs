@@ -7,4 +7,6 @@
 
 pub mod team;
 
-pub use crate::engine::{estimate_messages, estimate_tokens, CallKind, ChatRole, Message, ModelCall};
+pub use crate::engine::{
+    estimate_messages, estimate_tokens, CallKind, ChatRole, Message, ModelCall,
+};

@@ -5,12 +5,12 @@
 use std::collections::BTreeSet;
 
 use roundtable_core::demo::DemoModel;
-use roundtable_core::engine::Usage;
 use roundtable_core::engine::StoredCall;
+use roundtable_core::engine::Usage;
 type ModelCall = StoredCall<roundtable_core::protocol::team::TeamState>;
-use roundtable_core::schema::Step;
 use roundtable_core::engine::{ModelRef, Outcome, Status};
-use roundtable_core::protocol::team::{TeamSession as Session, SessionConfig};
+use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session};
+use roundtable_core::schema::Step;
 use roundtable_core::tree::{ProductStatus, ProductTree, ROOT_ID};
 use serde_json::json;
 
