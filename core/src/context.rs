@@ -781,21 +781,22 @@ fn collab_view(c: &crate::tree::Collab) -> CollabView {
     }
 }
 
-/// A short line diff: lines removed (`-`) and added (`+`), at most 24 lines.
+/// A short line diff: lines removed (`-`) and added (`+`) in reading order, blank lines left out,
+/// at most 24 lines. The same diff the app shows ([`crate::diff::diff_lines`]), cut for a prompt.
 pub fn line_diff(old: &str, new: &str) -> String {
-    let old_lines: BTreeSet<&str> = old.lines().map(str::trim_end).collect();
-    let new_lines: BTreeSet<&str> = new.lines().map(str::trim_end).collect();
-    let mut out = Vec::new();
-    for l in old.lines().map(str::trim_end) {
-        if !l.trim().is_empty() && !new_lines.contains(l) {
-            out.push(format!("- {}", one_line(l, 160)));
-        }
-    }
-    for l in new.lines().map(str::trim_end) {
-        if !l.trim().is_empty() && !old_lines.contains(l) {
-            out.push(format!("+ {}", one_line(l, 160)));
-        }
-    }
+    use crate::diff::DiffLine;
+    // Trailing spaces are no change a reader sees.
+    let plain = |t: &str| t.lines().map(str::trim_end).collect::<Vec<_>>().join("\n");
+    let mut out: Vec<String> = crate::diff::diff_lines(&plain(old), &plain(new))
+        .into_iter()
+        .filter_map(|l| match l {
+            DiffLine::Removed(l) if !l.trim().is_empty() => {
+                Some(format!("- {}", one_line(&l, 160)))
+            }
+            DiffLine::Added(l) if !l.trim().is_empty() => Some(format!("+ {}", one_line(&l, 160))),
+            _ => None,
+        })
+        .collect();
     if out.is_empty() {
         return "no line changed".into();
     }

@@ -9,6 +9,7 @@
 
 pub mod context;
 pub mod demo;
+pub mod diff;
 pub mod engine;
 pub mod export;
 pub mod json_schema;

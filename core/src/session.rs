@@ -118,10 +118,15 @@ pub struct SessionView {
     pub max_rounds: u32,
     /// Tokens counted so far.
     pub tokens_used: u64,
-    /// Each member of the current step with what it is doing (`working`, `repairing`, …).
+    /// Each member of the current step with what it is doing (`working`, `repairing`,
+    /// `reading_context`, `waiting`, `stuck`, `done`, `repaired` when done after an invalid
+    /// answer, `halted` while the person owes it an answer).
     pub live: Vec<(String, &'static str)>,
     /// What the person may do now.
     pub actions: Actions,
+    /// How far the current round (or opening/closing step) has got, in percent, by the kind's
+    /// own order of steps.
+    pub progress: u32,
 }
 
 /// The person's controls, each on only when the engine would accept it.
@@ -209,35 +214,6 @@ impl Session {
     /// The whole log as JSON values (for session files).
     pub fn events_value(&self) -> serde_json::Value {
         each!(self, s => serde_json::to_value(s.events()).unwrap_or_default())
-    }
-
-    /// Rebuilds a session from its events as JSON; the first event's `kind` picks the kind.
-    pub fn replay_json(events: &[serde_json::Value]) -> Result<Session, LogError> {
-        fn decode<P: Protocol>(events: &[serde_json::Value]) -> Result<Vec<Event<P>>, LogError> {
-            events
-                .iter()
-                .enumerate()
-                .map(|(seq, e)| {
-                    Event::<P>::deserialize(e).map_err(|err| LogError::Damaged {
-                        seq,
-                        reason: err.to_string(),
-                    })
-                })
-                .collect()
-        }
-        let first = events.first().ok_or(LogError::Empty)?;
-        let name = first
-            .pointer("/kind/kind")
-            .and_then(|k| k.as_str())
-            .unwrap_or("");
-        match Kind::from_name(name).ok_or_else(|| LogError::UnknownKind(name.into()))? {
-            Kind::Team => Ok(Session::Team(crate::engine::Engine::replay(&decode(
-                events,
-            )?)?)),
-            Kind::Meeting => Ok(Session::Meeting(crate::engine::Engine::replay(&decode(
-                events,
-            )?)?)),
-        }
     }
 
     /// Model calls due now, for the runner.
@@ -352,12 +328,229 @@ impl Session {
 
     /// What the shell shows of the session.
     pub fn view(&self) -> SessionView {
-        each!(self, s => view_of(self.kind(), s))
+        let mut view = each!(self, s => view_of(self.kind(), s));
+        view.progress = match self {
+            Session::Team(s) => s.state().progress(),
+            Session::Meeting(s) => s.state().progress(),
+        };
+        view
     }
 
     /// The event names with what each did, one line each (for scenario snapshots and logs).
     pub fn event_lines(&self) -> Vec<String> {
         each!(self, s => s.events().iter().map(event_line).collect())
+    }
+
+    /// Rebuilds a session from its events as stored, one JSON string each (the app's IndexedDB
+    /// rows); the first event's `kind` picks the kind. Reads from text, not through
+    /// `serde_json::Value`: a second deserializer for every event type would cost the browser
+    /// app ≈150 KB of wasm (the same reason as in [`crate::export::from_file`]).
+    pub fn replay_stored<S: AsRef<str>>(events: &[S]) -> Result<Session, LogError> {
+        /// The one field of the first event that picks the kind.
+        #[derive(Deserialize)]
+        struct Head {
+            kind: HeadKind,
+        }
+        #[derive(Deserialize)]
+        struct HeadKind {
+            #[serde(default)]
+            kind: String,
+        }
+        fn decode<P: Protocol, S: AsRef<str>>(events: &[S]) -> Result<Vec<Event<P>>, LogError> {
+            events
+                .iter()
+                .enumerate()
+                .map(|(seq, e)| {
+                    serde_json::from_str::<Event<P>>(e.as_ref()).map_err(|err| LogError::Damaged {
+                        seq,
+                        reason: err.to_string(),
+                    })
+                })
+                .collect()
+        }
+        let first = events.first().ok_or(LogError::Empty)?;
+        let head: Head = serde_json::from_str(first.as_ref()).map_err(|err| LogError::Damaged {
+            seq: 0,
+            reason: err.to_string(),
+        })?;
+        let name = head.kind.kind;
+        match Kind::from_name(&name).ok_or(LogError::UnknownKind(name))? {
+            Kind::Team => Ok(Session::Team(crate::engine::Engine::replay(&decode(
+                events,
+            )?)?)),
+            Kind::Meeting => Ok(Session::Meeting(crate::engine::Engine::replay(&decode(
+                events,
+            )?)?)),
+        }
+    }
+
+    /// The session as it stood after its first `len` events: how the app takes back a command
+    /// whose events could not be stored, without keeping a copy of the session per command.
+    pub fn rewound(&self, len: usize) -> Result<Session, LogError> {
+        match self {
+            Session::Team(s) => {
+                let events = &s.events()[..len.min(s.events().len())];
+                Ok(Session::Team(crate::engine::Engine::replay(events)?))
+            }
+            Session::Meeting(s) => {
+                let events = &s.events()[..len.min(s.events().len())];
+                Ok(Session::Meeting(crate::engine::Engine::replay(events)?))
+            }
+        }
+    }
+
+    /// The team session, when this is one, for the person's edits of the team's state.
+    pub fn as_team_mut(&mut self) -> Option<&mut TeamSession> {
+        match self {
+            Session::Team(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The meeting, when this is one, for the person's remarks.
+    pub fn as_meeting_mut(&mut self) -> Option<&mut MeetingSession> {
+        match self {
+            Session::Meeting(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The open question to the person, if one is open: who asked, and the halt (its message and
+    /// options).
+    pub fn question(&self) -> Option<(&str, &crate::schema::Halt)> {
+        each!(self, s => match s.status() {
+            Status::AwaitingPerson { asked_by, halt } => Some((asked_by.as_str(), halt)),
+            _ => None,
+        })
+    }
+
+    /// The timeline the shell shows: every round, newest first, each with its steps (newest
+    /// first) and every call of each step with what became of it, in the engine's words
+    /// ([`crate::engine::CallRecord::result_word`]).
+    pub fn timeline(&self) -> Vec<RoundLine> {
+        each!(self, s => timeline_of(s.state().core()))
+    }
+
+    /// The wire name of the current (or last finished) step, the same word as
+    /// [`ModelCall::step`]; `None` before the first step.
+    pub fn step_name(&self) -> Option<&'static str> {
+        fn of<P: Protocol>(s: &crate::engine::Engine<P>) -> Option<&'static str> {
+            s.state().core().step.map(P::step_name)
+        }
+        each!(self, s => of(s))
+    }
+
+    /// The calls issued and not yet answered, as (member, call id), in issue order: what the
+    /// runner may have out, whatever the status (a paused session keeps its calls).
+    pub fn calls_out(&self) -> Vec<(String, String)> {
+        each!(self, s => s
+            .state()
+            .core()
+            .outstanding_calls()
+            .map(|c| (c.call.member.clone(), c.call.id.clone()))
+            .collect())
+    }
+
+    /// When the session was created (ms, the `created` event's time).
+    pub fn created_at(&self) -> Option<u64> {
+        each!(self, s => s.events().first().map(|e| e.at))
+    }
+}
+
+/// One round of the timeline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RoundLine {
+    /// Its number (0: the opening step before the first round).
+    pub round: u32,
+    /// "Start", "Round 2".
+    pub title: String,
+    /// Its steps, newest first.
+    pub steps: Vec<StepLine>,
+}
+
+/// One step of a round in the timeline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepLine {
+    /// The step in words.
+    pub title: &'static str,
+    /// Its calls, in issue order.
+    pub calls: Vec<CallLine>,
+}
+
+/// One call in the timeline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallLine {
+    /// Call id (opens its transcript).
+    pub id: String,
+    /// The member asked.
+    pub member: String,
+    /// First ask, re-ask with context, or repair.
+    pub kind: crate::engine::CallKind,
+    /// What became of it ([`crate::engine::CallRecord::result_word`]).
+    pub result: &'static str,
+    /// Tokens counted for it.
+    pub tokens: u64,
+}
+
+fn timeline_of<P: Protocol>(core: &crate::engine::Core<P>) -> Vec<RoundLine> {
+    let mut rounds: Vec<RoundLine> = Vec::new();
+    for rec in &core.timeline {
+        let step = StepLine {
+            title: P::step_title(rec.step),
+            calls: core
+                .calls
+                .iter()
+                .filter(|c| c.call.round == rec.round && c.call.step == rec.step)
+                .map(|c| CallLine {
+                    id: c.call.id.clone(),
+                    member: c.call.member.clone(),
+                    kind: c.call.kind,
+                    result: c.result_word(),
+                    tokens: c.tokens,
+                })
+                .collect(),
+        };
+        match rounds.last_mut() {
+            Some(r) if r.round == rec.round => r.steps.push(step),
+            _ => rounds.push(RoundLine {
+                round: rec.round,
+                title: if rec.round == 0 {
+                    "Start".into()
+                } else {
+                    format!("Round {}", rec.round)
+                },
+                steps: vec![step],
+            }),
+        }
+    }
+    for r in &mut rounds {
+        r.steps.reverse();
+    }
+    rounds.reverse();
+    rounds
+}
+
+/// A member's live word with what only the whole state knows: it waits for the person's answer
+/// (`halted`), or it finished after an invalid answer (`repaired`).
+fn live_word<P: Protocol>(
+    core: &crate::engine::Core<P>,
+    member: &str,
+    word: &'static str,
+) -> &'static str {
+    let repaired = || {
+        core.step.is_some_and(|step| {
+            core.thread(member, core.round, step)
+                .iter()
+                .any(|c| matches!(c.result, Some(crate::engine::CallResult::Invalid { .. })))
+        })
+    };
+    match &core.status {
+        Status::AwaitingPerson { asked_by, .. } if asked_by == member => "halted",
+        _ if word == "done" && repaired() => "repaired",
+        _ => word,
     }
 }
 
@@ -447,7 +640,7 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
         live: core
             .live_states()
             .into_iter()
-            .map(|(m, w)| (m.to_string(), w))
+            .map(|(m, w)| (m.to_string(), live_word(core, m, w)))
             .collect(),
         actions: Actions {
             start: *status == Status::Draft,
@@ -457,5 +650,6 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
             answer: matches!(status, Status::AwaitingPerson { .. }),
             edit: *status != Status::Done,
         },
+        progress: 0,
     }
 }

@@ -111,12 +111,14 @@ fn replay_and_export_import_are_the_identity() {
     let back = export::from_file(&text).unwrap();
     assert_eq!(back, any);
     assert_eq!(export::to_file(&back, 7), text);
-    let stored = any.events_json(0).unwrap();
-    let values: Vec<serde_json::Value> = stored
-        .iter()
-        .map(|(_, j)| serde_json::from_str(j).unwrap())
+    let stored: Vec<String> = any
+        .events_json(0)
+        .unwrap()
+        .into_iter()
+        .map(|(_, j)| j)
         .collect();
-    assert_eq!(Session::replay_json(&values).unwrap(), any);
+    assert_eq!(Session::replay_stored(&stored).unwrap(), any);
+    assert_eq!(any.rewound(stored.len()).unwrap(), any);
     assert!(export::markdown_report(&any).contains("## Decisions"));
 }
 

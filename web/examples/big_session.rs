@@ -4,8 +4,10 @@
 //!
 //! `cargo run -p roundtable-web --example big_session -- tests/output/big-1000.roundtable.json`
 
+use roundtable_core::engine::ModelRef;
 use roundtable_core::export;
-use roundtable_core::session::{ModelRef, Session, SessionConfig, Status};
+use roundtable_core::protocol::team::SessionConfig;
+use roundtable_core::session::Session;
 use serde_json::json;
 
 /// How many products the Bootstrap creates.
@@ -26,7 +28,7 @@ fn main() {
         },
     );
     let t0 = 1_767_603_600_000u64;
-    let mut s = Session::new(config, t0).expect("valid team");
+    let mut s = Session::new_team(config, t0).expect("valid team");
     s.start(t0 + 1).expect("starts");
     let call = s.next_calls().remove(0);
     let products: Vec<_> = (1..=PRODUCTS)
@@ -52,13 +54,14 @@ fn main() {
     let outcome = s
         .submit(&call.id, &answer.to_string(), None, t0 + 2)
         .expect("the bootstrap answer is taken");
+    let products = |s: &Session| s.as_team().map_or(0, |t| t.state().tree.walk().len());
     assert!(
-        s.state().tree.walk().len() > PRODUCTS,
+        products(&s) > PRODUCTS,
         "bootstrap created the products: {outcome:?}"
     );
-    if *s.status() == Status::Running {
+    if s.is_running() {
         s.pause(t0 + 3).expect("pauses");
     }
     std::fs::write(&out, export::to_file(&s, t0 + 4)).expect("writable");
-    println!("wrote {out} with {} products", s.state().tree.walk().len());
+    println!("wrote {out} with {} products", products(&s));
 }

@@ -4,12 +4,14 @@
 //! `cargo run -p roundtable-web --example demo_session -- static/demo/demo-session.roundtable.json`
 //!
 //! Everything is deterministic (fixed clock, seeded demo model), so the file only changes when
-//! core changes; `web/tests/demo_file.rs` checks the shipped file is the one this produces.
+//! core changes; `web/tests/demo_file.rs` checks the shipped file is the one this produces. The
+//! answers are the ones the app's demo provider replays: the demo model's answer the engine puts
+//! on each call ([`roundtable_core::protocol::ModelCall::demo`]), with the same usage.
 
-use roundtable_core::demo::{rng::fnv1a, DemoModel};
-use roundtable_core::event::Usage;
+use roundtable_core::engine::{ModelRef, Usage};
 use roundtable_core::export;
-use roundtable_core::session::{ModelRef, Session, SessionConfig, Status};
+use roundtable_core::protocol::team::SessionConfig;
+use roundtable_core::session::Session;
 
 /// The request of the shipped demo session.
 pub const REQUEST: &str =
@@ -45,45 +47,41 @@ pub fn play() -> String {
         m.name = (*name).into();
         m.role = role.into();
     }
-    // Same seeding as the app's demo provider: the seed comes from the request.
-    let model = DemoModel::new(fnv1a(REQUEST.as_bytes()));
     let mut now = START_MS;
     let mut tick = || {
         now += 1_700;
         now
     };
-    let mut session = Session::new(config, START_MS).expect("the demo team is valid");
+    let mut session = Session::new_team(config, START_MS).expect("the demo team is valid");
     session.start(tick()).expect("a draft session starts");
     for _ in 0..2_000 {
-        match session.status().clone() {
-            Status::Running => {
-                for call in session.next_calls() {
-                    let answer = model.answer_call(&call);
-                    let usage = Usage {
-                        input_tokens: answer.usage.prompt_tokens,
-                        output_tokens: answer.usage.completion_tokens,
-                        stopped_for_length: false,
-                    };
-                    session
-                        .submit(&call.id, &answer.text, Some(usage), tick())
-                        .expect("an outstanding call takes its answer");
-                }
-            }
-            Status::AwaitingPerson { halt, .. } => {
-                let answer = halt
-                    .options
-                    .as_ref()
-                    .and_then(|o| o.first().cloned())
-                    .unwrap_or_else(|| "Go ahead as you think best.".into());
+        if let Some((_, halt)) = session.question() {
+            let answer = halt
+                .options
+                .as_ref()
+                .and_then(|o| o.first().cloned())
+                .unwrap_or_else(|| "Go ahead as you think best.".into());
+            session
+                .answer_halt(&answer, tick())
+                .expect("the question is open");
+        } else if session.is_running() {
+            for call in session.next_calls() {
+                let answer = call.demo.expect("every member is on the demo provider");
+                // What the app's runner hands in for the demo provider's completion.
+                let usage = Usage {
+                    input_tokens: answer.prompt_tokens,
+                    output_tokens: answer.completion_tokens,
+                    stopped_for_length: answer.finish_reason == "length",
+                };
                 session
-                    .answer_halt(&answer, tick())
-                    .expect("the question is open");
+                    .submit(&call.id, &answer.text, Some(usage), tick())
+                    .expect("an outstanding call takes its answer");
             }
-            Status::Done => break,
-            other => panic!("the demo session stopped: {other:?}"),
+        } else {
+            break;
         }
     }
-    assert_eq!(*session.status(), Status::Done, "the demo session ends");
+    assert_eq!(session.status_word(), "done", "the demo session ends");
     export::to_file(&session, tick())
 }
 

@@ -3,8 +3,6 @@
 //! crate performs its calls, stores its events and draws its state.
 
 mod app;
-mod demo_bridge;
-mod diff;
 mod locks;
 mod markdown;
 mod pages;

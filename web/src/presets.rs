@@ -2,7 +2,7 @@
 //! crew, book authors, legal team, debate squad), each a chair, operatives with a role, and
 //! optionally an inspector and an envoy.
 
-use roundtable_core::session::TeamRole;
+use roundtable_core::protocol::team::TeamRole;
 
 /// One member of a preset, before a provider is chosen.
 #[derive(Debug, Clone, Copy)]

@@ -1,14 +1,19 @@
 //! The runner: drives `roundtable-core`'s engine for one open session.
 //!
-//! It asks the engine for the calls due ([`Session::pending_calls`]: without JSON Schemas, the
-//! providers here send `json_object`), performs them through the member's provider (in parallel
-//! when the engine hands out several), hands each raw answer back ([`Session::submit`]) and stores the events that produced, retrying provider errors that can
-//! pass and pausing on those that cannot. It never decides anything the engine decides.
+//! It drives the [`Session`] enum only, whatever its kind: asks it for the calls due
+//! ([`Session::next_calls`]: without JSON Schemas, the providers here send `json_object`; a demo
+//! member's call carries the demo model's answer), performs them through the member's provider
+//! (in parallel when the engine hands out several), hands each raw answer back
+//! ([`Session::submit`]) and stores the events that produced, retrying provider errors that can
+//! pass and pausing on those that cannot. It never decides anything the engine decides: which
+//! command the Run button means comes from the session's [`SessionView::actions`], and the
+//! tokens of an answer the provider did not count are estimated by the engine, not here.
 //!
-//! Every change goes through [`Runner::command`]: the command runs on a copy of the session, the
-//! new events are committed to IndexedDB in one transaction, and only then does the copy replace
-//! the shown session. So the screen never shows a change that is not stored, and a failed write
-//! (quota, another tab) leaves both the screen and the store at the last committed event.
+//! Every change goes through [`Runner::command`]: the command runs on the session in place, its
+//! new events ([`Session::events_json`]) are committed to IndexedDB in one transaction, and only
+//! then is the change announced ([`Runner::version`]) so views re-render. A failed write (quota,
+//! another tab) takes the change back ([`Session::rewound`]), so both the screen and the store
+//! stay at the last committed event. No command copies the session.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,10 +24,9 @@ use std::time::Duration;
 use futures::channel::mpsc;
 use futures::StreamExt;
 use leptos::prelude::*;
-use roundtable_core::event::Usage;
+use roundtable_core::engine::{EngineError, Usage};
 use roundtable_core::protocol::ModelCall;
-use roundtable_core::schema::Step;
-use roundtable_core::session::{EngineError, Session, Status};
+use roundtable_core::session::{Session, SessionView};
 use send_wrapper::SendWrapper;
 
 use crate::providers::{self, CallRequest, Completion, ProviderError, ProviderId};
@@ -65,7 +69,8 @@ pub const DEMO_DELAY_SETTING: &str = "demo:delay";
 #[derive(Clone, Copy)]
 pub struct Runner {
     id: StoredValue<String>,
-    session: StoredValue<Session>,
+    /// Local, not shared across threads: a team session keeps a `RefCell` cache.
+    session: StoredValue<Session, LocalStorage>,
     record: StoredValue<SessionRecord>,
     /// Bumped after each committed change; read it to re-render.
     pub version: RwSignal<u64>,
@@ -103,7 +108,7 @@ impl Runner {
     pub fn new(record: SessionRecord, session: Session, read_only: bool) -> Runner {
         Runner {
             id: StoredValue::new(record.id.clone()),
-            session: StoredValue::new(session),
+            session: StoredValue::new_local(session),
             record: StoredValue::new(record),
             version: RwSignal::new(0),
             mode: RwSignal::new(RunMode::Idle),
@@ -151,8 +156,10 @@ impl Runner {
         self.version.update(|v| *v += 1);
     }
 
-    /// Runs an engine command on a copy, commits the new events, then shows the result.
-    /// On any failure the shown and stored session stay as they were.
+    /// Runs an engine command on the session, commits the events it recorded, then shows the
+    /// result. Whatever the engine recorded is stored, also when it refused the command (a late
+    /// answer is recorded as refused). If the write fails, the events are taken back: the shown
+    /// and stored session stay as they were.
     pub async fn command<R>(
         &self,
         f: impl FnOnce(&mut Session) -> Result<R, EngineError>,
@@ -162,23 +169,41 @@ impl Runner {
         }
         let mutex = self.lock.get_value();
         let _guard = mutex.lock().await;
-        let mut next = self.session.with_value(Clone::clone);
-        let before = next.events().len();
-        let out = f(&mut next).map_err(|e| e.to_string())?;
-        if next.events().len() == before {
-            return Ok(out);
+        let before = self.session.with_value(Session::event_count);
+        let out = self
+            .session
+            .try_update_value(|s| f(s).map_err(|e| e.to_string()))
+            .ok_or("This session was closed.")?;
+        let (events, record) = self.session.with_value(|s| {
+            let created_at = self.record.with_value(|r| r.created_at);
+            (
+                sessions::stored_events(s, before),
+                sessions::record_for(&self.id.get_value(), s, created_at, now_ms()),
+            )
+        });
+        let events = events?;
+        if events.is_empty() {
+            return out;
         }
-        let events = sessions::stored_events(&next, before)?;
-        let created_at = self.record.with_value(|r| r.created_at);
-        let record = sessions::record_for(&self.id.get_value(), &next, created_at);
-        storage::commit(&record, &events)
-            .await
-            .map_err(|e| e.to_string())?;
-        self.session.set_value(next);
+        if let Err(e) = storage::commit(&record, &events).await {
+            match self.session.with_value(|s| s.rewound(before)) {
+                Ok(back) => self.session.set_value(back),
+                Err(err) => self.fail(format!(
+                    "The change could not be taken back ({err}); reload the page."
+                )),
+            }
+            self.version.update(|v| *v += 1);
+            return Err(e.to_string());
+        }
         self.record.set_value(record);
         self.version.update(|v| *v += 1);
         locks::announce(&self.id.get_value());
-        Ok(out)
+        out
+    }
+
+    /// The session's view (status, actions, live states) without tracking.
+    fn view_untracked(&self) -> SessionView {
+        self.with_untracked(Session::view)
     }
 
     /// Shows an error in the banner and as a notice.
@@ -189,7 +214,7 @@ impl Runner {
     /// Called when the page opens the session as its writer: a session that was running when
     /// the page closed is paused at its last committed event.
     pub async fn settle_after_open(&self) {
-        let running = self.with_untracked(|s| *s.status() == Status::Running);
+        let running = self.with_untracked(Session::is_running);
         if running && !self.read_only.get_untracked() {
             match self.command(|s| s.pause(now())).await {
                 Ok(()) => self.reopened_paused.set(true),
@@ -206,16 +231,17 @@ impl Runner {
         }
         self.error.set(None);
         self.reopened_paused.set(false);
-        let status = self.with_untracked(|s| s.status().clone());
-        let started = match status {
-            Status::Draft => self.command(|s| s.start(now())).await,
-            Status::Paused { .. } => self.command(|s| s.resume(now())).await,
-            Status::Running => Ok(()),
-            Status::AwaitingPerson { .. } => {
-                Err("A member asked you a question: answer it to go on.".into())
-            }
-            Status::Done => Err("This session is done.".into()),
-            Status::Failed { reason } => Err(format!("This session failed: {reason}")),
+        let view = self.view_untracked();
+        let started = if view.actions.start {
+            self.command(|s| s.start(now())).await
+        } else if view.actions.resume {
+            self.command(|s| s.resume(now())).await
+        } else if view.actions.answer {
+            Err("A member asked you a question: answer it to go on.".into())
+        } else if view.actions.pause {
+            Ok(()) // running already
+        } else {
+            Err("This session is done.".into())
         };
         if let Err(e) = started {
             self.fail(e);
@@ -228,7 +254,7 @@ impl Runner {
     /// Pauses: no new call is made; answers already on their way are still taken in.
     pub async fn pause(&self) {
         self.mode.set(RunMode::Idle);
-        let running = self.with_untracked(|s| *s.status() == Status::Running);
+        let running = self.with_untracked(Session::is_running);
         if running {
             if let Err(e) = self.command(|s| s.pause(now())).await {
                 self.fail(e);
@@ -283,8 +309,8 @@ impl Runner {
     }
 
     /// Where the run stands: (round, step) of the calls due, for the Step and Round boundaries.
-    fn position(&self) -> (u32, Option<Step>) {
-        self.with_untracked(|s| (s.state().round, s.state().step))
+    fn position(&self) -> (u32, Option<&'static str>) {
+        self.with_untracked(|s| (s.round(), s.step_name()))
     }
 
     /// The loop: perform due calls, take answers in one at a time, stop at the mode's boundary.
@@ -302,7 +328,7 @@ impl Runner {
                 break;
             }
             let mode = self.mode.get_untracked();
-            let due = self.with_untracked(|s| s.pending_calls());
+            let due = self.with_untracked(Session::next_calls);
             let inflight = self.inflight.get_untracked();
             let within = |c: &ModelCall| match mode {
                 RunMode::Idle => false,
@@ -346,16 +372,18 @@ impl Runner {
                     self.inflight.update(|v| {
                         v.remove(&call.id);
                     });
-                    let usage = Usage {
-                        input_tokens: done.input_tokens.unwrap_or(call.token_estimate),
-                        output_tokens: done.output_tokens.unwrap_or_else(|| {
-                            roundtable_core::protocol::estimate_tokens(&done.text)
-                        }),
-                        stopped_for_length: done.stop == providers::StopReason::Length,
-                    };
+                    // What the provider said, and nothing it did not: the engine estimates the
+                    // tokens of an answer nobody counted.
+                    let stopped_for_length = done.stop == providers::StopReason::Length;
+                    let reported = done.input_tokens.is_some() || done.output_tokens.is_some();
+                    let usage = (reported || stopped_for_length).then(|| Usage {
+                        input_tokens: done.input_tokens.unwrap_or(0),
+                        output_tokens: done.output_tokens.unwrap_or(0),
+                        stopped_for_length,
+                    });
                     let text = done.text;
                     let outcome = self
-                        .command(|s| s.submit(&call.id, &text, Some(usage), now()))
+                        .command(|s| s.submit(&call.id, &text, usage, now()))
                         .await;
                     self.validating.update(|v| {
                         v.remove(&call.id);
@@ -393,9 +421,9 @@ impl Runner {
                     self.fail(format!(
                         "{}'s call at {} failed: {err}. The session is paused; fix the cause and resume.",
                         call.member,
-                        call.step.title()
+                        call.step_title
                     ));
-                    let running = self.with_untracked(|s| *s.status() == Status::Running);
+                    let running = self.with_untracked(Session::is_running);
                     if running {
                         if let Err(e) = self.command(|s| s.pause(now())).await {
                             self.fail(e);
@@ -408,7 +436,7 @@ impl Runner {
         self.channel.set_value(None);
         if self.generation.get_value() == generation
             && self.mode.get_untracked() != RunMode::Idle
-            && !self.with_untracked(|s| *s.status() == Status::Running)
+            && !self.with_untracked(Session::is_running)
         {
             self.mode.set(RunMode::Idle);
         }
@@ -420,9 +448,10 @@ impl Runner {
             v.insert(call.id.clone());
         });
         let model = self.with_untracked(|s| {
-            s.state()
-                .member(&call.member)
-                .map(|m| m.model.clone())
+            s.members()
+                .into_iter()
+                .find(|m| m.id == call.member)
+                .map(|m| m.model)
                 .unwrap_or_default()
         });
         // Keyed by a number of its own, not the call id: after Stop and Run the same call can be

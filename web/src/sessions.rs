@@ -2,87 +2,46 @@
 //! and the record the home page lists.
 //!
 //! The engine (`roundtable_core::session::Session`) is the only source of truth; the stored
-//! events are exactly its log, and a session is loaded by [`Session::replay`] — nothing here
-//! re-derives state.
+//! events are exactly its log ([`Session::events_json`]), a session is loaded by
+//! [`Session::replay_stored`], and every field of the record is the session's own word — nothing
+//! here re-derives state.
 
-use roundtable_core::event::Event;
-use roundtable_core::session::{status_word, Session, SessionConfig};
+use roundtable_core::protocol::team::SessionConfig;
+use roundtable_core::session::Session;
 
 use crate::storage::{self, SessionRecord, StoredEvent};
 use crate::util::now_ms;
 
-/// The kind of session every record made here has (the only protocol the engine runs today).
-pub const KIND_TEAM: &str = "team";
-
-/// A title for lists: the first line of the request, shortened.
-pub fn title_of(session: &Session) -> String {
-    let request = &session.state().request;
-    let first = request
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("Untitled");
-    // A request written in Markdown: the title is the heading's text, not its markup.
-    let mut first = first.trim();
-    // Quote markers, then one heading marker (1–6 `#` and a space: `#1 priority` stays), then
-    // one list bullet.
-    first = first.trim_start_matches(['>', ' ']);
-    let hashes = first.len() - first.trim_start_matches('#').len();
-    if (1..=6).contains(&hashes)
-        && first[hashes..]
-            .chars()
-            .next()
-            .is_none_or(char::is_whitespace)
-    {
-        first = first[hashes..].trim_start();
-    }
-    let first = ["- ", "* ", "+ "]
-        .iter()
-        .find_map(|bullet| first.strip_prefix(bullet))
-        .unwrap_or(first)
-        .trim();
-    let first = if first.is_empty() { "Untitled" } else { first };
-    if first.chars().count() > 90 {
-        let cut: String = first.chars().take(88).collect();
-        format!("{}…", cut.trim_end())
-    } else {
-        first.to_string()
-    }
-}
-
-/// The record for a session as it stands now.
-pub fn record_for(id: &str, session: &Session, created_at: f64) -> SessionRecord {
-    let state = session.state();
+/// The record for a session as it stands at `now` (ms).
+pub fn record_for(id: &str, session: &Session, created_at: f64, now: f64) -> SessionRecord {
     SessionRecord {
         id: id.to_string(),
-        title: title_of(session),
-        kind: KIND_TEAM.into(),
-        status: status_word(&state.status).into(),
-        round: state.round,
-        updated_at: now_ms(),
+        title: session.title(),
+        kind: session.kind().name().into(),
+        status: session.status_word().into(),
+        round: session.round(),
+        updated_at: now,
         created_at,
-        tokens: state.tokens_used,
-        next_seq: session.events().len() as u64,
+        tokens: session.tokens_used(),
+        next_seq: session.event_count() as u64,
     }
 }
 
 /// Events `from..` of a session, serialised for storage.
 pub fn stored_events(session: &Session, from: usize) -> Result<Vec<StoredEvent>, String> {
-    session.events()[from.min(session.events().len())..]
-        .iter()
-        .map(|e| {
-            serde_json::to_string(e)
-                .map(|json| StoredEvent { seq: e.seq, json })
-                .map_err(|err| format!("an event could not be serialised: {err}"))
-        })
-        .collect()
+    Ok(session
+        .events_json(from)?
+        .into_iter()
+        .map(|(seq, json)| StoredEvent { seq, json })
+        .collect())
 }
 
-/// Creates a draft session from a config and stores it; returns its id.
+/// Creates a draft team session from a config and stores it; returns its id.
 pub async fn create(config: SessionConfig) -> Result<String, String> {
     let now = now_ms();
-    let session = Session::new(config, now as u64).map_err(|e| e.to_string())?;
+    let session = Session::new_team(config, now as u64).map_err(|e| e.to_string())?;
     let id = crate::util::new_id();
-    let record = record_for(&id, &session, now);
+    let record = record_for(&id, &session, now, now);
     let events = stored_events(&session, 0)?;
     storage::commit(&record, &events)
         .await
@@ -97,45 +56,48 @@ pub async fn load(id: &str) -> Result<(SessionRecord, Session), String> {
         .map_err(|e| e.to_string())?
         .ok_or_else(|| "There is no session with this id in this browser.".to_string())?;
     let stored = storage::load_events(id).await.map_err(|e| e.to_string())?;
-    let mut events = Vec::with_capacity(stored.len());
-    for s in &stored {
-        let event: Event = serde_json::from_str(&s.json)
-            .map_err(|e| format!("stored event {} is damaged: {e}", s.seq))?;
-        events.push(event);
-    }
-    let session =
-        Session::replay(&events).map_err(|e| format!("the stored session does not replay: {e}"))?;
+    let json: Vec<String> = stored.into_iter().map(|s| s.json).collect();
+    let session = Session::replay_stored(&json)
+        .map_err(|e| format!("the stored session does not replay: {e}"))?;
     Ok((record, session))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use roundtable_core::session::{ModelRef, SessionConfig};
+    use roundtable_core::engine::ModelRef;
 
-    fn titled(request: &str) -> String {
+    fn session(request: &str) -> Session {
         let model = ModelRef {
             provider: "demo".into(),
             model: "demo-1".into(),
         };
         let config = SessionConfig::standard(request, 1, false, false, model);
-        title_of(&Session::new(config, 0).expect("a session"))
+        Session::new_team(config, 0).expect("a session")
     }
 
     #[test]
-    fn the_title_is_the_first_line_without_its_markdown_markup() {
+    fn the_record_is_the_sessions_own_words() {
+        let s = session("# Plan a garden party\n\nWe host 40.");
+        let r = record_for("id-1", &s, 5.0, 6.0);
+        assert_eq!(r.title, "Plan a garden party");
+        assert_eq!((r.kind.as_str(), r.status.as_str()), ("team", "draft"));
+        assert_eq!((r.round, r.tokens), (0, 0));
+        assert_eq!((r.created_at, r.updated_at), (5.0, 6.0));
+        assert_eq!(r.next_seq, 1, "the created event");
+    }
+
+    #[test]
+    fn stored_events_replay_into_the_same_session() {
+        let mut s = session("Plan a garden party");
+        s.start(1).unwrap();
+        let events = stored_events(&s, 0).unwrap();
         assert_eq!(
-            titled("# Plan a garden party\n\nWe host 40."),
-            "Plan a garden party"
+            events.iter().map(|e| e.seq).collect::<Vec<_>>(),
+            (0..s.event_count() as u64).collect::<Vec<_>>()
         );
-        assert_eq!(titled("\n\n> - Compare heat pumps"), "Compare heat pumps");
-        assert_eq!(titled("Plain request"), "Plain request");
-        assert_eq!(titled("###"), "Untitled");
-        assert_eq!(titled("#1 priority: ship it"), "#1 priority: ship it");
-        assert_eq!(titled("#hashtag campaign"), "#hashtag campaign");
-        assert_eq!(titled("####### seven"), "####### seven");
-        let long = "word ".repeat(40);
-        let t = titled(&long);
-        assert!(t.ends_with('…') && t.chars().count() <= 89, "{t}");
+        assert_eq!(stored_events(&s, 1).unwrap(), events[1..].to_vec());
+        let json: Vec<&str> = events.iter().map(|e| e.json.as_str()).collect();
+        assert_eq!(Session::replay_stored(&json).unwrap(), s);
     }
 }

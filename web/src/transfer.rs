@@ -15,12 +15,9 @@ use crate::{runner, sessions};
 pub async fn import_session(text: &str) -> Result<String, String> {
     let session = export::from_file(text).map_err(|e| e.to_string())?;
     let id = new_id();
-    let mut record = sessions::record_for(&id, &session, now_ms());
-    record.created_at = session
-        .events()
-        .first()
-        .map(|e| e.at as f64)
-        .unwrap_or_else(now_ms);
+    let now = now_ms();
+    let created_at = session.created_at().map_or(now, |at| at as f64);
+    let record = sessions::record_for(&id, &session, created_at, now);
     let events = sessions::stored_events(&session, 0)?;
     storage::replace_session(&record, &events)
         .await
@@ -30,11 +27,15 @@ pub async fn import_session(text: &str) -> Result<String, String> {
 
 /// Downloads the session file of a stored session.
 pub async fn export_session_file(id: &str) -> Result<(), String> {
-    let (record, session) = match runner::existing(id) {
-        Some(r) => (r.record(), r.with_untracked(Clone::clone)),
-        None => sessions::load(id).await?,
+    let now = now_ms() as u64;
+    // The open session is read in place, not copied.
+    let (record, text) = match runner::existing(id) {
+        Some(r) => (r.record(), r.with_untracked(|s| export::to_file(s, now))),
+        None => {
+            let (record, session) = sessions::load(id).await?;
+            (record, export::to_file(&session, now))
+        }
     };
-    let text = export::to_file(&session, now_ms() as u64);
     download(
         &format!("{}.roundtable.json", file_stem(&record.title)),
         "application/json",

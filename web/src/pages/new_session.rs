@@ -1,9 +1,12 @@
 //! New session: the request, the team (from a preset or by hand, each member on a provider and
 //! model — the demo model by default) and the limits. Creating it stores the session as a draft
-//! and opens it.
+//! and opens it. The team's rules (one chair, an operative, at most one inspector and envoy, a
+//! request) are core's: the form builds a config and shows what [`SessionConfig::check`] says,
+//! next to the field it is about.
 
 use leptos::prelude::*;
-use roundtable_core::session::{Member, ModelRef, SessionConfig, Settings, TeamRole};
+use roundtable_core::engine::{ModelRef, Settings};
+use roundtable_core::protocol::team::{ConfigError, Member, SessionConfig, TeamRole};
 
 use crate::app::app_state;
 use crate::presets::{Preset, PRESETS};
@@ -69,6 +72,26 @@ fn parse_in(text: &str, what: &str, min: u64, max: u64) -> Result<u64, String> {
         ));
     }
     Ok(n)
+}
+
+/// A core message as a sentence for the form: capitalised, with a full stop.
+fn sentence(message: &str) -> String {
+    let mut chars = message.chars();
+    let first: String = chars
+        .next()
+        .map(|c| c.to_uppercase().collect())
+        .unwrap_or_default();
+    format!("{first}{}.", chars.as_str())
+}
+
+/// Puts a refused config's reason next to the field it is about.
+fn place_config_error(e: &mut FormErrors, err: &ConfigError) {
+    let text = sentence(&err.to_string());
+    match err {
+        ConfigError::EmptyRequest => e.request = Some(text),
+        ConfigError::NoRounds => e.rounds = Some(text),
+        _ => e.team = Some(text),
+    }
 }
 
 /// The new-session page.
@@ -148,9 +171,7 @@ pub fn NewSessionPage() -> impl IntoView {
     let validate = move || -> Result<SessionConfig, FormErrors> {
         let mut e = FormErrors::default();
         let req = request.get_untracked();
-        if req.trim().is_empty() {
-            e.request = Some("Say what the team should do: the request cannot be empty.".into());
-        } else if req.chars().count() > 20_000 {
+        if req.chars().count() > 20_000 {
             e.request = Some("The request is longer than 20,000 characters; shorten it.".into());
         }
         let max_rounds = parse_in(&rounds.get_untracked(), "Rounds", 1, 50);
@@ -172,21 +193,6 @@ pub fn NewSessionPage() -> impl IntoView {
         e.budget = token_budget.as_ref().err().cloned();
 
         let list = members.get_untracked();
-        let count = |r: TeamRole| {
-            list.iter()
-                .filter(|m| m.team_role.get_untracked() == r)
-                .count()
-        };
-        if count(TeamRole::Chair) != 1 {
-            e.team = Some(format!(
-                "A team has exactly one chair; this one has {}.",
-                count(TeamRole::Chair)
-            ));
-        } else if count(TeamRole::Operative) == 0 {
-            e.team = Some("Add at least one operative: they write the products.".into());
-        } else if count(TeamRole::Inspector) > 1 || count(TeamRole::Envoy) > 1 {
-            e.team = Some("A team has at most one inspector and one envoy.".into());
-        }
         let mut out = Vec::new();
         let mut op = 0;
         for m in &list {
@@ -225,9 +231,6 @@ pub fn NewSessionPage() -> impl IntoView {
         }
         // Chair first, then operatives, inspector, envoy: the order prompts list them in.
         out.sort_by_key(|m| m.team_role);
-        if !e.is_empty() {
-            return Err(e);
-        }
         let config = SessionConfig {
             team_name: team_name.get_untracked().trim().to_string(),
             team_description: description.get_untracked().trim().to_string(),
@@ -241,10 +244,12 @@ pub fn NewSessionPage() -> impl IntoView {
             },
             charter: None,
         };
-        config.check().map_err(|err| FormErrors {
-            team: Some(format!("The team cannot be used: {err}.")),
-            ..FormErrors::default()
-        })?;
+        if let Err(err) = config.check() {
+            place_config_error(&mut e, &err);
+        }
+        if !e.is_empty() {
+            return Err(e);
+        }
         Ok(config)
     };
 

@@ -1,4 +1,7 @@
-//! The demo provider: answers from `roundtable-core`'s offline demo model. No key, no network.
+//! The demo provider: replays the answer `roundtable-core`'s offline demo model wrote into the
+//! call ([`ModelCall::demo`](roundtable_core::protocol::ModelCall)). No key, no network, and
+//! nothing here knows what a call is about: the engine decides the demo answer, as it decides
+//! everything else.
 
 use futures::future::LocalBoxFuture;
 
@@ -13,7 +16,13 @@ impl Provider for Demo {
         request: CallRequest<'a>,
     ) -> LocalBoxFuture<'a, Result<Completion, ProviderError>> {
         Box::pin(async move {
-            let answer = crate::demo_bridge::answer(request.call);
+            // The engine fills it for members on the demo provider only.
+            let answer = request.call.demo.clone().ok_or_else(|| {
+                ProviderError::Malformed(format!(
+                    "{} is not on the demo provider: the engine wrote no demo answer for it",
+                    request.call.member
+                ))
+            })?;
             Ok(Completion {
                 text: answer.text,
                 stop: if answer.finish_reason == "length" {
@@ -21,8 +30,8 @@ impl Provider for Demo {
                 } else {
                     StopReason::Done
                 },
-                input_tokens: Some(answer.usage.prompt_tokens),
-                output_tokens: Some(answer.usage.completion_tokens),
+                input_tokens: Some(answer.prompt_tokens),
+                output_tokens: Some(answer.completion_tokens),
             })
         })
     }

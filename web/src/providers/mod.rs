@@ -176,7 +176,7 @@ impl ProviderError {
 
 /// One call as a provider sees it: the engine's call plus the model to use.
 pub struct CallRequest<'a> {
-    /// The engine's call (messages, schema, envelope).
+    /// The engine's call (messages, schema; for demo members, the demo model's answer).
     pub call: &'a ModelCall,
     /// The model name on that provider.
     pub model: &'a str,

@@ -298,6 +298,20 @@ impl MeetingState {
         Ok(vec![change])
     }
 
+    /// How far the meeting has got, in percent: the phases before the current one, plus the
+    /// current phase's share of its speaking turns; 100 once the minutes are written.
+    pub fn progress(&self) -> u32 {
+        if self.minutes.is_some() {
+            return 100;
+        }
+        let phase = Phase::ALL
+            .iter()
+            .position(|p| *p == self.phase)
+            .unwrap_or(0) as f64;
+        let within = (self.spoken.len() as f64 / self.max_turns_per_phase.max(1) as f64).min(1.0);
+        ((phase + within) / Phase::ALL.len() as f64 * 100.0).round() as u32
+    }
+
     /// The minutes (or, before they exist, the transcript so far) as Markdown.
     pub fn minutes_markdown(&self) -> String {
         prompt::minutes_markdown(self)

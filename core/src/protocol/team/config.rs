@@ -158,9 +158,23 @@ impl SessionConfig {
         }
     }
 
-    /// Checks the team: exactly one chair with id `chair`, operatives `operative-N`, at most one
-    /// `inspector` and one `envoy`, unique ids, a non-empty request.
+    /// Checks the team: exactly one chair with id `chair`, operatives `operative-N` (none is allowed:
+    /// the chair then writes alone),
+    /// at most one `inspector` and one `envoy`, unique ids, a non-empty request. The team's
+    /// rules come first, so a form learns what is wrong with the team even before the request is
+    /// written.
     pub fn check(&self) -> Result<(), ConfigError> {
+        let count = |role: TeamRole| self.members.iter().filter(|m| m.team_role == role).count();
+        match count(TeamRole::Chair) {
+            0 => return Err(ConfigError::NoChair),
+            1 => {}
+            n => return Err(ConfigError::ManyChairs(n)),
+        }
+        for role in [TeamRole::Inspector, TeamRole::Envoy] {
+            if count(role) > 1 {
+                return Err(ConfigError::TooMany(role.word()));
+            }
+        }
         if self.request.trim().is_empty() {
             return Err(ConfigError::EmptyRequest);
         }
@@ -217,4 +231,10 @@ pub enum ConfigError {
     /// A round limit of 0 leaves nothing to do.
     #[error("the round limit must be at least 1")]
     NoRounds,
+    /// Two chairs or more.
+    #[error("a team has exactly one chair; this one has {0}")]
+    ManyChairs(usize),
+    /// Two inspectors, or two envoys.
+    #[error("a team has at most one {0}")]
+    TooMany(&'static str),
 }

@@ -794,6 +794,41 @@ impl TeamState {
             ));
         }
     }
+
+    /// The steps of a working round in the order they run. Bootstrap (round 0) and the
+    /// Presentation (after the last round) are outside it. [`Protocol::next_move`] walks it, and
+    /// the app's progress bar reads it through [`TeamState::progress`].
+    pub const ROUND_STEPS: [Step; 5] = [
+        Step::Reflect,
+        Step::PlanAssign,
+        Step::Write,
+        Step::PeerReview,
+        Step::Inspection,
+    ];
+
+    /// How far the current round has got, in percent: the steps of [`TeamState::ROUND_STEPS`]
+    /// before the current one, plus the share of its members who are done. Bootstrap and the
+    /// Presentation count as one step each; 0 before the first step.
+    pub fn progress(&self) -> u32 {
+        let core = &self.core;
+        let done = if core.slots.is_empty() {
+            1.0
+        } else {
+            core.slots.iter().filter(|s| s.done).count() as f64 / core.slots.len() as f64
+        };
+        let share = match core.step {
+            None => 0.0,
+            Some(Step::Bootstrap | Step::Presentation) => done,
+            Some(step) => {
+                let i = Self::ROUND_STEPS
+                    .iter()
+                    .position(|s| *s == step)
+                    .unwrap_or(0) as f64;
+                (i + done) / Self::ROUND_STEPS.len() as f64
+            }
+        };
+        (share * 100.0).round() as u32
+    }
 }
 
 fn dod_word(s: crate::schema::DodStatus) -> &'static str {
@@ -879,13 +914,7 @@ impl Protocol for TeamState {
     }
 
     fn next_move(&self) -> Move<TeamState> {
-        const ROUND: [Step; 5] = [
-            Step::Reflect,
-            Step::PlanAssign,
-            Step::Write,
-            Step::PeerReview,
-            Step::Inspection,
-        ];
+        const ROUND: [Step; 5] = TeamState::ROUND_STEPS;
         let core = &self.core;
         let charter_missing = self.charter.as_ref().is_none_or(|c| !c.is_complete());
         let step = |round: u32, step: Step, members: Vec<String>| {
@@ -1061,10 +1090,16 @@ fn tree_refused(error: TreeError) -> FoldError {
 pub fn check_edit(s: &TeamState, edit: &PersonEdit) -> Result<(), String> {
     match edit {
         PersonEdit::Charter { charter } => {
-            if charter.mission.chars().count() > crate::schema::limits::MISSION_MAX {
+            use crate::schema::limits::{MISSION_MAX, OBJECTIVES_MAX};
+            if charter.mission.chars().count() > MISSION_MAX {
                 return Err(format!(
-                    "the mission is longer than {} characters",
-                    crate::schema::limits::MISSION_MAX
+                    "the mission is longer than {MISSION_MAX} characters"
+                ));
+            }
+            // The same limit the chair's charter answers are held to.
+            if charter.objectives.chars().count() > OBJECTIVES_MAX {
+                return Err(format!(
+                    "the objectives are longer than {OBJECTIVES_MAX} characters"
                 ));
             }
             Ok(())

@@ -1,13 +1,14 @@
 //! Remarks addressed to the person (and a remark to the chair), and the mission charter, which
-//! the person may edit; each edit is recorded as the person's event.
+//! the person may edit; each edit is recorded as the person's event. Core checks an edit (the
+//! charter's length limits are the ones the chair's answers are held to); the form only refuses
+//! an incomplete charter before asking.
 
 use leptos::prelude::*;
-use roundtable_core::event::PersonEdit;
-use roundtable_core::session::Charter;
+use roundtable_core::protocol::team::{Charter, PersonEdit};
 
+use super::edit_team;
 use crate::app::app_state;
 use crate::runner::Runner;
-use crate::util::now_ms;
 
 /// Whether a remark's recipients include the person.
 fn to_person(recipients: &[String]) -> bool {
@@ -30,7 +31,7 @@ pub fn Remarks() -> impl IntoView {
         }
         leptos::task::spawn_local(async move {
             let edit = PersonEdit::RemarkToChair { content };
-            match runner.command(|s| s.edit(edit, now_ms() as u64)).await {
+            match runner.command(|s| edit_team(s, edit)).await {
                 Ok(()) => {
                     text.set(String::new());
                     state.info("The chair will see your remark in its next prompt.");
@@ -44,7 +45,7 @@ pub fn Remarks() -> impl IntoView {
             <h2>"Remarks to you"</h2>
             <div class="panel-body">
                 {move || runner.with(|s| {
-                    let list: Vec<_> = s.state().remarks.iter().filter(|r| to_person(&r.recipients)).cloned().collect();
+                    let list: Vec<_> = s.as_team().map(|t| t.state().remarks.iter().filter(|r| to_person(&r.recipients)).cloned().collect()).unwrap_or_default();
                     if list.is_empty() {
                         view! { <p class="muted small">"No remarks addressed to you yet."</p> }.into_any()
                     } else {
@@ -80,7 +81,11 @@ pub fn CharterPanel() -> impl IntoView {
     let constraints = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let begin = move || {
-        let c = runner.with_untracked(|s| s.state().charter.clone().unwrap_or_default());
+        let c = runner.with_untracked(|s| {
+            s.as_team()
+                .and_then(|t| t.state().charter.clone())
+                .unwrap_or_default()
+        });
         mission.set(c.mission);
         objectives.set(c.objectives);
         constraints.set(c.constraints);
@@ -99,15 +104,9 @@ pub fn CharterPanel() -> impl IntoView {
             ));
             return;
         }
-        if charter.mission.chars().count() > 2000 || charter.objectives.chars().count() > 1000 {
-            error.set(Some(
-                "Keep the mission under 2,000 characters and the objectives under 1,000.".into(),
-            ));
-            return;
-        }
         leptos::task::spawn_local(async move {
             match runner
-                .command(|s| s.edit(PersonEdit::Charter { charter }, now_ms() as u64))
+                .command(|s| edit_team(s, PersonEdit::Charter { charter }))
                 .await
             {
                 Ok(()) => {
@@ -141,7 +140,7 @@ pub fn CharterPanel() -> impl IntoView {
                         </div>
                     }.into_any()
                 } else {
-                    runner.with(|s| match s.state().charter.clone() {
+                    runner.with(|s| match s.as_team().and_then(|t| t.state().charter.clone()) {
                         None => view! { <p class="muted small">"The chair writes the charter at Bootstrap."</p> }.into_any(),
                         Some(c) => view! {
                             <dl class="charter">

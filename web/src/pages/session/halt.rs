@@ -2,7 +2,6 @@
 //! takes one of them or a free answer, and lets the run go on.
 
 use leptos::prelude::*;
-use roundtable_core::session::Status;
 
 use crate::app::app_state;
 use crate::markdown::to_safe_html;
@@ -18,9 +17,9 @@ pub fn HaltDialog() -> impl IntoView {
     let busy = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let question = move || {
-        runner.with(|s| match s.status() {
-            Status::AwaitingPerson { asked_by, halt } => Some((asked_by.clone(), halt.clone())),
-            _ => None,
+        runner.with(|s| {
+            s.question()
+                .map(|(asked_by, halt)| (asked_by.to_string(), halt.clone()))
         })
     };
     let send = move || {

@@ -6,7 +6,7 @@
 //! selected product (or the overview), and the timeline with the remarks and the charter.
 
 use leptos::prelude::*;
-use roundtable_core::session::{status_word, Status};
+use roundtable_core::session::{Session, SessionView as View};
 
 use crate::app::app_state;
 use crate::route::{navigate, Route};
@@ -24,6 +24,25 @@ mod tree;
 /// Which call's transcript is open, shared by the timeline and the inspector.
 #[derive(Clone, Copy)]
 pub struct Inspect(pub RwSignal<Option<String>>);
+
+/// The session's view as core computes it (status, stage, progress, live states, allowed
+/// actions), recomputed once per committed change and shared by every panel: pages show it and
+/// never re-derive an engine rule.
+#[derive(Clone, Copy)]
+pub struct ViewMemo(pub Memo<View>);
+
+/// Records a person's edit of the team's state (charter, versions, remarks); core checks it.
+pub fn edit_team(
+    s: &mut Session,
+    edit: roundtable_core::protocol::team::PersonEdit,
+) -> Result<(), roundtable_core::engine::EngineError> {
+    match s.as_team_mut() {
+        Some(team) => team.edit(edit, crate::util::now_ms() as u64),
+        None => Err(roundtable_core::engine::EngineError::Edit(
+            "this session has no team to edit".into(),
+        )),
+    }
+}
 
 /// The session page.
 #[component]
@@ -53,6 +72,8 @@ fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView
     provide_context(runner);
     let inspect = Inspect(RwSignal::new(None));
     provide_context(inspect);
+    let view = Memo::new(move |_| runner.with(Session::view));
+    provide_context(ViewMemo(view));
     let id = runner.id();
     // A read-only view follows the writer tab.
     let listener = crate::app::on_session_broadcast({
@@ -74,13 +95,13 @@ fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView
     });
 
     view! {
-        <div class="session" data-status=move || runner.with(|s| status_word(s.status()))>
+        <div class="session" data-status=move || view.with(|v| v.status)>
             <SessionHeader/>
             <Banners/>
             <div class="session-grid">
                 <aside class="panel" aria-label="Products">
                     <h2>"Products" <span class="spacer"></span>
-                        <span class="muted small">{move || runner.with(|s| s.state().tree.walk().len())}</span>
+                        <span class="muted small">{move || runner.with(|s| s.as_team().map_or(0, |t| t.state().tree.walk().len()))}</span>
                     </h2>
                     <tree::ProductTree selected=product on_select=select/>
                 </aside>
@@ -106,29 +127,18 @@ fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView
 #[component]
 fn SessionHeader() -> impl IntoView {
     let runner = expect_context::<Runner>();
+    let ViewMemo(view) = expect_context::<ViewMemo>();
     let state = app_state();
-    let status = move || runner.with(|s| s.status().clone());
+    let status = move || view.with(|v| v.status);
     let running = move || runner.mode.get() != RunMode::Idle || !runner.inflight.get().is_empty();
+    // Run starts a draft, resumes a paused session or goes on running: whatever core allows.
     let can_run = move || {
         !runner.read_only.get()
             && !running()
-            && matches!(
-                status(),
-                Status::Draft | Status::Paused { .. } | Status::Running
-            )
+            && view.with(|v| v.actions.start || v.actions.resume || v.actions.pause)
     };
     let can_pause = move || !runner.read_only.get() && running();
-    let can_wrap = move || {
-        !runner.read_only.get()
-            && runner.with(|s| {
-                !s.state().rounds_ended
-                    && s.state().charter.as_ref().is_some_and(|c| c.is_complete())
-                    && !matches!(
-                        s.status(),
-                        Status::Done | Status::Failed { .. } | Status::Draft
-                    )
-            })
-    };
+    let can_wrap = move || !runner.read_only.get() && view.with(|v| v.actions.wrap_up);
     let go = move |mode: RunMode| {
         leptos::task::spawn_local(async move { runner.run(mode).await });
     };
@@ -136,14 +146,11 @@ fn SessionHeader() -> impl IntoView {
     view! {
         <header class="session-head">
             <h1 title=move || record().title>{move || record().title}</h1>
-            <span class=move || format!("badge {}", status_word(&status()))>
-                {move || crate::pages::home::status_label(status_word(&status()))}
+            <span class=move || format!("badge {}", status())>
+                {move || crate::pages::home::status_label(status())}
             </span>
             <span class="muted small">
-                {move || runner.with(|s| {
-                    let st = s.state();
-                    format!("round {} of {} · {} tokens", st.round, st.settings.max_rounds, short_count(st.tokens_used))
-                })}
+                {move || view.with(|v| format!("round {} of {} · {} tokens", v.round, v.max_rounds, short_count(v.tokens_used)))}
             </span>
             <div class="controls" role="toolbar" aria-label="Run controls">
                 <button name="step" title="Run the calls of the current step, then pause" disabled=move || !can_run() on:click=move |_| go(RunMode::Step)>"One step"</button>
@@ -177,7 +184,7 @@ fn SessionHeader() -> impl IntoView {
 #[component]
 fn Banners() -> impl IntoView {
     let runner = expect_context::<Runner>();
-    let status = move || runner.with(|s| s.status().clone());
+    let ViewMemo(view) = expect_context::<ViewMemo>();
     view! {
         {move || runner.read_only.get().then(|| view! {
             <div class="banner warn" role="status" data-banner="read-only">
@@ -208,29 +215,27 @@ fn Banners() -> impl IntoView {
                 <button class="ghost small" on:click=move |_| runner.error.set(None)>"Dismiss"</button>
             </div>
         })}
-        {move || match status() {
-            Status::Paused { reason } if !runner.reopened_paused.get() => Some(view! {
+        {move || match view.with(|v| v.status) {
+            "paused" if !runner.reopened_paused.get() => Some(view! {
                 <div class="banner warn" role="status" data-banner="paused">
-                    <strong>"Paused: "</strong> {reason.describe()}
+                    <strong>"Paused: "</strong> {move || view.with(|v| v.status_text.clone())}
                 </div>
             }.into_any()),
-            Status::AwaitingPerson { asked_by, .. } => Some(view! {
+            "awaiting_person" => Some(view! {
                 <div class="banner info" role="status" data-banner="question">
-                    <strong>{asked_by}</strong> " asked you a question. The session waits for your answer."
+                    <strong>{runner.with(|s| s.question().map(|(who, _)| who.to_string()))}</strong>
+                    " asked you a question. The session waits for your answer."
                 </div>
             }.into_any()),
-            Status::Done => Some(view! {
+            "done" => Some(view! {
                 <div class="banner info" role="status" data-banner="done">
                     <strong>"Done."</strong> " The team presented its result; see the overview."
                 </div>
             }.into_any()),
-            Status::Draft if !runner.read_only.get() => Some(view! {
+            "draft" if !runner.read_only.get() => Some(view! {
                 <div class="banner info" role="status" data-banner="draft">
                     "Ready. Use " <strong>"Run to the end"</strong> " to let the team work, or go one step at a time."
                 </div>
-            }.into_any()),
-            Status::Failed { reason } => Some(view! {
-                <div class="banner bad" role="alert">"Failed: " {reason}</div>
             }.into_any()),
             _ => None,
         }}

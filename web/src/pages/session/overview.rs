@@ -14,7 +14,8 @@ pub fn Overview() -> impl IntoView {
         <h2>"Overview"</h2>
         <div class="panel-body stack">
             {move || runner.with(|s| {
-                let st = s.state();
+                let Some(team) = s.as_team() else { return ().into_any() };
+                let st = team.state();
                 let presentation = st.presentation.clone();
                 let missing = st.missing_details.clone();
                 let members = st.members.clone();
@@ -58,7 +59,7 @@ pub fn Overview() -> impl IntoView {
                         </section>
                     })}
                     <p class="muted small">"Select a product in the tree to read it, compare its versions and see its collabs."</p>
-                }
+                }.into_any()
             })}
         </div>
     }

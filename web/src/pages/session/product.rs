@@ -3,15 +3,21 @@
 //! chair would; each is recorded as the person's event.
 
 use leptos::prelude::*;
-use roundtable_core::event::PersonEdit;
+use roundtable_core::diff::{diff_lines, DiffLine};
+use roundtable_core::protocol::team::PersonEdit;
 use roundtable_core::schema::{CollabType, ProductType};
-use roundtable_core::tree::{Collab, Product, Version};
+use roundtable_core::session::Session;
+use roundtable_core::tree::{Collab, Product, ProductTree, Version};
 
+use super::edit_team;
 use crate::app::app_state;
-use crate::diff::{diff_lines, DiffLine};
 use crate::markdown::to_safe_html;
 use crate::runner::Runner;
-use crate::util::now_ms;
+
+/// The team's product tree (this panel is the team's).
+fn tree_of(s: &Session) -> Option<&ProductTree> {
+    s.as_team().map(|t| &t.state().tree)
+}
 
 /// The wire word of a product type, for badges.
 pub fn type_word(t: ProductType) -> &'static str {
@@ -47,7 +53,7 @@ pub fn ProductView(product_id: String, on_select: Callback<Option<String>>) -> i
     let tab = RwSignal::new(Tab::Current);
     let pid = StoredValue::new(product_id);
     let product =
-        Memo::new(move |_| runner.with(|s| s.state().tree.product(&pid.get_value()).cloned()));
+        Memo::new(move |_| runner.with(|s| tree_of(s)?.product(&pid.get_value()).cloned()));
 
     view! {
         {move || match product.get() {
@@ -59,7 +65,7 @@ pub fn ProductView(product_id: String, on_select: Callback<Option<String>>) -> i
                 </div>
             }.into_any(),
             Some(p) => {
-                let collab_count = runner.with_untracked(|s| s.state().tree.collabs_on(&p.id).count());
+                let collab_count = runner.with_untracked(|s| tree_of(s).map_or(0, |t| t.collabs_on(&p.id).count()));
                 view! {
                     <h2>
                         <span class="grow">{p.name.clone()}</span>
@@ -117,7 +123,7 @@ fn Current(product: Product) -> impl IntoView {
     let version: Option<Version> = runner.with_untracked(|s| {
         product
             .selected_version()
-            .and_then(|v| s.state().tree.version(v))
+            .and_then(|v| tree_of(s)?.version(v))
             .cloned()
     });
     let Some(v) = version else {
@@ -146,7 +152,7 @@ fn Current(product: Product) -> impl IntoView {
                     <button class="ghost small" disabled=move || read_only.get() on:click=move |_| {
                         let edit = PersonEdit::AcceptVersion { product_id: pid.clone(), version_id: vid.clone() };
                         leptos::task::spawn_local(async move {
-                            match runner.command(|s| s.edit(edit, now_ms() as u64)).await {
+                            match runner.command(|s| edit_team(s, edit)).await {
                                 Ok(()) => state.info("Version accepted."),
                                 Err(e) => state.error(e),
                             }
@@ -162,7 +168,7 @@ fn Current(product: Product) -> impl IntoView {
                         let Some(reason) = reason.filter(|r| !r.trim().is_empty()) else { return };
                         let edit = PersonEdit::RejectVersion { product_id: pid.clone(), reason: reason.trim().to_string() };
                         leptos::task::spawn_local(async move {
-                            match runner.command(|s| s.edit(edit, now_ms() as u64)).await {
+                            match runner.command(|s| edit_team(s, edit)).await {
                                 Ok(()) => state.info("Version rejected; the team sees your reason."),
                                 Err(e) => state.error(e),
                             }
@@ -182,7 +188,7 @@ fn History(product: Product) -> impl IntoView {
         product
             .versions
             .iter()
-            .filter_map(|v| s.state().tree.version(v).cloned())
+            .filter_map(|v| tree_of(s)?.version(v).cloned())
             .collect()
     });
     if versions.is_empty() {
@@ -252,8 +258,11 @@ fn History(product: Product) -> impl IntoView {
 #[component]
 fn Collabs(product_id: String) -> impl IntoView {
     let runner = expect_context::<Runner>();
-    let collabs: Vec<Collab> =
-        runner.with(|s| s.state().tree.collabs_on(&product_id).cloned().collect());
+    let collabs: Vec<Collab> = runner.with(|s| {
+        tree_of(s)
+            .map(|t| t.collabs_on(&product_id).cloned().collect())
+            .unwrap_or_default()
+    });
     if collabs.is_empty() {
         return view! { <p class="muted">"No collabs on this product yet."</p> }.into_any();
     }

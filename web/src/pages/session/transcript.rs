@@ -1,9 +1,12 @@
 //! The transcript inspector: for any call, the exact messages sent, the raw answer, the
 //! validation report, the repair attempts around it and the change applied. Answers "what did
-//! this member see and say?".
+//! this member see and say?". The attempts at one step are core's thread of the call
+//! ([`roundtable_core::engine::Core::thread`]), each worded as the timeline words it
+//! ([`CallRecord::result_word`]).
 
 use leptos::prelude::*;
-use roundtable_core::protocol::team::{CallRecord, CallResult};
+use roundtable_core::engine::{CallRecord, CallResult};
+use roundtable_core::protocol::team::TeamState;
 use roundtable_core::protocol::{CallKind, ChatRole};
 use roundtable_core::validate::Violation;
 
@@ -43,12 +46,12 @@ pub fn TranscriptDialog() -> impl IntoView {
     view! {
         {move || inspect.get().map(|call_id| {
             let (record, attempts) = runner.with(|s| {
-                let st = s.state();
-                let record = st.call(&call_id).cloned();
+                let Some(core) = s.as_team().map(|t| &t.state().core) else { return (None, Vec::new()) };
+                let record = core.call(&call_id).cloned();
                 let attempts: Vec<(String, CallKind, &'static str)> = record.as_ref().map(|r| {
-                    st.calls.iter()
-                        .filter(|c| c.call.member == r.call.member && c.call.round == r.call.round && c.call.step == r.call.step)
-                        .map(|c| (c.call.id.clone(), c.call.kind, outcome_word(&c.result)))
+                    core.thread(&r.call.member, r.call.round, r.call.step)
+                        .into_iter()
+                        .map(|c| (c.call.id.clone(), c.call.kind, c.result_word()))
                         .collect()
                 }).unwrap_or_default();
                 (record, attempts)
@@ -77,20 +80,9 @@ pub fn TranscriptDialog() -> impl IntoView {
     }
 }
 
-fn outcome_word(r: &Option<CallResult>) -> &'static str {
-    match r {
-        None => "waiting",
-        Some(CallResult::Applied { .. }) => "applied",
-        Some(CallResult::Invalid { .. }) => "invalid",
-        Some(CallResult::ContextServed { .. }) => "context",
-        Some(CallResult::Halted { .. }) => "halted",
-        Some(CallResult::Superseded) => "superseded",
-    }
-}
-
 #[component]
 fn CallDetail(
-    record: CallRecord,
+    record: CallRecord<TeamState>,
     attempts: Vec<(String, CallKind, &'static str)>,
 ) -> impl IntoView {
     let Inspect(inspect) = expect_context::<Inspect>();
@@ -175,7 +167,7 @@ fn CallDetail(
 }
 
 #[component]
-fn ResultView(result: Option<CallResult>) -> impl IntoView {
+fn ResultView(result: Option<CallResult<TeamState>>) -> impl IntoView {
     match result {
         None => view! { <p class="muted">"Waiting for the answer."</p> }.into_any(),
         Some(CallResult::Applied { changes, warnings }) => view! {
@@ -186,6 +178,12 @@ fn ResultView(result: Option<CallResult>) -> impl IntoView {
         Some(CallResult::Invalid { report }) => view! {
             <p><span class="badge invalid">"invalid — nothing applied"</span>
                " The member was asked to repair it (see the next attempt)."</p>
+            <Violations list=report.errors warning=false/>
+            <Violations list=report.warnings warning=true/>
+        }.into_any(),
+        Some(CallResult::FellBack { report, changes }) => view! {
+            <p><span class="badge warn">"invalid — the session's rule decided instead"</span></p>
+            <ul class="changes">{changes.into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}</ul>
             <Violations list=report.errors warning=false/>
             <Violations list=report.warnings warning=true/>
         }.into_any(),

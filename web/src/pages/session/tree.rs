@@ -40,7 +40,10 @@ pub fn ProductTree(
     let rows = Memo::new(move |_| {
         let hidden = collapsed.get();
         runner.with(|s| {
-            let walk = s.state().tree.walk();
+            let Some(team) = s.as_team() else {
+                return Vec::new();
+            };
+            let walk = team.state().tree.walk();
             let mut out = Vec::with_capacity(walk.len());
             let mut skip_below: Option<usize> = None;
             for (i, (depth, p)) in walk.iter().enumerate() {

@@ -1,0 +1,253 @@
+//! What the web shell reads from a [`Session`]: the stored log read back from its JSON strings,
+//! a command taken back by rewinding, the timeline, the live words, the open question and the
+//! round's progress — each decided by core so no page re-derives it.
+
+use roundtable_core::demo;
+use roundtable_core::engine::{ModelRef, Usage};
+use roundtable_core::protocol::team::{Charter, PersonEdit, SessionConfig};
+use roundtable_core::session::{LogError, Session};
+
+fn demo_session(request: &str) -> Session {
+    let model = ModelRef {
+        provider: demo::PROVIDER.into(),
+        model: demo::MODEL.into(),
+    };
+    let config = SessionConfig::standard(request, 2, true, false, model);
+    Session::new_team(config, 0).expect("a valid config")
+}
+
+/// Plays the session as the app's runner does (the demo answer rides on each call) until it
+/// is done or `stop` says so; answers questions with their first option.
+fn play(s: &mut Session, now: &mut u64, stop: impl Fn(&Session) -> bool) {
+    for _ in 0..2_000 {
+        if stop(s) {
+            return;
+        }
+        *now += 1;
+        if let Some((_, halt)) = s.question() {
+            let answer = halt
+                .options
+                .as_ref()
+                .and_then(|o| o.first().cloned())
+                .unwrap_or_else(|| "Go ahead.".into());
+            s.answer_halt(&answer, *now).unwrap();
+            continue;
+        }
+        if !s.is_running() {
+            return;
+        }
+        for call in s.next_calls() {
+            let reply = call
+                .demo
+                .expect("a demo member's call carries the demo answer");
+            let usage = Usage {
+                input_tokens: reply.prompt_tokens,
+                output_tokens: reply.completion_tokens,
+                stopped_for_length: reply.finish_reason == "length",
+            };
+            s.submit(&call.id, &reply.text, Some(usage), *now).unwrap();
+        }
+    }
+}
+
+fn stored(s: &Session) -> Vec<String> {
+    s.events_json(0)
+        .unwrap()
+        .into_iter()
+        .map(|(_, j)| j)
+        .collect()
+}
+
+#[test]
+fn a_stored_log_replays_from_its_json_strings_into_the_same_session() {
+    let mut s = demo_session("Plan a reading club for twelve people.");
+    let mut now = 1;
+    s.start(now).unwrap();
+    play(&mut s, &mut now, |s| s.round() >= 2);
+    let back = Session::replay_stored(&stored(&s)).unwrap();
+    assert_eq!(back, s);
+    assert_eq!(back.view(), s.view());
+}
+
+#[test]
+fn a_damaged_or_foreign_log_is_refused_with_a_reason() {
+    let s = demo_session("Plan a picnic.");
+    let mut log = stored(&s);
+    assert_eq!(Session::replay_stored::<String>(&[]), Err(LogError::Empty));
+    let foreign = log[0].replace("\"kind\":\"team\"", "\"kind\":\"opera\"");
+    assert_eq!(
+        Session::replay_stored(&[foreign]),
+        Err(LogError::UnknownKind("opera".into()))
+    );
+    log.push("{\"seq\":1,\"at\":2,\"kind\":{\"type\":\"no_such_event\"}}".into());
+    assert!(matches!(
+        Session::replay_stored(&log),
+        Err(LogError::Damaged { seq: 1, .. })
+    ));
+}
+
+#[test]
+fn rewinding_takes_back_the_events_of_a_command() {
+    let mut s = demo_session("Plan a picnic.");
+    let before = s.clone();
+    let len = s.event_count();
+    s.start(1).unwrap();
+    assert!(s.event_count() > len, "start issues the first call");
+    assert_eq!(s.rewound(len).unwrap(), before);
+    assert_eq!(s.rewound(usize::MAX).unwrap(), s);
+}
+
+#[test]
+fn the_timeline_lists_every_call_once_newest_round_first_in_the_engines_words() {
+    let mut s = demo_session("Plan a two-day workshop on accessible web design.");
+    let mut now = 1;
+    s.start(now).unwrap();
+    play(&mut s, &mut now, |_| false);
+    assert_eq!(s.status_word(), "done");
+    let timeline = s.timeline();
+    let rounds: Vec<u32> = timeline.iter().map(|r| r.round).collect();
+    let mut sorted = rounds.clone();
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    sorted.dedup();
+    assert_eq!(rounds, sorted, "each round once, newest first");
+    let last = timeline.last().unwrap();
+    assert_eq!((last.round, last.title.as_str()), (0, "Start"));
+    assert_eq!(last.steps[0].title, "Bootstrap");
+    assert_eq!(
+        timeline[0].steps[0].title, "Presentation",
+        "the newest step first"
+    );
+    let team = s.as_team().unwrap().state();
+    let lines: Vec<_> = timeline
+        .iter()
+        .flat_map(|r| &r.steps)
+        .flat_map(|st| &st.calls)
+        .collect();
+    assert_eq!(lines.len(), team.core.calls.len(), "every call once");
+    for line in lines {
+        let rec = team.core.call(&line.id).unwrap();
+        assert_eq!(line.result, rec.result_word());
+        assert_eq!(line.tokens, rec.tokens);
+    }
+    assert!(
+        team.core.calls.iter().any(|c| c.result_word() == "invalid"),
+        "the demo model makes mistakes the timeline shows"
+    );
+}
+
+#[test]
+fn the_view_marks_who_asked_the_open_question_and_the_rounds_progress() {
+    let mut s = demo_session("Plan a two-day workshop on accessible web design.");
+    assert_eq!(s.view().progress, 0);
+    assert!(s.question().is_none());
+    let mut now = 1;
+    s.start(now).unwrap();
+    play(&mut s, &mut now, |s| {
+        s.question().is_some() || !s.is_running()
+    });
+    let (asked_by, halt) = s.question().expect("the demo chair asks at Bootstrap");
+    assert!(!halt.message.is_empty());
+    let asked_by = asked_by.to_string();
+    let view = s.view();
+    assert_eq!(view.status, "awaiting_person");
+    assert!(view.actions.answer);
+    assert!(view.live.contains(&(asked_by, "halted")), "{:?}", view.live);
+    // Into round 1: progress follows the round's order of steps.
+    play(&mut s, &mut now, |s| {
+        s.round() == 1 && s.view().stage.ends_with("Write")
+    });
+    let p = s.view().progress;
+    assert!(
+        (40..=60).contains(&p),
+        "Write is the third of five steps: {p}"
+    );
+    play(&mut s, &mut now, |_| false);
+    assert_eq!(s.view().progress, 100, "the presentation is done");
+    assert!(
+        !s.view().actions.wrap_up,
+        "a done session cannot be wrapped up"
+    );
+}
+
+#[test]
+fn a_charter_edit_is_held_to_the_charter_limits() {
+    let mut s = demo_session("Plan a picnic.");
+    let long = |n: usize| "x".repeat(n);
+    let charter = |objectives: String| PersonEdit::Charter {
+        charter: Charter {
+            mission: "Picnic".into(),
+            objectives,
+            constraints: "Cheap".into(),
+        },
+    };
+    let team = s.as_team_mut().unwrap();
+    let max = roundtable_core::schema::limits::OBJECTIVES_MAX;
+    assert!(team.edit(charter(long(max + 1)), 1).is_err());
+    team.edit(charter(long(max)), 1).unwrap();
+}
+
+#[test]
+fn the_prompts_line_diff_is_the_apps_diff_in_reading_order() {
+    use roundtable_core::context::line_diff;
+    assert_eq!(line_diff("a\nb\nc", "a\nB\nc"), "- b\n+ B");
+    // A moved line is a change a reader sees; trailing spaces and blank lines are not.
+    assert_eq!(line_diff("x\ny  \n\nz", "y\nz\nx"), "- x\n+ x");
+    assert_eq!(line_diff("same", "same  "), "no line changed");
+    let old: String = (0..30).map(|i| format!("line {i}\n")).collect();
+    let out = line_diff(&old, "");
+    assert_eq!(out.lines().count(), 25);
+    assert!(out.ends_with("… 6 more changed line(s)"), "{out}");
+}
+
+#[test]
+fn the_team_rules_a_new_session_form_shows_come_from_the_configs_check() {
+    use roundtable_core::protocol::team::{ConfigError, TeamRole};
+    let model = ModelRef {
+        provider: demo::PROVIDER.into(),
+        model: demo::MODEL.into(),
+    };
+    let base = SessionConfig::standard("Plan a picnic.", 1, true, true, model);
+    assert_eq!(base.check(), Ok(()));
+    let with = |f: &dyn Fn(&mut SessionConfig)| {
+        let mut c = base.clone();
+        f(&mut c);
+        c.check()
+    };
+    // A team without operatives is allowed: the chair writes alone (the demo plays it to done).
+    assert_eq!(
+        with(&|c| c.members.retain(|m| m.team_role != TeamRole::Operative)),
+        Ok(())
+    );
+    assert_eq!(
+        with(&|c| c.members.retain(|m| m.team_role != TeamRole::Chair)),
+        Err(ConfigError::NoChair)
+    );
+    assert_eq!(
+        with(&|c| c.members[1].team_role = TeamRole::Chair),
+        Err(ConfigError::ManyChairs(2))
+    );
+    assert_eq!(
+        with(&|c| {
+            let mut second = c.members[2].clone();
+            second.id = "inspector-2".into();
+            c.members.push(second);
+        }),
+        Err(ConfigError::TooMany("inspector"))
+    );
+    // The team's rules before the request: a form shows what is wrong with the team first.
+    assert_eq!(
+        with(&|c| {
+            c.request.clear();
+            c.members.retain(|m| m.team_role != TeamRole::Chair);
+        }),
+        Err(ConfigError::NoChair)
+    );
+    assert_eq!(
+        with(&|c| c.request = " ".into()),
+        Err(ConfigError::EmptyRequest)
+    );
+    assert_eq!(
+        ConfigError::ManyChairs(2).to_string(),
+        "a team has exactly one chair; this one has 2"
+    );
+}
