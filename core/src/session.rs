@@ -451,6 +451,14 @@ impl Session {
             .collect())
     }
 
+    /// The state envelope a call's prompt was built from, as compact JSON: rebuilt on demand by
+    /// replaying the log up to the call (the log does not store it). `None` for an unknown id.
+    pub fn envelope_json(&self, call_id: &str) -> Option<String> {
+        each!(self, s => s
+            .envelope_of(call_id)
+            .and_then(|e| serde_json::to_string(&e).ok()))
+    }
+
     /// When the session was created (ms, the `created` event's time).
     pub fn created_at(&self) -> Option<u64> {
         each!(self, s => s.events().first().map(|e| e.at))

@@ -159,9 +159,30 @@ fn CallDetail(
                 </div>
             }).collect_view()}
         </section>
-        <details>
+        <EnvelopeDetails call_id=c.id.clone()/>
+    }
+}
+
+/// The state envelope a call's prompt was built from. The log does not keep it: core rebuilds it
+/// by replaying the session up to the call, the first time the person opens this.
+#[component]
+fn EnvelopeDetails(call_id: String) -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    let text = RwSignal::new(None::<String>);
+    let call_id = StoredValue::new(call_id);
+    let on_toggle = move |_| {
+        if text.with_untracked(Option::is_none) {
+            let json = runner.with_untracked(|s| s.envelope_json(&call_id.get_value()));
+            text.set(Some(json.map_or_else(
+                || "This call's envelope could not be rebuilt.".to_string(),
+                |j| roundtable_core::export::pretty_json(&j),
+            )));
+        }
+    };
+    view! {
+        <details on:toggle=on_toggle>
             <summary>"State envelope (what the prompt was built from)"</summary>
-            <pre class="raw">{roundtable_core::export::pretty_json(&serde_json::to_string(&c.envelope).unwrap_or_default())}</pre>
+            <pre class="raw">{move || text.get().unwrap_or_else(|| "Rebuilding…".into())}</pre>
         </details>
     }
 }
