@@ -451,6 +451,11 @@ impl Session {
             .collect())
     }
 
+    /// One call as the transcript shows it (any kind); `None` for an unknown id.
+    pub fn call_view(&self, call_id: &str) -> Option<CallView> {
+        each!(self, s => call_view_of(s.state().core(), call_id))
+    }
+
     /// The state envelope a call's prompt was built from, as compact JSON: rebuilt on demand by
     /// replaying the log up to the call (the log does not store it). `None` for an unknown id.
     pub fn envelope_json(&self, call_id: &str) -> Option<String> {
@@ -463,6 +468,111 @@ impl Session {
     pub fn created_at(&self) -> Option<u64> {
         each!(self, s => s.events().first().map(|e| e.at))
     }
+}
+
+/// One call as the transcript shows it, whatever the kind of session.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallView {
+    /// Call id.
+    pub id: String,
+    /// The member asked.
+    pub member: String,
+    /// The step in words.
+    pub step_title: &'static str,
+    /// The round.
+    pub round: u32,
+    /// First ask, re-ask with context, or repair.
+    pub kind: crate::engine::CallKind,
+    /// Exactly what was sent.
+    pub messages: Vec<crate::engine::Message>,
+    /// The raw answer, once it came.
+    pub raw_answer: Option<String>,
+    /// Tokens counted.
+    pub tokens: u64,
+    /// What the provider reported.
+    pub usage: Option<Usage>,
+    /// What became of it.
+    pub result: Option<ResultView>,
+    /// Every attempt of this member at this step (this one included): id, kind, result word.
+    pub attempts: Vec<(String, crate::engine::CallKind, &'static str)>,
+}
+
+/// What became of a call, whatever the kind of session.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum ResultView {
+    /// Applied, with the changes in words.
+    Applied {
+        /// What changed.
+        changes: Vec<String>,
+        /// Warnings.
+        warnings: Vec<crate::validate::Violation>,
+    },
+    /// Invalid; the member was asked to repair it.
+    Invalid {
+        /// Every violation.
+        report: crate::engine::Findings,
+    },
+    /// Invalid; the kind's rule decided instead.
+    FellBack {
+        /// Every violation.
+        report: crate::engine::Findings,
+        /// What the rule changed.
+        changes: Vec<String>,
+    },
+    /// Context served: (heading, text) per slice.
+    ContextServed {
+        /// The slices.
+        slices: Vec<(String, String)>,
+    },
+    /// A halt.
+    Halted {
+        /// The halt.
+        halt: crate::schema::Halt,
+    },
+    /// Superseded before an answer came.
+    Superseded,
+}
+
+fn call_view_of<P: Protocol>(core: &crate::engine::Core<P>, id: &str) -> Option<CallView> {
+    use crate::engine::CallResult;
+    let rec = core.call(id)?;
+    let c = &rec.call;
+    Some(CallView {
+        id: c.id.clone(),
+        member: c.member.clone(),
+        step_title: P::step_title(c.step),
+        round: c.round,
+        kind: c.kind,
+        messages: c.messages.clone(),
+        raw_answer: rec.raw_answer.clone(),
+        tokens: rec.tokens,
+        usage: rec.usage,
+        result: rec.result.as_ref().map(|r| match r {
+            CallResult::Applied { changes, warnings } => ResultView::Applied {
+                changes: changes.clone(),
+                warnings: warnings.clone(),
+            },
+            CallResult::Invalid { report } => ResultView::Invalid {
+                report: report.clone(),
+            },
+            CallResult::FellBack { report, changes } => ResultView::FellBack {
+                report: report.clone(),
+                changes: changes.clone(),
+            },
+            CallResult::ContextServed { slices } => ResultView::ContextServed {
+                slices: P::served_lines(slices),
+            },
+            CallResult::Halted { halt } => ResultView::Halted { halt: halt.clone() },
+            CallResult::Superseded => ResultView::Superseded,
+        }),
+        attempts: core
+            .thread(&c.member, c.round, c.step)
+            .into_iter()
+            .map(|t| (t.call.id.clone(), t.call.kind, t.result_word()))
+            .collect(),
+    })
 }
 
 /// One round of the timeline.

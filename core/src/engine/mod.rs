@@ -170,6 +170,11 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
             hint: "fix this part using the ids in the current state".into(),
         }
     }
+    /// What a `request_context` served, as (heading, text) pairs for the transcript.
+    fn served_lines(served: &Self::Served) -> Vec<(String, String)> {
+        let _ = served;
+        Vec::new()
+    }
     /// Checks a person's edit before it is recorded.
     fn check_edit(&self, edit: &Self::Edit) -> Result<(), String>;
 

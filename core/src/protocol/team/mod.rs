@@ -1043,6 +1043,18 @@ impl Protocol for TeamState {
         report_of(step, findings).repair_prompt()
     }
 
+    fn served_lines(served: &Vec<ContextSlice>) -> Vec<(String, String)> {
+        served
+            .iter()
+            .map(|s| {
+                (
+                    format!("{} · {}", s.product_id, crate::text::wire_word(&s.need)),
+                    s.text.clone(),
+                )
+            })
+            .collect()
+    }
+
     fn refusal(&self, error: &FoldError) -> Violation {
         let (path, message) = match error {
             FoldError::Refused { pointer, reason } => (pointer.clone(), reason.clone()),

@@ -1,13 +1,12 @@
 //! The transcript inspector: for any call, the exact messages sent, the raw answer, the
 //! validation report, the repair attempts around it and the change applied. Answers "what did
-//! this member see and say?". The attempts at one step are core's thread of the call
-//! ([`roundtable_core::engine::Core::thread`]), each worded as the timeline words it
-//! ([`CallRecord::result_word`]).
+//! this member see and say?", for every kind of session: it renders core's
+//! [`CallView`](roundtable_core::session::CallView), whose attempts are the call's thread, each
+//! worded as the timeline words it.
 
 use leptos::prelude::*;
-use roundtable_core::engine::{CallRecord, CallResult};
-use roundtable_core::protocol::team::TeamState;
 use roundtable_core::protocol::{CallKind, ChatRole};
+use roundtable_core::session::{CallView, ResultView as CallResultView};
 use roundtable_core::validate::Violation;
 
 use super::Inspect;
@@ -45,17 +44,7 @@ pub fn TranscriptDialog() -> impl IntoView {
     });
     view! {
         {move || inspect.get().map(|call_id| {
-            let (record, attempts) = runner.with(|s| {
-                let Some(core) = s.as_team().map(|t| &t.state().core) else { return (None, Vec::new()) };
-                let record = core.call(&call_id).cloned();
-                let attempts: Vec<(String, CallKind, &'static str)> = record.as_ref().map(|r| {
-                    core.thread(&r.call.member, r.call.round, r.call.step)
-                        .into_iter()
-                        .map(|c| (c.call.id.clone(), c.call.kind, c.result_word()))
-                        .collect()
-                }).unwrap_or_default();
-                (record, attempts)
-            });
+            let record = runner.with(|s| s.call_view(&call_id));
             view! {
                 <div class="overlay" on:click=move |ev| {
                     if ev.target() == ev.current_target() { close(); }
@@ -70,7 +59,7 @@ pub fn TranscriptDialog() -> impl IntoView {
                         <div class="body">
                             {match record {
                                 None => view! { <p>"This call is not in the session."</p> }.into_any(),
-                                Some(r) => view! { <CallDetail record=r attempts=attempts/> }.into_any(),
+                                Some(r) => view! { <CallDetail record=r/> }.into_any(),
                             }}
                         </div>
                     </div>
@@ -81,12 +70,10 @@ pub fn TranscriptDialog() -> impl IntoView {
 }
 
 #[component]
-fn CallDetail(
-    record: CallRecord<TeamState>,
-    attempts: Vec<(String, CallKind, &'static str)>,
-) -> impl IntoView {
+fn CallDetail(record: CallView) -> impl IntoView {
     let Inspect(inspect) = expect_context::<Inspect>();
-    let c = &record.call;
+    let c = &record;
+    let attempts = record.attempts.clone();
     let usage = record.usage.map(|u| {
         format!(
             "{} in / {} out{}",
@@ -102,7 +89,7 @@ fn CallDetail(
     view! {
         <div class="product-meta">
             <span class="badge">{c.member.clone()}</span>
-            <span class="badge">{c.step.title()}</span>
+            <span class="badge">{c.step_title}</span>
             <span class="badge">{format!("round {}", c.round)}</span>
             <span class="badge">{kind_word(c.kind)}</span>
             <span class="muted small">{format!("{} tokens counted", record.tokens)}</span>
@@ -112,7 +99,7 @@ fn CallDetail(
             <nav class="row center" aria-label="Attempts at this step">
                 <span class="small muted">"Attempts at this step:"</span>
                 {attempts.into_iter().map(|(id, kind, word)| {
-                    let current = id == record.call.id;
+                    let current = id == record.id;
                     let id2 = id.clone();
                     view! {
                         <button class=if current { "small" } else { "ghost small" } aria-current=current.then_some("true")
@@ -133,7 +120,7 @@ fn CallDetail(
                 Some(raw) => view! { <pre class="raw msg">{raw}</pre> }.into_any(),
                 None => {
                     let runner = expect_context::<Runner>();
-                    let id = record.call.id.clone();
+                    let id = record.id.clone();
                     // The answer so far, as text (never HTML). Only the text node follows it: the
                     // block itself (and its status badge) is made once per streaming/not switch,
                     // so a selection in the text survives and the live region is not re-announced.
@@ -188,42 +175,42 @@ fn EnvelopeDetails(call_id: String) -> impl IntoView {
 }
 
 #[component]
-fn ResultView(result: Option<CallResult<TeamState>>) -> impl IntoView {
+fn ResultView(result: Option<CallResultView>) -> impl IntoView {
     match result {
         None => view! { <p class="muted">"Waiting for the answer."</p> }.into_any(),
-        Some(CallResult::Applied { changes, warnings }) => view! {
+        Some(CallResultView::Applied { changes, warnings }) => view! {
             <p><span class="badge ok">"valid — applied"</span></p>
             <ul class="changes">{changes.into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}</ul>
             <Violations list=warnings warning=true/>
         }.into_any(),
-        Some(CallResult::Invalid { report }) => view! {
+        Some(CallResultView::Invalid { report }) => view! {
             <p><span class="badge invalid">"invalid — nothing applied"</span>
                " The member was asked to repair it (see the next attempt)."</p>
             <Violations list=report.errors warning=false/>
             <Violations list=report.warnings warning=true/>
         }.into_any(),
-        Some(CallResult::FellBack { report, changes }) => view! {
+        Some(CallResultView::FellBack { report, changes }) => view! {
             <p><span class="badge warn">"invalid — the session's rule decided instead"</span></p>
             <ul class="changes">{changes.into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}</ul>
             <Violations list=report.errors warning=false/>
             <Violations list=report.warnings warning=true/>
         }.into_any(),
-        Some(CallResult::ContextServed { slices }) => view! {
+        Some(CallResultView::ContextServed { slices }) => view! {
             <p><span class="badge running">"asked for more context"</span></p>
-            {slices.into_iter().map(|s| view! {
+            {slices.into_iter().map(|(heading, text)| view! {
                 <div class="msg">
-                    <div class="role">{format!("{} · {:?}", s.product_id, s.need)}</div>
-                    <pre>{s.text}</pre>
+                    <div class="role">{heading}</div>
+                    <pre>{text}</pre>
                 </div>
             }).collect_view()}
         }.into_any(),
-        Some(CallResult::Halted { halt }) => view! {
+        Some(CallResultView::Halted { halt }) => view! {
             <p><span class="badge warn">"halted"</span> " " {format!("{:?}", halt.halt_type).to_lowercase()}</p>
             <p>{halt.message}</p>
             {halt.options.map(|o| view! { <ul>{o.into_iter().map(|x| view! { <li>{x}</li> }).collect_view()}</ul> })}
         }.into_any(),
-        Some(CallResult::Superseded) => view! {
-            <p><span class="badge">"superseded"</span> " The rounds ended before this call was answered."</p>
+        Some(CallResultView::Superseded) => view! {
+            <p><span class="badge">"superseded"</span> " The work ended before this call was answered."</p>
         }.into_any(),
     }
 }
