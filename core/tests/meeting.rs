@@ -486,3 +486,13 @@ fn the_view_marks_the_phases_the_floor_and_the_fallbacks() {
         v.turns.iter().filter(|t| t.kind == "contribution").count()
     );
 }
+
+#[test]
+fn attendee_ids_are_made_from_names() {
+    let taken = vec!["ana".to_string(), "orchestrator".to_string()];
+    assert_eq!(MeetingConfig::id_for("Ana", &taken), "ana-2");
+    assert_eq!(MeetingConfig::id_for("Bo Lind", &taken), "bo-lind");
+    assert_eq!(MeetingConfig::id_for("Zoë", &taken), "zo");
+    assert_eq!(MeetingConfig::id_for("!!!", &taken), "participant");
+    assert_eq!(MeetingConfig::id_for("Orchestrator", &taken), "participant");
+}

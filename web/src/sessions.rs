@@ -6,6 +6,7 @@
 //! [`Session::replay_stored`], and every field of the record is the session's own word — nothing
 //! here re-derives state.
 
+use roundtable_core::protocol::meeting::MeetingConfig;
 use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::session::Session;
 
@@ -38,8 +39,19 @@ pub fn stored_events(session: &Session, from: usize) -> Result<Vec<StoredEvent>,
 
 /// Creates a draft team session from a config and stores it; returns its id.
 pub async fn create(config: SessionConfig) -> Result<String, String> {
+    let session = Session::new_team(config, now_ms() as u64).map_err(|e| e.to_string())?;
+    store_new(session).await
+}
+
+/// Creates a draft meeting from a config and stores it; returns its id.
+pub async fn create_meeting(config: MeetingConfig) -> Result<String, String> {
+    let session = Session::new_meeting(config, now_ms() as u64).map_err(|e| e.to_string())?;
+    store_new(session).await
+}
+
+/// Stores a new session of any kind (its record and its first events); returns its id.
+async fn store_new(session: Session) -> Result<String, String> {
     let now = now_ms();
-    let session = Session::new_team(config, now as u64).map_err(|e| e.to_string())?;
     let id = crate::util::new_id();
     let record = record_for(&id, &session, now, now);
     let events = stored_events(&session, 0)?;

@@ -7,6 +7,7 @@
 use leptos::prelude::*;
 use roundtable_core::engine::{ModelRef, Settings};
 use roundtable_core::protocol::team::{ConfigError, Member, SessionConfig, TeamRole};
+use roundtable_core::session::Kind;
 
 use crate::app::app_state;
 use crate::presets::{Preset, PRESETS};
@@ -91,6 +92,18 @@ fn place_config_error(e: &mut FormErrors, err: &ConfigError) {
         ConfigError::EmptyRequest => e.request = Some(text),
         ConfigError::NoRounds => e.rounds = Some(text),
         _ => e.team = Some(text),
+    }
+}
+
+/// What each kind of session is, in a line, for the kind picker.
+fn kind_blurb(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Team => {
+            "A chair, operatives, an inspector and an envoy work in rounds on a tree of products."
+        }
+        Kind::Meeting => {
+            "An orchestrator leads attendees through seven phases to a decision and minutes."
+        }
     }
 }
 
@@ -300,10 +313,27 @@ pub fn NewSessionPage() -> impl IntoView {
             .join(" ")
     };
 
+    // The kind comes first; each kind has its own form.
+    let kind = RwSignal::new(Kind::Team);
     view! {
         <section class="page new-session">
             <h1>"New session"</h1>
-            <form class="stack" on:submit=move |ev| { ev.prevent_default(); create(); } novalidate>
+            <div class="kinds" role="radiogroup" aria-label="Kind of session">
+                {Kind::ALL.iter().map(|k| {
+                    let k = *k;
+                    view! {
+                        <button type="button" role="radio" class="kind" data-kind=k.name()
+                            aria-checked=move || (kind.get() == k).to_string()
+                            on:click=move |_| kind.set(k)>
+                            <strong>{k.title()}</strong>
+                            <span class="muted small">{kind_blurb(k)}</span>
+                        </button>
+                    }
+                }).collect_view()}
+            </div>
+            {move || (kind.get() == Kind::Meeting).then(|| view! { <crate::pages::new_meeting::NewMeetingForm/> })}
+            <form class="stack" on:submit=move |ev| { ev.prevent_default(); create(); } novalidate
+                style:display=move || if kind.get() == Kind::Team { "" } else { "none" }>
                 <div class="card">
                     <label class="field">
                         <span>"What should the team do?"</span>

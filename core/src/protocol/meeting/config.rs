@@ -115,6 +115,32 @@ impl MeetingConfig {
         }
     }
 
+    /// A well-formed attendee id for `name` that is not in `taken`: its letters and digits in
+    /// lowercase, words joined by `-` (`Ana Lima` → `ana-lima`), numbered when taken (`ana-2`),
+    /// `participant` when the name has none.
+    pub fn id_for(name: &str, taken: &[String]) -> String {
+        let words: Vec<String> = name
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_ascii_lowercase)
+            .collect();
+        let mut base = words.join("-");
+        base.truncate(30);
+        let base = base.trim_end_matches('-').to_string();
+        let base = if base.is_empty() || base == "user-1" || base == "orchestrator" {
+            "participant".to_string()
+        } else {
+            base
+        };
+        if !taken.contains(&base) {
+            return base;
+        }
+        (2..)
+            .map(|n| format!("{base}-{n}"))
+            .find(|id| !taken.contains(id))
+            .expect("an unused number exists")
+    }
+
     /// Checks the meeting: a non-empty agenda, well-formed unique ids, exactly one orchestrator,
     /// at least two participants, turn limits of at least 1.
     pub fn check(&self) -> Result<(), MeetingConfigError> {

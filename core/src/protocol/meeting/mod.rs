@@ -312,9 +312,9 @@ impl MeetingState {
         ((phase + within) / Phase::ALL.len() as f64 * 100.0).round() as u32
     }
 
-    /// The minutes (or, before they exist, the transcript so far) as Markdown.
+    /// The minutes and the whole transcript as Markdown: the meeting's report.
     pub fn minutes_markdown(&self) -> String {
-        prompt::minutes_markdown(self)
+        prompt::minutes_markdown(self, true)
     }
 }
 

@@ -337,9 +337,9 @@ pub fn repair(step: MeetingStep, findings: &Findings) -> String {
     crate::validate::repair_prompt(what, &findings.errors)
 }
 
-/// The minutes as Markdown (the export and the shell show this); before the minutes exist, the
-/// transcript so far.
-pub fn minutes_markdown(s: &MeetingState) -> String {
+/// The minutes as Markdown: the summary, decisions, action items and open questions, then — for
+/// the exported report, `with_transcript` — every turn of the meeting.
+pub fn minutes_markdown(s: &MeetingState, with_transcript: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Minutes: {}\n", crate::text::title_of(&s.agenda));
     let _ = writeln!(out, "> {}\n", s.agenda.trim().replace('\n', "\n> "));
@@ -395,6 +395,9 @@ pub fn minutes_markdown(s: &MeetingState) -> String {
         None => {
             let _ = writeln!(out, "_No minutes yet._\n");
         }
+    }
+    if !with_transcript {
+        return out;
     }
     let _ = writeln!(out, "## Transcript\n");
     for turn in &s.transcript {

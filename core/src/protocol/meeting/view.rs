@@ -21,7 +21,7 @@ pub struct MeetingView {
     pub fallbacks: usize,
     /// Why the meeting ended, once it has.
     pub ended: Option<String>,
-    /// The minutes (or, before they exist, the transcript so far) as Markdown.
+    /// The minutes as Markdown (without the transcript, which the page shows beside them).
     pub minutes_markdown: String,
     /// Whether the minutes are written.
     pub has_minutes: bool,
@@ -184,7 +184,7 @@ impl MeetingState {
             fallbacks: turns.iter().filter(|t| t.kind == "fallback").count(),
             turns,
             ended: self.ended.clone(),
-            minutes_markdown: self.minutes_markdown(),
+            minutes_markdown: super::prompt::minutes_markdown(self, false),
             has_minutes: self.minutes.is_some(),
         }
     }

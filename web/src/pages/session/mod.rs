@@ -6,7 +6,7 @@
 //! selected product (or the overview), and the timeline with the remarks and the charter.
 
 use leptos::prelude::*;
-use roundtable_core::session::{Session, SessionView as View};
+use roundtable_core::session::{Kind, Session, SessionView as View};
 
 use crate::app::app_state;
 use crate::route::{navigate, Route};
@@ -15,6 +15,7 @@ use crate::util::short_count;
 
 mod charter;
 mod halt;
+mod meeting;
 mod overview;
 mod product;
 mod timeline;
@@ -74,6 +75,8 @@ fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView
     provide_context(inspect);
     let view = Memo::new(move |_| runner.with(Session::view));
     provide_context(ViewMemo(view));
+    // A session's kind never changes: its panels are chosen once.
+    let kind = runner.with_untracked(Session::kind);
     let id = runner.id();
     // A read-only view follows the writer tab.
     let listener = crate::app::on_session_broadcast({
@@ -98,6 +101,8 @@ fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView
         <div class="session" data-status=move || view.with(|v| v.status)>
             <SessionHeader/>
             <Banners/>
+            {(kind == Kind::Meeting).then(|| view! { <meeting::MeetingPanels/> })}
+            {(kind == Kind::Team).then(|| view! {
             <div class="session-grid">
                 <aside class="panel" aria-label="Products">
                     <h2>"Products" <span class="spacer"></span>
@@ -117,6 +122,7 @@ fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView
                     <charter::CharterPanel/>
                 </div>
             </div>
+            })}
             <transcript::TranscriptDialog/>
             <halt::HaltDialog/>
         </div>
@@ -150,7 +156,10 @@ fn SessionHeader() -> impl IntoView {
                 {move || crate::pages::home::status_label(status())}
             </span>
             <span class="muted small">
-                {move || view.with(|v| format!("round {} of {} · {} tokens", v.round, v.max_rounds, short_count(v.tokens_used)))}
+                {move || view.with(|v| {
+                    let unit = if v.kind == Kind::Meeting { "turn" } else { "round" };
+                    format!("{unit} {} of {} · {} tokens", v.round, v.max_rounds, short_count(v.tokens_used))
+                })}
             </span>
             <div class="controls" role="toolbar" aria-label="Run controls">
                 <button name="step" title="Run the calls of the current step, then pause" disabled=move || !can_run() on:click=move |_| go(RunMode::Step)>"One step"</button>
@@ -162,7 +171,7 @@ fn SessionHeader() -> impl IntoView {
                 <button name="stop" class="ghost danger" title="Pause now and cancel the requests still out" disabled=move || !can_pause() on:click=move |_| {
                     leptos::task::spawn_local(async move { runner.stop().await });
                 }>"Stop"</button>
-                <button name="wrap-up" class="ghost" title="End the rounds and ask for the presentation" disabled=move || !can_wrap() || running() on:click=move |_| {
+                <button name="wrap-up" class="ghost" title=move || if view.with(|v| v.kind) == Kind::Meeting { "End the meeting and ask for the minutes" } else { "End the rounds and ask for the presentation" } disabled=move || !can_wrap() || running() on:click=move |_| {
                     leptos::task::spawn_local(async move { runner.wrap_up().await });
                 }>"Wrap up"</button>
                 <button name="export" class="ghost" title="Download the session file" on:click=move |_| {
@@ -229,12 +238,14 @@ fn Banners() -> impl IntoView {
             }.into_any()),
             "done" => Some(view! {
                 <div class="banner info" role="status" data-banner="done">
-                    <strong>"Done."</strong> " The team presented its result; see the overview."
+                    <strong>"Done."</strong>
+                    {move || if view.with(|v| v.kind) == Kind::Meeting { " The meeting is over; its minutes are below." } else { " The team presented its result; see the overview." }}
                 </div>
             }.into_any()),
             "draft" if !runner.read_only.get() => Some(view! {
                 <div class="banner info" role="status" data-banner="draft">
-                    "Ready. Use " <strong>"Run to the end"</strong> " to let the team work, or go one step at a time."
+                    "Ready. Use " <strong>"Run to the end"</strong>
+                    {move || if view.with(|v| v.kind) == Kind::Meeting { " to hold the meeting, or go one step at a time." } else { " to let the team work, or go one step at a time." }}
                 </div>
             }.into_any()),
             _ => None,

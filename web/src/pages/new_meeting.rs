@@ -1,0 +1,227 @@
+//! New meeting: the agenda, the attendees (an orchestrator and the participants, each on a
+//! provider and model — the demo model by default) and the turn limits. The meeting's rules are
+//! core's: the form builds a [`MeetingConfig`] and shows what [`MeetingConfig::check`] says.
+
+use leptos::prelude::*;
+use roundtable_core::engine::{ModelRef, Settings};
+use roundtable_core::protocol::meeting::{Attendee, MeetingConfig, MeetingRole};
+
+use crate::app::app_state;
+use crate::providers::ProviderId;
+use crate::route::{navigate, Route};
+use crate::sessions;
+
+/// An attendee as the form edits it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct DraftAttendee {
+    key: u64,
+    name: RwSignal<String>,
+    role: RwSignal<String>,
+    provider: RwSignal<ProviderId>,
+    model: RwSignal<String>,
+}
+
+/// The participants a new meeting starts with: three views that most agendas need.
+const DEFAULT_PARTICIPANTS: [(&str, &str); 3] = [
+    ("Ana", "Engineer: what it takes to build"),
+    ("Bo", "Designer: what the people who use it need"),
+    ("Cy", "Product manager: scope, time and money"),
+];
+
+/// A whole number in a range, or what is wrong in words.
+fn parse_in(text: &str, what: &str, min: u32, max: u32) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{what} must be a whole number from {min} to {max}."
+        )),
+    }
+}
+
+/// The new-meeting form.
+#[component]
+pub fn NewMeetingForm() -> impl IntoView {
+    let state = app_state();
+    let next_key = StoredValue::new(1u64);
+    let agenda = RwSignal::new(String::new());
+    let per_phase = RwSignal::new(MeetingConfig::DEFAULT_TURNS_PER_PHASE.to_string());
+    let turns = RwSignal::new("48".to_string());
+    let error = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let draft = move |name: &str, role: &str| {
+        let key = next_key.get_value();
+        next_key.set_value(key + 1);
+        DraftAttendee {
+            key,
+            name: RwSignal::new(name.to_string()),
+            role: RwSignal::new(role.to_string()),
+            provider: RwSignal::new(ProviderId::Demo),
+            model: RwSignal::new(ProviderId::Demo.default_model().to_string()),
+        }
+    };
+    let orchestrator = draft("Orchestrator", "Chairs the meeting");
+    let participants = RwSignal::new(
+        DEFAULT_PARTICIPANTS
+            .iter()
+            .map(|(n, r)| draft(n, r))
+            .collect::<Vec<_>>(),
+    );
+
+    let build = move || -> Result<MeetingConfig, String> {
+        let per_phase = parse_in(&per_phase.get_untracked(), "Turns per phase", 1, 20)?;
+        let max_rounds = parse_in(&turns.get_untracked(), "Turns in all", 1, 200)?;
+        let attendee = |d: &DraftAttendee, id: String, meeting_role| Attendee {
+            id,
+            name: d.name.get_untracked().trim().to_string(),
+            role: d.role.get_untracked().trim().to_string(),
+            meeting_role,
+            persona: String::new(),
+            model: ModelRef {
+                provider: d.provider.get_untracked().as_str().to_string(),
+                model: d.model.get_untracked().trim().to_string(),
+            },
+        };
+        let mut attendees = vec![attendee(
+            &orchestrator,
+            "orchestrator".into(),
+            MeetingRole::Orchestrator,
+        )];
+        for d in participants.get_untracked() {
+            let taken: Vec<String> = attendees.iter().map(|a| a.id.clone()).collect();
+            let id = MeetingConfig::id_for(&d.name.get_untracked(), &taken);
+            attendees.push(attendee(&d, id, MeetingRole::Participant));
+        }
+        if let Some(a) = attendees.iter().find(|a| a.model.model.is_empty()) {
+            return Err(format!("Name the model {} runs on.", a.name));
+        }
+        let config = MeetingConfig {
+            agenda: agenda.get_untracked().trim().to_string(),
+            attendees,
+            max_turns_per_phase: per_phase,
+            settings: Settings {
+                max_rounds,
+                ..Settings::default()
+            },
+        };
+        config.check().map_err(|e| {
+            let text = e.to_string();
+            let mut chars = text.chars();
+            chars
+                .next()
+                .map(|c| format!("{}{}.", c.to_uppercase(), chars.as_str()))
+                .unwrap_or_default()
+        })?;
+        Ok(config)
+    };
+
+    let create = move || {
+        if busy.get_untracked() {
+            return;
+        }
+        match build() {
+            Err(e) => error.set(Some(e)),
+            Ok(config) => {
+                error.set(None);
+                busy.set(true);
+                leptos::task::spawn_local(async move {
+                    match sessions::create_meeting(config).await {
+                        Ok(id) => navigate(&Route::Session { id, product: None }),
+                        Err(e) => state.error(e),
+                    }
+                    busy.set(false);
+                });
+            }
+        }
+    };
+
+    let row = move |d: DraftAttendee, removable: bool| {
+        view! {
+            <div class="member-row" data-attendee-key=d.key>
+                <label class="field">
+                    <span>"Name"</span>
+                    <input type="text" name="attendee-name" prop:value=move || d.name.get()
+                        on:input=move |ev| d.name.set(event_target_value(&ev))/>
+                </label>
+                <label class="field">
+                    <span>"Speaks for"</span>
+                    <input type="text" name="attendee-role" prop:value=move || d.role.get()
+                        on:input=move |ev| d.role.set(event_target_value(&ev))/>
+                </label>
+                <label class="field">
+                    <span>"Provider"</span>
+                    <select name="attendee-provider" prop:value=move || d.provider.get().as_str()
+                        on:change=move |ev| {
+                            if let Some(p) = ProviderId::parse(&event_target_value(&ev)) {
+                                d.provider.set(p);
+                                d.model.set(p.default_model().to_string());
+                            }
+                        }>
+                        {ProviderId::ALL.iter().map(|p| view! {
+                            <option value=p.as_str()>{p.label()}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label class="field">
+                    <span>"Model"</span>
+                    <input type="text" name="attendee-model" prop:value=move || d.model.get()
+                        on:input=move |ev| d.model.set(event_target_value(&ev))/>
+                </label>
+                {removable.then(|| view! {
+                    <button type="button" class="ghost danger small" aria-label=move || format!("Remove {}", d.name.get())
+                        on:click=move |_| participants.update(|list| list.retain(|x| x.key != d.key))>"Remove"</button>
+                })}
+            </div>
+        }
+    };
+
+    view! {
+        <form class="stack" data-form="meeting" on:submit=move |ev| { ev.prevent_default(); create(); } novalidate>
+            <div class="card">
+                <label class="field">
+                    <span>"What is the meeting about, and what should it decide?"</span>
+                    <textarea name="agenda" rows="4"
+                        placeholder="e.g. Choose where to hold the team offsite. Budget £3,000 for 12 people; it must be reachable by train."
+                        prop:value=move || agenda.get()
+                        on:input=move |ev| agenda.set(event_target_value(&ev))></textarea>
+                </label>
+                <p class="muted small">"An orchestrator moves the meeting through seven phases — from framing the problem to a decision and a plan — giving each participant the floor in turn, then writes the minutes."</p>
+            </div>
+            <div class="card">
+                <h2>"Orchestrator"</h2>
+                {row(orchestrator, false)}
+                <h2>"Participants"</h2>
+                <div class="members" aria-label="Participants">
+                    <For each=move || participants.get() key=|d| d.key let:d>
+                        {row(d, true)}
+                    </For>
+                </div>
+                <div class="row">
+                    <button type="button" class="ghost" on:click=move |_| {
+                        let n = participants.get_untracked().len() + 1;
+                        participants.update(|list| list.push(draft(&format!("Participant {n}"), "")));
+                    }>"+ Add participant"</button>
+                </div>
+            </div>
+            <div class="card">
+                <h2>"Limits"</h2>
+                <div class="limits">
+                    <label class="field">
+                        <span>"Speaking turns per phase (1–20)"</span>
+                        <input type="number" name="turns-per-phase" min="1" max="20" prop:value=move || per_phase.get()
+                            on:input=move |ev| per_phase.set(event_target_value(&ev))/>
+                    </label>
+                    <label class="field">
+                        <span>"Turns in all (1–200)"</span>
+                        <input type="number" name="max-turns" min="1" max="200" prop:value=move || turns.get()
+                            on:input=move |ev| turns.set(event_target_value(&ev))/>
+                    </label>
+                </div>
+            </div>
+            <div class="field-error" role="alert" data-error="meeting">{move || error.get()}</div>
+            <div class="row end">
+                <a class="button ghost" href="#/">"Cancel"</a>
+                <button type="submit" name="create-meeting" disabled=move || busy.get()>"Create meeting"</button>
+            </div>
+        </form>
+    }
+}

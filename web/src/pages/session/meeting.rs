@@ -1,0 +1,184 @@
+//! A meeting's page body: the seven phases as a stepper, the attendees and who has the floor, the
+//! transcript (all of it, or one speaker's), the orchestrator's decisions with the fallback rule's
+//! marked, a remark to the meeting, and the minutes. It renders core's
+//! [`MeetingView`](roundtable_core::protocol::meeting::MeetingView) and decides nothing itself.
+
+use leptos::prelude::*;
+use roundtable_core::engine::EngineError;
+use roundtable_core::protocol::meeting::{MeetingEdit, MeetingView};
+use roundtable_core::session::Session;
+
+use super::ViewMemo;
+use crate::app::app_state;
+use crate::runner::Runner;
+
+/// The meeting's view as core computes it, or `None` when the session is not a meeting.
+fn meeting_view(s: &Session) -> Option<MeetingView> {
+    s.as_meeting().map(|m| m.state().view())
+}
+
+/// Records the person's remark to the meeting; core checks it.
+fn remark(s: &mut Session, content: String) -> Result<(), EngineError> {
+    match s.as_meeting_mut() {
+        Some(m) => m.edit(
+            MeetingEdit::Remark { content },
+            crate::util::now_ms() as u64,
+        ),
+        None => Err(EngineError::Edit("this session is not a meeting".into())),
+    }
+}
+
+/// The meeting's panels.
+#[component]
+pub fn MeetingPanels() -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    let view_memo = Memo::new(move |_| runner.with(meeting_view));
+    // `None`: every speaker; `Some(id)`: one speaker's contributions.
+    let speaker = RwSignal::new(None::<String>);
+    view! {
+        <div class="meeting">
+            <nav class="phases" aria-label="Phases">
+                <ol>
+                    {move || view_memo.get().map(|v| v.phases.into_iter().map(|p| {
+                        let current = p.state == "current";
+                        view! {
+                            <li class=format!("phase {}", p.state) data-phase=p.name
+                                aria-current=current.then_some("step") title=p.purpose>
+                                <span class="phase-title">{p.title}</span>
+                                <span class="muted small">{if p.contributions == 1 { "1 turn".to_string() } else { format!("{} turns", p.contributions) }}</span>
+                            </li>
+                        }
+                    }).collect_view())}
+                </ol>
+            </nav>
+            <div class="meeting-grid">
+                <aside class="panel" aria-label="Attendees">
+                    <h2>"Attendees"</h2>
+                    <div class="panel-body stack">
+                        <button class="ghost small" aria-pressed=move || speaker.get().is_none().to_string()
+                            on:click=move |_| speaker.set(None)>"Everyone"</button>
+                        {move || view_memo.get().map(|v| v.attendees.into_iter().map(|a| {
+                            let id = a.id.clone();
+                            let pressed = {
+                                let id = id.clone();
+                                move || (speaker.get().as_deref() == Some(id.as_str())).to_string()
+                            };
+                            view! {
+                                <button class="attendee ghost small" data-attendee=a.id.clone() aria-pressed=pressed
+                                    on:click=move |_| speaker.set(Some(id.clone()))>
+                                    <strong>{a.name}</strong>
+                                    <span class="muted small">{a.role}</span>
+                                    <span class="muted small">{if a.orchestrator { "orchestrator".to_string() } else { format!("{} turn(s)", a.contributions) }}</span>
+                                    {a.has_floor.then(|| view! { <span class="badge running">"has the floor"</span> })}
+                                </button>
+                            }
+                        }).collect_view())}
+                    </div>
+                </aside>
+                <section class="panel" aria-label="Transcript" aria-live="polite">
+                    <h2>"Transcript" <span class="spacer"></span>
+                        <span class="muted small">{move || view_memo.get().map(|v| match v.fallbacks {
+                            0 => String::new(),
+                            1 => "1 decision by the fallback rule".into(),
+                            n => format!("{n} decisions by the fallback rule"),
+                        })}</span>
+                    </h2>
+                    <div class="panel-body transcript-list">
+                        {move || {
+                            let who = speaker.get();
+                            let v = view_memo.get()?;
+                            let turns: Vec<_> = v.turns.into_iter()
+                                .filter(|t| who.as_deref().is_none_or(|w| t.who == w && t.kind == "contribution"))
+                                .collect();
+                            Some(if turns.is_empty() {
+                                view! { <p class="muted">"Nothing has been said yet. Run the meeting to start it."</p> }.into_any()
+                            } else {
+                                turns.into_iter().map(|t| match t.kind {
+                                    "contribution" => view! {
+                                        <article class="turn contribution" data-turn="contribution" data-speaker=t.who.clone()>
+                                            <header class="small"><strong>{t.name}</strong>
+                                                <span class="muted">{format!(" · {} · turn {}", t.phase, t.round)}</span></header>
+                                            <div class="md" inner_html=crate::markdown::to_safe_html(&t.text)></div>
+                                        </article>
+                                    }.into_any(),
+                                    "remark" => view! {
+                                        <article class="turn remark" data-turn="remark">
+                                            <header class="small"><strong>"You"</strong></header>
+                                            <p>{t.text}</p>
+                                        </article>
+                                    }.into_any(),
+                                    kind => {
+                                        let fell_back = kind == "fallback";
+                                        view! {
+                                            <p class=if fell_back { "turn decision fallback small" } else { "turn decision small" }
+                                                data-turn=kind>
+                                                {fell_back.then(|| view! { <span class="badge warn" title="The orchestrator's answer broke spec 001's rules; the fallback rule decided instead.">"fallback"</span> " " })}
+                                                <em>{t.text}</em>
+                                                <span class="muted">{t.rationale.map(|r| format!(" — {r}"))}</span>
+                                            </p>
+                                        }.into_any()
+                                    }
+                                }).collect_view().into_any()
+                            })
+                        }}
+                    </div>
+                </section>
+                <div class="side-right stack">
+                    <super::timeline::Timeline/>
+                    <RemarkBox/>
+                </div>
+            </div>
+            <section class="panel minutes" aria-label="Minutes" data-section="minutes">
+                <h2>"Minutes"</h2>
+                <div class="panel-body">
+                    {move || view_memo.get().map(|v| if v.has_minutes {
+                        view! { <div class="md" inner_html=crate::markdown::to_safe_html(&v.minutes_markdown)></div> }.into_any()
+                    } else {
+                        view! { <p class="muted">"The orchestrator writes the minutes when the meeting ends."</p> }.into_any()
+                    })}
+                </div>
+            </section>
+        </div>
+    }
+}
+
+/// A remark from the person to the meeting: every attendee sees it from the next call on.
+#[component]
+fn RemarkBox() -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    let state = app_state();
+    let text = RwSignal::new(String::new());
+    let send = move || {
+        let content = text.get_untracked().trim().to_string();
+        if content.is_empty() {
+            state.error("Write the remark first.");
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            match runner.command(|s| remark(s, content)).await {
+                Ok(()) => {
+                    text.set(String::new());
+                    state.info("Every attendee will see your remark from the next turn on.");
+                }
+                Err(e) => state.error(e),
+            }
+        });
+    };
+    let ViewMemo(view) = expect_context::<ViewMemo>();
+    view! {
+        <section class="panel" aria-label="Remark to the meeting">
+            <h2>"Remark to the meeting"</h2>
+            <div class="panel-body">
+                <label class="field">
+                    <span class="sr-only">"Your remark"</span>
+                    <textarea name="meeting-remark" rows="2" prop:value=move || text.get()
+                        on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                </label>
+                <div class="row end">
+                    <button class="ghost small" disabled=move || runner.read_only.get() || !view.with(|v| v.actions.edit)
+                        on:click=move |_| send()>"Send remark"</button>
+                </div>
+            </div>
+        </section>
+    }
+}
