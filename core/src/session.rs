@@ -638,7 +638,7 @@ fn timeline_of<P: Protocol>(core: &crate::engine::Core<P>) -> Vec<RoundLine> {
                 title: if rec.round == 0 {
                     "Start".into()
                 } else {
-                    format!("Round {}", rec.round)
+                    format!("{} {}", P::ROUND_WORD, rec.round)
                 },
                 steps: vec![step],
             }),
@@ -740,9 +740,11 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
         Status::Done => "done".to_string(),
     };
     let stage = match core.step {
-        Some(step) if core.round > 0 => format!("Round {} · {}", core.round, P::step_title(step)),
+        Some(step) if core.round > 0 => {
+            format!("{} {} · {}", P::ROUND_WORD, core.round, P::step_title(step))
+        }
         Some(step) => P::step_title(step).to_string(),
-        None if core.round > 0 => format!("Round {}", core.round),
+        None if core.round > 0 => format!("{} {}", P::ROUND_WORD, core.round),
         None => String::new(),
     };
     let running = *status == Status::Running;

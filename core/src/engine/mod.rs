@@ -106,6 +106,8 @@ pub enum Judgement<P: Protocol> {
 pub trait Protocol: Debug + Clone + PartialEq + Sized {
     /// The kind's name in files and the `created` event (one lowercase word).
     const KIND: &'static str;
+    /// What a round is called in this kind, for people ("Round 2").
+    const ROUND_WORD: &'static str = "Round";
     /// Everything a session of this kind starts from (the `created` event holds it).
     type Config: Wire;
     /// A step of a round (who answers under which shape).

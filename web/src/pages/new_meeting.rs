@@ -23,9 +23,9 @@ struct DraftAttendee {
 
 /// The participants a new meeting starts with: three views that most agendas need.
 const DEFAULT_PARTICIPANTS: [(&str, &str); 3] = [
-    ("Ana", "Engineer: what it takes to build"),
-    ("Bo", "Designer: what the people who use it need"),
-    ("Cy", "Product manager: scope, time and money"),
+    ("Ana", "Engineer"),
+    ("Bo", "Designer"),
+    ("Cy", "Product manager"),
 ];
 
 /// A whole number in a range, or what is wrong in words.

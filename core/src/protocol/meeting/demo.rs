@@ -278,8 +278,8 @@ fn minutes(env: &MeetingEnvelope) -> Minutes {
         .unwrap_or_default();
     Minutes {
         summary: format!(
-            "The meeting on {} heard {spoke} contribution(s) from {} attendees and {}.",
-            title_of(&env.agenda),
+            "The meeting on “{}” heard {spoke} contributions from {} participants and {}.",
+            title_of(&env.agenda).trim_end_matches(['.', '!', '?']),
             participants(env).len(),
             if decisions.is_empty() {
                 "ended without a decision"

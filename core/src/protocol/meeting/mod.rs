@@ -320,6 +320,7 @@ impl MeetingState {
 
 impl Protocol for MeetingState {
     const KIND: &'static str = "meeting";
+    const ROUND_WORD: &'static str = "Turn";
     type Config = MeetingConfig;
     type Step = MeetingStep;
     type Envelope = MeetingEnvelope;
