@@ -31,6 +31,26 @@ for (const f of files) {
 results.transfer = { rawKB: +(raw / KB).toFixed(1), gzipKB: +(gz / KB).toFixed(1), files: perFile };
 if (gz / KB > budgets.transferKB) failed = true;
 
+// What each kind of session adds: code bytes by Rust module in the wasm cargo built (it keeps the
+// function names that trunk's wasm-bindgen and wasm-opt strip), as a share of the download.
+const { byModule } = await import('./wasm-by-module.mjs');
+const namedWasm = join(ROOT, 'target/wasm32-unknown-unknown/release-web/roundtable-web.wasm');
+const wasmGz = perFile.length ? gzipSync(readFileSync(join(DIST, files.find((f) => f.endsWith('.wasm')))), { level: 9 }).length : 0;
+const kinds = [
+  ['team session', ['roundtable_core::protocol::team', 'roundtable_core::context', 'roundtable_core::demo', 'roundtable_core::tree']],
+  ['meeting', ['roundtable_core::protocol::meeting', 'roundtable_web::pages::new_meeting', 'roundtable_web::pages::session::meeting']],
+  ['engine (shared by every kind)', ['roundtable_core::engine']],
+];
+results.kinds = [];
+if (existsSync(namedWasm)) {
+  const prefixes = kinds.flatMap(([, p]) => p);
+  const by = byModule(readFileSync(namedWasm), prefixes);
+  for (const [kind, list] of kinds) {
+    const code = list.reduce((n, p) => n + by.sums[p], 0);
+    results.kinds.push({ kind, codeKB: +(code / KB).toFixed(1), gzipKB: +((code / by.total) * wasmGz / KB).toFixed(1) });
+  }
+}
+
 // 2 + 3. Timings in Chromium.
 const bigFile = join(OUTPUT, 'big-1000.roundtable.json');
 if (!existsSync(bigFile) || process.env.RT_REGEN_BIG) {
@@ -129,6 +149,13 @@ Measured ${new Date().toISOString()} on this machine (2 cores), headless Chromiu
 | tree scroll, 120 scroll steps top → bottom | virtualized, p95 frame ≤ 50 ms | ${scroll.rowsInDomAtEnd} rows in the DOM; frame median ${scroll.medianFrameMs} ms, p95 ${scroll.p95FrameMs} ms, max ${scroll.maxFrameMs} ms | ${verdict(scroll.rowsInDomAtEnd <= 120 && scroll.p95FrameMs <= 50)} |
 
 Files: ${results.transfer.files.join('; ')}.
+
+What each kind adds (code bytes by Rust module in the named wasm, and that share of the gzip
+download; with LTO, inlined code counts where it ended up, so these are estimates):
+
+| part | code | ≈ gzip |
+| --- | --- | --- |
+${results.kinds.map((k) => `| ${k.kind} | ${k.codeKB} KB | ${k.gzipKB} KB |`).join('\n')}
 
 Where the wasm's bytes are, what each size change saved and the levers left: /work/notes/size-web.md.
 `;
