@@ -83,3 +83,15 @@ test('a meeting is created, runs to its minutes, and travels as a file', async (
   assert.equal(second.checksum, first.checksum);
   assert.deepEqual(b.errors, [], 'no page errors');
 });
+
+test('"Try a demo meeting" on the home page opens a meeting ready to run', async () => {
+  const { page } = b;
+  await open(page, srv.url, '#/');
+  await page.click('button[name="demo-meeting"]');
+  await page.waitForSelector('nav.phases li[data-phase="Initialization"].current');
+  assert.equal(await page.getAttribute('.session', 'data-status'), 'draft');
+  assert.match(await page.textContent('.session-head h1'), /team offsite/);
+  await page.click('button[name="step"]');
+  await page.waitForSelector('[data-turn="decision"], [data-turn="fallback"]');
+  assert.deepEqual(b.errors, [], 'no page errors');
+});

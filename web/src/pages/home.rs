@@ -13,6 +13,9 @@ use crate::util::{ago, now_ms, short_count};
 /// The demo session shipped in `static/demo/`, relative to the page so sub-paths work.
 pub const DEMO_FILE: &str = "demo/demo-session.roundtable.json";
 
+/// The agenda of the one-click demo meeting.
+const DEMO_AGENDA: &str = "Choose where to hold the team offsite.\nBudget: £3,000 for 12 people. It must be reachable by train, and we need a decision by Friday.";
+
 /// A person-facing word for a stored status.
 pub fn status_label(status: &str) -> &'static str {
     match status {
@@ -84,6 +87,30 @@ pub fn HomePage() -> impl IntoView {
         });
     };
 
+    // A meeting on the demo model with a ready agenda: one click from the home page to a meeting.
+    let demo_meeting = move || {
+        use roundtable_core::engine::ModelRef;
+        use roundtable_core::protocol::meeting::MeetingConfig;
+        let model = ModelRef {
+            provider: roundtable_core::demo::PROVIDER.into(),
+            model: roundtable_core::demo::MODEL.into(),
+        };
+        let people = [
+            ("ana", "Ana", "Engineer"),
+            ("bo", "Bo", "Designer"),
+            ("cy", "Cy", "Product manager"),
+        ];
+        let config = MeetingConfig::standard(DEMO_AGENDA, &people, model);
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            match crate::sessions::create_meeting(config).await {
+                Ok(id) => navigate(&Route::Session { id, product: None }),
+                Err(e) => state.error(e),
+            }
+            busy.set(false);
+        });
+    };
+
     view! {
         <section class="page home"
             on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); over.set(true); }
@@ -115,6 +142,9 @@ pub fn HomePage() -> impl IntoView {
                     </label>
                     <button class="ghost" name="open-demo" disabled=move || busy.get() on:click=move |_| open_demo()>
                         "Open a demo session"
+                    </button>
+                    <button class="ghost" name="demo-meeting" disabled=move || busy.get() on:click=move |_| demo_meeting()>
+                        "Try a demo meeting"
                     </button>
                 </div>
             </div>
