@@ -36,17 +36,15 @@ test('the new-session form explains bad input and creates nothing', async () => 
   await open(page, srv.url, '#/new');
   await page.fill('input[name="max-rounds"]', '0');
   await page.click('button[name="create"]');
-  await page.waitForSelector('#request-error:has-text("cannot be empty")');
+  await page.waitForSelector('#request-error:has-text("request is empty")');
   await page.waitForSelector('text=Rounds must be between 1 and 50');
   assert.match(page.url(), /#\/new$/, 'still on the form');
-  // Removing every operative is refused with a reason.
+  // A second chair is refused with core's reason.
   await page.fill('textarea[name="request"]', 'Anything');
   await page.fill('input[name="max-rounds"]', '3');
-  for (const name of ['Ravi Patel', 'Lena Novak']) {
-    await page.click(`button[aria-label="Remove ${name}"]`);
-  }
+  await page.selectOption('.member-row:nth-child(2) select[name="member-team-role"]', 'chair');
   await page.click('button[name="create"]');
-  await page.waitForSelector('text=Add at least one operative');
+  await page.waitForSelector('text=exactly one chair');
   await open(page, srv.url, '#/');
   await page.waitForSelector('text=No sessions yet.');
 });
