@@ -4,7 +4,7 @@
 //! demo. Seeded by the agenda and the call id: the same meeting plays the same way again.
 
 use super::answer::{ActionItem, Contribution, Decision, DecisionWire, Minutes, Phase};
-use super::prompt::MeetingEnvelope;
+use super::prompt::{participants, MeetingEnvelope};
 use super::{MeetingState, MeetingStep, Turn};
 use crate::demo::rng::{fnv1a, mix, SplitMix64};
 use crate::engine::{estimate_tokens, DemoReply, StoredCall};
@@ -37,14 +37,6 @@ pub fn answer(call: &StoredCall<MeetingState>, env: &MeetingEnvelope) -> DemoRep
         finish_reason: "stop".into(),
         text,
     }
-}
-
-fn participants(env: &MeetingEnvelope) -> Vec<&str> {
-    env.attendees
-        .iter()
-        .filter(|a| !a.orchestrator)
-        .map(|a| a.id.as_str())
-        .collect()
 }
 
 fn name_of<'a>(env: &'a MeetingEnvelope, id: &'a str) -> &'a str {

@@ -118,7 +118,8 @@ pub fn messages(env: &MeetingEnvelope) -> Vec<Message> {
     ]
 }
 
-fn participants(env: &MeetingEnvelope) -> Vec<&str> {
+/// The participants' ids (everyone but the orchestrator), in attendee order.
+pub(super) fn participants(env: &MeetingEnvelope) -> Vec<&str> {
     env.attendees
         .iter()
         .filter(|a| !a.orchestrator)
