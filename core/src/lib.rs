@@ -13,6 +13,7 @@ pub mod event;
 pub mod export;
 pub mod json_schema;
 pub mod protocol;
+pub mod provider_schema;
 pub mod schema;
 pub mod session;
 mod text;
