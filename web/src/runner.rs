@@ -48,8 +48,6 @@ pub enum RunMode {
     ToEnd,
 }
 
-/// Provider attempts per call before the session pauses on a retryable error.
-pub const MAX_ATTEMPTS: u32 = 3;
 /// The longest answer asked of a model.
 pub const MAX_TOKENS: u32 = 8192;
 /// Pause per demo call so a person can watch the team work (no network is involved).
@@ -338,6 +336,11 @@ impl Runner {
             if self.generation.get_value() != generation {
                 break;
             }
+            // Retry policy (providers::retry): Retry-After honoured up to a cap, else backoff
+            // with jitter; quota, key, model and refusal errors are not retried.
+            let retry_in = result.as_ref().err().and_then(|e| {
+                providers::retry::delay_ms(e, attempt, now() ^ u64::from(attempt) << 48)
+            });
             match result {
                 Ok(done) => {
                     self.validating.update(|v| {
@@ -365,13 +368,14 @@ impl Runner {
                         self.mode.set(RunMode::Idle);
                     }
                 }
-                Err(err) if err.is_retryable() && attempt < MAX_ATTEMPTS => {
-                    let wait = 1000 * 2u64.pow(attempt);
+                Err(err) if retry_in.is_some() => {
+                    let wait = retry_in.unwrap_or_default();
                     self.error.set(Some(format!(
-                        "{}'s call failed ({err}); trying again in {} s (attempt {} of {MAX_ATTEMPTS}).",
+                        "{}'s call failed ({err}); trying again in {} s (attempt {} of {}).",
                         call.member,
-                        wait / 1000,
-                        attempt + 1
+                        wait.div_ceil(1000),
+                        attempt + 1,
+                        providers::retry::MAX_ATTEMPTS,
                     )));
                     let tx = tx.clone();
                     let runner = *self;
@@ -502,16 +506,9 @@ pub async fn perform(
     on_text: &dyn Fn(&str),
 ) -> Result<Completion, ProviderError> {
     let id = ProviderId::parse(provider).unwrap_or(ProviderId::Demo);
-    let key = if id.needs_key() {
-        storage::get_setting(&id.key_setting()).await.ok().flatten()
-    } else {
-        None
-    };
-    let base = if id == ProviderId::Local {
-        storage::get_setting("base:local").await.ok().flatten()
-    } else {
-        None
-    };
+    // The provider's key and base URL (Settings), and the answer's schema by name.
+    let config = providers::config::load(id).await;
+    let schema = providers::schema::load(call.step.wire_name()).await;
     if id == ProviderId::Demo {
         let delay = storage::get_setting(DEMO_DELAY_SETTING)
             .await
@@ -526,10 +523,11 @@ pub async fn perform(
     adapter
         .complete(CallRequest {
             call,
+            schema: schema.as_deref(),
             model,
             max_tokens: MAX_TOKENS,
-            key: key.as_deref(),
-            base_url: base.as_deref(),
+            key: config.key.as_deref(),
+            base_url: config.base_url.as_deref(),
             abort,
             on_text: Some(on_text),
         })

@@ -1,5 +1,10 @@
-//! Settings: a key per provider (kept only in this browser), default models, the local server's
-//! address, and the theme.
+//! Settings: per provider a key (kept only in this browser), a base URL, a default model picked
+//! from the provider's own model list (refreshable) or typed, and a connection test; the demo
+//! model's pace; the theme.
+//!
+//! "Test connection" lists the provider's models: the cheapest call each API has (no tokens),
+//! and it fails exactly when the address, the key or the browser's access is wrong, which it then
+//! says in plain words ([`crate::providers::errors`]).
 //!
 //! A stored key is never shown again, not even in part: the page says only that one is stored.
 //! Inputs are `type=password` with autocomplete off so the browser does not offer to sync them.
@@ -7,7 +12,7 @@
 use leptos::prelude::*;
 
 use crate::app::{app_state, Theme};
-use crate::providers::ProviderId;
+use crate::providers::{config, models, ProviderId};
 use crate::storage;
 
 /// What the page knows about one provider.
@@ -15,6 +20,8 @@ use crate::storage;
 struct ProviderSettings {
     has_key: bool,
     model: String,
+    base: String,
+    models: Vec<String>,
 }
 
 /// The settings page.
@@ -29,26 +36,38 @@ pub fn SettingsPage() -> impl IntoView {
                 .await
                 .unwrap_or_default();
             let mut out = Vec::new();
-            for p in ProviderId::ALL {
-                let model = storage::get_setting(&format!("model:{}", p.as_str()))
+            let read = |key: String| async move {
+                storage::get_setting(&key)
                     .await
                     .ok()
                     .flatten()
-                    .unwrap_or_default();
+                    .unwrap_or_default()
+            };
+            for p in ProviderId::ALL
+                .into_iter()
+                .filter(|p| *p != ProviderId::Demo)
+            {
+                let model = read(format!("model:{}", p.as_str())).await;
+                let base = read(p.base_setting()).await;
+                let models =
+                    serde_json::from_str(&read(models_setting(p)).await).unwrap_or_default();
                 let has_key = keys.iter().any(|(k, _)| *k == p.key_setting());
-                out.push((p, ProviderSettings { has_key, model }));
+                out.push((
+                    p,
+                    ProviderSettings {
+                        has_key,
+                        model,
+                        base,
+                        models,
+                    },
+                ));
             }
-            let base = storage::get_setting("base:local")
-                .await
-                .ok()
-                .flatten()
-                .unwrap_or_default();
             let delay = storage::get_setting(crate::runner::DEMO_DELAY_SETTING)
                 .await
                 .ok()
                 .flatten()
                 .unwrap_or_default();
-            (out, base, delay)
+            (out, delay)
         }
     });
 
@@ -60,13 +79,12 @@ pub fn SettingsPage() -> impl IntoView {
                 "They are never written into an exported session, a link or the console."
             </p>
             <Suspense fallback=|| view! { <p class="muted">"Loading settings…"</p> }>
-                {move || loaded.get().map(|(providers, base, delay)| view! {
+                {move || loaded.get().map(|(providers, delay)| view! {
                     <div class="card">
                         <h2>"Providers"</h2>
                         {providers.into_iter().map(|(p, s)| view! {
                             <ProviderRow provider=p settings=s on_change=move || version.update(|v| *v += 1)/>
                         }).collect_view()}
-                        <LocalBase initial=base/>
                         <DemoDelay initial=delay/>
                         <div class="row end">
                             <button class="danger" on:click=move |_| {
@@ -103,7 +121,8 @@ pub fn SettingsPage() -> impl IntoView {
     }
 }
 
-/// One provider: key status and input, default model.
+/// One provider: key status and input, base URL, default model with the provider's model list,
+/// and a connection test.
 #[component]
 fn ProviderRow(
     provider: ProviderId,
@@ -113,6 +132,11 @@ fn ProviderRow(
     let state = app_state();
     let key_input = RwSignal::new(String::new());
     let model = RwSignal::new(settings.model.clone());
+    let base = RwSignal::new(settings.base.clone());
+    let models = RwSignal::new(settings.models.clone());
+    // The last connection test's or model refresh's outcome: (fine, words).
+    let verdict = RwSignal::new(None::<(bool, String)>);
+    let busy = RwSignal::new(false);
     let id = provider.as_str();
     let save_key = move || {
         let key = key_input.get_untracked().trim().to_string();
@@ -148,94 +172,143 @@ fn ProviderRow(
             }
         });
     };
+    let save_base = move || {
+        let typed = base.get_untracked().trim().to_string();
+        let checked = if typed.is_empty() {
+            Ok(None)
+        } else {
+            config::check_base_url(&typed).map(Some)
+        };
+        match checked {
+            Err(e) => state.error(e.to_string()),
+            Ok(value) => leptos::task::spawn_local(async move {
+                match storage::set_setting(&provider.base_setting(), value.as_deref()).await {
+                    Ok(()) => {
+                        base.set(value.unwrap_or_default());
+                        state.info(format!("Address for {} saved.", provider.label()));
+                    }
+                    Err(e) => state.error(e.to_string()),
+                }
+            }),
+        }
+    };
+    // Lists the provider's models (the cheapest call there is); `test` also judges the chosen model.
+    let fetch_models = move |test: bool| {
+        busy.set(true);
+        verdict.set(None);
+        leptos::task::spawn_local(async move {
+            let config = config::load(provider).await;
+            let base_url = config
+                .base_url
+                .clone()
+                .unwrap_or_else(|| provider.default_base().to_string());
+            let chosen = match model.get_untracked().trim() {
+                "" => provider.default_model().to_string(),
+                m => m.to_string(),
+            };
+            match models::list(provider, &base_url, config.key.as_deref()).await {
+                Ok(list) => {
+                    let words = if test {
+                        models::verdict(provider, &list, &chosen)
+                    } else {
+                        format!("{} models listed.", list.len())
+                    };
+                    let fine = !test || list.contains(&chosen);
+                    let stored = serde_json::to_string(&list).unwrap_or_default();
+                    let _ = storage::set_setting(&models_setting(provider), Some(&stored)).await;
+                    models.set(list);
+                    verdict.set(Some((fine, words)));
+                }
+                Err(e) => verdict.set(Some((false, capitalised(&e.to_string())))),
+            }
+            busy.set(false);
+        });
+    };
+    let key_label = if provider.needs_key() {
+        "API key "
+    } else {
+        "API key (optional) "
+    };
     view! {
         <fieldset class="provider" data-provider=id>
             <legend>{provider.label()}</legend>
-            {provider.needs_key().then(|| view! {
-                <div class="row">
-                    <label class="field grow">
-                        <span>
-                            "API key "
-                            {if settings.has_key {
-                                view! { <span class="badge ok">"stored"</span> }.into_any()
-                            } else {
-                                view! { <span class="badge">"none"</span> }.into_any()
-                            }}
-                        </span>
-                        <input type="password" autocomplete="off" spellcheck="false"
-                            name=format!("key-{id}")
-                            placeholder=if settings.has_key { "replace the stored key" } else { "paste a key" }
-                            prop:value=move || key_input.get()
-                            on:input=move |ev| key_input.set(event_target_value(&ev))
-                            on:keydown=move |ev| if ev.key() == "Enter" { save_key() }/>
-                    </label>
-                    <button on:click=move |_| save_key()>"Save key"</button>
-                    {settings.has_key.then(|| view! {
-                        <button class="ghost" on:click=move |_| {
-                            leptos::task::spawn_local(async move {
-                                match storage::set_setting(&provider.key_setting(), None).await {
-                                    Ok(()) => { state.info(format!("Key for {} removed.", provider.label())); on_change(); }
-                                    Err(e) => state.error(e.to_string()),
-                                }
-                            });
-                        }>"Remove"</button>
-                    })}
-                </div>
-            })}
+            <div class="row">
+                <label class="field grow">
+                    <span>
+                        {key_label}
+                        {if settings.has_key {
+                            view! { <span class="badge ok">"stored"</span> }.into_any()
+                        } else {
+                            view! { <span class="badge">"none"</span> }.into_any()
+                        }}
+                    </span>
+                    <input type="password" autocomplete="off" spellcheck="false"
+                        name=format!("key-{id}")
+                        placeholder=if settings.has_key { "replace the stored key" } else { "paste a key" }
+                        prop:value=move || key_input.get()
+                        on:input=move |ev| key_input.set(event_target_value(&ev))
+                        on:keydown=move |ev| if ev.key() == "Enter" { save_key() }/>
+                </label>
+                <button name=format!("save-key-{id}") on:click=move |_| save_key()>"Save key"</button>
+                {settings.has_key.then(|| view! {
+                    <button class="ghost" on:click=move |_| {
+                        leptos::task::spawn_local(async move {
+                            match storage::set_setting(&provider.key_setting(), None).await {
+                                Ok(()) => { state.info(format!("Key for {} removed.", provider.label())); on_change(); }
+                                Err(e) => state.error(e.to_string()),
+                            }
+                        });
+                    }>"Remove"</button>
+                })}
+            </div>
+            <div class="row">
+                <label class="field grow">
+                    <span>"Base URL"</span>
+                    <input type="url" name=format!("base-{id}") placeholder=provider.default_base()
+                        spellcheck="false"
+                        prop:value=move || base.get()
+                        on:input=move |ev| base.set(event_target_value(&ev))
+                        on:keydown=move |ev| if ev.key() == "Enter" { save_base() }/>
+                </label>
+                <button class="ghost" name=format!("save-base-{id}") on:click=move |_| save_base()>"Save address"</button>
+            </div>
             <div class="row">
                 <label class="field grow">
                     <span>"Default model"</span>
                     <input type="text" name=format!("model-{id}") placeholder=provider.default_model()
+                        list=format!("models-{id}") spellcheck="false"
                         prop:value=move || model.get()
                         on:input=move |ev| model.set(event_target_value(&ev))
                         on:keydown=move |ev| if ev.key() == "Enter" { save_model() }/>
+                    <datalist id=format!("models-{id}")>
+                        {move || models.get().into_iter().map(|m| view! { <option value=m/> }).collect_view()}
+                    </datalist>
                 </label>
                 <button class="ghost" on:click=move |_| save_model()>"Save model"</button>
+                <button class="ghost" name=format!("refresh-models-{id}") prop:disabled=move || busy.get()
+                    on:click=move |_| fetch_models(false)>"Refresh models"</button>
+                <button name=format!("test-{id}") prop:disabled=move || busy.get()
+                    on:click=move |_| fetch_models(true)>"Test connection"</button>
             </div>
+            {move || verdict.get().map(|(fine, words)| view! {
+                <p class="conn" class:ok=fine class:bad=!fine data-provider=id role="status">{words}</p>
+            })}
         </fieldset>
     }
 }
 
-/// The local server's base URL (loopback only, which the page's CSP also enforces).
-#[component]
-fn LocalBase(initial: String) -> impl IntoView {
-    let state = app_state();
-    let base = RwSignal::new(initial);
-    let save = move || {
-        let b = base.get_untracked().trim().to_string();
-        if !b.is_empty() && !is_loopback_url(&b) {
-            state.error("The local server must be on this machine: http://127.0.0.1:PORT/v1 or http://localhost:PORT/v1.");
-            return;
-        }
-        leptos::task::spawn_local(async move {
-            let value = (!b.is_empty()).then_some(b.as_str());
-            match storage::set_setting("base:local", value).await {
-                Ok(()) => state.info("Local server address saved."),
-                Err(e) => state.error(e.to_string()),
-            }
-        });
-    };
-    view! {
-        <div class="row">
-            <label class="field grow">
-                <span>"Local server address"</span>
-                <input type="url" name="base-local" placeholder="http://127.0.0.1:11434/v1"
-                    prop:value=move || base.get()
-                    on:input=move |ev| base.set(event_target_value(&ev))/>
-            </label>
-            <button class="ghost" on:click=move |_| save()>"Save address"</button>
-        </div>
-    }
+/// The settings key under which a provider's last fetched model list is kept (JSON array).
+pub fn models_setting(provider: ProviderId) -> String {
+    format!("models:{}", provider.as_str())
 }
 
-/// Whether a URL points at this machine over plain HTTP (what the CSP allows for local servers).
-pub fn is_loopback_url(url: &str) -> bool {
-    let rest = match url.strip_prefix("http://") {
-        Some(r) => r,
-        None => return false,
-    };
-    let host = rest.split(['/', ':']).next().unwrap_or_default();
-    host == "127.0.0.1" || host == "localhost"
+/// The sentence with its first letter capitalised (error texts start lower-case).
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect::<String>() + ".",
+        None => String::new(),
+    }
 }
 
 /// How long the demo model "thinks" per call, so a person can watch (or a test can catch a run
