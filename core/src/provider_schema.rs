@@ -179,6 +179,7 @@ const GRAMMAR_KEYWORDS: &[&str] = &[
     "minimum",
     "properties",
     "required",
+    "title",
     "type",
 ];
 
