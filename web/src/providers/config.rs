@@ -1,7 +1,7 @@
 //! Where a provider is reached and with which key, as the person set it in Settings.
 //!
 //! A base URL the person types is accepted only when it is `https://`, or `http://` to this
-//! machine (`127.0.0.1`, `localhost`, `[::1]`): a key must never travel in clear text over a
+//! machine (`127.0.0.1`, `localhost`): a key must never travel in clear text over a
 //! network, and the page's CSP allows plain `http:` only to loopback. A server elsewhere on the
 //! local network needs https (or a loopback tunnel).
 
@@ -25,7 +25,7 @@ pub enum BaseUrlError {
     #[error("\"{0}\" is not a URL: it must start with https:// (or http:// for a server on this machine or your local network)")]
     NotAUrl(String),
     /// Plain http to a host that is not this machine.
-    #[error("{0} is not this machine: use https:// (plain http:// is allowed only to 127.0.0.1, localhost or [::1], so a key never crosses a network in clear text)")]
+    #[error("{0} is not this machine: use https:// (plain http:// is allowed only to 127.0.0.1 or localhost, so a key never crosses a network in clear text)")]
     PlainHttp(String),
 }
 
@@ -78,7 +78,11 @@ mod tests {
             "https://llm.example.org/v1"
         );
         assert!(check_base_url("http://127.0.0.1:1234/v1").is_ok());
-        assert!(check_base_url("http://[::1]:11434").is_ok());
+        assert!(check_base_url("http://localhost:11434").is_ok());
+        assert!(
+            check_base_url("http://[::1]:11434").is_err(),
+            "not in the CSP"
+        );
         assert_eq!(
             check_base_url("http://192.168.1.9:11434"),
             Err(BaseUrlError::PlainHttp("192.168.1.9:11434".into()))

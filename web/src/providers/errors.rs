@@ -174,13 +174,12 @@ pub fn is_local_host(host: &str) -> bool {
                 .is_some_and(|n| (16..32).contains(&n)))
 }
 
-/// Whether `host` is this machine (the only hosts the page's CSP lets plain `http:` reach).
+/// Whether `host` is this machine as the page's CSP names it (`127.0.0.1`, `localhost`): the
+/// only hosts plain `http:` may reach. (`[::1]` is not listed: Chromium refuses an IPv6 literal
+/// in a CSP source.)
 pub fn is_loopback(host: &str) -> bool {
-    let name = match host.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or_default(),
-        None => host.rsplit_once(':').map_or(host, |(h, _)| h),
-    };
-    name == "localhost" || name == "::1" || name == "127.0.0.1"
+    let name = host.rsplit_once(':').map_or(host, |(h, _)| h);
+    name == "localhost" || name == "127.0.0.1"
 }
 
 /// The host part of a URL (`https://api.x.com/v1/…` → `api.x.com`).
@@ -213,6 +212,8 @@ pub fn error_message(body: &str) -> String {
                 .and_then(|m| m.as_str().map(str::to_string))
         })
         .unwrap_or_else(|| body.trim().to_string());
+    // Our sentences go on after the provider's words: its own full stop would double ours.
+    let message = message.trim().trim_end_matches('.').to_string();
     let message = if message.is_empty() {
         "no details given".to_string()
     } else {
@@ -447,7 +448,7 @@ mod tests {
         );
         assert!(!cloud.to_string().contains("OLLAMA"), "{cloud}");
         assert!(cloud.to_string().contains("api.mistral.ai"));
-        let limited = c(429, r#"{"error":{"message":"slow down"}}"#).to_string();
+        let limited = c(429, r#"{"error":{"message":"slow down."}}"#).to_string();
         assert_eq!(
             limited,
             "OpenAI is rate limiting this key (it asks to wait 2 s): slow down"
