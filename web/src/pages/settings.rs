@@ -12,7 +12,7 @@
 use leptos::prelude::*;
 
 use crate::app::{app_state, Theme};
-use crate::providers::{config, models, ProviderId};
+use crate::providers::{config, limit, models, ProviderId};
 use crate::storage;
 
 /// What the page knows about one provider.
@@ -22,6 +22,7 @@ struct ProviderSettings {
     model: String,
     base: String,
     models: Vec<String>,
+    limit: String,
 }
 
 /// The settings page.
@@ -51,6 +52,7 @@ pub fn SettingsPage() -> impl IntoView {
                 let base = read(p.base_setting()).await;
                 let models =
                     serde_json::from_str(&read(models_setting(p)).await).unwrap_or_default();
+                let limit = read(limit::setting(p)).await;
                 let has_key = keys.iter().any(|(k, _)| *k == p.key_setting());
                 out.push((
                     p,
@@ -59,6 +61,7 @@ pub fn SettingsPage() -> impl IntoView {
                         model,
                         base,
                         models,
+                        limit,
                     },
                 ));
             }
@@ -133,6 +136,7 @@ fn ProviderRow(
     let key_input = RwSignal::new(String::new());
     let model = RwSignal::new(settings.model.clone());
     let base = RwSignal::new(settings.base.clone());
+    let parallel = RwSignal::new(settings.limit.clone());
     let models = RwSignal::new(settings.models.clone());
     // The last connection test's or model refresh's outcome: (fine, words).
     let verdict = RwSignal::new(None::<(bool, String)>);
@@ -191,6 +195,23 @@ fn ProviderRow(
                 }
             }),
         }
+    };
+    let save_limit = move || {
+        let typed = parallel.get_untracked().trim().to_string();
+        if !typed.is_empty() && limit::parse(&typed).is_none() {
+            state.error(format!(
+                "Parallel calls is a whole number from 1 to {}.",
+                limit::MAX_LIMIT
+            ));
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let value = (!typed.is_empty()).then_some(typed.as_str());
+            match storage::set_setting(&limit::setting(provider), value).await {
+                Ok(()) => state.info(format!("Parallel calls for {} saved.", provider.label())),
+                Err(e) => state.error(e.to_string()),
+            }
+        });
     };
     // Lists the provider's models (the cheapest call there is); `test` also judges the chosen model.
     let fetch_models = move |test: bool| {
@@ -271,6 +292,15 @@ fn ProviderRow(
                         on:keydown=move |ev| if ev.key() == "Enter" { save_base() }/>
                 </label>
                 <button class="ghost" name=format!("save-base-{id}") on:click=move |_| save_base()>"Save address"</button>
+                <label class="field">
+                    <span>"Parallel calls"</span>
+                    <input type="text" inputmode="numeric" size="4" name=format!("limit-{id}")
+                        placeholder=limit::default_limit(provider).to_string()
+                        prop:value=move || parallel.get()
+                        on:input=move |ev| parallel.set(event_target_value(&ev))
+                        on:keydown=move |ev| if ev.key() == "Enter" { save_limit() }/>
+                </label>
+                <button class="ghost" name=format!("save-limit-{id}") on:click=move |_| save_limit()>"Save"</button>
             </div>
             <div class="row">
                 <label class="field grow">

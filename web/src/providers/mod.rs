@@ -25,6 +25,7 @@ pub mod config;
 pub mod demo;
 pub mod errors;
 pub mod gemini;
+pub mod limit;
 pub mod models;
 pub mod ndjson;
 pub mod ollama;
@@ -345,6 +346,11 @@ impl Provider for Http {
                         openai::parse,
                     ),
                 };
+            // Queued here while the provider already has its limit of calls out.
+            let _slot = limit::acquire(id).await;
+            if request.abort.is_some_and(|a| a.aborted()) {
+                return Err(errors::network(&call.url, "stopped before it was sent"));
+            }
             complete_streamed(id, request.model, call, &request, decoder.as_mut(), parse).await
         })
     }
