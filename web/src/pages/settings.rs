@@ -12,7 +12,7 @@
 use leptos::prelude::*;
 
 use crate::app::{app_state, Theme};
-use crate::providers::{config, limit, models, ProviderId};
+use crate::providers::{config, limit, models, price, ProviderId};
 use crate::storage;
 
 /// What the page knows about one provider.
@@ -23,6 +23,8 @@ struct ProviderSettings {
     base: String,
     models: Vec<String>,
     limit: String,
+    /// The person's own price of the default model (`in / out`), if set.
+    price: String,
 }
 
 /// The settings page.
@@ -53,6 +55,12 @@ pub fn SettingsPage() -> impl IntoView {
                 let models =
                     serde_json::from_str(&read(models_setting(p)).await).unwrap_or_default();
                 let limit = read(limit::setting(p)).await;
+                let chosen = if model.is_empty() {
+                    p.default_model()
+                } else {
+                    model.as_str()
+                };
+                let price = read(price::setting(p, chosen)).await;
                 let has_key = keys.iter().any(|(k, _)| *k == p.key_setting());
                 out.push((
                     p,
@@ -62,6 +70,7 @@ pub fn SettingsPage() -> impl IntoView {
                         base,
                         models,
                         limit,
+                        price,
                     },
                 ));
             }
@@ -137,6 +146,43 @@ fn ProviderRow(
     let model = RwSignal::new(settings.model.clone());
     let base = RwSignal::new(settings.base.clone());
     let parallel = RwSignal::new(settings.limit.clone());
+    let own_price = RwSignal::new(settings.price.clone());
+    // The model prices apply to: the one typed, else the provider's default.
+    let priced_model = move || match model.get().trim() {
+        "" => provider.default_model().to_string(),
+        m => m.to_string(),
+    };
+    let save_price = move || {
+        let typed = own_price.get_untracked().trim().to_string();
+        if !typed.is_empty() && price::parse(&typed).is_none() {
+            state
+                .error("A price is two numbers, dollars per million tokens in and out: 1.25 / 10.");
+            return;
+        }
+        let m = priced_model();
+        leptos::task::spawn_local(async move {
+            let value = (!typed.is_empty()).then_some(typed.as_str());
+            match storage::set_setting(&price::setting(provider, &m), value).await {
+                Ok(()) => state.info(format!("Price of {m} saved.")),
+                Err(e) => state.error(e.to_string()),
+            }
+        });
+    };
+    // What the price (own, else the table's) makes of a typical call: 4,000 tokens in, 1,000 out.
+    let price_note = move || {
+        let m = priced_model();
+        let own = price::parse(&own_price.get());
+        match own.or_else(|| price::known(provider, &m)) {
+            Some(p) => format!(
+                "{m}: ${} in / ${} out per million tokens ({}); a call of 4k tokens in and 1k out costs {}.",
+                p.input,
+                p.output,
+                if own.is_some() { "your price".to_string() } else { format!("table of {}", price::PRICES_DATED) },
+                price::format(price::cost(p, 4_000, 1_000, true)),
+            ),
+            None => format!("No price known for {m}: set one to see what calls cost."),
+        }
+    };
     let models = RwSignal::new(settings.models.clone());
     // The last connection test's or model refresh's outcome: (fine, words).
     let verdict = RwSignal::new(None::<(bool, String)>);
@@ -320,6 +366,17 @@ fn ProviderRow(
                 <button name=format!("test-{id}") prop:disabled=move || busy.get()
                     on:click=move |_| fetch_models(true)>"Test connection"</button>
             </div>
+            <div class="row">
+                <label class="field grow">
+                    <span>"Your price for this model (dollars per million tokens, in / out)"</span>
+                    <input type="text" name=format!("price-{id}") placeholder="e.g. 1.25 / 10" spellcheck="false"
+                        prop:value=move || own_price.get()
+                        on:input=move |ev| own_price.set(event_target_value(&ev))
+                        on:keydown=move |ev| if ev.key() == "Enter" { save_price() }/>
+                </label>
+                <button class="ghost" name=format!("save-price-{id}") on:click=move |_| save_price()>"Save price"</button>
+            </div>
+            <p class="muted price-note" data-provider=id>{price_note}</p>
             {move || verdict.get().map(|(fine, words)| view! {
                 <p class="conn" class:ok=fine class:bad=!fine data-provider=id role="status">{words}</p>
             })}

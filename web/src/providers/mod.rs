@@ -30,6 +30,7 @@ pub mod models;
 pub mod ndjson;
 pub mod ollama;
 pub mod openai;
+pub mod price;
 pub mod retry;
 pub mod schema;
 pub mod sse;
