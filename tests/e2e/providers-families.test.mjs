@@ -22,7 +22,7 @@ let browser;
 let mock;
 
 /** Page errors other than the browser's own log line for an HTTP error a test provoked. */
-const unexpected = (errors) => errors.filter((e) => !/Failed to load resource: the server responded with a status of (401|429|529)/.test(e));
+const unexpected = (errors) => errors.filter((e) => !/Failed to load resource: the server responded with a status of (401|403|429|500|529)/.test(e));
 
 /** Where each family puts the key. */
 function keyHeaders(entry) {
@@ -231,4 +231,49 @@ test('a refusal never reaches the validator: the session pauses and says the mod
   assert.equal(posts.length, 1, 'no repair prompt was sent for a refusal');
   assert.equal(await status(page) === 'running', false);
   await shot(page, 'providers-refusal');
+});
+
+test('a 500 is retried; a 403 and a filtered answer pause; a length stop and broken JSON go back for repair', async () => {
+  const { page, errors } = browser;
+  errors.length = 0;
+  const posts = () => mock.state.requests.filter((r) => r.method === 'POST');
+
+  // 500 on Mistral: retried, then the answer is taken.
+  await withFaults(page, 'mistral', [{ status: 500, body: { message: 'Internal server error' } }], 'Plan through a server hiccup.');
+  await page.waitForSelector('[data-product-id="p3"]', { timeout: 60000 });
+  await waitStatus(page, ['paused'], 30000);
+  assert.equal(posts().length, 2, 'one retry');
+
+  // 403 on Groq: the key is refused; no retry, nothing applied.
+  await withFaults(page, 'groq', [{ status: 403, body: { error: { message: 'Forbidden: this key may not use the model' } } }], 'Plan with a forbidden key.');
+  let banner = await page.waitForSelector('[data-banner="error"]', { timeout: 20000 });
+  assert.match(await banner.textContent(), /Groq refused the key \(HTTP 403\)/);
+  await waitStatus(page, ['paused', 'draft']);
+  await new Promise((r) => setTimeout(r, 1200));
+  assert.equal(posts().length, 1, 'a refused key is not retried');
+  assert.equal(await page.$('[data-product-id="p1"]'), null);
+
+  // Gemini's safety stop: a filtered answer is never validated; the session pauses.
+  await withFaults(page, 'gemini', [{ refusal: '{"responseType": "final_output"' }], 'Plan something the filter stops.');
+  banner = await page.waitForSelector('[data-banner="error"]', { timeout: 20000 });
+  assert.match(await banner.textContent(), /content filter withheld the answer/);
+  await waitStatus(page, ['paused', 'draft']);
+  assert.equal(posts().length, 1, 'no repair prompt for a filtered answer');
+  await shot(page, 'providers-filtered');
+
+  // Ollama stops for length halfway: the model is asked again for a shorter answer.
+  const half = ANSWERS.bootstrap.chair.slice(0, 400);
+  await withFaults(page, 'ollama', [{ text: half, stop: 'length' }], 'Plan with a short answer limit.');
+  await page.waitForSelector('[data-product-id="p3"]', { timeout: 60000 });
+  await waitStatus(page, ['paused'], 30000);
+  assert.equal(posts().length, 2, 'the cut answer, then the repaired one');
+  assert.match(posts()[1].body.messages.at(-1).content, /shorter/, 'the repair asks for a shorter answer');
+
+  // Broken JSON on the local server: sent back with the validator's report, then taken.
+  await withFaults(page, 'local', [{ text: '{"responseType": "final_output", "thinking": oops}' }], 'Plan with a sloppy model.');
+  await page.waitForSelector('[data-product-id="p3"]', { timeout: 60000 });
+  await waitStatus(page, ['paused'], 30000);
+  assert.equal(posts().length, 2);
+  assert.equal(posts()[1].body.messages.at(-2).content, '{"responseType": "final_output", "thinking": oops}');
+  assert.deepEqual(unexpected(errors), []);
 });
