@@ -256,7 +256,7 @@ test('a 500 is retried; a 403 and a filtered answer pause; a length stop and bro
   // Gemini's safety stop: a filtered answer is never validated; the session pauses.
   await withFaults(page, 'gemini', [{ refusal: '{"responseType": "final_output"' }], 'Plan something the filter stops.');
   banner = await page.waitForSelector('[data-banner="error"]', { timeout: 20000 });
-  assert.match(await banner.textContent(), /content filter withheld the answer/);
+  assert.match(await banner.textContent(), /content filter withheld the answer \(SAFETY\)/);
   await waitStatus(page, ['paused', 'draft']);
   assert.equal(posts().length, 1, 'no repair prompt for a filtered answer');
   await shot(page, 'providers-filtered');

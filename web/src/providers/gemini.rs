@@ -74,6 +74,7 @@ fn stop_reason(finish: Option<&str>) -> StopReason {
             "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII" | "IMAGE_SAFETY"
             | "LANGUAGE",
         ) => StopReason::Filtered,
+        Some(w) if w.starts_with("prompt blocked") => StopReason::Filtered,
         Some(_) => StopReason::Other,
     }
 }
@@ -84,8 +85,7 @@ fn add(answer: &mut StreamedAnswer, chunk: &Value) {
         .pointer("/promptFeedback/blockReason")
         .and_then(Value::as_str)
     {
-        answer.stop = Some("SAFETY".into());
-        answer.text = format!("the prompt was blocked ({reason})");
+        answer.stop = Some(format!("prompt blocked: {reason}"));
         return;
     }
     if let Some(parts) = chunk

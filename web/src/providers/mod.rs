@@ -369,11 +369,8 @@ pub(crate) fn refuse_or_pass(done: Completion) -> Result<Completion, ProviderErr
         } else {
             done.text.chars().take(300).collect()
         })),
-        StopReason::Filtered => Err(ProviderError::Filtered(if done.text.is_empty() {
-            "content filter".into()
-        } else {
-            done.text.chars().take(300).collect()
-        })),
+        // What was generated before the filter stepped in is not shown: it is not the answer.
+        StopReason::Filtered => Err(ProviderError::Filtered("content filter".into())),
         _ => Ok(done),
     }
 }
@@ -416,6 +413,11 @@ pub(crate) trait StreamDecoder {
             ));
         }
         let mut stop = self.stop_reason(word.as_deref());
+        if stop == StopReason::Filtered {
+            // The provider's own word says which filter (`content_filter`, `SAFETY`, …).
+            let why = word.unwrap_or_else(|| "content filter".into());
+            return Err(ProviderError::Filtered(why));
+        }
         let answer = self.answer();
         let mut text = std::mem::take(&mut answer.text);
         if !answer.refusal.is_empty() {
