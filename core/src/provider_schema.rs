@@ -44,6 +44,13 @@ pub fn anthropic(plain: &Value) -> Value {
 /// The schema for Gemini's `generationConfig.responseJsonSchema`.
 pub fn gemini(plain: &Value) -> Value {
     let mut schema = common(plain);
+    // Gemini's subset has no `const`: a one-value enum says the same (a tree operation's
+    // `action` must keep telling ADD from MOVE).
+    walk_schemas(&mut schema, &mut |node| {
+        if let Some(value) = node.remove("const") {
+            node.insert("enum".into(), json!([value]));
+        }
+    });
     keep_keywords(&mut schema, GEMINI_KEYWORDS, GEMINI_FORMATS);
     schema
 }
@@ -605,6 +612,21 @@ mod tests {
         assert!(props.contains_key("contextRequests"));
         assert!(props.contains_key("halt"));
         assert!(props.contains_key("treeOperations"), "{:?}", props.keys());
+        // the tree operations keep their tag as a one-value enum
+        let ops = s["$defs"]["TreeOperation"]["anyOf"].as_array().unwrap();
+        let actions: Vec<&Value> = ops
+            .iter()
+            .map(|o| &o["properties"]["action"]["enum"][0])
+            .collect();
+        assert_eq!(
+            actions,
+            [
+                &json!("ADD"),
+                &json!("REMOVE"),
+                &json!("MOVE"),
+                &json!("UPDATE")
+            ]
+        );
     }
 
     #[test]
