@@ -500,3 +500,17 @@ fn an_answer_wrapped_whole_is_recovered_and_said_so() {
     assert!(v.errors.is_empty(), "{:?}", v.errors);
     assert_eq!(v.warnings.len(), 3, "{:?}", v.warnings);
 }
+
+/// An answer shaped by the strict (flattened) schema carries the other branches' fields as null:
+/// they are ignored with a warning, never an error.
+#[test]
+fn a_strict_shaped_answer_with_null_branch_fields_is_valid() {
+    let strict = PLAN.replacen(
+        "\"responseType\": \"final_output\",",
+        "\"responseType\": \"final_output\", \"contextRequests\": null, \"halt\": null,",
+        1,
+    );
+    let v = check_step(Step::PlanAssign, &strict, None);
+    assert!(v.errors.is_empty(), "{:?}", v.errors);
+    assert_eq!(v.warnings.len(), 2, "{:?}", v.warnings);
+}
