@@ -175,8 +175,8 @@ fn ProviderRow(
         match own.or_else(|| price::known(provider, &m)) {
             Some(p) => format!(
                 "{m}: ${} in / ${} out per million tokens ({}); a call of 4k tokens in and 1k out costs {}.",
-                p.input,
-                p.output,
+                price::dollars(p.input),
+                price::dollars(p.output),
                 if own.is_some() { "your price".to_string() } else { format!("table of {}", price::PRICES_DATED) },
                 price::format(price::cost(p, 4_000, 1_000, true)),
             ),

@@ -230,11 +230,11 @@ pub fn retry_after_ms(
     retry_after_ms: Option<&str>,
     body: &str,
 ) -> Option<u64> {
-    if let Some(ms) = retry_after_ms.and_then(|v| v.trim().parse::<f64>().ok()) {
-        return Some(ms.max(0.0) as u64);
+    if let Some(ms) = retry_after_ms.and_then(|v| millis(v, 0)) {
+        return Some(ms);
     }
-    if let Some(s) = retry_after.and_then(|v| v.trim().parse::<f64>().ok()) {
-        return Some((s.max(0.0) * 1000.0) as u64);
+    if let Some(ms) = retry_after.and_then(|v| millis(v, 3)) {
+        return Some(ms);
     }
     let value: Value = serde_json::from_str(body).ok()?;
     value
@@ -242,8 +242,29 @@ pub fn retry_after_ms(
         .as_array()?
         .iter()
         .find_map(|d| d.get("retryDelay")?.as_str())
-        .and_then(|d| d.strip_suffix('s')?.parse::<f64>().ok())
-        .map(|s| (s * 1000.0) as u64)
+        .and_then(|d| millis(d.strip_suffix('s')?, 3))
+}
+
+/// A non-negative decimal number times 10^`shift`, as a whole number (`"1.5"`, 3 → 1500): read
+/// without floats, whose parsing code would weigh on the download.
+fn millis(text: &str, shift: usize) -> Option<u64> {
+    let t = text.trim();
+    let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || (!frac.is_empty() && !digits(frac)) {
+        return None;
+    }
+    let frac: String = frac
+        .chars()
+        .chain(std::iter::repeat('0'))
+        .take(shift)
+        .collect();
+    let scale = 10u64.checked_pow(shift as u32)?;
+    whole
+        .parse::<u64>()
+        .ok()?
+        .checked_mul(scale)?
+        .checked_add(if shift == 0 { 0 } else { frac.parse().ok()? })
 }
 
 /// Sorts an HTTP error answer into its cause. `provider` names the service, `model` the model
@@ -427,6 +448,8 @@ mod tests {
     fn retry_after_comes_from_headers_or_geminis_retry_info() {
         assert_eq!(retry_after_ms(Some("7"), None, ""), Some(7000));
         assert_eq!(retry_after_ms(Some("7"), Some("1500"), ""), Some(1500));
+        assert_eq!(retry_after_ms(Some("0.25"), None, ""), Some(250));
+        assert_eq!(retry_after_ms(Some("-3"), None, ""), None);
         assert_eq!(
             retry_after_ms(None, None, "Wed, 21 Oct 2015 07:28:00 GMT"),
             None

@@ -13,48 +13,49 @@ use super::ProviderId;
 /// When the table was taken from the providers' price pages.
 pub const PRICES_DATED: &str = "2025-11";
 
-/// US dollars per million tokens.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// Micro-dollars (millionths of a US dollar) per million tokens: whole numbers, so no float
+/// formatting or parsing code goes into the download (it weighs about 20 KB).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Price {
     /// Per million prompt tokens.
-    pub input: f64,
+    pub input: u64,
     /// Per million answer tokens.
-    pub output: f64,
+    pub output: u64,
 }
 
 /// Model name prefix → price, most specific first within a vendor (the first prefix that
 /// matches wins, so `gpt-4.1-mini` comes before `gpt-4.1`).
-const TABLE: &[(&str, f64, f64)] = &[
+const TABLE: &[(&str, u64, u64)] = &[
     // OpenAI
-    ("gpt-5-nano", 0.05, 0.40),
-    ("gpt-5-mini", 0.25, 2.00),
-    ("gpt-5", 1.25, 10.00),
-    ("gpt-4.1-nano", 0.10, 0.40),
-    ("gpt-4.1-mini", 0.40, 1.60),
-    ("gpt-4.1", 2.00, 8.00),
-    ("gpt-4o-mini", 0.15, 0.60),
-    ("gpt-4o", 2.50, 10.00),
-    ("o4-mini", 1.10, 4.40),
-    ("o3", 2.00, 8.00),
+    ("gpt-5-nano", 50_000, 400_000),
+    ("gpt-5-mini", 250_000, 2_000_000),
+    ("gpt-5", 1_250_000, 10_000_000),
+    ("gpt-4.1-nano", 100_000, 400_000),
+    ("gpt-4.1-mini", 400_000, 1_600_000),
+    ("gpt-4.1", 2_000_000, 8_000_000),
+    ("gpt-4o-mini", 150_000, 600_000),
+    ("gpt-4o", 2_500_000, 10_000_000),
+    ("o4-mini", 1_100_000, 4_400_000),
+    ("o3", 2_000_000, 8_000_000),
     // Anthropic
-    ("claude-opus-4-5", 5.00, 25.00),
-    ("claude-opus-4", 15.00, 75.00),
-    ("claude-sonnet-4", 3.00, 15.00),
-    ("claude-haiku-4-5", 1.00, 5.00),
-    ("claude-3-5-haiku", 0.80, 4.00),
+    ("claude-opus-4-5", 5_000_000, 25_000_000),
+    ("claude-opus-4", 15_000_000, 75_000_000),
+    ("claude-sonnet-4", 3_000_000, 15_000_000),
+    ("claude-haiku-4-5", 1_000_000, 5_000_000),
+    ("claude-3-5-haiku", 800_000, 4_000_000),
     // Google
-    ("gemini-2.5-flash-lite", 0.10, 0.40),
-    ("gemini-2.5-flash", 0.30, 2.50),
-    ("gemini-2.5-pro", 1.25, 10.00),
+    ("gemini-2.5-flash-lite", 100_000, 400_000),
+    ("gemini-2.5-flash", 300_000, 2_500_000),
+    ("gemini-2.5-pro", 1_250_000, 10_000_000),
     // Mistral
-    ("mistral-small", 0.10, 0.30),
-    ("mistral-medium", 0.40, 2.00),
-    ("mistral-large", 2.00, 6.00),
+    ("mistral-small", 100_000, 300_000),
+    ("mistral-medium", 400_000, 2_000_000),
+    ("mistral-large", 2_000_000, 6_000_000),
     // Groq
-    ("openai/gpt-oss-120b", 0.15, 0.75),
-    ("openai/gpt-oss-20b", 0.10, 0.50),
-    ("llama-3.3-70b-versatile", 0.59, 0.79),
-    ("llama-3.1-8b-instant", 0.05, 0.08),
+    ("openai/gpt-oss-120b", 150_000, 750_000),
+    ("openai/gpt-oss-20b", 100_000, 500_000),
+    ("llama-3.3-70b-versatile", 590_000, 790_000),
+    ("llama-3.1-8b-instant", 50_000, 80_000),
 ];
 
 /// The table's price of `model` on `provider`, if it is a known model. OpenRouter names models
@@ -66,8 +67,8 @@ pub fn known(provider: ProviderId, model: &str) -> Option<Price> {
         ProviderId::Demo | ProviderId::Ollama | ProviderId::Local
     ) {
         return Some(Price {
-            input: 0.0,
-            output: 0.0,
+            input: 0,
+            output: 0,
         });
     }
     let name = model.trim().to_ascii_lowercase();
@@ -90,46 +91,76 @@ pub fn setting(provider: ProviderId, model: &str) -> String {
 }
 
 /// Reads a person's price, written `input / output` in dollars per million tokens
-/// (`"1.25 / 10"`); `None` when it is not two non-negative numbers.
+/// (`"1.25 / 10"`); `None` when it is not two non-negative decimal numbers.
 pub fn parse(text: &str) -> Option<Price> {
     let (input, output) = text.split_once('/')?;
-    let number = |s: &str| {
-        s.trim()
-            .trim_start_matches('$')
-            .parse::<f64>()
-            .ok()
-            .filter(|n| n.is_finite() && *n >= 0.0)
-    };
     Some(Price {
-        input: number(input)?,
-        output: number(output)?,
+        input: micro(input)?,
+        output: micro(output)?,
     })
 }
 
+/// A decimal number of dollars (`"$1.25"`, `"10"`, `".5"`) in micro-dollars; at most six
+/// decimals.
+fn micro(text: &str) -> Option<u64> {
+    let t = text.trim().trim_start_matches('$');
+    let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
+    if (whole.is_empty() && frac.is_empty()) || frac.len() > 6 {
+        return None;
+    }
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !digits(frac) {
+        return None;
+    }
+    let whole: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    let frac: u64 = format!("{frac:0<6}").parse().ok()?;
+    whole.checked_mul(1_000_000)?.checked_add(frac)
+}
+
+/// Micro-dollars as dollars with no trailing zeros (`1_250_000` → `"1.25"`).
+pub fn dollars(micro: u64) -> String {
+    let frac = format!("{:06}", micro % 1_000_000);
+    let frac = frac.trim_end_matches('0');
+    if frac.is_empty() {
+        format!("{}", micro / 1_000_000)
+    } else {
+        format!("{}.{frac}", micro / 1_000_000)
+    }
+}
+
 /// What one call cost.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cost {
-    /// US dollars.
-    pub usd: f64,
+    /// Micro-dollars.
+    pub micro_usd: u64,
     /// Computed from estimated token counts, not the provider's own.
     pub estimated: bool,
 }
 
-/// The cost of `input` prompt and `output` answer tokens at `price`.
+/// The cost of `input` prompt and `output` answer tokens at `price`, rounded to the nearest
+/// micro-dollar.
 pub fn cost(price: Price, input: u64, output: u64, estimated: bool) -> Cost {
+    let nano = input.saturating_mul(price.input) + output.saturating_mul(price.output);
     Cost {
-        usd: (input as f64 * price.input + output as f64 * price.output) / 1_000_000.0,
+        micro_usd: (nano + 500_000) / 1_000_000,
         estimated,
     }
 }
 
-/// A cost as a person reads it: four decimals under a cent, two above; `≈` and "est." for an
-/// estimate.
+/// A cost as a person reads it: four decimals under a cent, two above (rounded); `≈` and
+/// "est." for an estimate.
 pub fn format(cost: Cost) -> String {
-    let amount = if cost.usd > 0.0 && cost.usd < 0.01 {
-        format!("${:.4}", cost.usd)
+    let m = cost.micro_usd;
+    let amount = if m > 0 && m < 10_000 {
+        let tenth_millis = (m + 50) / 100; // units of $0.0001
+        format!("${}.{:04}", tenth_millis / 10_000, tenth_millis % 10_000)
     } else {
-        format!("${:.2}", cost.usd)
+        let cents = (m + 5_000) / 10_000;
+        format!("${}.{:02}", cents / 100, cents % 100)
     };
     if cost.estimated {
         format!("≈ {amount} (est.)")
@@ -147,45 +178,55 @@ mod tests {
         let p = |id, m| known(id, m).map(|p| (p.input, p.output));
         assert_eq!(
             p(ProviderId::OpenAi, "gpt-4.1-mini-2025-04-14"),
-            Some((0.40, 1.60))
+            Some((400_000, 1_600_000))
         );
-        assert_eq!(p(ProviderId::OpenAi, "gpt-4.1"), Some((2.00, 8.00)));
+        assert_eq!(
+            p(ProviderId::OpenAi, "gpt-4.1"),
+            Some((2_000_000, 8_000_000))
+        );
         assert_eq!(
             p(ProviderId::Anthropic, "claude-opus-4-5-20251101"),
-            Some((5.0, 25.0))
+            Some((5_000_000, 25_000_000))
         );
         assert_eq!(
             p(ProviderId::Anthropic, "claude-opus-4-1"),
-            Some((15.0, 75.0))
+            Some((15_000_000, 75_000_000))
         );
         assert_eq!(
             p(ProviderId::OpenRouter, "anthropic/claude-sonnet-4.5"),
-            Some((3.0, 15.0))
+            Some((3_000_000, 15_000_000))
         );
         assert_eq!(
             p(ProviderId::Gemini, "models/gemini-2.5-flash"),
-            Some((0.30, 2.50))
+            Some((300_000, 2_500_000))
         );
         assert_eq!(
             p(ProviderId::Groq, "openai/gpt-oss-120b"),
-            Some((0.15, 0.75))
+            Some((150_000, 750_000))
         );
-        assert_eq!(p(ProviderId::Ollama, "anything"), Some((0.0, 0.0)));
+        assert_eq!(p(ProviderId::Ollama, "anything"), Some((0, 0)));
         assert_eq!(p(ProviderId::Mistral, "codestral-latest"), None);
     }
 
     #[test]
     fn costs_add_up_and_estimates_say_so() {
         let price = parse(" $1.25 / 10 ").unwrap();
+        assert_eq!(
+            price,
+            Price {
+                input: 1_250_000,
+                output: 10_000_000
+            }
+        );
         let c = cost(price, 12_000, 800, false);
-        assert!((c.usd - 0.023).abs() < 1e-9, "{}", c.usd);
+        assert_eq!(c.micro_usd, 23_000);
         assert_eq!(format(c), "$0.02");
-        assert_eq!(format(cost(price, 1_000, 100, true)), "≈ $0.0022 (est.)");
+        assert_eq!(format(cost(price, 1_000, 100, true)), "≈ $0.0023 (est.)");
         assert_eq!(
             format(cost(
                 Price {
-                    input: 0.0,
-                    output: 0.0
+                    input: 0,
+                    output: 0
                 },
                 5,
                 5,
@@ -193,7 +234,25 @@ mod tests {
             )),
             "$0.00"
         );
-        assert_eq!(parse("1.25"), None);
-        assert_eq!(parse("-1 / 2"), None);
+        assert_eq!(
+            format(Cost {
+                micro_usd: 12_345_678,
+                estimated: false
+            }),
+            "$12.35"
+        );
+        assert_eq!(dollars(1_250_000), "1.25");
+        assert_eq!(dollars(10_000_000), "10");
+        assert_eq!(dollars(75_000), "0.075");
+        assert_eq!(
+            parse(".5/0.075"),
+            Some(Price {
+                input: 500_000,
+                output: 75_000
+            })
+        );
+        for bad in ["1.25", "-1 / 2", "1e3 / 2", "1.1234567 / 1", " / 1"] {
+            assert_eq!(parse(bad), None, "{bad}");
+        }
     }
 }
