@@ -328,26 +328,10 @@ fn ProviderRow(
                     }>"Remove"</button>
                 })}
             </div>
-            <div class="row">
-                <label class="field grow">
-                    <span>"Base URL"</span>
-                    <input type="url" name=format!("base-{id}") placeholder=provider.default_base()
-                        spellcheck="false"
-                        prop:value=move || base.get()
-                        on:input=move |ev| base.set(event_target_value(&ev))
-                        on:keydown=move |ev| if ev.key() == "Enter" { save_base() }/>
-                </label>
-                <button class="ghost" name=format!("save-base-{id}") on:click=move |_| save_base()>"Save address"</button>
-                <label class="field">
-                    <span>"Parallel calls"</span>
-                    <input type="text" inputmode="numeric" size="4" name=format!("limit-{id}")
-                        placeholder=limit::default_limit(provider).to_string()
-                        prop:value=move || parallel.get()
-                        on:input=move |ev| parallel.set(event_target_value(&ev))
-                        on:keydown=move |ev| if ev.key() == "Enter" { save_limit() }/>
-                </label>
-                <button class="ghost" name=format!("save-limit-{id}") on:click=move |_| save_limit()>"Save"</button>
-            </div>
+            <SettingRow name=format!("base-{id}") label="Base URL" placeholder=provider.default_base().to_string()
+                value=base save_label="Save address" on_save=Callback::new(move |()| save_base())/>
+            <SettingRow name=format!("limit-{id}") label="Parallel calls" placeholder=limit::default_limit(provider).to_string()
+                value=parallel save_label="Save" on_save=Callback::new(move |()| save_limit())/>
             <div class="row">
                 <label class="field grow">
                     <span>"Default model"</span>
@@ -366,21 +350,40 @@ fn ProviderRow(
                 <button name=format!("test-{id}") prop:disabled=move || busy.get()
                     on:click=move |_| fetch_models(true)>"Test connection"</button>
             </div>
-            <div class="row">
-                <label class="field grow">
-                    <span>"Your price for this model (dollars per million tokens, in / out)"</span>
-                    <input type="text" name=format!("price-{id}") placeholder="e.g. 1.25 / 10" spellcheck="false"
-                        prop:value=move || own_price.get()
-                        on:input=move |ev| own_price.set(event_target_value(&ev))
-                        on:keydown=move |ev| if ev.key() == "Enter" { save_price() }/>
-                </label>
-                <button class="ghost" name=format!("save-price-{id}") on:click=move |_| save_price()>"Save price"</button>
-            </div>
+            <SettingRow name=format!("price-{id}") label="Your price for this model (dollars per million tokens, in / out)"
+                placeholder="e.g. 1.25 / 10".to_string()
+                value=own_price save_label="Save price" on_save=Callback::new(move |()| save_price())/>
             <p class="muted price-note" data-provider=id>{price_note}</p>
             {move || verdict.get().map(|(fine, words)| view! {
                 <p class="conn" class:ok=fine class:bad=!fine data-provider=id role="status">{words}</p>
             })}
         </fieldset>
+    }
+}
+
+/// One text setting and its Save button (Enter saves too): one component for the base URL, the
+/// parallel calls and the price, so their markup is compiled once.
+#[component]
+fn SettingRow(
+    name: String,
+    label: &'static str,
+    placeholder: String,
+    value: RwSignal<String>,
+    save_label: &'static str,
+    on_save: Callback<()>,
+) -> impl IntoView {
+    let button = format!("save-{name}");
+    view! {
+        <div class="row">
+            <label class="field grow">
+                <span>{label}</span>
+                <input type="text" name=name placeholder=placeholder spellcheck="false"
+                    prop:value=move || value.get()
+                    on:input=move |ev| value.set(event_target_value(&ev))
+                    on:keydown=move |ev| if ev.key() == "Enter" { on_save.run(()) }/>
+            </label>
+            <button class="ghost" name=button on:click=move |_| on_save.run(())>{save_label}</button>
+        </div>
     }
 }
 
