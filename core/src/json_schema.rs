@@ -79,7 +79,15 @@ pub fn derive_step_schema(step: Step, flavor: SchemaFlavor) -> Value {
     }
     match flavor {
         SchemaFlavor::Plain => schema,
-        SchemaFlavor::OpenAiStrict => crate::provider_schema::openai_strict(&schema),
+        SchemaFlavor::OpenAiStrict => {
+            // The committed file says its dialect, as the plain one does (the request body that
+            // goes to OpenAI is `openai_strict` itself, without it).
+            let mut strict = crate::provider_schema::openai_strict(&schema);
+            if let (Some(obj), Some(dialect)) = (strict.as_object_mut(), schema.get("$schema")) {
+                obj.insert("$schema".into(), dialect.clone());
+            }
+            strict
+        }
     }
 }
 
