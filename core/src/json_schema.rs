@@ -1,9 +1,10 @@
 //! A JSON Schema of each step's answer, for providers that constrain their output with one.
 //!
 //! Two flavours: [`SchemaFlavor::Plain`] is the schema `schemars` derives from [`crate::schema`],
-//! with the halt branch dropped on steps that may not halt; [`SchemaFlavor::OpenAiStrict`] rewrites
-//! it the way OpenAI's strict structured outputs demand (every property required, optional ones
-//! nullable, `additionalProperties: false`, `anyOf` instead of `oneOf`). The validator stays the
+//! with the halt branch dropped on steps that may not halt; [`SchemaFlavor::OpenAiStrict`] is
+//! [`crate::provider_schema::openai_strict`] of it: the form OpenAI's strict structured outputs
+//! accept (an object at the root, every property required, optional ones nullable,
+//! `additionalProperties: false`, `anyOf` instead of `oneOf`, no `int64` format). The validator stays the
 //! judge: a schema cannot say "content is not JSON" or "this id exists".
 //!
 //! [`derive_step_schema`] is the source of truth; its output is committed under `core/schemas/`
@@ -79,8 +80,13 @@ pub fn derive_step_schema(step: Step, flavor: SchemaFlavor) -> Value {
     match flavor {
         SchemaFlavor::Plain => schema,
         SchemaFlavor::OpenAiStrict => {
-            make_strict(&mut schema);
-            schema
+            // The committed file says its dialect, as the plain one does (the request body that
+            // goes to OpenAI is `openai_strict` itself, without it).
+            let mut strict = crate::provider_schema::openai_strict(&schema);
+            if let (Some(obj), Some(dialect)) = (strict.as_object_mut(), schema.get("$schema")) {
+                obj.insert("$schema".into(), dialect.clone());
+            }
+            strict
         }
     }
 }
@@ -138,84 +144,6 @@ fn plain_descriptions(node: &mut Value) {
 fn drop_halt_branch(root: &mut Map<String, Value>) {
     if let Some(Value::Array(branches)) = root.get_mut("oneOf") {
         branches.retain(|b| b.pointer("/properties/responseType/const") != Some(&json!("halt")));
-    }
-}
-
-/// Rewrites a schema in place for OpenAI strict mode.
-fn make_strict(node: &mut Value) {
-    match node {
-        Value::Object(obj) => {
-            if let Some(one_of) = obj.remove("oneOf") {
-                obj.insert("anyOf".into(), one_of);
-            }
-            let is_object =
-                obj.get("type") == Some(&json!("object")) || obj.contains_key("properties");
-            if is_object && obj.contains_key("properties") {
-                let required: Vec<String> = obj
-                    .get("required")
-                    .and_then(Value::as_array)
-                    .map(|r| {
-                        r.iter()
-                            .filter_map(|v| v.as_str().map(String::from))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                if let Some(Value::Object(props)) = obj.get_mut("properties") {
-                    for (name, prop) in props.iter_mut() {
-                        if !required.contains(name) {
-                            make_nullable(prop);
-                        }
-                    }
-                    let all: Vec<Value> = props.keys().map(|k| json!(k)).collect();
-                    obj.insert("required".into(), Value::Array(all));
-                }
-                obj.insert("additionalProperties".into(), json!(false));
-            }
-            obj.remove("default");
-            for child in obj.values_mut() {
-                make_strict(child);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(make_strict),
-        _ => {}
-    }
-}
-
-/// Makes an optional property accept `null`, the way strict mode spells "may be absent".
-fn make_nullable(prop: &mut Value) {
-    let Some(obj) = prop.as_object_mut() else {
-        return;
-    };
-    match obj.get_mut("type") {
-        Some(Value::String(t)) if t != "null" => {
-            let t = t.clone();
-            obj.insert("type".into(), json!([t, "null"]));
-        }
-        Some(Value::Array(types)) => {
-            if !types.contains(&json!("null")) {
-                types.push(json!("null"));
-            }
-        }
-        _ => {
-            let inner = std::mem::take(obj);
-            let already = inner
-                .get("anyOf")
-                .and_then(Value::as_array)
-                .is_some_and(|b| b.contains(&json!({"type": "null"})));
-            if already {
-                *obj = inner;
-            } else {
-                obj.insert(
-                    "anyOf".into(),
-                    json!([Value::Object(inner), {"type": "null"}]),
-                );
-            }
-        }
-    }
-    if let Some(Value::Array(values)) = obj.get_mut("enum") {
-        if !values.contains(&Value::Null) {
-            values.push(Value::Null);
-        }
     }
 }
 

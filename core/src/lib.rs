@@ -14,6 +14,7 @@ pub mod engine;
 pub mod export;
 pub mod json_schema;
 pub mod protocol;
+pub mod provider_schema;
 pub mod schema;
 pub mod session;
 mod text;

@@ -1,8 +1,9 @@
 //! The runner: drives `roundtable-core`'s engine for one open session.
 //!
 //! It drives the [`Session`] enum only, whatever its kind: asks it for the calls due
-//! ([`Session::next_calls`]: without JSON Schemas, the providers here send `json_object`; a demo
-//! member's call carries the demo model's answer), performs them through the member's provider
+//! ([`Session::next_calls`]: each names its answer's schema, which [`perform`] loads from the
+//! site's `schemas/` for the provider to enforce; a demo member's call carries the demo model's
+//! answer), performs them through the member's provider
 //! (in parallel when the engine hands out several), hands each raw answer back
 //! ([`Session::submit`]) and stores the events that produced, retrying provider errors that can
 //! pass and pausing on those that cannot. It never decides anything the engine decides: which
@@ -52,8 +53,6 @@ pub enum RunMode {
     ToEnd,
 }
 
-/// Provider attempts per call before the session pauses on a retryable error.
-pub const MAX_ATTEMPTS: u32 = 3;
 /// The longest answer asked of a model.
 pub const MAX_TOKENS: u32 = 8192;
 /// Pause per demo call so a person can watch the team work (no network is involved).
@@ -364,6 +363,11 @@ impl Runner {
             if self.generation.get_value() != generation {
                 break;
             }
+            // Retry policy (providers::retry): Retry-After honoured up to a cap, else backoff
+            // with jitter; quota, key, model and refusal errors are not retried.
+            let retry_in = result.as_ref().err().and_then(|e| {
+                providers::retry::delay_ms(e, attempt, now() ^ u64::from(attempt) << 48)
+            });
             match result {
                 Ok(done) => {
                     self.validating.update(|v| {
@@ -393,13 +397,14 @@ impl Runner {
                         self.mode.set(RunMode::Idle);
                     }
                 }
-                Err(err) if err.is_retryable() && attempt < MAX_ATTEMPTS => {
-                    let wait = 1000 * 2u64.pow(attempt);
+                Err(err) if retry_in.is_some() => {
+                    let wait = retry_in.unwrap_or_default();
                     self.error.set(Some(format!(
-                        "{}'s call failed ({err}); trying again in {} s (attempt {} of {MAX_ATTEMPTS}).",
+                        "{}'s call failed ({err}); trying again in {} s (attempt {} of {}).",
                         call.member,
-                        wait / 1000,
-                        attempt + 1
+                        wait.div_ceil(1000),
+                        attempt + 1,
+                        providers::retry::MAX_ATTEMPTS,
                     )));
                     let tx = tx.clone();
                     let runner = *self;
@@ -531,15 +536,13 @@ pub async fn perform(
     on_text: &dyn Fn(&str),
 ) -> Result<Completion, ProviderError> {
     let id = ProviderId::parse(provider).unwrap_or(ProviderId::Demo);
-    let key = if id.needs_key() {
-        storage::get_setting(&id.key_setting()).await.ok().flatten()
-    } else {
+    // The provider's key and base URL (Settings), and the answer's schema by name.
+    let config = providers::config::load(id).await;
+    // The demo model answers from core without a schema; others get the step's, by its name.
+    let schema = if id == ProviderId::Demo {
         None
-    };
-    let base = if id == ProviderId::Local {
-        storage::get_setting("base:local").await.ok().flatten()
     } else {
-        None
+        providers::schema::load(call.step).await
     };
     if id == ProviderId::Demo {
         let delay = storage::get_setting(DEMO_DELAY_SETTING)
@@ -555,10 +558,11 @@ pub async fn perform(
     adapter
         .complete(CallRequest {
             call,
+            schema: schema.as_deref(),
             model,
             max_tokens: MAX_TOKENS,
-            key: key.as_deref(),
-            base_url: base.as_deref(),
+            key: config.key.as_deref(),
+            base_url: config.base_url.as_deref(),
             abort,
             on_text: Some(on_text),
         })

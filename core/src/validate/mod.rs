@@ -217,7 +217,12 @@ fn check_text<'a, E: tape::Emit>(
     // Fast path: the answer is already one clean object; nothing is copied. Only here is the
     // tape written (its offsets are into this text).
     if body.trim_start().starts_with('{') {
-        if let Ok(outcome) = check::check(step, body, known, tape(body)) {
+        let outcome = check::check(step, body, known, tape(body));
+        // A clean object with errors may still be a wrapper (a tool call) around the answer.
+        let answer = outcome
+            .ok()
+            .filter(|o| o.errors.is_empty() || recover::unwrap(body).is_none());
+        if let Some(outcome) = answer {
             warnings.extend(outcome.warnings);
             let verdict = Verdict {
                 errors: outcome.errors,
@@ -237,6 +242,11 @@ fn check_repaired<'a>(
     known: Option<&Known>,
     mut warnings: Vec<Violation>,
 ) -> Verdict<'a> {
+    // The answer sent whole inside a wrapper (a JSON string, a tool call): check what it carries.
+    if let Some((inner, note)) = recover::unwrap(body) {
+        warnings.push(note);
+        return owned(check_repaired(step, &inner, known, warnings));
+    }
     let (object, found) = match recover::locate(body) {
         Ok(found) => found,
         Err(refusal) => {
@@ -248,6 +258,10 @@ fn check_repaired<'a>(
         }
     };
     warnings.extend(found);
+    if let Some((inner, note)) = recover::unwrap(object) {
+        warnings.push(note);
+        return owned(check_repaired(step, &inner, known, warnings));
+    }
     // A fenced or prose-wrapped answer is often clean inside: check the slice as it is first.
     if !found_nothing_around(&warnings) || !body.trim_start().starts_with('{') {
         if let Ok(outcome) = check::check(step, object, known, tape::NoTape) {
@@ -314,6 +328,15 @@ pub fn recover_object(
             received: json::shorten(&fixed, 80),
             hint: "Answer with exactly one JSON object and nothing else.".into(),
         })),
+    }
+}
+
+/// A verdict that no longer borrows the text it was made from.
+fn owned(v: Verdict<'_>) -> Verdict<'static> {
+    Verdict {
+        errors: v.errors,
+        warnings: v.warnings,
+        json: Cow::Owned(v.json.into_owned()),
     }
 }
 

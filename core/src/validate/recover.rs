@@ -4,8 +4,12 @@
 //! `` ```json `` fence, prose before and after) by string-aware bracket matching and refuses what would
 //! change meaning to guess at (two objects, a cut-off answer, an array); [`normalize`] fixes what is
 //! only spelling (trailing commas, comments, raw newlines and tabs in strings, curly quotes around
-//! keys) in one pass, copying the text only if something needs fixing. Every repair becomes a
-//! warning with path `""`, so the transcript shows what the model really sent.
+//! keys, keys unquoted or in single quotes, a missing comma between fields) in one pass, copying
+//! the text only if something needs fixing; [`unwrap`] takes the answer out of a wrapper that
+//! carries it whole (the object sent as one JSON string, or inside a tool-call object
+//! `{name, arguments}`), and [`locate`] says so when an XML-style tag was around it. Every repair
+//! becomes a warning with path `""`, so the transcript shows what the model really sent, and each
+//! says what really happened (an answer sent as a JSON string is not "cut off").
 
 use std::borrow::Cow;
 
@@ -66,6 +70,59 @@ pub(crate) fn strip_bom(raw: &str) -> (&str, Option<Violation>) {
     }
 }
 
+/// The answer inside a wrapper that carries it whole, with a warning saying which: the object
+/// sent as one JSON string (`"{\"responseType\": …}"`), or a tool call (`{"name": …,
+/// "arguments": {…}}`, `arguments` an object or a string holding one). `None` when `text` is no
+/// such wrapper (an answer with a `responseType` is never one).
+pub(crate) fn unwrap(text: &str) -> Option<(String, Violation)> {
+    let t = text.trim();
+    if t.starts_with('"') {
+        let inner: String = serde_json::from_str(t).ok()?;
+        return inner.trim_start().starts_with('{').then(|| {
+            let note = note(
+                "the answer was one JSON string holding the object; used the object inside it",
+                t,
+                "Send the JSON object itself, not a string that contains it.",
+            );
+            (inner, note)
+        });
+    }
+    if !t.starts_with('{') {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_str(t).ok()?;
+    let obj = value.as_object()?;
+    if obj.contains_key("responseType") || !obj.contains_key("name") {
+        return None;
+    }
+    let inner = match obj.get("arguments").or_else(|| obj.get("input"))? {
+        serde_json::Value::String(s) if s.trim_start().starts_with('{') => s.clone(),
+        v @ serde_json::Value::Object(_) => v.to_string(),
+        _ => return None,
+    };
+    let name = obj.get("name").and_then(|n| n.as_str()).unwrap_or("?");
+    Some((
+        inner,
+        note(
+            &format!("the answer came as a tool call ({name}); used its arguments as the answer"),
+            t,
+            "Send the JSON object itself, not a function or tool call.",
+        ),
+    ))
+}
+
+/// The XML-style tag name when `before` ends with `<tag>` and `after` starts with `</tag>`.
+fn xml_tag<'t>(before: &'t str, after: &str) -> Option<&'t str> {
+    let open = before.trim_end().strip_suffix('>')?;
+    let start = open.rfind('<')?;
+    let name = &open[start + 1..];
+    let plain = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    (plain && after.trim_start().starts_with(&format!("</{name}>"))).then_some(name)
+}
+
 /// Finds the one top-level object in `text`; returns its slice and a warning for each thing
 /// around it that was dropped.
 pub(crate) fn locate(text: &str) -> Result<(&str, Vec<Violation>), Violation> {
@@ -103,6 +160,23 @@ pub(crate) fn locate(text: &str) -> Result<(&str, Vec<Violation>), Violation> {
         None => before.to_string(),
     };
     let prose = prose.trim();
+    let Some(end) = matching_end(text, start) else {
+        return Err(cut_off(text));
+    };
+    // `<answer>{…}</answer>`: the tag goes, and the warning names it.
+    let (prose, after_tag) = match xml_tag(prose, &text[end..]) {
+        Some(name) => {
+            warnings.push(note(
+                &format!("removed an XML-style <{name}> tag around the JSON object"),
+                &format!("<{name}>"),
+                "Send the JSON object without tags around it.",
+            ));
+            let open = prose.trim_end().len() - name.len() - 2;
+            let close = text[end..].find(&format!("</{name}>")).unwrap_or(0) + name.len() + 3;
+            (prose[..open].trim(), end + close)
+        }
+        None => (prose, end),
+    };
     if prose.ends_with('[') {
         return Err(refuse(
             "the answer is a JSON array; it must be one JSON object",
@@ -118,10 +192,7 @@ pub(crate) fn locate(text: &str) -> Result<(&str, Vec<Violation>), Violation> {
             "Send only the JSON object, without an introduction.",
         ));
     }
-    let Some(end) = matching_end(text, start) else {
-        return Err(cut_off(text));
-    };
-    let after = &text[end..];
+    let after = &text[after_tag..];
     let mut rest = after.trim_start();
     if let Some(r) = rest.strip_prefix("```") {
         if fence_open.is_none() {
@@ -224,10 +295,64 @@ pub(crate) fn normalize(text: &str) -> (Cow<'_, str>, Vec<Violation>) {
     };
     let (mut comment, mut comma, mut control, mut curly) =
         (None::<usize>, None::<usize>, None::<usize>, None::<usize>);
+    let (mut unquoted, mut single, mut missing) = (None::<usize>, None::<usize>, None::<usize>);
+    // The last byte outside strings and comments that was not a blank: what came before a key
+    // or value says whether a comma is missing and whether a bare word is a key.
+    let mut last: Option<u8> = None;
     let mut i = 0;
     while i < b.len() {
+        let c = b[i];
+        let starts_value = matches!(c, b'"' | b'\'' | b'{' | b'[');
+        if starts_value && ends_value(last) && (c != b'{' || last == Some(b'}')) {
+            // `"a": 1 "b": 2`: a value ended and the next key or value starts without a comma.
+            missing.get_or_insert(i);
+            e.replace(i, i, ",");
+            last = Some(b',');
+        }
+        match c {
+            b'\'' if matches!(last, None | Some(b'{' | b'[' | b',' | b':')) => {
+                match single_quoted(text, i) {
+                    Some((end, quoted)) => {
+                        single.get_or_insert(i);
+                        e.replace(i, end, &quoted);
+                        i = end;
+                        last = Some(b'"');
+                    }
+                    None => i += 1,
+                }
+                continue;
+            }
+            c if is_ident_start(c) => {
+                // A bare word: a literal (true, null, or Python's True, left for the checker to
+                // name) or, when a colon follows, a key written without quotes.
+                let end = text[i..]
+                    .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_' || ch == '$'))
+                    .map_or(b.len(), |n| i + n);
+                let is_key = text[end..].trim_start().starts_with(':');
+                if is_key && ends_value(last) {
+                    missing.get_or_insert(i);
+                    e.replace(i, i, ",");
+                    last = Some(b',');
+                }
+                if is_key && matches!(last, Some(b'{' | b',')) {
+                    unquoted.get_or_insert(i);
+                    e.replace(i, end, &format!("\"{}\"", &text[i..end]));
+                    last = Some(b'"');
+                } else {
+                    last = Some(b[end - 1]);
+                }
+                i = end;
+                continue;
+            }
+            b' ' | b'\n' | b'\r' | b'\t' => {}
+            b'/' if matches!(b.get(i + 1), Some(b'/' | b'*')) => {}
+            b'"' => {}
+            0xE2 => {}
+            other => last = Some(other),
+        }
         match b[i] {
             b'"' => {
+                last = Some(b'"');
                 i += 1;
                 loop {
                     match scan_string(b, i) {
@@ -277,6 +402,7 @@ pub(crate) fn normalize(text: &str) -> (Cow<'_, str>, Vec<Violation>) {
                 let close_len = text[close..].chars().next().map_or(0, char::len_utf8);
                 e.replace(i, (close + close_len).min(b.len()), &quoted);
                 i = (close + close_len).min(b.len());
+                last = Some(b'"');
             }
             _ => i += 1,
         }
@@ -303,6 +429,21 @@ pub(crate) fn normalize(text: &str) -> (Cow<'_, str>, Vec<Violation>) {
             "replaced curly quotes “ ” around keys with straight quotes",
             "Quote keys with straight double quotes \".",
         ),
+        (
+            unquoted,
+            "put quotes around keys written without them",
+            "Quote every key with double quotes: \"key\": value.",
+        ),
+        (
+            single,
+            "replaced single quotes around keys or strings with double quotes",
+            "JSON strings and keys use double quotes \", never single quotes.",
+        ),
+        (
+            missing,
+            "added a missing comma between two fields or items",
+            "Separate fields and list items with a comma.",
+        ),
     ];
     let warnings = repairs
         .into_iter()
@@ -316,6 +457,50 @@ pub(crate) fn normalize(text: &str) -> (Cow<'_, str>, Vec<Violation>) {
         None => Cow::Borrowed(text),
     };
     (fixed, warnings)
+}
+
+/// A byte that can start a bare key (`name:` without quotes).
+fn is_ident_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_' || c == b'$'
+}
+
+/// Whether the last significant byte ended a value (a string, number, object, array or literal).
+fn ends_value(last: Option<u8>) -> bool {
+    matches!(last, Some(b'"' | b'}' | b']' | b'0'..=b'9' | b'e' | b'l'))
+}
+
+/// The single-quoted string starting at `at` as a double-quoted one, and where it ends; `None`
+/// when it does not end on the same line (then it is not a string we can be sure of).
+fn single_quoted(text: &str, at: usize) -> Option<(usize, String)> {
+    let b = text.as_bytes();
+    let mut out = String::from("\"");
+    let mut i = at + 1;
+    let mut from = i;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if b.get(i + 1) == Some(&b'\'') => {
+                out.push_str(&text[from..i]);
+                out.push('\'');
+                i += 2;
+                from = i;
+            }
+            b'\\' => i += 2,
+            b'"' => {
+                out.push_str(&text[from..i]);
+                out.push_str("\\\"");
+                i += 1;
+                from = i;
+            }
+            b'\'' => {
+                out.push_str(&text[from..i]);
+                out.push('"');
+                return Some((i + 1, out));
+            }
+            b'\n' => return None,
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// True when only blanks and comments separate `from` from a closing `}` or `]`.
@@ -429,5 +614,60 @@ mod tests {
         let (t, w) = normalize("{\"a\": \"// not a comment, }\"}");
         assert!(matches!(t, Cow::Borrowed(_)));
         assert!(w.is_empty());
+    }
+
+    #[test]
+    fn fixes_unquoted_and_single_quoted_keys_and_missing_commas() {
+        let (t, w) = check_normalize(
+            "{responseType: 'final_output', \"a\": 'it\\'s \"x\"'\n \"b\": [1 2], c: null d: true}",
+        );
+        assert_eq!(
+            t,
+            "{\"responseType\": \"final_output\", \"a\": \"it's \\\"x\\\"\"\n ,\"b\": [1 2], \"c\": null ,\"d\": true}"
+        );
+        assert_eq!(
+            w,
+            [
+                "put quotes around keys written without them",
+                "replaced single quotes around keys or strings with double quotes",
+                "added a missing comma between two fields or items",
+            ]
+        );
+        // literals and Python words are left for the checker; strings are never touched
+        let (t, w) = check_normalize("{\"a\": True, \"b\": null, \"c\": \"x: 'y' z\"}");
+        assert_eq!(t, "{\"a\": True, \"b\": null, \"c\": \"x: 'y' z\"}");
+        assert!(w.is_empty(), "{w:?}");
+    }
+
+    #[test]
+    fn unwraps_an_answer_sent_as_a_string_or_a_tool_call() {
+        let (inner, w) = unwrap("\"{\\\"responseType\\\": \\\"final_output\\\"}\"").unwrap();
+        assert_eq!(inner, "{\"responseType\": \"final_output\"}");
+        assert!(w.message.contains("one JSON string"), "{}", w.message);
+        let (inner, w) =
+            unwrap("{\"name\": \"answer\", \"arguments\": {\"responseType\": \"final_output\"}}")
+                .unwrap();
+        assert_eq!(inner, "{\"responseType\":\"final_output\"}");
+        assert!(w.message.contains("tool call (answer)"), "{}", w.message);
+        let (inner, _) =
+            unwrap("{\"name\": \"f\", \"arguments\": \"{\\\"responseType\\\": 1}\"}").unwrap();
+        assert_eq!(inner, "{\"responseType\": 1}");
+        assert!(
+            unwrap("{\"responseType\": \"final_output\", \"name\": \"x\", \"arguments\": {}}")
+                .is_none()
+        );
+        assert!(unwrap("\"just a sentence\"").is_none());
+    }
+
+    #[test]
+    fn an_xml_style_tag_is_named() {
+        let (obj, w) = check_locate("<answer>\n{\"a\": 1}\n</answer>").unwrap();
+        assert_eq!(obj, "{\"a\": 1}");
+        assert_eq!(
+            w,
+            ["removed an XML-style <answer> tag around the JSON object"]
+        );
+        let (_, w) = check_locate("Here: <json>{\"a\": 1}</json> done").unwrap();
+        assert_eq!(w.len(), 3, "{w:?}");
     }
 }

@@ -398,7 +398,7 @@ fn not_json_at_all() {
         "I cannot do that.",
         "[1, 2]",
         "{\"responseType\": \"final_output\"",
-        "{'a': 1}",
+        "{'a': 1",
     ] {
         let v = check_step(Step::Write, raw, None);
         assert_eq!(v.errors.len(), 1, "{raw:?}: {:?}", v.errors);
@@ -468,4 +468,49 @@ fn snapshot_recovery_warnings() {
     let messy = "Sure, here you go:\n```json\n{\"responseType\": \"final_output\", // the plan\n \"thinking\": {“roundStrategy”: \"one\ntwo\", \"acceptanceRationale\": \"x\",},}\n```\nAnything else?";
     let v = validate_step(Step::PlanAssign, messy, None).unwrap();
     insta::assert_json_snapshot!("recovery_warnings", v.warnings);
+}
+
+#[test]
+fn an_answer_wrapped_whole_is_recovered_and_said_so() {
+    let valid = errors(Step::PlanAssign, PLAN);
+    assert!(valid.is_empty(), "{valid:?}");
+    let as_string = serde_json::to_string(PLAN).unwrap();
+    let v = check_step(Step::PlanAssign, &as_string, None);
+    assert!(v.errors.is_empty(), "{:?}", v.errors);
+    assert!(
+        v.warnings
+            .iter()
+            .any(|w| w.message.contains("one JSON string")),
+        "{:?}",
+        v.warnings
+    );
+    assert!(!v.warnings.iter().any(|w| w.message.contains("cut off")));
+    let tool = format!("{{\"name\": \"answer\", \"arguments\": {as_string}}}");
+    let v = check_step(Step::PlanAssign, &tool, None);
+    assert!(v.errors.is_empty(), "{:?}", v.errors);
+    assert!(v.warnings.iter().any(|w| w.message.contains("tool call")));
+    let tagged = format!("<answer>{PLAN}</answer>");
+    assert!(check_step(Step::PlanAssign, &tagged, None)
+        .errors
+        .is_empty());
+    let sloppy = PLAN
+        .replace("\"responseType\"", "responseType")
+        .replace("\"final_output\",", "'final_output'");
+    let v = check_step(Step::PlanAssign, &sloppy, None);
+    assert!(v.errors.is_empty(), "{:?}", v.errors);
+    assert_eq!(v.warnings.len(), 3, "{:?}", v.warnings);
+}
+
+/// An answer shaped by the strict (flattened) schema carries the other branches' fields as null:
+/// they are ignored with a warning, never an error.
+#[test]
+fn a_strict_shaped_answer_with_null_branch_fields_is_valid() {
+    let strict = PLAN.replacen(
+        "\"responseType\": \"final_output\",",
+        "\"responseType\": \"final_output\", \"contextRequests\": null, \"halt\": null,",
+        1,
+    );
+    let v = check_step(Step::PlanAssign, &strict, None);
+    assert!(v.errors.is_empty(), "{:?}", v.errors);
+    assert_eq!(v.warnings.len(), 2, "{:?}", v.warnings);
 }

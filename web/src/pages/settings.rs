@@ -1,5 +1,10 @@
-//! Settings: a key per provider (kept only in this browser), default models, the local server's
-//! address, and the theme.
+//! Settings: per provider a key (kept only in this browser), a base URL, a default model picked
+//! from the provider's own model list (refreshable) or typed, and a connection test; the demo
+//! model's pace; the theme.
+//!
+//! "Test connection" lists the provider's models: the cheapest call each API has (no tokens),
+//! and it fails exactly when the address, the key or the browser's access is wrong, which it then
+//! says in plain words ([`crate::providers::errors`]).
 //!
 //! A stored key is never shown again, not even in part: the page says only that one is stored.
 //! Inputs are `type=password` with autocomplete off so the browser does not offer to sync them.
@@ -7,7 +12,7 @@
 use leptos::prelude::*;
 
 use crate::app::{app_state, Theme};
-use crate::providers::ProviderId;
+use crate::providers::{config, limit, models, price, ProviderId};
 use crate::storage;
 
 /// What the page knows about one provider.
@@ -15,6 +20,11 @@ use crate::storage;
 struct ProviderSettings {
     has_key: bool,
     model: String,
+    base: String,
+    models: Vec<String>,
+    limit: String,
+    /// The person's own price of the default model (`in / out`), if set.
+    price: String,
 }
 
 /// The settings page.
@@ -29,26 +39,47 @@ pub fn SettingsPage() -> impl IntoView {
                 .await
                 .unwrap_or_default();
             let mut out = Vec::new();
-            for p in ProviderId::ALL {
-                let model = storage::get_setting(&format!("model:{}", p.as_str()))
+            let read = |key: String| async move {
+                storage::get_setting(&key)
                     .await
                     .ok()
                     .flatten()
-                    .unwrap_or_default();
+                    .unwrap_or_default()
+            };
+            for p in ProviderId::ALL
+                .into_iter()
+                .filter(|p| *p != ProviderId::Demo)
+            {
+                let model = read(format!("model:{}", p.as_str())).await;
+                let base = read(p.base_setting()).await;
+                let models =
+                    serde_json::from_str(&read(models_setting(p)).await).unwrap_or_default();
+                let limit = read(limit::setting(p)).await;
+                let chosen = if model.is_empty() {
+                    p.default_model()
+                } else {
+                    model.as_str()
+                };
+                let price = read(price::setting(p, chosen)).await;
                 let has_key = keys.iter().any(|(k, _)| *k == p.key_setting());
-                out.push((p, ProviderSettings { has_key, model }));
+                out.push((
+                    p,
+                    ProviderSettings {
+                        has_key,
+                        model,
+                        base,
+                        models,
+                        limit,
+                        price,
+                    },
+                ));
             }
-            let base = storage::get_setting("base:local")
-                .await
-                .ok()
-                .flatten()
-                .unwrap_or_default();
             let delay = storage::get_setting(crate::runner::DEMO_DELAY_SETTING)
                 .await
                 .ok()
                 .flatten()
                 .unwrap_or_default();
-            (out, base, delay)
+            (out, delay)
         }
     });
 
@@ -60,13 +91,12 @@ pub fn SettingsPage() -> impl IntoView {
                 "They are never written into an exported session, a link or the console."
             </p>
             <Suspense fallback=|| view! { <p class="muted">"Loading settings…"</p> }>
-                {move || loaded.get().map(|(providers, base, delay)| view! {
+                {move || loaded.get().map(|(providers, delay)| view! {
                     <div class="card">
                         <h2>"Providers"</h2>
                         {providers.into_iter().map(|(p, s)| view! {
                             <ProviderRow provider=p settings=s on_change=move || version.update(|v| *v += 1)/>
                         }).collect_view()}
-                        <LocalBase initial=base/>
                         <DemoDelay initial=delay/>
                         <div class="row end">
                             <button class="danger" on:click=move |_| {
@@ -103,7 +133,8 @@ pub fn SettingsPage() -> impl IntoView {
     }
 }
 
-/// One provider: key status and input, default model.
+/// One provider: key status and input, base URL, default model with the provider's model list,
+/// and a connection test.
 #[component]
 fn ProviderRow(
     provider: ProviderId,
@@ -113,6 +144,49 @@ fn ProviderRow(
     let state = app_state();
     let key_input = RwSignal::new(String::new());
     let model = RwSignal::new(settings.model.clone());
+    let base = RwSignal::new(settings.base.clone());
+    let parallel = RwSignal::new(settings.limit.clone());
+    let own_price = RwSignal::new(settings.price.clone());
+    // The model prices apply to: the one typed, else the provider's default.
+    let priced_model = move || match model.get().trim() {
+        "" => provider.default_model().to_string(),
+        m => m.to_string(),
+    };
+    let save_price = move || {
+        let typed = own_price.get_untracked().trim().to_string();
+        if !typed.is_empty() && price::parse(&typed).is_none() {
+            state
+                .error("A price is two numbers, dollars per million tokens in and out: 1.25 / 10.");
+            return;
+        }
+        let m = priced_model();
+        leptos::task::spawn_local(async move {
+            let value = (!typed.is_empty()).then_some(typed.as_str());
+            match storage::set_setting(&price::setting(provider, &m), value).await {
+                Ok(()) => state.info(format!("Price of {m} saved.")),
+                Err(e) => state.error(e.to_string()),
+            }
+        });
+    };
+    // What the price (own, else the table's) makes of a typical call: 4,000 tokens in, 1,000 out.
+    let price_note = move || {
+        let m = priced_model();
+        let own = price::parse(&own_price.get());
+        match own.or_else(|| price::known(provider, &m)) {
+            Some(p) => format!(
+                "{m}: ${} in / ${} out per million tokens ({}); a call of 4k tokens in and 1k out costs {}.",
+                price::dollars(p.input),
+                price::dollars(p.output),
+                if own.is_some() { "your price".to_string() } else { format!("table of {}", price::PRICES_DATED) },
+                price::format(price::cost(p, 4_000, 1_000, true)),
+            ),
+            None => format!("No price known for {m}: set one to see what calls cost."),
+        }
+    };
+    let models = RwSignal::new(settings.models.clone());
+    // The last connection test's or model refresh's outcome: (fine, words).
+    let verdict = RwSignal::new(None::<(bool, String)>);
+    let busy = RwSignal::new(false);
     let id = provider.as_str();
     let save_key = move || {
         let key = key_input.get_untracked().trim().to_string();
@@ -148,94 +222,183 @@ fn ProviderRow(
             }
         });
     };
-    view! {
-        <fieldset class="provider" data-provider=id>
-            <legend>{provider.label()}</legend>
-            {provider.needs_key().then(|| view! {
-                <div class="row">
-                    <label class="field grow">
-                        <span>
-                            "API key "
-                            {if settings.has_key {
-                                view! { <span class="badge ok">"stored"</span> }.into_any()
-                            } else {
-                                view! { <span class="badge">"none"</span> }.into_any()
-                            }}
-                        </span>
-                        <input type="password" autocomplete="off" spellcheck="false"
-                            name=format!("key-{id}")
-                            placeholder=if settings.has_key { "replace the stored key" } else { "paste a key" }
-                            prop:value=move || key_input.get()
-                            on:input=move |ev| key_input.set(event_target_value(&ev))
-                            on:keydown=move |ev| if ev.key() == "Enter" { save_key() }/>
-                    </label>
-                    <button on:click=move |_| save_key()>"Save key"</button>
-                    {settings.has_key.then(|| view! {
-                        <button class="ghost" on:click=move |_| {
-                            leptos::task::spawn_local(async move {
-                                match storage::set_setting(&provider.key_setting(), None).await {
-                                    Ok(()) => { state.info(format!("Key for {} removed.", provider.label())); on_change(); }
-                                    Err(e) => state.error(e.to_string()),
-                                }
-                            });
-                        }>"Remove"</button>
-                    })}
-                </div>
-            })}
-            <div class="row">
-                <label class="field grow">
-                    <span>"Default model"</span>
-                    <input type="text" name=format!("model-{id}") placeholder=provider.default_model()
-                        prop:value=move || model.get()
-                        on:input=move |ev| model.set(event_target_value(&ev))
-                        on:keydown=move |ev| if ev.key() == "Enter" { save_model() }/>
-                </label>
-                <button class="ghost" on:click=move |_| save_model()>"Save model"</button>
-            </div>
-        </fieldset>
-    }
-}
-
-/// The local server's base URL (loopback only, which the page's CSP also enforces).
-#[component]
-fn LocalBase(initial: String) -> impl IntoView {
-    let state = app_state();
-    let base = RwSignal::new(initial);
-    let save = move || {
-        let b = base.get_untracked().trim().to_string();
-        if !b.is_empty() && !is_loopback_url(&b) {
-            state.error("The local server must be on this machine: http://127.0.0.1:PORT/v1 or http://localhost:PORT/v1.");
+    let save_base = move || {
+        let typed = base.get_untracked().trim().to_string();
+        let checked = if typed.is_empty() {
+            Ok(None)
+        } else {
+            config::check_base_url(&typed).map(Some)
+        };
+        match checked {
+            Err(e) => state.error(e.to_string()),
+            Ok(value) => leptos::task::spawn_local(async move {
+                match storage::set_setting(&provider.base_setting(), value.as_deref()).await {
+                    Ok(()) => {
+                        base.set(value.unwrap_or_default());
+                        state.info(format!("Address for {} saved.", provider.label()));
+                    }
+                    Err(e) => state.error(e.to_string()),
+                }
+            }),
+        }
+    };
+    let save_limit = move || {
+        let typed = parallel.get_untracked().trim().to_string();
+        if !typed.is_empty() && limit::parse(&typed).is_none() {
+            state.error(format!(
+                "Parallel calls is a whole number from 1 to {}.",
+                limit::MAX_LIMIT
+            ));
             return;
         }
         leptos::task::spawn_local(async move {
-            let value = (!b.is_empty()).then_some(b.as_str());
-            match storage::set_setting("base:local", value).await {
-                Ok(()) => state.info("Local server address saved."),
+            let value = (!typed.is_empty()).then_some(typed.as_str());
+            match storage::set_setting(&limit::setting(provider), value).await {
+                Ok(()) => state.info(format!("Parallel calls for {} saved.", provider.label())),
                 Err(e) => state.error(e.to_string()),
             }
         });
     };
+    // Lists the provider's models (the cheapest call there is); `test` also judges the chosen model.
+    let fetch_models = move |test: bool| {
+        busy.set(true);
+        verdict.set(None);
+        leptos::task::spawn_local(async move {
+            let config = config::load(provider).await;
+            let base_url = config
+                .base_url
+                .clone()
+                .unwrap_or_else(|| provider.default_base().to_string());
+            let chosen = match model.get_untracked().trim() {
+                "" => provider.default_model().to_string(),
+                m => m.to_string(),
+            };
+            match models::list(provider, &base_url, config.key.as_deref()).await {
+                Ok(list) => {
+                    let words = if test {
+                        models::verdict(provider, &list, &chosen)
+                    } else {
+                        format!("{} models listed.", list.len())
+                    };
+                    let fine = !test || list.contains(&chosen);
+                    let stored = serde_json::to_string(&list).unwrap_or_default();
+                    let _ = storage::set_setting(&models_setting(provider), Some(&stored)).await;
+                    models.set(list);
+                    verdict.set(Some((fine, words)));
+                }
+                Err(e) => verdict.set(Some((false, capitalised(&e.to_string())))),
+            }
+            busy.set(false);
+        });
+    };
+    let key_label = if provider.needs_key() {
+        "API key "
+    } else {
+        "API key (optional) "
+    };
+    view! {
+        <fieldset class="provider" data-provider=id>
+            <legend>{provider.label()}</legend>
+            <div class="row">
+                <label class="field grow">
+                    <span>
+                        {key_label}
+                        {if settings.has_key {
+                            view! { <span class="badge ok">"stored"</span> }.into_any()
+                        } else {
+                            view! { <span class="badge">"none"</span> }.into_any()
+                        }}
+                    </span>
+                    <input type="password" autocomplete="off" spellcheck="false"
+                        name=format!("key-{id}")
+                        placeholder=if settings.has_key { "replace the stored key" } else { "paste a key" }
+                        prop:value=move || key_input.get()
+                        on:input=move |ev| key_input.set(event_target_value(&ev))
+                        on:keydown=move |ev| if ev.key() == "Enter" { save_key() }/>
+                </label>
+                <button name=format!("save-key-{id}") on:click=move |_| save_key()>"Save key"</button>
+                {settings.has_key.then(|| view! {
+                    <button class="ghost" on:click=move |_| {
+                        leptos::task::spawn_local(async move {
+                            match storage::set_setting(&provider.key_setting(), None).await {
+                                Ok(()) => { state.info(format!("Key for {} removed.", provider.label())); on_change(); }
+                                Err(e) => state.error(e.to_string()),
+                            }
+                        });
+                    }>"Remove"</button>
+                })}
+            </div>
+            <SettingRow name=format!("base-{id}") label="Base URL" placeholder=provider.default_base().to_string()
+                value=base save_label="Save address" on_save=Callback::new(move |()| save_base())/>
+            <SettingRow name=format!("limit-{id}") label="Parallel calls" placeholder=limit::default_limit(provider).to_string()
+                value=parallel save_label="Save" on_save=Callback::new(move |()| save_limit())/>
+            <div class="row">
+                <label class="field grow">
+                    <span>"Default model"</span>
+                    <input type="text" name=format!("model-{id}") placeholder=provider.default_model()
+                        list=format!("models-{id}") spellcheck="false"
+                        prop:value=move || model.get()
+                        on:input=move |ev| model.set(event_target_value(&ev))
+                        on:keydown=move |ev| if ev.key() == "Enter" { save_model() }/>
+                    <datalist id=format!("models-{id}")>
+                        {move || models.get().into_iter().map(|m| view! { <option value=m/> }).collect_view()}
+                    </datalist>
+                </label>
+                <button class="ghost" on:click=move |_| save_model()>"Save model"</button>
+                <button class="ghost" name=format!("refresh-models-{id}") prop:disabled=move || busy.get()
+                    on:click=move |_| fetch_models(false)>"Refresh models"</button>
+                <button name=format!("test-{id}") prop:disabled=move || busy.get()
+                    on:click=move |_| fetch_models(true)>"Test connection"</button>
+            </div>
+            <SettingRow name=format!("price-{id}") label="Your price for this model (dollars per million tokens, in / out)"
+                placeholder="e.g. 1.25 / 10".to_string()
+                value=own_price save_label="Save price" on_save=Callback::new(move |()| save_price())/>
+            <p class="muted price-note" data-provider=id>{price_note}</p>
+            {move || verdict.get().map(|(fine, words)| view! {
+                <p class="conn" class:ok=fine class:bad=!fine data-provider=id role="status">{words}</p>
+            })}
+        </fieldset>
+    }
+}
+
+/// One text setting and its Save button (Enter saves too): one component for the base URL, the
+/// parallel calls and the price, so their markup is compiled once.
+#[component]
+fn SettingRow(
+    name: String,
+    label: &'static str,
+    placeholder: String,
+    value: RwSignal<String>,
+    save_label: &'static str,
+    on_save: Callback<()>,
+) -> impl IntoView {
+    let button = format!("save-{name}");
     view! {
         <div class="row">
             <label class="field grow">
-                <span>"Local server address"</span>
-                <input type="url" name="base-local" placeholder="http://127.0.0.1:11434/v1"
-                    prop:value=move || base.get()
-                    on:input=move |ev| base.set(event_target_value(&ev))/>
+                <span>{label}</span>
+                <input type="text" name=name placeholder=placeholder spellcheck="false"
+                    prop:value=move || value.get()
+                    on:input=move |ev| value.set(event_target_value(&ev))
+                    on:keydown=move |ev| if ev.key() == "Enter" { on_save.run(()) }/>
             </label>
-            <button class="ghost" on:click=move |_| save()>"Save address"</button>
+            <button class="ghost" name=button on:click=move |_| on_save.run(())>{save_label}</button>
         </div>
     }
 }
 
-/// Whether a URL points at this machine over plain HTTP (what the CSP allows for local servers).
-pub fn is_loopback_url(url: &str) -> bool {
-    let rest = match url.strip_prefix("http://") {
-        Some(r) => r,
-        None => return false,
-    };
-    let host = rest.split(['/', ':']).next().unwrap_or_default();
-    host == "127.0.0.1" || host == "localhost"
+/// The settings key under which a provider's last fetched model list is kept (JSON array).
+pub fn models_setting(provider: ProviderId) -> String {
+    format!("models:{}", provider.as_str())
+}
+
+/// The sentence with its first letter capitalised (error texts start lower-case).
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect::<String>() + ".",
+        None => String::new(),
+    }
 }
 
 /// How long the demo model "thinks" per call, so a person can watch (or a test can catch a run

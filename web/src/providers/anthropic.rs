@@ -5,26 +5,47 @@
 //! top-level `system` field; consecutive messages of the same role are merged because the API
 //! requires alternating turns.
 //!
-//! The answer is asked for as a stream (`stream: true`) and added up by [`StreamState`] from its
-//! events; a plain JSON answer (a proxy that does not stream) is still read by [`parse`].
+//! The answer's schema goes as structured output (`output_config.format`, `json_schema`, in the
+//! form [`provider_schema::anthropic`] makes) on the models that have it (the 4.5 generation and
+//! later); older models get a forced tool call whose input schema is the same, and the tool's
+//! input is the answer. The answer is asked for as a stream and added up by [`StreamState`]; a
+//! plain JSON answer (a proxy that does not stream) is still read by [`parse`]. A `refusal` stop
+//! is an error, never an answer.
 
-use futures::future::LocalBoxFuture;
-use gloo_net::http::Request;
 use roundtable_core::protocol::ChatRole;
+use roundtable_core::provider_schema;
 use serde_json::{json, Value};
 
-use super::{
-    CallRequest, Completion, Provider, ProviderError, ProviderId, StopReason, StreamedAnswer,
-};
+use super::{Ask, Completion, HttpCall, ProviderError, StopReason, StreamedAnswer, SCHEMA_NAME};
 
-/// The Anthropic adapter.
-pub struct Anthropic;
+/// The API version header every request carries.
+pub const VERSION: &str = "2023-06-01";
 
-/// The request body for one call.
-pub fn body(request: &CallRequest<'_>) -> Value {
+/// Whether `model` has structured outputs (`output_config.format`): Claude 4.5 models and
+/// later. Older ones get the schema as a forced tool call.
+pub fn has_structured_outputs(model: &str) -> bool {
+    let m = model.trim_start_matches("anthropic/");
+    let generation = |family: &str| -> Option<(u32, u32)> {
+        let rest = m.strip_prefix(&format!("claude-{family}-"))?;
+        let mut parts = rest.split('-');
+        let major = parts.next()?.parse().ok()?;
+        let minor = parts
+            .next()
+            .and_then(|p| (p.len() <= 2).then(|| p.parse().ok()).flatten())
+            .unwrap_or(0);
+        Some((major, minor))
+    };
+    ["opus", "sonnet", "haiku"]
+        .into_iter()
+        .filter_map(generation)
+        .any(|v| v >= (4, 5))
+}
+
+/// The request for one call.
+pub fn build(ask: &Ask<'_>) -> HttpCall {
     let mut system = Vec::new();
     let mut turns: Vec<(&'static str, String)> = Vec::new();
-    for m in &request.call.messages {
+    for m in ask.messages {
         let role = match m.role {
             ChatRole::System => {
                 system.push(m.content.clone());
@@ -45,35 +66,77 @@ pub fn body(request: &CallRequest<'_>) -> Value {
         .into_iter()
         .map(|(role, content)| json!({ "role": role, "content": content }))
         .collect();
-    json!({
-        "model": request.model,
-        "max_tokens": request.max_tokens,
+    let mut body = json!({
+        "model": ask.model,
+        "max_tokens": ask.max_tokens,
         "system": system.join("\n\n"),
         "messages": messages,
         "stream": true,
-    })
+    });
+    if let (Some(schema), Some(fields)) = (ask.schema, body.as_object_mut()) {
+        let schema = provider_schema::anthropic(schema);
+        if has_structured_outputs(ask.model) {
+            fields.insert(
+                "output_config".into(),
+                json!({ "format": { "type": "json_schema", "schema": schema } }),
+            );
+        } else {
+            fields.insert(
+                "tools".into(),
+                json!([{
+                    "name": SCHEMA_NAME,
+                    "description": "Give your answer: its input is the whole answer.",
+                    "input_schema": schema,
+                }]),
+            );
+            fields.insert(
+                "tool_choice".into(),
+                json!({ "type": "tool", "name": SCHEMA_NAME }),
+            );
+        }
+    }
+    let mut headers = vec![
+        ("anthropic-version", VERSION.to_string()),
+        ("anthropic-dangerous-direct-browser-access", "true".into()),
+    ];
+    if let Some(key) = ask.key {
+        headers.insert(0, ("x-api-key", key.to_string()));
+    }
+    HttpCall {
+        url: format!("{}/messages", ask.base),
+        headers,
+        body,
+    }
 }
 
 /// The stop reason for a `stop_reason`.
 fn stop_reason(stop: Option<&str>) -> StopReason {
     match stop {
-        Some("end_turn") | Some("stop_sequence") | None => StopReason::Done,
-        Some("max_tokens") => StopReason::Length,
+        Some("end_turn") | Some("stop_sequence") | Some("tool_use") | None => StopReason::Done,
+        Some("max_tokens") | Some("model_context_window_exceeded") => StopReason::Length,
+        Some("refusal") => StopReason::Refused,
         Some(_) => StopReason::Other,
     }
 }
 
-/// Reads a Messages API answer.
+/// Reads a Messages API answer: its text blocks, or the forced tool call's input.
 pub fn parse(body: &Value) -> Result<Completion, ProviderError> {
     let blocks = body
         .get("content")
         .and_then(Value::as_array)
         .ok_or_else(|| ProviderError::Malformed("no content in the answer".into()))?;
-    let text: String = blocks
+    let mut text: String = blocks
         .iter()
         .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
         .filter_map(|b| b.get("text").and_then(Value::as_str))
         .collect();
+    if let Some(input) = blocks
+        .iter()
+        .find(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
+        .and_then(|b| b.get("input"))
+    {
+        text = input.to_string();
+    }
     Ok(Completion {
         text,
         stop: stop_reason(body.get("stop_reason").and_then(Value::as_str)),
@@ -100,11 +163,16 @@ impl super::StreamDecoder for StreamState {
                 self.0.input_tokens = num("/message/usage/input_tokens");
                 self.0.output_tokens = num("/message/usage/output_tokens");
             }
-            Some("content_block_delta")
-                if event.pointer("/delta/type").and_then(Value::as_str) == Some("text_delta") =>
-            {
-                let text = event.pointer("/delta/text").and_then(Value::as_str);
-                self.0.text.push_str(text.unwrap_or_default());
+            Some("content_block_delta") => {
+                // Text, or the forced tool call's input (the answer, when sent as a tool call).
+                let piece = match event.pointer("/delta/type").and_then(Value::as_str) {
+                    Some("text_delta") => event.pointer("/delta/text"),
+                    Some("input_json_delta") => event.pointer("/delta/partial_json"),
+                    _ => None,
+                };
+                self.0
+                    .text
+                    .push_str(piece.and_then(Value::as_str).unwrap_or_default());
             }
             Some("message_delta") => {
                 if let Some(stop) = event.pointer("/delta/stop_reason").and_then(Value::as_str) {
@@ -117,7 +185,9 @@ impl super::StreamDecoder for StreamState {
                 return Ok(true);
             }
             Some("error") => {
-                return Err(ProviderError::Interrupted(super::error_message(data)));
+                return Err(ProviderError::Interrupted(super::errors::error_message(
+                    data,
+                )));
             }
             _ => {}
         }
@@ -130,31 +200,6 @@ impl super::StreamDecoder for StreamState {
 
     fn stop_reason(&self, word: Option<&str>) -> StopReason {
         stop_reason(word)
-    }
-}
-
-impl Provider for Anthropic {
-    fn complete<'a>(
-        &'a self,
-        request: CallRequest<'a>,
-    ) -> LocalBoxFuture<'a, Result<Completion, ProviderError>> {
-        Box::pin(async move {
-            let key = request
-                .key
-                .ok_or(ProviderError::MissingKey(ProviderId::Anthropic.label()))?;
-            let request_builder = Request::post("https://api.anthropic.com/v1/messages")
-                .header("x-api-key", key)
-                .header("anthropic-version", "2023-06-01")
-                .header("anthropic-dangerous-direct-browser-access", "true");
-            super::complete_streamed(
-                request_builder,
-                &body(&request),
-                &request,
-                &mut StreamState::default(),
-                parse,
-            )
-            .await
-        })
     }
 }
 
@@ -183,7 +228,7 @@ mod tests {
         "event: ping\ndata: {\"type\":\"ping\"}\n\n",
         "event: content_block_delta\r\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"{\\\"x\\\": \"}}\r\n\r\n",
         "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"\\\"ünï 🎉\\\"}\"}}\n\n",
-        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{}\"}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"signature_delta\",\"signature\":\"x\"}}\n\n",
         "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
         "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\"},\"usage\":{\"output_tokens\":12}}\n\n",
         "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",

@@ -1,21 +1,43 @@
-//! Model providers behind one trait: the runner hands a [`ModelCall`] to a [`Provider`] and gets
+//! Model providers behind one trait: the runner hands a [`CallRequest`] to a [`Provider`] and gets
 //! the raw text back, whoever answered it.
 //!
-//! Adapters: [`openai::OpenAiCompatible`] (OpenAI, Gemini's OpenAI endpoint, and any local server
-//! speaking chat completions on loopback), [`anthropic::Anthropic`] (Messages API), and
-//! [`demo::Demo`], which answers from `roundtable-core`'s offline demo model with no network at
-//! all. The two HTTP adapters ask for a streamed answer and read it as it arrives ([`post_stream`],
-//! [`sse`]), reporting each new piece of text through [`CallRequest::on_text`]. Keys come from the settings store and go only into the request header of their own host;
-//! no error message, log line or event ever includes one.
+//! Four wire families cover the eight services: [`openai`] (chat completions: OpenAI, OpenRouter,
+//! Mistral, Groq, and OpenAI-compatible servers such as LM Studio, vLLM, llama.cpp), [`anthropic`]
+//! (Messages), [`gemini`] (native `streamGenerateContent`) and [`ollama`] (native `/api/chat`).
+//! Each family module is a pure request builder (URL, only the headers that family needs, body
+//! with the answer's schema in the form that provider enforces, from
+//! `roundtable_core::provider_schema`) and a pure stream decoder; [`Http`] sends what they build
+//! and feeds the decoder ([`post_stream`] over [`sse`] or [`ndjson`]). [`demo::Demo`] answers
+//! from `roundtable-core`'s offline demo model with no network at all.
+//!
+//! Adapters read only `call.messages` and [`CallRequest::schema`] of a call. Keys come from the
+//! settings store ([`config`]) and go only into the request of their own provider; no error
+//! message, log line or event ever includes one. [`errors`] sorts failures into causes a person
+//! can act on, [`retry`] decides when to try again, [`schema`] loads a step's schema.
 
 use futures::future::LocalBoxFuture;
-use roundtable_core::protocol::ModelCall;
+use roundtable_core::protocol::{Message, ModelCall};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 pub mod anthropic;
+pub mod config;
 pub mod demo;
+pub mod errors;
+pub mod gemini;
+pub mod limit;
+pub mod models;
+pub mod ndjson;
+pub mod ollama;
 pub mod openai;
+pub mod price;
+pub mod retry;
+pub mod schema;
 pub mod sse;
+#[cfg(test)]
+mod wire_tests;
+
+pub use errors::ProviderError;
 
 /// Which service a member's model runs on; the id is what session files store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -27,19 +49,47 @@ pub enum ProviderId {
     OpenAi,
     /// Anthropic's Messages API.
     Anthropic,
-    /// Google Gemini through its OpenAI-compatible endpoint.
+    /// Google Gemini's native API (`generateContent`).
     Gemini,
-    /// A server on this machine speaking OpenAI chat completions (Ollama, LM Studio, llama.cpp).
+    /// OpenRouter: many vendors' models behind one OpenAI-style API.
+    OpenRouter,
+    /// Mistral's chat completions.
+    Mistral,
+    /// Groq's OpenAI-compatible API.
+    Groq,
+    /// Ollama's native API (`/api/chat`), on this machine or the local network.
+    Ollama,
+    /// Any server speaking OpenAI chat completions at a base URL the person sets (LM Studio,
+    /// vLLM, llama.cpp; the key is optional).
     Local,
+}
+
+/// How a provider is spoken to on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// No wire at all.
+    Demo,
+    /// `POST {base}/chat/completions`, event stream of `choices[].delta`.
+    OpenAi,
+    /// `POST {base}/messages`, typed events.
+    Anthropic,
+    /// `POST {base}/models/{model}:streamGenerateContent?alt=sse`.
+    Gemini,
+    /// `POST {base}/api/chat`, newline-delimited JSON.
+    Ollama,
 }
 
 impl ProviderId {
     /// Every provider, in the order the settings page lists them.
-    pub const ALL: [ProviderId; 5] = [
+    pub const ALL: [ProviderId; 9] = [
         ProviderId::Demo,
         ProviderId::OpenAi,
         ProviderId::Anthropic,
         ProviderId::Gemini,
+        ProviderId::OpenRouter,
+        ProviderId::Mistral,
+        ProviderId::Groq,
+        ProviderId::Ollama,
         ProviderId::Local,
     ];
 
@@ -50,6 +100,10 @@ impl ProviderId {
             ProviderId::OpenAi => "openai",
             ProviderId::Anthropic => "anthropic",
             ProviderId::Gemini => "gemini",
+            ProviderId::OpenRouter => "openrouter",
+            ProviderId::Mistral => "mistral",
+            ProviderId::Groq => "groq",
+            ProviderId::Ollama => "ollama",
             ProviderId::Local => "local",
         }
     }
@@ -66,7 +120,26 @@ impl ProviderId {
             ProviderId::OpenAi => "OpenAI",
             ProviderId::Anthropic => "Anthropic",
             ProviderId::Gemini => "Google Gemini",
-            ProviderId::Local => "Local server (OpenAI-compatible)",
+            ProviderId::OpenRouter => "OpenRouter",
+            ProviderId::Mistral => "Mistral",
+            ProviderId::Groq => "Groq",
+            ProviderId::Ollama => "Ollama",
+            ProviderId::Local => "OpenAI-compatible server (LM Studio, vLLM, llama.cpp)",
+        }
+    }
+
+    /// The wire family.
+    pub fn family(self) -> Family {
+        match self {
+            ProviderId::Demo => Family::Demo,
+            ProviderId::Anthropic => Family::Anthropic,
+            ProviderId::Gemini => Family::Gemini,
+            ProviderId::Ollama => Family::Ollama,
+            ProviderId::OpenAi
+            | ProviderId::OpenRouter
+            | ProviderId::Mistral
+            | ProviderId::Groq
+            | ProviderId::Local => Family::OpenAi,
         }
     }
 
@@ -77,21 +150,46 @@ impl ProviderId {
             ProviderId::OpenAi => "gpt-4.1-mini",
             ProviderId::Anthropic => "claude-sonnet-4-5",
             ProviderId::Gemini => "gemini-2.5-flash",
-            ProviderId::Local => "llama3.1",
+            ProviderId::OpenRouter => "openai/gpt-4.1-mini",
+            ProviderId::Mistral => "mistral-medium-latest",
+            ProviderId::Groq => "openai/gpt-oss-120b",
+            ProviderId::Ollama => "llama3.1",
+            ProviderId::Local => "local-model",
         }
     }
 
-    /// Whether a key must be set before a session can use this provider.
+    /// The API's address unless the person sets another (Settings → base URL).
+    pub fn default_base(self) -> &'static str {
+        match self {
+            ProviderId::Demo => "",
+            ProviderId::OpenAi => "https://api.openai.com/v1",
+            ProviderId::Anthropic => "https://api.anthropic.com/v1",
+            ProviderId::Gemini => "https://generativelanguage.googleapis.com/v1beta",
+            ProviderId::OpenRouter => "https://openrouter.ai/api/v1",
+            ProviderId::Mistral => "https://api.mistral.ai/v1",
+            ProviderId::Groq => "https://api.groq.com/openai/v1",
+            ProviderId::Ollama => "http://127.0.0.1:11434",
+            ProviderId::Local => "http://127.0.0.1:1234/v1",
+        }
+    }
+
+    /// Whether a key must be set before a session can use this provider (local servers take
+    /// one optionally).
     pub fn needs_key(self) -> bool {
-        matches!(
+        !matches!(
             self,
-            ProviderId::OpenAi | ProviderId::Anthropic | ProviderId::Gemini
+            ProviderId::Demo | ProviderId::Ollama | ProviderId::Local
         )
     }
 
     /// The settings key under which this provider's API key is kept.
     pub fn key_setting(self) -> String {
         format!("{}{}", crate::storage::KEY_PREFIX, self.as_str())
+    }
+
+    /// The settings key under which this provider's base URL override is kept.
+    pub fn base_setting(self) -> String {
+        format!("base:{}", self.as_str())
     }
 }
 
@@ -103,7 +201,11 @@ pub enum StopReason {
     Done,
     /// The answer was cut at the token limit: ask for a shorter answer, never guess the rest.
     Length,
-    /// Anything else the provider reported (content filter, tool call, …).
+    /// The model declined (OpenAI `refusal`, Anthropic `refusal`): never validated as an answer.
+    Refused,
+    /// A content filter withheld the answer (`content_filter`, Gemini `SAFETY`, …).
+    Filtered,
+    /// Anything else the provider reported.
     Other,
 }
 
@@ -120,71 +222,21 @@ pub struct Completion {
     pub output_tokens: Option<u64>,
 }
 
-/// Why a call failed, with enough to decide whether to retry.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ProviderError {
-    /// No key is stored for a provider that needs one.
-    #[error("no API key is set for {0}; add one in Settings")]
-    MissingKey(&'static str),
-    /// The request never got an HTTP answer (offline, blocked by CSP, DNS, CORS).
-    #[error("network error: {0}")]
-    Network(String),
-    /// The key was refused.
-    #[error("the provider refused the key ({status}): {message}")]
-    Auth {
-        /// HTTP status.
-        status: u16,
-        /// The provider's message.
-        message: String,
-    },
-    /// Too many requests; wait and retry.
-    #[error("rate limited ({status}): {message}")]
-    RateLimited {
-        /// HTTP status.
-        status: u16,
-        /// The provider's message.
-        message: String,
-    },
-    /// Any other HTTP error.
-    #[error("HTTP {status}: {message}")]
-    Http {
-        /// HTTP status.
-        status: u16,
-        /// The provider's message.
-        message: String,
-    },
-    /// The provider broke off a streamed answer with an error event (overloaded, server error).
-    #[error("the provider broke off the answer: {0}")]
-    Interrupted(String),
-    /// A 2xx answer we could not read.
-    #[error("unexpected answer from the provider: {0}")]
-    Malformed(String),
-}
-
-impl ProviderError {
-    /// Whether trying the same call again later can succeed.
-    pub fn is_retryable(&self) -> bool {
-        match self {
-            ProviderError::Network(_)
-            | ProviderError::RateLimited { .. }
-            | ProviderError::Interrupted(_) => true,
-            ProviderError::Http { status, .. } => *status >= 500 || *status == 408,
-            _ => false,
-        }
-    }
-}
-
 /// One call as a provider sees it: the engine's call plus the model to use.
 pub struct CallRequest<'a> {
-    /// The engine's call (messages, schema; for demo members, the demo model's answer).
+    /// The engine's call. Adapters read only `call.messages` (and `call.id` for logs): the
+    /// other fields belong to the engine and change with it.
     pub call: &'a ModelCall,
+    /// The JSON Schema the answer must meet (plain flavour, as in `core/schemas/*.plain.json`),
+    /// when the caller has one; each adapter sends it in the form its provider enforces.
+    pub schema: Option<&'a Value>,
     /// The model name on that provider.
     pub model: &'a str,
     /// The most answer tokens to allow.
     pub max_tokens: u32,
     /// The API key, when the provider needs one. Never logged.
     pub key: Option<&'a str>,
-    /// Base URL override (local servers).
+    /// Base URL override (Settings); the provider's own address when `None`.
     pub base_url: Option<&'a str>,
     /// Aborts the HTTP request when the person stops the run (no answer is waited for).
     pub abort: Option<&'a web_sys::AbortSignal>,
@@ -206,34 +258,120 @@ pub trait Provider {
 pub fn adapter(id: ProviderId) -> Box<dyn Provider> {
     match id {
         ProviderId::Demo => Box::new(demo::Demo),
-        ProviderId::OpenAi => Box::new(openai::OpenAiCompatible::openai()),
-        ProviderId::Gemini => Box::new(openai::OpenAiCompatible::gemini()),
-        ProviderId::Local => Box::new(openai::OpenAiCompatible::local()),
-        ProviderId::Anthropic => Box::new(anthropic::Anthropic),
+        id => Box::new(Http(id)),
     }
 }
 
-/// Reads an HTTP error body and pulls out the provider's message (`error.message` in all three
-/// APIs), shortened, so the person sees why without the whole JSON.
-pub(crate) fn error_message(body: &str) -> String {
-    let message = serde_json::from_str::<serde_json::Value>(body)
-        .ok()
-        .and_then(|v| {
-            v.pointer("/error/message")
-                .or_else(|| v.pointer("/message"))
-                .and_then(|m| m.as_str().map(str::to_string))
-        })
-        .unwrap_or_else(|| body.to_string());
-    message.chars().take(400).collect()
+/// What a family's request builder needs: plain data, so builders are tested on the host.
+#[derive(Debug, Clone, Copy)]
+pub struct Ask<'a> {
+    /// Which service.
+    pub provider: ProviderId,
+    /// The API's base URL, no trailing slash.
+    pub base: &'a str,
+    /// The key, if any.
+    pub key: Option<&'a str>,
+    /// The model name.
+    pub model: &'a str,
+    /// The conversation, system first.
+    pub messages: &'a [Message],
+    /// The most answer tokens to allow.
+    pub max_tokens: u32,
+    /// The answer's JSON Schema, plain flavour.
+    pub schema: Option<&'a Value>,
 }
 
-/// Turns a non-2xx status and body into the matching error.
-pub(crate) fn http_error(status: u16, body: &str) -> ProviderError {
-    let message = error_message(body);
-    match status {
-        401 | 403 => ProviderError::Auth { status, message },
-        429 => ProviderError::RateLimited { status, message },
-        _ => ProviderError::Http { status, message },
+/// One HTTP request as a family builds it, before it is sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpCall {
+    /// Where it goes.
+    pub url: String,
+    /// Only the headers this family needs (each extra header is one more thing a CORS
+    /// preflight must allow). `Content-Type: application/json` is added when it is sent.
+    pub headers: Vec<(&'static str, String)>,
+    /// The JSON body.
+    pub body: Value,
+}
+
+/// The name providers give the answer's schema (OpenAI's `json_schema.name`, Anthropic's tool).
+pub const SCHEMA_NAME: &str = "answer";
+
+/// Every HTTP provider: builds the request with its family's builder, sends it, and decodes the
+/// answer with its family's decoder.
+pub struct Http(pub ProviderId);
+
+impl Provider for Http {
+    fn complete<'a>(
+        &'a self,
+        request: CallRequest<'a>,
+    ) -> LocalBoxFuture<'a, Result<Completion, ProviderError>> {
+        Box::pin(async move {
+            let id = self.0;
+            if id.needs_key() && request.key.is_none() {
+                return Err(ProviderError::MissingKey(id.label()));
+            }
+            let base = request
+                .base_url
+                .filter(|b| !b.trim().is_empty())
+                .unwrap_or(id.default_base())
+                .trim_end_matches('/');
+            let ask = Ask {
+                provider: id,
+                base,
+                key: request.key,
+                model: request.model,
+                messages: &request.call.messages,
+                max_tokens: request.max_tokens,
+                schema: request.schema,
+            };
+            let (call, mut decoder, parse): (HttpCall, Box<dyn StreamDecoder>, ParseJson) =
+                match id.family() {
+                    Family::Anthropic => (
+                        anthropic::build(&ask),
+                        Box::<anthropic::StreamState>::default(),
+                        anthropic::parse,
+                    ),
+                    Family::Gemini => (
+                        gemini::build(&ask),
+                        Box::<gemini::StreamState>::default(),
+                        gemini::parse,
+                    ),
+                    Family::Ollama => (
+                        ollama::build(&ask),
+                        Box::<ollama::StreamState>::default(),
+                        ollama::parse,
+                    ),
+                    Family::OpenAi | Family::Demo => (
+                        openai::build(&ask),
+                        Box::<openai::StreamState>::default(),
+                        openai::parse,
+                    ),
+                };
+            // Queued here while the provider already has its limit of calls out.
+            let _slot = limit::acquire(id).await;
+            if request.abort.is_some_and(|a| a.aborted()) {
+                return Err(errors::network(&call.url, "stopped before it was sent"));
+            }
+            complete_streamed(id, request.model, call, &request, decoder.as_mut(), parse).await
+        })
+    }
+}
+
+/// A family's reader of a whole (not streamed) JSON answer.
+pub(crate) type ParseJson = fn(&Value) -> Result<Completion, ProviderError>;
+
+/// A completion that is a refusal or a filtered answer becomes its error, so it never reaches
+/// the validator as if it were an answer.
+pub(crate) fn refuse_or_pass(done: Completion) -> Result<Completion, ProviderError> {
+    match done.stop {
+        StopReason::Refused => Err(ProviderError::Refused(if done.text.trim().is_empty() {
+            "no reason given".into()
+        } else {
+            done.text.chars().take(300).collect()
+        })),
+        // What was generated before the filter stepped in is not shown: it is not the answer.
+        StopReason::Filtered => Err(ProviderError::Filtered("content filter".into())),
+        _ => Ok(done),
     }
 }
 
@@ -242,9 +380,11 @@ pub(crate) fn http_error(status: u16, body: &str) -> ProviderError {
 pub(crate) struct StreamedAnswer {
     /// The answer so far.
     pub text: String,
-    /// The provider's stop reason, once it said one (`finish_reason`, `stop_reason`).
+    /// What the model said instead of answering (OpenAI's `refusal` deltas).
+    pub refusal: String,
+    /// The provider's stop reason, once it said one (`finish_reason`, `stop_reason`, …).
     pub stop: Option<String>,
-    /// The provider's end marker arrived (`[DONE]`, `message_stop`).
+    /// The provider's end marker arrived (`[DONE]`, `message_stop`, `done: true`).
     pub done: bool,
     /// Prompt tokens the provider counted, if it said.
     pub input_tokens: Option<u64>,
@@ -263,7 +403,8 @@ pub(crate) trait StreamDecoder {
 
     /// The completion the events add up to, or [`ProviderError::Interrupted`] when the stream
     /// ended with neither a stop reason nor the end marker (a proxy timing out, a server dying):
-    /// a cut-off answer is asked again, never validated as if it were whole.
+    /// a cut-off answer is asked again, never validated as if it were whole. A refusal or a
+    /// filtered answer is its error.
     fn finish(&mut self) -> Result<Completion, ProviderError> {
         let word = self.answer().stop.clone();
         if word.is_none() && !self.answer().done {
@@ -271,28 +412,39 @@ pub(crate) trait StreamDecoder {
                 "the answer stream ended before the model finished".into(),
             ));
         }
-        let stop = self.stop_reason(word.as_deref());
+        let mut stop = self.stop_reason(word.as_deref());
+        if stop == StopReason::Filtered {
+            // The provider's own word says which filter (`content_filter`, `SAFETY`, …).
+            let why = word.unwrap_or_else(|| "content filter".into());
+            return Err(ProviderError::Filtered(why));
+        }
         let answer = self.answer();
-        Ok(Completion {
+        let mut text = std::mem::take(&mut answer.text);
+        if !answer.refusal.is_empty() {
+            stop = StopReason::Refused;
+            text = std::mem::take(&mut answer.refusal);
+        }
+        refuse_or_pass(Completion {
             stop,
-            text: std::mem::take(&mut answer.text),
+            text,
             input_tokens: answer.input_tokens,
             output_tokens: answer.output_tokens,
         })
     }
 }
 
-/// One streamed call decoded by `state`: sends `body`, hands each new piece of text to the
-/// call's `on_text`, and returns the completion (from the events, or from `parse_json` when the
-/// server answered one JSON body instead of a stream). Not generic: one copy in the download.
+/// One streamed call decoded by `state`: sends `call`, hands each new piece of text to the
+/// request's `on_text`, and returns the completion (from the events, or from `parse_json` when
+/// the server answered one JSON body instead of a stream).
 pub(crate) async fn complete_streamed(
-    builder: gloo_net::http::RequestBuilder,
-    body: &serde_json::Value,
+    provider: ProviderId,
+    model: &str,
+    call: HttpCall,
     request: &CallRequest<'_>,
     state: &mut dyn StreamDecoder,
-    parse_json: fn(&serde_json::Value) -> Result<Completion, ProviderError>,
+    parse_json: ParseJson,
 ) -> Result<Completion, ProviderError> {
-    let streamed = post_stream(builder, body, request.abort, &mut |data| {
+    let streamed = post_stream(provider, model, &call, request.abort, &mut |data| {
         let before = state.answer().text.len();
         let end = state.event(data)?;
         let text = &state.answer().text;
@@ -304,7 +456,7 @@ pub(crate) async fn complete_streamed(
     .await?;
     match streamed {
         Streamed::Events => state.finish(),
-        Streamed::Json(answer) => parse_json(&answer),
+        Streamed::Json(answer) => parse_json(&answer).and_then(refuse_or_pass),
     }
 }
 
@@ -316,47 +468,104 @@ pub(crate) enum Streamed {
     Json(serde_json::Value),
 }
 
-/// Sends a JSON request that asks for a streamed answer and reads the event stream as it
-/// arrives, handing each event's data to `on_data` (which returns `true` once the answer is
-/// complete). A body that is not `text/event-stream` is read whole as JSON instead. A network
-/// failure, a non-2xx status (with the provider's own message) and a body that is not JSON each
-/// become their own [`ProviderError`]. The abort signal also ends the body read: its pending `read()`
-/// rejects, which comes back as [`ProviderError::Network`].
+/// How a streamed body is cut into events.
+enum Frames {
+    /// `text/event-stream`.
+    Sse(sse::SseDecoder),
+    /// `application/x-ndjson` (Ollama).
+    Lines(ndjson::NdjsonDecoder),
+}
+
+impl Frames {
+    fn feed(&mut self, bytes: &[u8]) -> Vec<String> {
+        match self {
+            Frames::Sse(d) => d.feed(bytes),
+            Frames::Lines(d) => d.feed(bytes),
+        }
+    }
+
+    fn finish(&mut self) -> Vec<String> {
+        match self {
+            Frames::Sse(d) => d.finish(),
+            Frames::Lines(d) => d.finish(),
+        }
+    }
+}
+
+/// Sends a JSON request that asks for a streamed answer and reads the stream as it arrives
+/// (server-sent events or JSON lines, by content type), handing each event's data to `on_data`
+/// (which returns `true` once the answer is complete). Any other 2xx body is read whole as JSON.
+/// A network failure, a non-2xx status (sorted by [`errors::classify`], with `Retry-After`) and
+/// a body that is not JSON each become their own [`ProviderError`]. The abort signal also ends
+/// the body read: its pending `read()` rejects, which comes back as a network error.
 pub(crate) async fn post_stream(
-    request: gloo_net::http::RequestBuilder,
-    body: &serde_json::Value,
+    provider: ProviderId,
+    model: &str,
+    call: &HttpCall,
     abort: Option<&web_sys::AbortSignal>,
     on_data: &mut dyn FnMut(&str) -> Result<bool, ProviderError>,
 ) -> Result<Streamed, ProviderError> {
     use wasm_bindgen::JsCast;
+    let url = call.url.as_str();
     let network = |e: wasm_bindgen::JsValue| {
-        ProviderError::Network(
+        errors::network(
+            url,
             e.dyn_ref::<js_sys::Error>()
                 .map(|e| String::from(e.message()))
                 .unwrap_or_else(|| "the answer stream failed".into()),
         )
     };
-    let response = request
+    let mut builder = gloo_net::http::Request::post(url);
+    for (name, value) in &call.headers {
+        builder = builder.header(name, value);
+    }
+    let response = builder
         .abort_signal(abort)
-        .json(body)
+        .json(&call.body)
         .map_err(|e| ProviderError::Malformed(e.to_string()))?
         .send()
         .await
-        .map_err(|e| ProviderError::Network(e.to_string()))?;
+        .map_err(|e| errors::network(url, e.to_string()))?;
     let status = response.status();
-    let events = response.headers().get("content-type").is_some_and(|t| {
-        let media = t.split(';').next().unwrap_or_default().trim();
-        media.eq_ignore_ascii_case("text/event-stream")
-    });
-    let stream = match response.body() {
-        Some(stream) if events && (200..300).contains(&status) => stream,
+    let media = response
+        .headers()
+        .get("content-type")
+        .map(|t| {
+            t.split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .unwrap_or_default();
+    let frames = match media.as_str() {
+        "text/event-stream" => Some(Frames::Sse(sse::SseDecoder::new())),
+        "application/x-ndjson" | "application/jsonl" => {
+            Some(Frames::Lines(ndjson::NdjsonDecoder::default()))
+        }
+        _ => None,
+    };
+    let (stream, mut frames) = match (response.body(), frames) {
+        (Some(stream), Some(frames)) if (200..300).contains(&status) => (stream, frames),
         _ => {
             let text = response
                 .text()
                 .await
-                .map_err(|e| ProviderError::Network(e.to_string()))?;
+                .map_err(|e| errors::network(url, e.to_string()))?;
             if !(200..300).contains(&status) {
-                return Err(http_error(status, &text));
+                let headers = response.headers();
+                let wait = errors::retry_after_ms(
+                    headers.get("retry-after").as_deref(),
+                    headers.get("retry-after-ms").as_deref(),
+                    &text,
+                );
+                return Err(errors::classify(
+                    provider.label(),
+                    model,
+                    status,
+                    &text,
+                    wait,
+                ));
             }
             return serde_json::from_str(&text)
                 .map(Streamed::Json)
@@ -364,7 +573,6 @@ pub(crate) async fn post_stream(
         }
     };
     let reader: web_sys::ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
-    let mut decoder = sse::SseDecoder::new();
     loop {
         let chunk = wasm_bindgen_futures::JsFuture::from(reader.read())
             .await
@@ -374,10 +582,10 @@ pub(crate) async fn post_stream(
             .and_then(|d| d.as_bool())
             .unwrap_or(true);
         let datas = if done {
-            decoder.finish()
+            frames.finish()
         } else {
             let value = js_sys::Reflect::get(&chunk, &"value".into()).map_err(network)?;
-            decoder.feed(&js_sys::Uint8Array::new(&value).to_vec())
+            frames.feed(&js_sys::Uint8Array::new(&value).to_vec())
         };
         for data in datas {
             match on_data(&data) {

@@ -1,86 +1,110 @@
-//! OpenAI chat completions, and every service that speaks the same API (Gemini's OpenAI
-//! endpoint, Ollama, LM Studio, llama.cpp on loopback).
+//! OpenAI chat completions, and every service that speaks the same API: OpenRouter, Mistral,
+//! Groq, and OpenAI-compatible servers at a base URL the person sets (LM Studio, vLLM,
+//! llama.cpp).
 //!
-//! The step's JSON Schema is sent as `response_format: json_object` rather than strict
-//! `json_schema`: not every compatible server accepts strict schemas, and `core` validates and
-//! repairs the answer anyway. The schema itself is in the prompt the engine built.
+//! [`build`] is pure: `POST {base}/chat/completions` with a bearer key when there is one, and a
+//! body that differs by service only where the services differ:
+//! - the token limit is `max_completion_tokens` for OpenAI (its gpt-5 and o-series models refuse
+//!   `max_tokens`), `max_tokens` elsewhere;
+//! - the answer's schema goes as `response_format: json_schema`, in OpenAI's strict form for
+//!   OpenAI, OpenRouter and Mistral (strict on), Groq (strict only on its `gpt-oss` models, the
+//!   ones its docs say enforce it), and in the grammar form for local servers. Without a schema a
+//!   cloud service gets `json_object`; a local server gets no `response_format` at all, because
+//!   LM Studio refuses `json_object` (it takes only `json_schema` or `text`);
+//! - usage in the stream is asked for where it is documented (`stream_options`).
 //!
-//! The answer is asked for as a stream (`stream: true`, with usage in the last chunk) so the page
-//! can show it arriving; [`StreamState`] adds up the chunks. A server that ignores `stream` and
-//! answers with one JSON body is read by [`parse`] as before.
+//! The answer streams in; [`StreamState`] adds up the chunks (text, refusal, finish reason,
+//! usage, and Groq's `x_groq.usage`). A server that ignores `stream` and
+//! answers with one JSON body is read by [`parse`].
 
-use futures::future::LocalBoxFuture;
-use gloo_net::http::Request;
 use roundtable_core::protocol::ChatRole;
+use roundtable_core::provider_schema;
 use serde_json::{json, Value};
 
 use super::{
-    error_message, CallRequest, Completion, Provider, ProviderError, ProviderId, StopReason,
-    StreamedAnswer,
+    errors::error_message, Ask, Completion, HttpCall, ProviderError, ProviderId, StopReason,
+    StreamedAnswer, SCHEMA_NAME,
 };
 
-/// An OpenAI-compatible endpoint.
-pub struct OpenAiCompatible {
-    id: ProviderId,
-    base: &'static str,
-}
-
-impl OpenAiCompatible {
-    /// api.openai.com.
-    pub fn openai() -> Self {
-        OpenAiCompatible {
-            id: ProviderId::OpenAi,
-            base: "https://api.openai.com/v1",
-        }
-    }
-
-    /// Gemini's OpenAI-compatible endpoint.
-    pub fn gemini() -> Self {
-        OpenAiCompatible {
-            id: ProviderId::Gemini,
-            base: "https://generativelanguage.googleapis.com/v1beta/openai",
-        }
-    }
-
-    /// A local server; the base URL is a setting (default Ollama's).
-    pub fn local() -> Self {
-        OpenAiCompatible {
-            id: ProviderId::Local,
-            base: "http://127.0.0.1:11434/v1",
-        }
+/// The chat role's name on the wire.
+pub(crate) fn role(role: ChatRole) -> &'static str {
+    match role {
+        ChatRole::System => "system",
+        ChatRole::User => "user",
+        ChatRole::Assistant => "assistant",
     }
 }
 
-/// The request body for one call.
-pub fn body(request: &CallRequest<'_>) -> Value {
-    let messages: Vec<Value> = request
-        .call
+/// Whether Groq enforces a strict schema for `model` (its docs: the `gpt-oss` models).
+fn groq_strict(model: &str) -> bool {
+    model.starts_with("openai/gpt-oss")
+}
+
+/// The `response_format` for this service and schema, if any.
+fn response_format(ask: &Ask<'_>) -> Option<Value> {
+    let format = |strict: bool, schema: Value| {
+        json!({
+            "type": "json_schema",
+            "json_schema": { "name": SCHEMA_NAME, "strict": strict, "schema": schema },
+        })
+    };
+    match (ask.provider, ask.schema) {
+        (ProviderId::Local, Some(s)) => Some(format(true, provider_schema::grammar(s))),
+        (ProviderId::Local, None) => None,
+        (ProviderId::Groq, Some(s)) => Some(format(
+            groq_strict(ask.model),
+            provider_schema::openai_strict(s),
+        )),
+        (_, Some(s)) => Some(format(true, provider_schema::openai_strict(s))),
+        (_, None) => Some(json!({ "type": "json_object" })),
+    }
+}
+
+/// The request for one call.
+pub fn build(ask: &Ask<'_>) -> HttpCall {
+    let messages: Vec<Value> = ask
         .messages
         .iter()
-        .map(|m| {
-            let role = match m.role {
-                ChatRole::System => "system",
-                ChatRole::User => "user",
-                ChatRole::Assistant => "assistant",
-            };
-            json!({ "role": role, "content": m.content })
-        })
+        .map(|m| json!({ "role": role(m.role), "content": m.content }))
         .collect();
-    json!({
-        "model": request.model,
+    let mut body = json!({
+        "model": ask.model,
         "messages": messages,
-        "max_tokens": request.max_tokens,
-        "response_format": { "type": "json_object" },
         "stream": true,
-        "stream_options": { "include_usage": true },
-    })
+    });
+    let fields = body.as_object_mut().expect("an object");
+    let tokens = if ask.provider == ProviderId::OpenAi {
+        "max_completion_tokens"
+    } else {
+        "max_tokens"
+    };
+    fields.insert(tokens.into(), json!(ask.max_tokens));
+    if let Some(format) = response_format(ask) {
+        fields.insert("response_format".into(), format);
+    }
+    if matches!(
+        ask.provider,
+        ProviderId::OpenAi | ProviderId::OpenRouter | ProviderId::Local
+    ) {
+        fields.insert("stream_options".into(), json!({ "include_usage": true }));
+    }
+    let headers = ask
+        .key
+        .map(|k| vec![("Authorization", format!("Bearer {k}"))])
+        .unwrap_or_default();
+    HttpCall {
+        url: format!("{}/chat/completions", ask.base),
+        headers,
+        body,
+    }
 }
 
 /// The stop reason for a `finish_reason`.
 fn stop_reason(finish: Option<&str>) -> StopReason {
     match finish {
-        Some("stop") | None => StopReason::Done,
+        Some("stop") | Some("tool_calls") | Some("function_call") | None => StopReason::Done,
         Some("length") => StopReason::Length,
+        Some("content_filter") => StopReason::Filtered,
         Some(_) => StopReason::Other,
     }
 }
@@ -90,14 +114,21 @@ pub fn parse(body: &Value) -> Result<Completion, ProviderError> {
     let choice = body
         .pointer("/choices/0")
         .ok_or_else(|| ProviderError::Malformed("no choices in the answer".into()))?;
-    let text = choice
-        .pointer("/message/content")
+    let refusal = choice
+        .pointer("/message/refusal")
         .and_then(Value::as_str)
+        .filter(|r| !r.is_empty());
+    let text = refusal
+        .or_else(|| choice.pointer("/message/content").and_then(Value::as_str))
         .unwrap_or_default()
         .to_string();
+    let stop = match refusal {
+        Some(_) => StopReason::Refused,
+        None => stop_reason(choice.get("finish_reason").and_then(Value::as_str)),
+    };
     Ok(Completion {
         text,
-        stop: stop_reason(choice.get("finish_reason").and_then(Value::as_str)),
+        stop,
         input_tokens: body.pointer("/usage/prompt_tokens").and_then(Value::as_u64),
         output_tokens: body
             .pointer("/usage/completion_tokens")
@@ -128,11 +159,18 @@ impl super::StreamDecoder for StreamState {
             if let Some(text) = choice.pointer("/delta/content").and_then(Value::as_str) {
                 self.0.text.push_str(text);
             }
+            if let Some(text) = choice.pointer("/delta/refusal").and_then(Value::as_str) {
+                self.0.refusal.push_str(text);
+            }
             if let Some(finish) = choice.get("finish_reason").and_then(Value::as_str) {
                 self.0.stop = Some(finish.to_string());
             }
         }
-        let tokens = |name: &str| chunk.get("usage").and_then(|u| u.get(name)?.as_u64());
+        let usage = chunk
+            .get("usage")
+            .filter(|u| u.is_object())
+            .or_else(|| chunk.pointer("/x_groq/usage"));
+        let tokens = |name: &str| usage.and_then(|u| u.get(name)?.as_u64());
         self.0.input_tokens = tokens("prompt_tokens").or(self.0.input_tokens);
         self.0.output_tokens = tokens("completion_tokens").or(self.0.output_tokens);
         Ok(false)
@@ -144,34 +182,6 @@ impl super::StreamDecoder for StreamState {
 
     fn stop_reason(&self, word: Option<&str>) -> StopReason {
         stop_reason(word)
-    }
-}
-
-impl Provider for OpenAiCompatible {
-    fn complete<'a>(
-        &'a self,
-        request: CallRequest<'a>,
-    ) -> LocalBoxFuture<'a, Result<Completion, ProviderError>> {
-        Box::pin(async move {
-            let key = match (self.id.needs_key(), request.key) {
-                (true, None) => return Err(ProviderError::MissingKey(self.id.label())),
-                (_, key) => key,
-            };
-            let base = request.base_url.unwrap_or(self.base).trim_end_matches('/');
-            let mut builder = Request::post(&format!("{base}/chat/completions"));
-            if let Some(key) = key {
-                builder = builder.header("Authorization", &format!("Bearer {key}"));
-            }
-            let mut body = body(&request);
-            if self.id == ProviderId::Gemini {
-                // Not in Gemini's documented subset of the API: its usage is estimated instead.
-                if let Some(fields) = body.as_object_mut() {
-                    fields.remove("stream_options");
-                }
-            }
-            super::complete_streamed(builder, &body, &request, &mut StreamState::default(), parse)
-                .await
-        })
     }
 }
 

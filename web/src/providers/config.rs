@@ -1,0 +1,100 @@
+//! Where a provider is reached and with which key, as the person set it in Settings.
+//!
+//! A base URL the person types is accepted only when it is `https://`, or `http://` to this
+//! machine (`127.0.0.1`, `localhost`): a key must never travel in clear text over a
+//! network, and the page's CSP allows plain `http:` only to loopback. A server elsewhere on the
+//! local network needs https (or a loopback tunnel).
+
+use super::errors::{host_of, is_loopback};
+use super::ProviderId;
+use crate::storage;
+
+/// A provider's key and address as stored.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProviderConfig {
+    /// The API key, if one is stored.
+    pub key: Option<String>,
+    /// The base URL override, if one is stored.
+    pub base_url: Option<String>,
+}
+
+/// Why a base URL is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BaseUrlError {
+    /// Not a URL we can call.
+    #[error("\"{0}\" is not a URL: it must start with https:// (or http:// for a server on this machine or your local network)")]
+    NotAUrl(String),
+    /// Plain http to a host that is not this machine.
+    #[error("{0} is not this machine: use https:// (plain http:// is allowed only to 127.0.0.1 or localhost, so a key never crosses a network in clear text)")]
+    PlainHttp(String),
+}
+
+/// Checks a base URL typed in Settings and returns it without a trailing slash.
+pub fn check_base_url(url: &str) -> Result<String, BaseUrlError> {
+    let url = url.trim().trim_end_matches('/');
+    let host = host_of(url);
+    if host.is_empty() || url.contains(char::is_whitespace) {
+        return Err(BaseUrlError::NotAUrl(url.to_string()));
+    }
+    if url.starts_with("https://") {
+        return Ok(url.to_string());
+    }
+    if url.starts_with("http://") {
+        return if is_loopback(host) {
+            Ok(url.to_string())
+        } else {
+            Err(BaseUrlError::PlainHttp(host.to_string()))
+        };
+    }
+    Err(BaseUrlError::NotAUrl(url.to_string()))
+}
+
+/// Reads a provider's key (when it takes one) and base URL from the settings store.
+pub async fn load(id: ProviderId) -> ProviderConfig {
+    if id == ProviderId::Demo {
+        return ProviderConfig::default();
+    }
+    let read = |key: String| async move {
+        storage::get_setting(&key)
+            .await
+            .ok()
+            .flatten()
+            .filter(|v| !v.trim().is_empty())
+    };
+    ProviderConfig {
+        key: read(id.key_setting()).await,
+        base_url: read(id.base_setting()).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn https_anywhere_and_http_only_to_local_servers() {
+        assert_eq!(
+            check_base_url(" https://llm.example.org/v1/ ").unwrap(),
+            "https://llm.example.org/v1"
+        );
+        assert!(check_base_url("http://127.0.0.1:1234/v1").is_ok());
+        assert!(check_base_url("http://localhost:11434").is_ok());
+        assert!(
+            check_base_url("http://[::1]:11434").is_err(),
+            "not in the CSP"
+        );
+        assert_eq!(
+            check_base_url("http://192.168.1.9:11434"),
+            Err(BaseUrlError::PlainHttp("192.168.1.9:11434".into()))
+        );
+        assert_eq!(
+            check_base_url("http://llm.example.org/v1"),
+            Err(BaseUrlError::PlainHttp("llm.example.org".into()))
+        );
+        assert!(matches!(
+            check_base_url("ftp://x"),
+            Err(BaseUrlError::NotAUrl(_))
+        ));
+        assert!(check_base_url("https://").is_err());
+    }
+}
