@@ -213,11 +213,14 @@ fn the_team_rules_a_new_session_form_shows_come_from_the_configs_check() {
         f(&mut c);
         c.check()
     };
-    // A team without operatives is allowed: the chair writes alone (the demo plays it to done).
-    assert_eq!(
-        with(&|c| c.members.retain(|m| m.team_role != TeamRole::Operative)),
-        Ok(())
-    );
+    // The engine plays a team without operatives; the form for people does not start one.
+    let no_operatives =
+        |c: &mut SessionConfig| c.members.retain(|m| m.team_role != TeamRole::Operative);
+    assert_eq!(with(&no_operatives), Ok(()));
+    let mut c = base.clone();
+    no_operatives(&mut c);
+    assert_eq!(c.check_new(), Err(ConfigError::NoOperative));
+    assert_eq!(base.check_new(), Ok(()));
     assert_eq!(
         with(&|c| c.members.retain(|m| m.team_role != TeamRole::Chair)),
         Err(ConfigError::NoChair)
@@ -238,9 +241,9 @@ fn the_team_rules_a_new_session_form_shows_come_from_the_configs_check() {
     assert_eq!(
         with(&|c| {
             c.request.clear();
-            c.members.retain(|m| m.team_role != TeamRole::Chair);
+            c.members[1].team_role = TeamRole::Chair;
         }),
-        Err(ConfigError::NoChair)
+        Err(ConfigError::ManyChairs(2))
     );
     assert_eq!(
         with(&|c| c.request = " ".into()),

@@ -36,7 +36,7 @@ test('the new-session form explains bad input and creates nothing', async () => 
   await open(page, srv.url, '#/new');
   await page.fill('input[name="max-rounds"]', '0');
   await page.click('button[name="create"]');
-  await page.waitForSelector('#request-error:has-text("request is empty")');
+  await page.waitForSelector('#request-error:has-text("cannot be empty")');
   await page.waitForSelector('text=Rounds must be between 1 and 50');
   assert.match(page.url(), /#\/new$/, 'still on the form');
   // A second chair is refused with core's reason.

@@ -1,7 +1,7 @@
 //! New session: the request, the team (from a preset or by hand, each member on a provider and
 //! model — the demo model by default) and the limits. Creating it stores the session as a draft
 //! and opens it. The team's rules (one chair, an operative, at most one inspector and envoy, a
-//! request) are core's: the form builds a config and shows what [`SessionConfig::check`] says,
+//! request) are core's: the form builds a config and shows what [`SessionConfig::check_new`] says,
 //! next to the field it is about.
 
 use leptos::prelude::*;
@@ -257,7 +257,7 @@ pub fn NewSessionPage() -> impl IntoView {
             },
             charter: None,
         };
-        if let Err(err) = config.check() {
+        if let Err(err) = config.check_new() {
             place_config_error(&mut e, &err);
         }
         if !e.is_empty() {
@@ -465,5 +465,28 @@ pub fn NewSessionPage() -> impl IntoView {
                 </div>
             </form>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cores_reason_lands_next_to_its_field_as_a_sentence() {
+        let mut e = FormErrors::default();
+        place_config_error(&mut e, &ConfigError::EmptyRequest);
+        assert_eq!(
+            e.request.as_deref(),
+            Some("The request cannot be empty: say what the team should do.")
+        );
+        place_config_error(&mut e, &ConfigError::NoOperative);
+        assert_eq!(
+            e.team.as_deref(),
+            Some("Add at least one operative: they write the products.")
+        );
+        place_config_error(&mut e, &ConfigError::NoRounds);
+        assert!(e.rounds.is_some());
+        assert_eq!(sentence(""), ".");
     }
 }

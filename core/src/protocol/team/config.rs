@@ -158,11 +158,11 @@ impl SessionConfig {
         }
     }
 
-    /// Checks the team: exactly one chair with id `chair`, operatives `operative-N` (none is allowed:
-    /// the chair then writes alone),
-    /// at most one `inspector` and one `envoy`, unique ids, a non-empty request. The team's
-    /// rules come first, so a form learns what is wrong with the team even before the request is
-    /// written.
+    /// Checks the team: exactly one chair with id `chair`, operatives `operative-N`, at most one
+    /// `inspector` and one `envoy`, unique ids, a non-empty request. The team's rules come first,
+    /// so a form learns what is wrong with the team even before the request is written. A team
+    /// without operatives is valid (the chair writes everything itself); a person creating a
+    /// session is held to [`SessionConfig::check_new`].
     pub fn check(&self) -> Result<(), ConfigError> {
         let count = |role: TeamRole| self.members.iter().filter(|m| m.team_role == role).count();
         match count(TeamRole::Chair) {
@@ -206,13 +206,28 @@ impl SessionConfig {
         }
         Ok(())
     }
+
+    /// What the new-session form accepts: [`SessionConfig::check`], and at least one operative.
+    /// The engine plays a team without operatives (files and tests use it), but a person who
+    /// builds a team by hand and removes every writer has almost always made a mistake: the form
+    /// says so instead of starting a session where the chair writes everything alone.
+    pub fn check_new(&self) -> Result<(), ConfigError> {
+        if !self
+            .members
+            .iter()
+            .any(|m| m.team_role == TeamRole::Operative)
+        {
+            return Err(ConfigError::NoOperative);
+        }
+        self.check()
+    }
 }
 
 /// Why a session config was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
 pub enum ConfigError {
     /// Nothing to work on.
-    #[error("the request is empty: say what the team should do")]
+    #[error("the request cannot be empty: say what the team should do")]
     EmptyRequest,
     /// Two members share an id.
     #[error("two members have the id {0}")]
@@ -234,6 +249,9 @@ pub enum ConfigError {
     /// Two chairs or more.
     #[error("a team has exactly one chair; this one has {0}")]
     ManyChairs(usize),
+    /// Nobody writes the products (refused for a new session only: see `check_new`).
+    #[error("add at least one operative: they write the products")]
+    NoOperative,
     /// Two inspectors, or two envoys.
     #[error("a team has at most one {0}")]
     TooMany(&'static str),
