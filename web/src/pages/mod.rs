@@ -3,6 +3,7 @@
 //! (settings).
 
 pub mod home;
+pub mod model_fields;
 pub mod new_meeting;
 pub mod new_session;
 pub mod session;

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use roundtable_core::engine::{ModelRef, Settings};
 use roundtable_core::protocol::meeting::{Attendee, MeetingConfig, MeetingRole};
 
+use super::model_fields::ProviderModelFields;
 use crate::app::app_state;
 use crate::providers::ProviderId;
 use crate::route::{navigate, Route};
@@ -147,25 +148,8 @@ pub fn NewMeetingForm() -> impl IntoView {
                     <input type="text" name="attendee-role" prop:value=move || d.role.get()
                         on:input=move |ev| d.role.set(event_target_value(&ev))/>
                 </label>
-                <label class="field">
-                    <span>"Provider"</span>
-                    <select name="attendee-provider" prop:value=move || d.provider.get().as_str()
-                        on:change=move |ev| {
-                            if let Some(p) = ProviderId::parse(&event_target_value(&ev)) {
-                                d.provider.set(p);
-                                d.model.set(p.default_model().to_string());
-                            }
-                        }>
-                        {ProviderId::ALL.iter().map(|p| view! {
-                            <option value=p.as_str()>{p.label()}</option>
-                        }).collect_view()}
-                    </select>
-                </label>
-                <label class="field">
-                    <span>"Model"</span>
-                    <input type="text" name="attendee-model" prop:value=move || d.model.get()
-                        on:input=move |ev| d.model.set(event_target_value(&ev))/>
-                </label>
+                <ProviderModelFields name="attendee" provider=d.provider model=d.model
+                    default_model=Callback::new(|p: ProviderId| p.default_model().to_string())/>
                 {removable.then(|| view! {
                     <button type="button" class="ghost danger small" aria-label=move || format!("Remove {}", d.name.get())
                         on:click=move |_| participants.update(|list| list.retain(|x| x.key != d.key))>"Remove"</button>

@@ -9,6 +9,7 @@ use roundtable_core::engine::{ModelRef, Settings};
 use roundtable_core::protocol::team::{ConfigError, Member, SessionConfig, TeamRole};
 use roundtable_core::session::Kind;
 
+use super::model_fields::ProviderModelFields;
 use crate::app::app_state;
 use crate::presets::{Preset, PRESETS};
 use crate::providers::ProviderId;
@@ -390,25 +391,8 @@ pub fn NewSessionPage() -> impl IntoView {
                                         <option value="envoy">"Envoy"</option>
                                     </select>
                                 </label>
-                                <label class="field">
-                                    <span>"Provider"</span>
-                                    <select name="member-provider" prop:value=move || m.provider.get().as_str()
-                                        on:change=move |ev| {
-                                            if let Some(p) = ProviderId::parse(&event_target_value(&ev)) {
-                                                m.provider.set(p);
-                                                m.model.set(default_model(p));
-                                            }
-                                        }>
-                                        {ProviderId::ALL.iter().map(|p| view! {
-                                            <option value=p.as_str()>{p.label()}</option>
-                                        }).collect_view()}
-                                    </select>
-                                </label>
-                                <label class="field">
-                                    <span>"Model"</span>
-                                    <input type="text" name="member-model" prop:value=move || m.model.get()
-                                        on:input=move |ev| m.model.set(event_target_value(&ev))/>
-                                </label>
+                                <ProviderModelFields name="member" provider=m.provider model=m.model
+                                    default_model=Callback::new(default_model)/>
                                 <button type="button" class="ghost danger small" aria-label=move || format!("Remove {}", m.name.get())
                                     on:click=move |_| members.update(|list| list.retain(|x| x.key != m.key))>"Remove"</button>
                                 <div class="field-error" style="grid-column: 1 / -1">

@@ -12,7 +12,6 @@
 //! plain JSON answer (a proxy that does not stream) is still read by [`parse`]. A `refusal` stop
 //! is an error, never an answer.
 
-use roundtable_core::protocol::ChatRole;
 use roundtable_core::provider_schema;
 use serde_json::{json, Value};
 
@@ -43,25 +42,7 @@ pub fn has_structured_outputs(model: &str) -> bool {
 
 /// The request for one call.
 pub fn build(ask: &Ask<'_>) -> HttpCall {
-    let mut system = Vec::new();
-    let mut turns: Vec<(&'static str, String)> = Vec::new();
-    for m in ask.messages {
-        let role = match m.role {
-            ChatRole::System => {
-                system.push(m.content.clone());
-                continue;
-            }
-            ChatRole::User => "user",
-            ChatRole::Assistant => "assistant",
-        };
-        match turns.last_mut() {
-            Some((r, text)) if *r == role => {
-                text.push_str("\n\n");
-                text.push_str(&m.content);
-            }
-            _ => turns.push((role, m.content.clone())),
-        }
-    }
+    let (system, turns) = super::system_and_turns(ask.messages, "assistant");
     let messages: Vec<Value> = turns
         .into_iter()
         .map(|(role, content)| json!({ "role": role, "content": content }))
@@ -69,7 +50,7 @@ pub fn build(ask: &Ask<'_>) -> HttpCall {
     let mut body = json!({
         "model": ask.model,
         "max_tokens": ask.max_tokens,
-        "system": system.join("\n\n"),
+        "system": system,
         "messages": messages,
         "stream": true,
     });

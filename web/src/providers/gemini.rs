@@ -12,7 +12,6 @@
 //! `BLOCKLIST`, `PROHIBITED_CONTENT`, `SPII` and a prompt blocked outright
 //! (`promptFeedback.blockReason`) are a filtered answer, never validated as one.
 
-use roundtable_core::protocol::ChatRole;
 use roundtable_core::provider_schema;
 use serde_json::{json, Value};
 
@@ -20,25 +19,7 @@ use super::{Ask, Completion, HttpCall, ProviderError, StopReason, StreamedAnswer
 
 /// The request for one call.
 pub fn build(ask: &Ask<'_>) -> HttpCall {
-    let mut system = Vec::new();
-    let mut turns: Vec<(&'static str, String)> = Vec::new();
-    for m in ask.messages {
-        let role = match m.role {
-            ChatRole::System => {
-                system.push(m.content.as_str());
-                continue;
-            }
-            ChatRole::User => "user",
-            ChatRole::Assistant => "model",
-        };
-        match turns.last_mut() {
-            Some((r, text)) if *r == role => {
-                text.push_str("\n\n");
-                text.push_str(&m.content);
-            }
-            _ => turns.push((role, m.content.clone())),
-        }
-    }
+    let (system, turns) = super::system_and_turns(ask.messages, "model");
     let contents: Vec<Value> = turns
         .into_iter()
         .map(|(role, text)| json!({ "role": role, "parts": [{ "text": text }] }))
@@ -52,7 +33,7 @@ pub fn build(ask: &Ask<'_>) -> HttpCall {
     }
     let mut body = json!({ "contents": contents, "generationConfig": config });
     if !system.is_empty() {
-        body["systemInstruction"] = json!({ "parts": [{ "text": system.join("\n\n") }] });
+        body["systemInstruction"] = json!({ "parts": [{ "text": system }] });
     }
     let model = ask.model.trim_start_matches("models/");
     HttpCall {

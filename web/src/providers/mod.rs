@@ -360,6 +360,36 @@ impl Provider for Http {
 /// A family's reader of a whole (not streamed) JSON answer.
 pub(crate) type ParseJson = fn(&Value) -> Result<Completion, ProviderError>;
 
+/// A conversation as APIs with a separate system prompt want it: the system messages joined, and
+/// the other turns with consecutive messages of the same role merged (those APIs refuse two user
+/// turns in a row). `assistant` is the API's word for the model's own turns.
+pub(crate) fn system_and_turns(
+    messages: &[roundtable_core::protocol::Message],
+    assistant: &'static str,
+) -> (String, Vec<(&'static str, String)>) {
+    use roundtable_core::protocol::ChatRole;
+    let mut system = Vec::new();
+    let mut turns: Vec<(&'static str, String)> = Vec::new();
+    for m in messages {
+        let role = match m.role {
+            ChatRole::System => {
+                system.push(m.content.as_str());
+                continue;
+            }
+            ChatRole::User => "user",
+            ChatRole::Assistant => assistant,
+        };
+        match turns.last_mut() {
+            Some((r, text)) if *r == role => {
+                text.push_str("\n\n");
+                text.push_str(&m.content);
+            }
+            _ => turns.push((role, m.content.clone())),
+        }
+    }
+    (system.join("\n\n"), turns)
+}
+
 /// A completion that is a refusal or a filtered answer becomes its error, so it never reaches
 /// the validator as if it were an answer.
 pub(crate) fn refuse_or_pass(done: Completion) -> Result<Completion, ProviderError> {
