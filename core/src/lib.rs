@@ -1,9 +1,10 @@
-//! Roundtable's core: everything about a team session that can be decided without I/O.
+//! Roundtable's core: everything about a session of any kind that can be decided without I/O.
 //!
-//! Model answers come in as text and leave as typed values or as a list of violations
-//! ([`validate`]); the product tree ([`tree`]) changes only through operations applied
-//! all-or-nothing; the session engine returns the model calls to make as data and folds each answer
-//! into an append-only event log. Nothing here reads a clock, a random source, the network or the
+//! One engine ([`engine`]) runs every kind of session ([`protocol`]: the team session, the
+//! meeting); [`session::Session`] is the one enum over them the app drives. Model answers come in
+//! as text and leave as typed values or as a list of violations ([`validate`]); the engine returns
+//! the model calls to make as data and folds each answer into an append-only event log, applying
+//! it all-or-nothing. Nothing here reads a clock, a random source, the network or the
 //! disk: time, ids and seeds come in as arguments, so every function runs under plain `cargo test`
 //! and in the browser alike. See `ARCHITECTURE.md` at the repository root.
 

@@ -181,8 +181,8 @@ pub enum FoldError {
     /// An event names a member that has no place in the current step.
     #[error("member {0} has nothing to do at the current step")]
     Slot(String),
-    /// A change the protocol's state refused (its own words; `index` says which part of the
-    /// answer, when it is a list of changes).
+    /// A change the protocol's state refused, in its own words; `pointer` says which part of the
+    /// answer it was, so the repair prompt can point at it.
     #[error("{reason}")]
     Refused {
         /// The JSON pointer of the refused part in the answer, if the protocol knows it.
