@@ -211,11 +211,6 @@ impl Session {
         each!(self, s => encode(s.events(), from))
     }
 
-    /// The whole log as JSON values (for session files).
-    pub fn events_value(&self) -> serde_json::Value {
-        each!(self, s => serde_json::to_value(s.events()).unwrap_or_default())
-    }
-
     /// Model calls due now, for the runner.
     pub fn next_calls(&self) -> Vec<ModelCall> {
         each!(self, s => s.next_calls())
@@ -260,11 +255,6 @@ impl Session {
     /// New limits.
     pub fn set_settings(&mut self, settings: Settings, now: u64) -> Result<(), EngineError> {
         each!(self, s => s.edit(EngineEdit::Settings { settings }, now))
-    }
-
-    /// The current limits.
-    pub fn settings(&self) -> Settings {
-        each!(self, s => s.state().core().settings.clone())
     }
 
     /// The status word (`running`).

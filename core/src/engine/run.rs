@@ -93,23 +93,30 @@ impl<P: Protocol> Engine<P> {
     /// until answered or superseded, so a runner that lost track can ask again; it must not
     /// perform the same id twice.
     pub fn next_calls(&self) -> Vec<ModelCall> {
-        self.calls_due()
-            .into_iter()
-            .map(|due| {
+        let core = self.state.core();
+        if core.status != Status::Running {
+            return Vec::new();
+        }
+        core.outstanding_calls()
+            .map(|rec| {
+                let call = &rec.call;
+                // Only the demo model reads an envelope; a real provider's call needs none built.
                 let on_demo = self
                     .state
-                    .model_of(&due.call.member)
-                    .is_some_and(|m| m.provider == "demo");
-                let demo = on_demo.then(|| self.state.demo_answer(&due.call, &due.envelope));
-                let call = due.call;
+                    .model_of(&call.member)
+                    .is_some_and(|m| m.provider == crate::demo::PROVIDER);
+                let demo = on_demo.then(|| {
+                    let envelope = self.state.envelope(&call.member);
+                    self.state.demo_answer(call, &envelope)
+                });
                 ModelCall {
+                    id: call.id.clone(),
+                    member: call.member.clone(),
                     step: P::step_name(call.step),
                     step_title: P::step_title(call.step),
-                    id: call.id,
-                    member: call.member,
                     round: call.round,
                     kind: call.kind,
-                    messages: call.messages,
+                    messages: call.messages.clone(),
                     schema: serde_json::Value::Null,
                     token_estimate: call.token_estimate,
                     demo,

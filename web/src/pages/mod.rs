@@ -2,8 +2,8 @@
 //! start one?" (new session), "what is the team doing?" (session), "where do my keys go?"
 //! (settings).
 
+pub mod form;
 pub mod home;
-pub mod model_fields;
 pub mod new_meeting;
 pub mod new_session;
 pub mod session;

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use roundtable_core::engine::{ModelRef, Settings};
 use roundtable_core::protocol::meeting::{Attendee, MeetingConfig, MeetingRole};
 
-use super::model_fields::ProviderModelFields;
+use super::form::{parse_in, sentence, ProviderModelFields};
 use crate::app::app_state;
 use crate::providers::ProviderId;
 use crate::route::{navigate, Route};
@@ -29,16 +29,6 @@ const DEFAULT_PARTICIPANTS: [(&str, &str); 3] = [
     ("Cy", "Product manager"),
 ];
 
-/// A whole number in a range, or what is wrong in words.
-fn parse_in(text: &str, what: &str, min: u32, max: u32) -> Result<u32, String> {
-    match text.trim().parse::<u32>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "{what} must be a whole number from {min} to {max}."
-        )),
-    }
-}
-
 /// The new-meeting form.
 #[component]
 pub fn NewMeetingForm() -> impl IntoView {
@@ -46,7 +36,7 @@ pub fn NewMeetingForm() -> impl IntoView {
     let next_key = StoredValue::new(1u64);
     let agenda = RwSignal::new(String::new());
     let per_phase = RwSignal::new(MeetingConfig::DEFAULT_TURNS_PER_PHASE.to_string());
-    let turns = RwSignal::new("48".to_string());
+    let turns = RwSignal::new(MeetingConfig::DEFAULT_MAX_TURNS.to_string());
     let error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
     let draft = move |name: &str, role: &str| {
@@ -69,8 +59,8 @@ pub fn NewMeetingForm() -> impl IntoView {
     );
 
     let build = move || -> Result<MeetingConfig, String> {
-        let per_phase = parse_in(&per_phase.get_untracked(), "Turns per phase", 1, 20)?;
-        let max_rounds = parse_in(&turns.get_untracked(), "Turns in all", 1, 200)?;
+        let per_phase = parse_in(&per_phase.get_untracked(), "Turns per phase", 1, 20)? as u32;
+        let max_rounds = parse_in(&turns.get_untracked(), "Turns in all", 1, 200)? as u32;
         let attendee = |d: &DraftAttendee, id: String, meeting_role| Attendee {
             id,
             name: d.name.get_untracked().trim().to_string(),
@@ -104,14 +94,7 @@ pub fn NewMeetingForm() -> impl IntoView {
                 ..Settings::default()
             },
         };
-        config.check().map_err(|e| {
-            let text = e.to_string();
-            let mut chars = text.chars();
-            chars
-                .next()
-                .map(|c| format!("{}{}.", c.to_uppercase(), chars.as_str()))
-                .unwrap_or_default()
-        })?;
+        config.check().map_err(|e| sentence(&e.to_string()))?;
         Ok(config)
     };
 

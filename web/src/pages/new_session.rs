@@ -9,7 +9,7 @@ use roundtable_core::engine::{ModelRef, Settings};
 use roundtable_core::protocol::team::{ConfigError, Member, SessionConfig, TeamRole};
 use roundtable_core::session::Kind;
 
-use super::model_fields::ProviderModelFields;
+use super::form::{parse_in, sentence, ProviderModelFields};
 use crate::app::app_state;
 use crate::presets::{Preset, PRESETS};
 use crate::providers::ProviderId;
@@ -60,30 +60,6 @@ impl FormErrors {
             && self.budget.is_none()
             && self.members.is_empty()
     }
-}
-
-/// Parses a whole number in a range, or says what is wrong in words.
-fn parse_in(text: &str, what: &str, min: u64, max: u64) -> Result<u64, String> {
-    let t = text.trim();
-    let n: u64 = t
-        .parse()
-        .map_err(|_| format!("{what} must be a whole number between {min} and {max}."))?;
-    if n < min || n > max {
-        return Err(format!(
-            "{what} must be between {min} and {max}; you typed {n}."
-        ));
-    }
-    Ok(n)
-}
-
-/// A core message as a sentence for the form: capitalised, with a full stop.
-fn sentence(message: &str) -> String {
-    let mut chars = message.chars();
-    let first: String = chars
-        .next()
-        .map(|c| c.to_uppercase().collect())
-        .unwrap_or_default();
-    format!("{first}{}.", chars.as_str())
 }
 
 /// Puts a refused config's reason next to the field it is about.

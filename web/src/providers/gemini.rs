@@ -102,12 +102,7 @@ pub fn parse(body: &Value) -> Result<Completion, ProviderError> {
             "no candidates in the answer".into(),
         ));
     }
-    Ok(Completion {
-        stop: stop_reason(answer.stop.as_deref()),
-        text: answer.text,
-        input_tokens: answer.input_tokens,
-        output_tokens: answer.output_tokens,
-    })
+    Ok(answer.into_completion(stop_reason))
 }
 
 /// A streamed Gemini answer as its events arrive.

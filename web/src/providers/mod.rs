@@ -422,6 +422,19 @@ pub(crate) struct StreamedAnswer {
     pub output_tokens: Option<u64>,
 }
 
+impl StreamedAnswer {
+    /// The whole answer as a completion, its stop reason read by the family's own `stop_reason`
+    /// (for a family whose plain JSON answer reads like one more stream event).
+    pub(crate) fn into_completion(self, stop_reason: fn(Option<&str>) -> StopReason) -> Completion {
+        Completion {
+            stop: stop_reason(self.stop.as_deref()),
+            text: self.text,
+            input_tokens: self.input_tokens,
+            output_tokens: self.output_tokens,
+        }
+    }
+}
+
 /// An adapter's decoder of its event stream: events in, the answer so far, the completion out.
 pub(crate) trait StreamDecoder {
     /// Takes one event's data; `Ok(true)` once the answer is complete.

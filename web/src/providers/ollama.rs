@@ -104,12 +104,7 @@ pub fn parse(body: &Value) -> Result<Completion, ProviderError> {
     if body.get("message").is_none() {
         return Err(ProviderError::Malformed("no message in the answer".into()));
     }
-    Ok(Completion {
-        stop: stop_reason(answer.stop.as_deref()),
-        text: answer.text,
-        input_tokens: answer.input_tokens,
-        output_tokens: answer.output_tokens,
-    })
+    Ok(answer.into_completion(stop_reason))
 }
 
 /// A streamed Ollama answer as its lines arrive.

@@ -78,8 +78,10 @@ pub enum MeetingConfigError {
 }
 
 impl MeetingConfig {
-    /// The default turn limits: 4 speaking turns a phase, 48 turns in all.
+    /// The default limit of speaking turns a phase.
     pub const DEFAULT_TURNS_PER_PHASE: u32 = 4;
+    /// The default limit of turns in all: room for seven phases of several speakers each.
+    pub const DEFAULT_MAX_TURNS: u32 = 48;
 
     /// A meeting with an orchestrator and the given participants (id, name, role), all on
     /// `model`: for demos, tests and the new-meeting form's defaults.
@@ -109,7 +111,7 @@ impl MeetingConfig {
             attendees,
             max_turns_per_phase: Self::DEFAULT_TURNS_PER_PHASE,
             settings: Settings {
-                max_rounds: 48,
+                max_rounds: Self::DEFAULT_MAX_TURNS,
                 ..Settings::default()
             },
         }

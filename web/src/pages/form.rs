@@ -1,5 +1,6 @@
-//! A member's provider and model, as every new-session form asks for them: picking a provider
-//! puts that provider's default model in the model field, which stays free text.
+//! What every new-session form shares: a member's provider and model (picking a provider puts
+//! its default model in the model field, which stays free text), whole numbers read from a
+//! field, and core's refusals worded as sentences.
 
 use leptos::prelude::*;
 
@@ -35,4 +36,28 @@ pub fn ProviderModelFields(
                 on:input=move |ev| model.set(event_target_value(&ev))/>
         </label>
     }
+}
+
+/// Parses a whole number in a range, or says what is wrong in words.
+pub fn parse_in(text: &str, what: &str, min: u64, max: u64) -> Result<u64, String> {
+    let t = text.trim();
+    let n: u64 = t
+        .parse()
+        .map_err(|_| format!("{what} must be a whole number between {min} and {max}."))?;
+    if n < min || n > max {
+        return Err(format!(
+            "{what} must be between {min} and {max}; you typed {n}."
+        ));
+    }
+    Ok(n)
+}
+
+/// A core message as a sentence for the form: capitalised, with a full stop.
+pub fn sentence(message: &str) -> String {
+    let mut chars = message.chars();
+    let first: String = chars
+        .next()
+        .map(|c| c.to_uppercase().collect())
+        .unwrap_or_default();
+    format!("{first}{}.", chars.as_str())
 }
