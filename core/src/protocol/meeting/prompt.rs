@@ -294,8 +294,16 @@ fn common_context(env: &MeetingEnvelope) -> String {
         return out;
     }
     let _ = writeln!(out, "# Transcript");
-    let older = env.transcript.len().saturating_sub(RECENT_FULL);
-    for (i, turn) in env.transcript.iter().enumerate() {
+    // The decision that gave this speaker the floor is said once, in its own section with its
+    // reason ("Your turn"), not again as the transcript's last line.
+    let shown = match (env.step, env.transcript.last()) {
+        (MeetingStep::Speak, Some(Turn::Decision { .. })) => {
+            &env.transcript[..env.transcript.len() - 1]
+        }
+        _ => &env.transcript[..],
+    };
+    let older = shown.len().saturating_sub(RECENT_FULL);
+    for (i, turn) in shown.iter().enumerate() {
         let full = i >= older;
         match turn {
             Turn::Contribution {
