@@ -17,13 +17,16 @@ use thiserror::Error;
 use crate::engine::{Engine, Event, ModelRef, Protocol};
 use crate::session::{Kind, Session};
 
+pub mod shared_lines;
+
 /// The `format` field of every session file.
 pub const FORMAT: &str = "roundtable.session";
 
 /// The schema version this build writes and reads. Version 2 added kinds of session: the file says
 /// its `kind`, lists members by id, name and model only, and keeps a protocol-neutral summary as
-/// its snapshot instead of the whole state.
-pub const SCHEMA_VERSION: u32 = 2;
+/// its snapshot instead of the whole state. Version 3 writes each repeated line of what the models
+/// were sent once ([`shared_lines`]).
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// The largest file [`from_file`] reads (bytes), so a wrong file cannot exhaust the tab's memory.
 pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
@@ -32,9 +35,9 @@ pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
 pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The session file, field order as written (`format` and `schema_version` first).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", bound = "")]
-pub struct SessionFile<P: Protocol> {
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionFile {
     /// Always [`FORMAT`].
     pub format: String,
     /// [`SCHEMA_VERSION`] when written.
@@ -50,11 +53,11 @@ pub struct SessionFile<P: Protocol> {
     pub title: String,
     /// The members, with their provider and model names only.
     pub members: Vec<MemberBrief>,
-    /// The whole event log.
-    pub events: Vec<Event<P>>,
+    /// The whole event log, its prompts' repeated lines written once ([`shared_lines`]).
+    pub events: Box<serde_json::value::RawValue>,
     /// What the exporting app saw the events fold to, to check a replay against.
     pub snapshot: Summary,
-    /// `fnv1a64:<16 hex digits>` of the compact JSON of `events`.
+    /// `fnv1a64:<16 hex digits>` of the compact JSON of `events` as written.
     pub checksum: String,
 }
 
@@ -148,12 +151,6 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// The checksum of an event log as written in a file: FNV-1a of its compact JSON.
-pub fn checksum<P: Protocol>(events: &[Event<P>]) -> String {
-    let json = serde_json::to_string(events).unwrap_or_default();
-    format!("fnv1a64:{:016x}", fnv1a64(json.as_bytes()))
-}
-
 /// The checksum of the events' JSON text as a file holds it (pretty or compact): the whitespace
 /// between tokens is dropped first, so it equals [`checksum`] of the events that were written.
 pub fn checksum_of_text(json: &str) -> String {
@@ -201,6 +198,11 @@ fn file_text<P: Protocol>(
     members: Vec<MemberBrief>,
     now: u64,
 ) -> String {
+    let mut events: Value =
+        serde_json::from_str(&serde_json::to_string(session.events()).unwrap_or_default())
+            .unwrap_or(Value::Null);
+    shared_lines::share(&mut events);
+    let events = serde_json::value::to_raw_value(&events).unwrap_or_default();
     let file = SessionFile {
         format: FORMAT.into(),
         schema_version: SCHEMA_VERSION,
@@ -209,9 +211,9 @@ fn file_text<P: Protocol>(
         kind: kind.name().into(),
         title,
         members,
-        events: session.events().to_vec(),
+        checksum: checksum_of_text(events.get()),
+        events,
         snapshot: summary(session),
-        checksum: checksum(session.events()),
     };
     pretty_json(&serde_json::to_string(&file).unwrap_or_default())
 }
@@ -327,13 +329,19 @@ pub fn from_file(text: &str) -> Result<Session, ImportError> {
             computed,
         });
     }
-    let value = migrate(value, version)?;
-    let migrated;
-    let text = if version == u64::from(SCHEMA_VERSION) {
+    let mut value = migrate(value, version)?;
+    // A file without a shared line (`@@`, see `shared_lines`) is read from its own text; any other
+    // is read from its expanded, re-written events.
+    let has_shared_lines = version >= 3 && raw.events.get().contains("@@");
+    if has_shared_lines {
+        shared_lines::expand(&mut value["events"])?;
+    }
+    let rewritten;
+    let text = if version == u64::from(SCHEMA_VERSION) && !has_shared_lines {
         text.trim_start_matches('\u{feff}')
     } else {
-        migrated = value.to_string();
-        migrated.as_str()
+        rewritten = value.to_string();
+        rewritten.as_str()
     };
     let kind_name = value.get("kind").and_then(Value::as_str).unwrap_or("");
     let kind = Kind::from_name(kind_name).ok_or_else(|| {
@@ -406,10 +414,15 @@ pub fn migrate(mut value: Value, from: u64) -> Result<Value, ImportError> {
             }
         }
         value["schema_version"] = Value::from(2);
-        return Ok(value);
+        return migrate(value, 2);
     }
     match from {
-        2 => Ok(value),
+        // Version 2 wrote every line in full, which version 3 still reads as it is.
+        2 => {
+            value["schema_version"] = Value::from(3);
+            Ok(value)
+        }
+        3 => Ok(value),
         other => Err(ImportError::NewerVersion {
             found: other,
             supported: SCHEMA_VERSION,

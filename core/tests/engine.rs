@@ -591,7 +591,7 @@ fn export_import_replay_is_the_identity() {
     drive_demo(&mut s, 9, 500);
     assert_eq!(s.status(), &Status::Done);
     let text = export::to_file(&AnySession::Team(s.clone()), 123);
-    assert!(text.starts_with("{\n  \"format\": \"roundtable.session\",\n  \"schema_version\": 2,"));
+    assert!(text.starts_with("{\n  \"format\": \"roundtable.session\",\n  \"schema_version\": 3,"));
     assert!(!text.to_lowercase().contains("apikey") && !text.contains("api_key"));
     let back = export::from_file(&text).unwrap();
     assert_eq!(back, AnySession::Team(s.clone()));

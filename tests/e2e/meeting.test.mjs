@@ -65,7 +65,7 @@ test('a meeting is created, runs to its minutes, and travels as a file', async (
   await download.saveAs(path);
   const first = JSON.parse(readFileSync(path, 'utf8'));
   assert.equal(first.kind, 'meeting');
-  assert.equal(first.schema_version, 2);
+  assert.equal(first.schema_version, 3);
   await open(page, srv.url, '#/');
   const id = await page.getAttribute('tr[data-session-id]', 'data-session-id');
   await page.click(`tr[data-session-id="${id}"] button:has-text("Delete")`);
