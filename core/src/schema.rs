@@ -311,13 +311,15 @@ pub struct NewProduct {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ProductPatch {
-    /// New name.
+    /// New name: the same limit as an ADD's ([`limits::PRODUCT_NAME_MAX`] chars).
+    #[schemars(length(max = limits::PRODUCT_NAME_MAX))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// New kind.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub product_type: Option<ProductType>,
-    /// New definition of done.
+    /// New definition of done: the same limit as an ADD's ([`limits::PRODUCT_DOD_MAX`] chars).
+    #[schemars(length(max = limits::PRODUCT_DOD_MAX))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dod: Option<String>,
     /// New description.
@@ -537,7 +539,8 @@ pub struct BootstrapOutput {
     pub objectives: String,
     /// The constraints.
     pub constraints: String,
-    /// Member id → persona.
+    /// Member id → persona, max [`limits::PERSONA_MAX`] chars each.
+    #[schemars(extend("additionalProperties" = {"type": "string", "maxLength": limits::PERSONA_MAX}))]
     pub personas: BTreeMap<String, String>,
     /// Operative id → domain.
     pub operative_domains: BTreeMap<String, OperativeDomain>,

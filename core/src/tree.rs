@@ -381,8 +381,26 @@ fn index_of(id: &str, prefix: char) -> Option<usize> {
     digits.parse().ok()
 }
 
+/// Whether two product names are the same name to a reader: equal once trimmed, lowercased, runs
+/// of spaces made one, and full-width letters, digits and signs (`Ａｇｅｎｄａ`) read as their
+/// ASCII forms.
 fn same_name(a: &str, b: &str) -> bool {
-    a.trim().to_lowercase() == b.trim().to_lowercase()
+    fn key(s: &str) -> String {
+        let folded: String = s
+            .chars()
+            .map(|c| match c {
+                '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                '\u{3000}' => ' ',
+                _ => c,
+            })
+            .collect();
+        folded
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    }
+    key(a) == key(b)
 }
 
 fn is_new_id(id: &str) -> bool {
@@ -1095,10 +1113,23 @@ impl From<TreeError> for crate::engine::FoldError {
     /// answer (`/treeOperations/<i>`), so the repair prompt points at it.
     fn from(error: TreeError) -> Self {
         match error {
-            TreeError::Operation { index, reason, .. } => crate::engine::FoldError::Refused {
-                pointer: format!("/treeOperations/{index}"),
-                reason: reason.to_string(),
-            },
+            TreeError::Operation {
+                index,
+                action,
+                reason,
+            } => {
+                // A clashing name points at the field that clashes: the name an ADD or UPDATE
+                // gives, or the parent a MOVE picks.
+                let field = match (&reason, action.as_str()) {
+                    (TreeProblem::DuplicateSibling { .. }, "ADD" | "UPDATE") => "/product/name",
+                    (TreeProblem::DuplicateSibling { .. }, "MOVE") => "/parentId",
+                    _ => "",
+                };
+                crate::engine::FoldError::Refused {
+                    pointer: format!("/treeOperations/{index}{field}"),
+                    reason: reason.to_string(),
+                }
+            }
             TreeError::Change(problem) => crate::engine::FoldError::Refused {
                 pointer: String::new(),
                 reason: format!("the tree refused a change: {problem}"),

@@ -40,6 +40,7 @@ pub mod fields;
 mod json;
 mod recover;
 mod report;
+pub mod rules;
 pub use report::repair_prompt;
 mod shape;
 pub mod tape;
@@ -369,10 +370,21 @@ pub fn validate_step_with(
         return Err(Report::from_verdict(step, verdict));
     }
     match typed(step, &verdict.json) {
-        Ok(answer) => Ok(Validated {
-            answer,
-            warnings: verdict.warnings,
-        }),
+        Ok(answer) => {
+            let errors = rules::check(step, &answer);
+            if errors.is_empty() {
+                Ok(Validated {
+                    answer,
+                    warnings: verdict.warnings,
+                })
+            } else {
+                Err(Report {
+                    step,
+                    errors,
+                    warnings: verdict.warnings,
+                })
+            }
+        }
         Err(e) => Err(Report {
             step,
             errors: vec![report::serde_violation(&e)],

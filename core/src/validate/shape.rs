@@ -248,9 +248,9 @@ static NEW_PRODUCT: Obj = Obj {
 
 static PRODUCT_PATCH: Obj = Obj {
     fields: &[
-        opt("name", TEXT),
+        opt("name", text(limits::PRODUCT_NAME_MAX)),
         opt("type", Ty::Enum(enums::PRODUCT_TYPE)),
-        opt("dod", TEXT),
+        opt("dod", text(limits::PRODUCT_DOD_MAX)),
         opt("description", TEXT),
         opt("assignee", Ty::Id(IdKind::Member)),
     ],
@@ -391,7 +391,7 @@ static BOOTSTRAP: Obj = Obj {
         req("mission", text(limits::MISSION_MAX)),
         req("objectives", TEXT),
         req("constraints", TEXT),
-        req("personas", Ty::Map(&TEXT)),
+        req("personas", Ty::Map(&text(limits::PERSONA_MAX))),
         req("operativeDomains", Ty::Map(&Ty::Object(&DOMAIN))),
         req("initialProducts", list(&Ty::Object(&INITIAL_PRODUCT))),
         opt("missingDetails", list(&TEXT)),

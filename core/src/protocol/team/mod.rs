@@ -1177,8 +1177,33 @@ pub fn check_output(
         return errors;
     }
     let team: BTreeSet<&str> = s.members.iter().map(|m| m.id.as_str()).collect();
+    // Operatives do the work; a team without any has its chair do it.
+    let mut operatives: BTreeSet<&str> = s
+        .members
+        .iter()
+        .filter(|m| m.team_role == TeamRole::Operative)
+        .map(|m| m.id.as_str())
+        .collect();
+    if operatives.is_empty() {
+        operatives.extend(
+            s.members
+                .iter()
+                .filter(|m| m.team_role == TeamRole::Chair)
+                .map(|m| m.id.as_str()),
+        );
+    }
+    let workers = Workers {
+        team: &team,
+        operatives: &operatives,
+    };
     match output {
         FinalOutput::Bootstrap(b) => {
+            workers.check_people(
+                "",
+                b.personas.keys(),
+                b.operative_domains.keys(),
+                &mut errors,
+            );
             let mut names = BTreeSet::new();
             for (i, p) in b.initial_products.iter().enumerate() {
                 let key = p.name.trim().to_lowercase();
@@ -1192,15 +1217,11 @@ pub fn check_output(
                     ));
                 }
                 if let Some(owner) = &p.owner {
-                    if !team.contains(owner.as_str()) {
-                        errors.push(violation(
-                            format!("/initialProducts/{i}/owner"),
-                            format!("{owner} is not a member of the team"),
-                            "a member id or null",
-                            owner,
-                            "use one of the member ids listed in the team",
-                        ));
-                    }
+                    workers.check_worker(
+                        &format!("/initialProducts/{i}/owner"),
+                        owner,
+                        &mut errors,
+                    );
                 }
             }
         }
@@ -1233,16 +1254,49 @@ pub fn check_output(
                     _ => None,
                 })
                 .collect();
+            if let Some(o) = &p.bootstrap_overrides {
+                workers.check_people(
+                    "/bootstrapOverrides",
+                    o.personas.iter().flat_map(|m| m.keys()),
+                    o.operative_domains.iter().flat_map(|m| m.keys()),
+                    &mut errors,
+                );
+            }
+            for (i, op) in p.tree_operations.iter().enumerate() {
+                let assignee = match op {
+                    TreeOperation::Add { product, .. } => product.assignee.as_ref(),
+                    TreeOperation::Update { product, .. } => {
+                        product.assignee.as_ref().and_then(Option::as_ref)
+                    }
+                    _ => None,
+                };
+                if let Some(a) = assignee {
+                    workers.check_worker(
+                        &format!("/treeOperations/{i}/product/assignee"),
+                        a,
+                        &mut errors,
+                    );
+                }
+            }
             let mut assigned = BTreeSet::new();
             for (i, a) in p.assignments.iter().enumerate() {
-                if !team.contains(a.assignee.as_str()) {
+                workers.check_worker(
+                    &format!("/assignments/{i}/assignee"),
+                    &a.assignee,
+                    &mut errors,
+                );
+                if a.product_id == crate::tree::ROOT_ID {
                     errors.push(violation(
-                        format!("/assignments/{i}/assignee"),
-                        format!("{} is not a member of the team", a.assignee),
-                        "a member id",
-                        &a.assignee,
-                        "assign products to team members only",
+                        format!("/assignments/{i}/productId"),
+                        format!(
+                            "{} is the root: the whole project, not a piece of work",
+                            a.product_id
+                        ),
+                        "the id of a product under the root",
+                        &a.product_id,
+                        "assign the products under the root; add one with ADD if the work has none",
                     ));
+                    continue;
                 }
                 let known_product = new_ids.contains(a.product_id.as_str())
                     || s.tree
@@ -1311,6 +1365,19 @@ pub fn check_output(
                     ));
                 }
             }
+            let missing: Vec<&str> = mine.iter().copied().filter(|p| !seen.contains(p)).collect();
+            if !missing.is_empty() {
+                errors.push(violation(
+                    "/versions".into(),
+                    format!(
+                        "a version of {} is missing (assigned to you this round)",
+                        missing.join(", ")
+                    ),
+                    "a version of each product assigned to you",
+                    &format!("{} version(s)", w.versions.len()),
+                    "write one new version of every product assigned to you this round",
+                ));
+            }
             check_collabs(s, member, &w.collabs, &mut errors);
         }
         FinalOutput::PeerReview(p) => {
@@ -1359,19 +1426,88 @@ pub fn check_output(
         }
         FinalOutput::Presentation(p) => {
             for (i, m) in p.messages.iter().enumerate() {
-                if !team.contains(m.as_agent.as_str()) {
+                if m.as_agent != member {
                     errors.push(violation(
                         format!("/messages/{i}/asAgent"),
-                        format!("{} is not a member of the team", m.as_agent),
-                        "a member id",
+                        format!("{} is not you: you present as yourself", m.as_agent),
+                        member,
                         &m.as_agent,
-                        &format!("speak as {member}"),
+                        &format!("set asAgent to {member}"),
                     ));
                 }
             }
         }
     }
     errors
+}
+
+/// Who may do which work: the team's member ids and, among them, the operatives.
+struct Workers<'a> {
+    team: &'a BTreeSet<&'a str>,
+    operatives: &'a BTreeSet<&'a str>,
+}
+
+impl Workers<'_> {
+    /// Personas are for members; domains are for operatives (keys of Bootstrap's maps or of the
+    /// chair's overrides, under `prefix`).
+    fn check_people<'k>(
+        &self,
+        prefix: &str,
+        personas: impl Iterator<Item = &'k String>,
+        domains: impl Iterator<Item = &'k String>,
+        errors: &mut Vec<Violation>,
+    ) {
+        let pointer = |map: &str, key: &str| {
+            format!(
+                "{prefix}/{map}/{}",
+                key.replace('~', "~0").replace('/', "~1")
+            )
+        };
+        for key in personas {
+            if !self.team.contains(key.as_str()) {
+                errors.push(violation(
+                    pointer("personas", key),
+                    format!("{key} is not a member of the team"),
+                    "a member id",
+                    key,
+                    "write personas only for the members listed in the team",
+                ));
+            }
+        }
+        for key in domains {
+            if !self.operatives.contains(key.as_str()) {
+                errors.push(violation(
+                    pointer("operativeDomains", key),
+                    format!("{key} is not an operative: domains are for operatives"),
+                    "an operative's id",
+                    key,
+                    "give domains only to the operatives listed in the team",
+                ));
+            }
+        }
+    }
+
+    /// Work (a product to own or write) goes to operatives only: not the chair, the inspector
+    /// (who would check its own version), the envoy or the person.
+    fn check_worker(&self, path: &str, who: &str, errors: &mut Vec<Violation>) {
+        if self.operatives.contains(who) {
+            return;
+        }
+        let why = if self.team.contains(who) {
+            format!("{who} is not an operative: only operatives are given work")
+        } else if who == "user-1" {
+            "work cannot be given to the person: ask them with a halt instead".to_string()
+        } else {
+            format!("{who} is not a member of the team")
+        };
+        errors.push(violation(
+            path.into(),
+            why,
+            "an operative's id",
+            who,
+            "give products to the operatives listed in the team",
+        ));
+    }
 }
 
 /// Collabs must be about live products, name a version of that product, and not repeat a comment
