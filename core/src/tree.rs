@@ -10,7 +10,7 @@
 //! `003` (minimal, extra, full), choosing the tier per product so a prompt shows each member only
 //! what it needs.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
@@ -381,26 +381,23 @@ fn index_of(id: &str, prefix: char) -> Option<usize> {
     digits.parse().ok()
 }
 
-/// Whether two product names are the same name to a reader: equal once trimmed, lowercased, runs
-/// of spaces made one, and full-width letters, digits and signs (`Ａｇｅｎｄａ`) read as their
-/// ASCII forms.
-fn same_name(a: &str, b: &str) -> bool {
-    fn key(s: &str) -> String {
-        let folded: String = s
-            .chars()
-            .map(|c| match c {
-                '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-                '\u{3000}' => ' ',
-                _ => c,
-            })
-            .collect();
-        folded
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_lowercase()
-    }
-    key(a) == key(b)
+/// A product name as a reader compares names: trimmed, lowercased, runs of spaces made one, and
+/// full-width letters, digits and signs (`Ａｇｅｎｄａ`) read as their ASCII forms. Two siblings
+/// may not share a key.
+fn name_key(name: &str) -> String {
+    let folded: String = name
+        .chars()
+        .map(|c| match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            '\u{3000}' => ' ',
+            _ => c,
+        })
+        .collect();
+    folded
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 fn is_new_id(id: &str) -> bool {
@@ -512,8 +509,10 @@ impl ProductTree {
     /// level is refused like any duplicate sibling.
     pub fn add_initial(&mut self, initial: &InitialProduct) -> Result<String, TreeError> {
         let mut next = self.products.clone();
+        let mut siblings = Siblings::of(&next);
         let id = insert_product(
             &mut next,
+            &mut siblings,
             ROOT_ID,
             &initial.name,
             initial.product_type,
@@ -532,13 +531,14 @@ impl ProductTree {
     pub fn apply(&mut self, operations: &[TreeOperation]) -> Result<Applied, TreeError> {
         let mut next = self.products.clone();
         let mut applied = Applied::default();
+        let mut siblings = Siblings::of(&next);
         for (index, op) in operations.iter().enumerate() {
             let fail = |reason| TreeError::Operation {
                 index,
                 action: action_name(op).into(),
                 reason,
             };
-            apply_one(&mut next, &mut applied, op).map_err(fail)?;
+            apply_one(&mut next, &mut siblings, &mut applied, op).map_err(fail)?;
         }
         self.products = next;
         Ok(applied)
@@ -560,7 +560,8 @@ impl ProductTree {
             return problem(TreeProblem::NotRestorable(product_id.into()));
         }
         let parent = product.parent.clone().unwrap_or_default();
-        if let Some(existing) = sibling_named(&self.products, &parent, &product.name, Some(idx)) {
+        let siblings = Siblings::of(&self.products);
+        if let Some(existing) = siblings.named(&self.products, &parent, &product.name, Some(idx)) {
             return problem(TreeProblem::DuplicateSibling {
                 parent,
                 name: product.name.clone(),
@@ -919,27 +920,58 @@ fn live_index(products: &[Product], id: &str) -> Result<usize, TreeProblem> {
     Ok(idx)
 }
 
-fn sibling_named(
-    products: &[Product],
-    parent: &str,
-    name: &str,
-    except: Option<usize>,
-) -> Option<String> {
-    products
-        .iter()
-        .enumerate()
-        .find(|(i, p)| {
-            Some(*i) != except
-                && p.status != ProductStatus::Removed
-                && p.parent.as_deref() == Some(parent)
-                && same_name(&p.name, name)
-        })
-        .map(|(_, p)| p.id.clone())
+/// The live products under each parent by name as a reader compares names ([`name_key`]), so a
+/// list of thousands of ADDs checks each new name in constant time instead of scanning the tree.
+struct Siblings {
+    by_name: HashMap<(String, String), Vec<usize>>,
+}
+
+impl Siblings {
+    fn of(products: &[Product]) -> Self {
+        let mut index = Siblings {
+            by_name: HashMap::with_capacity(products.len()),
+        };
+        for (i, p) in products.iter().enumerate() {
+            if let Some(parent) = &p.parent {
+                index.add(parent, &p.name, i);
+            }
+        }
+        index
+    }
+
+    fn add(&mut self, parent: &str, name: &str, idx: usize) {
+        self.by_name
+            .entry((parent.to_string(), name_key(name)))
+            .or_default()
+            .push(idx);
+    }
+
+    fn remove(&mut self, parent: &str, name: &str, idx: usize) {
+        if let Some(list) = self.by_name.get_mut(&(parent.to_string(), name_key(name))) {
+            list.retain(|&i| i != idx);
+        }
+    }
+
+    /// The id of a live child of `parent` named like `name`, other than `except`.
+    fn named(
+        &self,
+        products: &[Product],
+        parent: &str,
+        name: &str,
+        except: Option<usize>,
+    ) -> Option<String> {
+        self.by_name
+            .get(&(parent.to_string(), name_key(name)))?
+            .iter()
+            .find(|&&i| Some(i) != except && products[i].status != ProductStatus::Removed)
+            .map(|&i| products[i].id.clone())
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
 fn insert_product(
     products: &mut Vec<Product>,
+    siblings: &mut Siblings,
     parent: &str,
     name: &str,
     product_type: ProductType,
@@ -952,13 +984,14 @@ fn insert_product(
     if name.trim().is_empty() {
         return Err(TreeProblem::EmptyName);
     }
-    if let Some(existing) = sibling_named(products, parent, name, None) {
+    if let Some(existing) = siblings.named(products, parent, name, None) {
         return Err(TreeProblem::DuplicateSibling {
             parent: parent.into(),
             name: name.into(),
             existing,
         });
     }
+    siblings.add(parent, name, products.len());
     let id = format!("p{}", products.len());
     products.push(Product {
         id: id.clone(),
@@ -979,6 +1012,7 @@ fn insert_product(
 
 fn apply_one(
     products: &mut Vec<Product>,
+    siblings: &mut Siblings,
     applied: &mut Applied,
     op: &TreeOperation,
 ) -> Result<(), TreeProblem> {
@@ -1005,6 +1039,7 @@ fn apply_one(
             let parent = resolve(parent_id);
             let id = insert_product(
                 products,
+                siblings,
                 &parent,
                 &product.name,
                 product.product_type,
@@ -1046,7 +1081,8 @@ fn apply_one(
                 }
                 cursor = products[c].parent.as_deref().and_then(|p| index_of(p, 'p'));
             }
-            if let Some(existing) = sibling_named(products, &parent, &products[idx].name, Some(idx))
+            if let Some(existing) =
+                siblings.named(products, &parent, &products[idx].name, Some(idx))
             {
                 let name = products[idx].name.clone();
                 return Err(TreeProblem::DuplicateSibling {
@@ -1055,6 +1091,10 @@ fn apply_one(
                     existing,
                 });
             }
+            if let Some(old) = &products[idx].parent {
+                siblings.remove(old, &products[idx].name, idx);
+            }
+            siblings.add(&parent, &products[idx].name, idx);
             products[idx].parent = Some(parent);
         }
         TreeOperation::Update {
@@ -1064,7 +1104,7 @@ fn apply_one(
         } => {
             let id = resolve(product_id);
             let idx = live_index(products, &id)?;
-            update_product(products, idx, patch)?;
+            update_product(products, siblings, idx, patch)?;
         }
     }
     Ok(())
@@ -1072,6 +1112,7 @@ fn apply_one(
 
 fn update_product(
     products: &mut [Product],
+    siblings: &mut Siblings,
     idx: usize,
     patch: &ProductPatch,
 ) -> Result<(), TreeProblem> {
@@ -1080,13 +1121,15 @@ fn update_product(
             return Err(TreeProblem::EmptyName);
         }
         if let Some(parent) = products[idx].parent.clone() {
-            if let Some(existing) = sibling_named(products, &parent, name, Some(idx)) {
+            if let Some(existing) = siblings.named(products, &parent, name, Some(idx)) {
                 return Err(TreeProblem::DuplicateSibling {
                     parent,
                     name: name.clone(),
                     existing,
                 });
             }
+            siblings.remove(&parent, &products[idx].name, idx);
+            siblings.add(&parent, name, idx);
         }
     }
     let p = &mut products[idx];

@@ -8,6 +8,7 @@
 //! never stop it: every one is collected.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use super::json::{self, Seg, Stop};
 use super::shape::{self, enums, Field, IdKind, Obj, Ty, Union};
@@ -91,7 +92,7 @@ pub(crate) fn check<E: Emit>(
         out: Outcome::default(),
         known,
         step,
-        new_ids: Vec::new(),
+        new_ids: HashMap::new(),
         pending: Vec::new(),
         error_at: Vec::new(),
         at_override: None,
@@ -124,7 +125,7 @@ pub(crate) fn is_json_container(text: &str) -> bool {
         out: Outcome::default(),
         known: None,
         step: Step::Write,
-        new_ids: Vec::new(),
+        new_ids: HashMap::new(),
         pending: Vec::new(),
         error_at: Vec::new(),
         at_override: None,
@@ -168,7 +169,7 @@ struct Walker<'a, 'k, E: Emit> {
     known: Option<&'k Known>,
     step: Step,
     /// `newId`s seen, with the index of the operation that adds each.
-    new_ids: Vec<(Cow<'a, str>, usize)>,
+    new_ids: HashMap<Cow<'a, str>, usize>,
     pending: Vec<Pending<'a>>,
     /// Byte offset of each error in `out.errors`, to report them in document order.
     error_at: Vec<usize>,
@@ -799,9 +800,9 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
         let tag = self.find_tag("newId");
         self.pos = here;
         if let Tag::Str(id) = tag? {
-            if !self.new_ids.iter().any(|(n, _)| *n == id) {
+            if !self.new_ids.contains_key(&id) {
                 let op = self.tree_op();
-                self.new_ids.push((id, op));
+                self.new_ids.insert(id, op);
             }
         }
         Ok(())
@@ -1056,8 +1057,8 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
             // Usually the ADD came first: settle it now, without remembering anything.
             if self
                 .new_ids
-                .iter()
-                .any(|(n, at)| *n == id && (op == usize::MAX || *at < op))
+                .get(&id)
+                .is_some_and(|&at| op == usize::MAX || at < op)
             {
                 return;
             }
@@ -1083,8 +1084,7 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
             );
             return;
         }
-        if let Some((_, first)) = self.new_ids.iter().find(|(n, _)| *n == id) {
-            let first = *first;
+        if let Some(&first) = self.new_ids.get(&id) {
             self.error(
                 format!("newId {id} is used twice"),
                 "a newId not used before in this answer".into(),
@@ -1094,7 +1094,7 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
             return;
         }
         let op = self.tree_op();
-        self.new_ids.push((id, op));
+        self.new_ids.insert(id, op);
     }
 
     fn dangling(&mut self, path: String, kind: IdKind, id: &str, known: &Known) {
@@ -1153,11 +1153,7 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
         let Some(known) = self.known else { return };
         for p in std::mem::take(&mut self.pending) {
             self.at_override = Some(p.at);
-            let def = self
-                .new_ids
-                .iter()
-                .find(|(n, _)| *n == p.id)
-                .map(|(_, op)| *op);
+            let def = self.new_ids.get(&p.id).copied();
             match def {
                 Some(at) if p.op == usize::MAX || at < p.op => {}
                 Some(at) => self.push_error(violation(
