@@ -181,7 +181,33 @@ struct RawEvents<'a> {
     checksum: std::borrow::Cow<'a, str>,
 }
 
-/// The session as a pretty-printed session file.
+/// Why a session cannot be written as a file.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ExportError {
+    /// The file would be larger than [`from_file`] reads, so nobody could open it.
+    #[error("this session is too large to export ({size} bytes; a session file may hold at most {max} bytes, the most an import reads)")]
+    TooLarge {
+        /// The file's size.
+        size: usize,
+        /// [`MAX_FILE_BYTES`].
+        max: usize,
+    },
+}
+
+/// The session as a file, or why it cannot be one: export never writes a file that import would
+/// refuse for its size.
+pub fn checked_file(session: &Session, now: u64) -> Result<String, ExportError> {
+    let text = to_file(session, now);
+    if text.len() > MAX_FILE_BYTES {
+        return Err(ExportError::TooLarge {
+            size: text.len(),
+            max: MAX_FILE_BYTES,
+        });
+    }
+    Ok(text)
+}
+
+/// The session as a pretty-printed session file (whatever its size: see [`checked_file`]).
 pub fn to_file(session: &Session, now: u64) -> String {
     let title = crate::text::title_of(session.request());
     let members = session.members();

@@ -116,6 +116,7 @@ const LIMIT_NAMES: &[(&str, i64)] = &[
     ("DOMAIN_AREA_MAX", limits::DOMAIN_AREA_MAX as i64),
     ("CONTENT_TITLE_MAX", limits::CONTENT_TITLE_MAX as i64),
     ("CONTENT_MIN", limits::CONTENT_MIN as i64),
+    ("CONTENT_MAX", limits::CONTENT_MAX as i64),
     ("MESSAGES_MIN", limits::MESSAGES_MIN as i64),
     ("MESSAGES_MAX", limits::MESSAGES_MAX as i64),
     ("SCALE_MIN", limits::SCALE_MIN),

@@ -50,6 +50,9 @@ pub mod limits {
     pub const CONTENT_TITLE_MAX: usize = 200;
     /// Write `newVersion.content`: min chars (and it must be plain text, not JSON).
     pub const CONTENT_MIN: usize = 50;
+    /// A version's content: max chars. One limit for every content, so that a session of even
+    /// hundreds of full-size versions still fits the largest file import reads.
+    pub const CONTENT_MAX: usize = 100_000;
     /// Presentation `messages`: at least this many.
     pub const MESSAGES_MIN: usize = 1;
     /// Presentation `messages`: at most this many.
@@ -178,7 +181,8 @@ pub struct Halt {
     /// Question or done.
     #[serde(rename = "type")]
     pub halt_type: HaltType,
-    /// Recipients: `["user-1"]` or `["u:all"]`.
+    /// Recipients: `["user-1"]` or `["u:all"]` (only the person answers a halt).
+    #[schemars(length(min = 1), extend("items" = {"type": "string", "enum": ["user-1", "u:all"]}))]
     pub to: Vec<String>,
     /// What the person reads (max [`limits::HALT_MESSAGE_MAX`] chars).
     #[schemars(length(max = limits::HALT_MESSAGE_MAX))]
@@ -688,8 +692,8 @@ pub struct NewVersion {
     /// Max [`limits::CONTENT_TITLE_MAX`] chars.
     #[schemars(length(max = limits::CONTENT_TITLE_MAX))]
     pub content_title: String,
-    /// At least [`limits::CONTENT_MIN`] chars of plain text (Markdown), never JSON.
-    #[schemars(length(min = limits::CONTENT_MIN))]
+    /// [`limits::CONTENT_MIN`] to [`limits::CONTENT_MAX`] chars of Markdown, never JSON.
+    #[schemars(length(min = limits::CONTENT_MIN, max = limits::CONTENT_MAX))]
     pub content: String,
     /// What changed since the last version.
     pub change_summary: String,

@@ -30,12 +30,16 @@ pub async fn export_session_file(id: &str) -> Result<(), String> {
     let now = now_ms() as u64;
     // The open session is read in place, not copied.
     let (record, text) = match runner::existing(id) {
-        Some(r) => (r.record(), r.with_untracked(|s| export::to_file(s, now))),
+        Some(r) => (
+            r.record(),
+            r.with_untracked(|s| export::checked_file(s, now)),
+        ),
         None => {
             let (record, session) = sessions::load(id).await?;
-            (record, export::to_file(&session, now))
+            (record, export::checked_file(&session, now))
         }
     };
+    let text = text.map_err(|e| e.to_string())?;
     download(
         &format!("{}.roundtable.json", file_stem(&record.title)),
         "application/json",

@@ -994,26 +994,50 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
         );
     }
 
+    /// A version's content: [`limits::CONTENT_MIN`] to [`limits::CONTENT_MAX`] chars with at least
+    /// the minimum that are not blank, no control characters but line breaks and tabs (a NUL in
+    /// a product breaks every reader), and not JSON — bare or as the only thing in a code fence.
     fn content(&mut self, raw: &str, esc: bool) {
-        let min = limits::CONTENT_MIN;
-        if raw.len() < min || json::char_len(raw, esc, min) < min {
-            let n = json::char_len(raw, esc, usize::MAX);
-            self.error(
-                format!("content is {n} chars long; it needs at least {min}"),
+        let (min, max) = (limits::CONTENT_MIN, limits::CONTENT_MAX);
+        let text = json::unescape(raw, esc);
+        let visible = text.trim().chars().take(min).count();
+        let (message, expected, hint) = if visible < min {
+            (
+                format!("content has {visible} chars of text; it needs at least {min}"),
                 format!("at least {min} chars of plain text"),
-                json::shorten(raw, RECEIVED_MAX),
-                "Write the whole content of the version, not a summary or a placeholder.".into(),
-            );
-        }
-        if looks_like_json_start(raw) && is_json_container(&json::unescape(raw, esc)) {
-            self.error(
+                "Write the whole content of the version, not a summary or a placeholder.",
+            )
+        } else if raw.len() > max && json::char_len(raw, esc, max + 1) > max {
+            let n = json::char_len(raw, esc, usize::MAX);
+            (
+                format!("content is {n} chars long; the limit is {max}"),
+                format!("at most {max} chars"),
+                "Split the product: keep this version to its essentials and ADD child products for the rest.",
+            )
+        } else if text
+            .bytes()
+            .any(|b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t'))
+        {
+            (
+                "content holds control characters (such as NUL)".into(),
+                "plain text or Markdown".into(),
+                "Remove the control characters; write plain text.",
+            )
+        } else if is_json_container(&text) || fenced_json(&text) {
+            (
                 "content is JSON, not plain text".into(),
                 "plain text or Markdown".into(),
-                json::shorten(raw, RECEIVED_MAX),
-                "Write the content itself as text; don't put a JSON document inside content."
-                    .into(),
-            );
-        }
+                "Write the content itself as text; don't put a JSON document inside content, fenced or not.",
+            )
+        } else {
+            return;
+        };
+        self.error(
+            message,
+            expected,
+            json::shorten(raw, RECEIVED_MAX),
+            hint.into(),
+        );
     }
 
     // ---- references -------------------------------------------------------------------------
@@ -1212,18 +1236,17 @@ fn eq_bytes(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// The first non-blank char of a raw string body (escaped blanks skipped) is `{` or `[`.
-fn looks_like_json_start(raw: &str) -> bool {
-    let b = raw.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b' ' => i += 1,
-            b'\\' if matches!(b.get(i + 1), Some(b'n' | b'r' | b't')) => i += 2,
-            b'{' | b'[' => return true,
-            _ => return false,
-        }
-    }
-    false
+/// Whether `text` is one fenced code block whose body is JSON.
+fn fenced_json(text: &str) -> bool {
+    let Some(fenced) = text.trim().strip_prefix("```") else {
+        return false;
+    };
+    let Some(inner) = fenced.strip_suffix("```") else {
+        return false;
+    };
+    inner
+        .split_once('\n')
+        .is_some_and(|(_, body)| is_json_container(body))
 }
 
 /// Two names close enough that one is likely a misspelling of the other: equal but for case, or

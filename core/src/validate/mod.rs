@@ -40,7 +40,6 @@ pub mod fields;
 mod json;
 mod recover;
 mod report;
-pub mod rules;
 pub use report::repair_prompt;
 mod shape;
 pub mod tape;
@@ -370,21 +369,10 @@ pub fn validate_step_with(
         return Err(Report::from_verdict(step, verdict));
     }
     match typed(step, &verdict.json) {
-        Ok(answer) => {
-            let errors = rules::check(step, &answer);
-            if errors.is_empty() {
-                Ok(Validated {
-                    answer,
-                    warnings: verdict.warnings,
-                })
-            } else {
-                Err(Report {
-                    step,
-                    errors,
-                    warnings: verdict.warnings,
-                })
-            }
-        }
+        Ok(answer) => Ok(Validated {
+            answer,
+            warnings: verdict.warnings,
+        }),
         Err(e) => Err(Report {
             step,
             errors: vec![report::serde_violation(&e)],

@@ -147,6 +147,8 @@ pub(crate) mod enums {
     ];
     /// `halt.type`.
     pub const HALT_TYPE: &[&str] = &["question", "done"];
+    /// `halt.to[]`: only the person answers a halt.
+    pub const HALT_TO: &[&str] = &["user-1", "u:all"];
     /// `collabs[].type`.
     pub const COLLAB_TYPE: &[&str] = &[
         "feedback",
@@ -200,7 +202,14 @@ static CONTEXT_REQUEST: Obj = Obj {
 static HALT: Obj = Obj {
     fields: &[
         req("type", Ty::Enum(enums::HALT_TYPE)),
-        req("to", list(&Ty::Id(IdKind::Recipient))),
+        req(
+            "to",
+            Ty::Array {
+                item: &Ty::Enum(enums::HALT_TO),
+                min: 1,
+                max: usize::MAX,
+            },
+        ),
         req("message", text(limits::HALT_MESSAGE_MAX)),
         opt("options", list(&TEXT)),
     ],
@@ -619,6 +628,12 @@ mod tests {
     }
 
     fn enum_values(node: &Value) -> Option<Vec<String>> {
+        if let Some(values) = node.get("enum").and_then(Value::as_array) {
+            return values
+                .iter()
+                .map(|v| v.as_str().map(String::from))
+                .collect();
+        }
         let branches = node.get("oneOf")?.as_array()?;
         branches
             .iter()
@@ -647,6 +662,11 @@ mod tests {
                 assert_eq!(
                     node["minLength"].as_u64(),
                     Some(limits::CONTENT_MIN as u64),
+                    "{at}"
+                );
+                assert_eq!(
+                    node["maxLength"].as_u64(),
+                    Some(limits::CONTENT_MAX as u64),
                     "{at}"
                 );
             }

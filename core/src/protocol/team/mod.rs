@@ -1002,6 +1002,24 @@ impl Protocol for TeamState {
                     ask: context_requests,
                     warnings: validated.warnings,
                 },
+                StepAnswer::Halt { halt }
+                    if call.step == Step::Bootstrap && halt.halt_type == HaltType::Done =>
+                {
+                    Judgement::Invalid {
+                        findings: Findings {
+                            step: call.step.wire_name().into(),
+                            errors: vec![violation(
+                                "/halt/type".into(),
+                                "Bootstrap cannot end the session: nothing has been planned or written yet".into(),
+                                "\"question\"",
+                                "\"done\"",
+                                "ask the person a question, or answer with the charter and the initial products",
+                            )],
+                            warnings: validated.warnings,
+                        },
+                        fallback: None,
+                    }
+                }
                 StepAnswer::Halt { halt } => Judgement::Halt {
                     halt,
                     warnings: validated.warnings,
@@ -1198,6 +1216,9 @@ pub fn check_output(
     };
     match output {
         FinalOutput::Bootstrap(b) => {
+            not_blank("/mission", "mission", &b.mission, &mut errors);
+            not_blank("/objectives", "objectives", &b.objectives, &mut errors);
+            not_blank("/constraints", "constraints", &b.constraints, &mut errors);
             workers.check_people(
                 "",
                 b.personas.keys(),
@@ -1255,6 +1276,17 @@ pub fn check_output(
                 })
                 .collect();
             if let Some(o) = &p.bootstrap_overrides {
+                if let Some(m) = &o.mission {
+                    not_blank("/bootstrapOverrides/mission", "mission", m, &mut errors);
+                }
+                if let Some(m) = &o.objectives {
+                    not_blank(
+                        "/bootstrapOverrides/objectives",
+                        "objectives",
+                        m,
+                        &mut errors,
+                    );
+                }
                 workers.check_people(
                     "/bootstrapOverrides",
                     o.personas.iter().flat_map(|m| m.keys()),
@@ -1321,7 +1353,17 @@ pub fn check_output(
                     ));
                 }
             }
+            let mut decided = BTreeSet::new();
             for (i, d) in p.acceptance.iter().enumerate() {
+                if !decided.insert(d.product_id.as_str()) {
+                    errors.push(violation(
+                        format!("/acceptance/{i}/productId"),
+                        format!("{} is decided twice in one answer", d.product_id),
+                        "each product at most once in acceptance",
+                        &d.product_id,
+                        "keep one decision per product: accept it or reject it",
+                    ));
+                }
                 if d.accepted && d.version_id.is_none() {
                     let has_version = s
                         .tree
@@ -1439,6 +1481,19 @@ pub fn check_output(
         }
     }
     errors
+}
+
+/// A charter field must say something: the whole team works from it.
+fn not_blank(path: &str, what: &str, text: &str, errors: &mut Vec<Violation>) {
+    if text.trim().is_empty() {
+        errors.push(violation(
+            path.into(),
+            format!("the {what} field is empty"),
+            "a non-empty text",
+            &format!("{text:?}"),
+            &format!("write the {what}; the whole team works from it"),
+        ));
+    }
 }
 
 /// Who may do which work: the team's member ids and, among them, the operatives.
