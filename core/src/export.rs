@@ -197,11 +197,15 @@ pub enum ExportError {
 /// The session as a file, or why it cannot be one: export never writes a file that import would
 /// refuse for its size.
 pub fn checked_file(session: &Session, now: u64) -> Result<String, ExportError> {
+    file_within(session, now, MAX_FILE_BYTES)
+}
+
+fn file_within(session: &Session, now: u64, max: usize) -> Result<String, ExportError> {
     let text = to_file(session, now);
-    if text.len() > MAX_FILE_BYTES {
+    if text.len() > max {
         return Err(ExportError::TooLarge {
             size: text.len(),
-            max: MAX_FILE_BYTES,
+            max,
         });
     }
     Ok(text)
@@ -526,7 +530,32 @@ fn team_report(s: &crate::protocol::team::TeamState) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::pretty_json;
+    use super::{file_within, pretty_json, ExportError};
+
+    /// Export refuses, with both sizes, a file larger than import reads, and writes one that fits.
+    #[test]
+    fn export_never_writes_a_file_import_would_refuse() {
+        let model = crate::engine::ModelRef {
+            provider: "demo".into(),
+            model: "demo-1".into(),
+        };
+        let config =
+            crate::protocol::team::SessionConfig::standard("A guide.", 1, false, false, model);
+        let session = crate::session::Session::Team(
+            crate::protocol::team::TeamSession::new(config, 0).unwrap(),
+        );
+        let size = file_within(&session, 1, usize::MAX).unwrap().len();
+        assert_eq!(
+            file_within(&session, 1, size - 1),
+            Err(ExportError::TooLarge {
+                size,
+                max: size - 1
+            })
+        );
+        assert!(file_within(&session, 1, size).is_ok());
+        let message = file_within(&session, 1, 100).unwrap_err().to_string();
+        assert!(message.contains(&format!("{size} bytes")) && message.contains("at most 100"));
+    }
 
     #[test]
     fn pretty_json_matches_serde_json_pretty() {
