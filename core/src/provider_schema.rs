@@ -23,6 +23,88 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::engine::IdChoice;
+
+/// The plain schema of a step narrowed to one call: every place a [`IdChoice`] names gets an
+/// `enum` of the ids the call may name there (plus `null` where the place is nullable). A
+/// definition (`$defs`) on the way is copied for that place (`WriteOutput__1`), so the shared one
+/// stays as it was for the places the call does not narrow; every branch of a `oneOf`/`anyOf` is
+/// followed. A place the schema does not have, or a choice with no ids, changes nothing. Apply
+/// before a provider's own form ([`openai_strict`], …), which keeps `enum`.
+pub fn narrow(plain: &Value, choices: &[IdChoice]) -> Value {
+    let mut schema = plain.clone();
+    let mut defs = match schema.as_object_mut().and_then(|o| o.remove("$defs")) {
+        Some(Value::Object(defs)) => defs,
+        _ => Map::new(),
+    };
+    for choice in choices.iter().filter(|c| !c.ids.is_empty()) {
+        let path: Vec<&str> = choice.at.split('/').collect();
+        set_enum(&mut schema, &mut defs, &path, &choice.ids);
+    }
+    if !defs.is_empty() {
+        if let Some(root) = schema.as_object_mut() {
+            root.insert("$defs".into(), Value::Object(defs));
+        }
+    }
+    schema
+}
+
+/// Marks a definition copied by [`narrow`] for one place.
+const COPY_MARK: &str = "__";
+
+fn set_enum(node: &mut Value, defs: &mut Map<String, Value>, path: &[&str], ids: &[String]) {
+    let target = node
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("#/$defs/"))
+        .map(str::to_string);
+    if let Some(name) = target {
+        // A copy made for this place is narrowed in place; a shared definition is copied first.
+        let own = if name.contains(COPY_MARK) {
+            name
+        } else {
+            let copy = format!("{name}{COPY_MARK}{}", defs.len());
+            let def = defs.get(&name).cloned().unwrap_or(Value::Null);
+            defs.insert(copy.clone(), def);
+            node["$ref"] = Value::from(format!("#/$defs/{copy}"));
+            copy
+        };
+        if let Some(mut def) = defs.remove(&own) {
+            set_enum(&mut def, defs, path, ids);
+            defs.insert(own, def);
+        }
+    }
+    for key in ["oneOf", "anyOf", "allOf"] {
+        if let Some(branches) = node.get_mut(key).and_then(Value::as_array_mut) {
+            for branch in branches {
+                set_enum(branch, defs, path, ids);
+            }
+        }
+    }
+    let Some((first, rest)) = path.split_first() else {
+        let nullable = match node.get("type") {
+            Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
+            _ => false,
+        };
+        if let Some(obj) = node.as_object_mut().filter(|o| o.contains_key("type")) {
+            let mut values: Vec<Value> = ids.iter().map(|id| Value::from(id.as_str())).collect();
+            if nullable {
+                values.push(Value::Null);
+            }
+            obj.insert("enum".into(), Value::Array(values));
+        }
+        return;
+    };
+    let next = if *first == "*" {
+        node.get_mut("items")
+    } else {
+        node.get_mut("properties").and_then(|p| p.get_mut(*first))
+    };
+    if let Some(next) = next {
+        set_enum(next, defs, rest, ids);
+    }
+}
+
 /// The schema for OpenAI's `response_format: {type: "json_schema", strict: true}` (and the
 /// services that copy it: OpenRouter, Mistral, Groq).
 pub fn openai_strict(plain: &Value) -> Value {

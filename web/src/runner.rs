@@ -538,11 +538,18 @@ pub async fn perform(
     let id = ProviderId::parse(provider).unwrap_or(ProviderId::Demo);
     // The provider's key and base URL (Settings), and the answer's schema by name.
     let config = providers::config::load(id).await;
-    // The demo model answers from core without a schema; others get the step's, by its name.
+    // The demo model answers from core without a schema; others get the step's, by its name,
+    // narrowed to the ids this call may name (so an enforcing provider cannot invent one).
     let schema = if id == ProviderId::Demo {
         None
     } else {
-        providers::schema::load(call.step).await
+        providers::schema::load(call.step).await.map(|plain| {
+            if call.ids.is_empty() {
+                plain
+            } else {
+                std::rc::Rc::new(roundtable_core::provider_schema::narrow(&plain, &call.ids))
+            }
+        })
     };
     if id == ProviderId::Demo {
         let delay = storage::get_setting(DEMO_DELAY_SETTING)

@@ -128,6 +128,32 @@ pub struct ModelCall {
     /// The built-in demo model's answer, filled in for members on the demo provider only.
     #[serde(skip)]
     pub demo: Option<DemoReply>,
+    /// The ids this call may name, place by place: a provider that enforces schemas gets the
+    /// step's schema narrowed to them ([`crate::provider_schema::narrow`]), so it cannot produce
+    /// a dangling id. The validator still checks every answer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ids: Vec<IdChoice>,
+}
+
+/// The ids one place of an answer may hold, e.g. `versions/*/productId` of a Write: the products
+/// assigned to that member. `at` walks property names from the answer's root, `*` for the items
+/// of an array.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdChoice {
+    /// Where in the answer: property names and `*`, joined by `/`.
+    pub at: String,
+    /// The ids allowed there; none means "not narrowed" (an empty enum would forbid everything).
+    pub ids: Vec<String>,
+}
+
+impl IdChoice {
+    /// The choice of `ids` at `at`.
+    pub fn new(at: &str, ids: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        IdChoice {
+            at: at.to_string(),
+            ids: ids.into_iter().map(Into::into).collect(),
+        }
+    }
 }
 
 /// What the built-in demo model answers to one call, as a provider adapter would report it.

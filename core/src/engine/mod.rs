@@ -28,7 +28,7 @@ use serde::Serialize;
 
 pub use self::call::{
     estimate_messages, estimate_tokens, CallKind, CallRecord, CallResult, ChatRole, DemoReply,
-    DueCall, Message, ModelCall, StoredCall,
+    DueCall, IdChoice, Message, ModelCall, StoredCall,
 };
 pub use self::core::{Core, HaltRecord, Slot, StepRecord};
 pub use self::event::{EngineEdit, Event, EventKind, Usage};
@@ -189,4 +189,10 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     /// What the built-in demo model answers to `call`, built from `envelope`, as a provider would
     /// hand it to the runner.
     fn demo_answer(&self, call: &StoredCall<Self>, envelope: &Self::Envelope) -> DemoReply;
+
+    /// The ids `call`'s answer may name, place by place, for providers that enforce a schema
+    /// (spec `003`: prefer enumerated ids). None by default: the step's schema goes as it is.
+    fn id_choices(&self, _call: &StoredCall<Self>) -> Vec<IdChoice> {
+        Vec::new()
+    }
 }

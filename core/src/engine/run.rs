@@ -120,6 +120,7 @@ impl<P: Protocol> Engine<P> {
                     schema: serde_json::Value::Null,
                     token_estimate: call.token_estimate,
                     demo,
+                    ids: self.state.id_choices(call),
                 }
             })
             .collect()

@@ -40,6 +40,7 @@ pub mod fields;
 mod json;
 mod recover;
 mod report;
+pub(crate) use check::SPECIAL_RECIPIENTS;
 pub use report::repair_prompt;
 mod shape;
 pub mod tape;

@@ -23,8 +23,8 @@ pub use self::config::{Attendee, MeetingConfig, MeetingConfigError, MeetingRole}
 pub use self::prompt::MeetingEnvelope;
 pub use self::view::{AttendeeMark, MeetingView, PhaseMark, TurnView};
 use crate::engine::{
-    Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError, Judgement, Message,
-    ModelRef, Move, Protocol, Settings, StoredCall,
+    Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError, IdChoice, Judgement,
+    Message, ModelRef, Move, Protocol, Settings, StoredCall,
 };
 use crate::text::one_line;
 use crate::validate::{self, Violation};
@@ -497,6 +497,18 @@ impl Protocol for MeetingState {
             _ => {}
         }
         Ok(Vec::new())
+    }
+
+    fn id_choices(&self, call: &StoredCall<MeetingState>) -> Vec<IdChoice> {
+        match call.step {
+            MeetingStep::Decide => vec![IdChoice::new("next_agent_id", self.participants())],
+            MeetingStep::Minutes => {
+                let mut owners: Vec<&str> = self.attendees.iter().map(|a| a.id.as_str()).collect();
+                owners.push(PERSON);
+                vec![IdChoice::new("action_items/*/owner", owners)]
+            }
+            MeetingStep::Speak => Vec::new(),
+        }
     }
 
     fn demo_answer(

@@ -24,7 +24,7 @@ use crate::context::{
 };
 use crate::engine::{
     CallRecord, ChatRole, Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError,
-    Judgement, Message, ModelRef, Move, Protocol, Settings, StoredCall,
+    IdChoice, Judgement, Message, ModelRef, Move, Protocol, Settings, StoredCall,
 };
 use crate::schema::{
     AttachedContext, CollabOutput, ContextNeed, ContextRequest, Directive, FinalOutput, HaltType,
@@ -1095,11 +1095,99 @@ impl Protocol for TeamState {
         self.fold_team(event)
     }
 
+    fn id_choices(&self, call: &StoredCall<TeamState>) -> Vec<IdChoice> {
+        id_choices(self, &call.member, call.step)
+    }
+
     fn demo_answer(&self, call: &StoredCall<TeamState>, envelope: &Envelope) -> DemoReply {
         crate::demo::DemoModel::new(crate::demo::rng::fnv1a(self.request.as_bytes()))
             .answer_to(call, envelope)
             .into()
     }
+}
+
+/// The ids each place of `member`'s answer at `step` may name (spec `003`: prefer enumerated
+/// ids), for providers that enforce a schema. Places that may name a `new-N` of the same answer
+/// (tree operations, assignments) are left open: the validator judges those.
+pub fn id_choices(s: &TeamState, member: &str, step: Step) -> Vec<IdChoice> {
+    let known = s.known_now();
+    let products: Vec<&str> = known.products.iter().map(String::as_str).collect();
+    let versions: Vec<&str> = known.versions.iter().map(String::as_str).collect();
+    let members: Vec<&str> = s.members.iter().map(|m| m.id.as_str()).collect();
+    let mut recipients = members.clone();
+    recipients.extend(
+        validate::SPECIAL_RECIPIENTS
+            .iter()
+            .copied()
+            .filter(|r| !members.contains(r)),
+    );
+    let collabs: Vec<&str> = known.collabs.iter().map(String::as_str).collect();
+    let mut choices = vec![
+        IdChoice::new("contextRequests/*/productId", products.clone()),
+        IdChoice::new("collabs/*/refersToProduct", products.clone()),
+        IdChoice::new("collabs/*/refersToVersion", versions.clone()),
+        IdChoice::new("collabs/*/referencesProductIds/*", products.clone()),
+        IdChoice::new("collabs/*/addresseeIds/*", members.clone()),
+        IdChoice::new("collabs/*/respondingToCollabIds/*", collabs.clone()),
+        IdChoice::new("remarks/*/recipients/*", recipients),
+    ];
+    let mut workers: Vec<&str> = s
+        .members
+        .iter()
+        .filter(|m| m.team_role == TeamRole::Operative)
+        .map(|m| m.id.as_str())
+        .collect();
+    if workers.is_empty() {
+        workers.extend(
+            s.members
+                .iter()
+                .filter(|m| m.team_role == TeamRole::Chair)
+                .map(|m| m.id.as_str()),
+        );
+    }
+    let reviewed = |choices: &mut Vec<IdChoice>, list: &str| {
+        let targets = s.to_review(member, step);
+        let products: BTreeSet<&str> = targets.iter().map(|w| w.product_id.as_str()).collect();
+        choices.push(IdChoice::new(&format!("{list}/*/productId"), products));
+        choices.push(IdChoice::new(
+            &format!("{list}/*/versionId"),
+            targets.iter().map(|w| w.version_id.as_str()),
+        ));
+    };
+    match step {
+        Step::Bootstrap => choices.push(IdChoice::new("initialProducts/*/owner", workers)),
+        Step::Reflect => {
+            let wrote: BTreeSet<&str> = s
+                .written
+                .iter()
+                .filter(|w| w.member == member && w.round + 1 == s.core.round)
+                .map(|w| w.product_id.as_str())
+                .collect();
+            choices.push(IdChoice::new("reflections/*/refersToProduct", wrote));
+            choices.push(IdChoice::new(
+                "reflections/*/feedbackResponses/*/collabId",
+                collabs,
+            ));
+        }
+        Step::PlanAssign => {
+            choices.push(IdChoice::new("assignments/*/assignee", workers));
+            choices.push(IdChoice::new("acceptance/*/productId", products.clone()));
+            choices.push(IdChoice::new("acceptance/*/versionId", versions));
+            choices.push(IdChoice::new("chairVersions/*/productId", products));
+        }
+        Step::Write => {
+            let mine: BTreeSet<&str> = s
+                .assignments_of_round(s.core.round)
+                .filter(|a| a.assignee == member)
+                .map(|a| a.product_id.as_str())
+                .collect();
+            choices.push(IdChoice::new("versions/*/productId", mine));
+        }
+        Step::PeerReview => reviewed(&mut choices, "reviews"),
+        Step::Inspection => reviewed(&mut choices, "inspections"),
+        Step::Presentation => choices.push(IdChoice::new("messages/*/asAgent", [member])),
+    }
+    choices
 }
 
 /// The validator's report of a step from the engine's findings (same violations).
