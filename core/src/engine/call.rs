@@ -135,8 +135,8 @@ pub struct ModelCall {
     pub ids: Vec<IdChoice>,
 }
 
-/// The ids one place of an answer may hold, e.g. `versions/*/productId` of a Write: the products
-/// assigned to that member. `at` walks property names from the answer's root, `*` for the items
+/// The ids one place of an answer may hold, e.g. `items/*/ownerId`: only the ids the member may
+/// name there at this step. `at` walks property names from the answer's root, `*` for the items
 /// of an array.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IdChoice {
