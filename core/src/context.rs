@@ -367,7 +367,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use crate::protocol::team::TeamState;
-use crate::protocol::team::{Member, TeamRole};
+use crate::protocol::team::Member;
 use crate::schema::limits;
 use crate::text::{cut, one_line, wire_word};
 use crate::tree::{render_views, Product, ProductStatus, ProductView, Tier, VersionView};
@@ -963,6 +963,7 @@ fn step_mistakes(step: Step) -> String {
 }
 
 fn output_structure(env: &Envelope) -> String {
+    use crate::protocol::team::examples;
     let step = env.step;
     let mut out = String::from(
         "Answer with exactly one JSON object and nothing else (no code fence, no text around it). Its responseType is ",
@@ -972,12 +973,24 @@ fn output_structure(env: &Envelope) -> String {
     } else {
         "\"final_output\" or \"request_context\".\n"
     });
-    out.push_str("Final output:\n");
-    out.push_str(&final_example(env));
+    out.push_str("Final output, for example:\n");
+    out.push_str(&examples::final_output(env));
+    out.push('\n');
+    out.push_str(&final_output_notes(env));
+    if step == Step::PlanAssign {
+        out.push_str("Other tree operations:\n");
+        out.push_str(&examples::other_tree_operations(env));
+        out.push('\n');
+    }
     let _ = write!(
         out,
-        "\nRequest context (at most {} time(s) per step; then a final output is required):\n{{\"responseType\":\"request_context\",\"contextRequests\":[{{\"productId\":\"p1\",\"need\":\"full_content\",\"reason\":\"...\"}}]}}\nneed is one of full_content, version_history, all_feedback, peer_content; {}-{} requests; reason at most {} characters.\n",
+        "\nRequest context (at most {} time(s) per step; then a final output is required):\n{{\"responseType\":\"request_context\",\"contextRequests\":[{{\"productId\":\"{}\",\"need\":\"full_content\",\"reason\":\"Why you need it.\"}}]}}\nneed is one of full_content, version_history, all_feedback, peer_content; {}-{} requests; reason at most {} characters.\n",
         env.call.context_requests_made + env.call.context_requests_left,
+        env.known_ids
+            .products
+            .iter()
+            .find(|p| *p != crate::tree::ROOT_ID)
+            .map_or(crate::tree::ROOT_ID, String::as_str),
         limits::CONTEXT_REQUESTS_MIN,
         limits::CONTEXT_REQUESTS_MAX,
         limits::CONTEXT_REASON_MAX
@@ -985,68 +998,60 @@ fn output_structure(env: &Envelope) -> String {
     if step.allows_halt() {
         let _ = write!(
             out,
-            "Halt:\n{{\"responseType\":\"halt\",\"halt\":{{\"type\":\"question\",\"to\":[\"user-1\"],\"message\":\"...\",\"options\":[\"...\",\"...\"]}}}}\ntype is question (the person answers; options are optional) or done (the work is finished; the presentation follows). message at most {} characters.\n",
+            "Halt:\n{{\"responseType\":\"halt\",\"halt\":{{\"type\":\"question\",\"to\":[\"user-1\"],\"message\":\"Your question.\",\"options\":[\"One answer\",\"Another\"]}}}}\ntype is question (the person answers; options are optional){}. message at most {} characters.\n",
+            if step == Step::Bootstrap {
+                ""
+            } else {
+                " or done (the work is finished; the presentation follows)"
+            },
             limits::HALT_MESSAGE_MAX
         );
     }
-    let _ = write!(
-        out,
-        "Shared parts:\n- collab: {{\"refersToProduct\":\"p1\",\"type\":\"feedback|question|suggestion|endorsement|concern\",\"importance\":{}-{},\"comment\":\"at most {} chars\",\"shortestSummary\":\"at most {} chars\",\"refersToVersion\":\"v1 (optional)\",\"addresseeIds\":[\"operative-1\"],\"respondingToCollabIds\":[\"c1\"]}}\n- remark: {{\"recipients\":[\"user\"|\"chair\"|\"team\"|member id],\"type\":\"question|suggestion|observation|note|missing_detail|blocker|comment\",\"content\":\"at most {} chars\",\"isBlocker\":false}}\n",
-        limits::SCALE_MIN,
-        limits::SCALE_MAX,
-        limits::COLLAB_COMMENT_MAX,
-        limits::COLLAB_SUMMARY_MAX,
-        limits::REMARK_CONTENT_MAX
-    );
+    if step != Step::Presentation {
+        let (collab, remark) = examples::shared_parts(env);
+        let _ = write!(
+            out,
+            "Shared parts (collabs and remarks may be []):\n- collab: {collab}\n  type is one of feedback, question, suggestion, endorsement, concern; importance {}-{}; comment at most {} characters, shortestSummary at most {}; optional refersToVersion, addresseeIds, respondingToCollabIds, referencesProductIds.\n- remark: {remark}\n  recipients are member ids or user, chair, team; type is one of question, suggestion, observation, note, missing_detail, blocker, comment; content at most {} characters; optional isBlocker.\n",
+            limits::SCALE_MIN,
+            limits::SCALE_MAX,
+            limits::COLLAB_COMMENT_MAX,
+            limits::COLLAB_SUMMARY_MAX,
+            limits::REMARK_CONTENT_MAX
+        );
+    }
     out
 }
 
-fn final_example(env: &Envelope) -> String {
+/// What the example of the step's final output does not show: the other values and the limits.
+fn final_output_notes(env: &Envelope) -> String {
     match env.step {
-        Step::Bootstrap => {
-            let personas: Vec<String> = env
-                .members
-                .iter()
-                .map(|m| format!("\"{}\":\"at most {} chars\"", m.id, limits::PERSONA_MAX))
-                .collect();
-            let domains: Vec<String> = env
-                .members
-                .iter()
-                .filter(|m| m.team_role == TeamRole::Operative.word())
-                .map(|m| format!("\"{}\":{{\"responsibility\":\"...\",\"area\":\"...\"}}", m.id))
-                .collect();
-            format!(
-                "{{\"responseType\":\"final_output\",\"thinking\":{{\"interpretation\":\"...\",\"scopeDecisions\":\"...\"}},\"mission\":\"at most {} chars\",\"objectives\":\"...\",\"constraints\":\"...\",\"personas\":{{{}}},\"operativeDomains\":{{{}}},\"initialProducts\":[{{\"name\":\"at most {} chars\",\"type\":\"Content|Decision|Collection|Orchestration\",\"dod\":\"at most {} chars\",\"owner\":\"operative-1 or null\"}}],\"missingDetails\":[\"...\"]}}\n",
-                limits::MISSION_MAX,
-                personas.join(","),
-                domains.join(","),
-                limits::PRODUCT_NAME_MAX,
-                limits::PRODUCT_DOD_MAX
-            )
-        }
-        Step::Reflect => "{\"responseType\":\"final_output\",\"reflections\":[{\"refersToProduct\":\"p1\",\"dodStatus\":\"met|partially_met|not_met\",\"dodGaps\":[\"...\"],\"feedbackResponses\":[{\"collabId\":\"c1\",\"action\":\"accept|defer|reject\",\"rationale\":\"...\",\"plannedChange\":\"...\"}],\"nextVersionDelta\":\"...\",\"blockers\":[]}],\"collabs\":[],\"remarks\":[]}\n".into(),
-        Step::PlanAssign => format!(
-            "{{\"responseType\":\"final_output\",\"thinking\":{{\"roundStrategy\":\"...\",\"acceptanceRationale\":\"...\"}},\"treeOperations\":[{{\"action\":\"ADD\",\"newId\":\"new-1\",\"parentId\":\"p0\",\"product\":{{\"name\":\"at most {} chars\",\"type\":\"Content\",\"dod\":\"at most {} chars\",\"description\":\"...\",\"assignee\":\"operative-1\"}},\"reason\":\"...\"}},{{\"action\":\"REMOVE\",\"productId\":\"p2\",\"reason\":\"...\"}},{{\"action\":\"MOVE\",\"productId\":\"p3\",\"parentId\":\"p1\"}},{{\"action\":\"UPDATE\",\"productId\":\"p4\",\"product\":{{\"dod\":\"...\",\"assignee\":null}}}}],\"assignments\":[{{\"productId\":\"new-1\",\"assignee\":\"operative-1\",\"directive\":{{\"objective\":\"...\",\"dod\":\"...\",\"why\":\"...\",\"context\":\"...\"}},\"attachedContext\":[{{\"productId\":\"p1\",\"include\":[\"content\",\"feedback\"],\"reason\":\"...\"}}]}}],\"acceptance\":[{{\"productId\":\"p1\",\"accepted\":true,\"versionId\":\"v1\"}},{{\"productId\":\"p5\",\"accepted\":false,\"rejectionReason\":\"...\"}}],\"chairVersions\":[],\"remarks\":[],\"bootstrapOverrides\":{{\"mission\":\"at most {} chars\",\"objectives\":\"at most {} chars\"}}}}\nOnly include the operations, assignments and decisions you need; treeOperations, assignments, acceptance and remarks may be [].\n",
+        Step::Bootstrap => format!(
+            "personas: one per member id, at most {} characters each; operativeDomains: one per operative id; initial product type is one of Content, Decision, Collection, Orchestration, name at most {} characters, dod at most {}, owner an operative id or null; mission at most {} characters.\n",
+            limits::PERSONA_MAX,
             limits::PRODUCT_NAME_MAX,
             limits::PRODUCT_DOD_MAX,
-            limits::MISSION_MAX,
-            limits::OBJECTIVES_MAX
+            limits::MISSION_MAX
+        ),
+        Step::Reflect => "One reflection per product you wrote last round; dodStatus is one of met, partially_met, not_met; one feedbackResponse per collab you received, action one of accept, defer, reject.\n".into(),
+        Step::PlanAssign => format!(
+            "Include only what you need; treeOperations, assignments, acceptance and remarks may be []. A new product's type is one of Content, Decision, Collection, Orchestration; name at most {} characters, dod at most {}. Assign work to operatives only; an assignment may add a directive \"context\" and \"attachedContext\":[{{\"productId\":\"…\",\"include\":[\"content\",\"feedback\"],\"reason\":\"Why they need it.\"}}]. To send a version back: {{\"productId\":\"…\",\"accepted\":false,\"rejectionReason\":\"What to change.\"}}. An UPDATE may change name, type, dod, description and assignee (null unassigns). Optional: chairVersions (versions you write yourself), bootstrapOverrides (to change the charter).\n",
+            limits::PRODUCT_NAME_MAX,
+            limits::PRODUCT_DOD_MAX
         ),
         Step::Write => format!(
-            "{{\"responseType\":\"final_output\",\"versions\":[{{\"productId\":\"{}\",\"newVersion\":{{\"contentTitle\":\"at most {} chars\",\"content\":\"Markdown, at least {} chars, never JSON\",\"changeSummary\":\"...\"}}}}],\"collabs\":[],\"remarks\":[]}}\n",
-            env.assigned_to_you.first().map_or("p1", |a| a.product_id.as_str()),
+            "One version of each product assigned to you; contentTitle at most {} characters; content is the product itself in Markdown, {}-{} characters, never JSON.\n",
             limits::CONTENT_TITLE_MAX,
-            limits::CONTENT_MIN
+            limits::CONTENT_MIN,
+            limits::CONTENT_MAX
         ),
-        Step::PeerReview => "{\"responseType\":\"final_output\",\"reviews\":[{\"productId\":\"p1\",\"versionId\":\"v1\",\"assessment\":\"approved|needs_revision\",\"summary\":\"...\"}],\"collabs\":[],\"remarks\":[]}\n".into(),
+        Step::PeerReview => "One review per version listed to review; assessment is approved or needs_revision.\n".into(),
         Step::Inspection => format!(
-            "{{\"responseType\":\"final_output\",\"inspections\":[{{\"productId\":\"p1\",\"versionId\":\"v1\",\"assessment\":\"approved|needs_revision|blocked\",\"findings\":[{{\"category\":\"security|completeness|coherence|integration|quality\",\"severity\":{}-{},\"issue\":\"...\",\"recommendation\":\"...\",\"dodCriterion\":\"...\"}}]}}],\"collabs\":[],\"remarks\":[]}}\n",
+            "One inspection per version listed; assessment is one of approved, needs_revision, blocked; a finding's category is one of security, completeness, coherence, integration, quality, severity {}-{}.\n",
             limits::SCALE_MIN,
             limits::SCALE_MAX
         ),
         Step::Presentation => format!(
-            "{{\"responseType\":\"final_output\",\"messages\":[{{\"content\":\"Markdown\",\"asAgent\":\"{}\"}}]}}\n{}-{} messages.\n",
-            env.member.id,
+            "{}-{} messages, each asAgent your own id.\n",
             limits::MESSAGES_MIN,
             limits::MESSAGES_MAX
         ),

@@ -183,3 +183,36 @@ fn remove(v: &mut Value, pointer: &str) {
         _ => panic!("{parent} is not a container"),
     }
 }
+
+/// The example answer each prompt shows is itself a valid answer: submitted as it stands, at
+/// every step of a demo session, it is applied.
+#[test]
+fn every_prompts_example_answer_is_applied_as_it_stands() {
+    use roundtable_core::protocol::team::examples;
+    let mut s = session();
+    let mut now = 1;
+    let mut tried = std::collections::BTreeSet::new();
+    for _ in 0..400 {
+        now += 1;
+        if s.status().word() == "awaiting_person" {
+            s.answer_halt("Half a day, twenty people.", now).unwrap();
+            continue;
+        }
+        if *s.status() != Status::Running {
+            break;
+        }
+        let due = s.calls_due().into_iter().next().expect("a call is due");
+        let example = examples::final_output(&due.envelope);
+        let mut copy = s.clone();
+        let out = copy.submit(&due.call.id, &example, None, now).unwrap();
+        assert!(
+            matches!(out, Outcome::Applied | Outcome::RoundsEnded),
+            "{} example not applied: {out:?}\n{example}",
+            TeamState::step_name(due.call.step)
+        );
+        tried.insert(TeamState::step_name(due.call.step));
+        let text = s.demo_answer(&due.call.id).unwrap().text;
+        s.submit(&due.call.id, &text, None, now).unwrap();
+    }
+    assert_eq!(tried.len(), 7, "every step's example was tried: {tried:?}");
+}

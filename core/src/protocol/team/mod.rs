@@ -12,6 +12,7 @@
 //! envoy (or the chair) presents.
 
 pub mod config;
+pub mod examples;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
