@@ -1,6 +1,6 @@
 //! What every new-session form shares: a member's provider and model (picking a provider puts
-//! its default model in the model field, which stays free text), whole numbers read from a
-//! field, and core's refusals worded as sentences.
+//! its default model in the model field, which stays free text), the money budget, whole
+//! numbers read from a field, and core's refusals worded as sentences.
 
 use leptos::prelude::*;
 
@@ -35,6 +35,39 @@ pub fn ProviderModelFields(
             <input type="text" name=format!("{name}-model") prop:value=move || model.get()
                 on:input=move |ev| model.set(event_target_value(&ev))/>
         </label>
+    }
+}
+
+/// The optional money budget of a new session, in dollars (core's `Settings::money_budget`).
+#[component]
+pub fn MoneyBudgetField(value: RwSignal<String>, invalid: Signal<bool>) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span>"Money budget in US dollars (optional)"</span>
+            <input type="text" inputmode="decimal" name="money-budget" placeholder="no limit"
+                title="The session pauses before the call that would go past it; calls with no known price are not counted"
+                prop:value=move || value.get()
+                aria-invalid=move || invalid.get().to_string()
+                on:input=move |ev| value.set(event_target_value(&ev))/>
+        </label>
+    }
+}
+
+/// Reads the money budget field: empty is no budget; otherwise a positive amount of dollars
+/// (`0.50`, `$2`), in micro-dollars, or what is wrong in words.
+pub fn parse_money_budget(text: &str) -> Result<Option<u64>, String> {
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    match roundtable_core::cost::parse_usd(text) {
+        Some(0) => {
+            Err("The money budget must be more than $0; leave it empty for no limit.".into())
+        }
+        Some(micro) => Ok(Some(micro)),
+        None => Err(format!(
+            "The money budget is an amount of dollars such as 0.50 or 2; you typed \"{}\".",
+            text.trim()
+        )),
     }
 }
 

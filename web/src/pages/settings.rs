@@ -178,7 +178,7 @@ fn ProviderRow(
                 price::dollars(p.input),
                 price::dollars(p.output),
                 if own.is_some() { "your price".to_string() } else { format!("table of {}", price::PRICES_DATED) },
-                price::format(price::cost(p, 4_000, 1_000, true)),
+                roundtable_core::cost::usd(p.of(4_000, 1_000)),
             ),
             None => format!("No price known for {m}: set one to see what calls cost."),
         }
