@@ -90,10 +90,12 @@ pub fn of_call(
     })
 }
 
-/// Micro-dollars as a person reads them: four decimals under a cent (`$0.0012`), two above
-/// (`$12.35`), rounded.
+/// Micro-dollars as a person reads them: six decimals under a hundredth of a cent (`$0.000012`),
+/// four under a cent (`$0.0012`), two above (`$12.35`), rounded.
 pub fn usd(micro: u64) -> String {
-    if micro > 0 && micro < 10_000 {
+    if micro > 0 && micro < 100 {
+        format!("$0.{micro:06}")
+    } else if micro > 0 && micro < 10_000 {
         let tenth_millis = (micro + 50) / 100; // units of $0.0001
         format!("${}.{:04}", tenth_millis / 10_000, tenth_millis % 10_000)
     } else {
@@ -225,7 +227,9 @@ mod tests {
         assert_eq!(usd(0), "$0.00");
         assert_eq!(usd(23_000), "$0.02");
         assert_eq!(usd(12_345_678), "$12.35");
-        assert_eq!(usd(1), "$0.0000");
+        assert_eq!(usd(1), "$0.000001");
+        assert_eq!(usd(99), "$0.000099");
+        assert_eq!(usd(100), "$0.0001");
         assert_eq!(usd(9_999), "$0.0100");
         assert_eq!(parse_usd(" $0.50 "), Some(500_000));
         assert_eq!(parse_usd("2"), Some(2_000_000));

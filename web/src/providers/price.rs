@@ -69,17 +69,21 @@ pub fn known(provider: ProviderId, model: &str) -> Option<Price> {
         });
     }
     let name = model.trim().to_ascii_lowercase();
-    let name = match provider {
-        ProviderId::OpenRouter => name
-            .split_once('/')
-            .map_or(name.clone(), |(_, m)| m.replace('.', "-")),
-        _ => name,
+    let lookup = |name: &str| {
+        let name = name.trim_start_matches("models/");
+        TABLE
+            .iter()
+            .find(|(prefix, _, _)| name.starts_with(prefix))
+            .map(|&(_, input, output)| Price { input, output })
     };
-    let name = name.trim_start_matches("models/");
-    TABLE
-        .iter()
-        .find(|(prefix, _, _)| name.starts_with(prefix))
-        .map(|&(_, input, output)| Price { input, output })
+    match provider {
+        // `openai/gpt-4.1-mini` as is; `anthropic/claude-sonnet-4.5` with its dots as dashes.
+        ProviderId::OpenRouter => {
+            let bare = name.split_once('/').map_or(name.as_str(), |(_, m)| m);
+            lookup(bare).or_else(|| lookup(&bare.replace('.', "-")))
+        }
+        _ => lookup(&name),
+    }
 }
 
 /// The settings key of a person's own price for a model.
@@ -140,6 +144,10 @@ mod tests {
         assert_eq!(
             p(ProviderId::OpenRouter, "anthropic/claude-sonnet-4.5"),
             Some((3_000_000, 15_000_000))
+        );
+        assert_eq!(
+            p(ProviderId::OpenRouter, "openai/gpt-4.1-mini"),
+            Some((400_000, 1_600_000))
         );
         assert_eq!(
             p(ProviderId::Gemini, "models/gemini-2.5-flash"),
