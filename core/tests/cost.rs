@@ -169,13 +169,13 @@ fn the_money_budget_pauses_both_kinds_before_the_next_call_like_the_token_budget
         assert_eq!(
             view.status_text,
             format!(
-                "the money budget is spent ({} of $0.0000): raise it or wrap up",
+                "the money budget is spent ({} of $0.000030): raise it or wrap up",
                 cost::usd(used)
             )
         );
         assert_eq!(
             view.cost.budget_text,
-            Some(format!("{} of $0.0000", cost::usd(used)))
+            Some(format!("{} of $0.000030", cost::usd(used)))
         );
         assert!(
             s.calls_out().is_empty(),

@@ -192,10 +192,35 @@ pub fn setting(id: ProviderId) -> String {
     format!("models:{}", id.as_str())
 }
 
+/// What [`offered`] answers: the list, or why there is none.
+type Offered = Result<Vec<String>, String>;
+
+thread_local! {
+    /// [`offered`]'s fetches under way, one per provider: the members of a form on the same
+    /// provider share one request.
+    static OFFERING: std::cell::RefCell<
+        std::collections::HashMap<ProviderId, futures::future::Shared<futures::future::LocalBoxFuture<'static, Offered>>>,
+    > = std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
 /// The models to offer for `id` in a form: the list last fetched (Settings' refresh or test),
 /// else fetched now with the stored key and base URL and kept. The demo offers its one model.
-/// `Err` says in words why there is no list; the person can always type a name.
-pub async fn offered(id: ProviderId) -> Result<Vec<String>, String> {
+/// `Err` says in words why there is no list; the person can always type a name. Calls for the
+/// same provider while one is under way share it.
+pub async fn offered(id: ProviderId) -> Offered {
+    use futures::FutureExt;
+    let shared = OFFERING.with(|o| {
+        o.borrow_mut()
+            .entry(id)
+            .or_insert_with(|| fetch_offered(id).boxed_local().shared())
+            .clone()
+    });
+    let list = shared.await;
+    OFFERING.with(|o| o.borrow_mut().remove(&id));
+    list
+}
+
+async fn fetch_offered(id: ProviderId) -> Offered {
     if id == ProviderId::Demo {
         return Ok(vec![id.default_model().to_string()]);
     }
