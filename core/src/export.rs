@@ -85,6 +85,13 @@ pub struct Summary {
     pub calls: usize,
     /// Tokens counted.
     pub tokens_used: u64,
+    /// Micro-dollars the calls cost (those with a known cost); left out when nothing was priced.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cost_used: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Why a file was refused. Every message says it in words a person understands.
@@ -256,6 +263,7 @@ fn summary<P: Protocol>(session: &Engine<P>) -> Summary {
         round: core.round,
         calls: core.calls.len(),
         tokens_used: core.tokens_used,
+        cost_used: core.cost_used,
     }
 }
 

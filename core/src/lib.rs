@@ -9,6 +9,7 @@
 //! and in the browser alike. See `ARCHITECTURE.md` at the repository root.
 
 pub mod context;
+pub mod cost;
 pub mod demo;
 pub mod diff;
 pub mod engine;

@@ -127,6 +127,8 @@ pub struct SessionView {
     /// How far the current round (or opening/closing step) has got, in percent, by the kind's
     /// own order of steps.
     pub progress: u32,
+    /// What the answered calls cost: in all, per member, per round, and the money budget.
+    pub cost: crate::cost::CostView,
 }
 
 /// The person's controls, each on only when the engine would accept it.
@@ -482,6 +484,8 @@ pub struct CallView {
     pub tokens: u64,
     /// What the provider reported.
     pub usage: Option<Usage>,
+    /// What the call cost in words ([`crate::cost::Cost::text`]), once answered and priced.
+    pub cost: Option<String>,
     /// What became of it.
     pub result: Option<ResultView>,
     /// Every attempt of this member at this step (this one included): id, kind, result word.
@@ -539,6 +543,7 @@ fn call_view_of<P: Protocol>(core: &crate::engine::Core<P>, id: &str) -> Option<
         raw_answer: rec.raw_answer.clone(),
         tokens: rec.tokens,
         usage: rec.usage,
+        cost: rec.usage.and_then(|u| u.cost).map(|c| c.text()),
         result: rec.result.as_ref().map(|r| match r {
             CallResult::Applied { changes, warnings } => ResultView::Applied {
                 changes: changes.clone(),
@@ -601,6 +606,8 @@ pub struct CallLine {
     pub result: &'static str,
     /// Tokens counted for it.
     pub tokens: u64,
+    /// What it cost in words, once answered and priced.
+    pub cost: Option<String>,
 }
 
 fn timeline_of<P: Protocol>(core: &crate::engine::Core<P>) -> Vec<RoundLine> {
@@ -618,6 +625,7 @@ fn timeline_of<P: Protocol>(core: &crate::engine::Core<P>) -> Vec<RoundLine> {
                     kind: c.call.kind,
                     result: c.result_word(),
                     tokens: c.tokens,
+                    cost: c.usage.and_then(|u| u.cost).map(|c| c.text()),
                 })
                 .collect(),
         };
@@ -761,5 +769,57 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
             edit: *status != Status::Done,
         },
         progress: 0,
+        cost: cost_of(core),
+    }
+}
+
+/// What a session's answered calls cost: in all, per member (in the order they first answered)
+/// and per round (oldest first), each in words, and the money budget against the total.
+fn cost_of<P: Protocol>(core: &crate::engine::Core<P>) -> crate::cost::CostView {
+    use crate::cost::{usd, CostTotal, CostView};
+    let mut total = CostTotal::default();
+    let mut members: Vec<(String, CostTotal)> = Vec::new();
+    let mut rounds: Vec<(u32, CostTotal)> = Vec::new();
+    for rec in core.calls.iter().filter(|c| c.raw_answer.is_some()) {
+        let cost = rec.usage.as_ref().and_then(|u| u.cost.as_ref());
+        total.add(cost);
+        let member = &rec.call.member;
+        match members.iter_mut().find(|(m, _)| m == member) {
+            Some((_, t)) => t.add(cost),
+            None => {
+                let mut t = CostTotal::default();
+                t.add(cost);
+                members.push((member.clone(), t));
+            }
+        }
+        match rounds.iter_mut().find(|(r, _)| *r == rec.call.round) {
+            Some((_, t)) => t.add(cost),
+            None => {
+                let mut t = CostTotal::default();
+                t.add(cost);
+                rounds.push((rec.call.round, t));
+            }
+        }
+    }
+    rounds.sort_by_key(|(r, _)| *r);
+    CostView {
+        total_text: total.text(),
+        budget_text: core
+            .settings
+            .money_budget
+            .map(|b| format!("{} of {}", usd(core.cost_used), usd(b))),
+        total,
+        members: members.into_iter().map(|(m, t)| (m, t.text())).collect(),
+        rounds: rounds
+            .into_iter()
+            .map(|(r, t)| {
+                let title = if r == 0 {
+                    "Start".to_string()
+                } else {
+                    format!("{} {r}", P::ROUND_WORD)
+                };
+                (title, t.text())
+            })
+            .collect(),
     }
 }

@@ -424,6 +424,7 @@ fn the_token_budget_pauses_before_the_next_call() {
         input_tokens: 900,
         output_tokens: 200,
         stopped_for_length: false,
+        cost: None,
     };
     s.submit(&call.id, &scripted(&call), Some(usage), 2)
         .unwrap();

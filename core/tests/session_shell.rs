@@ -44,6 +44,7 @@ fn play(s: &mut Session, now: &mut u64, stop: impl Fn(&Session) -> bool) {
                 input_tokens: reply.prompt_tokens,
                 output_tokens: reply.completion_tokens,
                 stopped_for_length: reply.finish_reason == "length",
+                cost: None,
             };
             s.submit(&call.id, &reply.text, Some(usage), *now).unwrap();
         }

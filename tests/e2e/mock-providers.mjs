@@ -53,10 +53,12 @@ const typed = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ..
 
 /**
  * A streamed answer in `family`'s wire format. `stop` is the family's own stop word;
- * `cut` ends the stream halfway, before any stop or end marker; `refusal` answers as a refusal.
+ * `cut` ends the stream halfway, before any stop or end marker; `refusal` answers as a refusal;
+ * `cost` (dollars) goes into the OpenAI-style usage as OpenRouter reports it; `split` is how
+ * many pieces the text streams in.
  */
-export function stream(family, text, { stop, cut = false, refusal = false } = {}) {
-  const parts = pieces(text);
+export function stream(family, text, { stop, cut = false, refusal = false, cost, split = 3 } = {}) {
+  const parts = pieces(text, split);
   const kept = cut ? parts.slice(0, Math.max(1, parts.length - 1)) : parts;
   if (family === 'openai') {
     const out = [sse({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })];
@@ -64,7 +66,7 @@ export function stream(family, text, { stop, cut = false, refusal = false } = {}
     else for (const p of kept) out.push(sse({ choices: [{ index: 0, delta: { content: p }, finish_reason: null }] }));
     if (cut) return { type: 'text/event-stream', chunks: out };
     out.push(sse({ choices: [{ index: 0, delta: {}, finish_reason: stop ?? 'stop' }] }));
-    out.push(sse({ choices: [], usage: { prompt_tokens: 1000, completion_tokens: 50 } }));
+    out.push(sse({ choices: [], usage: { prompt_tokens: 1000, completion_tokens: 50, ...(cost === undefined ? {} : { cost }) } }));
     out.push('data: [DONE]\n\n');
     return { type: 'text/event-stream', chunks: out };
   }
@@ -114,7 +116,11 @@ function models(family) {
 /**
  * Starts the mock on 127.0.0.1. `state.respond(entry)` returns, per request, one of:
  * `{ text }` (a normal streamed answer), `{ text, cut: true }`, `{ refusal: 'why' }`,
- * `{ status, body, headers }` (an HTTP error), `{ delay, ...another }`, or nothing (held open).
+ * `{ status, body, headers }` (an HTTP error), `{ delay, ...another }` (the answer starts late),
+ * `{ chunkDelay, ...another }` (it streams slowly: ms between chunks), `{ cost }` (dollars,
+ * reported in the usage), or nothing (held open); it may return a promise of one.
+ * `state.testReply(entry)` answers Settings' connection test. POSTs to keyed providers need
+ * their key.
  */
 export async function startProviderMock() {
   const state = { requests: [], respond: null };
@@ -160,7 +166,19 @@ export async function startProviderMock() {
         res.end(JSON.stringify(models(family)));
         return;
       }
-      const reply = state.respond?.(entry);
+      const keyed = req.headers.authorization || req.headers['x-api-key'] || req.headers['x-goog-api-key'];
+      if (!['ollama', 'local'].includes(provider) && !keyed?.includes(`sk-${provider}-`)) {
+        entry.answered = true;
+        res.writeHead(401, { ...cors, 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'Invalid API key provided.' } }));
+        return;
+      }
+      // Settings' connection test (its system message says so): `state.testReply` decides, else
+      // a tiny answer. Any other request: `state.respond` (which may return a promise).
+      const test = raw.includes('You are a connection test');
+      const reply = test
+        ? (state.testReply?.(entry) ?? { text: '{"ok": true}' })
+        : await state.respond?.(entry);
       if (!reply) return; // held open
       if (reply.delay) await new Promise((r) => setTimeout(r, reply.delay));
       if (reply.status) {
@@ -169,13 +187,15 @@ export async function startProviderMock() {
         res.end(JSON.stringify(reply.body ?? {}));
         return;
       }
-      const { type, chunks } = stream(family, reply.refusal ?? reply.text ?? '', reply);
+      // OpenRouter reports what each call cost in its usage (dollars); the others do not.
+      const cost = reply.cost ?? (provider === 'openrouter' ? 0.000321 : undefined);
+      const { type, chunks } = stream(family, reply.refusal ?? reply.text ?? '', { ...reply, cost });
       res.writeHead(200, { ...cors, 'content-type': type, 'cache-control': 'no-cache' });
       res.flushHeaders();
       for (const chunk of chunks) {
         if (res.destroyed) return;
         res.write(chunk);
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, reply.chunkDelay ?? 5));
       }
       entry.answered = true;
       res.end();

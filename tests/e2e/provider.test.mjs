@@ -28,6 +28,12 @@ async function startMock() {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
+      if (req.method === 'GET') {
+        // The model list (the new-session form offers it): not one of the calls a test counts.
+        res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'application/json' });
+        res.end(JSON.stringify({ object: 'list', data: [{ id: 'local-model', object: 'model' }] }));
+        return;
+      }
       const entry = { path: req.url, headers: req.headers, body: JSON.parse(body), answered: false };
       state.requests.push(entry);
       // A request the page gives up on before it is answered (Stop) closes its connection.
@@ -281,7 +287,7 @@ test('a key goes only into its own provider\'s request, never into files, URLs o
   const fake = (name, answer) => async (route) => {
     const req = route.request();
     if (req.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
-    seen.push({ name, url: req.url(), headers: await req.allHeaders(), body: req.postData() });
+    seen.push({ name, method: req.method(), url: req.url(), headers: await req.allHeaders(), body: req.postData() });
     return typeof answer === 'string'
       ? route.fulfill({ status: 200, headers: cors, contentType: 'text/event-stream', body: answer })
       : route.fulfill({ status: 200, headers: cors, contentType: 'application/json', body: JSON.stringify(answer) });
@@ -323,8 +329,13 @@ test('a key goes only into its own provider\'s request, never into files, URLs o
     for (const key of Object.values(KEYS)) assert.ok(!file.includes(key), `no key in the ${provider} export`);
   }
 
-  const openai = seen.filter((r) => r.name === 'openai');
-  const anthropic = seen.filter((r) => r.name === 'anthropic');
+  // The forms' model-list requests (GET) carry their own provider's key and no other.
+  for (const r of seen.filter((x) => x.method === 'GET')) {
+    const other = r.name === 'openai' ? KEYS.anthropic : KEYS.openai;
+    assert.ok(!JSON.stringify(r).includes(other), `${r.name}'s model list carries no other key`);
+  }
+  const openai = seen.filter((r) => r.name === 'openai' && r.method === 'POST');
+  const anthropic = seen.filter((r) => r.name === 'anthropic' && r.method === 'POST');
   assert.equal(openai.length, 3, 'the chair\'s call and its two repairs, on OpenAI');
   assert.equal(anthropic.length, 3, 'and on Anthropic');
   for (const r of openai) {

@@ -1,6 +1,6 @@
 // Every provider family from the page, against the loopback mock (mock-providers.mjs): Settings
 // points each provider's base URL at the mock and stores a key per provider; the connection test
-// lists models; each family answers a chair's Bootstrap in its own wire format with the step's
+// makes a tiny completion and refreshes the model list; each family answers a chair's Bootstrap in its own wire format with the step's
 // schema enforced the way that provider takes it; a whole round runs with members on four
 // families; and faults (429 with Retry-After, a billing 429, 529, a cut stream, a refusal) end in
 // a bounded retry or a clear pause, never in a corrupt session. Each key goes only into its own
@@ -76,7 +76,7 @@ after(async () => {
   await server?.stop();
 });
 
-test('Test connection lists each provider\'s models and says what is wrong in plain words', async () => {
+test('Test connection answers for each provider, fills its model list, and says what is wrong in plain words', async () => {
   const { page, errors } = browser;
   errors.length = 0;
   await open(page, server.url, '#/settings');

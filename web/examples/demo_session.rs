@@ -72,6 +72,13 @@ pub fn play() -> String {
                     input_tokens: answer.prompt_tokens,
                     output_tokens: answer.completion_tokens,
                     stopped_for_length: answer.finish_reason == "length",
+                    // The demo model is free: priced at $0 from its counted tokens.
+                    cost: roundtable_core::cost::of_call(
+                        None,
+                        Some(roundtable_core::cost::Price::default()),
+                        Some((answer.prompt_tokens, answer.completion_tokens)),
+                        (answer.prompt_tokens, answer.completion_tokens),
+                    ),
                 };
                 session
                     .submit(&call.id, &answer.text, Some(usage), tick())

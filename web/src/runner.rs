@@ -376,15 +376,7 @@ impl Runner {
                     self.inflight.update(|v| {
                         v.remove(&call.id);
                     });
-                    // What the provider said, and nothing it did not: the engine estimates the
-                    // tokens of an answer nobody counted.
-                    let stopped_for_length = done.stop == providers::StopReason::Length;
-                    let reported = done.input_tokens.is_some() || done.output_tokens.is_some();
-                    let usage = (reported || stopped_for_length).then(|| Usage {
-                        input_tokens: done.input_tokens.unwrap_or(0),
-                        output_tokens: done.output_tokens.unwrap_or(0),
-                        stopped_for_length,
-                    });
+                    let usage = self.usage_of(&call, &done).await;
                     let text = done.text;
                     let outcome = self
                         .command(|s| s.submit(&call.id, &text, usage, now()))
@@ -445,6 +437,39 @@ impl Runner {
         {
             self.mode.set(RunMode::Idle);
         }
+    }
+
+    /// What the provider said of a call, and nothing it did not (the engine estimates the tokens
+    /// of an answer nobody counted), with its cost by core's rule
+    /// ([`roundtable_core::cost::of_call`]): the provider's reported figure, else the member's
+    /// model's price (the person's own, else the table's) times the tokens.
+    async fn usage_of(&self, call: &ModelCall, done: &Completion) -> Option<Usage> {
+        let model = self.with_untracked(|s| {
+            s.members()
+                .into_iter()
+                .find(|m| m.id == call.member)
+                .map(|m| m.model)
+        })?;
+        let provider = ProviderId::parse(&model.provider).unwrap_or(ProviderId::Demo);
+        let own = storage::get_setting(&providers::price::setting(provider, &model.model))
+            .await
+            .ok()
+            .flatten();
+        let price = providers::price::effective(provider, &model.model, own.as_deref());
+        let counted = done.input_tokens.zip(done.output_tokens);
+        let estimated = (
+            call.token_estimate,
+            roundtable_core::engine::estimate_tokens(&done.text),
+        );
+        let cost = roundtable_core::cost::of_call(done.cost_micro_usd, price, counted, estimated);
+        let stopped_for_length = done.stop == providers::StopReason::Length;
+        let reported = done.input_tokens.is_some() || done.output_tokens.is_some();
+        (reported || stopped_for_length || cost.is_some()).then(|| Usage {
+            input_tokens: done.input_tokens.unwrap_or(0),
+            output_tokens: done.output_tokens.unwrap_or(0),
+            stopped_for_length,
+            cost,
+        })
     }
 
     /// Performs one call in the background and sends its result to the loop.

@@ -34,6 +34,7 @@ impl super::DemoAnswer {
             input_tokens: self.usage.prompt_tokens,
             output_tokens: self.usage.completion_tokens,
             stopped_for_length: false,
+            cost: None,
         }
     }
 }
@@ -45,6 +46,7 @@ impl DemoReply {
             input_tokens: self.prompt_tokens,
             output_tokens: self.completion_tokens,
             stopped_for_length: false,
+            cost: None,
         }
     }
 }

@@ -136,6 +136,9 @@ pub struct Core<P: Protocol> {
     pub timeline: Vec<StepRecord<P>>,
     /// Tokens counted.
     pub tokens_used: u64,
+    /// Micro-dollars the answered calls cost (those with a known cost).
+    #[serde(default)]
+    pub cost_used: u64,
     /// The work is over (the closing step next, or done).
     pub rounds_ended: bool,
 }
@@ -154,6 +157,7 @@ impl<P: Protocol> Core<P> {
             halts: Vec::new(),
             timeline: Vec::new(),
             tokens_used: 0,
+            cost_used: 0,
             rounds_ended: false,
         }
     }
@@ -209,6 +213,14 @@ impl<P: Protocol> Core<P> {
             .token_budget
             .filter(|b| self.tokens_used >= *b)
             .map(|b| (self.tokens_used, b))
+    }
+
+    /// The money budget, when it is spent: (used, budget) in micro-dollars.
+    pub fn money_spent(&self) -> Option<(u64, u64)> {
+        self.settings
+            .money_budget
+            .filter(|b| self.cost_used >= *b)
+            .map(|b| (self.cost_used, b))
     }
 
     /// Folds the engine's part of one event in. `changes` is what the protocol's fold said an
@@ -288,6 +300,7 @@ impl<P: Protocol> Core<P> {
                 rec.usage = *usage;
                 rec.tokens = *tokens;
                 self.tokens_used += tokens;
+                self.cost_used += usage.and_then(|u| u.cost).map_or(0, |c| c.micro_usd);
             }
             EventKind::AnswerRefused {
                 call_id, reason, ..

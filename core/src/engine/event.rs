@@ -28,7 +28,8 @@ pub struct Event<P: Protocol> {
     pub kind: EventKind<P>,
 }
 
-/// Tokens a provider reported for one call; the engine counts them against the budget.
+/// Tokens a provider reported for one call, and what the call cost; the engine counts them
+/// against the budgets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
@@ -39,13 +40,17 @@ pub struct Usage {
     /// The provider said it stopped because the answer hit its length limit.
     #[serde(default)]
     pub stopped_for_length: bool,
+    /// What the call cost, when the runner knew (the provider's figure, or a price times the
+    /// tokens; [`crate::cost::of_call`]); counted against the money budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<crate::cost::Cost>,
 }
 
 /// A person's edit: the engine's own (limits), or one of the protocol's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "edit", rename_all = "snake_case", bound = "")]
 pub enum EngineEdit<P: Protocol> {
-    /// New limits (round limit, token budget, repairs allowed).
+    /// New limits (round limit, token and money budgets, repairs allowed).
     Settings {
         /// The new settings.
         settings: Settings,

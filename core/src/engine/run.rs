@@ -380,6 +380,13 @@ impl<P: Protocol> Engine<P> {
             PauseReason::TokenBudget { .. } => core.budget_spent().map(|(used, budget)| {
                 format!("the token budget is still spent ({used} of {budget}): raise it or wrap up")
             }),
+            PauseReason::MoneyBudget { .. } => core.money_spent().map(|(used, budget)| {
+                format!(
+                    "the money budget is still spent ({} of {}): raise it or wrap up",
+                    crate::cost::usd(used),
+                    crate::cost::usd(budget)
+                )
+            }),
             PauseReason::Blocked(block) => self.state.still_blocked(block),
             _ => None,
         }
@@ -520,6 +527,14 @@ impl<P: Protocol> Engine<P> {
                         return self.record(
                             EventKind::Paused {
                                 reason: PauseReason::TokenBudget { used, budget },
+                            },
+                            now,
+                        );
+                    }
+                    if let Some((used, budget)) = self.state.core().money_spent() {
+                        return self.record(
+                            EventKind::Paused {
+                                reason: PauseReason::MoneyBudget { used, budget },
                             },
                             now,
                         );

@@ -15,6 +15,10 @@ pub struct Settings {
     pub max_rounds: u32,
     /// Tokens (reported or estimated, prompts and answers) before it pauses; `None`: no budget.
     pub token_budget: Option<u64>,
+    /// Money, in micro-dollars, the calls may cost (their known costs) before it pauses;
+    /// `None`: no budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub money_budget: Option<u64>,
     /// Repair prompts one member may get per step before the session pauses (default 2).
     pub max_repairs: u32,
     /// `request_context` answers one member may give per step (default 2).
@@ -26,6 +30,7 @@ impl Default for Settings {
         Settings {
             max_rounds: 8,
             token_budget: None,
+            money_budget: None,
             max_repairs: 2,
             max_context_requests: 2,
         }
@@ -90,6 +95,13 @@ pub enum PauseReason<P: Protocol> {
         /// The budget.
         budget: u64,
     },
+    /// The money budget is spent; raise it (settings edit) or finish.
+    MoneyBudget {
+        /// Micro-dollars the calls cost so far (those with a known cost).
+        used: u64,
+        /// The budget, micro-dollars.
+        budget: u64,
+    },
     /// The protocol cannot go on until the person fixes something (its own `reason` tag).
     #[serde(untagged)]
     Blocked(P::Block),
@@ -116,6 +128,11 @@ impl<P: Protocol> PauseReason<P> {
             PauseReason::TokenBudget { used, budget } => {
                 format!("the token budget is spent ({used} of {budget}): raise it or wrap up")
             }
+            PauseReason::MoneyBudget { used, budget } => format!(
+                "the money budget is spent ({} of {}): raise it or wrap up",
+                crate::cost::usd(*used),
+                crate::cost::usd(*budget)
+            ),
             PauseReason::Blocked(block) => state
                 .still_blocked(block)
                 .unwrap_or_else(|| "waiting for you to resume".into()),

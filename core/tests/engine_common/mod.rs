@@ -219,6 +219,7 @@ pub fn usage(prompt: u64, completion: u64) -> Usage {
         input_tokens: prompt,
         output_tokens: completion,
         stopped_for_length: false,
+        cost: None,
     }
 }
 

@@ -1,6 +1,6 @@
 //! What every new-session form shares: a member's provider and model (picking a provider puts
-//! its default model in the model field, which stays free text), whole numbers read from a
-//! field, and core's refusals worded as sentences.
+//! its default model in the model field, which stays free text), the money budget, whole
+//! numbers read from a field, and core's refusals worded as sentences.
 
 use leptos::prelude::*;
 
@@ -8,6 +8,8 @@ use crate::providers::ProviderId;
 
 /// The provider select and the model field. `name` prefixes the fields' names (`member` gives
 /// `member-provider` and `member-model`); `default_model` is the model a provider starts with.
+/// The model field offers the provider's model list (`providers::models::offered`: the list
+/// last fetched, else fetched now) and stays free text, so a model the list lacks can be typed.
 #[component]
 pub fn ProviderModelFields(
     name: &'static str,
@@ -15,6 +17,28 @@ pub fn ProviderModelFields(
     model: RwSignal<String>,
     default_model: Callback<ProviderId, String>,
 ) -> impl IntoView {
+    static NEXT_LIST: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let list_id = format!(
+        "{name}-models-{}",
+        NEXT_LIST.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
+    // The offered models, or why there are none.
+    let offered = RwSignal::new(Ok::<Vec<String>, String>(Vec::new()));
+    Effect::new(move |_| {
+        let p = provider.get();
+        leptos::task::spawn_local(async move {
+            let list = crate::providers::models::offered(p).await;
+            // A later pick of provider wins over a slow answer for an earlier one.
+            if provider.get_untracked() == p {
+                offered.set(list);
+            }
+        });
+    });
+    let note = move || match offered.get() {
+        Ok(list) if list.len() > 1 => format!("{} models offered; or type another", list.len()),
+        Ok(_) => String::new(),
+        Err(why) => format!("No model list ({why}); type the model's name"),
+    };
     view! {
         <label class="field">
             <span>"Provider"</span>
@@ -32,9 +56,48 @@ pub fn ProviderModelFields(
         </label>
         <label class="field">
             <span>"Model"</span>
-            <input type="text" name=format!("{name}-model") prop:value=move || model.get()
+            <input type="text" name=format!("{name}-model") list=list_id.clone() spellcheck="false"
+                autocomplete="off"
+                prop:value=move || model.get()
                 on:input=move |ev| model.set(event_target_value(&ev))/>
+            <datalist id=list_id>
+                {move || offered.get().unwrap_or_default().into_iter().map(|m| view! { <option value=m/> }).collect_view()}
+            </datalist>
+            <span class="muted small model-note" data-model-note=name>{note}</span>
         </label>
+    }
+}
+
+/// The optional money budget of a new session, in dollars (core's `Settings::money_budget`).
+#[component]
+pub fn MoneyBudgetField(value: RwSignal<String>, invalid: Signal<bool>) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span>"Money budget in US dollars (optional)"</span>
+            <input type="text" inputmode="decimal" name="money-budget" placeholder="no limit"
+                title="The session pauses before the call that would go past it; calls with no known price are not counted"
+                prop:value=move || value.get()
+                aria-invalid=move || invalid.get().to_string()
+                on:input=move |ev| value.set(event_target_value(&ev))/>
+        </label>
+    }
+}
+
+/// Reads the money budget field: empty is no budget; otherwise a positive amount of dollars
+/// (`0.50`, `$2`), in micro-dollars, or what is wrong in words.
+pub fn parse_money_budget(text: &str) -> Result<Option<u64>, String> {
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    match roundtable_core::cost::parse_usd(text) {
+        Some(0) => {
+            Err("The money budget must be more than $0; leave it empty for no limit.".into())
+        }
+        Some(micro) => Ok(Some(micro)),
+        None => Err(format!(
+            "The money budget is an amount of dollars such as 0.50 or 2; you typed \"{}\".",
+            text.trim()
+        )),
     }
 }
 

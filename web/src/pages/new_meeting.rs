@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use roundtable_core::engine::{ModelRef, Settings};
 use roundtable_core::protocol::meeting::{Attendee, MeetingConfig, MeetingRole};
 
-use super::form::{parse_in, sentence, ProviderModelFields};
+use super::form::{parse_in, parse_money_budget, sentence, MoneyBudgetField, ProviderModelFields};
 use crate::app::app_state;
 use crate::providers::ProviderId;
 use crate::route::{navigate, Route};
@@ -37,6 +37,7 @@ pub fn NewMeetingForm() -> impl IntoView {
     let agenda = RwSignal::new(String::new());
     let per_phase = RwSignal::new(MeetingConfig::DEFAULT_TURNS_PER_PHASE.to_string());
     let turns = RwSignal::new(MeetingConfig::DEFAULT_MAX_TURNS.to_string());
+    let money = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
     let draft = move |name: &str, role: &str| {
@@ -61,6 +62,7 @@ pub fn NewMeetingForm() -> impl IntoView {
     let build = move || -> Result<MeetingConfig, String> {
         let per_phase = parse_in(&per_phase.get_untracked(), "Turns per phase", 1, 20)? as u32;
         let max_rounds = parse_in(&turns.get_untracked(), "Turns in all", 1, 200)? as u32;
+        let money_budget = parse_money_budget(&money.get_untracked())?;
         let attendee = |d: &DraftAttendee, id: String, meeting_role| Attendee {
             id,
             name: d.name.get_untracked().trim().to_string(),
@@ -91,6 +93,7 @@ pub fn NewMeetingForm() -> impl IntoView {
             max_turns_per_phase: per_phase,
             settings: Settings {
                 max_rounds,
+                money_budget,
                 ..Settings::default()
             },
         };
@@ -182,6 +185,7 @@ pub fn NewMeetingForm() -> impl IntoView {
                         <input type="number" name="max-turns" min="1" max="200" prop:value=move || turns.get()
                             on:input=move |ev| turns.set(event_target_value(&ev))/>
                     </label>
+                    <MoneyBudgetField value=money invalid=Signal::derive(move || error.get().is_some_and(|e| e.contains("money budget")))/>
                 </div>
             </div>
             <div class="field-error" role="alert" data-error="meeting">{move || error.get()}</div>

@@ -9,7 +9,7 @@ use roundtable_core::engine::{ModelRef, Settings};
 use roundtable_core::protocol::team::{ConfigError, Member, SessionConfig, TeamRole};
 use roundtable_core::session::Kind;
 
-use super::form::{parse_in, sentence, ProviderModelFields};
+use super::form::{parse_in, parse_money_budget, sentence, MoneyBudgetField, ProviderModelFields};
 use crate::app::app_state;
 use crate::presets::{Preset, PRESETS};
 use crate::providers::ProviderId;
@@ -48,6 +48,7 @@ struct FormErrors {
     rounds: Option<String>,
     repairs: Option<String>,
     budget: Option<String>,
+    money: Option<String>,
     members: Vec<(u64, String)>,
 }
 
@@ -58,6 +59,7 @@ impl FormErrors {
             && self.rounds.is_none()
             && self.repairs.is_none()
             && self.budget.is_none()
+            && self.money.is_none()
             && self.members.is_empty()
     }
 }
@@ -101,6 +103,7 @@ pub fn NewSessionPage() -> impl IntoView {
     let rounds = RwSignal::new(defaults.max_rounds.to_string());
     let repairs = RwSignal::new(defaults.max_repairs.to_string());
     let budget = RwSignal::new(String::new());
+    let money = RwSignal::new(String::new());
     let errors = RwSignal::new(FormErrors::default());
     let busy = RwSignal::new(false);
     let placeholder = RwSignal::new(
@@ -181,6 +184,8 @@ pub fn NewSessionPage() -> impl IntoView {
         e.rounds = max_rounds.as_ref().err().cloned();
         e.repairs = max_repairs.as_ref().err().cloned();
         e.budget = token_budget.as_ref().err().cloned();
+        let money_budget = parse_money_budget(&money.get_untracked());
+        e.money = money_budget.as_ref().err().cloned();
 
         let list = members.get_untracked();
         let mut out = Vec::new();
@@ -229,6 +234,7 @@ pub fn NewSessionPage() -> impl IntoView {
             settings: Settings {
                 max_rounds: max_rounds.unwrap_or(u64::from(defaults.max_rounds)) as u32,
                 token_budget: token_budget.unwrap_or(None),
+                money_budget: money_budget.unwrap_or(None),
                 max_repairs: max_repairs.unwrap_or(u64::from(defaults.max_repairs)) as u32,
                 ..Settings::default()
             },
@@ -414,9 +420,10 @@ pub fn NewSessionPage() -> impl IntoView {
                                 aria-invalid=move || errors.get().budget.is_some().to_string()
                                 on:input=move |ev| budget.set(event_target_value(&ev))/>
                         </label>
+                        <MoneyBudgetField value=money invalid=Signal::derive(move || errors.get().money.is_some())/>
                     </div>
                     <div class="field-error" role="alert">
-                        {move || { let e = errors.get(); [e.rounds, e.repairs, e.budget].into_iter().flatten().collect::<Vec<_>>().join(" ") }}
+                        {move || { let e = errors.get(); [e.rounds, e.repairs, e.budget, e.money].into_iter().flatten().collect::<Vec<_>>().join(" ") }}
                     </div>
                 </div>
                 <div class="row end">

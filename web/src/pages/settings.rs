@@ -178,7 +178,7 @@ fn ProviderRow(
                 price::dollars(p.input),
                 price::dollars(p.output),
                 if own.is_some() { "your price".to_string() } else { format!("table of {}", price::PRICES_DATED) },
-                price::format(price::cost(p, 4_000, 1_000, true)),
+                roundtable_core::cost::usd(p.of(4_000, 1_000)),
             ),
             None => format!("No price known for {m}: set one to see what calls cost."),
         }
@@ -259,7 +259,9 @@ fn ProviderRow(
             }
         });
     };
-    // Lists the provider's models (the cheapest call there is); `test` also judges the chosen model.
+    // `Refresh models` lists the provider's models (no tokens). `Test connection` makes one real
+    // minimal completion with the chosen model (models::test_connection) and says what happened,
+    // then refreshes the list beside it.
     let fetch_models = move |test: bool| {
         busy.set(true);
         verdict.set(None);
@@ -273,21 +275,24 @@ fn ProviderRow(
                 "" => provider.default_model().to_string(),
                 m => m.to_string(),
             };
-            match models::list(provider, &base_url, config.key.as_deref()).await {
-                Ok(list) => {
-                    let words = if test {
-                        models::verdict(provider, &list, &chosen)
-                    } else {
-                        format!("{} models listed.", list.len())
-                    };
-                    let fine = !test || list.contains(&chosen);
-                    let stored = serde_json::to_string(&list).unwrap_or_default();
-                    let _ = storage::set_setting(&models_setting(provider), Some(&stored)).await;
-                    models.set(list);
-                    verdict.set(Some((fine, words)));
-                }
-                Err(e) => verdict.set(Some((false, capitalised(&e.to_string())))),
+            let key = config.key.as_deref();
+            let tested = if test {
+                Some(models::test_connection(provider, &base_url, key, &chosen).await)
+            } else {
+                None
+            };
+            let listed = models::list(provider, &base_url, key).await;
+            if let Ok(list) = &listed {
+                let stored = serde_json::to_string(list).unwrap_or_default();
+                let _ = storage::set_setting(&models_setting(provider), Some(&stored)).await;
+                models.set(list.clone());
             }
+            verdict.set(Some(match (tested, listed) {
+                (Some(Ok((done, ms))), _) => (true, models::answered(provider, &chosen, &done, ms)),
+                (Some(Err(e)), _) => (false, capitalised(&e.to_string())),
+                (None, Ok(list)) => (true, models::verdict(provider, &list, &chosen)),
+                (None, Err(e)) => (false, capitalised(&e.to_string())),
+            }));
             busy.set(false);
         });
     };
@@ -348,6 +353,7 @@ fn ProviderRow(
                 <button class="ghost" name=format!("refresh-models-{id}") prop:disabled=move || busy.get()
                     on:click=move |_| fetch_models(false)>"Refresh models"</button>
                 <button name=format!("test-{id}") prop:disabled=move || busy.get()
+                    title="Sends one tiny request to the model (a few tokens) and says what happened"
                     on:click=move |_| fetch_models(true)>"Test connection"</button>
             </div>
             <SettingRow name=format!("price-{id}") label="Your price for this model (dollars per million tokens, in / out)"
@@ -389,7 +395,7 @@ fn SettingRow(
 
 /// The settings key under which a provider's last fetched model list is kept (JSON array).
 pub fn models_setting(provider: ProviderId) -> String {
-    format!("models:{}", provider.as_str())
+    models::setting(provider)
 }
 
 /// The sentence with its first letter capitalised (error texts start lower-case).

@@ -123,6 +123,7 @@ pub fn parse(body: &Value) -> Result<Completion, ProviderError> {
         stop: stop_reason(body.get("stop_reason").and_then(Value::as_str)),
         input_tokens: body.pointer("/usage/input_tokens").and_then(Value::as_u64),
         output_tokens: body.pointer("/usage/output_tokens").and_then(Value::as_u64),
+        cost_micro_usd: None,
     })
 }
 
@@ -235,6 +236,7 @@ mod tests {
             stop: StopReason::Length,
             input_tokens: Some(900),
             output_tokens: Some(12),
+            cost_micro_usd: None,
         };
         for size in 1..=STREAM.len() {
             assert_eq!(run(STREAM, size).unwrap(), want, "chunks of {size} bytes");

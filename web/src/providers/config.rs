@@ -3,9 +3,12 @@
 //! A base URL the person types is accepted only when it is `https://`, or `http://` to this
 //! machine (`127.0.0.1`, `localhost`): a key must never travel in clear text over a
 //! network, and the page's CSP allows plain `http:` only to loopback. A server elsewhere on the
-//! local network needs https (or a loopback tunnel).
+//! local network (an Ollama on `http://192.168.1.20:11434`) is refused with what to do instead
+//! ([`BaseUrlError::LocalNetwork`]): https in front of it, or a port forwarded to this machine.
+//! Why not allow the LAN: a CSP source cannot name an address range, so allowing it means
+//! `http:` to every host, and a key would then cross the network in clear text.
 
-use super::errors::{host_of, is_loopback};
+use super::errors::{host_of, is_local_host, is_loopback};
 use super::ProviderId;
 use crate::storage;
 
@@ -22,8 +25,14 @@ pub struct ProviderConfig {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BaseUrlError {
     /// Not a URL we can call.
-    #[error("\"{0}\" is not a URL: it must start with https:// (or http:// for a server on this machine or your local network)")]
+    #[error("\"{0}\" is not a URL: it must start with https:// (or http:// for a server on this machine: 127.0.0.1 or localhost)")]
     NotAUrl(String),
+    /// Plain http to a server on the local network.
+    #[error("this page may not reach plain http:// on your local network ({host}): the browser allows plain http only to this machine, and a key must never cross a network in clear text. Put the server behind https (for example `tailscale serve` or a Caddy reverse proxy) and use that https:// address, or forward its port to this machine (ssh -N -L {port}:{host} you@{name}) and use http://127.0.0.1:{port}", name = host.rsplit_once(':').map_or(host.as_str(), |(h, _)| h), port = host.rsplit_once(':').map_or("80", |(_, p)| p))]
+    LocalNetwork {
+        /// The host and port as typed.
+        host: String,
+    },
     /// Plain http to a host that is not this machine.
     #[error("{0} is not this machine: use https:// (plain http:// is allowed only to 127.0.0.1 or localhost, so a key never crosses a network in clear text)")]
     PlainHttp(String),
@@ -42,6 +51,10 @@ pub fn check_base_url(url: &str) -> Result<String, BaseUrlError> {
     if url.starts_with("http://") {
         return if is_loopback(host) {
             Ok(url.to_string())
+        } else if is_local_host(host) {
+            Err(BaseUrlError::LocalNetwork {
+                host: host.to_string(),
+            })
         } else {
             Err(BaseUrlError::PlainHttp(host.to_string()))
         };
@@ -83,10 +96,23 @@ mod tests {
             check_base_url("http://[::1]:11434").is_err(),
             "not in the CSP"
         );
+        let lan = check_base_url("http://192.168.1.9:11434").unwrap_err();
         assert_eq!(
-            check_base_url("http://192.168.1.9:11434"),
-            Err(BaseUrlError::PlainHttp("192.168.1.9:11434".into()))
+            lan,
+            BaseUrlError::LocalNetwork {
+                host: "192.168.1.9:11434".into()
+            }
         );
+        let words = lan.to_string();
+        assert!(
+            words.contains("ssh -N -L 11434:192.168.1.9:11434 you@192.168.1.9"),
+            "{words}"
+        );
+        assert!(words.contains("http://127.0.0.1:11434"), "{words}");
+        assert!(matches!(
+            check_base_url("http://nas.local/v1"),
+            Err(BaseUrlError::LocalNetwork { .. })
+        ));
         assert_eq!(
             check_base_url("http://llm.example.org/v1"),
             Err(BaseUrlError::PlainHttp("llm.example.org".into()))

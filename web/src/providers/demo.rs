@@ -32,6 +32,7 @@ impl Provider for Demo {
                 },
                 input_tokens: Some(answer.prompt_tokens),
                 output_tokens: Some(answer.completion_tokens),
+                cost_micro_usd: None,
             })
         })
     }

@@ -220,6 +220,8 @@ pub struct Completion {
     pub input_tokens: Option<u64>,
     /// Answer tokens the provider counted, if it said.
     pub output_tokens: Option<u64>,
+    /// What the provider said the call cost, in micro-dollars (OpenRouter's `usage.cost`).
+    pub cost_micro_usd: Option<u64>,
 }
 
 /// One call as a provider sees it: the engine's call plus the model to use.
@@ -420,6 +422,8 @@ pub(crate) struct StreamedAnswer {
     pub input_tokens: Option<u64>,
     /// Answer tokens the provider counted, if it said.
     pub output_tokens: Option<u64>,
+    /// What the provider said the call cost, in micro-dollars, if it said.
+    pub cost_micro_usd: Option<u64>,
 }
 
 impl StreamedAnswer {
@@ -431,6 +435,7 @@ impl StreamedAnswer {
             text: self.text,
             input_tokens: self.input_tokens,
             output_tokens: self.output_tokens,
+            cost_micro_usd: self.cost_micro_usd,
         }
     }
 }
@@ -472,6 +477,7 @@ pub(crate) trait StreamDecoder {
             text,
             input_tokens: answer.input_tokens,
             output_tokens: answer.output_tokens,
+            cost_micro_usd: answer.cost_micro_usd,
         })
     }
 }

@@ -1,14 +1,20 @@
-//! The models a provider offers, from its models endpoint, and the connection test built on it.
+//! The models a provider offers, from its models endpoint, and the connection test.
 //!
-//! Listing models is the cheapest call every family has (no tokens, no cost) and it needs the key
-//! and the base URL to be right, so "Test connection" is a listing: it says whether the provider
-//! was reached, whether the key was taken, and whether the chosen model is offered. Requests and
-//! answers are pure ([`request`], [`parse`]); [`list`] sends them.
+//! Listing models is the cheapest call every family has (no tokens, no cost), but a listing that
+//! works says nothing of the chosen model, the answer format or a CORS rule that only a POST
+//! meets. So "Test connection" makes one real, minimal completion ([`test_call`]: a dozen tokens
+//! in, at most [`TEST_MAX_TOKENS`] out) with the chosen model through the same adapter a session
+//! uses, and says what happened in plain words ([`answered`], or the [`ProviderError`] of that
+//! failure kind: key refused, model unknown, rate limited, quota used up, overloaded, network or
+//! CORS). The model list is refreshed beside it. Requests and answers are pure ([`request`],
+//! [`parse`]); [`list`] and [`test_connection`] send them.
 
 use serde_json::Value;
 
 use super::errors::{self, ProviderError};
-use super::{anthropic, Family, ProviderId};
+use roundtable_core::protocol::{ChatRole, Message, ModelCall};
+
+use super::{anthropic, CallRequest, Completion, Family, ProviderId, StopReason};
 
 /// The models-list request of a provider: URL and only the headers its family needs.
 pub fn request(
@@ -100,6 +106,145 @@ pub fn verdict(id: ProviderId, models: &[String], chosen: &str) -> String {
     }
 }
 
+/// The most answer tokens the connection test asks for: enough for `{"ok": true}`, cheap on any
+/// price list.
+pub const TEST_MAX_TOKENS: u32 = 32;
+
+/// The connection test's call: one short system and user message asking for a tiny JSON answer
+/// (the word JSON is in it, as OpenAI's JSON mode requires).
+pub fn test_call() -> ModelCall {
+    ModelCall {
+        id: "connection-test".into(),
+        member: "you".into(),
+        step: "connection_test",
+        step_title: "Connection test",
+        round: 0,
+        kind: roundtable_core::protocol::CallKind::Initial,
+        messages: vec![
+            Message::new(
+                ChatRole::System,
+                "You are a connection test. Answer in JSON only.",
+            ),
+            Message::new(
+                ChatRole::User,
+                "Reply with the JSON {\"ok\": true} and nothing else.",
+            ),
+        ],
+        schema: Value::Null,
+        token_estimate: 24,
+        demo: None,
+    }
+}
+
+/// What a connection test's completion says, in words: the model answered (how fast, with what
+/// the provider counted), or answered nothing before the test's token limit.
+pub fn answered(id: ProviderId, model: &str, done: &Completion, elapsed_ms: u64) -> String {
+    let seconds = format!("{}.{} s", elapsed_ms / 1000, (elapsed_ms % 1000) / 100);
+    let counted = match (done.input_tokens, done.output_tokens) {
+        (Some(i), Some(o)) => format!("; {i} tokens in, {o} out"),
+        _ => String::new(),
+    };
+    let cost = done
+        .cost_micro_usd
+        .map(|c| format!(", cost {} (reported)", roundtable_core::cost::usd(c)))
+        .unwrap_or_default();
+    let said: String = done.text.trim().chars().take(40).collect();
+    match (done.stop, said.is_empty()) {
+        (StopReason::Length, true) => format!(
+            "Connected to {}: {model} took the call but used the test's {TEST_MAX_TOKENS} tokens before answering ({seconds}{counted}). It works; a reasoning model thinks first.",
+            id.label()
+        ),
+        _ => format!(
+            "Connected to {}: {model} answered in {seconds} ({said}){counted}{cost}.",
+            id.label()
+        ),
+    }
+}
+
+/// The connection test: one minimal completion with `model` through the provider's own adapter
+/// (the key and base URL it is given, streamed like a session's call), timed.
+pub async fn test_connection(
+    id: ProviderId,
+    base: &str,
+    key: Option<&str>,
+    model: &str,
+) -> Result<(Completion, u64), ProviderError> {
+    let call = test_call();
+    let started = crate::util::now_ms();
+    let adapter = super::adapter(id);
+    let done = adapter
+        .complete(CallRequest {
+            call: &call,
+            schema: None,
+            model,
+            max_tokens: TEST_MAX_TOKENS,
+            key,
+            base_url: Some(base),
+            abort: None,
+            on_text: None,
+        })
+        .await?;
+    Ok((done, (crate::util::now_ms() - started).max(0.0) as u64))
+}
+
+/// The settings key under which a provider's last fetched model list is kept (JSON array).
+pub fn setting(id: ProviderId) -> String {
+    format!("models:{}", id.as_str())
+}
+
+/// What [`offered`] answers: the list, or why there is none.
+type Offered = Result<Vec<String>, String>;
+
+thread_local! {
+    /// [`offered`]'s fetches under way, one per provider: the members of a form on the same
+    /// provider share one request.
+    static OFFERING: std::cell::RefCell<
+        std::collections::HashMap<ProviderId, futures::future::Shared<futures::future::LocalBoxFuture<'static, Offered>>>,
+    > = std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// The models to offer for `id` in a form: the list last fetched (Settings' refresh or test),
+/// else fetched now with the stored key and base URL and kept. The demo offers its one model.
+/// `Err` says in words why there is no list; the person can always type a name. Calls for the
+/// same provider while one is under way share it.
+pub async fn offered(id: ProviderId) -> Offered {
+    use futures::FutureExt;
+    let shared = OFFERING.with(|o| {
+        o.borrow_mut()
+            .entry(id)
+            .or_insert_with(|| fetch_offered(id).boxed_local().shared())
+            .clone()
+    });
+    let list = shared.await;
+    OFFERING.with(|o| o.borrow_mut().remove(&id));
+    list
+}
+
+async fn fetch_offered(id: ProviderId) -> Offered {
+    if id == ProviderId::Demo {
+        return Ok(vec![id.default_model().to_string()]);
+    }
+    let stored: Vec<String> = crate::storage::get_setting(&setting(id))
+        .await
+        .ok()
+        .flatten()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or_default();
+    if !stored.is_empty() {
+        return Ok(stored);
+    }
+    let config = super::config::load(id).await;
+    let base = config
+        .base_url
+        .unwrap_or_else(|| id.default_base().to_string());
+    let fetched = list(id, &base, config.key.as_deref())
+        .await
+        .map_err(|e| e.to_string())?;
+    let json = serde_json::to_string(&fetched).unwrap_or_default();
+    let _ = crate::storage::set_setting(&setting(id), Some(&json)).await;
+    Ok(fetched)
+}
+
 /// Fetches a provider's model list.
 pub async fn list(
     id: ProviderId,
@@ -188,6 +333,35 @@ mod tests {
             ["llama3.1:latest"]
         );
         assert!(parse(ProviderId::Mistral, &json!({"error":"x"})).is_err());
+    }
+
+    #[test]
+    fn a_test_completion_is_worded_with_what_the_provider_said() {
+        let done = |text: &str, stop, tokens: Option<(u64, u64)>, cost| Completion {
+            text: text.into(),
+            stop,
+            input_tokens: tokens.map(|t| t.0),
+            output_tokens: tokens.map(|t| t.1),
+            cost_micro_usd: cost,
+        };
+        insta::assert_snapshot!(
+            [
+                answered(ProviderId::OpenAi, "gpt-4.1-mini", &done("{\"ok\": true}", StopReason::Done, Some((21, 6)), None), 840),
+                answered(ProviderId::OpenRouter, "openai/gpt-5", &done("{\"ok\":true}", StopReason::Done, Some((21, 6)), Some(12)), 1_530),
+                answered(ProviderId::OpenAi, "o3", &done("", StopReason::Length, Some((21, 32)), None), 2_000),
+                answered(ProviderId::Ollama, "llama3.1", &done("{\"ok\": true}", StopReason::Done, None, None), 90),
+            ]
+            .join("\n"),
+            @r#"
+        Connected to OpenAI: gpt-4.1-mini answered in 0.8 s ({"ok": true}); 21 tokens in, 6 out.
+        Connected to OpenRouter: openai/gpt-5 answered in 1.5 s ({"ok":true}); 21 tokens in, 6 out, cost $0.000012 (reported).
+        Connected to OpenAI: o3 took the call but used the test's 32 tokens before answering (2.0 s; 21 tokens in, 32 out). It works; a reasoning model thinks first.
+        Connected to Ollama: llama3.1 answered in 0.0 s ({"ok": true}).
+        "#
+        );
+        let call = test_call();
+        assert!(call.messages.iter().any(|m| m.content.contains("JSON")));
+        assert_eq!(call.messages.len(), 2);
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! - usage in the stream is asked for where it is documented (`stream_options`).
 //!
 //! The answer streams in; [`StreamState`] adds up the chunks (text, refusal, finish reason,
-//! usage, and Groq's `x_groq.usage`). A server that ignores `stream` and
+//! usage with OpenRouter's reported `cost`, and Groq's `x_groq.usage`). A server that ignores `stream` and
 //! answers with one JSON body is read by [`parse`].
 
 use roundtable_core::protocol::ChatRole;
@@ -133,7 +133,15 @@ pub fn parse(body: &Value) -> Result<Completion, ProviderError> {
         output_tokens: body
             .pointer("/usage/completion_tokens")
             .and_then(Value::as_u64),
+        cost_micro_usd: body.get("usage").and_then(reported_cost),
     })
+}
+
+/// What the provider says the call cost, in micro-dollars: OpenRouter's `usage.cost` (US
+/// dollars, a decimal number). `None` when absent or not a non-negative number.
+fn reported_cost(usage: &Value) -> Option<u64> {
+    let dollars = usage.get("cost")?.as_f64()?;
+    (dollars.is_finite() && dollars >= 0.0).then(|| (dollars * 1_000_000.0).round() as u64)
 }
 
 /// A streamed chat completion as its chunks arrive: the text so far, the finish reason and the
@@ -173,6 +181,7 @@ impl super::StreamDecoder for StreamState {
         let tokens = |name: &str| usage.and_then(|u| u.get(name)?.as_u64());
         self.0.input_tokens = tokens("prompt_tokens").or(self.0.input_tokens);
         self.0.output_tokens = tokens("completion_tokens").or(self.0.output_tokens);
+        self.0.cost_micro_usd = usage.and_then(reported_cost).or(self.0.cost_micro_usd);
         Ok(false)
     }
 
@@ -238,6 +247,7 @@ mod tests {
             stop: StopReason::Done,
             input_tokens: Some(1200),
             output_tokens: Some(40),
+            cost_micro_usd: None,
         };
         for size in 1..=STREAM.len() {
             assert_eq!(run(STREAM, size).unwrap(), want, "chunks of {size} bytes");
@@ -260,6 +270,26 @@ mod tests {
         let err = run(s, 5).unwrap_err();
         assert_eq!(err, ProviderError::Interrupted("overloaded".into()));
         assert!(err.is_retryable());
+    }
+
+    #[test]
+    fn openrouter_s_reported_cost_is_read_from_the_stream_and_the_body() {
+        let stream = STREAM.replace(
+            "\"completion_tokens\":40}",
+            "\"completion_tokens\":40,\"cost\":0.0012345,\"is_byok\":false}",
+        );
+        for size in [1, 9, 64] {
+            let done = run(&stream, size).unwrap();
+            assert_eq!(done.cost_micro_usd, Some(1_235), "chunks of {size} bytes");
+        }
+        let body = json!({
+            "choices": [{ "message": { "content": "{}" }, "finish_reason": "stop" }],
+            "usage": { "prompt_tokens": 3, "completion_tokens": 1, "cost": 0.5 },
+        });
+        assert_eq!(parse(&body).unwrap().cost_micro_usd, Some(500_000));
+        for bad in [json!({ "cost": -1 }), json!({ "cost": "0.1" }), json!({})] {
+            assert_eq!(reported_cost(&bad), None, "{bad}");
+        }
     }
 
     #[test]

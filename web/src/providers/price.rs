@@ -1,12 +1,14 @@
 //! What a call costs: a dated price table per known model (US dollars per million tokens, input
 //! and output), a person's own price for any model (a setting, which wins), and the cost of a
-//! call from its token counts.
+//! price the runner charges ([`effective`]).
 //!
 //! A model's price is the person's own ([`setting`], read with [`parse`]) if set, else
-//! [`known`]'s. Prices change; the table says when it was taken ([`PRICES_DATED`]) and is only a default. A
-//! cost computed from estimated token counts (a provider that did not report usage) is marked
-//! [`Cost::estimated`] and shown as an estimate, never as the provider's figure. Servers on this
-//! machine cost nothing here.
+//! [`known`]'s. Prices change; the table says when it was taken ([`PRICES_DATED`]) and is only a
+//! default. The cost of a call is core's rule (`roundtable_core::cost::of_call`: the provider's
+//! reported figure first, then a price times the counted tokens, then an estimate, marked as
+//! such); core sums and words it. Servers on this machine cost nothing here.
+
+use roundtable_core::cost::parse_usd;
 
 use super::ProviderId;
 
@@ -14,14 +16,9 @@ use super::ProviderId;
 pub const PRICES_DATED: &str = "2025-11";
 
 /// Micro-dollars (millionths of a US dollar) per million tokens: whole numbers, so no float
-/// formatting or parsing code goes into the download (it weighs about 20 KB).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Price {
-    /// Per million prompt tokens.
-    pub input: u64,
-    /// Per million answer tokens.
-    pub output: u64,
-}
+/// formatting or parsing code goes into the download (it weighs about 20 KB). Core's type: the
+/// runner hands core the cost of each call, and core sums and words it.
+pub use roundtable_core::cost::Price;
 
 /// Model name prefix → price, most specific first within a vendor (the first prefix that
 /// matches wins, so `gpt-4.1-mini` comes before `gpt-4.1`).
@@ -72,17 +69,21 @@ pub fn known(provider: ProviderId, model: &str) -> Option<Price> {
         });
     }
     let name = model.trim().to_ascii_lowercase();
-    let name = match provider {
-        ProviderId::OpenRouter => name
-            .split_once('/')
-            .map_or(name.clone(), |(_, m)| m.replace('.', "-")),
-        _ => name,
+    let lookup = |name: &str| {
+        let name = name.trim_start_matches("models/");
+        TABLE
+            .iter()
+            .find(|(prefix, _, _)| name.starts_with(prefix))
+            .map(|&(_, input, output)| Price { input, output })
     };
-    let name = name.trim_start_matches("models/");
-    TABLE
-        .iter()
-        .find(|(prefix, _, _)| name.starts_with(prefix))
-        .map(|&(_, input, output)| Price { input, output })
+    match provider {
+        // `openai/gpt-4.1-mini` as is; `anthropic/claude-sonnet-4.5` with its dots as dashes.
+        ProviderId::OpenRouter => {
+            let bare = name.split_once('/').map_or(name.as_str(), |(_, m)| m);
+            lookup(bare).or_else(|| lookup(&bare.replace('.', "-")))
+        }
+        _ => lookup(&name),
+    }
 }
 
 /// The settings key of a person's own price for a model.
@@ -95,30 +96,9 @@ pub fn setting(provider: ProviderId, model: &str) -> String {
 pub fn parse(text: &str) -> Option<Price> {
     let (input, output) = text.split_once('/')?;
     Some(Price {
-        input: micro(input)?,
-        output: micro(output)?,
+        input: parse_usd(input)?,
+        output: parse_usd(output)?,
     })
-}
-
-/// A decimal number of dollars (`"$1.25"`, `"10"`, `".5"`) in micro-dollars; at most six
-/// decimals.
-fn micro(text: &str) -> Option<u64> {
-    let t = text.trim().trim_start_matches('$');
-    let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
-    if (whole.is_empty() && frac.is_empty()) || frac.len() > 6 {
-        return None;
-    }
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if !digits(whole) || !digits(frac) {
-        return None;
-    }
-    let whole: u64 = if whole.is_empty() {
-        0
-    } else {
-        whole.parse().ok()?
-    };
-    let frac: u64 = format!("{frac:0<6}").parse().ok()?;
-    whole.checked_mul(1_000_000)?.checked_add(frac)
 }
 
 /// Micro-dollars as dollars with no trailing zeros (`1_250_000` → `"1.25"`).
@@ -132,41 +112,10 @@ pub fn dollars(micro: u64) -> String {
     }
 }
 
-/// What one call cost.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Cost {
-    /// Micro-dollars.
-    pub micro_usd: u64,
-    /// Computed from estimated token counts, not the provider's own.
-    pub estimated: bool,
-}
-
-/// The cost of `input` prompt and `output` answer tokens at `price`, rounded to the nearest
-/// micro-dollar.
-pub fn cost(price: Price, input: u64, output: u64, estimated: bool) -> Cost {
-    let nano = input.saturating_mul(price.input) + output.saturating_mul(price.output);
-    Cost {
-        micro_usd: (nano + 500_000) / 1_000_000,
-        estimated,
-    }
-}
-
-/// A cost as a person reads it: four decimals under a cent, two above (rounded); `≈` and
-/// "est." for an estimate.
-pub fn format(cost: Cost) -> String {
-    let m = cost.micro_usd;
-    let amount = if m > 0 && m < 10_000 {
-        let tenth_millis = (m + 50) / 100; // units of $0.0001
-        format!("${}.{:04}", tenth_millis / 10_000, tenth_millis % 10_000)
-    } else {
-        let cents = (m + 5_000) / 10_000;
-        format!("${}.{:02}", cents / 100, cents % 100)
-    };
-    if cost.estimated {
-        format!("≈ {amount} (est.)")
-    } else {
-        amount
-    }
+/// The price of `model` on `provider` as the runner charges it: the person's own (`own`, the
+/// stored text of [`setting`]) when it reads as a price, else the table's.
+pub fn effective(provider: ProviderId, model: &str, own: Option<&str>) -> Option<Price> {
+    own.and_then(parse).or_else(|| known(provider, model))
 }
 
 #[cfg(test)]
@@ -197,6 +146,10 @@ mod tests {
             Some((3_000_000, 15_000_000))
         );
         assert_eq!(
+            p(ProviderId::OpenRouter, "openai/gpt-4.1-mini"),
+            Some((400_000, 1_600_000))
+        );
+        assert_eq!(
             p(ProviderId::Gemini, "models/gemini-2.5-flash"),
             Some((300_000, 2_500_000))
         );
@@ -209,7 +162,7 @@ mod tests {
     }
 
     #[test]
-    fn costs_add_up_and_estimates_say_so() {
+    fn own_prices_read_and_win_over_the_table() {
         let price = parse(" $1.25 / 10 ").unwrap();
         assert_eq!(
             price,
@@ -218,29 +171,15 @@ mod tests {
                 output: 10_000_000
             }
         );
-        let c = cost(price, 12_000, 800, false);
-        assert_eq!(c.micro_usd, 23_000);
-        assert_eq!(format(c), "$0.02");
-        assert_eq!(format(cost(price, 1_000, 100, true)), "≈ $0.0023 (est.)");
         assert_eq!(
-            format(cost(
-                Price {
-                    input: 0,
-                    output: 0
-                },
-                5,
-                5,
-                false
-            )),
-            "$0.00"
+            effective(ProviderId::OpenAi, "gpt-4.1", Some("1.25/10")),
+            Some(price)
         );
         assert_eq!(
-            format(Cost {
-                micro_usd: 12_345_678,
-                estimated: false
-            }),
-            "$12.35"
+            effective(ProviderId::OpenAi, "gpt-4.1", Some("not a price")),
+            known(ProviderId::OpenAi, "gpt-4.1")
         );
+        assert_eq!(effective(ProviderId::Mistral, "codestral", None), None);
         assert_eq!(dollars(1_250_000), "1.25");
         assert_eq!(dollars(10_000_000), "10");
         assert_eq!(dollars(75_000), "0.075");

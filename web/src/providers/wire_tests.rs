@@ -283,6 +283,7 @@ fn want() -> Completion {
         stop: StopReason::Done,
         input_tokens: Some(800),
         output_tokens: Some(9),
+        cost_micro_usd: None,
     }
 }
 

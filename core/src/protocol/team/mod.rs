@@ -389,11 +389,15 @@ impl TeamState {
                 let what = match edit {
                     EngineEdit::Protocol(edit) => self.apply_edit(edit)?,
                     EngineEdit::Settings { settings } => format!(
-                        "set the limits: {} rounds, budget {}",
+                        "set the limits: {} rounds, budget {}{}",
                         settings.max_rounds,
                         settings
                             .token_budget
-                            .map_or("none".to_string(), |b| b.to_string())
+                            .map_or("none".to_string(), |b| b.to_string()),
+                        settings.money_budget.map_or(String::new(), |b| format!(
+                            ", money budget {}",
+                            crate::cost::usd(b)
+                        ))
                     ),
                 };
                 self.activity.push(ActivityItem {

@@ -14,6 +14,7 @@ use crate::runner::{self, RunMode, Runner};
 use crate::util::short_count;
 
 mod charter;
+mod cost;
 mod halt;
 mod meeting;
 mod overview;
@@ -100,6 +101,7 @@ fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView
     view! {
         <div class="session" data-status=move || view.with(|v| v.status)>
             <SessionHeader/>
+            <cost::CostPanel/>
             <Banners/>
             {(kind == Kind::Meeting).then(|| view! { <meeting::MeetingPanels/> })}
             {(kind == Kind::Team).then(|| view! {

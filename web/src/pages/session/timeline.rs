@@ -106,6 +106,7 @@ pub fn Timeline() -> impl IntoView {
                                                 </button>
                                                 <span class=format!("badge {}", result_class(call.result))>{call.result}</span>
                                                 <span class="muted small">{crate::util::short_count(call.tokens)}</span>
+                                                {call.cost.map(|c| view! { <span class="muted small" data-call-cost>{c}</span> })}
                                             </div>
                                         }
                                     }).collect_view()}

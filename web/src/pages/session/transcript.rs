@@ -74,18 +74,22 @@ fn CallDetail(record: CallView) -> impl IntoView {
     let Inspect(inspect) = expect_context::<Inspect>();
     let c = &record;
     let attempts = record.attempts.clone();
-    let usage = record.usage.map(|u| {
-        format!(
-            "{} in / {} out{}",
-            u.input_tokens,
-            u.output_tokens,
-            if u.stopped_for_length {
-                " · cut for length"
-            } else {
-                ""
-            }
-        )
-    });
+    // Tokens the provider counted, when it counted any (a usage may carry only a cost).
+    let usage = record
+        .usage
+        .filter(|u| u.input_tokens + u.output_tokens > 0 || u.stopped_for_length)
+        .map(|u| {
+            format!(
+                "{} in / {} out{}",
+                u.input_tokens,
+                u.output_tokens,
+                if u.stopped_for_length {
+                    " · cut for length"
+                } else {
+                    ""
+                }
+            )
+        });
     view! {
         <div class="product-meta">
             <span class="badge">{c.member.clone()}</span>
@@ -94,6 +98,7 @@ fn CallDetail(record: CallView) -> impl IntoView {
             <span class="badge">{kind_word(c.kind)}</span>
             <span class="muted small">{format!("{} tokens counted", record.tokens)}</span>
             {usage.map(|u| view! { <span class="muted small">{format!("provider: {u}")}</span> })}
+            {record.cost.clone().map(|c| view! { <span class="muted small" data-call-cost>{format!("cost: {c}")}</span> })}
         </div>
         {(attempts.len() > 1).then(|| view! {
             <nav class="row center" aria-label="Attempts at this step">
