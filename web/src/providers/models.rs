@@ -133,6 +133,7 @@ pub fn test_call() -> ModelCall {
         schema: Value::Null,
         token_estimate: 24,
         demo: None,
+        ids: Vec::new(),
     }
 }
 
