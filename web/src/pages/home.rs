@@ -197,9 +197,9 @@ fn SessionTable(list: Vec<SessionRecord>, refresh: RwSignal<u32>) -> impl IntoVi
                                 <td class="title"><a href=Route::Session { id: r.id.clone(), product: None }.href()>{r.title.clone()}</a></td>
                                 <td>{r.kind.clone()}</td>
                                 <td><span class=format!("badge {}", r.status)>{status_label(&r.status)}</span></td>
-                                <td class="num">{r.round}</td>
+                                <td class="num" data-label="Round">{r.round}</td>
                                 <td>{ago(r.updated_at, now)}</td>
-                                <td class="num">{short_count(r.tokens)}</td>
+                                <td class="num" data-label="Tokens">{short_count(r.tokens)}</td>
                                 <td class="num">
                                     <button class="ghost small" title="Export the session file" on:click=move |_| {
                                         let id = id_export.clone();

@@ -112,7 +112,20 @@ fn CallDetail(record: CallView) -> impl IntoView {
         })}
         <section data-section="result">
             <h3>"What became of it"</h3>
-            <ResultView result=record.result.clone()/>
+            {match (record.result.clone(), record.failed.clone()) {
+                (None, Some((error, fix))) if record.raw_answer.is_none() => view! {
+                    <div class="notice error" data-failed="true">
+                        <p><span class="badge invalid">"failed"</span> " The provider gave no answer: " {error}</p>
+                        <p class="small">"The call is asked again when you resume. " <super::fix::FixLink fix=fix/></p>
+                    </div>
+                }.into_any(),
+                (result, failed) => view! {
+                    <ResultView result=result/>
+                    {failed.map(|(error, _)| view! {
+                        <p class="small muted" data-failed="earlier">{format!("An earlier attempt of this call failed: {error}")}</p>
+                    })}
+                }.into_any(),
+            }}
         </section>
         <section data-section="raw">
             <h3>"Raw answer"</h3>
@@ -121,6 +134,7 @@ fn CallDetail(record: CallView) -> impl IntoView {
                 None => {
                     let runner = expect_context::<Runner>();
                     let id = record.id.clone();
+                    let failed = record.failed.is_some();
                     // The answer so far, as text (never HTML). Only the text node follows it: the
                     // block itself (and its status badge) is made once per streaming/not switch,
                     // so a selection in the text survives and the live region is not re-announced.
@@ -132,7 +146,7 @@ fn CallDetail(record: CallView) -> impl IntoView {
                             <pre class="raw msg" data-streaming="true">{move || text.get().unwrap_or_default()}</pre>
                         }.into_any()
                     } else {
-                        view! { <p class="muted">"No answer yet."</p> }.into_any()
+                        view! { <p class="muted">{if failed { "No answer: the provider failed (above)." } else { "No answer yet." }}</p> }.into_any()
                     }).into_any()
                 }
             }}
