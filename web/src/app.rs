@@ -55,6 +55,8 @@ pub struct Notice {
     pub kind: NoticeKind,
     /// What a person reads.
     pub text: String,
+    /// When it was shown (ms): a page change clears the info notices shown before it.
+    pub born: f64,
 }
 
 /// State shared by every page.
@@ -75,7 +77,12 @@ impl AppState {
         let text = text.into();
         self.notices.update(|n| {
             n.retain(|x| x.text != text);
-            n.push(Notice { id, kind, text });
+            n.push(Notice {
+                id,
+                kind,
+                text,
+                born: crate::util::now_ms(),
+            });
         });
         let notices = self.notices;
         let secs = if kind == NoticeKind::Info { 6 } else { 15 };
@@ -147,6 +154,19 @@ pub fn App() -> impl IntoView {
         Route::Session { id, .. } => Page::Session(id),
         Route::NotFound(p) => Page::NotFound(p),
     });
+    // A new page: info notices of the old one go (they would cover its buttons), and focus
+    // moves to the new page's heading so a screen reader announces it and Tab starts there.
+    Effect::new(move |first: Option<()>| {
+        page.track();
+        if first.is_none() {
+            return;
+        }
+        let now = crate::util::now_ms();
+        state.notices.update(|n| {
+            n.retain(|x| x.kind == NoticeKind::Error || now - x.born < 500.0);
+        });
+        focus_heading(40);
+    });
     let product: Signal<Option<String>> = Memo::new(move |_| match route.get() {
         Route::Session { product, .. } => product,
         _ => None,
@@ -205,6 +225,25 @@ pub fn App() -> impl IntoView {
                 }.into_any(),
             }}
         </main>
+    }
+}
+
+/// Focuses the page's `h1` once it is rendered (a session page renders it after loading):
+/// tries every 50 ms, `tries` times.
+fn focus_heading(tries: u32) {
+    let heading = document().query_selector("main h1").ok().flatten();
+    match heading {
+        Some(h) => {
+            let _ = h.set_attribute("tabindex", "-1");
+            let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(h).focus();
+        }
+        None if tries > 0 => {
+            set_timeout(
+                move || focus_heading(tries - 1),
+                std::time::Duration::from_millis(50),
+            );
+        }
+        None => {}
     }
 }
 

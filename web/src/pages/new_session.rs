@@ -344,7 +344,7 @@ pub fn NewSessionPage() -> impl IntoView {
                                 on:input=move |ev| description.set(event_target_value(&ev))/>
                         </label>
                     </div>
-                    <div class="members" aria-label="Members">
+                    <div class="members" role="group" aria-label="Members">
                         <For each=move || members.get() key=|m| m.key let:m>
                             <div class="member-row" data-member-key=m.key>
                                 <label class="field">

@@ -83,7 +83,7 @@ pub fn MeetingPanels() -> impl IntoView {
                             n => format!("{n} decisions by the fallback rule"),
                         })}</span>
                     </h2>
-                    <div class="panel-body transcript-list">
+                    <div class="panel-body transcript-list" tabindex="0" role="group" aria-label="What was said">
                         {move || {
                             let who = speaker.get();
                             let v = view_memo.get()?;

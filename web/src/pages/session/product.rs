@@ -238,7 +238,7 @@ fn History(product: Product) -> impl IntoView {
                 <select name="diff-to" prop:value=move || to.get() on:change=move |ev| to.set(event_target_value(&ev))>{options()}</select>
             </label>
         </div>
-        <div class="diff" aria-label="Differences">
+        <div class="diff" role="group" aria-label="Differences">
             {move || {
                 let d = diff();
                 if d.iter().all(|l| matches!(l, DiffLine::Same(_))) {

@@ -48,7 +48,7 @@ pub fn Timeline() -> impl IntoView {
                 }}
                 // Every word is core's (engine state + the runner's facts); the characters of a
                 // streaming answer re-render this list only.
-                <div class="members-live" aria-label="Members now">
+                <div class="members-live" role="group" aria-label="Members now">
                     {move || {
                         let facts = runner.facts(true);
                         runner.with(|s| s.members_now(&facts)).into_iter().map(|m| {
@@ -71,7 +71,7 @@ pub fn Timeline() -> impl IntoView {
                         }).collect_view()
                     }}
                 </div>
-                <div class="timeline" aria-label="Rounds and steps">
+                <div class="timeline" role="group" aria-label="Rounds and steps">
                     {move || { let facts = runner.facts(false); runner.with(|s| s.timeline(&facts)) }.into_iter().map(|round| view! {
                         <div class="round">
                             <h3>{round.title}</h3>

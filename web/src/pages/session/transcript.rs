@@ -35,11 +35,18 @@ pub fn TranscriptDialog() -> impl IntoView {
     let Inspect(inspect) = expect_context::<Inspect>();
     let close = move || inspect.set(None);
     let dialog_ref = NodeRef::<leptos::html::Div>::new();
+    // Where focus was when the dialog opened: it goes back there when the dialog closes.
+    let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
     Effect::new(move |_| {
         if inspect.get().is_some() {
+            if opener.with_value(Option::is_none) {
+                opener.set_value(crate::pages::dialog::active());
+            }
             if let Some(el) = dialog_ref.get() {
                 let _ = el.focus();
             }
+        } else if let Some(el) = opener.try_update_value(Option::take).flatten() {
+            let _ = el.focus();
         }
     });
     view! {
@@ -51,7 +58,13 @@ pub fn TranscriptDialog() -> impl IntoView {
                 }>
                     <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="transcript-title" tabindex="-1"
                         node_ref=dialog_ref
-                        on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Escape" { close(); }>
+                        on:keydown=move |ev: web_sys::KeyboardEvent| {
+                            if ev.key() == "Escape" {
+                                close();
+                            } else if let Some(el) = dialog_ref.get_untracked() {
+                                crate::pages::dialog::trap_tab(&ev, &el);
+                            }
+                        }>
                         <header>
                             <h2 id="transcript-title">{format!("Transcript of {call_id}")}</h2>
                             <button class="ghost" on:click=move |_| close() aria-label="Close">"Close"</button>
@@ -130,7 +143,7 @@ fn CallDetail(record: CallView) -> impl IntoView {
         <section data-section="raw">
             <h3>"Raw answer"</h3>
             {match record.raw_answer.clone() {
-                Some(raw) => view! { <pre class="raw msg">{raw}</pre> }.into_any(),
+                Some(raw) => view! { <pre class="raw msg" tabindex="0">{raw}</pre> }.into_any(),
                 None => {
                     let runner = expect_context::<Runner>();
                     let id = record.id.clone();
@@ -143,7 +156,7 @@ fn CallDetail(record: CallView) -> impl IntoView {
                     (move || if streaming.get() {
                         view! {
                             <p><span class="badge streaming live" role="status">"streaming — answer so far"</span></p>
-                            <pre class="raw msg" data-streaming="true">{move || text.get().unwrap_or_default()}</pre>
+                            <pre class="raw msg" tabindex="0" data-streaming="true">{move || text.get().unwrap_or_default()}</pre>
                         }.into_any()
                     } else {
                         view! { <p class="muted">{if failed { "No answer: the provider failed (above)." } else { "No answer yet." }}</p> }.into_any()
@@ -156,7 +169,7 @@ fn CallDetail(record: CallView) -> impl IntoView {
             {c.messages.iter().map(|m| view! {
                 <div class="msg">
                     <div class="role">{role_word(m.role)}</div>
-                    <pre>{m.content.clone()}</pre>
+                    <pre tabindex="0">{m.content.clone()}</pre>
                 </div>
             }).collect_view()}
         </section>
@@ -183,7 +196,7 @@ fn EnvelopeDetails(call_id: String) -> impl IntoView {
     view! {
         <details on:toggle=on_toggle>
             <summary>"State envelope (what the prompt was built from)"</summary>
-            <pre class="raw">{move || text.get().unwrap_or_else(|| "Rebuilding…".into())}</pre>
+            <pre class="raw" tabindex="0">{move || text.get().unwrap_or_else(|| "Rebuilding…".into())}</pre>
         </details>
     }
 }
@@ -214,7 +227,7 @@ fn ResultView(result: Option<CallResultView>) -> impl IntoView {
             {slices.into_iter().map(|(heading, text)| view! {
                 <div class="msg">
                     <div class="role">{heading}</div>
-                    <pre>{text}</pre>
+                    <pre tabindex="0">{text}</pre>
                 </div>
             }).collect_view()}
         }.into_any(),
