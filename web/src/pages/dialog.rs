@@ -13,8 +13,23 @@ fn focusables(dialog: &web_sys::Element) -> Vec<web_sys::HtmlElement> {
     (0..list.length())
         .filter_map(|i| list.item(i))
         .filter_map(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
-        .filter(|e| e.offset_parent().is_some())
+        .filter(visible)
         .collect()
+}
+
+/// Whether Tab can reach `el`: rendered, and not inside a closed `<details>` (Chromium keeps
+/// that content laid out with `content-visibility: hidden`, so `offsetParent` is not enough).
+fn visible(el: &web_sys::HtmlElement) -> bool {
+    if el.offset_parent().is_none() {
+        return false;
+    }
+    let check = js_sys::Reflect::get(el, &"checkVisibility".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    match check {
+        Some(f) => f.call0(el).ok().and_then(|v| v.as_bool()).unwrap_or(true),
+        None => true,
+    }
 }
 
 /// Keeps Tab inside `dialog`: from the last control to the first and back. Call it from the
@@ -31,7 +46,11 @@ pub fn trap_tab(ev: &web_sys::KeyboardEvent, dialog: &web_sys::Element) {
     let active = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.active_element());
-    let at = |e: &web_sys::HtmlElement| active.as_ref().is_some_and(|a| a == e.unchecked_ref::<web_sys::Element>());
+    let at = |e: &web_sys::HtmlElement| {
+        active
+            .as_ref()
+            .is_some_and(|a| a == e.unchecked_ref::<web_sys::Element>())
+    };
     let inside = active.as_ref().is_some_and(|a| dialog.contains(Some(a)));
     if ev.shift_key() && (at(first) || !inside) {
         ev.prevent_default();
