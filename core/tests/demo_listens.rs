@@ -68,8 +68,8 @@ fn assert_never_cut(text: &str, sources: &[&str]) {
             let src = src.split_whitespace().collect::<Vec<_>>().join(" ");
             let src = src.trim_end_matches('.');
             if let Some(head) = q.strip_suffix('…') {
-                if src.starts_with(head) {
-                    let next = src[head.len()..].chars().next();
+                if let Some(after) = src.strip_prefix(head) {
+                    let next = after.chars().next();
                     assert!(
                         next.is_none_or(char::is_whitespace),
                         "cut mid-word: “{q}” of “{src}”"
