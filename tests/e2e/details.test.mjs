@@ -65,3 +65,21 @@ test('home says what Roundtable is; a second import of the same session asks fir
   assert.equal(await rows(page), 2, 'Keep both adds a second copy');
   assert.deepEqual(b.errors, []);
 });
+
+test('the new-session form suggests the team that fits the request, and the person can change it', async () => {
+  const { page } = b;
+  await open(page, srv.url, '#/new');
+  const pressed = (id) => page.getAttribute(`button[data-preset="${id}"]`, 'aria-pressed');
+  await page.fill('textarea[name="request"]', 'Plan a book swap in the village hall for 40 people with a £50 budget.');
+  await page.waitForFunction(() => document.querySelector('button[data-preset="project-crew"]')?.getAttribute('aria-pressed') === 'true');
+  assert.equal(await pressed('research-lab'), 'false', 'a book swap is not a research lab');
+  assert.match(await page.textContent('[data-preset-hint]'), /Project crew.*fits this request/);
+  await page.fill('textarea[name="request"]', 'Write the first chapter of a cosy mystery novel set in a lighthouse.');
+  await page.waitForFunction(() => document.querySelector('button[data-preset="book-authors"]')?.getAttribute('aria-pressed') === 'true');
+  // The person's own pick wins over the suggestion from then on.
+  await page.click('button[data-preset="debate-squad"]');
+  await page.fill('textarea[name="request"]', 'Survey the literature on sleep and memory.');
+  assert.equal(await pressed('debate-squad'), 'true');
+  assert.match(await page.textContent('[data-preset-hint]'), /You picked “Debate squad”/);
+  assert.deepEqual(b.errors, []);
+});

@@ -55,8 +55,9 @@ pub struct Notice {
     pub kind: NoticeKind,
     /// What a person reads.
     pub text: String,
-    /// When it was shown (ms): a page change clears the info notices shown before it.
-    pub born: f64,
+    /// Page changes an info notice outlives: 0 for most (it goes with its page), 1 for one
+    /// that announces the page the person is taken to ("Imported …").
+    pub pages_left: u8,
 }
 
 /// State shared by every page.
@@ -72,16 +73,25 @@ pub struct AppState {
 impl AppState {
     /// Shows a notice; it goes away by itself (info after 6 s, errors after 15 s) or when dismissed.
     pub fn notify(&self, kind: NoticeKind, text: impl Into<String>) {
+        self.push(kind, text.into(), 0);
+    }
+
+    /// An info notice about the page the person is being taken to: it stays through that one
+    /// page change and goes with the next.
+    pub fn info_for_next_page(&self, text: impl Into<String>) {
+        self.push(NoticeKind::Info, text.into(), 1);
+    }
+
+    fn push(&self, kind: NoticeKind, text: String, pages_left: u8) {
         let id = self.next_notice.get_value();
         self.next_notice.set_value(id + 1);
-        let text = text.into();
         self.notices.update(|n| {
             n.retain(|x| x.text != text);
             n.push(Notice {
                 id,
                 kind,
                 text,
-                born: crate::util::now_ms(),
+                pages_left,
             });
         });
         let notices = self.notices;
@@ -161,9 +171,15 @@ pub fn App() -> impl IntoView {
         if first.is_none() {
             return;
         }
-        let now = crate::util::now_ms();
         state.notices.update(|n| {
-            n.retain(|x| x.kind == NoticeKind::Error || now - x.born < 500.0);
+            n.retain_mut(|x| {
+                if x.kind == NoticeKind::Error {
+                    return true;
+                }
+                let keep = x.pages_left > 0;
+                x.pages_left = x.pages_left.saturating_sub(1);
+                keep
+            });
         });
         focus_heading(40);
     });

@@ -51,7 +51,7 @@ pub fn HomePage() -> impl IntoView {
         leptos::task::spawn_local(async move {
             match transfer::import_session(&text, keep_both).await {
                 Ok(transfer::Imported::Stored(id)) => {
-                    state.info(format!("Imported “{name}”."));
+                    state.info_for_next_page(format!("Imported “{name}”."));
                     refresh.update(|v| *v += 1);
                     navigate(&Route::Session { id, product: None });
                 }
