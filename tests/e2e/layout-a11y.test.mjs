@@ -116,6 +116,14 @@ test('a team session running, asking, finished, and its transcript fit a phone a
   await waitStatus(page, 'done', 180000);
   await page.waitForSelector('[data-banner="done"]');
   await check(page, 'team-done');
+  // On a phone the panels are one tap apart: the jump bar takes focus to each.
+  await page.setViewportSize(PHONE);
+  for (const id of ['panel-timeline', 'panel-products', 'panel-product']) {
+    await page.click(`.jump-bar button[data-jump="${id}"]`);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), id);
+  }
+  await page.setViewportSize(DESKTOP);
+  assert.equal(await page.isVisible('.jump-bar'), false, 'no jump bar on a desktop');
   await page.click('.tree-row[data-product-id="p1"]');
   await page.waitForSelector('article.markdown');
   await check(page, 'team-product');
@@ -145,5 +153,9 @@ test('a meeting running and finished fits a phone and passes axe-core', async ()
   await page.click('button[name="run"]');
   await waitStatus(page, 'done', 180000);
   await check(page, 'meeting-done');
+  await page.setViewportSize(PHONE);
+  await page.click('.jump-bar button[data-jump="panel-minutes"]');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'panel-minutes');
+  await page.setViewportSize(DESKTOP);
   assert.deepEqual(b.errors, [], 'no page errors');
 });
