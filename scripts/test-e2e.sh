@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
-[ -d node_modules/playwright-core ] || npm install --no-audit --no-fund
+{ [ -d node_modules/playwright-core ] && [ -d node_modules/axe-core ]; } || npm ci --no-audit --no-fund
 
 stale=0
 if [ ! -f dist/index.html ]; then

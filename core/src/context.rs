@@ -366,8 +366,8 @@ pub struct KnownIds {
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
-use crate::protocol::team::TeamState;
 use crate::protocol::team::Member;
+use crate::protocol::team::TeamState;
 use crate::schema::limits;
 use crate::text::{cut, one_line, wire_word};
 use crate::tree::{render_views, Product, ProductStatus, ProductView, Tier, VersionView};

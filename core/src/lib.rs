@@ -15,6 +15,7 @@ pub mod diff;
 pub mod engine;
 pub mod export;
 pub mod json_schema;
+pub mod live;
 pub mod protocol;
 pub mod provider_schema;
 pub mod schema;

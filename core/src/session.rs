@@ -11,9 +11,10 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::engine::{
-    EngineEdit, EngineError, Event, EventKind, FoldError, ModelCall, Outcome, Protocol, Settings,
-    Status, Usage,
+    EngineEdit, EngineError, Event, EventKind, Fix, FoldError, ModelCall, Outcome, Protocol,
+    Settings, Status, Usage,
 };
+use crate::live::{CallNow, MemberNow, Notice, RunFacts};
 use crate::protocol::meeting::{MeetingSession, MeetingState};
 use crate::protocol::team::{TeamSession, TeamState};
 
@@ -124,6 +125,9 @@ pub struct SessionView {
     pub live: Vec<(String, &'static str)>,
     /// What the person may do now.
     pub actions: Actions,
+    /// Where what holds the session (a pause, a question) can be dealt with; `None` while it
+    /// runs, before it starts and once it is done.
+    pub fix: Option<Fix>,
     /// How far the current round (or opening/closing step) has got, in percent, by the kind's
     /// own order of steps.
     pub progress: u32,
@@ -252,6 +256,30 @@ impl Session {
     /// The person's answer to the open question.
     pub fn answer_halt(&mut self, answer: &str, now: u64) -> Result<(), EngineError> {
         each!(self, s => s.answer_halt(answer, now))
+    }
+
+    /// A provider call failed for good: the session pauses with the error and where to fix it
+    /// ([`crate::engine::Engine::fail_call`]).
+    pub fn fail_call(
+        &mut self,
+        call_id: &str,
+        error: &str,
+        fix: Fix,
+        now: u64,
+    ) -> Result<(), EngineError> {
+        each!(self, s => s.fail_call(call_id, error, fix, now))
+    }
+
+    /// Each member of the current step and what it is doing now, from the engine's state and
+    /// the runner's facts ([`crate::live`]).
+    pub fn members_now(&self, facts: &RunFacts) -> Vec<MemberNow> {
+        let names = self.members().into_iter().map(|m| (m.id, m.name)).collect();
+        each!(self, s => crate::live::members_now(s.state().core(), &names, facts))
+    }
+
+    /// The banners the runner's facts add (a retry waiting, with its countdown).
+    pub fn notices(&self, facts: &RunFacts) -> Vec<Notice> {
+        each!(self, s => crate::live::notices(s.state().core(), facts))
     }
 
     /// New limits.
@@ -419,8 +447,8 @@ impl Session {
     /// The timeline the shell shows: every round, newest first, each with its steps (newest
     /// first) and every call of each step with what became of it, in the engine's words
     /// ([`crate::engine::CallRecord::result_word`]).
-    pub fn timeline(&self) -> Vec<RoundLine> {
-        each!(self, s => timeline_of(s.state().core()))
+    pub fn timeline(&self, facts: &RunFacts) -> Vec<RoundLine> {
+        each!(self, s => timeline_of(s.state().core(), facts))
     }
 
     /// The wire name of the current (or last finished) step, the same word as
@@ -488,6 +516,9 @@ pub struct CallView {
     pub cost: Option<String>,
     /// What became of it.
     pub result: Option<ResultView>,
+    /// The provider's error when the call failed without an answer (it is asked again on
+    /// resume), and where to fix it.
+    pub failed: Option<(String, Fix)>,
     /// Every attempt of this member at this step (this one included): id, kind, result word.
     pub attempts: Vec<(String, crate::engine::CallKind, &'static str)>,
 }
@@ -562,6 +593,15 @@ fn call_view_of<P: Protocol>(core: &crate::engine::Core<P>, id: &str) -> Option<
             CallResult::Halted { halt } => ResultView::Halted { halt: halt.clone() },
             CallResult::Superseded => ResultView::Superseded,
         }),
+        failed: rec.failed.as_ref().map(|e| {
+            let fix = match &core.status {
+                Status::Paused {
+                    reason: crate::engine::PauseReason::CallFailed { call_id, fix, .. },
+                } if *call_id == c.id => fix.clone(),
+                _ => Fix::Settings,
+            };
+            (e.clone(), fix)
+        }),
         attempts: core
             .thread(&c.member, c.round, c.step)
             .into_iter()
@@ -604,13 +644,16 @@ pub struct CallLine {
     pub kind: crate::engine::CallKind,
     /// What became of it ([`crate::engine::CallRecord::result_word`]).
     pub result: &'static str,
-    /// Tokens counted for it.
+    /// Its state now, the runner's facts included (`streaming`, `retrying in 4 s`, `failed`,
+    /// `stopped`…): what the timeline shows.
+    pub now: CallNow,
+    /// Tokens counted for it (0 until an answer came).
     pub tokens: u64,
     /// What it cost in words, once answered and priced.
     pub cost: Option<String>,
 }
 
-fn timeline_of<P: Protocol>(core: &crate::engine::Core<P>) -> Vec<RoundLine> {
+fn timeline_of<P: Protocol>(core: &crate::engine::Core<P>, facts: &RunFacts) -> Vec<RoundLine> {
     let mut rounds: Vec<RoundLine> = Vec::new();
     for rec in &core.timeline {
         let step = StepLine {
@@ -624,6 +667,7 @@ fn timeline_of<P: Protocol>(core: &crate::engine::Core<P>) -> Vec<RoundLine> {
                     member: c.call.member.clone(),
                     kind: c.call.kind,
                     result: c.result_word(),
+                    now: crate::live::call_now(core, c, facts),
                     tokens: c.tokens,
                     cost: c.usage.and_then(|u| u.cost).map(|c| c.text()),
                 })
@@ -767,6 +811,11 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
             wrap_up: s.cannot_finish().is_none(),
             answer: matches!(status, Status::AwaitingPerson { .. }),
             edit: *status != Status::Done,
+        },
+        fix: match status {
+            Status::Paused { reason } => Some(reason.fix(state)),
+            Status::AwaitingPerson { .. } => Some(Fix::Question),
+            _ => None,
         },
         progress: 0,
         cost: cost_of(core),

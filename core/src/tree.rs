@@ -93,6 +93,15 @@ impl Product {
     pub fn latest_version(&self) -> Option<&str> {
         self.versions.last().map(String::as_str)
     }
+
+    /// A version's number within this product (1 for its first), which is what a person
+    /// counts; version ids (`v4`) count across the whole session.
+    pub fn version_number(&self, version_id: &str) -> Option<usize> {
+        self.versions
+            .iter()
+            .position(|v| v == version_id)
+            .map(|i| i + 1)
+    }
 }
 
 /// One written state of a product. Never changed after it is written.

@@ -120,7 +120,7 @@ fn every_call_cost_is_logged_summed_and_survives_replay_and_export() {
         assert_eq!(view.cost.budget_text, None);
         // Each call in the timeline and the transcript shows its own cost, marked by source.
         let lines: Vec<_> = s
-            .timeline()
+            .timeline(&Default::default())
             .into_iter()
             .flat_map(|r| r.steps)
             .flat_map(|st| st.calls)

@@ -105,7 +105,7 @@ fn the_timeline_lists_every_call_once_newest_round_first_in_the_engines_words() 
     s.start(now).unwrap();
     play(&mut s, &mut now, |_| false);
     assert_eq!(s.status_word(), "done");
-    let timeline = s.timeline();
+    let timeline = s.timeline(&Default::default());
     let rounds: Vec<u32> = timeline.iter().map(|r| r.round).collect();
     let mut sorted = rounds.clone();
     sorted.sort_unstable_by(|a, b| b.cmp(a));

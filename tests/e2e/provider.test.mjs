@@ -239,9 +239,18 @@ test('an HTTP error from the provider is shown in plain words and nothing is app
   mock.state.respond = () => ({ status: 404, body: { error: { message: 'model "llama3.1" not found, try pulling it first' } } });
   await createLocalSession(page, server.url, 'Compare heat pumps and gas boilers.');
   await page.click('button[name="step"]');
-  const banner = await page.waitForSelector('[data-banner="error"]', { timeout: 30000 });
+  const banner = await page.waitForSelector('[data-banner="paused"]', { timeout: 30000 });
   const text = await banner.textContent();
   assert.match(text, /does not know the model "local-model"/);
+  assert.doesNotMatch(text, /paused by you|\.\./);
+  assert.ok(await banner.$('a[href="#/settings"]'), 'the message links to Settings');
+  // The failed call says so in the timeline and in its transcript, not "waiting".
+  const line = await page.waitForSelector('.call-line [data-state="failed"]');
+  assert.equal(await line.textContent(), 'failed');
+  await page.click('.call-line button.link');
+  const failed = await page.waitForSelector('[data-failed="true"]');
+  assert.match(await failed.textContent(), /not found, try pulling it first/);
+  await page.keyboard.press('Escape');
   assert.match(text, /not found, try pulling it first/);
   await waitStatus(page, ['paused', 'draft']);
   assert.equal(mock.state.requests.length, 1, 'a 404 is not retried');
@@ -268,6 +277,9 @@ test('Stop cancels the requests still out', async () => {
   await new Promise((r) => setTimeout(r, 2500));
   assert.equal(mock.state.requests.length, 1, 'nothing new was sent after Stop');
   assert.equal(await page.$('[data-banner="error"]'), null, 'the aborted request is no error to show');
+  // The cancelled call reads "stopped", not "waiting · 0".
+  await page.waitForSelector('.call-line [data-state="stopped"]');
+  assert.doesNotMatch(await page.textContent('.timeline'), /waiting/);
   assert.deepEqual(errors, []);
 });
 
@@ -370,8 +382,9 @@ test('a key goes only into its own provider\'s request, never into files, URLs o
   const before = seen.length;
   await createLocalSession(page, server.url, 'Plan a launch without a key.', 'openai');
   await page.click('button[name="step"]');
-  const banner = await page.waitForSelector('[data-banner="error"]', { timeout: 30000 });
+  const banner = await page.waitForSelector('[data-banner="paused"]', { timeout: 30000 });
   assert.match(await banner.textContent(), /no API key is set for OpenAI/);
+  assert.ok(await banner.$('a[href="#/settings"]'), 'the message links to Settings');
   assert.equal(seen.length, before, 'nothing was sent without a key');
   await context.unroute('https://api.openai.com/**');
   await context.unroute('https://api.anthropic.com/**');

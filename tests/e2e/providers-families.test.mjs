@@ -194,9 +194,11 @@ test('a 429 with Retry-After, a 529 and a cut stream are retried, then the answe
     { status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
     { text: ANSWERS.bootstrap.chair, cut: true },
   ], 'Plan a workshop through a flaky provider.');
-  const banner = await page.waitForSelector('[data-banner="error"]', { timeout: 20000 });
-  assert.match(await banner.textContent(), /rate limiting this key \(it asks to wait 1 s\)|trying again/);
+  const banner = await page.waitForSelector('[data-banner="retry"]', { timeout: 20000 });
+  assert.match(await banner.textContent(), /rate limiting this key \(it asks to wait 1 s\)|Trying again/);
+  await page.waitForSelector('[data-live-state="retrying"]:has-text("retrying in")', { timeout: 20000 });
   await page.waitForSelector('[data-product-id="p3"]', { timeout: 60000 });
+  assert.equal(await page.$('[data-banner="retry"]'), null, 'the retry banner goes once the retry succeeded');
   await waitStatus(page, ['paused'], 30000);
   const posts = mock.state.requests.filter((r) => r.method === 'POST');
   assert.equal(posts.length, 4, 'three faults, then the answer');
@@ -209,7 +211,7 @@ test('a billing 429 is not retried and pauses with what to do', async () => {
   await withFaults(page, 'openai', [
     { status: 429, body: { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' } } },
   ], 'Plan a workshop on an empty account.');
-  const banner = await page.waitForSelector('[data-banner="error"]', { timeout: 20000 });
+  const banner = await page.waitForSelector('[data-banner="paused"]', { timeout: 20000 });
   const text = await banner.textContent();
   assert.match(text, /quota or credit is used up/, text);
   assert.match(text, /billing/, text);
@@ -223,7 +225,7 @@ test('a billing 429 is not retried and pauses with what to do', async () => {
 test('a refusal never reaches the validator: the session pauses and says the model refused', async () => {
   const { page } = browser;
   await withFaults(page, 'anthropic', [{ refusal: 'I cannot help with that request.' }], 'Plan something the model refuses.');
-  const banner = await page.waitForSelector('[data-banner="error"]', { timeout: 20000 });
+  const banner = await page.waitForSelector('[data-banner="paused"]', { timeout: 20000 });
   assert.match(await banner.textContent(), /the model refused to answer/);
   await waitStatus(page, ['paused', 'draft']);
   await new Promise((r) => setTimeout(r, 1000));
@@ -246,7 +248,7 @@ test('a 500 is retried; a 403 and a filtered answer pause; a length stop and bro
 
   // 403 on Groq: the key is refused; no retry, nothing applied.
   await withFaults(page, 'groq', [{ status: 403, body: { error: { message: 'Forbidden: this key may not use the model' } } }], 'Plan with a forbidden key.');
-  let banner = await page.waitForSelector('[data-banner="error"]', { timeout: 20000 });
+  let banner = await page.waitForSelector('[data-banner="paused"]', { timeout: 20000 });
   assert.match(await banner.textContent(), /Groq refused the key \(HTTP 403\)/);
   await waitStatus(page, ['paused', 'draft']);
   await new Promise((r) => setTimeout(r, 1200));
@@ -255,7 +257,7 @@ test('a 500 is retried; a 403 and a filtered answer pause; a length stop and bro
 
   // Gemini's safety stop: a filtered answer is never validated; the session pauses.
   await withFaults(page, 'gemini', [{ refusal: '{"responseType": "final_output"' }], 'Plan something the filter stops.');
-  banner = await page.waitForSelector('[data-banner="error"]', { timeout: 20000 });
+  banner = await page.waitForSelector('[data-banner="paused"]', { timeout: 20000 });
   assert.match(await banner.textContent(), /content filter withheld the answer \(SAFETY\)/);
   await waitStatus(page, ['paused', 'draft']);
   assert.equal(posts().length, 1, 'no repair prompt for a filtered answer');

@@ -22,7 +22,7 @@ test('home, new session and settings pages render (screenshots)', async () => {
   await shot(page, 'page-home-empty');
   await open(page, srv.url, '#/new');
   await page.waitForSelector('.member-row');
-  assert.equal(await page.locator('.member-row').count(), 4, 'the research lab preset has four members');
+  assert.equal(await page.locator('.member-row').count(), 4, 'the general project preset has four members');
   await shot(page, 'page-new-session');
   await open(page, srv.url, '#/settings');
   await page.waitForSelector('fieldset.provider[data-provider="openai"]');

@@ -93,6 +93,9 @@ test('dropping a session file on the home page imports it', async () => {
     target.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
     target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, text);
+  // The same session is stored already: the page asks before adding a second copy.
+  await page.waitForSelector('[data-banner="duplicate"]');
+  await page.click('button[name="keep-both"]');
   await page.waitForSelector('.session-head');
   assert.equal((await sessionIds(page)).length, 2);
 });

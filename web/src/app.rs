@@ -55,6 +55,9 @@ pub struct Notice {
     pub kind: NoticeKind,
     /// What a person reads.
     pub text: String,
+    /// Page changes an info notice outlives: 0 for most (it goes with its page), 1 for one
+    /// that announces the page the person is taken to ("Imported …").
+    pub pages_left: u8,
 }
 
 /// State shared by every page.
@@ -70,12 +73,26 @@ pub struct AppState {
 impl AppState {
     /// Shows a notice; it goes away by itself (info after 6 s, errors after 15 s) or when dismissed.
     pub fn notify(&self, kind: NoticeKind, text: impl Into<String>) {
+        self.push(kind, text.into(), 0);
+    }
+
+    /// An info notice about the page the person is being taken to: it stays through that one
+    /// page change and goes with the next.
+    pub fn info_for_next_page(&self, text: impl Into<String>) {
+        self.push(NoticeKind::Info, text.into(), 1);
+    }
+
+    fn push(&self, kind: NoticeKind, text: String, pages_left: u8) {
         let id = self.next_notice.get_value();
         self.next_notice.set_value(id + 1);
-        let text = text.into();
         self.notices.update(|n| {
             n.retain(|x| x.text != text);
-            n.push(Notice { id, kind, text });
+            n.push(Notice {
+                id,
+                kind,
+                text,
+                pages_left,
+            });
         });
         let notices = self.notices;
         let secs = if kind == NoticeKind::Info { 6 } else { 15 };
@@ -147,6 +164,25 @@ pub fn App() -> impl IntoView {
         Route::Session { id, .. } => Page::Session(id),
         Route::NotFound(p) => Page::NotFound(p),
     });
+    // A new page: info notices of the old one go (they would cover its buttons), and focus
+    // moves to the new page's heading so a screen reader announces it and Tab starts there.
+    Effect::new(move |first: Option<()>| {
+        page.track();
+        if first.is_none() {
+            return;
+        }
+        state.notices.update(|n| {
+            n.retain_mut(|x| {
+                if x.kind == NoticeKind::Error {
+                    return true;
+                }
+                let keep = x.pages_left > 0;
+                x.pages_left = x.pages_left.saturating_sub(1);
+                keep
+            });
+        });
+        focus_heading(40);
+    });
     let product: Signal<Option<String>> = Memo::new(move |_| match route.get() {
         Route::Session { product, .. } => product,
         _ => None,
@@ -205,6 +241,25 @@ pub fn App() -> impl IntoView {
                 }.into_any(),
             }}
         </main>
+    }
+}
+
+/// Focuses the page's `h1` once it is rendered (a session page renders it after loading):
+/// tries every 50 ms, `tries` times.
+fn focus_heading(tries: u32) {
+    let heading = document().query_selector("main h1").ok().flatten();
+    match heading {
+        Some(h) => {
+            let _ = h.set_attribute("tabindex", "-1");
+            let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(h).focus();
+        }
+        None if tries > 0 => {
+            set_timeout(
+                move || focus_heading(tries - 1),
+                std::time::Duration::from_millis(50),
+            );
+        }
+        None => {}
     }
 }
 

@@ -30,6 +30,8 @@ pub struct Preset {
     pub example: &'static str,
     /// The members, chair first.
     pub members: &'static [PresetMember],
+    /// Words in a request that this team fits (matched at word starts, lower case).
+    pub fits: &'static [&'static str],
 }
 
 const fn m(name: &'static str, role: &'static str, team_role: TeamRole) -> PresetMember {
@@ -42,8 +44,23 @@ const fn m(name: &'static str, role: &'static str, team_role: TeamRole) -> Prese
 
 use TeamRole::{Chair, Envoy, Inspector, Operative};
 
-/// Every preset, in the order the form shows them.
+/// Every preset, in the order the form shows them. The first fits any request and is the one
+/// suggested when no other fits.
 pub const PRESETS: &[Preset] = &[
+    Preset {
+        id: "project-crew",
+        label: "Project crew",
+        team_name: "Project Crew",
+        description: "A small team that plans and organises a practical project or event: the plan, the logistics, the budget and the checklist.",
+        example: "Plan a book swap in the village hall for 40 people with a £50 budget.",
+        members: &[
+            m("Sam Okafor", "Project lead", Chair),
+            m("Mia Lund", "Organiser", Operative),
+            m("Jon Berg", "Logistics and budget", Operative),
+            m("Ines Duarte", "Reviewer", Inspector),
+        ],
+        fits: &[],
+    },
     Preset {
         id: "research-lab",
         label: "Research lab",
@@ -56,6 +73,7 @@ pub const PRESETS: &[Preset] = &[
             m("Lena Novak", "Methods and statistics", Operative),
             m("Tomás Ruiz", "Peer reviewer", Inspector),
         ],
+        fits: &["research", "study", "studies", "literature", "survey", "hypothes", "experiment", "paper", "evidence", "scientific", "thesis"],
     },
     Preset {
         id: "startup-crew",
@@ -71,6 +89,7 @@ pub const PRESETS: &[Preset] = &[
             m("Nina Hale", "Investor-minded critic", Inspector),
             m("Ola Berg", "Pitch presenter", Envoy),
         ],
+        fits: &["launch", "startup", "start-up", "product", "market", "pitch", "customer", "pricing", "app ", "business", "investor"],
     },
     Preset {
         id: "book-authors",
@@ -84,6 +103,7 @@ pub const PRESETS: &[Preset] = &[
             m("June Ito", "Characters and dialogue", Operative),
             m("Paul Reed", "Copy editor", Inspector),
         ],
+        fits: &["novel", "chapter", "story", "stories", "manuscript", "fiction", "poem", "screenplay", "write a book", "memoir"],
     },
     Preset {
         id: "legal-team",
@@ -98,6 +118,7 @@ pub const PRESETS: &[Preset] = &[
             m("Victor Lang", "Compliance reviewer", Inspector),
             m("Rosa Diaz", "Client liaison", Envoy),
         ],
+        fits: &["legal", "contract", "law", "policy", "privacy", "compliance", "gdpr", "terms", "licence", "license", "lease"],
     },
     Preset {
         id: "debate-squad",
@@ -111,5 +132,76 @@ pub const PRESETS: &[Preset] = &[
             m("Eva Rossi", "Opposition speaker", Operative),
             m("Sam Kline", "Fact checker", Inspector),
         ],
+        fits: &["debate", "should ", "motion", "pros and cons", "argue", "for and against", "versus"],
     },
 ];
+
+/// The preset that fits a request best: the one with most of its `fits` words at a word start
+/// in the request (ties go to the earlier preset), else the general first one. A book swap is
+/// a project, not a research lab.
+pub fn suggest(request: &str) -> &'static Preset {
+    let lower = format!(" {}", request.to_lowercase());
+    let hits = |p: &Preset| {
+        p.fits
+            .iter()
+            .filter(|w| {
+                lower.match_indices(**w).any(|(i, _)| {
+                    lower[..i]
+                        .chars()
+                        .next_back()
+                        .is_none_or(|c| !c.is_alphanumeric())
+                })
+            })
+            .count()
+    };
+    PRESETS
+        .iter()
+        .fold((&PRESETS[0], 0), |(best, n), p| {
+            let h = hits(p);
+            if h > n {
+                (p, h)
+            } else {
+                (best, n)
+            }
+        })
+        .0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_suggested_preset_fits_the_request() {
+        let id = |r: &str| suggest(r).id;
+        assert_eq!(
+            id("Plan a book swap in the village hall for 40 people."),
+            "project-crew"
+        );
+        assert_eq!(
+            id("Survey the literature on sleep and memory"),
+            "research-lab"
+        );
+        assert_eq!(
+            id("Plan the launch of our app to the first customers"),
+            "startup-crew"
+        );
+        assert_eq!(
+            id("Write the first chapter of a cosy mystery novel"),
+            "book-authors"
+        );
+        assert_eq!(
+            id("Draft a privacy policy and terms for our shop"),
+            "legal-team"
+        );
+        assert_eq!(
+            id("Should cities ban cars? Prepare the debate."),
+            "debate-squad"
+        );
+        assert_eq!(id(""), "project-crew");
+        // Every preset's own example fits it.
+        for p in PRESETS {
+            assert_eq!(suggest(p.example).id, p.id, "{}", p.example);
+        }
+    }
+}

@@ -26,6 +26,7 @@ use futures::channel::mpsc;
 use futures::StreamExt;
 use leptos::prelude::*;
 use roundtable_core::engine::{EngineError, Usage};
+use roundtable_core::live::{CallActivity, RunFacts};
 use roundtable_core::protocol::ModelCall;
 use roundtable_core::session::{Session, SessionView};
 use send_wrapper::SendWrapper;
@@ -82,7 +83,12 @@ pub struct Runner {
     pub partial: RwSignal<BTreeMap<String, String>>,
     /// Calls whose answer is being validated and stored.
     pub validating: RwSignal<BTreeSet<String>>,
-    /// The last run error (provider or storage), shown in a banner until the next run.
+    /// Calls waiting to be asked again after a provider error: when (ms), the attempt number
+    /// and the error. Shown through core's [`Session::notices`], gone once the retry is out.
+    pub retrying: RwSignal<BTreeMap<String, (u64, u32, String)>>,
+    /// The time, ticking once a second while a retry waits (for its countdown).
+    pub clock: RwSignal<u64>,
+    /// The last run error (storage, a refused command), shown in a banner until the next run.
     pub error: RwSignal<Option<String>>,
     /// Another tab is the writer: nothing here may change the session.
     pub read_only: RwSignal<bool>,
@@ -114,6 +120,8 @@ impl Runner {
             inflight: RwSignal::new(BTreeSet::new()),
             partial: RwSignal::new(BTreeMap::new()),
             validating: RwSignal::new(BTreeSet::new()),
+            retrying: RwSignal::new(BTreeMap::new()),
+            clock: RwSignal::new(now()),
             error: RwSignal::new(None),
             read_only: RwSignal::new(read_only),
             reopened_paused: RwSignal::new(false),
@@ -198,6 +206,55 @@ impl Runner {
         self.version.update(|v| *v += 1);
         locks::announce(&self.id.get_value());
         out
+    }
+
+    /// What only the runner knows of its calls (out, streaming, validating, waiting to retry),
+    /// for core to turn into the words every panel shows ([`Session::members_now`],
+    /// [`Session::timeline`], [`Session::notices`]). Tracked: re-read when any of them changes.
+    /// With `chars`, a streaming call's characters so far are counted too (re-read as its
+    /// text arrives, so only for small views).
+    pub fn facts(&self, chars: bool) -> RunFacts {
+        let mut calls = BTreeMap::new();
+        let partial = chars.then(|| self.partial.get());
+        for id in self.inflight.get() {
+            let chars = partial
+                .as_ref()
+                .and_then(|p| p.get(&id))
+                .map_or(0, |t| t.chars().count() as u64);
+            calls.insert(id, CallActivity::Streaming { chars });
+        }
+        for (id, (at, attempt, error)) in self.retrying.get() {
+            calls.insert(
+                id,
+                CallActivity::Retrying {
+                    at,
+                    attempt,
+                    of: providers::retry::MAX_ATTEMPTS,
+                    error,
+                },
+            );
+        }
+        for id in self.validating.get() {
+            calls.insert(id, CallActivity::Validating);
+        }
+        RunFacts {
+            now: self.clock.get(),
+            calls,
+        }
+    }
+
+    /// Ticks [`Runner::clock`] once a second while a retry waits.
+    fn tick(&self) {
+        let runner = *self;
+        set_timeout(
+            move || {
+                runner.clock.set(now());
+                if !runner.retrying.get_untracked().is_empty() {
+                    runner.tick();
+                }
+            },
+            Duration::from_millis(1000),
+        );
     }
 
     /// The session's view (status, actions, live states) without tracking.
@@ -285,6 +342,7 @@ impl Runner {
         }
         // Their answers so far go too (the generation bump keeps the tasks from writing more).
         self.partial.set(BTreeMap::new());
+        self.retrying.set(BTreeMap::new());
     }
 
     /// Ends the rounds and asks for the presentation, then runs it.
@@ -391,13 +449,14 @@ impl Runner {
                 }
                 Err(err) if retry_in.is_some() => {
                     let wait = retry_in.unwrap_or_default();
-                    self.error.set(Some(format!(
-                        "{}'s call failed ({err}); trying again in {} s (attempt {} of {}).",
-                        call.member,
-                        wait.div_ceil(1000),
-                        attempt + 1,
-                        providers::retry::MAX_ATTEMPTS,
-                    )));
+                    self.retrying.update(|r| {
+                        r.insert(
+                            call.id.clone(),
+                            (now() + wait, attempt + 1, err.to_string()),
+                        );
+                    });
+                    self.clock.set(now());
+                    self.tick();
                     let tx = tx.clone();
                     let runner = *self;
                     set_timeout(
@@ -415,16 +474,14 @@ impl Runner {
                         v.remove(&call.id);
                     });
                     self.mode.set(RunMode::Idle);
-                    self.fail(format!(
-                        "{}'s call at {} failed: {err}. The session is paused; fix the cause and resume.",
-                        call.member,
-                        call.step_title
-                    ));
-                    let running = self.with_untracked(Session::is_running);
-                    if running {
-                        if let Err(e) = self.command(|s| s.pause(now())).await {
-                            self.fail(e);
-                        }
+                    // Core pauses the session with the error and where to fix it: the pause
+                    // banner, the timeline and the transcript all say it from there.
+                    let (message, fix) = (err.to_string(), err.fix());
+                    if let Err(e) = self
+                        .command(|s| s.fail_call(&call.id, &message, fix, now()))
+                        .await
+                    {
+                        self.fail(e);
                     }
                 }
             }
@@ -476,6 +533,9 @@ impl Runner {
     fn spawn_call(&self, call: ModelCall, attempt: u32, tx: Sender) {
         self.inflight.update(|v| {
             v.insert(call.id.clone());
+        });
+        self.retrying.update(|r| {
+            r.remove(&call.id);
         });
         let model = self.with_untracked(|s| {
             s.members()

@@ -11,18 +11,39 @@ use crate::storage;
 use crate::util::{download, file_stem, new_id, now_ms};
 use crate::{runner, sessions};
 
-/// Imports a session file as a new session; returns its id.
-pub async fn import_session(text: &str) -> Result<String, String> {
+/// What an import did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Imported {
+    /// Stored as a new session with this id.
+    Stored(String),
+    /// Nothing stored: the same session (same kind, title and creation time) is already here,
+    /// under this id. Import again with `keep_both` to add a second copy.
+    AlreadyThere(String),
+}
+
+/// Imports a session file as a new session. Unless `keep_both`, a session that is already
+/// stored is not added a second time: the person is asked first.
+pub async fn import_session(text: &str, keep_both: bool) -> Result<Imported, String> {
     let session = export::from_file(text).map_err(|e| e.to_string())?;
-    let id = new_id();
     let now = now_ms();
     let created_at = session.created_at().map_or(now, |at| at as f64);
+    if !keep_both {
+        let (title, kind) = (session.title(), session.kind().name());
+        let stored = storage::list_sessions().await.map_err(|e| e.to_string())?;
+        if let Some(same) = stored
+            .iter()
+            .find(|r| r.created_at == created_at && r.kind == kind && r.title == title)
+        {
+            return Ok(Imported::AlreadyThere(same.id.clone()));
+        }
+    }
+    let id = new_id();
     let record = sessions::record_for(&id, &session, created_at, now);
     let events = sessions::stored_events(&session, 0)?;
     storage::replace_session(&record, &events)
         .await
         .map_err(|e| e.to_string())?;
-    Ok(id)
+    Ok(Imported::Stored(id))
 }
 
 /// Downloads the session file of a stored session.

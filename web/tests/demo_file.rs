@@ -26,3 +26,27 @@ fn shipped_demo_file_imports_as_a_done_session() {
     assert!(team.tree.walk().len() > 1, "the team made products");
     assert!(!team.presentation.is_empty(), "the envoy presented");
 }
+
+#[test]
+fn shipped_demo_session_agrees_with_itself_from_title_to_charter() {
+    let session = export::from_file(SHIPPED).expect("the shipped file imports");
+    let title = session.title();
+    assert!(
+        title.contains("two-day") && title.contains("twelve people"),
+        "{title}"
+    );
+    let team = session.as_team().expect("a team session").state();
+    let charter = format!("{:?}", team.charter);
+    for must in ["two-day workshop", "twelve people"] {
+        assert!(
+            charter.contains(must),
+            "the charter lacks {must}: {charter}"
+        );
+    }
+    for never in ["Half a day", "20 participants", "half a day"] {
+        assert!(
+            !charter.contains(never),
+            "the charter says {never}: {charter}"
+        );
+    }
+}

@@ -33,7 +33,13 @@ pub const PERSON: &str = "user-1";
 pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
     let input = cx.input;
     if input.person_answer.is_none() && !input.question_asked && input.repair.is_none() {
-        let options = cx.topic.options.iter().map(|o| o.to_string()).collect();
+        // What the request already says comes first, so the easy answer agrees with it.
+        let figures = cx.figures();
+        let options = (!figures.is_empty())
+            .then(|| format!("As the request says: {}", figures.join(" · ")))
+            .into_iter()
+            .chain(cx.topic.options.iter().map(|o| o.to_string()))
+            .collect();
         return Draft::Halt(Halt {
             halt_type: HaltType::Question,
             to: vec![PERSON.to_string()],
@@ -52,7 +58,7 @@ pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
         .as_deref()
         .map(str::trim)
         .filter(|a| !a.is_empty())
-        .map(|a| clip(a, 200));
+        .map(str::to_string);
 
     let operatives = input.operatives();
     let count = (operatives.len() + 1).clamp(3, cx.topic.products.len());
@@ -127,7 +133,20 @@ pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
             quote(a)
         ));
     }
-    let missing: Vec<String> = cx.topic.missing.iter().map(|m| cx.fill(m)).collect();
+    // What the person settled is no longer missing; what they said is part of the constraints.
+    let missing: Vec<String> = cx.open_points();
+    let mut constraints = cx.fill(cx.topic.constraints);
+    let figures = cx.figures();
+    if !figures.is_empty() {
+        constraints.push_str(&format!(" From the request: {}.", figures.join(", ")));
+    }
+    let settled = cx.settled();
+    if !settled.is_empty() {
+        constraints.push_str(&format!(
+            " Settled with the person: {}.",
+            settled.join("; ")
+        ));
+    }
     Draft::Final(FinalOutput::Bootstrap(BootstrapOutput {
         thinking: BootstrapThinking {
             interpretation,
@@ -138,11 +157,11 @@ pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
         },
         mission,
         objectives: cx.fill(cx.topic.objectives),
-        constraints: cx.fill(cx.topic.constraints),
+        constraints: clip(&constraints, crate::schema::limits::OBJECTIVES_MAX),
         personas,
         operative_domains: domains,
         initial_products: initial,
-        missing_details: Some(missing),
+        missing_details: (!missing.is_empty()).then_some(missing),
     }))
 }
 
@@ -561,11 +580,8 @@ pub(crate) fn presentation(cx: &mut Ctx) -> Draft {
     for p in &open {
         still_open.push_str(&format!("- {} is not accepted yet.\n", p.name.trim()));
     }
-    for m in cx.topic.missing.iter().take(2) {
-        still_open.push_str(&format!(
-            "- {} – tell us and we update the plan.\n",
-            cx.fill(m)
-        ));
+    for m in cx.open_points().iter().take(2) {
+        still_open.push_str(&format!("- {m} – tell us and we update the plan.\n"));
     }
     messages.push(PresentationMessage {
         content: still_open,

@@ -40,6 +40,40 @@ impl<'a> Ctx<'a> {
         format!("{} {} {}", self.topic.label, self.topic.about, self.subject)
     }
 
+    /// Everything the person said: the request and their answer to the question.
+    pub fn said(&self) -> String {
+        format!(
+            "{}\n{}",
+            self.input.request,
+            self.input.person_answer.as_deref().unwrap_or("")
+        )
+    }
+
+    /// The items of the person's answer, each whole ([`super::facts::items`]).
+    pub fn settled(&self) -> Vec<String> {
+        self.input
+            .person_answer
+            .as_deref()
+            .map(super::facts::items)
+            .unwrap_or_default()
+    }
+
+    /// The topic's usual open points that neither the request nor the answer settles.
+    pub fn open_points(&self) -> Vec<String> {
+        let said = self.said();
+        self.topic
+            .missing
+            .iter()
+            .map(|m| self.fill(m))
+            .filter(|m| !super::facts::settles(m, &said))
+            .collect()
+    }
+
+    /// The request's figures with the word each counts ("40 people", "£50 budget").
+    pub fn figures(&self) -> Vec<String> {
+        super::facts::figures(&self.input.request)
+    }
+
     /// A template with `{subject}` filled in.
     pub fn fill(&self, template: &str) -> String {
         topics::fill(template, &self.subject)
@@ -116,14 +150,29 @@ impl<'a> Ctx<'a> {
                 "_Revision {number} – updated after the team's review._\n"
             ));
         }
-        if let Some(answer) = self
-            .input
-            .person_answer
-            .as_deref()
-            .map(str::trim)
-            .filter(|a| !a.is_empty())
-        {
-            out.push_str(&format!("\nPlanned for: {}.\n", quote(&clip(answer, 160))));
+        // What the person said, in their own words and whole: every product answers it.
+        out.push_str("\n## What the person asked\n");
+        out.push_str(&format!(
+            "- {}\n",
+            quote(
+                &self
+                    .input
+                    .request
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        ));
+        let figures = self.figures();
+        if !figures.is_empty() {
+            out.push_str(&format!("- Figures to keep: {}.\n", figures.join(" · ")));
+        }
+        let settled = self.settled();
+        if !settled.is_empty() {
+            out.push_str("\n## Settled with the person\n");
+            for item in &settled {
+                out.push_str(&format!("- {item}\n"));
+            }
         }
         for (heading, bullets) in self.sections_for(product) {
             out.push_str(&format!("\n## {heading}\n"));
@@ -138,11 +187,15 @@ impl<'a> Ctx<'a> {
         }
         if number <= 1 {
             out.push_str("\n## Open points\n");
-            let missing = self.topic.missing;
-            let first = self.rng.below(missing.len());
-            for k in 0..2.min(missing.len()) {
-                let m = self.fill(missing[(first + k) % missing.len()]);
-                out.push_str(&format!("- {m} – to confirm with the person.\n"));
+            let open = self.open_points();
+            if open.is_empty() {
+                out.push_str("- None: the person settled what this plan needs.\n");
+            } else {
+                let first = self.rng.below(open.len());
+                for k in 0..2.min(open.len()) {
+                    let m = &open[(first + k) % open.len()];
+                    out.push_str(&format!("- {m} – to confirm with the person.\n"));
+                }
             }
         } else {
             out.push_str("\n## Changes in this version\n");
@@ -194,10 +247,11 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// A summary in quotes, cut so that a line stays readable.
+/// A text in quotes: whole when it is short enough to read in a line or two, else cut at a
+/// word with an ellipsis — never mid-word, never silently.
 pub(crate) fn quote(summary: &str) -> String {
     let s = summary.trim().trim_end_matches('.');
-    format!("“{}”", cut_at_word(s, 100))
+    format!("“{}”", clip(s, 240))
 }
 
 /// Text cut to at most `max` chars at a word, with an ellipsis when cut.

@@ -14,6 +14,7 @@
 mod adapter;
 mod chair;
 mod compose;
+pub mod facts;
 pub mod input;
 pub mod mistakes;
 mod play;

@@ -312,14 +312,14 @@ pub(crate) fn write(cx: &mut Ctx) -> Draft {
         }
     }
     let mut remarks = Vec::new();
-    if input.round <= 1 && cx.rng.chance(1, 4) {
-        let missing = cx.topic.missing[cx.rng.below(cx.topic.missing.len())];
+    let open = cx.open_points();
+    if input.round <= 1 && !open.is_empty() && cx.rng.chance(1, 4) {
+        let missing = &open[cx.rng.below(open.len())];
         remarks.push(RemarkOutput {
             recipients: vec!["chair".to_string()],
             remark_type: RemarkType::MissingDetail,
             content: format!(
-                "{} is not known yet; I assumed the first option the person was offered and marked it as an open point.",
-                cx.fill(missing)
+                "{missing} is not known yet; I assumed the first option the person was offered and marked it as an open point."
             ),
             is_blocker: None,
         });

@@ -241,11 +241,18 @@ pub struct CallRecord<P: Protocol> {
     pub tokens: u64,
     /// What became of it.
     pub result: Option<CallResult<P>>,
+    /// The provider's error, when the call failed without an answer (it is asked again on
+    /// resume; a later answer lands on this same record).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
 }
 
 impl<P: Protocol> CallRecord<P> {
     /// What became of the call, in a few words.
     pub fn result_word(&self) -> &'static str {
+        if self.result.is_none() && self.raw_answer.is_none() && self.failed.is_some() {
+            return "failed";
+        }
         CallResult::word(self.result.as_ref(), self.raw_answer.is_some())
     }
 }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::call::{CallKind, CallRecord, CallResult, ChatRole, Message};
 use super::event::{EngineEdit, Event, EventKind};
-use super::status::{Findings, FoldError, Settings, Status};
+use super::status::{Findings, FoldError, PauseReason, Settings, Status};
 use super::Protocol;
 use crate::schema::{Halt, HaltType};
 
@@ -279,6 +279,7 @@ impl<P: Protocol> Core<P> {
                     usage: None,
                     tokens: 0,
                     result: None,
+                    failed: None,
                 });
             }
             EventKind::AnswerReceived {
@@ -412,6 +413,13 @@ impl<P: Protocol> Core<P> {
                 }
             }
             EventKind::Paused { reason } => {
+                if let PauseReason::CallFailed { call_id, error, .. } = reason {
+                    let rec = self.call_mut(call_id)?;
+                    if rec.raw_answer.is_some() {
+                        return Err(FoldError::Call(call_id.clone()));
+                    }
+                    rec.failed = Some(error.clone());
+                }
                 self.status = Status::Paused {
                     reason: reason.clone(),
                 }

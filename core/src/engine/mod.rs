@@ -33,7 +33,9 @@ pub use self::call::{
 pub use self::core::{Core, HaltRecord, Slot, StepRecord};
 pub use self::event::{EngineEdit, Event, EventKind, Usage};
 pub use self::run::Engine;
-pub use self::status::{EngineError, Findings, FoldError, Outcome, PauseReason, Settings, Status};
+pub use self::status::{
+    clause, EngineError, Findings, Fix, FoldError, Outcome, PauseReason, Settings, Status,
+};
 
 use crate::schema::Halt;
 use crate::validate::Violation;

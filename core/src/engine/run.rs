@@ -350,6 +350,46 @@ impl<P: Protocol> Engine<P> {
         )
     }
 
+    /// A provider call failed for good (the runner's retries are spent, or waiting cannot
+    /// help): the session pauses with the error and where to fix it, and the call is asked
+    /// again on resume. Refused for a call that is not outstanding (answered, superseded,
+    /// unknown) or a session that is neither running nor paused.
+    pub fn fail_call(
+        &mut self,
+        call_id: &str,
+        error: &str,
+        fix: super::Fix,
+        now: u64,
+    ) -> Result<(), EngineError> {
+        let core = self.state.core();
+        if !matches!(core.status, Status::Running | Status::Paused { .. }) {
+            return Err(self.wrong("record a failed call"));
+        }
+        let outstanding = core
+            .slots
+            .iter()
+            .any(|s| s.call_id.as_deref() == Some(call_id));
+        let Some(rec) = core.call(call_id).filter(|_| outstanding) else {
+            return Err(EngineError::CallNotOutstanding {
+                call_id: call_id.to_string(),
+                reason: "it is not waiting for an answer".into(),
+            });
+        };
+        let (member, step) = (rec.call.member.clone(), rec.call.step);
+        self.record(
+            EventKind::Paused {
+                reason: PauseReason::CallFailed {
+                    member,
+                    call_id: call_id.to_string(),
+                    step,
+                    error: error.trim().to_string(),
+                    fix,
+                },
+            },
+            now,
+        )
+    }
+
     /// Resumes a paused session. Refused while the limit that paused it is still reached (raise
     /// it with a settings edit, or [`Engine::finish`]).
     pub fn resume(&mut self, now: u64) -> Result<(), EngineError> {

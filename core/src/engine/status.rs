@@ -102,9 +102,51 @@ pub enum PauseReason<P: Protocol> {
         /// The budget, micro-dollars.
         budget: u64,
     },
+    /// A provider call failed in a way waiting does not mend (a refused key, an unknown model,
+    /// a used-up quota, retries spent): the runner said so with [`super::Engine::fail_call`].
+    CallFailed {
+        /// Member id.
+        member: String,
+        /// The call that failed (asked again when the session resumes).
+        call_id: String,
+        /// Step.
+        step: P::Step,
+        /// What the provider said, in words a person can act on.
+        error: String,
+        /// Where it can be fixed.
+        fix: Fix,
+    },
     /// The protocol cannot go on until the person fixes something (its own `reason` tag).
     #[serde(untagged)]
     Blocked(P::Block),
+}
+
+/// Where the person can fix what stopped a session or a call: every message the shell shows
+/// links there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "place", rename_all = "snake_case")]
+pub enum Fix {
+    /// The Settings page (a provider's key, base URL or models).
+    Settings,
+    /// The session's limits (round limit, token budget).
+    Limits,
+    /// The transcript of a call (what the model answered and what was wrong).
+    Transcript {
+        /// The call.
+        call_id: String,
+    },
+    /// The open question.
+    Question,
+    /// Nothing to fix: resume when ready.
+    Resume,
+    /// The kind's own setup (what its block names, e.g. a missing document to write first).
+    Setup,
+}
+
+/// A message's text with its closing full stop removed, so it can be followed by more words
+/// without a doubled stop ("…provided.. Check").
+pub fn clause(text: &str) -> &str {
+    text.trim_end().trim_end_matches(['.', ' '])
 }
 
 impl<P: Protocol> PauseReason<P> {
@@ -133,9 +175,40 @@ impl<P: Protocol> PauseReason<P> {
                 crate::cost::usd(*used),
                 crate::cost::usd(*budget)
             ),
+            PauseReason::CallFailed {
+                member,
+                step,
+                error,
+                ..
+            } => format!(
+                "{member}'s call at {} failed: {}. Fix the cause, then resume",
+                P::step_title(*step),
+                clause(error)
+            ),
             PauseReason::Blocked(block) => state
                 .still_blocked(block)
                 .unwrap_or_else(|| "waiting for you to resume".into()),
+        }
+    }
+
+    /// Where what paused the session can be fixed.
+    pub fn fix(&self, state: &P) -> Fix {
+        match self {
+            PauseReason::Person => Fix::Resume,
+            PauseReason::InvalidAnswer { member, .. } => state
+                .core()
+                .calls
+                .iter()
+                .rev()
+                .find(|c| &c.call.member == member)
+                .map_or(Fix::Resume, |c| Fix::Transcript {
+                    call_id: c.call.id.clone(),
+                }),
+            PauseReason::RoundLimit { .. }
+            | PauseReason::TokenBudget { .. }
+            | PauseReason::MoneyBudget { .. } => Fix::Limits,
+            PauseReason::CallFailed { fix, .. } => fix.clone(),
+            PauseReason::Blocked(_) => Fix::Setup,
         }
     }
 }

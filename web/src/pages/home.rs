@@ -44,20 +44,24 @@ pub fn HomePage() -> impl IntoView {
     let busy = RwSignal::new(false);
     let over = RwSignal::new(false);
 
-    let import_text = move |name: String, text: String| {
+    // A file whose session is already stored waits here until the person says what to do.
+    let duplicate = RwSignal::new(None::<(String, String, String)>);
+    let import_as = move |name: String, text: String, keep_both: bool| {
         busy.set(true);
         leptos::task::spawn_local(async move {
-            match transfer::import_session(&text).await {
-                Ok(id) => {
-                    state.info(format!("Imported “{name}”."));
+            match transfer::import_session(&text, keep_both).await {
+                Ok(transfer::Imported::Stored(id)) => {
+                    state.info_for_next_page(format!("Imported “{name}”."));
                     refresh.update(|v| *v += 1);
                     navigate(&Route::Session { id, product: None });
                 }
+                Ok(transfer::Imported::AlreadyThere(id)) => duplicate.set(Some((name, text, id))),
                 Err(e) => state.error(format!("“{name}” was not imported: {e}")),
             }
             busy.set(false);
         });
     };
+    let import_text = move |name: String, text: String| import_as(name, text, false);
     let import_files = move |files: Option<web_sys::FileList>| {
         let Some(files) = files else { return };
         let Some(file) = files.get(0) else { return };
@@ -148,6 +152,29 @@ pub fn HomePage() -> impl IntoView {
                     </button>
                 </div>
             </div>
+            <p class="tagline" data-tagline="true">
+                "Roundtable runs a team of AI models on your request, in this tab: they plan, write and review together, every answer is checked, and you can watch, steer and answer their questions."
+            </p>
+            {move || duplicate.get().map(|(name, text, existing)| {
+                let (name2, text2) = (name.clone(), text.clone());
+                view! {
+                    <div class="banner warn" role="alertdialog" aria-labelledby="dup-title" data-banner="duplicate">
+                        <span class="grow" id="dup-title">
+                            <strong>{format!("“{name}” is already in your sessions.")}</strong>
+                            " Keep both, or open the one you have?"
+                        </span>
+                        <button name="keep-both" on:click=move |_| {
+                            duplicate.set(None);
+                            import_as(name2.clone(), text2.clone(), true);
+                        }>"Keep both"</button>
+                        <button class="ghost" name="open-existing" on:click=move |_| {
+                            duplicate.set(None);
+                            navigate(&Route::Session { id: existing.clone(), product: None });
+                        }>"Open the one I have"</button>
+                        <button class="ghost" name="cancel-import" on:click=move |_| duplicate.set(None)>"Cancel"</button>
+                    </div>
+                }
+            })}
             <div class=move || if over.get() { "dropzone over" } else { "dropzone" }>
                 "Drop a " <code>".roundtable.json"</code> " file anywhere on this page to import it."
             </div>
@@ -197,9 +224,9 @@ fn SessionTable(list: Vec<SessionRecord>, refresh: RwSignal<u32>) -> impl IntoVi
                                 <td class="title"><a href=Route::Session { id: r.id.clone(), product: None }.href()>{r.title.clone()}</a></td>
                                 <td>{r.kind.clone()}</td>
                                 <td><span class=format!("badge {}", r.status)>{status_label(&r.status)}</span></td>
-                                <td class="num">{r.round}</td>
+                                <td class="num" data-label="Round">{r.round}</td>
                                 <td>{ago(r.updated_at, now)}</td>
-                                <td class="num">{short_count(r.tokens)}</td>
+                                <td class="num" data-label="Tokens">{short_count(r.tokens)}</td>
                                 <td class="num">
                                     <button class="ghost small" title="Export the session file" on:click=move |_| {
                                         let id = id_export.clone();

@@ -2,6 +2,7 @@
 //! start one?" (new session), "what is the team doing?" (session), "where do my keys go?"
 //! (settings).
 
+pub mod dialog;
 pub mod form;
 pub mod home;
 pub mod new_meeting;

@@ -160,7 +160,7 @@ pub fn NewMeetingForm() -> impl IntoView {
                 <h2>"Orchestrator"</h2>
                 {row(orchestrator, false)}
                 <h2>"Participants"</h2>
-                <div class="members" aria-label="Participants">
+                <div class="members" role="group" aria-label="Participants">
                     <For each=move || participants.get() key=|d| d.key let:d>
                         {row(d, true)}
                     </For>

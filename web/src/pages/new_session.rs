@@ -136,8 +136,20 @@ pub fn NewSessionPage() -> impl IntoView {
                 .collect(),
         );
     };
-    // Start from the first preset so the form is ready to run a demo.
+    // Start from the general preset; as the request is typed, the preset that fits it is
+    // suggested and applied, until the person picks one themselves.
     apply_preset(&PRESETS[0]);
+    let picked = RwSignal::new(false);
+    Effect::new(move |_| {
+        let text = request.get();
+        if picked.get_untracked() {
+            return;
+        }
+        let fit = crate::presets::suggest(&text);
+        if preset.get_untracked() != Some(fit.id) {
+            apply_preset(fit);
+        }
+    });
     leptos::task::spawn_local(async move {
         let mut models = Vec::new();
         for p in ProviderId::ALL {
@@ -335,9 +347,19 @@ pub fn NewSessionPage() -> impl IntoView {
                         {PRESETS.iter().map(|p| view! {
                             <button type="button" class="ghost small" data-preset=p.id
                                 aria-pressed=move || (preset.get() == Some(p.id)).to_string()
-                                on:click=move |_| apply_preset(p)>{p.label}</button>
+                                on:click=move |_| { picked.set(true); apply_preset(p) }>{p.label}</button>
                         }).collect_view()}
                     </div>
+                    <p class="small muted" data-preset-hint="true">
+                        {move || {
+                            let label = PRESETS.iter().find(|p| Some(p.id) == preset.get()).map_or("", |p| p.label);
+                            if picked.get() {
+                                format!("You picked “{label}”.")
+                            } else {
+                                format!("“{label}” fits this request; pick another team above if you prefer.")
+                            }
+                        }}
+                    </p>
                     <div class="row">
                         <label class="field grow">
                             <span>"Team name"</span>
@@ -350,7 +372,7 @@ pub fn NewSessionPage() -> impl IntoView {
                                 on:input=move |ev| description.set(event_target_value(&ev))/>
                         </label>
                     </div>
-                    <div class="members" aria-label="Members">
+                    <div class="members" role="group" aria-label="Members">
                         <For each=move || members.get() key=|m| m.key let:m>
                             <div class="member-row" data-member-key=m.key>
                                 <label class="field">

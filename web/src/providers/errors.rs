@@ -7,6 +7,7 @@
 //! unknown model, a prompt over the context window or a low credit balance, and Gemini answers a
 //! bad key with 400. Every message names the provider and says what to do; none includes a key.
 
+use roundtable_core::engine::{clause, Fix};
 use serde_json::Value;
 
 /// Why a call failed, with enough to decide whether to retry and what to tell the person.
@@ -26,7 +27,7 @@ pub enum ProviderError {
         detail: String,
     },
     /// The key was refused (401, 403, or Gemini's "API key not valid").
-    #[error("{provider} refused the key (HTTP {status}): {message}. Check the key in Settings, or make a new one in the provider's console")]
+    #[error("{provider} refused the key (HTTP {status}): {}. Check the key in Settings, or make a new one in the provider's console", clause(message))]
     KeyRejected {
         /// The provider's name.
         provider: &'static str,
@@ -36,7 +37,7 @@ pub enum ProviderError {
         message: String,
     },
     /// The provider does not know the model (or this key may not use it).
-    #[error("{provider} does not know the model \"{model}\": {message}. Pick another model in the session's team or refresh the model list in Settings")]
+    #[error("{provider} does not know the model \"{model}\": {}. Pick another model in the session's team or refresh the model list in Settings", clause(message))]
     ModelUnknown {
         /// The provider's name.
         provider: &'static str,
@@ -56,7 +57,7 @@ pub enum ProviderError {
         message: String,
     },
     /// The account's quota, credit or spend limit is used up: waiting does not help.
-    #[error("{provider} says this account's quota or credit is used up: {message}. Add credit or raise the limit in the provider's billing settings, then resume")]
+    #[error("{provider} says this account's quota or credit is used up: {}. Add credit or raise the limit in the provider's billing settings, then resume", clause(message))]
     QuotaExhausted {
         /// The provider's name.
         provider: &'static str,
@@ -76,7 +77,7 @@ pub enum ProviderError {
         message: String,
     },
     /// The prompt does not fit the model's context window.
-    #[error("the prompt is longer than {provider}'s model accepts: {message}. Pick a model with a larger context window, or for a local server raise its context size")]
+    #[error("the prompt is longer than {provider}'s model accepts: {}. Pick a model with a larger context window, or for a local server raise its context size", clause(message))]
     ContextTooLong {
         /// The provider's name.
         provider: &'static str,
@@ -108,6 +109,21 @@ pub enum ProviderError {
 }
 
 impl ProviderError {
+    /// Where the person can fix this error: a key, a base URL, a model or a local server is
+    /// set in Settings; an overloaded provider or a refusal only needs a resume later.
+    pub fn fix(&self) -> Fix {
+        match self {
+            ProviderError::MissingKey(_)
+            | ProviderError::Network { .. }
+            | ProviderError::KeyRejected { .. }
+            | ProviderError::ModelUnknown { .. }
+            | ProviderError::QuotaExhausted { .. }
+            | ProviderError::ContextTooLong { .. }
+            | ProviderError::BadRequest { .. } => Fix::Settings,
+            _ => Fix::Resume,
+        }
+    }
+
     /// Whether trying the same call again later can succeed.
     pub fn is_retryable(&self) -> bool {
         matches!(
@@ -359,6 +375,21 @@ mod tests {
 
     fn c(status: u16, body: &str) -> ProviderError {
         classify("OpenAI", "gpt-x", status, body, Some(2000))
+    }
+
+    #[test]
+    fn a_refused_key_reads_as_one_sentence_and_points_to_settings() {
+        let e = c(
+            401,
+            r#"{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","code":"invalid_api_key"}}"#,
+        );
+        assert!(matches!(e, ProviderError::KeyRejected { .. }));
+        let text = e.to_string();
+        assert!(!text.contains(".."), "{text}");
+        assert!(text.contains("Incorrect API key provided. Check the key in Settings"));
+        assert_eq!(e.fix(), Fix::Settings);
+        let busy = c(503, r#"{"error":{"message":"Server busy."}}"#);
+        assert_eq!(busy.fix(), Fix::Resume, "waiting mends an overload");
     }
 
     #[test]

@@ -148,6 +148,39 @@ fn last_point(env: &MeetingEnvelope) -> Option<(&str, String)> {
     })
 }
 
+/// What the person said to the meeting, oldest first, each whole.
+fn remarks(env: &MeetingEnvelope) -> Vec<&str> {
+    env.transcript
+        .iter()
+        .filter_map(|t| match t {
+            Turn::Remark { text, .. } => Some(text.trim()),
+            _ => None,
+        })
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// A text in quotes, whole, or cut at a word with an ellipsis (never mid-word).
+fn quoted(text: &str) -> String {
+    let t = text.trim().trim_end_matches('.');
+    if t.chars().count() <= 240 {
+        return format!("“{t}”");
+    }
+    format!("“{}…”", crate::demo::topics::cut_at_word(t, 239))
+}
+
+/// The person's remark made since `env.me` last spoke, if any: the speaker answers it first.
+fn fresh_remark(env: &MeetingEnvelope) -> Option<&str> {
+    for t in env.transcript.iter().rev() {
+        match t {
+            Turn::Remark { text, .. } => return Some(text.trim()),
+            Turn::Contribution { speaker, .. } if *speaker == env.me.id => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Options said so far (by their wording), in the order first said.
 fn options_said(env: &MeetingEnvelope) -> Vec<&'static str> {
     let mut said = Vec::new();
@@ -178,9 +211,13 @@ fn speak(env: &MeetingEnvelope, rng: &mut SplitMix64) -> String {
         facts[(me + Phase::ALL.iter().position(|p| *p == env.phase).unwrap_or(0)) % facts.len()]
             .clone()
     });
-    let building = last_point(env)
-        .map(|(who, point)| format!("Building on {}'s point ({point}): ", name_of(env, who)))
-        .unwrap_or_default();
+    // The person's word comes first: a remark since this attendee last spoke is taken in.
+    let building = match fresh_remark(env) {
+        Some(remark) => format!("Taking in what the person said, {}: ", quoted(remark)),
+        None => last_point(env)
+            .map(|(who, point)| format!("Building on {}'s point ({point}): ", name_of(env, who)))
+            .unwrap_or_default(),
+    };
     let said = options_said(env);
     let favourite = said.first().copied().unwrap_or(OPTIONS[0]);
     match env.phase {
@@ -264,19 +301,29 @@ fn minutes(env: &MeetingEnvelope) -> Minutes {
             }
         }
     }
-    let decisions = said
+    let mut decisions: Vec<String> = said
         .first()
         .map(|o| vec![format!("Go with {o}.")])
         .unwrap_or_default();
+    // What the person settled is a decision of the meeting, in their words.
+    for r in remarks(env).into_iter().take(8) {
+        decisions.push(format!("As the person said: {}.", quoted(r)));
+    }
+    let figures = crate::demo::facts::figures(&env.agenda);
     Minutes {
         summary: format!(
-            "The meeting on “{}” heard {spoke} contributions from {} participants and {}.",
+            "The meeting on “{}” heard {spoke} contributions from {} participants and {}.{}",
             title_of(&env.agenda).trim_end_matches(['.', '!', '?']),
             participants(env).len(),
             if decisions.is_empty() {
                 "ended without a decision"
             } else {
                 "agreed on one option"
+            },
+            if figures.is_empty() {
+                String::new()
+            } else {
+                format!(" It kept to the agenda's figures: {}.", figures.join(", "))
             }
         ),
         decisions,

@@ -516,7 +516,11 @@ impl TeamState {
                     if let Some(v) = version {
                         self.tree.set_reflection_note(
                             &v,
-                            format!("DoD {dod}. Next: {}", refl.next_version_delta),
+                            format!(
+                                "Definition of done {}. Next: {}",
+                                dod_in_words(refl.dod_status),
+                                refl.next_version_delta
+                            ),
                         )?;
                         changes.push(format!("reflected on {v} of {}", refl.refers_to_product));
                     }
@@ -833,6 +837,15 @@ impl TeamState {
             }
         };
         (share * 100.0).round() as u32
+    }
+}
+
+/// The definition-of-done status as a person reads it (the note beside a version).
+fn dod_in_words(s: crate::schema::DodStatus) -> &'static str {
+    match s {
+        crate::schema::DodStatus::Met => "met",
+        crate::schema::DodStatus::PartiallyMet => "partly met",
+        crate::schema::DodStatus::NotMet => "not met yet",
     }
 }
 

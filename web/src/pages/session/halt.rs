@@ -16,6 +16,13 @@ pub fn HaltDialog() -> impl IntoView {
     let later = RwSignal::new(false);
     let busy = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
+    let dialog_ref = NodeRef::<leptos::html::Div>::new();
+    // Focus goes into the dialog when it opens: to the first option, or the answer box.
+    Effect::new(move |_| {
+        if let Some(el) = dialog_ref.get() {
+            crate::pages::dialog::focus_first(&el, "button[data-option], textarea");
+        }
+    });
     let question = move || {
         runner.with(|s| {
             s.question()
@@ -46,7 +53,7 @@ pub fn HaltDialog() -> impl IntoView {
         {move || question().filter(|_| !runner.read_only.get()).map(|(asked_by, halt)| {
             if later.get() {
                 return view! {
-                    <div class="banner info" style="position: fixed; bottom: 1rem; left: 1rem; z-index: 30">
+                    <div class="banner info" data-answer-later="true" style="position: fixed; bottom: 1rem; left: 1rem; z-index: 30">
                         <strong>{asked_by.clone()}</strong> " is waiting for your answer."
                         <button class="small" on:click=move |_| later.set(false)>"Answer now"</button>
                     </div>
@@ -55,7 +62,16 @@ pub fn HaltDialog() -> impl IntoView {
             let options = halt.options.clone().unwrap_or_default();
             view! {
                 <div class="overlay">
-                    <div class="dialog small" role="dialog" aria-modal="true" aria-labelledby="halt-title" data-dialog="halt">
+                    <div class="dialog small" role="dialog" aria-modal="true" aria-labelledby="halt-title" data-dialog="halt"
+                        node_ref=dialog_ref
+                        on:keydown=move |ev: web_sys::KeyboardEvent| {
+                            // Escape puts the question aside ("Later"); Tab stays in the dialog.
+                            if ev.key() == "Escape" {
+                                later.set(true);
+                            } else if let Some(el) = dialog_ref.get_untracked() {
+                                crate::pages::dialog::trap_tab(&ev, &el);
+                            }
+                        }>
                         <header>
                             <h2 id="halt-title">{format!("{asked_by} asks you")}</h2>
                         </header>

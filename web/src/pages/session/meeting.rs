@@ -51,8 +51,9 @@ pub fn MeetingPanels() -> impl IntoView {
                     }).collect_view())}
                 </ol>
             </nav>
+            <super::JumpBar items=&[("Attendees", "panel-attendees"), ("Transcript", "panel-transcript"), ("Timeline", "panel-timeline"), ("Minutes", "panel-minutes")]/>
             <div class="meeting-grid">
-                <aside class="panel" aria-label="Attendees">
+                <aside class="panel" aria-label="Attendees" id="panel-attendees">
                     <h2>"Attendees"</h2>
                     <div class="panel-body stack">
                         <button class="ghost small" aria-pressed=move || speaker.get().is_none().to_string()
@@ -75,7 +76,7 @@ pub fn MeetingPanels() -> impl IntoView {
                         }).collect_view())}
                     </div>
                 </aside>
-                <section class="panel" aria-label="Transcript" aria-live="polite">
+                <section class="panel" aria-label="Transcript" aria-live="polite" id="panel-transcript">
                     <h2>"Transcript" <span class="spacer"></span>
                         <span class="muted small">{move || view_memo.get().map(|v| match v.fallbacks {
                             0 => String::new(),
@@ -83,7 +84,7 @@ pub fn MeetingPanels() -> impl IntoView {
                             n => format!("{n} decisions by the fallback rule"),
                         })}</span>
                     </h2>
-                    <div class="panel-body transcript-list">
+                    <div class="panel-body transcript-list" tabindex="0" role="group" aria-label="What was said">
                         {move || {
                             let who = speaker.get();
                             let v = view_memo.get()?;
@@ -123,12 +124,12 @@ pub fn MeetingPanels() -> impl IntoView {
                         }}
                     </div>
                 </section>
-                <div class="side-right stack">
+                <div class="side-right stack" id="panel-timeline">
                     <super::timeline::Timeline/>
                     <RemarkBox/>
                 </div>
             </div>
-            <section class="panel minutes" aria-label="Minutes" data-section="minutes">
+            <section class="panel minutes" aria-label="Minutes" data-section="minutes" id="panel-minutes">
                 <h2>"Minutes"</h2>
                 <div class="panel-body">
                     {move || view_memo.get().map(|v| if v.has_minutes {

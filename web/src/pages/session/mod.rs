@@ -15,6 +15,7 @@ use crate::util::short_count;
 
 mod charter;
 mod cost;
+mod fix;
 mod halt;
 mod meeting;
 mod overview;
@@ -105,20 +106,21 @@ fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView
             <Banners/>
             {(kind == Kind::Meeting).then(|| view! { <meeting::MeetingPanels/> })}
             {(kind == Kind::Team).then(|| view! {
+            <JumpBar items=&[("Products", "panel-products"), ("Product", "panel-product"), ("Timeline", "panel-timeline")]/>
             <div class="session-grid">
-                <aside class="panel" aria-label="Products">
+                <aside class="panel" aria-label="Products" id="panel-products">
                     <h2>"Products" <span class="spacer"></span>
                         <span class="muted small">{move || runner.with(|s| s.as_team().map_or(0, |t| t.state().tree.walk().len()))}</span>
                     </h2>
                     <tree::ProductTree selected=product on_select=select/>
                 </aside>
-                <div class="panel" aria-live="polite">
+                <div class="panel" aria-live="polite" id="panel-product">
                     {move || match product.get() {
                         Some(p) => view! { <product::ProductView product_id=p on_select=select/> }.into_any(),
                         None => view! { <overview::Overview/> }.into_any(),
                     }}
                 </div>
-                <div class="side-right stack">
+                <div class="side-right stack" id="panel-timeline">
                     <timeline::Timeline/>
                     <charter::Remarks/>
                     <charter::CharterPanel/>
@@ -128,6 +130,31 @@ fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView
             <transcript::TranscriptDialog/>
             <halt::HaltDialog/>
         </div>
+    }
+}
+
+/// On a phone the panels flow one after another: this bar (shown only on narrow screens) takes
+/// the person to each with one tap, and moves focus there for keyboards and screen readers.
+#[component]
+pub fn JumpBar(items: &'static [(&'static str, &'static str)]) -> impl IntoView {
+    let go = |id: &str| {
+        let el = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(id));
+        if let Some(el) = el {
+            el.scroll_into_view();
+            if let Some(el) = wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlElement>(&el) {
+                let _ = el.set_attribute("tabindex", "-1");
+                let _ = el.focus();
+            }
+        }
+    };
+    view! {
+        <nav class="jump-bar" aria-label="Go to a panel">
+            {items.iter().map(|(label, id)| view! {
+                <button class="ghost small" data-jump=*id on:click=move |_| go(id)>{*label}</button>
+            }).collect_view()}
+        </nav>
     }
 }
 
@@ -226,12 +253,25 @@ fn Banners() -> impl IntoView {
                 <button class="ghost small" on:click=move |_| runner.error.set(None)>"Dismiss"</button>
             </div>
         })}
-        {move || match view.with(|v| v.status) {
-            "paused" if !runner.reopened_paused.get() => Some(view! {
-                <div class="banner warn" role="status" data-banner="paused">
-                    <strong>"Paused: "</strong> {move || view.with(|v| v.status_text.clone())}
+        // A retry waiting, with its countdown (core's words; gone once the retry is out).
+        {move || {
+            let facts = runner.facts(false);
+            runner.with(|s| s.notices(&facts)).into_iter().map(|n| view! {
+                <div class=format!("banner {}", n.tone) role="status" data-banner="retry">
+                    <span class="grow">{n.text}</span>
+                    {n.fix.map(|fix| view! { <fix::FixLink fix=fix/> })}
                 </div>
-            }.into_any()),
+            }).collect_view()
+        }}
+        {move || match view.with(|v| v.status) {
+            "paused" if !runner.reopened_paused.get() => {
+                let failed = view.with(|v| v.fix.as_ref().is_some_and(|f| *f == roundtable_core::engine::Fix::Settings));
+                Some(view! {
+                <div class=if failed { "banner bad" } else { "banner warn" } role="status" data-banner="paused">
+                    <span class="grow"><strong>"Paused: "</strong> {move || view.with(|v| v.status_text.clone())} "."</span>
+                    {move || view.with(|v| v.fix.clone()).map(|fix| view! { <fix::FixLink fix=fix/> })}
+                </div>
+            }.into_any())},
             "awaiting_person" => Some(view! {
                 <div class="banner info" role="status" data-banner="question">
                     <strong>{runner.with(|s| s.question().map(|(who, _)| who.to_string()))}</strong>

@@ -138,7 +138,10 @@ fn Current(product: Product) -> impl IntoView {
     view! {
         <div class="product-meta">
             <strong>{v.title.clone()}</strong>
-            <span class="badge">{v.id.clone()}</span>
+            <span class="badge" data-version-number=product.version_number(&v.id).unwrap_or(0)
+                title=format!("{} is this version's id in the session", v.id)>
+                {format!("version {} of {} · {}", product.version_number(&v.id).unwrap_or(0), product.versions.len(), v.id)}
+            </span>
             {is_accepted.then(|| view! { <span class="badge accepted">"accepted"</span> })}
             <span class="muted small">{format!("by {} · round {}", v.author, v.round)}</span>
         </div>
@@ -201,7 +204,8 @@ fn History(product: Product) -> impl IntoView {
     let options = move || {
         all.get_value()
             .into_iter()
-            .map(|v| view! { <option value=v.id.clone()>{format!("{} — {} (round {})", v.id, v.title, v.round)}</option> })
+            .enumerate()
+            .map(|(i, v)| view! { <option value=v.id.clone()>{format!("version {} ({}) — {} (round {})", i + 1, v.id, v.title, v.round)}</option> })
             .collect_view()
     };
     let diff = move || {
@@ -220,9 +224,9 @@ fn History(product: Product) -> impl IntoView {
     };
     view! {
         <ol class="stack" reversed>
-            {versions.iter().rev().map(|v| view! {
+            {versions.iter().enumerate().rev().map(|(i, v)| view! {
                 <li>
-                    <strong>{v.id.clone()}</strong> " " {v.title.clone()}
+                    <strong>{format!("Version {}", i + 1)}</strong> <span class="muted small">{format!(" ({})", v.id)}</span> " " {v.title.clone()}
                     <span class="muted small">{format!(" · {} · round {}", v.author, v.round)}</span>
                     <div class="small">{v.change_summary.clone()}</div>
                     {v.reflection_note.clone().map(|n| view! { <div class="small muted">"Reflection: " {n}</div> })}
@@ -238,7 +242,7 @@ fn History(product: Product) -> impl IntoView {
                 <select name="diff-to" prop:value=move || to.get() on:change=move |ev| to.set(event_target_value(&ev))>{options()}</select>
             </label>
         </div>
-        <div class="diff" aria-label="Differences">
+        <div class="diff" role="group" aria-label="Differences">
             {move || {
                 let d = diff();
                 if d.iter().all(|l| matches!(l, DiffLine::Same(_))) {

@@ -1,37 +1,25 @@
 //! The timeline: rounds and steps with every call, each member's live state in the current step,
 //! and a progress bar for the round. A call opens its transcript.
 //!
-//! Everything shown is core's: the stage, the progress, the live words and the timeline with
-//! each call's result ([`Session::timeline`], [`roundtable_core::session::SessionView`]). The
-//! runner adds only what it alone knows: a call whose request is out is `streaming`, one whose
-//! answer is being validated and stored is `validating`.
+//! Every word shown is core's: the stage and the progress ([`roundtable_core::session::SessionView`]),
+//! each member's state ([`roundtable_core::session::Session::members_now`]) and each call's ([`roundtable_core::session::Session::timeline`]), from
+//! the engine's state and the facts only the runner knows ([`Runner::facts`]: a request out, an
+//! answer streaming, a retry waiting).
 
 use leptos::prelude::*;
 use roundtable_core::protocol::CallKind;
-use roundtable_core::session::Session;
 
 use super::{Inspect, ViewMemo};
 use crate::runner::Runner;
 
-/// " · 1.2k chars" while a call's answer is arriving, nothing before its first chunk.
-fn streamed_chars(runner: Runner, call_id: Option<&str>) -> Option<String> {
-    let chars = runner
-        .partial
-        .with(|p| p.get(call_id?).map(|t| t.chars().count()))?;
-    Some(format!(
-        " · {} chars",
-        crate::util::short_count(chars as u64)
-    ))
-}
-
-/// The badge class of a call result word ([`roundtable_core::engine::CallRecord::result_word`]).
-fn result_class(word: &str) -> &'static str {
+/// The badge class of a call's state word ([`roundtable_core::live::CallNow`]).
+fn state_class(word: &str) -> &'static str {
     match word {
-        "applied" => "ok",
-        "invalid" => "invalid",
-        "fell back" | "halted" => "warn",
-        "asked for context" | "answered" => "running",
-        "waiting" => "queued",
+        "applied" | "done" => "ok",
+        "invalid" | "failed" | "stuck" => "invalid",
+        "fell back" | "halted" | "retrying" | "repaired" | "stopped" => "warn",
+        "asked for context" | "answered" | "streaming" | "validating" => "running",
+        "queued" | "waiting" => "queued",
         _ => "",
     }
 }
@@ -47,45 +35,44 @@ pub fn Timeline() -> impl IntoView {
             <h2>"Timeline"</h2>
             <div class="panel-body">
                 {move || {
-                    let inflight = runner.inflight.get();
-                    let validating = runner.validating.get();
                     let v = view.get();
                     let pct = v.progress;
                     let stage = if v.stage.is_empty() { "Not started".to_string() } else { v.stage };
-                    // The member's name and outstanding call: the team's panel knows them.
-                    let live: Vec<(String, String, &'static str, Option<String>)> = runner.with_untracked(|s| {
-                        v.live.into_iter().map(|(id, word)| {
-                            let (name, call) = member_now(s, &id);
-                            let word = match call.as_deref() {
-                                Some(c) if validating.contains(c) => "validating",
-                                Some(c) if inflight.contains(c) => "streaming",
-                                _ => word,
-                            };
-                            (id, name, word, call)
-                        }).collect()
-                    });
                     view! {
                         <div class="small"><strong>{stage}</strong></div>
                         <div class="progress" role="progressbar" aria-label="Round progress"
                             aria-valuemin="0" aria-valuemax="100" aria-valuenow=pct>
                             <div style:width=format!("{pct}%")></div>
                         </div>
-                        <div class="members-live" aria-label="Members now">
-                            {live.into_iter().map(|(id, name, state, call_id)| view! {
-                                <div class="member-live" data-member=id.clone()>
-                                    <span class="mname" title=id.clone()>{name}</span>
-                                    <span class=format!("badge {state}") data-live-state=state>
-                                        {state.replace('_', " ")}
-                                        // Only this text re-renders as the answer arrives.
-                                        {(state == "streaming").then_some(move || streamed_chars(runner, call_id.as_deref()))}
-                                    </span>
-                                </div>
-                            }).collect_view()}
-                        </div>
                     }
                 }}
-                <div class="timeline" aria-label="Rounds and steps">
-                    {move || runner.with(Session::timeline).into_iter().map(|round| view! {
+                // Every word is core's (engine state + the runner's facts); the characters of a
+                // streaming answer re-render this list only.
+                <div class="members-live" role="group" aria-label="Members now">
+                    {move || {
+                        let facts = runner.facts(true);
+                        runner.with(|s| s.members_now(&facts)).into_iter().map(|m| {
+                            let call_id = m.call_id.clone();
+                            view! {
+                                <div class="member-live" data-member=m.member.clone()>
+                                    <span class="mname" title=m.member.clone()>{m.name}</span>
+                                    {match call_id {
+                                        Some(id) => view! {
+                                            <button class=format!("badge {} link-badge", state_class(m.state)) data-live-state=m.state
+                                                title="Open the transcript of this call"
+                                                on:click=move |_| inspect.set(Some(id.clone()))>{m.label}</button>
+                                        }.into_any(),
+                                        None => view! {
+                                            <span class=format!("badge {}", state_class(m.state)) data-live-state=m.state>{m.label}</span>
+                                        }.into_any(),
+                                    }}
+                                </div>
+                            }
+                        }).collect_view()
+                    }}
+                </div>
+                <div class="timeline" role="group" aria-label="Rounds and steps">
+                    {move || { let facts = runner.facts(false); runner.with(|s| s.timeline(&facts)) }.into_iter().map(|round| view! {
                         <div class="round">
                             <h3>{round.title}</h3>
                             {round.steps.into_iter().map(|step| view! {
@@ -104,8 +91,10 @@ pub fn Timeline() -> impl IntoView {
                                                     title="Open the transcript of this call">
                                                     {format!("{}{kind_word}", call.member)}
                                                 </button>
-                                                <span class=format!("badge {}", result_class(call.result))>{call.result}</span>
-                                                <span class="muted small">{crate::util::short_count(call.tokens)}</span>
+                                                <span class=format!("badge {}", state_class(call.now.state)) data-state=call.now.state>{call.now.label}</span>
+                                                {(call.tokens > 0).then(|| view! {
+                                                    <span class="muted small">{format!("{} tokens", crate::util::short_count(call.tokens))}</span>
+                                                })}
                                                 {call.cost.map(|c| view! { <span class="muted small" data-call-cost>{c}</span> })}
                                             </div>
                                         }
@@ -118,19 +107,4 @@ pub fn Timeline() -> impl IntoView {
             </div>
         </section>
     }
-}
-
-/// A member's display name and its outstanding call, if any.
-fn member_now(s: &Session, member: &str) -> (String, Option<String>) {
-    let name = s
-        .members()
-        .into_iter()
-        .find(|m| m.id == member)
-        .map_or_else(|| member.to_string(), |m| m.name);
-    let call = s
-        .calls_out()
-        .into_iter()
-        .find(|(m, _)| m == member)
-        .map(|(_, id)| id);
-    (name, call)
 }

@@ -35,11 +35,18 @@ pub fn TranscriptDialog() -> impl IntoView {
     let Inspect(inspect) = expect_context::<Inspect>();
     let close = move || inspect.set(None);
     let dialog_ref = NodeRef::<leptos::html::Div>::new();
+    // Where focus was when the dialog opened: it goes back there when the dialog closes.
+    let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
     Effect::new(move |_| {
         if inspect.get().is_some() {
+            if opener.with_value(Option::is_none) {
+                opener.set_value(crate::pages::dialog::active());
+            }
             if let Some(el) = dialog_ref.get() {
                 let _ = el.focus();
             }
+        } else if let Some(el) = opener.try_update_value(Option::take).flatten() {
+            let _ = el.focus();
         }
     });
     view! {
@@ -51,7 +58,13 @@ pub fn TranscriptDialog() -> impl IntoView {
                 }>
                     <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="transcript-title" tabindex="-1"
                         node_ref=dialog_ref
-                        on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Escape" { close(); }>
+                        on:keydown=move |ev: web_sys::KeyboardEvent| {
+                            if ev.key() == "Escape" {
+                                close();
+                            } else if let Some(el) = dialog_ref.get_untracked() {
+                                crate::pages::dialog::trap_tab(&ev, &el);
+                            }
+                        }>
                         <header>
                             <h2 id="transcript-title">{format!("Transcript of {call_id}")}</h2>
                             <button class="ghost" on:click=move |_| close() aria-label="Close">"Close"</button>
@@ -117,15 +130,29 @@ fn CallDetail(record: CallView) -> impl IntoView {
         })}
         <section data-section="result">
             <h3>"What became of it"</h3>
-            <ResultView result=record.result.clone()/>
+            {match (record.result.clone(), record.failed.clone()) {
+                (None, Some((error, fix))) if record.raw_answer.is_none() => view! {
+                    <div class="notice error" data-failed="true">
+                        <p><span class="badge invalid">"failed"</span> " The provider gave no answer: " {error}</p>
+                        <p class="small">"The call is asked again when you resume. " <super::fix::FixLink fix=fix/></p>
+                    </div>
+                }.into_any(),
+                (result, failed) => view! {
+                    <ResultView result=result/>
+                    {failed.map(|(error, _)| view! {
+                        <p class="small muted" data-failed="earlier">{format!("An earlier attempt of this call failed: {error}")}</p>
+                    })}
+                }.into_any(),
+            }}
         </section>
         <section data-section="raw">
             <h3>"Raw answer"</h3>
             {match record.raw_answer.clone() {
-                Some(raw) => view! { <pre class="raw msg">{raw}</pre> }.into_any(),
+                Some(raw) => view! { <pre class="raw msg" tabindex="0">{raw}</pre> }.into_any(),
                 None => {
                     let runner = expect_context::<Runner>();
                     let id = record.id.clone();
+                    let failed = record.failed.is_some();
                     // The answer so far, as text (never HTML). Only the text node follows it: the
                     // block itself (and its status badge) is made once per streaming/not switch,
                     // so a selection in the text survives and the live region is not re-announced.
@@ -134,10 +161,10 @@ fn CallDetail(record: CallView) -> impl IntoView {
                     (move || if streaming.get() {
                         view! {
                             <p><span class="badge streaming live" role="status">"streaming — answer so far"</span></p>
-                            <pre class="raw msg" data-streaming="true">{move || text.get().unwrap_or_default()}</pre>
+                            <pre class="raw msg" tabindex="0" data-streaming="true">{move || text.get().unwrap_or_default()}</pre>
                         }.into_any()
                     } else {
-                        view! { <p class="muted">"No answer yet."</p> }.into_any()
+                        view! { <p class="muted">{if failed { "No answer: the provider failed (above)." } else { "No answer yet." }}</p> }.into_any()
                     }).into_any()
                 }
             }}
@@ -147,7 +174,7 @@ fn CallDetail(record: CallView) -> impl IntoView {
             {c.messages.iter().map(|m| view! {
                 <div class="msg">
                     <div class="role">{role_word(m.role)}</div>
-                    <pre>{m.content.clone()}</pre>
+                    <pre tabindex="0">{m.content.clone()}</pre>
                 </div>
             }).collect_view()}
         </section>
@@ -174,7 +201,7 @@ fn EnvelopeDetails(call_id: String) -> impl IntoView {
     view! {
         <details on:toggle=on_toggle>
             <summary>"State envelope (what the prompt was built from)"</summary>
-            <pre class="raw">{move || text.get().unwrap_or_else(|| "Rebuilding…".into())}</pre>
+            <pre class="raw" tabindex="0">{move || text.get().unwrap_or_else(|| "Rebuilding…".into())}</pre>
         </details>
     }
 }
@@ -205,7 +232,7 @@ fn ResultView(result: Option<CallResultView>) -> impl IntoView {
             {slices.into_iter().map(|(heading, text)| view! {
                 <div class="msg">
                     <div class="role">{heading}</div>
-                    <pre>{text}</pre>
+                    <pre tabindex="0">{text}</pre>
                 </div>
             }).collect_view()}
         }.into_any(),

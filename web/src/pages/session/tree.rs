@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 
 use leptos::prelude::*;
+use leptos::tachys::html::attribute::custom::CustomAttribute;
 
 use crate::runner::Runner;
 
@@ -134,6 +135,7 @@ pub fn ProductTree(
 
     view! {
         <div class="tree-viewport" node_ref=viewport role="tree" aria-label="Product tree" tabindex="0"
+            aria-activedescendant=move || selected.get().map(|id| format!("tree-row-{id}"))
             on:scroll=move |_| {
                 if let Some(el) = viewport.get_untracked() {
                     scroll_top.set(el.scroll_top() as f64);
@@ -153,13 +155,14 @@ pub fn ProductTree(
                             let id = r.id.clone();
                             let id_toggle = r.id.clone();
                             let is_sel = sel.as_deref() == Some(r.id.as_str());
+                            let level = (r.depth + 1).to_string();
                             let expanded = r.has_children.then(|| (!collapsed.get_untracked().contains(&r.id)).to_string());
                             let title = format!("{} · {} · {}{}", r.id, r.kind, r.status.replace('_', " "),
                                 r.owner.as_ref().map(|o| format!(" · {o}")).unwrap_or_default());
                             view! {
                                 <div class=if is_sel { "tree-row selected" } else { "tree-row" }
-                                    role="treeitem" attr:aria-level=r.depth + 1 aria-selected=is_sel.to_string()
-                                    aria-expanded=expanded data-product-id=r.id.clone() title=title
+                                    role="treeitem" aria-selected=is_sel.to_string()
+                                    aria-expanded=expanded data-product-id=r.id.clone() title=title id=format!("tree-row-{}", r.id)
                                     style:top=format!("{}px", i * ROW_PX as usize)
                                     style:padding-left=format!("{}px", 4 + r.depth * 16)
                                     on:click=move |_| on_select.run(Some(id.clone()))>
@@ -179,6 +182,8 @@ pub fn ProductTree(
                                     <span class="ptype">{r.kind}</span>
                                 </div>
                             }
+                            // tachys has no typed `aria-level`: set it as a plain attribute.
+                            .attr("aria-level", level)
                         }).collect_view()
                     })
                 }}

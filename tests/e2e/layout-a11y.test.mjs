@@ -1,0 +1,161 @@
+// Every page and state, on a phone and on a desktop, checked by axe-core: home (empty and with
+// sessions), the new-session forms, settings, a running and a finished session of each kind, the
+// question dialog, the transcript dialog. At 390 × 844 nothing may scroll sideways and every
+// control must be inside the screen; axe-core must report no serious or critical violation.
+// Screenshots at 390 × 844 and 1440 × 900 of each land in tests/output (layout-*.png).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveDist, launch, open, shot, waitStatus, setDemoDelay, createDemoSession, ROOT } from './helpers.mjs';
+
+const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1440, height: 900 };
+
+let srv;
+let b;
+before(async () => {
+  srv = await serveDist();
+  b = await launch();
+});
+after(async () => {
+  await b?.close();
+  await srv?.stop();
+});
+
+/** axe-core's serious and critical violations on the page as it is now. */
+async function axeViolations(page) {
+  // Evaluated through the DevTools protocol, so the page's CSP (no inline script) is untouched.
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) {
+    await page.evaluate(AXE);
+  }
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n')[1] ?? ''}`),
+    }));
+  });
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** What sticks out sideways at the current viewport: the page's own overflow, and any control
+ * whose right edge is past the screen (outside a container that scrolls on purpose). */
+async function overflow(page) {
+  return page.evaluate(() => {
+    const doc = document.documentElement;
+    const width = doc.clientWidth;
+    const scrollsItself = (el) => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const ox = getComputedStyle(p).overflowX;
+        if (ox === 'auto' || ox === 'scroll' || ox === 'hidden') return true;
+      }
+      return false;
+    };
+    const out = [...document.querySelectorAll('button, a, input, select, textarea, h1, table')]
+      .filter((el) => el.offsetParent !== null || getComputedStyle(el).position === 'fixed')
+      .filter((el) => el.getBoundingClientRect().right > width + 1 && !scrollsItself(el))
+      .map((el) => `${el.tagName.toLowerCase()}${el.getAttribute('name') ? `[name=${el.getAttribute('name')}]` : ''} "${(el.textContent || '').trim().slice(0, 30)}" right=${Math.round(el.getBoundingClientRect().right)}`);
+    return { scrollWidth: doc.scrollWidth, clientWidth: width, bodyScroll: document.body.scrollWidth, out };
+  });
+}
+
+/** Checks the page in its current state at both sizes; `name` names the screenshots. */
+async function check(page, name, { axe = true } = {}) {
+  await page.setViewportSize(PHONE);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const o = await overflow(page);
+  await shot(page, `layout-390-${name}`);
+  assert.ok(o.scrollWidth <= o.clientWidth && o.bodyScroll <= o.clientWidth,
+    `${name}: scrolls sideways at 390 px (scrollWidth ${o.scrollWidth} > ${o.clientWidth})`);
+  assert.deepEqual(o.out, [], `${name}: controls past the right edge at 390 px`);
+  if (axe) {
+    const v = await axeViolations(page);
+    assert.deepEqual(v, [], `${name} (390 px): axe-core serious/critical violations`);
+  }
+  await page.setViewportSize(DESKTOP);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await shot(page, `layout-1440-${name}`);
+  if (axe) {
+    const v = await axeViolations(page);
+    assert.deepEqual(v, [], `${name} (1440 px): axe-core serious/critical violations`);
+  }
+}
+
+test('home, new session, new meeting and settings fit a phone and pass axe-core', async () => {
+  const { page } = b;
+  await open(page, srv.url, '#/');
+  await page.waitForSelector('text=No sessions yet.');
+  await check(page, 'home-empty');
+  await open(page, srv.url, '#/new');
+  await page.waitForSelector('.member-row');
+  await check(page, 'new-team');
+  await page.click('button[data-kind="meeting"]');
+  await page.waitForSelector('form[data-form="meeting"]');
+  await check(page, 'new-meeting');
+  await open(page, srv.url, '#/settings');
+  await page.waitForSelector('fieldset.provider[data-provider="openai"]');
+  await check(page, 'settings');
+});
+
+test('a team session running, asking, finished, and its transcript fit a phone and pass axe-core', async () => {
+  const { page, context } = b;
+  await setDemoDelay(context, srv.url, 1500);
+  await createDemoSession(page, srv.url, 'Plan a book swap in the village hall for 40 people with a £50 budget.');
+  await page.click('button[name="run"]');
+  await page.waitForSelector('[data-live-state="streaming"]');
+  await check(page, 'team-running');
+  // The chair's question: the dialog holds focus; checked with its backdrop.
+  await waitStatus(page, 'awaiting_person', 60000);
+  await page.waitForSelector('[data-dialog="halt"]');
+  await check(page, 'team-question');
+  await page.click('[data-dialog="halt"] button[data-option]');
+  await setDemoDelay(context, srv.url, 0);
+  await page.click('button[name="send-answer"]');
+  await waitStatus(page, 'done', 180000);
+  await page.waitForSelector('[data-banner="done"]');
+  await check(page, 'team-done');
+  // On a phone the panels are one tap apart: the jump bar takes focus to each.
+  await page.setViewportSize(PHONE);
+  for (const id of ['panel-timeline', 'panel-products', 'panel-product']) {
+    await page.click(`.jump-bar button[data-jump="${id}"]`);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), id);
+  }
+  await page.setViewportSize(DESKTOP);
+  assert.equal(await page.isVisible('.jump-bar'), false, 'no jump bar on a desktop');
+  await page.click('.tree-row[data-product-id="p1"]');
+  await page.waitForSelector('article.markdown');
+  await check(page, 'team-product');
+  await page.locator('.call-line button.link').first().click();
+  await page.waitForSelector('.dialog[role="dialog"]');
+  await check(page, 'team-transcript');
+  await page.keyboard.press('Escape');
+  await open(page, srv.url, '#/');
+  await page.waitForSelector('table.sessions');
+  await check(page, 'home-list');
+});
+
+test('a meeting running and finished fits a phone and passes axe-core', async () => {
+  const { page, context } = b;
+  await setDemoDelay(context, srv.url, 1500);
+  await open(page, srv.url, '#/new');
+  await page.click('button[data-kind="meeting"]');
+  await page.fill('textarea[name="agenda"]', 'Pick a venue for the book swap.\n40 people, £50, one Saturday in May.');
+  await page.click('button[name="create-meeting"]');
+  await page.waitForSelector('.session-head');
+  await page.click('button[name="run"]');
+  await page.waitForSelector('[data-live-state="streaming"]');
+  await check(page, 'meeting-running');
+  await page.click('button[name="stop"]');
+  await waitStatus(page, 'paused');
+  await setDemoDelay(context, srv.url, 0);
+  await page.click('button[name="run"]');
+  await waitStatus(page, 'done', 180000);
+  await check(page, 'meeting-done');
+  await page.setViewportSize(PHONE);
+  await page.click('.jump-bar button[data-jump="panel-minutes"]');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'panel-minutes');
+  await page.setViewportSize(DESKTOP);
+  assert.deepEqual(b.errors, [], 'no page errors');
+});
