@@ -896,12 +896,8 @@ const BASE_RULES: &str = "## Base rules
 ";
 
 const COMMON_MISTAKES: &str =
-    "- Wrapping the JSON in ``` fences or writing prose before or after it.
-- Inventing ids, or reusing a new-N id in a later answer.
-- Enum values spelled differently from the allowed values listed above (they are case-sensitive).
+    "- Enum values spelled differently from the allowed values listed above (they are case-sensitive).
 - Python literals (True, False, None) instead of JSON true, false, null.
-- Overlong fields: a shortestSummary over 120 characters, a comment over 5000.
-- Restating someone else's content instead of pointing to it.
 ";
 
 const TOKEN_RULES: &str = "- Be dense: every sentence must carry information the team needs.
@@ -931,16 +927,16 @@ fn step_rules(step: Step) -> &'static str {
 - bootstrapOverrides changes the charter or personas mid-session; use it only when the mission really changed.
 ",
         Step::Write => "- Write one new version of each product assigned to you this round, following its directive.
-- The content is the product itself (Markdown), complete and at least 50 characters — not a description of what you would write.
+- The content is the whole product — not a description of what you would write.
 - changeSummary says what changed since the last version and which collabs or directive points it answers.
-- You may comment on other products with collabs; never write versions of products not assigned to you.
+- Comment on other products with collabs; write versions only of the products assigned to you.
 ",
         Step::PeerReview => "- Review each version listed under 'Versions to review': approved or needs_revision, with a summary.
 - No duplication: if you agree, say so without restating the content; raise each point once.
 - Use collabs for concrete, actionable feedback (suggestion, concern, question) addressed to the author.
 ",
         Step::Inspection => "- You are the watchdog: check every version listed under 'Versions to inspect' against its definition of done, for completeness, coherence, integration, quality and security.
-- Assess each one (approved, needs_revision, blocked) with findings: category, severity 1-10, issue, recommendation, the DoD criterion it breaks.
+- Assess each one with findings: what is wrong, how to fix it, and the DoD criterion it breaks.
 - Do not repeat findings already raised in reviews or earlier inspections.
 ",
         Step::Presentation => "- Present the result to the person: what was produced, what was accepted, what is still open.
@@ -952,13 +948,13 @@ fn step_rules(step: Step) -> &'static str {
 
 fn step_mistakes(step: Step) -> String {
     match step {
-        Step::Write => format!("- Content shorter than {} characters, or content that is JSON.\n- A version for a product that is not assigned to you.\n", limits::CONTENT_MIN),
+        Step::Write => "- A version that summarises the product instead of being it.\n".into(),
         Step::PlanAssign => "- An assignment or acceptance naming a product that does not exist or was just removed.\n- Accepting a version id that belongs to another product.\n- Two children of one parent with the same name.\n".into(),
         Step::PeerReview => "- Reviewing your own version, or a version not listed for you.\n".into(),
         Step::Inspection => "- Inspecting a version not listed under 'Versions to inspect'.\n".into(),
         Step::Reflect => "- Reflecting on a product you did not work on last round; a collabId that does not exist.\n".into(),
-        Step::Bootstrap => "- Persona or domain keys that are not member ids; two initial products with the same name.\n".into(),
-        Step::Presentation => "- asAgent that is not a member id; new content that no product holds.\n".into(),
+        Step::Bootstrap => "- A domain for a member who is not an operative.\n".into(),
+        Step::Presentation => "- New content that no product holds.\n".into(),
     }
 }
 
@@ -1026,35 +1022,31 @@ fn output_structure(env: &Envelope) -> String {
 fn final_output_notes(env: &Envelope) -> String {
     match env.step {
         Step::Bootstrap => format!(
-            "personas: one per member id, at most {} characters each; operativeDomains: one per operative id; initial product type is one of Content, Decision, Collection, Orchestration, name at most {} characters, dod at most {}, owner an operative id or null; mission at most {} characters.\n",
+            "personas: one per member id, at most {} characters each; operativeDomains: one per operative id; an initial product's type is one of Content, Decision, Collection, Orchestration, its name at most {} characters, its dod at most {}; mission at most {} characters.\n",
             limits::PERSONA_MAX,
             limits::PRODUCT_NAME_MAX,
             limits::PRODUCT_DOD_MAX,
             limits::MISSION_MAX
         ),
-        Step::Reflect => "One reflection per product you wrote last round; dodStatus is one of met, partially_met, not_met; one feedbackResponse per collab you received, action one of accept, defer, reject.\n".into(),
+        Step::Reflect => "dodStatus is one of met, partially_met, not_met.\n".into(),
         Step::PlanAssign => format!(
-            "Include only what you need; treeOperations, assignments, acceptance and remarks may be []. A new product's type is one of Content, Decision, Collection, Orchestration; name at most {} characters, dod at most {}. Assign work to operatives only; an assignment may add a directive \"context\" and \"attachedContext\":[{{\"productId\":\"…\",\"include\":[\"content\",\"feedback\"],\"reason\":\"Why they need it.\"}}]. To send a version back: {{\"productId\":\"…\",\"accepted\":false,\"rejectionReason\":\"What to change.\"}}. An UPDATE may change name, type, dod, description and assignee (null unassigns). Optional: chairVersions (versions you write yourself), bootstrapOverrides (to change the charter).\n",
+            "Include only what you need; treeOperations, assignments, acceptance and remarks may be []. A new product's type is one of Content, Decision, Collection, Orchestration; name at most {} characters, dod at most {}. Assign work to operatives only; an assignment may add a directive \"context\" and \"attachedContext\":[{{\"productId\":\"…\",\"include\":[\"content\",\"feedback\"],\"reason\":\"Why they need it.\"}}]. To send a version back: {{\"productId\":\"…\",\"accepted\":false,\"rejectionReason\":\"What to change.\"}}. An UPDATE may change name, type, dod, description and assignee (null unassigns). Optional: chairVersions (versions you write yourself) and bootstrapOverrides.\n",
             limits::PRODUCT_NAME_MAX,
             limits::PRODUCT_DOD_MAX
         ),
         Step::Write => format!(
-            "One version of each product assigned to you; contentTitle at most {} characters; content is the product itself in Markdown, {}-{} characters, never JSON.\n",
+            "contentTitle at most {} characters; content {}-{} characters of Markdown.\n",
             limits::CONTENT_TITLE_MAX,
             limits::CONTENT_MIN,
             limits::CONTENT_MAX
         ),
-        Step::PeerReview => "One review per version listed to review; assessment is approved or needs_revision.\n".into(),
+        Step::PeerReview => String::new(),
         Step::Inspection => format!(
-            "One inspection per version listed; assessment is one of approved, needs_revision, blocked; a finding's category is one of security, completeness, coherence, integration, quality, severity {}-{}.\n",
+            "One inspection per version listed; assessment is one of approved, needs_revision, blocked; a finding's category is one of security, completeness, coherence, integration, quality, its severity {}-{}.\n",
             limits::SCALE_MIN,
             limits::SCALE_MAX
         ),
-        Step::Presentation => format!(
-            "{}-{} messages, each asAgent your own id.\n",
-            limits::MESSAGES_MIN,
-            limits::MESSAGES_MAX
-        ),
+        Step::Presentation => String::new(),
     }
 }
 
