@@ -235,3 +235,50 @@ fn queued_calls_read_queued_while_running_and_every_hold_names_its_fix() {
         assert_eq!(s.view().fix, Some(Fix::Question));
     }
 }
+
+/// A member whose answer went back for repair reads "repairing" until its new answer comes, then
+/// "done · repaired" while the rest of the step is still out (a team's Write with two writers).
+#[test]
+fn a_repaired_answer_reads_repairing_then_done_repaired() {
+    let mut s = team();
+    s.start(1).unwrap();
+    let none = RunFacts::default();
+    let mut now = 1;
+    // Play the demo until the Write step has both writers out.
+    let calls = loop {
+        now += 1;
+        if s.view().status == "awaiting_person" {
+            s.answer_halt("Forty people, £50.", now).unwrap();
+            continue;
+        }
+        let calls = s.next_calls();
+        if calls.len() >= 2 && calls.iter().all(|c| c.step == "write") {
+            break calls;
+        }
+        let call = calls.into_iter().next().expect("a call is due");
+        let reply = call.demo.unwrap();
+        s.submit(&call.id, &reply.text, None, now).unwrap();
+    };
+    let first = &calls[0];
+    now += 1;
+    s.submit(&first.id, "{\"responseType\":\"final_output\"}", None, now)
+        .unwrap();
+    let me = |s: &Session| {
+        s.members_now(&none)
+            .into_iter()
+            .find(|m| m.member == first.member)
+            .unwrap()
+    };
+    let repairing = me(&s);
+    assert!(repairing.label.starts_with("repairing"), "{repairing:?}");
+    let again = s
+        .next_calls()
+        .into_iter()
+        .find(|c| c.member == first.member)
+        .expect("the repair call is out");
+    now += 1;
+    let reply = first.demo.clone().unwrap();
+    s.submit(&again.id, &reply.text, None, now).unwrap();
+    let done = me(&s);
+    assert_eq!((done.state, done.label.as_str()), ("repaired", "done · repaired"));
+}

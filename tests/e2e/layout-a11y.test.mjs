@@ -61,8 +61,17 @@ async function overflow(page) {
   });
 }
 
-/** Checks the page in its current state at both sizes; `name` names the screenshots. */
+/** Checks the page in its current state at both sizes; `name` names the screenshots. Phones
+ * from 360 to 430 px wide are checked for sideways scrolling, 390 px also for axe-core. */
 async function check(page, name, { axe = true } = {}) {
+  for (const width of [360, 430]) {
+    await page.setViewportSize({ width, height: PHONE.height });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const o = await overflow(page);
+    assert.ok(o.scrollWidth <= o.clientWidth && o.bodyScroll <= o.clientWidth,
+      `${name}: scrolls sideways at ${width} px (scrollWidth ${o.scrollWidth} > ${o.clientWidth})`);
+    assert.deepEqual(o.out, [], `${name}: controls past the right edge at ${width} px`);
+  }
   await page.setViewportSize(PHONE);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const o = await overflow(page);
