@@ -124,6 +124,9 @@ pub struct MemberBrief {
     pub owned_products: usize,
     /// Products it owns that have no accepted version yet.
     pub owned_pending: usize,
+    /// An operative's area (its domain from Bootstrap), so everyone knows who covers what.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<String>,
 }
 
 /// The mission charter.
@@ -661,7 +664,8 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
         .collect();
 
     let mut owned: HashMap<&str, (usize, usize)> = HashMap::new();
-    for (_, p) in &live {
+    // The root is the whole project, not a piece of work: it counts for nobody.
+    for (_, p) in live.iter().filter(|(_, p)| p.id != crate::tree::ROOT_ID) {
         if let Some(o) = p.owner.as_deref() {
             let e = owned.entry(o).or_default();
             e.0 += 1;
@@ -694,6 +698,7 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
                     team_role: m.team_role.word().into(),
                     owned_products: owned,
                     owned_pending: pending,
+                    area: s.domains.get(&m.id).map(|d| d.area.clone()),
                 }
             })
             .collect(),
@@ -850,9 +855,13 @@ fn render_system(env: &Envelope) -> String {
     );
     let _ = writeln!(out, "Your team members:");
     for b in &env.members {
+        let area = b
+            .area
+            .as_deref()
+            .map_or(String::new(), |a| format!(", area: {a}"));
         let _ = writeln!(
             out,
-            "- {} ({}): {}, {} — owns {} product(s), {} not accepted yet",
+            "- {} ({}): {}, {}{area} — owns {} product(s), {} not accepted yet",
             b.id, b.name, b.role, b.team_role, b.owned_products, b.owned_pending
         );
     }
