@@ -542,12 +542,13 @@ impl ProductTree {
         let mut applied = Applied::default();
         let mut siblings = Siblings::of(&next);
         for (index, op) in operations.iter().enumerate() {
-            let fail = |reason| TreeError::Operation {
-                index,
-                action: action_name(op).into(),
-                reason,
-            };
-            apply_one(&mut next, &mut siblings, &mut applied, op).map_err(fail)?;
+            if let Err(reason) = apply_one(&mut next, &mut siblings, &mut applied, op) {
+                return Err(TreeError::Operation {
+                    index,
+                    action: action_name(op).into(),
+                    reason: reason.named_as_answered(&applied.new_ids),
+                });
+            }
         }
         self.products = next;
         Ok(applied)
@@ -1017,6 +1018,37 @@ fn insert_product(
         rejection_reason: None,
     });
     Ok(id)
+}
+
+impl TreeProblem {
+    /// The problem as the answer named things: a product an earlier ADD of the same answer made
+    /// is called by its `new-N`, never by an id the model has not seen yet.
+    fn named_as_answered(self, new_ids: &BTreeMap<String, String>) -> TreeProblem {
+        let name = |id: String| {
+            new_ids
+                .iter()
+                .find(|(_, real)| **real == id)
+                .map_or(id, |(new, _)| new.clone())
+        };
+        match self {
+            TreeProblem::UnknownProduct(id) => TreeProblem::UnknownProduct(name(id)),
+            TreeProblem::RemovedProduct(id) => TreeProblem::RemovedProduct(name(id)),
+            TreeProblem::Cycle { product, parent } => TreeProblem::Cycle {
+                product: name(product),
+                parent: name(parent),
+            },
+            TreeProblem::DuplicateSibling {
+                parent,
+                name: n,
+                existing,
+            } => TreeProblem::DuplicateSibling {
+                parent: name(parent),
+                name: n,
+                existing: name(existing),
+            },
+            other => other,
+        }
+    }
 }
 
 fn apply_one(
