@@ -180,8 +180,9 @@ fn no_duplicate_sibling_names_case_and_space_insensitive() {
         add("new-2", ROOT_ID, " catering "),
     ]);
     assert_eq!(index, 1);
+    // The clashing sibling was added by the same answer: named as the answer named it.
     assert!(
-        matches!(reason, TreeProblem::DuplicateSibling { ref existing, .. } if existing == "p4")
+        matches!(reason, TreeProblem::DuplicateSibling { ref existing, .. } if existing == "new-1")
     );
     let (_, reason) = check_fails(&[update(
         "p2",
