@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::engine::{
-    EngineEdit, EngineError, Event, EventKind, FoldError, ModelCall, Outcome, Protocol, Settings,
-    Status, Usage,
+    EngineEdit, EngineError, Event, EventKind, FoldError, ModelCall, Outcome, Protocol, RunTarget,
+    Settings, Status, Usage,
 };
 use crate::protocol::meeting::{MeetingSession, MeetingState};
 use crate::protocol::team::{TeamSession, TeamState};
@@ -227,9 +227,18 @@ impl Session {
         each!(self, s => s.submit(call_id, raw, usage, now))
     }
 
-    /// Starts a draft.
+    /// Starts a draft to run to the end.
     pub fn start(&mut self, now: u64) -> Result<(), EngineError> {
         each!(self, s => s.start(now))
+    }
+
+    /// Starts a draft, or resumes a paused session, to run as far as `target` says (the One
+    /// step / One round / Run to the end controls; see [`crate::engine::control`]).
+    pub fn run(&mut self, target: RunTarget, now: u64) -> Result<(), EngineError> {
+        match self.status_word() {
+            "draft" => each!(self, s => s.start_run(target, now)),
+            _ => each!(self, s => s.resume_run(target, now)),
+        }
     }
 
     /// Pauses a running session.

@@ -25,7 +25,7 @@ use std::time::Duration;
 use futures::channel::mpsc;
 use futures::StreamExt;
 use leptos::prelude::*;
-use roundtable_core::engine::{EngineError, Usage};
+use roundtable_core::engine::{EngineError, RunTarget, Usage};
 use roundtable_core::protocol::ModelCall;
 use roundtable_core::session::{Session, SessionView};
 use send_wrapper::SendWrapper;
@@ -40,7 +40,8 @@ type CallOutcome = (ModelCall, u32, Result<Completion, ProviderError>);
 /// Where performed calls report to the loop.
 type Sender = mpsc::UnboundedSender<CallOutcome>;
 
-/// How far the runner goes before it pauses on its own.
+/// Which run control the person last pressed (for the page; the boundary itself is the
+/// engine's, see `roundtable_core::engine::control`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunMode {
     /// Not running.
@@ -222,23 +223,28 @@ impl Runner {
         }
     }
 
-    /// Starts (or continues) a run in `mode`: starts a draft, resumes a paused session, and
-    /// drives the engine until the mode's boundary.
+    /// Starts (or continues) a run in `mode`: starts a draft or resumes a paused session with
+    /// the matching [`RunTarget`], whose boundary the engine holds (`engine::control`), then
+    /// performs calls until the engine stops issuing them.
     pub async fn run(&self, mode: RunMode) {
         if self.read_only.get_untracked() {
             return;
         }
         self.error.set(None);
         self.reopened_paused.set(false);
+        let target = match mode {
+            RunMode::Idle => return,
+            RunMode::Step => RunTarget::Step,
+            RunMode::Round => RunTarget::Round,
+            RunMode::ToEnd => RunTarget::End,
+        };
         let view = self.view_untracked();
-        let started = if view.actions.start {
-            self.command(|s| s.start(now())).await
-        } else if view.actions.resume {
-            self.command(|s| s.resume(now())).await
+        let started = if view.actions.start || view.actions.resume {
+            self.command(|s| s.run(target, now())).await
         } else if view.actions.answer {
             Err("A member asked you a question: answer it to go on.".into())
         } else if view.actions.pause {
-            Ok(()) // running already
+            Ok(()) // running already, toward the boundary it was given
         } else {
             Err("This session is done.".into())
         };
@@ -295,24 +301,19 @@ impl Runner {
         }
     }
 
-    /// The person's answer to the open halt; the run goes on in the mode it had.
+    /// The person's answer to the open halt; the run goes on to the boundary it was given
+    /// when it began (the engine keeps it: answering never runs further than that).
     pub async fn answer_halt(&self, answer: String) -> Result<(), String> {
         self.command(|s| s.answer_halt(&answer, now())).await?;
-        let mode = match self.mode.get_untracked() {
-            RunMode::Idle => RunMode::ToEnd,
-            m => m,
-        };
-        self.mode.set(mode);
+        if self.mode.get_untracked() == RunMode::Idle {
+            self.mode.set(RunMode::ToEnd);
+        }
         self.drive().await;
         Ok(())
     }
 
-    /// Where the run stands: (round, step) of the calls due, for the Step and Round boundaries.
-    fn position(&self) -> (u32, Option<&'static str>) {
-        self.with_untracked(|s| (s.round(), s.step_name()))
-    }
-
-    /// The loop: perform due calls, take answers in one at a time, stop at the mode's boundary.
+    /// The loop: perform due calls and take answers in one at a time, until the engine issues no
+    /// more (it pauses by itself at the run's boundary, a question or a limit) and none is out.
     async fn drive(&self) {
         if self.driving.get_value() {
             return;
@@ -321,40 +322,24 @@ impl Runner {
         let generation = self.generation.get_value();
         let (tx, mut rx) = mpsc::unbounded::<CallOutcome>();
         self.channel.set_value(Some(tx.clone()));
-        let (start_round, start_step) = self.position();
         loop {
             if self.generation.get_value() != generation {
                 break;
             }
-            let mode = self.mode.get_untracked();
-            let due = self.with_untracked(Session::next_calls);
-            let inflight = self.inflight.get_untracked();
-            let within = |c: &ModelCall| match mode {
-                RunMode::Idle => false,
-                RunMode::Step => c.round == start_round && Some(c.step) == start_step,
-                // From Bootstrap (round 0), "one round" also runs round 1.
-                RunMode::Round => c.round <= start_round.max(1),
-                RunMode::ToEnd => true,
+            // After a failure (a write refused, a provider error that cannot pass) the runner
+            // goes Idle: it takes in what is out but asks nothing more until the next click.
+            let due = if self.mode.get_untracked() == RunMode::Idle {
+                Vec::new()
+            } else {
+                self.with_untracked(Session::next_calls)
             };
-            let mut beyond = false;
+            let inflight = self.inflight.get_untracked();
             for call in due {
-                if inflight.contains(&call.id) {
-                    continue;
+                if !inflight.contains(&call.id) {
+                    self.spawn_call(call, 1, tx.clone());
                 }
-                if !within(&call) {
-                    beyond = true;
-                    continue;
-                }
-                self.spawn_call(call, 1, tx.clone());
             }
             if self.inflight.get_untracked().is_empty() {
-                if beyond && mode != RunMode::Idle {
-                    // The boundary is reached: the next step's calls wait for the next click.
-                    self.mode.set(RunMode::Idle);
-                    if let Err(e) = self.command(|s| s.pause(now())).await {
-                        self.fail(e);
-                    }
-                }
                 break;
             }
             let Some((call, attempt, result)) = rx.next().await else {

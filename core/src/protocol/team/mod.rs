@@ -409,14 +409,14 @@ impl TeamState {
                 what: "ended the rounds".into(),
             }),
             EventKind::Created { .. }
-            | EventKind::Started
+            | EventKind::Started { .. }
             | EventKind::CallIssued { .. }
             | EventKind::AnswerReceived { .. }
             | EventKind::AnswerRefused { .. }
             | EventKind::AnswerInvalid { .. }
             | EventKind::FellBack { .. }
             | EventKind::Paused { .. }
-            | EventKind::Resumed
+            | EventKind::Resumed { .. }
             | EventKind::Finished => {}
         }
         Ok(Vec::new())
