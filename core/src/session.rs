@@ -261,6 +261,11 @@ impl Session {
         each!(self, s => s.answer_halt(answer, now))
     }
 
+    /// The limits in force (round limit, budgets, repairs), for the page's budget editor.
+    pub fn settings(&self) -> Settings {
+        each!(self, s => s.state().core().settings.clone())
+    }
+
     /// New limits.
     pub fn set_settings(&mut self, settings: Settings, now: u64) -> Result<(), EngineError> {
         each!(self, s => s.edit(EngineEdit::Settings { settings }, now))

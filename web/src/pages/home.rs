@@ -2,6 +2,8 @@
 //! picker or drag and drop, Open a demo session).
 
 use leptos::prelude::*;
+
+use crate::dialog::{Ask, AskDialog};
 use wasm_bindgen::JsCast;
 
 use crate::app::app_state;
@@ -173,7 +175,25 @@ pub fn HomePage() -> impl IntoView {
 fn SessionTable(list: Vec<SessionRecord>, refresh: RwSignal<u32>) -> impl IntoView {
     let state = app_state();
     let now = now_ms();
+    let ask = RwSignal::new(None::<Ask>);
+    let deleting = StoredValue::new(None::<String>);
+    let delete = Callback::new(move |_: String| {
+        let Some(id) = deleting.get_value() else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            crate::runner::forget(&id);
+            match storage::delete_session(&id).await {
+                Ok(()) => {
+                    state.info("Session deleted.");
+                    refresh.update(|v| *v += 1);
+                }
+                Err(e) => state.error(e.to_string()),
+            }
+        });
+    });
     view! {
+        <AskDialog ask=ask on_confirm=delete/>
         <div class="card">
             <table class="sessions">
                 <thead>
@@ -209,16 +229,14 @@ fn SessionTable(list: Vec<SessionRecord>, refresh: RwSignal<u32>) -> impl IntoVi
                                     }>"Export"</button>
                                     " "
                                     <button class="ghost danger small" aria-label=format!("Delete {title}") on:click=move |_| {
-                                        let ok = window().confirm_with_message(&format!("Delete “{title}” and all its events from this browser?")).unwrap_or(false);
-                                        if !ok { return; }
-                                        let id = id.clone();
-                                        leptos::task::spawn_local(async move {
-                                            crate::runner::forget(&id);
-                                            match storage::delete_session(&id).await {
-                                                Ok(()) => { state.info("Session deleted."); refresh.update(|v| *v += 1); }
-                                                Err(e) => state.error(e.to_string()),
-                                            }
-                                        });
+                                        deleting.set_value(Some(id.clone()));
+                                        ask.set(Some(Ask {
+                                            title: "Delete this session?".into(),
+                                            message: format!("“{title}” and all its events will be removed from this browser. Export it first to keep a copy."),
+                                            field: None,
+                                            confirm: "Delete".into(),
+                                            danger: true,
+                                        }));
                                     }>"Delete"</button>
                                 </td>
                             </tr>

@@ -13,6 +13,7 @@ use crate::route::{navigate, Route};
 use crate::runner::{self, RunMode, Runner};
 use crate::util::short_count;
 
+mod budget;
 mod charter;
 mod halt;
 mod meeting;
@@ -101,7 +102,7 @@ fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView
         <div class="session" data-status=move || view.with(|v| v.status)>
             <SessionHeader/>
             <Banners/>
-            {(kind == Kind::Meeting).then(|| view! { <meeting::MeetingPanels/> })}
+            {(kind == Kind::Meeting).then(|| view! { <meeting::MeetingPanels/> <budget::BudgetPanel/> })}
             {(kind == Kind::Team).then(|| view! {
             <div class="session-grid">
                 <aside class="panel" aria-label="Products">
@@ -120,6 +121,7 @@ fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView
                     <timeline::Timeline/>
                     <charter::Remarks/>
                     <charter::CharterPanel/>
+                    <budget::BudgetPanel/>
                 </div>
             </div>
             })}
