@@ -16,6 +16,7 @@ pub mod export;
 pub mod json_schema;
 pub mod protocol;
 pub mod provider_schema;
+pub mod safe_markdown;
 pub mod schema;
 pub mod session;
 mod text;

@@ -138,6 +138,23 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| apply_theme(state.theme.get()));
 
     let route = use_route();
+    // A file dropped on a page that does not import refuses the drop, instead of the browser
+    // opening the file in place of the app (and of a running session). The sessions page takes
+    // drops itself.
+    let guard = |ev: web_sys::DragEvent| {
+        if Route::current() != Route::Home {
+            ev.prevent_default();
+            if let Some(d) = ev.data_transfer() {
+                d.set_drop_effect("none");
+            }
+        }
+    };
+    let _ = window_event_listener(leptos::ev::dragover, guard);
+    let _ = window_event_listener(leptos::ev::drop, move |ev| {
+        if Route::current() != Route::Home {
+            ev.prevent_default();
+        }
+    });
     // The page only changes when the route names another page: selecting a product inside a
     // session changes `product`, not the page, so the session stays mounted.
     let page = Memo::new(move |_| match route.get() {

@@ -65,12 +65,34 @@ pub fn HomePage() -> impl IntoView {
         let Some(file) = files.get(0) else { return };
         let name = file.name();
         leptos::task::spawn_local(async move {
-            match crate::util::read_file(&file).await {
+            match crate::util::read_session_file(&file).await {
                 Ok(text) => import_text(name, text),
-                Err(e) => state.error(e),
+                Err(e) => state.error(format!("“{name}” was not imported: {e}")),
             }
         });
     };
+    // The promise is "anywhere on this page": the whole window takes the drop while the list is
+    // shown, not just the section under the pointer.
+    let dragover = window_event_listener(leptos::ev::dragover, move |ev| {
+        ev.prevent_default();
+        over.set(true);
+    });
+    let dragleave = window_event_listener(leptos::ev::dragleave, move |ev| {
+        // Only when the pointer leaves the window (no element it enters).
+        if ev.related_target().is_none() {
+            over.set(false);
+        }
+    });
+    let drop_listener = window_event_listener(leptos::ev::drop, move |ev| {
+        ev.prevent_default();
+        over.set(false);
+        import_files(ev.data_transfer().and_then(|d| d.files()));
+    });
+    on_cleanup(move || {
+        dragover.remove();
+        dragleave.remove();
+        drop_listener.remove();
+    });
     let open_demo = move || {
         busy.set(true);
         leptos::task::spawn_local(async move {
@@ -114,14 +136,7 @@ pub fn HomePage() -> impl IntoView {
     };
 
     view! {
-        <section class="page home"
-            on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); over.set(true); }
-            on:dragleave=move |_| over.set(false)
-            on:drop=move |ev: web_sys::DragEvent| {
-                ev.prevent_default();
-                over.set(false);
-                import_files(ev.data_transfer().and_then(|d| d.files()));
-            }>
+        <section class="page home">
             <div class="hero">
                 <h1 class="grow">"Your sessions"</h1>
                 <div class="home-actions">
