@@ -33,7 +33,7 @@ test('One step stops after its step, also when the step raised a question the pe
   assert.match(head, /round 0 of/);
   // It stays there: the runner is idle (the run buttons are on again) with nothing out.
   await page.waitForSelector('button[name="step"]:not([disabled])');
-  assert.equal(await page.locator('[data-live-state="working"]').count(), 0, 'no call is out');
+  assert.equal(await page.locator('[data-live-state="streaming"]').count(), 0, 'no call is out');
   assert.equal(await page.getAttribute('.session', 'data-status'), 'paused');
   await shot(page, 'controls-one-step-after-question');
   // One round from here runs round 1 and stops before round 2.

@@ -138,6 +138,14 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| apply_theme(state.theme.get()));
 
     let route = use_route();
+    // Take over: another tab asks this one to give a session up.
+    let release = on_session_broadcast(|message| {
+        if let Some(id) = message.strip_prefix(crate::locks::RELEASE) {
+            let id = id.to_string();
+            leptos::task::spawn_local(async move { crate::runner::hand_over(&id).await });
+        }
+    });
+    std::mem::forget(release);
     // A file dropped on a page that does not import refuses the drop, instead of the browser
     // opening the file in place of the app (and of a running session). The sessions page takes
     // drops itself.

@@ -604,10 +604,11 @@ pub async fn open(id: &str) -> Result<Runner, String> {
         Some(owner) => owner.with(make),
         None => make(),
     };
-    if let Some(lock) = lock {
-        locks::hold(id, lock);
-    }
     RUNNERS.with(|r| r.borrow_mut().insert(id.to_string(), runner));
+    match lock {
+        Some(lock) => locks::hold(id, lock),
+        None => wait_for_lock(id),
+    }
     runner.settle_after_open().await;
     Ok(runner)
 }
@@ -632,16 +633,23 @@ pub async fn refresh_read_only(id: &str) {
     }
 }
 
-/// A read-only view asks to become the writer (the other tab closed or left the session).
-pub async fn take_over(id: &str) -> bool {
-    let Some(runner) = existing(id) else {
-        return false;
-    };
-    if !runner.read_only.get_untracked() {
-        return true;
-    }
-    let Some(lock) = locks::try_acquire(id).await else {
-        return false;
+/// A read-only view waits in line for the session's lock: when the writer tab closes or gives
+/// the session up, this tab becomes the writer ([`become_writer`]) without a click, so it never
+/// keeps showing "running" for a session no tab runs.
+fn wait_for_lock(id: &str) {
+    let id = id.to_string();
+    locks::queue(&id.clone(), false, None, move |lock| {
+        leptos::task::spawn_local(async move { become_writer(&id, lock).await });
+    });
+}
+
+/// This tab got the lock of a session it showed read-only: it reloads the stored session and,
+/// if the tab that ran it left it running (it closed mid-run), pauses it at its last event.
+async fn become_writer(id: &str, lock: locks::SessionLock) {
+    let Some(runner) = existing(id).filter(|r| r.read_only.get_untracked()) else {
+        // The session was closed here or deleted meanwhile: let another tab have it.
+        lock.release();
+        return;
     };
     locks::hold(id, lock);
     if let Ok((record, session)) = sessions::load(id).await {
@@ -652,5 +660,49 @@ pub async fn take_over(id: &str) -> bool {
     runner.read_only.update_untracked(|r| *r = false);
     runner.settle_after_open().await;
     runner.read_only.set(false);
-    true
+    locks::announce(id);
+}
+
+/// The writer's side of Take over: another tab asked for the session. Its calls out are
+/// cancelled (they stay outstanding and are asked again by the next run), the session is
+/// paused (committed after any write under way), this tab becomes read-only and gives the lock
+/// up, then waits in line for it again.
+pub async fn hand_over(id: &str) {
+    let Some(runner) = existing(id).filter(|r| !r.read_only.get_untracked()) else {
+        return;
+    };
+    runner.cancel_calls();
+    runner.inflight.set(BTreeSet::new());
+    runner.validating.set(BTreeSet::new());
+    runner.mode.set(RunMode::Idle);
+    if runner.with_untracked(Session::is_running) {
+        if let Err(e) = runner.command(|s| s.pause(now())).await {
+            runner.fail(e);
+        }
+    }
+    runner.reopened_paused.set(false);
+    runner.read_only.set(true);
+    locks::release(id);
+    locks::announce(id);
+    wait_for_lock(id);
+}
+
+/// A read-only view asks to become the writer: directly when no tab holds the session, else by
+/// asking the writer tab to hand it over ([`hand_over`]) and waiting (up to 10 s) until this tab's
+/// place in line for the lock comes.
+pub async fn take_over(id: &str) -> bool {
+    let Some(runner) = existing(id) else {
+        return false;
+    };
+    if !runner.read_only.get_untracked() {
+        return true;
+    }
+    locks::ask_to_release(id);
+    for _ in 0..200 {
+        if !runner.read_only.get_untracked() {
+            return true;
+        }
+        gloo_timers_sleep(50).await;
+    }
+    false
 }

@@ -36,9 +36,48 @@ pub fn status_label(status: &str) -> &'static str {
 pub fn HomePage() -> impl IntoView {
     let state = app_state();
     let refresh = RwSignal::new(0u32);
+    // Watchers of the sessions some tab runs, withdrawn when the list reloads or the page goes.
+    let watchers = StoredValue::new_local(Vec::<web_sys::AbortController>::new());
     let sessions = LocalResource::new(move || {
         refresh.track();
-        async move { storage::list_sessions().await }
+        async move {
+            let mut list = storage::list_sessions().await?;
+            for old in watchers
+                .try_update_value(std::mem::take)
+                .unwrap_or_default()
+            {
+                old.abort();
+            }
+            // "running" is stored as the writer last committed it: a session whose tab closed
+            // mid-run is not running (opening it pauses it), and says so.
+            let Some(held) = crate::locks::held().await else {
+                return Ok::<_, storage::StorageError>(list);
+            };
+            for record in list.iter_mut().filter(|r| r.status == "running") {
+                if !held.contains(&record.id) {
+                    record.status = "paused".into();
+                    continue;
+                }
+                // When the tab running it closes, the list reloads.
+                let Ok(controller) = web_sys::AbortController::new() else {
+                    continue;
+                };
+                crate::locks::queue(&record.id, true, Some(&controller.signal()), move |lock| {
+                    lock.release();
+                    refresh.update(|v| *v += 1);
+                });
+                watchers.update_value(|w| w.push(controller));
+            }
+            Ok(list)
+        }
+    });
+    on_cleanup(move || {
+        for old in watchers
+            .try_update_value(std::mem::take)
+            .unwrap_or_default()
+        {
+            old.abort();
+        }
     });
     // Other tabs' changes show up here too.
     let listener = crate::app::on_session_broadcast(move |_| refresh.update(|v| *v += 1));
