@@ -382,8 +382,22 @@ fn index_of(id: &str, prefix: char) -> Option<usize> {
 }
 
 fn same_name(a: &str, b: &str) -> bool {
-    a.trim().to_lowercase() == b.trim().to_lowercase()
+    let (a, b) = (a.trim(), b.trim());
+    if a.is_ascii() && b.is_ascii() {
+        // The common case, without allocating: this runs once per sibling of every new product.
+        return a.eq_ignore_ascii_case(b);
+    }
+    a.to_lowercase() == b.to_lowercase()
 }
+
+/// The key two sibling names are compared by (see [`same_name`]).
+fn name_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+/// Live products by (parent, name key), so a batch of many new products checks each name in
+/// constant time instead of scanning every sibling (a 10,000-product Bootstrap was quadratic).
+type SiblingIndex = std::collections::HashSet<(String, String)>;
 
 fn is_new_id(id: &str) -> bool {
     id.strip_prefix("new-")
@@ -493,20 +507,37 @@ impl ProductTree {
     /// Adds one of Bootstrap's initial products under the root. A name already used at the top
     /// level is refused like any duplicate sibling.
     pub fn add_initial(&mut self, initial: &InitialProduct) -> Result<String, TreeError> {
+        self.add_initials(std::slice::from_ref(initial))
+            .map(|mut ids| ids.remove(0))
+    }
+
+    /// Adds all of Bootstrap's initial products under the root, all or none, in time linear in
+    /// their number (names are checked against an index, the tree is copied once).
+    pub fn add_initials(&mut self, list: &[InitialProduct]) -> Result<Vec<String>, TreeError> {
         let mut next = self.products.clone();
-        let id = insert_product(
-            &mut next,
-            ROOT_ID,
-            &initial.name,
-            initial.product_type,
-            &initial.dod,
-            None,
-            initial.owner.clone(),
-            initial.owner.clone(),
-        )
-        .map_err(TreeError::Change)?;
+        let mut siblings: SiblingIndex = next
+            .iter()
+            .filter(|p| p.status != ProductStatus::Removed)
+            .filter_map(|p| Some((p.parent.clone()?, name_key(&p.name))))
+            .collect();
+        let mut ids = Vec::with_capacity(list.len());
+        for initial in list {
+            let id = insert_product(
+                &mut next,
+                ROOT_ID,
+                &initial.name,
+                initial.product_type,
+                &initial.dod,
+                None,
+                initial.owner.clone(),
+                initial.owner.clone(),
+                Some(&mut siblings),
+            )
+            .map_err(TreeError::Change)?;
+            ids.push(id);
+        }
         self.products = next;
-        Ok(id)
+        Ok(ids)
     }
 
     /// Applies a list of tree operations all-or-nothing. `new-N` ids introduced by an ADD may be
@@ -514,13 +545,25 @@ impl ProductTree {
     pub fn apply(&mut self, operations: &[TreeOperation]) -> Result<Applied, TreeError> {
         let mut next = self.products.clone();
         let mut applied = Applied::default();
+        // Only a batch of additions keeps the index true (a removal or move changes who is a
+        // live sibling); other batches scan, as they are small.
+        let adds_only = operations.len() > 16
+            && operations
+                .iter()
+                .all(|op| matches!(op, TreeOperation::Add { .. }));
+        let mut siblings: Option<SiblingIndex> = adds_only.then(|| {
+            next.iter()
+                .filter(|p| p.status != ProductStatus::Removed)
+                .filter_map(|p| Some((p.parent.clone()?, name_key(&p.name))))
+                .collect()
+        });
         for (index, op) in operations.iter().enumerate() {
             let fail = |reason| TreeError::Operation {
                 index,
                 action: action_name(op).into(),
                 reason,
             };
-            apply_one(&mut next, &mut applied, op).map_err(fail)?;
+            apply_one(&mut next, &mut applied, op, siblings.as_mut()).map_err(fail)?;
         }
         self.products = next;
         Ok(applied)
@@ -929,17 +972,28 @@ fn insert_product(
     description: Option<String>,
     owner: Option<String>,
     assignee: Option<String>,
+    siblings: Option<&mut SiblingIndex>,
 ) -> Result<String, TreeProblem> {
     live_index(products, parent)?;
     if name.trim().is_empty() {
         return Err(TreeProblem::EmptyName);
     }
-    if let Some(existing) = sibling_named(products, parent, name, None) {
+    let taken = match &siblings {
+        Some(index) => index.contains(&(parent.to_string(), name_key(name))),
+        None => true,
+    };
+    if let Some(existing) = taken
+        .then(|| sibling_named(products, parent, name, None))
+        .flatten()
+    {
         return Err(TreeProblem::DuplicateSibling {
             parent: parent.into(),
             name: name.into(),
             existing,
         });
+    }
+    if let Some(index) = siblings {
+        index.insert((parent.to_string(), name_key(name)));
     }
     let id = format!("p{}", products.len());
     products.push(Product {
@@ -963,6 +1017,7 @@ fn apply_one(
     products: &mut Vec<Product>,
     applied: &mut Applied,
     op: &TreeOperation,
+    siblings: Option<&mut SiblingIndex>,
 ) -> Result<(), TreeProblem> {
     let resolve = |id: &str| {
         applied
@@ -994,6 +1049,7 @@ fn apply_one(
                 product.description.clone(),
                 product.assignee.clone(),
                 product.assignee.clone(),
+                siblings,
             )?;
             applied.new_ids.insert(new_id.clone(), id);
         }
