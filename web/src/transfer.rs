@@ -14,6 +14,9 @@ use crate::{runner, sessions};
 /// Imports a session file as a new session; returns its id.
 pub async fn import_session(text: &str) -> Result<String, String> {
     let session = export::from_file(text).map_err(|e| e.to_string())?;
+    // Let the page breathe between reading the file and writing its events: a big session's
+    // import is two shorter tasks, not one long one.
+    runner::gloo_timers_sleep(0).await;
     let id = new_id();
     let now = now_ms();
     let created_at = session.created_at().map_or(now, |at| at as f64);

@@ -105,7 +105,11 @@ pub fn HomePage() -> impl IntoView {
         let name = file.name();
         leptos::task::spawn_local(async move {
             match crate::util::read_session_file(&file).await {
-                Ok(text) => import_text(name, text),
+                Ok(text) => {
+                    // The file's check and the import's replay run in separate tasks.
+                    crate::runner::gloo_timers_sleep(0).await;
+                    import_text(name, text)
+                }
                 Err(e) => state.error(format!("“{name}” was not imported: {e}")),
             }
         });
