@@ -97,13 +97,19 @@ fn is_zero(n: &u64) -> bool {
 /// Why a file was refused. Every message says it in words a person understands.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ImportError {
-    /// Over [`MAX_FILE_BYTES`].
-    #[error("the file is too large ({size} bytes; at most {max} bytes are accepted)")]
+    /// Over [`MAX_FILE_BYTES`]: the file's own size on disk, not what reading it made.
+    #[error("the file is too large: it is {} ({size} bytes), and a session file is at most {}", bytes_words(*size), bytes_words(*max as u64))]
     TooLarge {
-        /// Its size.
-        size: usize,
+        /// Its size in bytes.
+        size: u64,
         /// The limit.
         max: usize,
+    },
+    /// Bytes that are not UTF-8 text (an image, an archive, random data).
+    #[error("the file is not a Roundtable session: it is not text (byte {at} is not UTF-8), and a session file is JSON text")]
+    NotText {
+        /// The offset of the first byte that is not UTF-8.
+        at: usize,
     },
     /// Not JSON at all.
     #[error("the file is not a Roundtable session: it is not valid JSON ({0})")]
@@ -326,14 +332,40 @@ pub fn pretty_json(compact: &str) -> String {
     out
 }
 
-/// Reads a session file into a new session, or says why not.
-pub fn from_file(text: &str) -> Result<Session, ImportError> {
-    if text.len() > MAX_FILE_BYTES {
+/// A size in words: "812 bytes", "50.0 MB".
+pub fn bytes_words(size: u64) -> String {
+    const KB: u64 = 1024;
+    match size {
+        s if s < KB => format!("{s} bytes"),
+        s if s < KB * KB => format!("{:.1} KB", s as f64 / KB as f64),
+        s if s < KB * KB * KB => format!("{:.1} MB", s as f64 / (KB * KB) as f64),
+        s => format!("{:.1} GB", s as f64 / (KB * KB * KB) as f64),
+    }
+}
+
+/// Refuses a file by its size on disk before anything reads it.
+pub fn check_size(size: u64) -> Result<(), ImportError> {
+    if size > MAX_FILE_BYTES as u64 {
         return Err(ImportError::TooLarge {
-            size: text.len(),
+            size,
             max: MAX_FILE_BYTES,
         });
     }
+    Ok(())
+}
+
+/// A file's bytes as the text of a session file, or why not: too large (its real size), or not
+/// text at all. Nothing is decoded lossily, so a binary file is never measured or parsed as text.
+pub fn text_of_file(bytes: &[u8]) -> Result<&str, ImportError> {
+    check_size(bytes.len() as u64)?;
+    std::str::from_utf8(bytes).map_err(|e| ImportError::NotText {
+        at: e.valid_up_to(),
+    })
+}
+
+/// Reads a session file into a new session, or says why not.
+pub fn from_file(text: &str) -> Result<Session, ImportError> {
+    check_size(text.len() as u64)?;
     let value: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
         .map_err(|e| ImportError::NotJson(e.to_string()))?;
     let format = value.get("format").cloned().unwrap_or(Value::Null);
@@ -470,11 +502,15 @@ pub fn migrate(mut value: Value, from: u64) -> Result<Value, ImportError> {
 
 /// The final products as Markdown: the tree in order, each product with its accepted version (or
 /// its latest, marked as not accepted), then the presentation.
+///
+/// What models wrote is made safe for any Markdown viewer by the rules the app's renderer keeps
+/// ([`crate::safe_markdown::defang`]): raw HTML shows as text, only http/https/mailto links stay.
 pub fn markdown_report(session: &Session) -> String {
-    match session {
+    let report = match session {
         Session::Team(s) => team_report(s.state()),
         Session::Meeting(s) => s.state().minutes_markdown(),
-    }
+    };
+    crate::safe_markdown::defang(&report)
 }
 
 fn team_report(s: &crate::protocol::team::TeamState) -> String {
@@ -538,7 +574,10 @@ fn team_report(s: &crate::protocol::team::TeamState) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{file_within, pretty_json, ExportError};
+    use super::{
+        check_size, file_within, pretty_json, text_of_file, ExportError, ImportError,
+        MAX_FILE_BYTES,
+    };
 
     /// Export refuses, with both sizes, a file larger than import reads, and writes one that fits.
     #[test]
@@ -563,6 +602,32 @@ mod tests {
         assert!(file_within(&session, 1, size).is_ok());
         let message = file_within(&session, 1, 100).unwrap_err().to_string();
         assert!(message.contains(&format!("{size} bytes")) && message.contains("at most 100"));
+    }
+
+    #[test]
+    fn a_refused_file_is_told_by_its_real_size_and_the_real_reason() {
+        // 50 MB of random bytes: within the size limit, refused as not text (not as "too large"
+        // after a lossy decode inflated it).
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let random: Vec<u8> = (0..50 * 1024 * 1024)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                (seed >> 24) as u8
+            })
+            .collect();
+        let err = text_of_file(&random).unwrap_err();
+        assert!(matches!(err, ImportError::NotText { .. }), "{err}");
+        assert!(err.to_string().contains("it is not text"), "{err}");
+        // Over the limit: its own size, in words and bytes.
+        let err = check_size(70 * 1024 * 1024).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the file is too large: it is 70.0 MB (73400320 bytes), and a session file is at most 64.0 MB"
+        );
+        assert!(check_size(MAX_FILE_BYTES as u64).is_ok());
+        assert_eq!(text_of_file(b"{\"format\": 1}"), Ok("{\"format\": 1}"));
     }
 
     #[test]

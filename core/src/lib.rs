@@ -18,6 +18,7 @@ pub mod json_schema;
 pub mod live;
 pub mod protocol;
 pub mod provider_schema;
+pub mod safe_markdown;
 pub mod schema;
 pub mod session;
 mod text;

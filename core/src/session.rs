@@ -12,7 +12,7 @@ use thiserror::Error;
 
 use crate::engine::{
     EngineEdit, EngineError, Event, EventKind, Fix, FoldError, ModelCall, Outcome, Protocol,
-    Settings, Status, Usage,
+    RunTarget, Settings, Status, Usage,
 };
 use crate::live::{CallNow, MemberNow, Notice, RunFacts};
 use crate::protocol::meeting::{MeetingSession, MeetingState};
@@ -233,9 +233,18 @@ impl Session {
         each!(self, s => s.submit(call_id, raw, usage, now))
     }
 
-    /// Starts a draft.
+    /// Starts a draft to run to the end.
     pub fn start(&mut self, now: u64) -> Result<(), EngineError> {
         each!(self, s => s.start(now))
+    }
+
+    /// Starts a draft, or resumes a paused session, to run as far as `target` says (the One
+    /// step / One round / Run to the end controls; see [`crate::engine::control`]).
+    pub fn run(&mut self, target: RunTarget, now: u64) -> Result<(), EngineError> {
+        match self.status_word() {
+            "draft" => each!(self, s => s.start_run(target, now)),
+            _ => each!(self, s => s.resume_run(target, now)),
+        }
     }
 
     /// Pauses a running session.
@@ -280,6 +289,11 @@ impl Session {
     /// The banners the runner's facts add (a retry waiting, with its countdown).
     pub fn notices(&self, facts: &RunFacts) -> Vec<Notice> {
         each!(self, s => crate::live::notices(s.state().core(), facts))
+    }
+
+    /// The limits in force (round limit, budgets, repairs), for the page's budget editor.
+    pub fn settings(&self) -> Settings {
+        each!(self, s => s.state().core().settings.clone())
     }
 
     /// New limits.

@@ -517,22 +517,33 @@ impl ProductTree {
     /// Adds one of Bootstrap's initial products under the root. A name already used at the top
     /// level is refused like any duplicate sibling.
     pub fn add_initial(&mut self, initial: &InitialProduct) -> Result<String, TreeError> {
+        self.add_initials(std::slice::from_ref(initial))
+            .map(|mut ids| ids.remove(0))
+    }
+
+    /// Adds all of Bootstrap's initial products under the root, all or none, in time linear in
+    /// their number (names are checked against an index, the tree is copied once).
+    pub fn add_initials(&mut self, list: &[InitialProduct]) -> Result<Vec<String>, TreeError> {
         let mut next = self.products.clone();
         let mut siblings = Siblings::of(&next);
-        let id = insert_product(
-            &mut next,
-            &mut siblings,
-            ROOT_ID,
-            &initial.name,
-            initial.product_type,
-            &initial.dod,
-            None,
-            initial.owner.clone(),
-            initial.owner.clone(),
-        )
-        .map_err(TreeError::Change)?;
+        let mut ids = Vec::with_capacity(list.len());
+        for initial in list {
+            let id = insert_product(
+                &mut next,
+                &mut siblings,
+                ROOT_ID,
+                &initial.name,
+                initial.product_type,
+                &initial.dod,
+                None,
+                initial.owner.clone(),
+                initial.owner.clone(),
+            )
+            .map_err(TreeError::Change)?;
+            ids.push(id);
+        }
         self.products = next;
-        Ok(id)
+        Ok(ids)
     }
 
     /// Applies a list of tree operations all-or-nothing. `new-N` ids introduced by an ADD may be

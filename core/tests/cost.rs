@@ -169,7 +169,7 @@ fn the_money_budget_pauses_both_kinds_before_the_next_call_like_the_token_budget
         assert_eq!(
             view.status_text,
             format!(
-                "the money budget is spent ({} of $0.000030): raise it or wrap up",
+                "the money budget is spent ({} of $0.000030): raise it under Budget on this page, then run on — or wrap up",
                 cost::usd(used)
             )
         );

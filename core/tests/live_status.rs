@@ -280,5 +280,8 @@ fn a_repaired_answer_reads_repairing_then_done_repaired() {
     let reply = first.demo.clone().unwrap();
     s.submit(&again.id, &reply.text, None, now).unwrap();
     let done = me(&s);
-    assert_eq!((done.state, done.label.as_str()), ("repaired", "done · repaired"));
+    assert_eq!(
+        (done.state, done.label.as_str()),
+        ("repaired", "done · repaired")
+    );
 }

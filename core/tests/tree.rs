@@ -489,3 +489,22 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn many_initial_products_are_added_in_one_pass_and_a_duplicate_still_refuses_them_all() {
+    let mut tree = ProductTree::new("Catalogue");
+    let mut list: Vec<InitialProduct> = (0..2000).map(|i| initial(&format!("Part {i}"))).collect();
+    let ids = tree.add_initials(&list).unwrap();
+    assert_eq!(ids.len(), 2000);
+    assert_eq!(tree.walk().len(), 2001);
+    // A name already used (case and spaces aside), in a later batch or inside the same one.
+    let before = tree.clone();
+    assert!(tree.add_initials(&[initial("  part 17 ")]).is_err());
+    list.truncate(30);
+    for p in &mut list {
+        p.name = format!("New {}", p.name);
+    }
+    list.push(initial("NEW PART 3"));
+    assert!(tree.add_initials(&list).is_err());
+    assert_eq!(tree, before, "nothing of a refused batch is added");
+}

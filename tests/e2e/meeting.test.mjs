@@ -12,7 +12,6 @@ let b;
 before(async () => {
   srv = await serveDist();
   b = await launch();
-  b.page.on('dialog', (d) => d.accept());
 });
 after(async () => {
   await b?.close();
@@ -69,6 +68,7 @@ test('a meeting is created, runs to its minutes, and travels as a file', async (
   await open(page, srv.url, '#/');
   const id = await page.getAttribute('tr[data-session-id]', 'data-session-id');
   await page.click(`tr[data-session-id="${id}"] button:has-text("Delete")`);
+  await page.click('dialog[data-dialog="ask"] button[name="ask-confirm"]');
   await page.waitForSelector('text=No sessions yet.');
   await page.setInputFiles('#import-file', path);
   await page.waitForSelector('.session-head');

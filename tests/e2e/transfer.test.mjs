@@ -11,7 +11,6 @@ let b;
 before(async () => {
   srv = await serveDist();
   b = await launch();
-  b.page.on('dialog', (d) => d.accept());
 });
 after(async () => {
   await b?.close();
@@ -47,6 +46,7 @@ test('export, delete, import and compare', async () => {
   assert.ok(!/sk-|x-api-key|Bearer /.test(first), 'no key-like text in the file');
   const [id] = await sessionIds(page);
   await page.click(`tr[data-session-id="${id}"] button:has-text("Delete")`);
+  await page.click('dialog[data-dialog="ask"] button[name="ask-confirm"]');
   await page.waitForSelector('text=No sessions yet.');
   await page.setInputFiles('#import-file', join(OUTPUT, 'export-1.roundtable.json'));
   await page.waitForSelector('.session-head');

@@ -2,7 +2,7 @@
 //! in ≤ 1 s and its tree scrolls": a chair's Bootstrap answer creates the products, then the
 //! session is paused. Driven through the real engine, so the file imports like any other.
 //!
-//! `cargo run -p roundtable-web --example big_session -- tests/output/big-1000.roundtable.json`
+//! `cargo run -p roundtable-web --example big_session -- tests/output/big-1000.roundtable.json [products]`
 
 use roundtable_core::engine::ModelRef;
 use roundtable_core::export;
@@ -10,13 +10,17 @@ use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::session::Session;
 use serde_json::json;
 
-/// How many products the Bootstrap creates.
+/// How many products the Bootstrap creates, unless the second argument says.
 pub const PRODUCTS: usize = 1000;
 
 fn main() {
     let out = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "tests/output/big-1000.roundtable.json".into());
+    let count: usize = std::env::args()
+        .nth(2)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(PRODUCTS);
     let config = SessionConfig::standard(
         "Catalogue every component of a large municipal infrastructure plan.",
         3,
@@ -31,7 +35,7 @@ fn main() {
     let mut s = Session::new_team(config, t0).expect("valid team");
     s.start(t0 + 1).expect("starts");
     let call = s.next_calls().remove(0);
-    let products: Vec<_> = (1..=PRODUCTS)
+    let products: Vec<_> = (1..=count)
         .map(|i| {
             json!({
                 "name": format!("Component {i:04}: section {} item {}", i / 50 + 1, i % 50 + 1),
@@ -56,7 +60,7 @@ fn main() {
         .expect("the bootstrap answer is taken");
     let products = |s: &Session| s.as_team().map_or(0, |t| t.state().tree.walk().len());
     assert!(
-        products(&s) > PRODUCTS,
+        products(&s) > count,
         "bootstrap created the products: {outcome:?}"
     );
     if s.is_running() {

@@ -155,6 +155,31 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| apply_theme(state.theme.get()));
 
     let route = use_route();
+    // Take over: another tab asks this one to give a session up.
+    let release = on_session_broadcast(|message| {
+        if let Some(id) = message.strip_prefix(crate::locks::RELEASE) {
+            let id = id.to_string();
+            leptos::task::spawn_local(async move { crate::runner::hand_over(&id).await });
+        }
+    });
+    std::mem::forget(release);
+    // A file dropped on a page that does not import refuses the drop, instead of the browser
+    // opening the file in place of the app (and of a running session). The sessions page takes
+    // drops itself.
+    let guard = |ev: web_sys::DragEvent| {
+        if Route::current() != Route::Home {
+            ev.prevent_default();
+            if let Some(d) = ev.data_transfer() {
+                d.set_drop_effect("none");
+            }
+        }
+    };
+    let _ = window_event_listener(leptos::ev::dragover, guard);
+    let _ = window_event_listener(leptos::ev::drop, move |ev| {
+        if Route::current() != Route::Home {
+            ev.prevent_default();
+        }
+    });
     // The page only changes when the route names another page: selecting a product inside a
     // session changes `product`, not the page, so the session stays mounted.
     let page = Memo::new(move |_| match route.get() {

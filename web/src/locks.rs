@@ -16,6 +16,91 @@ use wasm_bindgen::JsCast;
 /// Name of the channel writers announce committed changes on.
 pub const CHANNEL: &str = "roundtable-sessions";
 
+/// The message prefix a tab sends on [`CHANNEL`] to ask the writer of a session to give it up
+/// (Take over): `release:<id>`.
+pub const RELEASE: &str = "release:";
+
+/// The Web Locks name of a session.
+fn lock_name(session_id: &str) -> String {
+    format!("roundtable-session-{session_id}")
+}
+
+/// The Web Locks manager, if the browser has one.
+fn manager() -> Option<(JsValue, js_sys::Function)> {
+    let navigator = leptos::prelude::window().navigator();
+    let locks = js_sys::Reflect::get(&navigator, &JsValue::from_str("locks")).ok()?;
+    if locks.is_undefined() || locks.is_null() {
+        return None;
+    }
+    let request = js_sys::Reflect::get(&locks, &JsValue::from_str("request")).ok()?;
+    request
+        .is_function()
+        .then(|| (locks, request.unchecked_into()))
+}
+
+/// Waits in line for a session's lock and calls `on_granted` with it when this tab gets it (the
+/// writer closed or gave it up). `shared`: a watcher's lock, given back at once by the caller.
+/// `abort` withdraws the request. Without Web Locks, nothing happens.
+pub fn queue(
+    session_id: &str,
+    shared: bool,
+    abort: Option<&web_sys::AbortSignal>,
+    on_granted: impl FnOnce(SessionLock) + 'static,
+) {
+    let Some((locks, request)) = manager() else {
+        return;
+    };
+    let options = js_sys::Object::new();
+    if shared {
+        let _ = js_sys::Reflect::set(&options, &"mode".into(), &"shared".into());
+    }
+    if let Some(signal) = abort {
+        let _ = js_sys::Reflect::set(&options, &"signal".into(), signal);
+    }
+    let callback = Closure::once_into_js(move |_lock: JsValue| -> JsValue {
+        let release: Rc<RefCell<Option<js_sys::Function>>> = Rc::new(RefCell::new(None));
+        let slot = release.clone();
+        let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+            *slot.borrow_mut() = Some(resolve);
+        });
+        on_granted(SessionLock { release });
+        promise.into()
+    });
+    if let Ok(p) = request.call3(&locks, &lock_name(session_id).into(), &options, &callback) {
+        // A withdrawn request rejects: that is expected, not an error to report.
+        let ignore = Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| {});
+        let _ = p.unchecked_into::<js_sys::Promise>().catch(&ignore);
+        ignore.forget();
+    }
+}
+
+/// Ids of the sessions some tab holds the lock of (is running or showing as the writer).
+pub async fn held() -> Option<std::collections::BTreeSet<String>> {
+    let (locks, _) = manager()?;
+    let query: js_sys::Function = js_sys::Reflect::get(&locks, &"query".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let promise: js_sys::Promise = query.call0(&locks).ok()?.dyn_into().ok()?;
+    let snapshot = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let held = js_sys::Reflect::get(&snapshot, &"held".into()).ok()?;
+    let held: js_sys::Array = held.dyn_into().ok()?;
+    Some(
+        held.iter()
+            .filter_map(|l| js_sys::Reflect::get(&l, &"name".into()).ok()?.as_string())
+            .filter_map(|n| n.strip_prefix("roundtable-session-").map(str::to_string))
+            .collect(),
+    )
+}
+
+/// Asks the tab that writes a session to give it up (it stops, pauses and becomes read-only).
+pub fn ask_to_release(session_id: &str) {
+    if let Ok(channel) = web_sys::BroadcastChannel::new(CHANNEL) {
+        let _ = channel.post_message(&JsValue::from_str(&format!("{RELEASE}{session_id}")));
+        channel.close();
+    }
+}
+
 /// A held lock; dropping it does not release it, call [`SessionLock::release`].
 pub struct SessionLock {
     release: Rc<RefCell<Option<js_sys::Function>>>,
@@ -63,7 +148,7 @@ pub async fn try_acquire(session_id: &str) -> Option<SessionLock> {
         });
         promise.into()
     });
-    let name = JsValue::from_str(&format!("roundtable-session-{session_id}"));
+    let name = JsValue::from_str(&lock_name(session_id));
     if request.call3(&locks, &name, &options, &callback).is_err() {
         return Some(SessionLock { release });
     }

@@ -3,6 +3,7 @@
 //! crate performs its calls, stores its events and draws its state.
 
 mod app;
+mod dialog;
 mod locks;
 mod markdown;
 mod pages;

@@ -25,7 +25,7 @@ use std::time::Duration;
 use futures::channel::mpsc;
 use futures::StreamExt;
 use leptos::prelude::*;
-use roundtable_core::engine::{EngineError, Usage};
+use roundtable_core::engine::{EngineError, RunTarget, Usage};
 use roundtable_core::live::{CallActivity, RunFacts};
 use roundtable_core::protocol::ModelCall;
 use roundtable_core::session::{Session, SessionView};
@@ -41,7 +41,8 @@ type CallOutcome = (ModelCall, u32, Result<Completion, ProviderError>);
 /// Where performed calls report to the loop.
 type Sender = mpsc::UnboundedSender<CallOutcome>;
 
-/// How far the runner goes before it pauses on its own.
+/// Which run control the person last pressed (for the page; the boundary itself is the
+/// engine's, see `roundtable_core::engine::control`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunMode {
     /// Not running.
@@ -279,23 +280,28 @@ impl Runner {
         }
     }
 
-    /// Starts (or continues) a run in `mode`: starts a draft, resumes a paused session, and
-    /// drives the engine until the mode's boundary.
+    /// Starts (or continues) a run in `mode`: starts a draft or resumes a paused session with
+    /// the matching [`RunTarget`], whose boundary the engine holds (`engine::control`), then
+    /// performs calls until the engine stops issuing them.
     pub async fn run(&self, mode: RunMode) {
         if self.read_only.get_untracked() {
             return;
         }
         self.error.set(None);
         self.reopened_paused.set(false);
+        let target = match mode {
+            RunMode::Idle => return,
+            RunMode::Step => RunTarget::Step,
+            RunMode::Round => RunTarget::Round,
+            RunMode::ToEnd => RunTarget::End,
+        };
         let view = self.view_untracked();
-        let started = if view.actions.start {
-            self.command(|s| s.start(now())).await
-        } else if view.actions.resume {
-            self.command(|s| s.resume(now())).await
+        let started = if view.actions.start || view.actions.resume {
+            self.command(|s| s.run(target, now())).await
         } else if view.actions.answer {
             Err("A member asked you a question: answer it to go on.".into())
         } else if view.actions.pause {
-            Ok(()) // running already
+            Ok(()) // running already, toward the boundary it was given
         } else {
             Err("This session is done.".into())
         };
@@ -353,24 +359,19 @@ impl Runner {
         }
     }
 
-    /// The person's answer to the open halt; the run goes on in the mode it had.
+    /// The person's answer to the open halt; the run goes on to the boundary it was given
+    /// when it began (the engine keeps it: answering never runs further than that).
     pub async fn answer_halt(&self, answer: String) -> Result<(), String> {
         self.command(|s| s.answer_halt(&answer, now())).await?;
-        let mode = match self.mode.get_untracked() {
-            RunMode::Idle => RunMode::ToEnd,
-            m => m,
-        };
-        self.mode.set(mode);
+        if self.mode.get_untracked() == RunMode::Idle {
+            self.mode.set(RunMode::ToEnd);
+        }
         self.drive().await;
         Ok(())
     }
 
-    /// Where the run stands: (round, step) of the calls due, for the Step and Round boundaries.
-    fn position(&self) -> (u32, Option<&'static str>) {
-        self.with_untracked(|s| (s.round(), s.step_name()))
-    }
-
-    /// The loop: perform due calls, take answers in one at a time, stop at the mode's boundary.
+    /// The loop: perform due calls and take answers in one at a time, until the engine issues no
+    /// more (it pauses by itself at the run's boundary, a question or a limit) and none is out.
     async fn drive(&self) {
         if self.driving.get_value() {
             return;
@@ -379,40 +380,24 @@ impl Runner {
         let generation = self.generation.get_value();
         let (tx, mut rx) = mpsc::unbounded::<CallOutcome>();
         self.channel.set_value(Some(tx.clone()));
-        let (start_round, start_step) = self.position();
         loop {
             if self.generation.get_value() != generation {
                 break;
             }
-            let mode = self.mode.get_untracked();
-            let due = self.with_untracked(Session::next_calls);
-            let inflight = self.inflight.get_untracked();
-            let within = |c: &ModelCall| match mode {
-                RunMode::Idle => false,
-                RunMode::Step => c.round == start_round && Some(c.step) == start_step,
-                // From Bootstrap (round 0), "one round" also runs round 1.
-                RunMode::Round => c.round <= start_round.max(1),
-                RunMode::ToEnd => true,
+            // After a failure (a write refused, a provider error that cannot pass) the runner
+            // goes Idle: it takes in what is out but asks nothing more until the next click.
+            let due = if self.mode.get_untracked() == RunMode::Idle {
+                Vec::new()
+            } else {
+                self.with_untracked(Session::next_calls)
             };
-            let mut beyond = false;
+            let inflight = self.inflight.get_untracked();
             for call in due {
-                if inflight.contains(&call.id) {
-                    continue;
+                if !inflight.contains(&call.id) {
+                    self.spawn_call(call, 1, tx.clone());
                 }
-                if !within(&call) {
-                    beyond = true;
-                    continue;
-                }
-                self.spawn_call(call, 1, tx.clone());
             }
             if self.inflight.get_untracked().is_empty() {
-                if beyond && mode != RunMode::Idle {
-                    // The boundary is reached: the next step's calls wait for the next click.
-                    self.mode.set(RunMode::Idle);
-                    if let Err(e) = self.command(|s| s.pause(now())).await {
-                        self.fail(e);
-                    }
-                }
                 break;
             }
             let Some((call, attempt, result)) = rx.next().await else {
@@ -711,10 +696,11 @@ pub async fn open(id: &str) -> Result<Runner, String> {
         Some(owner) => owner.with(make),
         None => make(),
     };
-    if let Some(lock) = lock {
-        locks::hold(id, lock);
-    }
     RUNNERS.with(|r| r.borrow_mut().insert(id.to_string(), runner));
+    match lock {
+        Some(lock) => locks::hold(id, lock),
+        None => wait_for_lock(id),
+    }
     runner.settle_after_open().await;
     Ok(runner)
 }
@@ -739,16 +725,23 @@ pub async fn refresh_read_only(id: &str) {
     }
 }
 
-/// A read-only view asks to become the writer (the other tab closed or left the session).
-pub async fn take_over(id: &str) -> bool {
-    let Some(runner) = existing(id) else {
-        return false;
-    };
-    if !runner.read_only.get_untracked() {
-        return true;
-    }
-    let Some(lock) = locks::try_acquire(id).await else {
-        return false;
+/// A read-only view waits in line for the session's lock: when the writer tab closes or gives
+/// the session up, this tab becomes the writer ([`become_writer`]) without a click, so it never
+/// keeps showing "running" for a session no tab runs.
+fn wait_for_lock(id: &str) {
+    let id = id.to_string();
+    locks::queue(&id.clone(), false, None, move |lock| {
+        leptos::task::spawn_local(async move { become_writer(&id, lock).await });
+    });
+}
+
+/// This tab got the lock of a session it showed read-only: it reloads the stored session and,
+/// if the tab that ran it left it running (it closed mid-run), pauses it at its last event.
+async fn become_writer(id: &str, lock: locks::SessionLock) {
+    let Some(runner) = existing(id).filter(|r| r.read_only.get_untracked()) else {
+        // The session was closed here or deleted meanwhile: let another tab have it.
+        lock.release();
+        return;
     };
     locks::hold(id, lock);
     if let Ok((record, session)) = sessions::load(id).await {
@@ -759,5 +752,49 @@ pub async fn take_over(id: &str) -> bool {
     runner.read_only.update_untracked(|r| *r = false);
     runner.settle_after_open().await;
     runner.read_only.set(false);
-    true
+    locks::announce(id);
+}
+
+/// The writer's side of Take over: another tab asked for the session. Its calls out are
+/// cancelled (they stay outstanding and are asked again by the next run), the session is
+/// paused (committed after any write under way), this tab becomes read-only and gives the lock
+/// up, then waits in line for it again.
+pub async fn hand_over(id: &str) {
+    let Some(runner) = existing(id).filter(|r| !r.read_only.get_untracked()) else {
+        return;
+    };
+    runner.cancel_calls();
+    runner.inflight.set(BTreeSet::new());
+    runner.validating.set(BTreeSet::new());
+    runner.mode.set(RunMode::Idle);
+    if runner.with_untracked(Session::is_running) {
+        if let Err(e) = runner.command(|s| s.pause(now())).await {
+            runner.fail(e);
+        }
+    }
+    runner.reopened_paused.set(false);
+    runner.read_only.set(true);
+    locks::release(id);
+    locks::announce(id);
+    wait_for_lock(id);
+}
+
+/// A read-only view asks to become the writer: directly when no tab holds the session, else by
+/// asking the writer tab to hand it over ([`hand_over`]) and waiting (up to 10 s) until this tab's
+/// place in line for the lock comes.
+pub async fn take_over(id: &str) -> bool {
+    let Some(runner) = existing(id) else {
+        return false;
+    };
+    if !runner.read_only.get_untracked() {
+        return true;
+    }
+    locks::ask_to_release(id);
+    for _ in 0..200 {
+        if !runner.read_only.get_untracked() {
+            return true;
+        }
+        gloo_timers_sleep(50).await;
+    }
+    false
 }

@@ -25,6 +25,9 @@ pub enum Imported {
 /// stored is not added a second time: the person is asked first.
 pub async fn import_session(text: &str, keep_both: bool) -> Result<Imported, String> {
     let session = export::from_file(text).map_err(|e| e.to_string())?;
+    // Let the page breathe between reading the file and writing its events: a big session's
+    // import is two shorter tasks, not one long one.
+    runner::gloo_timers_sleep(0).await;
     let now = now_ms();
     let created_at = session.created_at().map_or(now, |at| at as f64);
     if !keep_both {

@@ -76,13 +76,17 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Reads a picked or dropped file as text.
-pub async fn read_file(file: &web_sys::File) -> Result<String, String> {
-    let text = JsFuture::from(file.text())
+/// Reads a session file the person picked or dropped: refused by its size on disk before it is
+/// read, then by its bytes (not text) before anything parses it; core says why in words.
+pub async fn read_session_file(file: &web_sys::File) -> Result<String, String> {
+    roundtable_core::export::check_size(file.size() as u64).map_err(|e| e.to_string())?;
+    let buffer = JsFuture::from(file.array_buffer())
         .await
-        .map_err(|e| format!("could not read the file: {e:?}"))?;
-    text.as_string()
-        .ok_or_else(|| "the file is not text".to_string())
+        .map_err(|e| format!("the file could not be read: {e:?}"))?;
+    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+    roundtable_core::export::text_of_file(&bytes)
+        .map(str::to_string)
+        .map_err(|e| e.to_string())
 }
 
 /// A file name safe on every system, from a title.

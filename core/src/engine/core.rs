@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::call::{CallKind, CallRecord, CallResult, ChatRole, Message};
+use super::control::{Until, PERSON};
 use super::event::{EngineEdit, Event, EventKind};
 use super::status::{Findings, FoldError, PauseReason, Settings, Status};
 use super::Protocol;
@@ -141,6 +142,9 @@ pub struct Core<P: Protocol> {
     pub cost_used: u64,
     /// The work is over (the closing step next, or done).
     pub rounds_ended: bool,
+    /// Where the current run stops by itself (see [`super::control`]); none: to the end.
+    #[serde(default)]
+    pub until: Option<Until>,
 }
 
 impl<P: Protocol> Core<P> {
@@ -159,6 +163,7 @@ impl<P: Protocol> Core<P> {
             tokens_used: 0,
             cost_used: 0,
             rounds_ended: false,
+            until: None,
         }
     }
 
@@ -229,7 +234,10 @@ impl<P: Protocol> Core<P> {
         let at = event.at;
         match &event.kind {
             EventKind::Created { .. } => {}
-            EventKind::Started => self.status = Status::Running,
+            EventKind::Started { until } => {
+                self.status = Status::Running;
+                self.until = *until;
+            }
             EventKind::RoundStarted { round } => {
                 self.close_step(at);
                 self.round = *round;
@@ -424,13 +432,19 @@ impl<P: Protocol> Core<P> {
                     reason: reason.clone(),
                 }
             }
-            EventKind::Resumed => {
+            EventKind::Resumed { until } => {
+                self.until = *until;
                 for slot in self.slots.iter_mut().filter(|s| s.exhausted) {
                     slot.restart();
                 }
                 self.status = Status::Running;
             }
-            EventKind::RoundsEnded { .. } => {
+            EventKind::RoundsEnded { by } => {
+                // The person's wrap-up runs the closing step to the end; a member's `done` keeps
+                // the run's boundary, so the closing step waits for the next run control.
+                if by == PERSON {
+                    self.until = None;
+                }
                 for slot in &mut self.slots {
                     if let Some(id) = slot.call_id.take() {
                         if let Some(rec) = call_index(&id).and_then(|i| self.calls.get_mut(i)) {

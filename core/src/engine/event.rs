@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::call::StoredCall;
+use super::control::Until;
 use super::status::{Findings, PauseReason, Settings};
 use super::Protocol;
 use crate::schema::Halt;
@@ -73,8 +74,13 @@ pub enum EventKind<P: Protocol> {
         /// The configuration the session starts from.
         config: P::Config,
     },
-    /// The person started the session (draft → running).
-    Started,
+    /// The person started the session (draft → running); `until` is where this run stops by
+    /// itself (none: run to the end).
+    Started {
+        /// The run's boundary (One step / One round); left out when it runs to the end.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        until: Option<Until>,
+    },
     /// A round begins.
     RoundStarted {
         /// Its number, from 1.
@@ -180,8 +186,12 @@ pub enum EventKind<P: Protocol> {
         /// Why.
         reason: PauseReason<P>,
     },
-    /// The session runs again.
-    Resumed,
+    /// The session runs again, up to `until` (none: to the end).
+    Resumed {
+        /// The run's boundary (One step / One round); left out when it runs to the end.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        until: Option<Until>,
+    },
     /// The work ends (a member halted `done`, the protocol ended it, or the person wrapped up);
     /// outstanding calls are superseded and the closing step follows.
     RoundsEnded {
@@ -197,7 +207,7 @@ impl<P: Protocol> EventKind<P> {
     pub fn name(&self) -> &'static str {
         match self {
             EventKind::Created { .. } => "created",
-            EventKind::Started => "started",
+            EventKind::Started { .. } => "started",
             EventKind::RoundStarted { .. } => "round_started",
             EventKind::StepStarted { .. } => "step_started",
             EventKind::CallIssued { .. } => "call_issued",
@@ -211,7 +221,7 @@ impl<P: Protocol> EventKind<P> {
             EventKind::PersonAnswered { .. } => "person_answered",
             EventKind::PersonEdited { .. } => "person_edited",
             EventKind::Paused { .. } => "paused",
-            EventKind::Resumed => "resumed",
+            EventKind::Resumed { .. } => "resumed",
             EventKind::RoundsEnded { .. } => "rounds_ended",
             EventKind::Finished => "finished",
         }

@@ -16,6 +16,7 @@
 //! raw answers back through [`Engine::submit`]. Time comes in as `now` (ms) on every command.
 
 pub mod call;
+pub mod control;
 pub mod core;
 pub mod event;
 mod run;
@@ -30,6 +31,7 @@ pub use self::call::{
     estimate_messages, estimate_tokens, CallKind, CallRecord, CallResult, ChatRole, DemoReply,
     DueCall, IdChoice, Message, ModelCall, StoredCall,
 };
+pub use self::control::{RunTarget, Until};
 pub use self::core::{Core, HaltRecord, Slot, StepRecord};
 pub use self::event::{EngineEdit, Event, EventKind, Usage};
 pub use self::run::Engine;

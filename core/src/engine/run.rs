@@ -8,8 +8,9 @@
 use super::call::{
     estimate_messages, estimate_tokens, CallKind, DemoReply, DueCall, ModelCall, StoredCall,
 };
+use super::control::{RunTarget, Until, PERSON};
 use super::event::{EngineEdit, Event, EventKind, Usage};
-use super::status::{EngineError, Findings, FoldError, Outcome, PauseReason, Status};
+use super::status::{budget_words, EngineError, Findings, FoldError, Outcome, PauseReason, Status};
 use super::{Judgement, Move, Protocol};
 use crate::schema::HaltType;
 use crate::validate::Violation;
@@ -164,13 +165,58 @@ impl<P: Protocol> Engine<P> {
         Some(before.state.envelope(&member))
     }
 
-    /// Starts a draft session: the first step's calls are issued.
+    /// Starts a draft session to run to the end: the first step's calls are issued.
     pub fn start(&mut self, now: u64) -> Result<(), EngineError> {
+        self.start_run(RunTarget::End, now)
+    }
+
+    /// Starts a draft session that runs as far as `target` says (see [`super::control`]).
+    pub fn start_run(&mut self, target: RunTarget, now: u64) -> Result<(), EngineError> {
         if self.state.core().status != Status::Draft {
             return Err(self.wrong("start"));
         }
-        self.record(EventKind::Started, now)?;
+        let until = self.until(target);
+        self.record(EventKind::Started { until }, now)?;
         self.advance(now)
+    }
+
+    /// The boundary a run toward `target` begun now stops at: the step or round under way is
+    /// finished, or, between two, the next one is run. The opening step (round 0) is no round of
+    /// its own: One round from there runs round 1 too.
+    fn until(&self, target: RunTarget) -> Option<Until> {
+        let core = self.state.core();
+        let step_open = core.slots.iter().any(|x| !x.done);
+        let steps = core.timeline.len() as u32;
+        match target {
+            RunTarget::End => None,
+            RunTarget::Step => Some(Until::Steps {
+                steps: if step_open { steps } else { steps + 1 },
+            }),
+            RunTarget::Round => {
+                let round_open = core.round >= 1
+                    && (step_open
+                        || matches!(self.state.next_move(), Move::Step(r, ..) if r == core.round));
+                Some(Until::Round {
+                    round: if round_open {
+                        core.round
+                    } else {
+                        (core.round + 1).max(1)
+                    },
+                })
+            }
+        }
+    }
+
+    /// Whether the run's boundary comes before `next` (a step or round about to begin).
+    fn reached(&self, next: &Move<P>) -> Option<Until> {
+        let core = self.state.core();
+        let until = core.until?;
+        let beyond = match (until, next) {
+            (_, Move::Finish | Move::Block(_)) => false,
+            (Until::Steps { steps }, _) => core.timeline.len() as u32 >= steps,
+            (Until::Round { round }, Move::Round(r) | Move::Step(r, ..)) => *r > round,
+        };
+        beyond.then_some(until)
     }
 
     /// Hands in a model's raw answer for `call_id`. Judges it, applies it if valid, asks again if
@@ -390,16 +436,23 @@ impl<P: Protocol> Engine<P> {
         )
     }
 
-    /// Resumes a paused session. Refused while the limit that paused it is still reached (raise
-    /// it with a settings edit, or [`Engine::finish`]).
+    /// Resumes a paused session to run to the end.
     pub fn resume(&mut self, now: u64) -> Result<(), EngineError> {
+        self.resume_run(RunTarget::End, now)
+    }
+
+    /// Resumes a paused session as far as `target` says (see [`super::control`]). Refused while
+    /// the limit that paused it is still reached (raise it with a settings edit, or
+    /// [`Engine::finish`]).
+    pub fn resume_run(&mut self, target: RunTarget, now: u64) -> Result<(), EngineError> {
         let Status::Paused { reason } = &self.state.core().status else {
             return Err(self.wrong("resume"));
         };
         if let Some(why) = self.still_blocked(reason) {
             return Err(EngineError::StillBlocked(why));
         }
-        self.record(EventKind::Resumed, now)?;
+        let until = self.until(target);
+        self.record(EventKind::Resumed { until }, now)?;
         self.advance(now)
     }
 
@@ -417,12 +470,12 @@ impl<P: Protocol> Engine<P> {
                     core.settings.max_rounds
                 ))
             }
-            PauseReason::TokenBudget { .. } => core.budget_spent().map(|(used, budget)| {
-                format!("the token budget is still spent ({used} of {budget}): raise it or wrap up")
-            }),
+            PauseReason::TokenBudget { .. } => core
+                .budget_spent()
+                .map(|(used, budget)| budget_words(used, budget)),
             PauseReason::MoneyBudget { .. } => core.money_spent().map(|(used, budget)| {
                 format!(
-                    "the money budget is still spent ({} of {}): raise it or wrap up",
+                    "the money budget is still spent ({} of {}): raise it under Budget on this page, then run on — or wrap up",
                     crate::cost::usd(used),
                     crate::cost::usd(budget)
                 )
@@ -454,12 +507,7 @@ impl<P: Protocol> Engine<P> {
         if let Some(why) = self.cannot_finish() {
             return Err(EngineError::StillBlocked(why));
         }
-        self.record(
-            EventKind::RoundsEnded {
-                by: "user-1".into(),
-            },
-            now,
-        )?;
+        self.record(EventKind::RoundsEnded { by: PERSON.into() }, now)?;
         self.advance(now)
     }
 
@@ -593,7 +641,17 @@ impl<P: Protocol> Engine<P> {
                 }
                 return Ok(());
             }
-            let kind = match self.state.next_move() {
+            let next = self.state.next_move();
+            let past_limit = matches!(next, Move::Round(r) if r > core.settings.max_rounds);
+            if let Some(until) = self.reached(&next).filter(|_| !past_limit) {
+                return self.record(
+                    EventKind::Paused {
+                        reason: PauseReason::Reached { until },
+                    },
+                    now,
+                );
+            }
+            let kind = match next {
                 Move::Finish => {
                     return self.record(EventKind::Finished, now);
                 }

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::control::Until;
 use super::Protocol;
 use crate::schema::Halt;
 use crate::validate::Violation;
@@ -116,6 +117,11 @@ pub enum PauseReason<P: Protocol> {
         /// Where it can be fixed.
         fix: Fix,
     },
+    /// The run reached the boundary the person gave it (One step, One round).
+    Reached {
+        /// The boundary.
+        until: Until,
+    },
     /// The protocol cannot go on until the person fixes something (its own `reason` tag).
     #[serde(untagged)]
     Blocked(P::Block),
@@ -167,11 +173,9 @@ impl<P: Protocol> PauseReason<P> {
             PauseReason::RoundLimit { max_rounds } => {
                 format!("the round limit ({max_rounds}) is reached: raise it or wrap up")
             }
-            PauseReason::TokenBudget { used, budget } => {
-                format!("the token budget is spent ({used} of {budget}): raise it or wrap up")
-            }
+            PauseReason::TokenBudget { used, budget } => budget_words(*used, *budget),
             PauseReason::MoneyBudget { used, budget } => format!(
-                "the money budget is spent ({} of {}): raise it or wrap up",
+                "the money budget is spent ({} of {}): raise it under Budget on this page, then run on — or wrap up",
                 crate::cost::usd(*used),
                 crate::cost::usd(*budget)
             ),
@@ -185,6 +189,7 @@ impl<P: Protocol> PauseReason<P> {
                 P::step_title(*step),
                 clause(error)
             ),
+            PauseReason::Reached { until } => until.describe(P::ROUND_WORD),
             PauseReason::Blocked(block) => state
                 .still_blocked(block)
                 .unwrap_or_else(|| "waiting for you to resume".into()),
@@ -208,9 +213,18 @@ impl<P: Protocol> PauseReason<P> {
             | PauseReason::TokenBudget { .. }
             | PauseReason::MoneyBudget { .. } => Fix::Limits,
             PauseReason::CallFailed { fix, .. } => fix.clone(),
+            // The run stopped where the person asked: running on is the next move.
+            PauseReason::Reached { .. } => Fix::Resume,
             PauseReason::Blocked(_) => Fix::Setup,
         }
     }
+}
+
+/// Why a spent token budget stops the session, naming the control that lifts it.
+pub fn budget_words(used: u64, budget: u64) -> String {
+    format!(
+        "the token budget is spent ({used} of {budget} tokens): raise it under Budget on this page, then run on — or wrap up"
+    )
 }
 
 /// Where a session stands.

@@ -58,28 +58,9 @@ pub(super) fn anchor(url: &str) -> String {
     format!("<a href=\"{escaped}\" target=\"_blank\" rel=\"noopener noreferrer nofollow\">")
 }
 
-/// Whether a link target may be kept: `http://`, `https://` or `mailto:`, exactly at its start.
-///
-/// Browsers remove tabs and newlines anywhere in a URL and ignore control characters, so
-/// `java\tscript:` is `javascript:` to them: a target with any of those (after trimming its ends)
-/// is refused outright rather than cleaned. The scheme is then matched on the text as written —
-/// `ht tp://…` or `https:/ /…` would resolve as relative URLs into this app (a `#/…` fragment is
-/// one of its routes), and fail the prefix test; a space after the prefix (`https://x/a b`) is
-/// only part of the path. Relative URLs and fragments are dropped too; `https:/x` without the
-/// two slashes is relative as well.
-pub fn is_safe_url(url: &str) -> bool {
-    let url = url.trim();
-    if url
-        .chars()
-        .any(|c| matches!(c, '\t' | '\n' | '\r') || c.is_control())
-    {
-        return false;
-    }
-    let head = url.get(..8).unwrap_or(url).to_ascii_lowercase();
-    ["http://", "https://", "mailto:"]
-        .iter()
-        .any(|scheme| head.starts_with(scheme))
-}
+/// Whether a link target may be kept: core's rule, the same one the exported report keeps
+/// ([`roundtable_core::safe_markdown::is_safe_url`]).
+pub use roundtable_core::safe_markdown::is_safe_url;
 
 /// A link target as meant: backslash escapes before ASCII punctuation removed.
 pub(super) fn unescape(text: &str) -> String {

@@ -3,33 +3,14 @@ use super::link::is_safe_url;
 use super::to_safe_html;
 use proptest::prelude::*;
 
-/// The hostile corpus: each must come out with no live tag, handler or script URL.
-const HOSTILE: &[&str] = &[
-    "<script>alert(1)</script>",
-    "hello <img src=x onerror=alert(1)> world",
-    "<svg onload=alert(1)><circle r=10/></svg>",
-    "[click](javascript:alert(1))",
-    "[click](JaVaScRiPt:alert(1))",
-    "[click](java\tscript:alert(1))",
-    "[click](  javascript:alert(1))",
-    "[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
-    "![img](javascript:alert(1))",
-    "![pixel](https://tracker.example/p.png)",
-    "<a href=\"javascript:alert(1)\">a</a>",
-    "<iframe src=\"https://evil.example\"></iframe>",
-    "<div style=\"background:url(javascript:alert(1))\">x</div>",
-    "[ref]\n\n[ref]: javascript:alert(1)",
-    "<details open ontoggle=alert(1)>",
-    "`<script>` in code is fine",
-    "```html\n<script>alert(1)</script>\n```",
-    "<math><mi xlink:href=\"javascript:alert(1)\">x</mi></math>",
-    // Browsers drop spaces and tabs inside URLs: these resolve to this app's own origin.
-    "[x](<ht tp://x/../../#/settings>)",
-    "[x](<https:/ /evil.example>)",
-    "[x](<https://exa\tmple.com>)",
-    "[x](https:/relative)",
-    "[x](<java\u{0}script:alert(1)>)",
-];
+/// The hostile corpus, shared with core's report test (`core/tests/files/hostile-markdown.json`):
+/// each must come out with no live tag, handler or script URL.
+fn hostile() -> Vec<String> {
+    serde_json::from_str(include_str!(
+        "../../../core/tests/files/hostile-markdown.json"
+    ))
+    .unwrap()
+}
 
 /// Every `<` in the output starts a tag we emitted (text `<` is escaped), so checking each
 /// tag's name and attributes checks everything a browser would act on.
@@ -120,7 +101,7 @@ fn assert_inert(html: &str, source: &str) {
 
 #[test]
 fn hostile_markdown_renders_inert() {
-    for source in HOSTILE {
+    for source in &hostile() {
         assert_inert(&to_safe_html(source), source);
     }
 }
@@ -215,7 +196,7 @@ fn check(source: &str) -> String {
 
 #[test]
 fn hostile_markdown_is_well_formed() {
-    for source in HOSTILE {
+    for source in &hostile() {
         assert_nested(&to_safe_html(source), source);
     }
 }
@@ -839,4 +820,31 @@ fn lazy_lines_continue_only_paragraphs() {
     let fenced = to_safe_html("- ```\n  code\nnext");
     assert!(fenced.ends_with("<p>next</p>\n"), "{fenced}");
     assert!(fenced.contains("<pre><code>code\n"), "{fenced}");
+}
+
+/// The exported report keeps exactly the links the app keeps: rendering an entry before and
+/// after core's `defang` gives the same targets, so the report neutralises what the app does,
+/// no more and no less.
+#[test]
+fn the_report_keeps_exactly_the_links_the_app_keeps() {
+    fn hrefs(html: &str) -> Vec<String> {
+        html.split("href=\"")
+            .skip(1)
+            .map(|rest| rest.split('"').next().unwrap_or("").to_string())
+            .collect()
+    }
+    let mut kept = 0;
+    let mut sources = hostile();
+    sources.push(
+        "[a](https://a.example) and ![b](https://b.example/p.png) and [c](mailto:c@d.org)".into(),
+    );
+    for source in &sources {
+        let app = hrefs(&to_safe_html(source));
+        let report = hrefs(&to_safe_html(&roundtable_core::safe_markdown::defang(
+            source,
+        )));
+        assert_eq!(app, report, "{source:?}");
+        kept += app.len();
+    }
+    assert!(kept >= 4, "some links are kept ({kept})");
 }

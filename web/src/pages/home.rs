@@ -2,6 +2,8 @@
 //! picker or drag and drop, Open a demo session).
 
 use leptos::prelude::*;
+
+use crate::dialog::{Ask, AskDialog};
 use wasm_bindgen::JsCast;
 
 use crate::app::app_state;
@@ -34,9 +36,48 @@ pub fn status_label(status: &str) -> &'static str {
 pub fn HomePage() -> impl IntoView {
     let state = app_state();
     let refresh = RwSignal::new(0u32);
+    // Watchers of the sessions some tab runs, withdrawn when the list reloads or the page goes.
+    let watchers = StoredValue::new_local(Vec::<web_sys::AbortController>::new());
     let sessions = LocalResource::new(move || {
         refresh.track();
-        async move { storage::list_sessions().await }
+        async move {
+            let mut list = storage::list_sessions().await?;
+            for old in watchers
+                .try_update_value(std::mem::take)
+                .unwrap_or_default()
+            {
+                old.abort();
+            }
+            // "running" is stored as the writer last committed it: a session whose tab closed
+            // mid-run is not running (opening it pauses it), and says so.
+            let Some(held) = crate::locks::held().await else {
+                return Ok::<_, storage::StorageError>(list);
+            };
+            for record in list.iter_mut().filter(|r| r.status == "running") {
+                if !held.contains(&record.id) {
+                    record.status = "paused".into();
+                    continue;
+                }
+                // When the tab running it closes, the list reloads.
+                let Ok(controller) = web_sys::AbortController::new() else {
+                    continue;
+                };
+                crate::locks::queue(&record.id, true, Some(&controller.signal()), move |lock| {
+                    lock.release();
+                    refresh.update(|v| *v += 1);
+                });
+                watchers.update_value(|w| w.push(controller));
+            }
+            Ok(list)
+        }
+    });
+    on_cleanup(move || {
+        for old in watchers
+            .try_update_value(std::mem::take)
+            .unwrap_or_default()
+        {
+            old.abort();
+        }
     });
     // Other tabs' changes show up here too.
     let listener = crate::app::on_session_broadcast(move |_| refresh.update(|v| *v += 1));
@@ -67,12 +108,38 @@ pub fn HomePage() -> impl IntoView {
         let Some(file) = files.get(0) else { return };
         let name = file.name();
         leptos::task::spawn_local(async move {
-            match crate::util::read_file(&file).await {
-                Ok(text) => import_text(name, text),
-                Err(e) => state.error(e),
+            match crate::util::read_session_file(&file).await {
+                Ok(text) => {
+                    // The file's check and the import's replay run in separate tasks.
+                    crate::runner::gloo_timers_sleep(0).await;
+                    import_text(name, text)
+                }
+                Err(e) => state.error(format!("“{name}” was not imported: {e}")),
             }
         });
     };
+    // The promise is "anywhere on this page": the whole window takes the drop while the list is
+    // shown, not just the section under the pointer.
+    let dragover = window_event_listener(leptos::ev::dragover, move |ev| {
+        ev.prevent_default();
+        over.set(true);
+    });
+    let dragleave = window_event_listener(leptos::ev::dragleave, move |ev| {
+        // Only when the pointer leaves the window (no element it enters).
+        if ev.related_target().is_none() {
+            over.set(false);
+        }
+    });
+    let drop_listener = window_event_listener(leptos::ev::drop, move |ev| {
+        ev.prevent_default();
+        over.set(false);
+        import_files(ev.data_transfer().and_then(|d| d.files()));
+    });
+    on_cleanup(move || {
+        dragover.remove();
+        dragleave.remove();
+        drop_listener.remove();
+    });
     let open_demo = move || {
         busy.set(true);
         leptos::task::spawn_local(async move {
@@ -116,14 +183,7 @@ pub fn HomePage() -> impl IntoView {
     };
 
     view! {
-        <section class="page home"
-            on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); over.set(true); }
-            on:dragleave=move |_| over.set(false)
-            on:drop=move |ev: web_sys::DragEvent| {
-                ev.prevent_default();
-                over.set(false);
-                import_files(ev.data_transfer().and_then(|d| d.files()));
-            }>
+        <section class="page home">
             <div class="hero">
                 <h1 class="grow">"Your sessions"</h1>
                 <div class="home-actions">
@@ -200,7 +260,25 @@ pub fn HomePage() -> impl IntoView {
 fn SessionTable(list: Vec<SessionRecord>, refresh: RwSignal<u32>) -> impl IntoView {
     let state = app_state();
     let now = now_ms();
+    let ask = RwSignal::new(None::<Ask>);
+    let deleting = StoredValue::new(None::<String>);
+    let delete = Callback::new(move |_: String| {
+        let Some(id) = deleting.get_value() else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            crate::runner::forget(&id);
+            match storage::delete_session(&id).await {
+                Ok(()) => {
+                    state.info("Session deleted.");
+                    refresh.update(|v| *v += 1);
+                }
+                Err(e) => state.error(e.to_string()),
+            }
+        });
+    });
     view! {
+        <AskDialog ask=ask on_confirm=delete/>
         <div class="card">
             <table class="sessions">
                 <thead>
@@ -236,16 +314,14 @@ fn SessionTable(list: Vec<SessionRecord>, refresh: RwSignal<u32>) -> impl IntoVi
                                     }>"Export"</button>
                                     " "
                                     <button class="ghost danger small" aria-label=format!("Delete {title}") on:click=move |_| {
-                                        let ok = window().confirm_with_message(&format!("Delete “{title}” and all its events from this browser?")).unwrap_or(false);
-                                        if !ok { return; }
-                                        let id = id.clone();
-                                        leptos::task::spawn_local(async move {
-                                            crate::runner::forget(&id);
-                                            match storage::delete_session(&id).await {
-                                                Ok(()) => { state.info("Session deleted."); refresh.update(|v| *v += 1); }
-                                                Err(e) => state.error(e.to_string()),
-                                            }
-                                        });
+                                        deleting.set_value(Some(id.clone()));
+                                        ask.set(Some(Ask {
+                                            title: "Delete this session?".into(),
+                                            message: format!("“{title}” and all its events will be removed from this browser. Export it first to keep a copy."),
+                                            field: None,
+                                            confirm: "Delete".into(),
+                                            danger: true,
+                                        }));
                                     }>"Delete"</button>
                                 </td>
                             </tr>

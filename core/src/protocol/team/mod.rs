@@ -432,14 +432,14 @@ impl TeamState {
                 what: "ended the rounds".into(),
             }),
             EventKind::Created { .. }
-            | EventKind::Started
+            | EventKind::Started { .. }
             | EventKind::CallIssued { .. }
             | EventKind::AnswerReceived { .. }
             | EventKind::AnswerRefused { .. }
             | EventKind::AnswerInvalid { .. }
             | EventKind::FellBack { .. }
             | EventKind::Paused { .. }
-            | EventKind::Resumed
+            | EventKind::Resumed { .. }
             | EventKind::Finished => {}
         }
         Ok(Vec::new())
@@ -492,13 +492,12 @@ impl TeamState {
         let mut changes = Vec::new();
         match output {
             FinalOutput::Bootstrap(b) => {
-                let mut tree = self.tree.clone();
-                let mut added = Vec::new();
-                for initial in &b.initial_products {
-                    let id = tree.add_initial(initial)?;
-                    added.push(format!("added {id} \"{}\"", initial.name));
-                }
-                self.tree = tree;
+                let ids = self.tree.add_initials(&b.initial_products)?;
+                let added: Vec<String> = ids
+                    .iter()
+                    .zip(&b.initial_products)
+                    .map(|(id, initial)| format!("added {id} \"{}\"", initial.name))
+                    .collect();
                 self.charter = Some(Charter {
                     mission: b.mission.clone(),
                     objectives: b.objectives.clone(),

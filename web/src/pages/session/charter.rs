@@ -6,9 +6,16 @@
 use leptos::prelude::*;
 use roundtable_core::protocol::team::{Charter, PersonEdit};
 
-use super::edit_team;
+use super::{edit_team, ViewMemo};
 use crate::app::app_state;
 use crate::runner::Runner;
+
+/// Whether the person may edit now: the state allows it (a done session does not) and this tab
+/// is the writer. What is not allowed is not offered.
+fn editable(runner: Runner) -> impl Fn() -> bool + Copy {
+    let ViewMemo(view) = expect_context::<ViewMemo>();
+    move || view.with(|v| v.actions.edit) && !runner.read_only.get()
+}
 
 /// Whether a remark's recipients include the person.
 fn to_person(recipients: &[String]) -> bool {
@@ -23,6 +30,7 @@ pub fn Remarks() -> impl IntoView {
     let runner = expect_context::<Runner>();
     let state = app_state();
     let text = RwSignal::new(String::new());
+    let editable = editable(runner);
     let send = move || {
         let content = text.get_untracked().trim().to_string();
         if content.is_empty() {
@@ -57,14 +65,16 @@ pub fn Remarks() -> impl IntoView {
                         }).collect_view().into_any()
                     }
                 })}
+                {move || editable().then(|| view! {
                 <label class="field">
                     <span>"Remark to the chair"</span>
                     <textarea name="remark" rows="2" prop:value=move || text.get()
                         on:input=move |ev| text.set(event_target_value(&ev))></textarea>
                 </label>
                 <div class="row end">
-                    <button class="ghost small" disabled=move || runner.read_only.get() on:click=move |_| send()>"Send remark"</button>
+                    <button class="ghost small" name="send-remark" on:click=move |_| send()>"Send remark"</button>
                 </div>
+                })}
             </div>
         </section>
     }
@@ -76,6 +86,7 @@ pub fn CharterPanel() -> impl IntoView {
     let runner = expect_context::<Runner>();
     let state = app_state();
     let editing = RwSignal::new(false);
+    let editable = editable(runner);
     let mission = RwSignal::new(String::new());
     let objectives = RwSignal::new(String::new());
     let constraints = RwSignal::new(String::new());
@@ -120,8 +131,8 @@ pub fn CharterPanel() -> impl IntoView {
     view! {
         <section class="panel" aria-label="Charter">
             <h2>"Mission charter" <span class="spacer"></span>
-                {move || (!editing.get()).then(|| view! {
-                    <button class="ghost small" name="edit-charter" disabled=move || runner.read_only.get() on:click=move |_| begin()>"Edit"</button>
+                {move || (!editing.get() && editable()).then(|| view! {
+                    <button class="ghost small" name="edit-charter" on:click=move |_| begin()>"Edit"</button>
                 })}
             </h2>
             <div class="panel-body">

@@ -170,15 +170,19 @@ fn RemarkBox() -> impl IntoView {
         <section class="panel" aria-label="Remark to the meeting">
             <h2>"Remark to the meeting"</h2>
             <div class="panel-body">
+                {move || (view.with(|v| v.actions.edit) && !runner.read_only.get()).then(|| view! {
                 <label class="field">
                     <span class="sr-only">"Your remark"</span>
                     <textarea name="meeting-remark" rows="2" prop:value=move || text.get()
                         on:input=move |ev| text.set(event_target_value(&ev))></textarea>
                 </label>
                 <div class="row end">
-                    <button class="ghost small" disabled=move || runner.read_only.get() || !view.with(|v| v.actions.edit)
-                        on:click=move |_| send()>"Send remark"</button>
+                    <button class="ghost small" name="send-remark" on:click=move |_| send()>"Send remark"</button>
                 </div>
+                })}
+                {move || (!view.with(|v| v.actions.edit)).then(|| view! {
+                    <p class="muted small">"The meeting is over; remarks are closed."</p>
+                })}
             </div>
         </section>
     }

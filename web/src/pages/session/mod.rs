@@ -13,6 +13,7 @@ use crate::route::{navigate, Route};
 use crate::runner::{self, RunMode, Runner};
 use crate::util::short_count;
 
+mod budget;
 mod charter;
 mod cost;
 mod fix;
@@ -104,7 +105,7 @@ fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView
             <SessionHeader/>
             <cost::CostPanel/>
             <Banners/>
-            {(kind == Kind::Meeting).then(|| view! { <meeting::MeetingPanels/> })}
+            {(kind == Kind::Meeting).then(|| view! { <meeting::MeetingPanels/> <budget::BudgetPanel/> })}
             {(kind == Kind::Team).then(|| view! {
             <JumpBar items=&[("Products", "panel-products"), ("Product", "panel-product"), ("Timeline", "panel-timeline")]/>
             <div class="session-grid">
@@ -124,6 +125,7 @@ fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView
                     <timeline::Timeline/>
                     <charter::Remarks/>
                     <charter::CharterPanel/>
+                    <budget::BudgetPanel/>
                 </div>
             </div>
             })}

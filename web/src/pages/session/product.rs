@@ -9,8 +9,9 @@ use roundtable_core::schema::{CollabType, ProductType};
 use roundtable_core::session::Session;
 use roundtable_core::tree::{Collab, Product, ProductTree, Version};
 
-use super::edit_team;
+use super::{edit_team, ViewMemo};
 use crate::app::app_state;
+use crate::dialog::{Ask, AskDialog};
 use crate::markdown::to_safe_html;
 use crate::runner::Runner;
 
@@ -135,7 +136,26 @@ fn Current(product: Product) -> impl IntoView {
     let vid = v.id.clone();
     let html = to_safe_html(&v.content);
     let read_only = runner.read_only;
+    let ViewMemo(session_view) = expect_context::<ViewMemo>();
+    // Only what the session's state allows is offered: a done session shows no edit buttons.
+    let editable = move || session_view.with(|v| v.actions.edit) && !read_only.get();
+    let ask = RwSignal::new(None::<Ask>);
+    let rejecting = StoredValue::new(None::<String>);
+    let reject = Callback::new(move |reason: String| {
+        let Some(product_id) = rejecting.get_value() else {
+            return;
+        };
+        let edit = PersonEdit::RejectVersion { product_id, reason };
+        leptos::task::spawn_local(async move {
+            match runner.command(|s| edit_team(s, edit)).await {
+                Ok(()) => state.info("Version rejected; the team sees your reason."),
+                Err(e) => state.error(e),
+            }
+        });
+    });
+    let is_latest = latest.as_deref() == Some(v.id.as_str());
     view! {
+        <AskDialog ask=ask on_confirm=reject/>
         <div class="product-meta">
             <strong>{v.title.clone()}</strong>
             <span class="badge" data-version-number=product.version_number(&v.id).unwrap_or(0)
@@ -147,6 +167,7 @@ fn Current(product: Product) -> impl IntoView {
         </div>
         <p class="muted small">{v.change_summary.clone()}</p>
         <article class="markdown" inner_html=html></article>
+        {move || editable().then(|| view! {
         <div class="row">
             {(!is_accepted).then(|| {
                 let pid = pid.clone();
@@ -163,23 +184,23 @@ fn Current(product: Product) -> impl IntoView {
                     }>"Accept this version"</button>
                 }
             })}
-            {(latest.as_deref() == Some(v.id.as_str())).then(|| {
+            {is_latest.then(|| {
                 let pid = pid.clone();
                 view! {
-                    <button class="ghost danger small" disabled=move || read_only.get() on:click=move |_| {
-                        let reason = window().prompt_with_message("Why is this version not good enough? The next writer sees your reason.").ok().flatten();
-                        let Some(reason) = reason.filter(|r| !r.trim().is_empty()) else { return };
-                        let edit = PersonEdit::RejectVersion { product_id: pid.clone(), reason: reason.trim().to_string() };
-                        leptos::task::spawn_local(async move {
-                            match runner.command(|s| edit_team(s, edit)).await {
-                                Ok(()) => state.info("Version rejected; the team sees your reason."),
-                                Err(e) => state.error(e),
-                            }
-                        });
+                    <button class="ghost danger small" name="reject-version" disabled=move || read_only.get() on:click=move |_| {
+                        rejecting.set_value(Some(pid.clone()));
+                        ask.set(Some(Ask {
+                            title: "Reject the latest version?".into(),
+                            message: "The team writes it again. The next writer sees your reason.".into(),
+                            field: Some("Why is this version not good enough?".into()),
+                            confirm: "Reject".into(),
+                            danger: true,
+                        }));
                     }>"Reject the latest version"</button>
                 }
             })}
         </div>
+        })}
     }
     .into_any()
 }
