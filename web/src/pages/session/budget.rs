@@ -1,7 +1,7 @@
-//! The session's limits, editable on the session page: the token budget and the round limit,
-//! each one row of [`LIMITS`]. A change is one `person_edited` settings event (core checks it and
-//! refuses it once the session is done); when a budget paused the session, raising it here and
-//! pressing a run control goes on. Another limit (a money budget) is one more row.
+//! The session's limits, editable on the session page: the token budget, the money budget (typed
+//! and shown in dollars) and the round limit, each one row of [`LIMITS`]. A change is one
+//! `person_edited` settings event (core checks it and refuses it once the session is done); when
+//! a budget paused the session, raising it here and pressing a run control goes on.
 
 use leptos::prelude::*;
 use roundtable_core::engine::Settings;
