@@ -43,6 +43,11 @@ test('a session file dropped anywhere on the sessions page is imported', async (
     await page.waitForSelector('.dropzone');
     const before = i === 0 ? 0 : await rows(page);
     assert.ok(await drop(page, where[0], `dropped-${i}.roundtable.json`, DEMO), `the drop on ${where} is taken`);
+    // The same session again: the page asks first (Keep both adds it).
+    if (i > 0) {
+      await page.waitForSelector('[data-banner="duplicate"]');
+      await page.click('button[name="keep-both"]');
+    }
     await page.waitForSelector('.session-head');
     await open(page, srv.url, '#/');
     await page.waitForFunction((n) => document.querySelectorAll('tr[data-session-id]').length === n + 1, before);

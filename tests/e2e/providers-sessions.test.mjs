@@ -239,7 +239,7 @@ test('a money budget set in either form pauses the run and says so; a bad amount
   await page.click('button[name="run"]');
   await waitStatus(page, ['paused'], 60000);
   const banner = await page.textContent('.session');
-  assert.match(banner, /the money budget is spent \(\$0\.01 of \$0\.01\): raise it or wrap up/);
+  assert.match(banner, /the money budget is spent \(\$0\.01 of \$0\.01\): raise it under Budget on this page, then run on — or wrap up/);
   const c = await costs(page);
   assert.match(c.budget, /money budget: \$0\.01\d* of \$0\.01/);
   const posts = mock.state.requests.filter((q) => q.method === 'POST').length;
