@@ -74,32 +74,10 @@ pub fn AskDialog(ask: RwSignal<Option<Ask>>, on_confirm: Callback<String>) -> im
         close();
         on_confirm.run(typed);
     };
-    // Tab and Shift+Tab go round the dialog's own controls.
+    // Tab and Shift+Tab go round the dialog's own controls (the one rule every dialog keeps).
     let trap = move |ev: web_sys::KeyboardEvent| {
-        if ev.key() != "Tab" {
-            return;
-        }
-        let Some(el) = dialog.get_untracked() else {
-            return;
-        };
-        let Ok(list) = el.query_selector_all("button:not([disabled]), textarea, input") else {
-            return;
-        };
-        let items: Vec<web_sys::HtmlElement> = (0..list.length())
-            .filter_map(|i| list.item(i))
-            .filter_map(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
-            .collect();
-        let (Some(first), Some(last)) = (items.first(), items.last()) else {
-            return;
-        };
-        let active = document().active_element();
-        let at = |e: &web_sys::HtmlElement| active.as_ref() == Some(e.unchecked_ref());
-        if ev.shift_key() && (at(first) || !items.iter().any(at)) {
-            ev.prevent_default();
-            let _ = last.focus();
-        } else if !ev.shift_key() && (at(last) || !items.iter().any(at)) {
-            ev.prevent_default();
-            let _ = first.focus();
+        if let Some(el) = dialog.get_untracked() {
+            crate::pages::dialog::trap_tab(&ev, &el);
         }
     };
     view! {

@@ -62,18 +62,5 @@ pub(super) fn anchor(url: &str) -> String {
 /// ([`roundtable_core::safe_markdown::is_safe_url`]).
 pub use roundtable_core::safe_markdown::is_safe_url;
 
-/// A link target as meant: backslash escapes before ASCII punctuation removed.
-pub(super) fn unescape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match chars.peek() {
-            Some(&next) if c == '\\' && next.is_ascii_punctuation() => {
-                out.push(next);
-                chars.next();
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
+/// A link target as meant (backslash escapes removed): core's, the same the report uses.
+pub(super) use roundtable_core::safe_markdown::unescape;
