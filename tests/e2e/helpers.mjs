@@ -130,3 +130,20 @@ export async function setDemoDelay(context, base, ms) {
   await page.waitForSelector('text=Demo model pause saved.');
   await page.close();
 }
+
+/** Points every provider of Settings at the loopback mock (its address, and a key where the
+ *  service takes one), waiting until each is saved. */
+export async function useProviderMock(page, base, mock) {
+  const { PROVIDERS, KEYED, keyOf } = await import('./mock-providers.mjs');
+  await open(page, base, '#/settings');
+  for (const p of PROVIDERS) {
+    await page.fill(`input[name="base-${p}"]`, mock.base(p));
+    await page.click(`button[name="save-base-${p}"]`);
+    await page.waitForSelector(`text=/Address for .* saved\\./`);
+    if (KEYED.includes(p)) {
+      await page.fill(`input[name="key-${p}"]`, keyOf(p));
+      await page.press(`input[name="key-${p}"]`, 'Enter');
+      await page.waitForSelector(`fieldset[data-provider="${p}"] .badge.ok`);
+    }
+  }
+}

@@ -19,6 +19,11 @@ export const PREFIXES = {
   ollama: '/ollama',
 };
 
+/** The services the mock stands in for, which of them take a key, and the fake key of each. */
+export const PROVIDERS = Object.keys(PREFIXES);
+export const KEYED = PROVIDERS.filter((p) => !['ollama', 'local'].includes(p));
+export const keyOf = (p) => `sk-${p}-test-${p.length}x`;
+
 export const FAMILY = {
   openai: 'openai', openrouter: 'openai', mistral: 'openai', groq: 'openai', local: 'openai',
   anthropic: 'anthropic', gemini: 'gemini', ollama: 'ollama',

@@ -10,12 +10,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serveDist, launch, open, shot, status, waitStatus, ROOT } from './helpers.mjs';
-import { startProviderMock, PREFIXES } from './mock-providers.mjs';
+import { serveDist, launch, open, shot, status, waitStatus, useProviderMock, ROOT } from './helpers.mjs';
+import { startProviderMock, keyOf } from './mock-providers.mjs';
 
-const PROVIDERS = Object.keys(PREFIXES);
-const KEYED = PROVIDERS.filter((p) => !['ollama', 'local'].includes(p));
-const keyOf = (p) => `sk-${p}-test-${p.length}x`;
 
 /** The demo recording's answers, member by member, in the order the demo gave them. */
 function recordedTeam() {
@@ -120,17 +117,7 @@ before(async () => {
   browser = await launch();
   browser.page.on('dialog', (d) => d.accept());
   const { page } = browser;
-  await open(page, server.url, '#/settings');
-  for (const p of PROVIDERS) {
-    await page.fill(`input[name="base-${p}"]`, mock.base(p));
-    await page.click(`button[name="save-base-${p}"]`);
-    await page.waitForSelector(`text=/Address for .* saved\\./`);
-    if (KEYED.includes(p)) {
-      await page.fill(`input[name="key-${p}"]`, keyOf(p));
-      await page.press(`input[name="key-${p}"]`, 'Enter');
-      await page.waitForSelector(`fieldset[data-provider="${p}"] .badge.ok`);
-    }
-  }
+  await useProviderMock(page, server.url, mock);
 });
 
 after(async () => {
