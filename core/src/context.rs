@@ -855,9 +855,11 @@ fn render_system(env: &Envelope) -> String {
     );
     let _ = writeln!(out, "Your team members:");
     for b in &env.members {
+        // The member's own domain follows in full ("Your domain"); the others' areas only.
         let area = b
             .area
             .as_deref()
+            .filter(|_| b.id != m.id)
             .map_or(String::new(), |a| format!(", area: {a}"));
         let _ = writeln!(
             out,
@@ -957,7 +959,8 @@ fn step_rules(step: Step) -> &'static str {
 
 fn step_mistakes(step: Step) -> String {
     match step {
-        Step::Write => "- A version that summarises the product instead of being it.\n".into(),
+        // The Write rules already say the content is the whole product.
+        Step::Write => String::new(),
         Step::PlanAssign => "- An assignment or acceptance naming a product that does not exist or was just removed.\n- Accepting a version id that belongs to another product.\n- Two children of one parent with the same name.\n".into(),
         Step::PeerReview => "- Reviewing your own version, or a version not listed for you.\n".into(),
         Step::Inspection => "- Inspecting a version not listed under 'Versions to inspect'.\n".into(),
