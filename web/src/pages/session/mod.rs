@@ -71,8 +71,15 @@ pub fn SessionPage(id: String, product: Signal<Option<String>>) -> impl IntoView
     }
 }
 
+/// The panels of an open session (stored, or shared by link and held only in the page).
 #[component]
-fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView {
+pub fn SessionView(
+    runner: Runner,
+    product: Signal<Option<String>>,
+    /// Where selecting a product goes; by default the session's route (`#/s/<id>/p/<p>`).
+    #[prop(optional)]
+    on_select: Option<Callback<Option<String>>>,
+) -> impl IntoView {
     provide_context(runner);
     let inspect = Inspect(RwSignal::new(None));
     provide_context(inspect);
@@ -93,10 +100,12 @@ fn SessionView(runner: Runner, product: Signal<Option<String>>) -> impl IntoView
     });
     on_cleanup(move || drop(listener));
     let session_id = StoredValue::new(id);
-    let select = Callback::new(move |p: Option<String>| {
-        navigate(&Route::Session {
-            id: session_id.get_value(),
-            product: p,
+    let select = on_select.unwrap_or_else(|| {
+        Callback::new(move |p: Option<String>| {
+            navigate(&Route::Session {
+                id: session_id.get_value(),
+                product: p,
+            })
         })
     });
 
@@ -180,7 +189,20 @@ fn SessionHeader() -> impl IntoView {
         leptos::task::spawn_local(async move { runner.run(mode).await });
     };
     let record = move || runner.record();
+    // A link the clipboard refused, shown to copy by hand.
+    let link_shown = RwSignal::new(None::<String>);
     view! {
+        {move || link_shown.get().map(|link| view! {
+            <div class="banner info link-shown" role="status" data-banner="link">
+                <label class="grow">
+                    "The clipboard is not available here; copy the link by hand:"
+                    <input type="text" readonly value=link on:focus=move |ev| {
+                        event_target::<web_sys::HtmlInputElement>(&ev).select();
+                    }/>
+                </label>
+                <button class="ghost small" on:click=move |_| link_shown.set(None)>"Close"</button>
+            </div>
+        })}
         <header class="session-head">
             <h1 title=move || record().title>{move || record().title}</h1>
             <span class=move || format!("badge {}", status())>
@@ -206,11 +228,11 @@ fn SessionHeader() -> impl IntoView {
                     leptos::task::spawn_local(async move { runner.wrap_up().await });
                 }>"Wrap up"</button>
                 <button name="export" class="ghost" title="Download the session file" on:click=move |_| {
-                    let id = runner.id();
-                    leptos::task::spawn_local(async move {
-                        if let Err(e) = crate::transfer::export_session_file(&id).await { state.error(e); }
-                    });
+                    if let Err(e) = crate::transfer::export_open_session(&runner) { state.error(e); }
                 }>"Export"</button>
+                <button name="copy-link" class="ghost" title="Copy a link that opens this session read-only in any browser" on:click=move |_| {
+                    leptos::task::spawn_local(crate::share::copy_link(state, runner, link_shown));
+                }>"Copy link"</button>
                 <button name="report" class="ghost" title="Download the Markdown report" on:click=move |_| {
                     let title = runner.record().title;
                     if let Err(e) = runner.with_untracked(|s| crate::transfer::export_report(&title, s)) { state.error(e); }
@@ -226,7 +248,10 @@ fn Banners() -> impl IntoView {
     let runner = expect_context::<Runner>();
     let ViewMemo(view) = expect_context::<ViewMemo>();
     view! {
-        {move || runner.read_only.get().then(|| view! {
+        {use_context::<crate::share::SharedLink>().map(|shared| view! {
+            <crate::share::SharedBanner text=shared.0/>
+        })}
+        {move || (runner.read_only.get() && use_context::<crate::share::SharedLink>().is_none()).then(|| view! {
             <div class="banner warn" role="status" data-banner="read-only">
                 <strong>"Read-only."</strong>
                 " This session is open in another tab, which runs it. This view follows its changes."
