@@ -454,10 +454,7 @@ pub fn check_file(text: &str) -> Result<CheckedFile<'_>, ImportError> {
         // A file without a shared line (`@@`, see `shared_lines`) is read from its own text; any
         // other from its expanded events.
         if raw_events.contains("@@") {
-            let mut events: Value = serde_json::from_str(raw_events)
-                .map_err(|e| ImportError::Malformed(e.to_string()))?;
-            shared_lines::expand(&mut events)?;
-            std::borrow::Cow::Owned(events.to_string())
+            std::borrow::Cow::Owned(shared_lines::expand_text_of(raw_events)?)
         } else {
             std::borrow::Cow::Borrowed(raw_events)
         }
@@ -465,10 +462,8 @@ pub fn check_file(text: &str) -> Result<CheckedFile<'_>, ImportError> {
         let mut value = Value::Object(envelope);
         value["events"] =
             serde_json::from_str(raw_events).map_err(|e| ImportError::Malformed(e.to_string()))?;
+        // Files before version 3 have no shared lines.
         let mut value = migrate(value, version)?;
-        if version >= 3 {
-            shared_lines::expand(&mut value["events"])?;
-        }
         let events = value["events"].take().to_string();
         envelope = match value {
             Value::Object(map) => map,

@@ -682,6 +682,15 @@ pub async fn open(id: &str) -> Result<Runner, String> {
         return Ok(r);
     }
     let (record, session) = sessions::load(id).await?;
+    adopt(id, record, session).await
+}
+
+/// Opens a session this tab holds already (it was just imported and stored), without reading it
+/// back and replaying it again.
+pub async fn adopt(id: &str, record: SessionRecord, session: Session) -> Result<Runner, String> {
+    if let Some(r) = existing(id) {
+        return Ok(r);
+    }
     let lock = locks::try_acquire(id).await;
     if let Some(r) = existing(id) {
         if let Some(lock) = lock {

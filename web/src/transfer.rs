@@ -68,6 +68,8 @@ pub async fn import_session(
     storage::replace_session(&record, &events)
         .await
         .map_err(|e| e.to_string())?;
+    // The page that opens it next takes the session as it is, instead of replaying it again.
+    runner::adopt(&id, record, session).await?;
     Ok(Imported::Stored(id))
 }
 

@@ -100,18 +100,60 @@ fn share_text(text: &str, first_seen: &mut HashMap<String, usize>, numbered: &mu
 /// Rewrites the texts of `events` back to what the models were sent, or says which event holds a
 /// reference that cannot be read.
 pub fn expand(events: &mut Value) -> Result<(), ImportError> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut expanded = 0usize;
+    let mut numbered = Numbered::default();
     for (i, event) in events.as_array_mut().into_iter().flatten().enumerate() {
+        numbered.expand_event(event, i)?;
+    }
+    Ok(())
+}
+
+/// [`expand`] on the events' JSON text, giving the expanded text. Only the events that hold
+/// texts of the numbering are read into values and written again; the others (a long answer, an
+/// applied output) stay the file's own text, so a big file is not built into a tree of values.
+pub fn expand_text_of(events: &str) -> Result<String, ImportError> {
+    let raw: Vec<&serde_json::value::RawValue> =
+        serde_json::from_str(events).map_err(|e| ImportError::Malformed(e.to_string()))?;
+    let mut numbered = Numbered::default();
+    let mut out = String::with_capacity(events.len() * 2);
+    out.push('[');
+    for (i, event) in raw.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let text = event.get();
+        // A superset of the events `texts_mut` reads (the type is checked on the value).
+        if !(text.contains("\"call_issued\"") || text.contains("\"context_served\"")) {
+            out.push_str(text);
+            continue;
+        }
+        let mut value: Value =
+            serde_json::from_str(text).map_err(|e| ImportError::Malformed(e.to_string()))?;
+        numbered.expand_event(&mut value, i)?;
+        out.push_str(&value.to_string());
+    }
+    out.push(']');
+    Ok(out)
+}
+
+/// The lines written so far, in file order, and how much the references have expanded to.
+#[derive(Default)]
+struct Numbered {
+    lines: Vec<String>,
+    expanded: usize,
+}
+
+impl Numbered {
+    /// Expands the texts of event number `i` (0-based) and numbers their lines.
+    fn expand_event(&mut self, event: &mut Value, i: usize) -> Result<(), ImportError> {
         for text in texts_mut(event) {
             if let Some(s) = text.as_str() {
-                let full = expand_text(s, &mut lines, &mut expanded)
+                let full = expand_text(s, &mut self.lines, &mut self.expanded)
                     .map_err(|why| ImportError::Malformed(format!("event {}: {why}", i + 1)))?;
                 *text = Value::from(full);
             }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 fn expand_text(
@@ -206,6 +248,20 @@ mod tests {
             file[2]["kind"]["call"]["messages"][0]["content"], "@@0-1\nshort\n@@4\n@@3\n",
             "short lines stay; a run of consecutive lines is one reference"
         );
+        // From the file's text too, with an event between that holds no text (kept as written).
+        let mut with_answer = file.as_array().unwrap().clone();
+        with_answer.insert(
+            1,
+            json!({ "seq": 9, "at": 1, "kind": { "type": "answer_received", "raw": "@@0" } }),
+        );
+        let text = expand_text_of(&Value::from(with_answer).to_string()).unwrap();
+        let mut back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            back[1]["kind"]["raw"], "@@0",
+            "an answer is not a text of the numbering"
+        );
+        back.as_array_mut().unwrap().remove(1);
+        assert_eq!(back, original);
         expand(&mut file).unwrap();
         assert_eq!(file, original);
     }
