@@ -355,6 +355,14 @@ pub fn text_of_file(bytes: &[u8]) -> Result<&str, ImportError> {
     })
 }
 
+/// [`text_of_file`] for bytes the caller owns: the text without a copy of them.
+pub fn into_text(bytes: Vec<u8>) -> Result<String, ImportError> {
+    check_size(bytes.len() as u64)?;
+    String::from_utf8(bytes).map_err(|e| ImportError::NotText {
+        at: e.utf8_error().valid_up_to(),
+    })
+}
+
 /// Reads a session file into a new session, or says why not: [`check_file`], then
 /// [`CheckedFile::read`], then [`ReadFile::replay`] in one go.
 pub fn from_file(text: &str) -> Result<Session, ImportError> {
@@ -409,20 +417,20 @@ pub fn check_file(text: &str) -> Result<CheckedFile<'_>, ImportError> {
                 .to_string(),
         ));
     };
-    // Every field but the events, as values (small: the snapshot and the members are a few
-    // hundred bytes). A field too deep for the parser is refused like any text that is not JSON.
-    let mut envelope = serde_json::Map::new();
-    for (name, raw) in fields.iter().filter(|(name, _)| name.as_str() != "events") {
-        let value = serde_json::from_str(raw.get())
-            .map_err(|e| ImportError::NotJson(format!("in the field `{name}`: {e}")))?;
-        envelope.insert(name.clone(), value);
-    }
-    let field = |name: &str| envelope.get(name).cloned().unwrap_or(Value::Null);
-    let format = field("format");
+    // A field as a value. A field too deep for the parser is refused like any text that is not
+    // JSON. The fields that decide whether to go on are read first, so a file that is not ours
+    // (or not whole) is refused before its other fields are read.
+    let read = |name: &str| -> Result<Value, ImportError> {
+        fields.get(name).map_or(Ok(Value::Null), |raw| {
+            serde_json::from_str(raw.get())
+                .map_err(|e| ImportError::NotJson(format!("in the field `{name}`: {e}")))
+        })
+    };
+    let format = read("format")?;
     if format.as_str() != Some(FORMAT) {
         return Err(ImportError::WrongFormat(format.to_string()));
     }
-    let version = field("schema_version")
+    let version = read("schema_version")?
         .as_u64()
         .filter(|v| *v >= 1)
         .ok_or(ImportError::NoVersion)?;
@@ -439,7 +447,7 @@ pub fn check_file(text: &str) -> Result<CheckedFile<'_>, ImportError> {
         .get("events")
         .map(|raw| raw.get())
         .ok_or_else(|| ImportError::Malformed("missing field `events`".into()))?;
-    let checksum = field("checksum");
+    let checksum = read("checksum")?;
     let checksum = checksum
         .as_str()
         .ok_or_else(|| ImportError::Malformed("missing field `checksum`".into()))?;
@@ -449,6 +457,12 @@ pub fn check_file(text: &str) -> Result<CheckedFile<'_>, ImportError> {
             expected: checksum.to_string(),
             computed,
         });
+    }
+    // Every other field but the events, as values (small: the snapshot and the members are a few
+    // hundred bytes).
+    let mut envelope = serde_json::Map::new();
+    for name in fields.keys().filter(|name| name.as_str() != "events") {
+        envelope.insert(name.clone(), read(name)?);
     }
     let events = if version == u64::from(SCHEMA_VERSION) {
         // A file without a shared line (`@@`, see `shared_lines`) is read from its own text; any

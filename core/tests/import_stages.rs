@@ -105,3 +105,19 @@ fn an_envelope_of_the_wrong_types_names_the_field() {
         ImportError::Malformed("missing field `events`".into())
     );
 }
+
+#[test]
+fn owned_bytes_become_text_or_say_where_they_stop_being_text() {
+    let (_, demo, _) = FILES[0];
+    assert_eq!(export::into_text(demo.as_bytes().to_vec()).unwrap(), demo);
+    let mut bytes = b"{\"format\":".to_vec();
+    bytes.push(0xff);
+    assert_eq!(
+        export::into_text(bytes.clone()),
+        Err(ImportError::NotText { at: 10 })
+    );
+    assert_eq!(
+        export::text_of_file(&bytes),
+        Err(ImportError::NotText { at: 10 })
+    );
+}

@@ -108,9 +108,7 @@ fn group(n: usize) -> String {
 /// A link's session, read and checked in stages like an imported file.
 async fn open_link(fragment: &str, progress: impl Fn(usize)) -> Result<(Session, String), String> {
     let bytes = share_link::decode(fragment).map_err(|e| e.to_string())?;
-    let text = export::text_of_file(&bytes)
-        .map_err(|e| e.to_string())?
-        .to_string();
+    let text = export::into_text(bytes).map_err(|e| e.to_string())?;
     progress(0);
     crate::runner::gloo_timers_sleep(0).await;
     let checked = export::check_file(&text).map_err(|e| e.to_string())?;

@@ -84,9 +84,7 @@ pub async fn read_session_file(file: &web_sys::File) -> Result<String, String> {
         .await
         .map_err(|e| format!("the file could not be read: {e:?}"))?;
     let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-    roundtable_core::export::text_of_file(&bytes)
-        .map(str::to_string)
-        .map_err(|e| e.to_string())
+    roundtable_core::export::into_text(bytes).map_err(|e| e.to_string())
 }
 
 /// A file name safe on every system, from a title.
