@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::cost::MemberPrices;
 use crate::engine::{
     EngineEdit, EngineError, Event, EventKind, Fix, FoldError, ModelCall, Outcome, Protocol,
     RunTarget, Settings, Status, Usage,
@@ -239,11 +240,18 @@ impl Session {
     }
 
     /// Starts a draft, or resumes a paused session, to run as far as `target` says (the One
-    /// step / One round / Run to the end controls; see [`crate::engine::control`]).
-    pub fn run(&mut self, target: RunTarget, now: u64) -> Result<(), EngineError> {
+    /// step / One round / Run to the end controls; see [`crate::engine::control`]), with the
+    /// price of each member's model from now on (`None`: the prices in force stay), which
+    /// bounds each call under the money budget before it is made ([`MemberPrices`]).
+    pub fn run(
+        &mut self,
+        target: RunTarget,
+        prices: Option<MemberPrices>,
+        now: u64,
+    ) -> Result<(), EngineError> {
         match self.status_word() {
-            "draft" => each!(self, s => s.start_run(target, now)),
-            _ => each!(self, s => s.resume_run(target, now)),
+            "draft" => each!(self, s => s.start_run(target, prices, now)),
+            _ => each!(self, s => s.resume_run(target, prices, now)),
         }
     }
 

@@ -55,8 +55,8 @@ pub enum RunMode {
     ToEnd,
 }
 
-/// The longest answer asked of a model.
-pub const MAX_TOKENS: u32 = 8192;
+/// The longest answer asked of a model: core's bound, which it also prices before each call.
+pub const MAX_TOKENS: u32 = roundtable_core::engine::MAX_ANSWER_TOKENS;
 /// Pause per demo call so a person can watch the team work (no network is involved).
 pub const DEMO_DELAY_MS: u64 = 120;
 /// How often the answer so far of a streaming call is shown: often enough to watch it arrive,
@@ -297,7 +297,9 @@ impl Runner {
         };
         let view = self.view_untracked();
         let started = if view.actions.start || view.actions.resume {
-            self.command(|s| s.run(target, now())).await
+            // The prices as they stand now (a price edited in Settings counts from this run).
+            let prices = self.member_prices().await;
+            self.command(|s| s.run(target, Some(prices), now())).await
         } else if view.actions.answer {
             Err("A member asked you a question: answer it to go on.".into())
         } else if view.actions.pause {
@@ -481,6 +483,20 @@ impl Runner {
         }
     }
 
+    /// The price of each member's model, the person's own else the table's (a model with
+    /// neither is left out: core puts no bound on its calls), for core to bound each call's
+    /// cost under the money budget before it is made.
+    async fn member_prices(&self) -> roundtable_core::cost::MemberPrices {
+        let members = self.with_untracked(|s| s.members());
+        let mut prices = roundtable_core::cost::MemberPrices::new();
+        for member in members {
+            if let Some(price) = model_price(&member.model.provider, &member.model.model).await {
+                prices.insert(member.id, price);
+            }
+        }
+        prices
+    }
+
     /// What the provider said of a call, and nothing it did not (the engine estimates the tokens
     /// of an answer nobody counted), with its cost by core's rule
     /// ([`roundtable_core::cost::of_call`]): the provider's reported figure, else the member's
@@ -492,12 +508,7 @@ impl Runner {
                 .find(|m| m.id == call.member)
                 .map(|m| m.model)
         })?;
-        let provider = ProviderId::parse(&model.provider).unwrap_or(ProviderId::Demo);
-        let own = storage::get_setting(&providers::price::setting(provider, &model.model))
-            .await
-            .ok()
-            .flatten();
-        let price = providers::price::effective(provider, &model.model, own.as_deref());
+        let price = model_price(&model.provider, &model.model).await;
         let counted = done.input_tokens.zip(done.output_tokens);
         let estimated = (
             call.token_estimate,
@@ -583,6 +594,17 @@ impl Runner {
             let _ = tx.unbounded_send((call, attempt, result));
         });
     }
+}
+
+/// The price a call on `model` of `provider` is charged at: the person's own (Settings), else
+/// the table's; `None` for a model with neither.
+async fn model_price(provider: &str, model: &str) -> Option<roundtable_core::cost::Price> {
+    let provider = ProviderId::parse(provider).unwrap_or(ProviderId::Demo);
+    let own = storage::get_setting(&providers::price::setting(provider, model))
+        .await
+        .ok()
+        .flatten();
+    providers::price::effective(provider, model, own.as_deref())
 }
 
 /// The answer so far of one streaming request, published to [`Runner::partial`] by at most one

@@ -257,6 +257,10 @@ impl<P: Protocol> CallRecord<P> {
     }
 }
 
+/// The longest answer asked of a model, in tokens (the request's max output tokens): what bounds
+/// a call's cost before it is made, so the runner asks for no more.
+pub const MAX_ANSWER_TOKENS: u32 = 8192;
+
 /// Rough token count of a text: one token per four characters, rounded up. Good enough for budget
 /// checks; the provider's reported usage is what counts against the budget when it is given.
 pub fn estimate_tokens(text: &str) -> u64 {
