@@ -122,7 +122,8 @@ function models(family) {
  * Starts the mock on 127.0.0.1. `state.respond(entry)` returns, per request, one of:
  * `{ text }` (a normal streamed answer), `{ text, cut: true }`, `{ refusal: 'why' }`,
  * `{ status, body, headers }` (an HTTP error), `{ delay, ...another }` (the answer starts late),
- * `{ chunkDelay, ...another }` (it streams slowly: ms between chunks), `{ cost }` (dollars,
+ * `{ chunkDelay, ...another }` (ms between chunks: 5 unless given; 0 sends the whole stream at
+ * once), `{ cost }` (dollars,
  * reported in the usage), or nothing (held open); it may return a promise of one.
  * `state.testReply(entry)` answers Settings' connection test. POSTs to keyed providers need
  * their key.
@@ -157,6 +158,8 @@ export async function startProviderMock() {
       const entry = {
         provider, family, method: req.method, path: url.pathname, search: url.search, rest,
         headers: req.headers, body, step: STEPS[schemaOf(body)?.title], answered: false,
+        // When the request was read whole, and when its answer ended (ms; for benchmarks).
+        at: Date.now(), endedAt: null,
       };
       state.requests.push(entry);
       if (req.method === 'GET') {
@@ -197,12 +200,14 @@ export async function startProviderMock() {
       const { type, chunks } = stream(family, reply.refusal ?? reply.text ?? '', { ...reply, cost });
       res.writeHead(200, { ...cors, 'content-type': type, 'cache-control': 'no-cache' });
       res.flushHeaders();
+      const chunkDelay = reply.chunkDelay ?? 5;
       for (const chunk of chunks) {
         if (res.destroyed) return;
         res.write(chunk);
-        await new Promise((r) => setTimeout(r, reply.chunkDelay ?? 5));
+        if (chunkDelay > 0) await new Promise((r) => setTimeout(r, chunkDelay));
       }
       entry.answered = true;
+      entry.endedAt = Date.now();
       res.end();
     });
   });

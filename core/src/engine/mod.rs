@@ -36,8 +36,8 @@ pub use self::core::{Core, HaltRecord, Slot, StepRecord};
 pub use self::event::{EngineEdit, Event, EventKind, Usage};
 pub use self::run::Engine;
 pub use self::status::{
-    clause, CallBound, EngineError, Findings, Fix, FoldError, Outcome, PauseReason, Settings,
-    Status,
+    clause, CallBound, EngineError, Findings, Fix, FoldError, LimitKind, Outcome, PauseReason,
+    Settings, Status,
 };
 
 use crate::schema::Halt;

@@ -161,8 +161,13 @@ fn is_zero(n: &u64) -> bool {
 pub enum Fix {
     /// The Settings page (a provider's key, base URL or models).
     Settings,
-    /// The session's limits (round limit, token budget).
-    Limits,
+    /// The session's limits (the Budget panel on the session page): `limit` names the one to
+    /// raise.
+    Limits {
+        /// Which limit stopped the session (absent in files from before it was named).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limit: Option<LimitKind>,
+    },
     /// The transcript of a call (what the model answered and what was wrong).
     Transcript {
         /// The call.
@@ -174,6 +179,18 @@ pub enum Fix {
     Resume,
     /// The kind's own setup (what its block names, e.g. a missing document to write first).
     Setup,
+}
+
+/// One of the session's limits, as [`Fix::Limits`] names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LimitKind {
+    /// The round limit.
+    Rounds,
+    /// The token budget.
+    Tokens,
+    /// The money budget.
+    Money,
 }
 
 /// A message's text with its closing full stop removed, so it can be followed by more words
@@ -237,9 +254,15 @@ impl<P: Protocol> PauseReason<P> {
                 .map_or(Fix::Resume, |c| Fix::Transcript {
                     call_id: c.call.id.clone(),
                 }),
-            PauseReason::RoundLimit { .. }
-            | PauseReason::TokenBudget { .. }
-            | PauseReason::MoneyBudget { .. } => Fix::Limits,
+            PauseReason::RoundLimit { .. } => Fix::Limits {
+                limit: Some(LimitKind::Rounds),
+            },
+            PauseReason::TokenBudget { .. } => Fix::Limits {
+                limit: Some(LimitKind::Tokens),
+            },
+            PauseReason::MoneyBudget { .. } => Fix::Limits {
+                limit: Some(LimitKind::Money),
+            },
             PauseReason::CallFailed { fix, .. } => fix.clone(),
             // The run stopped where the person asked: running on is the next move.
             PauseReason::Reached { .. } => Fix::Resume,
