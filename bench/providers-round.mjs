@@ -24,13 +24,14 @@ const L = Number(process.env.BENCH_LATENCY ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const N = Number(process.env.BENCH_WRITERS ?? 4);
 const GAP = Number(process.env.BENCH_GAP ?? 5);
-// Bootstrap, PlanAssign, Write (N in parallel), PeerReview (N in parallel), Inspection.
-const STEPS = ['bootstrap', 'plan_assign', 'write', 'peer_review', 'inspection'];
 const fixture = join(ROOT, `bench/team-round-${N}.json`);
 if (!existsSync(fixture)) {
   throw new Error(`${fixture} is missing: cargo run -p roundtable-core --example team_round_fixture -- ${N} > bench/team-round-${N}.json`);
 }
 const ORDER = JSON.parse(readFileSync(fixture, 'utf8'));
+// Bootstrap, PlanAssign, Write (N in parallel, at most the demo's five products), PeerReview (N
+// in parallel; none with one operative), Inspection: the steps the recorded answers cover.
+const STEPS = [...new Set(ORDER.map((a) => a.step))];
 // The service and model each operative runs on: one service each while they last (a local
 // server's limit of 1 parallel call would serialise two operatives on it), then a second model
 // on Mistral and Groq (4 parallel calls each).
@@ -166,7 +167,7 @@ try {
     const t1 = Date.now();
     const ms = t1 - t0;
     const posts = mock.state.requests.filter((r) => r.method === 'POST');
-    const want = 3 + 2 * N;
+    const want = ORDER.length;
     if (posts.length !== want) throw new Error(`run ${run}: ${posts.length} calls, expected ${want} (a repair or an error): ${posts.map((r) => `${r.step}@${r.provider}`).join(' ')}`);
     const b = breakdown(posts, t0, t1);
     times.push(ms);
@@ -182,7 +183,7 @@ try {
     `ideal ${STEPS.length * L} ms; target ≤ ${1.1 * STEPS.length * L} ms: ${median <= 1.1 * STEPS.length * L ? 'met' : 'not met'} ` +
     `(median ${(median / (STEPS.length * L)).toFixed(3)} ×)`);
   console.log(`median beyond steps × L: start ${med((b) => b.start)} ms, steps beyond L ${med((b) => sum(b.spans) - STEPS.length * L)} ms ` +
-    `(of which the Write answers' ordering gaps ${(N - 1) * GAP} ms), between steps ${med((b) => sum(b.between))} ms, finish ${med((b) => b.finish)} ms`);
+    `(of which the Write answers' ordering gaps ${(ORDER.filter((a) => a.step === 'write').length - 1) * GAP} ms), between steps ${med((b) => sum(b.between))} ms, finish ${med((b) => b.finish)} ms`);
 } finally {
   await browser.close();
   await mock.stop();

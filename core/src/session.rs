@@ -299,6 +299,12 @@ impl Session {
         each!(self, s => crate::live::notices(s.state().core(), facts))
     }
 
+    /// The price of `member`'s model the run was started with (the one that bounds its calls
+    /// under the money budget), so the runner charges its answers at the same price.
+    pub fn price_of(&self, member: &str) -> Option<crate::cost::Price> {
+        each!(self, s => s.state().core().prices.get(member).copied())
+    }
+
     /// The limits in force (round limit, budgets, repairs), for the page's budget editor.
     pub fn settings(&self) -> Settings {
         each!(self, s => s.state().core().settings.clone())

@@ -488,13 +488,25 @@ impl Runner {
     /// cost under the money budget before it is made.
     async fn member_prices(&self) -> roundtable_core::cost::MemberPrices {
         let members = self.with_untracked(|s| s.members());
-        let mut prices = roundtable_core::cost::MemberPrices::new();
-        for member in members {
-            if let Some(price) = model_price(&member.model.provider, &member.model.model).await {
-                prices.insert(member.id, price);
-            }
-        }
-        prices
+        let provider = |m: &roundtable_core::export::MemberBrief| {
+            ProviderId::parse(&m.model.provider).unwrap_or(ProviderId::Demo)
+        };
+        // The person's own prices of every member's model, in one read.
+        let keys: Vec<String> = members
+            .iter()
+            .map(|m| providers::price::setting(provider(m), &m.model.model))
+            .collect();
+        let own = storage::get_settings(&keys).await.unwrap_or_default();
+        members
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| {
+                let own = own.get(i).cloned().flatten();
+                let price =
+                    providers::price::effective(provider(m), &m.model.model, own.as_deref());
+                price.map(|p| (m.id.clone(), p))
+            })
+            .collect()
     }
 
     /// What the provider said of a call, and nothing it did not (the engine estimates the tokens
@@ -508,7 +520,12 @@ impl Runner {
                 .find(|m| m.id == call.member)
                 .map(|m| m.model)
         })?;
-        let price = model_price(&model.provider, &model.model).await;
+        // The price the run was started with (no read on the way to the next call), else the
+        // person's or the table's now (a session run before prices came with the run).
+        let price = match self.with_untracked(|s| s.price_of(&call.member)) {
+            Some(price) => Some(price),
+            None => model_price(&model.provider, &model.model).await,
+        };
         let counted = done.input_tokens.zip(done.output_tokens);
         let estimated = (
             call.token_estimate,
@@ -662,6 +679,7 @@ pub async fn perform(
             max_tokens: MAX_TOKENS,
             key: config.key.as_deref(),
             base_url: config.base_url.as_deref(),
+            limit: config.limit,
             abort,
             on_text: Some(on_text),
         })
