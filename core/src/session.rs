@@ -120,6 +120,8 @@ pub struct SessionView {
     pub max_rounds: u32,
     /// Tokens counted so far.
     pub tokens_used: u64,
+    /// Some of them are the engine's estimates (a call the provider counted no tokens for).
+    pub tokens_estimated: bool,
     /// Each member of the current step with what it is doing (`working`, `repairing`,
     /// `reading_context`, `waiting`, `stuck`, `done`, `repaired` when done after an invalid
     /// answer, `halted` while the person owes it an answer).
@@ -538,6 +540,8 @@ pub struct CallView {
     pub raw_answer: Option<String>,
     /// Tokens counted.
     pub tokens: u64,
+    /// They are the engine's estimate, not the provider's count.
+    pub tokens_estimated: bool,
     /// What the provider reported.
     pub usage: Option<Usage>,
     /// What the call cost in words ([`crate::cost::Cost::text`]), once answered and priced.
@@ -601,6 +605,7 @@ fn call_view_of<P: Protocol>(core: &crate::engine::Core<P>, id: &str) -> Option<
         messages: c.messages.clone(),
         raw_answer: rec.raw_answer.clone(),
         tokens: rec.tokens,
+        tokens_estimated: rec.tokens_estimated(),
         usage: rec.usage,
         cost: rec.usage.and_then(|u| u.cost).map(|c| c.text()),
         result: rec.result.as_ref().map(|r| match r {
@@ -677,6 +682,8 @@ pub struct CallLine {
     pub now: CallNow,
     /// Tokens counted for it (0 until an answer came).
     pub tokens: u64,
+    /// They are the engine's estimate, not the provider's count.
+    pub tokens_estimated: bool,
     /// What it cost in words, once answered and priced.
     pub cost: Option<String>,
 }
@@ -697,6 +704,7 @@ fn timeline_of<P: Protocol>(core: &crate::engine::Core<P>, facts: &RunFacts) -> 
                     result: c.result_word(),
                     now: crate::live::call_now(core, c, facts),
                     tokens: c.tokens,
+                    tokens_estimated: c.tokens_estimated(),
                     cost: c.usage.and_then(|u| u.cost).map(|c| c.text()),
                 })
                 .collect(),
@@ -827,6 +835,7 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
         round: core.round,
         max_rounds: core.settings.max_rounds,
         tokens_used: core.tokens_used,
+        tokens_estimated: core.calls.iter().any(|c| c.tokens_estimated()),
         live: core
             .live_states()
             .into_iter()

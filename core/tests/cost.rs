@@ -137,6 +137,8 @@ fn every_call_cost_is_logged_summed_and_survives_replay_and_export() {
             .iter()
             .any(|c| c.cost.as_deref().is_some_and(|t| t.ends_with("(est.)"))));
         let first = s.call_view("call-1").unwrap();
+        assert!(!first.tokens_estimated, "the provider counted them");
+        assert!(!view.tokens_estimated);
         assert_eq!(
             first.cost.as_deref().map(|t| t.starts_with('$')),
             Some(true)
@@ -220,6 +222,9 @@ fn calls_with_no_known_cost_are_counted_as_unpriced_not_as_free() {
     }
     let view = s.view();
     assert_eq!(view.cost.total.unpriced, 1);
+    // Nobody counted its tokens: the figure is the engine's estimate, and says so.
+    assert!(view.tokens_estimated);
+    assert!(s.call_view("call-1").unwrap().tokens_estimated);
     assert_eq!(view.cost.total_text, "unknown (no price for the model)");
     assert_ne!(
         s.status_word(),

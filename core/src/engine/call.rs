@@ -248,6 +248,16 @@ pub struct CallRecord<P: Protocol> {
 }
 
 impl<P: Protocol> CallRecord<P> {
+    /// The call's tokens are the engine's estimate: it was answered and the provider counted
+    /// none (the demo model, a server that reports no usage). Shown as an estimate, never as the
+    /// provider's count.
+    pub fn tokens_estimated(&self) -> bool {
+        self.raw_answer.is_some()
+            && self
+                .usage
+                .is_none_or(|u| u.input_tokens + u.output_tokens == 0)
+    }
+
     /// What became of the call, in a few words.
     pub fn result_word(&self) -> &'static str {
         if self.result.is_none() && self.raw_answer.is_none() && self.failed.is_some() {
