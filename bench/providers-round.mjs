@@ -113,7 +113,9 @@ function breakdown(requests, t0, t1) {
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 const server = await serveDist();
-const mock = await startProviderMock();
+// Each provider on its own origin, as real ones are: eight parallel calls to one origin would
+// wait for the browser's six connections per host.
+const mock = await startProviderMock({ originPerProvider: true });
 const browser = await launch();
 const { page } = browser;
 try {
@@ -169,6 +171,9 @@ try {
     const posts = mock.state.requests.filter((r) => r.method === 'POST');
     const want = ORDER.length;
     if (posts.length !== want) throw new Error(`run ${run}: ${posts.length} calls, expected ${want} (a repair or an error): ${posts.map((r) => `${r.step}@${r.provider}`).join(' ')}`);
+    if (process.env.BENCH_DEBUG) {
+      for (const r of posts) console.log(`  ${r.step} ${r.provider}/${r.body?.model ?? ''} → ${memberOf(r)}: sent at ${r.at - t0} ms, answered by ${r.endedAt - t0} ms`);
+    }
     const b = breakdown(posts, t0, t1);
     times.push(ms);
     parts.push(b);

@@ -126,11 +126,11 @@ function models(family) {
  * once), `{ cost }` (dollars,
  * reported in the usage), or nothing (held open); it may return a promise of one.
  * `state.testReply(entry)` answers Settings' connection test. POSTs to keyed providers need
- * their key.
+ * their key. `originPerProvider` serves each provider from its own port (see below).
  */
-export async function startProviderMock() {
+export async function startProviderMock({ originPerProvider = false } = {}) {
   const state = { requests: [], respond: null };
-  const srv = http.createServer((req, res) => {
+  const handler = (req, res) => {
     const cors = {
       'access-control-allow-origin': '*',
       'access-control-allow-headers': '*',
@@ -210,16 +210,26 @@ export async function startProviderMock() {
       entry.endedAt = Date.now();
       res.end();
     });
-  });
-  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${srv.address().port}`;
+  };
+  // One server, or with `originPerProvider` one per provider (each on its own port): a browser
+  // opens at most six HTTP/1.1 connections to one origin, so more parallel calls than that to
+  // one mock would queue in the browser, which real providers (separate hosts, HTTP/2) do not.
+  const listen = async () => {
+    const srv = http.createServer(handler);
+    await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+    return { srv, url: `http://127.0.0.1:${srv.address().port}` };
+  };
+  const main = await listen();
+  const own = {};
+  if (originPerProvider) for (const p of PROVIDERS) own[p] = await listen();
+  const servers = [main, ...Object.values(own)];
   return {
     state,
-    url,
-    base: (provider) => `${url}${PREFIXES[provider]}`,
-    stop: () => {
+    url: main.url,
+    base: (provider) => `${(own[provider] ?? main).url}${PREFIXES[provider]}`,
+    stop: () => Promise.all(servers.map(({ srv }) => {
       srv.closeAllConnections();
       return new Promise((r) => srv.close(r));
-    },
+    })),
   };
 }

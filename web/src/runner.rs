@@ -402,76 +402,79 @@ impl Runner {
             if self.inflight.get_untracked().is_empty() {
                 break;
             }
-            let Some((call, attempt, result)) = rx.next().await else {
+            let Some(first) = rx.next().await else {
                 break;
             };
             if self.generation.get_value() != generation {
                 break;
             }
-            // Retry policy (providers::retry): Retry-After honoured up to a cap, else backoff
-            // with jitter; quota, key, model and refusal errors are not retried.
-            let retry_in = result.as_ref().err().and_then(|e| {
-                providers::retry::delay_ms(e, attempt, now() ^ u64::from(attempt) << 48)
-            });
-            match result {
-                Ok(done) => {
-                    self.validating.update(|v| {
-                        v.insert(call.id.clone());
-                    });
-                    self.inflight.update(|v| {
-                        v.remove(&call.id);
-                    });
-                    let usage = self.usage_of(&call, &done).await;
-                    let text = done.text;
-                    let outcome = self
-                        .command(|s| s.submit(&call.id, &text, usage, now()))
-                        .await;
-                    self.validating.update(|v| {
-                        v.remove(&call.id);
-                    });
-                    if let Err(e) = outcome {
-                        self.fail(e);
-                        self.mode.set(RunMode::Idle);
+            // Every outcome already waiting is taken in with it: the answers of a parallel step
+            // that arrive together are validated in one command and stored in one IndexedDB
+            // transaction, not one each (that was the runner's main cost per parallel call).
+            let mut batch = vec![first];
+            while let Ok(more) = rx.try_recv() {
+                batch.push(more);
+            }
+            let mut answers: Vec<(ModelCall, String, Option<Usage>)> = Vec::new();
+            for (call, attempt, result) in batch {
+                // Retry policy (providers::retry): Retry-After honoured up to a cap, else backoff
+                // with jitter; quota, key, model and refusal errors are not retried.
+                let retry_in = result.as_ref().err().and_then(|e| {
+                    providers::retry::delay_ms(e, attempt, now() ^ u64::from(attempt) << 48)
+                });
+                match result {
+                    Ok(done) => {
+                        self.validating.update(|v| {
+                            v.insert(call.id.clone());
+                        });
+                        self.inflight.update(|v| {
+                            v.remove(&call.id);
+                        });
+                        let usage = self.usage_of(&call, &done).await;
+                        answers.push((call, done.text, usage));
                     }
-                }
-                Err(err) if retry_in.is_some() => {
-                    let wait = retry_in.unwrap_or_default();
-                    self.retrying.update(|r| {
-                        r.insert(
-                            call.id.clone(),
-                            (now() + wait, attempt + 1, err.to_string()),
+                    Err(err) if retry_in.is_some() => {
+                        let wait = retry_in.unwrap_or_default();
+                        self.retrying.update(|r| {
+                            r.insert(
+                                call.id.clone(),
+                                (now() + wait, attempt + 1, err.to_string()),
+                            );
+                        });
+                        self.clock.set(now());
+                        self.tick();
+                        let tx = tx.clone();
+                        let runner = *self;
+                        set_timeout(
+                            move || {
+                                if runner.generation.get_value() == generation {
+                                    runner.spawn_call(call, attempt + 1, tx);
+                                }
+                            },
+                            Duration::from_millis(wait),
                         );
-                    });
-                    self.clock.set(now());
-                    self.tick();
-                    let tx = tx.clone();
-                    let runner = *self;
-                    set_timeout(
-                        move || {
-                            if runner.generation.get_value() == generation {
-                                runner.spawn_call(call, attempt + 1, tx);
-                            }
-                        },
-                        Duration::from_millis(wait),
-                    );
-                    // Keep the call counted as in flight while it waits.
-                }
-                Err(err) => {
-                    self.inflight.update(|v| {
-                        v.remove(&call.id);
-                    });
-                    self.mode.set(RunMode::Idle);
-                    // Core pauses the session with the error and where to fix it: the pause
-                    // banner, the timeline and the transcript all say it from there.
-                    let (message, fix) = (err.to_string(), err.fix());
-                    if let Err(e) = self
-                        .command(|s| s.fail_call(&call.id, &message, fix, now()))
-                        .await
-                    {
-                        self.fail(e);
+                        // Keep the call counted as in flight while it waits.
+                    }
+                    Err(err) => {
+                        // The answers that came before it go in first, in the order they came.
+                        self.submit_all(std::mem::take(&mut answers)).await;
+                        self.inflight.update(|v| {
+                            v.remove(&call.id);
+                        });
+                        self.mode.set(RunMode::Idle);
+                        // Core pauses the session with the error and where to fix it: the pause
+                        // banner, the timeline and the transcript all say it from there.
+                        let (message, fix) = (err.to_string(), err.fix());
+                        if let Err(e) = self
+                            .command(|s| s.fail_call(&call.id, &message, fix, now()))
+                            .await
+                        {
+                            self.fail(e);
+                        }
                     }
                 }
             }
+            self.submit_all(answers).await;
         }
         self.driving.set_value(false);
         self.channel.set_value(None);
@@ -479,6 +482,35 @@ impl Runner {
             && self.mode.get_untracked() != RunMode::Idle
             && !self.with_untracked(Session::is_running)
         {
+            self.mode.set(RunMode::Idle);
+        }
+    }
+
+    /// Hands answers to the engine in the order they came, in one command (one IndexedDB
+    /// transaction for all their events). An answer the engine refuses does not stop the
+    /// others; the first refusal is shown and the run goes idle.
+    async fn submit_all(&self, answers: Vec<(ModelCall, String, Option<Usage>)>) {
+        if answers.is_empty() {
+            return;
+        }
+        let outcome = self
+            .command(|s| {
+                let mut first_error = None;
+                for (call, text, usage) in &answers {
+                    if let Err(e) = s.submit(&call.id, text, *usage, now()) {
+                        first_error.get_or_insert(e);
+                    }
+                }
+                first_error.map_or(Ok(()), Err)
+            })
+            .await;
+        self.validating.update(|v| {
+            for (call, _, _) in &answers {
+                v.remove(&call.id);
+            }
+        });
+        if let Err(e) = outcome {
+            self.fail(e);
             self.mode.set(RunMode::Idle);
         }
     }
