@@ -239,6 +239,9 @@ test('a money budget pauses before the call that could cross it, names it and th
   assert.match(c.budget, /money budget: \$0\.0005 of \$0\.02$/);
   assert.match(await page.textContent('[data-limit="money-budget"] .used'), /\$0\.0005 of \$0\.02 used/);
   await shot(page, 'providers-money-budget');
+  // The banner's link goes to the money budget's own field in the Budget panel.
+  await page.click('[data-banner="paused"] [data-fix="limits"]:has-text("Raise the money budget")');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'money-budget');
   // Running on is refused while the next call could still cross it: nothing more is asked.
   await page.click('button[name="run"]');
   await page.waitForSelector('[data-banner="error"]:has-text("could still cost up to $0.02")');
