@@ -3,8 +3,12 @@
 //! benchmark (`bench/providers-round.mjs`) replays them from the loopback mock so a round with N
 //! parallel writers runs with no repair. Only applied answers are kept (the demo's deliberate
 //! mistakes, its question and its context requests are left out), so each call gets one answer.
+//! With `--whole`, the answers of the whole session, to the presentation (the chair's `done`
+//! halt, which ends the rounds, included): the browser test that runs a team with a member on
+//! every provider replays them (`tests/e2e/fixtures/team-every-family.json`).
 //!
 //! `cargo run -p roundtable-core --example team_round_fixture -- 4 > bench/team-round-4.json`
+//! `cargo run -p roundtable-core --example team_round_fixture -- 6 --whole > tests/e2e/fixtures/team-every-family.json`
 
 use roundtable_core::demo::play_with;
 use roundtable_core::engine::{Engine, EventKind, ModelRef, Protocol};
@@ -15,6 +19,7 @@ fn main() {
         .nth(1)
         .and_then(|n| n.parse().ok())
         .unwrap_or(4);
+    let whole = std::env::args().any(|a| a == "--whole");
     let model = ModelRef {
         provider: roundtable_core::demo::PROVIDER.into(),
         model: roundtable_core::demo::MODEL.into(),
@@ -40,7 +45,7 @@ fn main() {
     let mut answers = Vec::new();
     for event in session.events() {
         match &event.kind {
-            EventKind::RoundStarted { round } if *round > 1 => break,
+            EventKind::RoundStarted { round } if *round > 1 && !whole => break,
             EventKind::CallIssued { call } => {
                 calls.insert(
                     call.id.clone(),
@@ -49,6 +54,16 @@ fn main() {
             }
             EventKind::AnswerReceived { call_id, raw, .. } => {
                 raws.insert(call_id.clone(), raw.clone());
+            }
+            EventKind::HaltRaised { call_id, halt, .. }
+                if whole && halt.halt_type == roundtable_core::schema::HaltType::Done =>
+            {
+                let (member, step) = &calls[call_id];
+                answers.push(serde_json::json!({
+                    "member": member,
+                    "step": step,
+                    "raw": raws[call_id],
+                }));
             }
             EventKind::Applied { call_id, .. } => {
                 let (member, step) = &calls[call_id];

@@ -2,13 +2,25 @@
 //! per round and per session the shell shows.
 //!
 //! Amounts are whole micro-dollars (millionths of a US dollar): sums are exact, the log has no
-//! floats, and nothing here rounds twice. Core knows no price: the runner prices a call (the
+//! floats, and nothing here rounds twice. Core keeps no price table: the runner prices a call (the
 //! provider's own reported figure first, e.g. OpenRouter's `usage.cost`; else the person's or the
 //! table's price per million tokens times the tokens) and hands the cost in with the answer's
 //! [`crate::engine::Usage`]. [`of_call`] is the one rule that picks the figure and says where it
 //! came from; [`CostSource`] keeps that, so an estimate is always shown as one.
+//!
+//! Before a call is made the engine bounds what it can cost ([`Price::worst_case`]) with the
+//! prices the runner hands in when a run begins ([`MemberPrices`], kept on the `started` /
+//! `resumed` event), so a money budget pauses a session *before* the call that could go past it.
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+
+/// The price of each member's model, by member id, as the runner knew it when a run began (the
+/// person's own price, else the table's). The engine bounds each call's cost with it before making
+/// the call; a member missing here has no known price, so no bound: its calls are made while the
+/// money budget is not yet spent (a free model, such as a local server, is priced at zero).
+pub type MemberPrices = BTreeMap<String, Price>;
 
 /// A price in micro-dollars per million tokens, prompt and answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -26,6 +38,20 @@ impl Price {
             .saturating_mul(self.input)
             .saturating_add(output.saturating_mul(self.output));
         nano.saturating_add(500_000) / 1_000_000
+    }
+
+    /// The most a call can cost before it is made: its prompt's estimated tokens in and the
+    /// longest answer it may be given (`max_output` tokens) out, rounded up.
+    pub fn worst_case(self, prompt_tokens: u64, max_output: u64) -> u64 {
+        prompt_tokens
+            .saturating_mul(self.input)
+            .saturating_add(max_output.saturating_mul(self.output))
+            .div_ceil(1_000_000)
+    }
+
+    /// A call on this model costs nothing (a server on this machine, the demo model).
+    pub fn is_free(self) -> bool {
+        self.input == 0 && self.output == 0
     }
 }
 

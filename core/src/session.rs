@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::cost::MemberPrices;
 use crate::engine::{
     EngineEdit, EngineError, Event, EventKind, Fix, FoldError, ModelCall, Outcome, Protocol,
     RunTarget, Settings, Status, Usage,
@@ -119,6 +120,8 @@ pub struct SessionView {
     pub max_rounds: u32,
     /// Tokens counted so far.
     pub tokens_used: u64,
+    /// Some of them are the engine's estimates (a call the provider counted no tokens for).
+    pub tokens_estimated: bool,
     /// Each member of the current step with what it is doing (`working`, `repairing`,
     /// `reading_context`, `waiting`, `stuck`, `done`, `repaired` when done after an invalid
     /// answer, `halted` while the person owes it an answer).
@@ -239,11 +242,18 @@ impl Session {
     }
 
     /// Starts a draft, or resumes a paused session, to run as far as `target` says (the One
-    /// step / One round / Run to the end controls; see [`crate::engine::control`]).
-    pub fn run(&mut self, target: RunTarget, now: u64) -> Result<(), EngineError> {
+    /// step / One round / Run to the end controls; see [`crate::engine::control`]), with the
+    /// price of each member's model from now on (`None`: the prices in force stay), which
+    /// bounds each call under the money budget before it is made ([`MemberPrices`]).
+    pub fn run(
+        &mut self,
+        target: RunTarget,
+        prices: Option<MemberPrices>,
+        now: u64,
+    ) -> Result<(), EngineError> {
         match self.status_word() {
-            "draft" => each!(self, s => s.start_run(target, now)),
-            _ => each!(self, s => s.resume_run(target, now)),
+            "draft" => each!(self, s => s.start_run(target, prices, now)),
+            _ => each!(self, s => s.resume_run(target, prices, now)),
         }
     }
 
@@ -289,6 +299,12 @@ impl Session {
     /// The banners the runner's facts add (a retry waiting, with its countdown).
     pub fn notices(&self, facts: &RunFacts) -> Vec<Notice> {
         each!(self, s => crate::live::notices(s.state().core(), facts))
+    }
+
+    /// The price of `member`'s model the run was started with (the one that bounds its calls
+    /// under the money budget), so the runner charges its answers at the same price.
+    pub fn price_of(&self, member: &str) -> Option<crate::cost::Price> {
+        each!(self, s => s.state().core().prices.get(member).copied())
     }
 
     /// The limits in force (round limit, budgets, repairs), for the page's budget editor.
@@ -524,6 +540,8 @@ pub struct CallView {
     pub raw_answer: Option<String>,
     /// Tokens counted.
     pub tokens: u64,
+    /// They are the engine's estimate, not the provider's count.
+    pub tokens_estimated: bool,
     /// What the provider reported.
     pub usage: Option<Usage>,
     /// What the call cost in words ([`crate::cost::Cost::text`]), once answered and priced.
@@ -587,6 +605,7 @@ fn call_view_of<P: Protocol>(core: &crate::engine::Core<P>, id: &str) -> Option<
         messages: c.messages.clone(),
         raw_answer: rec.raw_answer.clone(),
         tokens: rec.tokens,
+        tokens_estimated: rec.tokens_estimated(),
         usage: rec.usage,
         cost: rec.usage.and_then(|u| u.cost).map(|c| c.text()),
         result: rec.result.as_ref().map(|r| match r {
@@ -663,6 +682,8 @@ pub struct CallLine {
     pub now: CallNow,
     /// Tokens counted for it (0 until an answer came).
     pub tokens: u64,
+    /// They are the engine's estimate, not the provider's count.
+    pub tokens_estimated: bool,
     /// What it cost in words, once answered and priced.
     pub cost: Option<String>,
 }
@@ -683,6 +704,7 @@ fn timeline_of<P: Protocol>(core: &crate::engine::Core<P>, facts: &RunFacts) -> 
                     result: c.result_word(),
                     now: crate::live::call_now(core, c, facts),
                     tokens: c.tokens,
+                    tokens_estimated: c.tokens_estimated(),
                     cost: c.usage.and_then(|u| u.cost).map(|c| c.text()),
                 })
                 .collect(),
@@ -813,6 +835,7 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
         round: core.round,
         max_rounds: core.settings.max_rounds,
         tokens_used: core.tokens_used,
+        tokens_estimated: core.calls.iter().any(|c| c.tokens_estimated()),
         live: core
             .live_states()
             .into_iter()

@@ -157,7 +157,7 @@ fn run(s: &mut Session, target: RunTarget, interruption: Interruption, now: &mut
         settings.token_budget = Some(s.tokens_used() + 1);
         s.set_settings(settings, *now).unwrap();
     }
-    s.run(target, *now).unwrap();
+    s.run(target, None, *now).unwrap();
     let mut held: Option<ModelCall> = None;
     let mut stopped = false;
     let mut disrupted = false;
@@ -185,7 +185,7 @@ fn run(s: &mut Session, target: RunTarget, interruption: Interruption, now: &mut
                     let mut settings: Settings = core_of!(s, c => c.settings.clone());
                     settings.token_budget = None;
                     s.set_settings(settings, *now).unwrap();
-                    s.run(target, *now).unwrap();
+                    s.run(target, None, *now).unwrap();
                     continue;
                 }
                 if let Some(call) = held.take() {
@@ -204,7 +204,7 @@ fn run(s: &mut Session, target: RunTarget, interruption: Interruption, now: &mut
             stopped = true;
             trace.interrupted = true;
             s.pause(*now).unwrap();
-            s.run(target, *now).unwrap();
+            s.run(target, None, *now).unwrap();
             let again: Vec<String> = s.next_calls().into_iter().map(|c| c.id).collect();
             let before: Vec<String> = due.iter().map(|c| c.id.clone()).collect();
             assert_eq!(again, before, "Stop keeps the calls out, same ids");
@@ -385,7 +385,7 @@ fn a_question_answered_during_one_step_does_not_run_on() {
     // The bug of issue 13: answering the question raised during One step ran rounds 1–2.
     let mut now = 1;
     let mut s = new_session(Kind::Team);
-    s.run(RunTarget::Step, now).unwrap();
+    s.run(RunTarget::Step, None, now).unwrap();
     let call = s.next_calls().remove(0);
     let question = disruptive_answer(Kind::Team, Interruption::Question, &call).unwrap();
     now += 1;
@@ -415,7 +415,7 @@ fn pause_takes_in_answers_already_out_and_issues_nothing_new() {
     for kind in [Kind::Team, Kind::Meeting] {
         let mut now = 1;
         let mut s = at_start(kind, 1, &mut now);
-        s.run(RunTarget::End, now).unwrap();
+        s.run(RunTarget::End, None, now).unwrap();
         let out = s.next_calls();
         assert!(!out.is_empty());
         let calls_before = core_of!(&s, c => c.calls.len());
@@ -447,7 +447,7 @@ fn wrap_up_supersedes_calls_out_and_runs_the_closing_step_to_the_end() {
     for kind in [Kind::Team, Kind::Meeting] {
         let mut now = 1;
         let mut s = at_start(kind, 2, &mut now);
-        s.run(RunTarget::Step, now).unwrap();
+        s.run(RunTarget::Step, None, now).unwrap();
         let out = s.next_calls();
         assert!(!out.is_empty());
         s.finish(now).unwrap();
@@ -481,7 +481,7 @@ fn run_open(s: &mut Session, now: &mut u64) -> usize {
 fn the_boundary_survives_replay_and_old_logs_run_to_the_end() {
     let mut now = 1;
     let mut s = new_session(Kind::Team);
-    s.run(RunTarget::Round, now).unwrap();
+    s.run(RunTarget::Round, None, now).unwrap();
     let call = s.next_calls().remove(0);
     now += 1;
     s.submit(&call.id, &call.demo.unwrap().text, None, now)
@@ -515,7 +515,7 @@ fn a_spent_budget_names_its_control_and_raising_it_lets_the_run_go_on() {
         let mut settings: Settings = core_of!(&s, c => c.settings.clone());
         settings.token_budget = Some(s.tokens_used());
         s.set_settings(settings.clone(), now).unwrap();
-        let refused = s.run(RunTarget::Step, now);
+        let refused = s.run(RunTarget::Step, None, now);
         assert!(refused.is_ok(), "resuming a person's pause is allowed");
         assert_eq!(s.status_word(), "paused");
         let text = s.view().status_text;
@@ -523,11 +523,11 @@ fn a_spent_budget_names_its_control_and_raising_it_lets_the_run_go_on() {
             text.contains("raise it under Budget on this page"),
             "{text}"
         );
-        let again = s.run(RunTarget::Step, now).unwrap_err().to_string();
+        let again = s.run(RunTarget::Step, None, now).unwrap_err().to_string();
         assert!(again.contains("raise it under Budget"), "{again}");
         settings.token_budget = Some(s.tokens_used() + 1_000_000);
         s.set_settings(settings, now).unwrap();
-        s.run(RunTarget::Step, now).unwrap();
+        s.run(RunTarget::Step, None, now).unwrap();
         assert_eq!(
             s.status_word(),
             "running",

@@ -1,10 +1,15 @@
 //! Money: each call's cost enters with its answer, is kept in the event log, replayed, exported
 //! and summed per member, per round and per session in the view; a money budget pauses a session
-//! of either kind before the call that would go past it, exactly like the token budget.
+//! of either kind before the call whose worst case (its prompt's estimate and the longest answer,
+//! at its model's price) could go past it, and, for a model with no known price, once it is spent.
+//! The scenario files (`tests/scenarios/*/money_budget_before_the_call.json`) snapshot the words.
 
+use roundtable_core::cost::MemberPrices;
 use roundtable_core::cost::{self, Price};
 use roundtable_core::demo;
-use roundtable_core::engine::{ModelRef, Protocol, Settings, Usage};
+use roundtable_core::engine::{
+    ModelRef, PauseReason, Protocol, RunTarget, Settings, Status, Usage, MAX_ANSWER_TOKENS,
+};
 use roundtable_core::export;
 use roundtable_core::protocol::meeting::MeetingConfig;
 use roundtable_core::protocol::team::SessionConfig;
@@ -132,6 +137,8 @@ fn every_call_cost_is_logged_summed_and_survives_replay_and_export() {
             .iter()
             .any(|c| c.cost.as_deref().is_some_and(|t| t.ends_with("(est.)"))));
         let first = s.call_view("call-1").unwrap();
+        assert!(!first.tokens_estimated, "the provider counted them");
+        assert!(!view.tokens_estimated);
         assert_eq!(
             first.cost.as_deref().map(|t| t.starts_with('$')),
             Some(true)
@@ -155,8 +162,10 @@ fn every_call_cost_is_logged_summed_and_survives_replay_and_export() {
     }
 }
 
+/// With no price known for the members' models (none handed in), no call can be bounded before
+/// it is made: the budget holds back calls once it is spent, like the token budget.
 #[test]
-fn the_money_budget_pauses_both_kinds_before_the_next_call_like_the_token_budget() {
+fn with_no_known_price_a_spent_money_budget_pauses_both_kinds_like_the_token_budget() {
     for mut s in [team(Some(30)), meeting(Some(30))] {
         let kind = s.kind();
         let mut now = 1;
@@ -213,6 +222,9 @@ fn calls_with_no_known_cost_are_counted_as_unpriced_not_as_free() {
     }
     let view = s.view();
     assert_eq!(view.cost.total.unpriced, 1);
+    // Nobody counted its tokens: the figure is the engine's estimate, and says so.
+    assert!(view.tokens_estimated);
+    assert!(s.call_view("call-1").unwrap().tokens_estimated);
     assert_eq!(view.cost.total_text, "unknown (no price for the model)");
     assert_ne!(
         s.status_word(),
@@ -227,5 +239,119 @@ fn settings_of(s: &Session) -> Settings {
         (Some(t), _) => t.state().core().settings.clone(),
         (_, Some(m)) => m.state().core().settings.clone(),
         _ => unreachable!("two kinds"),
+    }
+}
+
+/// Prices for every member of `s`: $2 in and $8 out per million tokens.
+fn priced(s: &Session) -> MemberPrices {
+    s.members().into_iter().map(|m| (m.id, PRICE)).collect()
+}
+
+#[test]
+fn a_call_whose_worst_case_could_cross_the_budget_waits_before_the_budget_is_reached() {
+    for kind in ["team", "meeting"] {
+        // A budget that lets the first call out but not a second one beside or after it.
+        let probe = if kind == "team" {
+            team(None)
+        } else {
+            meeting(None)
+        };
+        let mut s = probe.clone();
+        s.run(RunTarget::End, Some(priced(&s)), 1).unwrap();
+        let first = s.next_calls().remove(0);
+        let bound = PRICE.worst_case(first.token_estimate, u64::from(MAX_ANSWER_TOKENS));
+        assert!(
+            bound > 8192 * 8,
+            "the prompt's estimate is priced in: {bound}"
+        );
+        let budget = bound + bound / 2;
+        let mut s = if kind == "team" {
+            team(Some(budget))
+        } else {
+            meeting(Some(budget))
+        };
+        s.run(RunTarget::End, Some(priced(&s)), 1).unwrap();
+        assert_eq!(s.status_word(), "running", "{kind}: the first call fits");
+        let mut now = 2;
+        play(&mut s, &mut now, 1_000);
+        assert_eq!(s.status_word(), "paused", "{kind}");
+        let view = s.view();
+        let used = view.cost.total.micro_usd;
+        assert!(
+            used < budget,
+            "{kind}: paused at {used} of {budget}, before the budget is reached"
+        );
+        let (member, up_to, out) = money_pause(&s).expect(&view.status_text);
+        // The bound is the held call's own prompt estimate priced, with the longest answer.
+        let held = s
+            .as_team()
+            .map(|t| t.state().core().slots.clone())
+            .or_else(|| s.as_meeting().map(|m| m.state().core().slots.clone()))
+            .unwrap();
+        assert!(held
+            .iter()
+            .any(|x| x.member == member && x.call_id.is_none()));
+        assert!(up_to > 8192 * 8, "{kind}: the prompt is priced in: {up_to}");
+        assert!(used + out + up_to > budget, "{kind}");
+        assert!(view
+            .status_text
+            .starts_with(&format!("paused before {member}'s call at")));
+        assert!(view
+            .status_text
+            .contains(&format!("it could cost up to {}", cost::usd(up_to))));
+        assert!(view
+            .status_text
+            .ends_with("raise it under Budget on this page, then run on — or wrap up"));
+        assert!(view.status_text.contains(&format!(
+            "({} of {} spent",
+            cost::usd(used),
+            cost::usd(budget)
+        )));
+        // Refused while it holds, with the words of the same reason.
+        let err = s
+            .run(RunTarget::End, None, now + 1)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("could still cost up to"), "{kind}: {err}");
+        // The replayed log is the same session, prices included.
+        let stored: Vec<String> = s
+            .events_json(0)
+            .unwrap()
+            .into_iter()
+            .map(|(_, j)| j)
+            .collect();
+        assert_eq!(Session::replay_stored(&stored).unwrap(), s);
+        // A cheaper price (say, edited in Settings) at the next run lets it go on.
+        let free: MemberPrices = s
+            .members()
+            .into_iter()
+            .map(|m| (m.id, Price::default()))
+            .collect();
+        s.run(RunTarget::End, Some(free), now + 2).unwrap();
+        assert_eq!(s.status_word(), "running", "{kind}");
+        assert!(!s.next_calls().is_empty());
+    }
+}
+
+/// The call a money-budget pause held back (member, the most it could cost) and what the calls
+/// still out could cost, whatever the kind.
+fn money_pause(s: &Session) -> Option<(String, u64, u64)> {
+    fn of<P: Protocol>(status: &Status<P>) -> Option<(String, u64, u64)> {
+        match status {
+            Status::Paused {
+                reason:
+                    PauseReason::MoneyBudget {
+                        next: Some(next),
+                        out,
+                        ..
+                    },
+            } => Some((next.member.clone(), next.up_to, *out)),
+            _ => None,
+        }
+    }
+    match (s.as_team(), s.as_meeting()) {
+        (Some(t), _) => of(t.status()),
+        (_, Some(m)) => of(m.status()),
+        _ => None,
     }
 }

@@ -2,38 +2,79 @@
 //! engine; the snapshot is the event log in brief (names and what each did) and each outcome.
 //!
 //! A file in `tests/scenarios/<kind>/` has `config` (the kind's config, as the `created` event
-//! stores it) and `steps`, each one of: `{"answer": text}` (submit to the first call due),
-//! `{"demo": n}` (answer the next n calls with the kind's demo model), `{"person": text}` (answer
-//! the open question), `{"wrap_up": true}`.
+//! stores it), optionally `prices` (member id → `{input, output}` micro-dollars per million
+//! tokens, handed in when the run starts, as the runner does) and `steps`, each one of:
+//! `{"answer": text}` (submit to the first call due), `{"demo": n}` (answer the next n calls with
+//! the kind's demo model; with `"cost": micro-dollars`, each answer costs that much, or with
+//! `"cost": {member: micro-dollars}` each named member's answers do),
+//! `{"person": text}` (answer the open question), `{"wrap_up": true}`, `{"limits": {…}}` (the
+//! person edits the limits: the fields given replace those in force), `{"run": true}` (the person
+//! runs on; a refusal is an outcome). Whenever a step leaves the session paused, the pause's words
+//! (what the status bar shows) are an outcome too.
 
 #![allow(clippy::disallowed_methods)] // tests read their own files
 
 use std::fs;
 use std::path::Path;
 
-use roundtable_core::engine::{Engine, Protocol, Status};
+use roundtable_core::cost::{Cost, CostSource, MemberPrices};
+use roundtable_core::engine::{Engine, EngineEdit, Protocol, RunTarget, Settings, Status, Usage};
 use roundtable_core::protocol::meeting::MeetingState;
 use roundtable_core::protocol::team::TeamState;
 use roundtable_core::session::Session;
 use serde_json::Value;
 
-fn play<P: Protocol>(
-    config: &Value,
-    steps: &[Value],
-    wrap: fn(Engine<P>) -> Session,
-) -> (Session, Vec<String>) {
-    let config: P::Config = serde_json::from_value(config.clone()).expect("the config reads");
+fn play<P: Protocol>(scenario: &Value, wrap: fn(Engine<P>) -> Session) -> (Session, Vec<String>) {
+    let config: P::Config =
+        serde_json::from_value(scenario["config"].clone()).expect("the config reads");
+    let prices: Option<MemberPrices> = scenario
+        .get("prices")
+        .map(|p| serde_json::from_value(p.clone()).expect("the prices read"));
+    let steps = scenario["steps"].as_array().expect("steps");
     let mut s = Engine::<P>::new(config, 0).expect("a valid config");
     let mut now = 1;
-    s.start(now).unwrap();
+    s.start_run(RunTarget::End, prices, now).unwrap();
     let mut outcomes = Vec::new();
-    let answer = |s: &mut Engine<P>, raw: Option<&str>, now: u64, outcomes: &mut Vec<String>| {
-        let Some(call) = s.calls_due().into_iter().next() else {
+    let answer = |s: &mut Engine<P>,
+                  raw: Option<&str>,
+                  cost: Option<&Value>,
+                  now: u64,
+                  outcomes: &mut Vec<String>| {
+        // A call still out while the session is paused is answered too, as the runner does,
+        // by the demo from the envelope the call was made from.
+        let paused_out = || {
+            let rec = s.state().core().outstanding_calls().next()?;
+            let envelope = s.envelope_of(&rec.call.id)?;
+            Some((
+                rec.call.clone(),
+                s.state().demo_answer(&rec.call, &envelope).text,
+            ))
+        };
+        let due = match s.calls_due().into_iter().next() {
+            Some(due) => Some((
+                due.call.clone(),
+                s.state().demo_answer(&due.call, &due.envelope).text,
+            )),
+            None if matches!(s.status(), Status::Paused { .. }) => paused_out(),
+            None => None,
+        };
+        let Some((call, demo)) = due else {
             outcomes.push(format!("no call due ({})", s.status().word()));
             return false;
         };
-        let text = raw.map_or_else(|| s.demo_answer(&call.id).unwrap().text, str::to_string);
-        let out = s.submit(&call.id, &text, None, now).unwrap();
+        let text = raw.map_or(demo, str::to_string);
+        // A cost for every answer, or per member (a member not named: no cost known).
+        let cost = cost.and_then(|c| c.as_u64().or_else(|| c[&call.member].as_u64()));
+        let usage = cost.map(|micro_usd| Usage {
+            input_tokens: 0,
+            output_tokens: 0,
+            stopped_for_length: false,
+            cost: Some(Cost {
+                micro_usd,
+                source: CostSource::Priced,
+            }),
+        });
+        let out = s.submit(&call.id, &text, usage, now).unwrap();
         outcomes.push(format!(
             "{} {} {} → {}",
             call.id,
@@ -47,14 +88,31 @@ fn play<P: Protocol>(
     };
     for step in steps {
         now += 1;
+        let before = s.status().clone();
         if let Some(text) = step.get("answer").and_then(Value::as_str) {
-            answer(&mut s, Some(text), now, &mut outcomes);
+            answer(&mut s, Some(text), None, now, &mut outcomes);
         } else if let Some(n) = step.get("demo").and_then(Value::as_u64) {
+            let cost = step.get("cost");
             for _ in 0..n {
                 now += 1;
-                if *s.status() != Status::Running || !answer(&mut s, None, now, &mut outcomes) {
+                // Answers to calls out are taken in while paused, as the runner does.
+                let out = s.state().core().outstanding_calls().next().is_some();
+                if !out || !answer(&mut s, None, cost, now, &mut outcomes) {
                     break;
                 }
+            }
+        } else if let Some(limits) = step.get("limits") {
+            let mut settings = serde_json::to_value(&s.state().core().settings).unwrap();
+            for (k, v) in limits.as_object().expect("limits is an object") {
+                settings[k] = v.clone();
+            }
+            let settings: Settings = serde_json::from_value(settings).expect("limits read");
+            s.edit(EngineEdit::Settings { settings }, now).unwrap();
+            outcomes.push(format!("person set the limits: {limits}"));
+        } else if step.get("run").is_some() {
+            match s.resume_run(RunTarget::End, None, now) {
+                Ok(()) => outcomes.push("person ran on".into()),
+                Err(e) => outcomes.push(format!("run refused: {e}")),
             }
         } else if let Some(text) = step.get("person").and_then(Value::as_str) {
             s.answer_halt(text, now).unwrap();
@@ -64,6 +122,11 @@ fn play<P: Protocol>(
             outcomes.push("person wrapped up".into());
         } else {
             panic!("unknown step {step}");
+        }
+        if let Status::Paused { reason } = s.status() {
+            if *s.status() != before {
+                outcomes.push(format!("paused: {}", reason.describe(s.state())));
+            }
         }
     }
     outcomes.push(format!("status: {}", s.status().word()));
@@ -83,10 +146,9 @@ fn scenario_files_play_as_their_snapshots_say() {
         for file in files {
             let scenario: Value =
                 serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
-            let steps = scenario["steps"].as_array().unwrap();
             let (session, outcomes) = match kind {
-                "team" => play::<TeamState>(&scenario["config"], steps, Session::Team),
-                _ => play::<MeetingState>(&scenario["config"], steps, Session::Meeting),
+                "team" => play::<TeamState>(&scenario, Session::Team),
+                _ => play::<MeetingState>(&scenario, Session::Meeting),
             };
             let name = file.file_stem().unwrap().to_string_lossy().to_string();
             let text = format!(

@@ -122,14 +122,15 @@ function models(family) {
  * Starts the mock on 127.0.0.1. `state.respond(entry)` returns, per request, one of:
  * `{ text }` (a normal streamed answer), `{ text, cut: true }`, `{ refusal: 'why' }`,
  * `{ status, body, headers }` (an HTTP error), `{ delay, ...another }` (the answer starts late),
- * `{ chunkDelay, ...another }` (it streams slowly: ms between chunks), `{ cost }` (dollars,
+ * `{ chunkDelay, ...another }` (ms between chunks: 5 unless given; 0 sends the whole stream at
+ * once), `{ cost }` (dollars,
  * reported in the usage), or nothing (held open); it may return a promise of one.
  * `state.testReply(entry)` answers Settings' connection test. POSTs to keyed providers need
- * their key.
+ * their key. `originPerProvider` serves each provider from its own port (see below).
  */
-export async function startProviderMock() {
+export async function startProviderMock({ originPerProvider = false } = {}) {
   const state = { requests: [], respond: null };
-  const srv = http.createServer((req, res) => {
+  const handler = (req, res) => {
     const cors = {
       'access-control-allow-origin': '*',
       'access-control-allow-headers': '*',
@@ -157,6 +158,8 @@ export async function startProviderMock() {
       const entry = {
         provider, family, method: req.method, path: url.pathname, search: url.search, rest,
         headers: req.headers, body, step: STEPS[schemaOf(body)?.title], answered: false,
+        // When the request was read whole, and when its answer ended (ms; for benchmarks).
+        at: Date.now(), endedAt: null,
       };
       state.requests.push(entry);
       if (req.method === 'GET') {
@@ -197,24 +200,36 @@ export async function startProviderMock() {
       const { type, chunks } = stream(family, reply.refusal ?? reply.text ?? '', { ...reply, cost });
       res.writeHead(200, { ...cors, 'content-type': type, 'cache-control': 'no-cache' });
       res.flushHeaders();
+      const chunkDelay = reply.chunkDelay ?? 5;
       for (const chunk of chunks) {
         if (res.destroyed) return;
         res.write(chunk);
-        await new Promise((r) => setTimeout(r, reply.chunkDelay ?? 5));
+        if (chunkDelay > 0) await new Promise((r) => setTimeout(r, chunkDelay));
       }
       entry.answered = true;
+      entry.endedAt = Date.now();
       res.end();
     });
-  });
-  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${srv.address().port}`;
+  };
+  // One server, or with `originPerProvider` one per provider (each on its own port): a browser
+  // opens at most six HTTP/1.1 connections to one origin, so more parallel calls than that to
+  // one mock would queue in the browser, which real providers (separate hosts, HTTP/2) do not.
+  const listen = async () => {
+    const srv = http.createServer(handler);
+    await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+    return { srv, url: `http://127.0.0.1:${srv.address().port}` };
+  };
+  const main = await listen();
+  const own = {};
+  if (originPerProvider) for (const p of PROVIDERS) own[p] = await listen();
+  const servers = [main, ...Object.values(own)];
   return {
     state,
-    url,
-    base: (provider) => `${url}${PREFIXES[provider]}`,
-    stop: () => {
+    url: main.url,
+    base: (provider) => `${(own[provider] ?? main).url}${PREFIXES[provider]}`,
+    stop: () => Promise.all(servers.map(({ srv }) => {
       srv.closeAllConnections();
       return new Promise((r) => srv.close(r));
-    },
+    })),
   };
 }

@@ -2,7 +2,8 @@
 // session and a meeting run to their end with members on every wire family (the mock replays the
 // demo model's answers to the same team or meeting, in the order the demo gave them); what each
 // call cost is shown per member, per round and in all (OpenRouter's reported figure marked as
-// such); a money budget set in the new-session form pauses the run; a slow answer shows its
+// such); a money budget set in the new-session form pauses the run before the call that could
+// cross it, and raising it in the Budget panel runs on; a slow answer shows its
 // progress, Stop cancels it and nothing is asked twice; the connection test makes a real tiny
 // completion and names each kind of failure; a plain-http address on the local network is
 // refused with what to do instead.
@@ -11,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveDist, launch, open, shot, status, waitStatus, useProviderMock, ROOT } from './helpers.mjs';
-import { startProviderMock, keyOf } from './mock-providers.mjs';
+import { startProviderMock, keyOf, KEYED, PROVIDERS, FAMILY } from './mock-providers.mjs';
 
 
 /** The demo recording's answers, member by member, in the order the demo gave them. */
@@ -202,10 +203,11 @@ test('a whole meeting runs to its minutes on four wire families', async () => {
   assert.deepEqual(unexpected(errors), []);
 });
 
-test('a money budget set in either form pauses the run and says so; a bad amount is refused', async () => {
+test('a money budget pauses before the call that could cross it, names it and the Budget panel; raising it there runs on to the end', async () => {
   const { page } = browser;
   mock.state.requests.length = 0;
-  mock.state.respond = replay(MEETING, { anthropic: 'orchestrator', gemini: 'ana', ollama: 'bo', openrouter: 'cy' }).respond;
+  const family = { openai: 'orchestrator', gemini: 'ana', ollama: 'bo', openrouter: 'cy' };
+  mock.state.respond = replay(MEETING, family).respond;
   // The team form refuses an amount that is not one, next to the limits.
   await open(page, server.url, '#/new');
   await page.click('button[data-preset="research-lab"]');
@@ -214,29 +216,48 @@ test('a money budget set in either form pauses the run and says so; a bad amount
   await page.click('button[name="create"]');
   await page.waitForSelector('.field-error:has-text("The money budget is an amount of dollars")');
   assert.equal(await page.getAttribute('input[name="money-budget"]', 'aria-invalid'), 'true');
-  // A meeting whose orchestrator costs $0.00375 a call, with a budget of one cent.
+  // A meeting with a budget of two cents: the orchestrator (gpt-4.1-mini, $0.40 / $1.60 per
+  // million tokens) could cost up to ≈ $0.014 a call with its longest answer, Ana's Gemini
+  // (gemini-2.5-flash, $0.30 / $2.50) up to ≈ $0.021. Each call really costs well under a cent.
   await open(page, server.url, '#/new');
   await page.click('button[data-kind="meeting"]');
   await page.fill('textarea[name="agenda"]', 'Choose where to hold the team offsite.');
   const selects = await page.$$('select[name="attendee-provider"]');
-  for (const [i, select] of selects.entries()) await select.selectOption(['anthropic', 'gemini', 'ollama', 'openrouter'][i]);
-  await page.fill('input[name="money-budget"]', '$0.01');
+  for (const [i, select] of selects.entries()) await select.selectOption(Object.keys(family)[i]);
+  await page.fill('input[name="money-budget"]', '$0.02');
   await page.click('button[name="create-meeting"]');
   await page.waitForSelector('.session-head');
   await page.click('button[name="run"]');
   await waitStatus(page, ['paused'], 60000);
-  const banner = await page.textContent('.session');
-  assert.match(banner, /the money budget is spent \(\$0\.01 of \$0\.01\): raise it under Budget on this page, then run on — or wrap up/);
+  // The orchestrator's call fit; Ana's could cross the budget, so it was never made — though
+  // only $0.0005 of the $0.02 is spent.
+  const posts = mock.state.requests.filter((q) => q.method === 'POST');
+  assert.deepEqual(posts.map((q) => q.provider), ['openai'], 'one call made, none past the bound');
+  const banner = await page.textContent('[data-banner="paused"]');
+  assert.match(banner, /paused before ana's call at Contribution: it could cost up to \$0\.02, which would go past the money budget \(\$0\.0005 of \$0\.02 spent\): raise it under Budget on this page, then run on — or wrap up/);
   const c = await costs(page);
-  assert.match(c.budget, /money budget: \$0\.01\d* of \$0\.01/);
-  const posts = mock.state.requests.filter((q) => q.method === 'POST').length;
-  assert.ok(posts >= 3 && posts <= 6, `stopped near the budget after ${posts} calls`);
-  // Resuming is refused while the budget is spent: nothing more is asked.
-  await page.click('button[name="run"]');
-  await new Promise((r) => setTimeout(r, 800));
-  assert.equal(mock.state.requests.filter((q) => q.method === 'POST').length, posts, 'no call past the budget');
-  assert.equal(await status(page), 'paused');
+  assert.match(c.budget, /money budget: \$0\.0005 of \$0\.02$/);
+  assert.match(await page.textContent('[data-limit="money-budget"] .used'), /\$0\.0005 of \$0\.02 used/);
   await shot(page, 'providers-money-budget');
+  // The banner's link goes to the money budget's own field in the Budget panel.
+  await page.click('[data-banner="paused"] [data-fix="limits"]:has-text("Raise the money budget")');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'money-budget');
+  // Running on is refused while the next call could still cross it: nothing more is asked.
+  await page.click('button[name="run"]');
+  await page.waitForSelector('[data-banner="error"]:has-text("could still cost up to $0.02")');
+  assert.equal(mock.state.requests.filter((q) => q.method === 'POST').length, 1, 'no call past the budget');
+  assert.equal(await status(page), 'paused');
+  // Raised to a dollar in the Budget panel, the meeting runs on to its minutes.
+  await page.fill('input[name="money-budget"]', '1');
+  await page.click('button[name="save-limits"]');
+  await page.waitForSelector('[data-limit="money-budget"] .used:has-text("$0.0005 of $1.00 used")');
+  await page.click('button[name="run"]');
+  await page.waitForFunction(() => document.querySelector('.session')?.getAttribute('data-status') !== 'paused');
+  assert.equal(await waitStatus(page, ['done', 'paused'], 120000), 'done');
+  await page.waitForSelector('[data-section="minutes"] h2:has-text("Decisions")');
+  assert.equal(await page.$('[data-banner="error"]'), null, 'no error on the way');
+  assert.equal(mock.state.requests.filter((q) => q.method === 'POST').length, MEETING.length, 'every call made once');
+  assert.match((await costs(page)).budget, /money budget: \$0\.\d+ of \$1\.00/);
 });
 
 test('a slow answer shows its progress, Stop cancels it, and nothing is asked twice', async () => {
@@ -380,4 +401,103 @@ test('the new-session forms offer the provider\'s model list and still take a ty
   await input.fill('a-model-not-listed');
   assert.equal(await input.inputValue(), 'a-model-not-listed');
   await shot(page, 'providers-model-list');
+});
+
+test('a whole team session runs to done with a member on every provider, each with only its own key and its own schema form', async () => {
+  const { page, errors } = browser;
+  // Keys and addresses as the mock expects them (an earlier test removed one key).
+  await useProviderMock(page, server.url, mock);
+  errors.length = 0;
+  mock.state.requests.length = 0;
+  // The demo's valid answers for this team, to the end (core/examples/team_round_fixture.rs
+  // `-- 6 --whole`): the chair, six operatives and the inspector, one per service.
+  const answers = JSON.parse(readFileSync(join(ROOT, 'tests/e2e/fixtures/team-every-family.json'), 'utf8'));
+  const operativeProviders = ['gemini', 'ollama', 'openrouter', 'mistral', 'groq', 'local'];
+  const family = { anthropic: 'chair', openai: 'inspector' };
+  operativeProviders.forEach((p, i) => { family[p] = `operative-${i + 1}`; });
+  assert.deepEqual(Object.keys(family).sort(), [...PROVIDERS].sort(), 'every provider the app has');
+  const r = replay(answers, family);
+  mock.state.respond = r.respond;
+  await open(page, server.url, '#/new');
+  await page.click('button[data-kind="team"]');
+  await page.click('button[data-preset="research-lab"]');
+  await page.fill('textarea[name="request"]', 'Plan a two-day workshop on accessible web design for a small agency of twelve people.');
+  for (let i = 2; i < operativeProviders.length; i++) await page.click('button:has-text("+ Add member")');
+  // Form order: chair, operative-1, operative-2, inspector, then the added operatives.
+  const roles = await page.$$eval('select[name="member-team-role"]', (ss) => ss.map((x) => x.value));
+  const selects = await page.$$('select[name="member-provider"]');
+  assert.equal(selects.length, 8);
+  let op = 0;
+  for (const [i, select] of selects.entries()) {
+    await select.selectOption(roles[i] === 'chair' ? 'anthropic' : roles[i] === 'inspector' ? 'openai' : operativeProviders[op++]);
+  }
+  await page.click('button[name="create"]');
+  await page.waitForSelector('.session-head');
+  await runToDone(page);
+  await page.waitForSelector('section.presentation');
+  const posts = mock.state.requests.filter((q) => q.method === 'POST');
+  assert.equal(posts.length, answers.length, 'one request per answer: no repair, no call twice');
+  assert.equal(r.given(), answers.length);
+  assert.deepEqual([...new Set(posts.map((q) => q.provider))].sort(), [...PROVIDERS].sort(), 'every provider was called');
+  for (const q of posts) {
+    const p = q.provider;
+    const where = `${p} ${q.step}`;
+    assert.ok(q.step, `${where}: the call carries its step's schema`);
+    // Its own key, in its family's header, and nobody else's anywhere (headers, URL, body).
+    const sent = JSON.stringify({ headers: q.headers, path: q.path, search: q.search, body: q.body });
+    for (const other of KEYED) {
+      if (other !== p) assert.ok(!sent.includes(keyOf(other)), `${where}: no ${other} key`);
+    }
+    assert.ok(!(q.path + q.search).includes('sk-') && !JSON.stringify(q.body).includes('sk-'), `${where}: no key in the URL or the body`);
+    const key = { anthropic: q.headers['x-api-key'], gemini: q.headers['x-goog-api-key'] }[p] ?? q.headers.authorization;
+    if (KEYED.includes(p)) assert.equal(key, FAMILY[p] === 'openai' ? `Bearer ${keyOf(p)}` : keyOf(p), `${where}: its key`);
+    else assert.equal(q.headers.authorization ?? q.headers['x-api-key'] ?? null, null, `${where}: a local server gets no key`);
+    // Its own structured-output field, in its own form.
+    const b = q.body;
+    switch (p) {
+      case 'openai': case 'openrouter': case 'mistral': case 'groq':
+        assert.equal(q.rest, '/chat/completions', where);
+        assert.equal(b.response_format.type, 'json_schema', where);
+        assert.equal(b.response_format.json_schema.strict, true, `${where}: strict (Groq: its gpt-oss default model)`);
+        assert.ok(!JSON.stringify(b.response_format.json_schema.schema).includes('"maxLength"'), `${where}: the strict form has no length limits`);
+        assert.equal(p === 'openai' ? b.max_completion_tokens : b.max_tokens, 8192, where);
+        assert.equal(p === 'openai' ? b.max_tokens : b.max_completion_tokens, undefined, where);
+        break;
+      case 'local': // LM Studio, vLLM, llama.cpp: json_schema in the grammar form, never json_object
+        assert.equal(q.rest, '/chat/completions', where);
+        assert.equal(b.response_format.type, 'json_schema', where);
+        assert.ok(JSON.stringify(b.response_format.json_schema.schema).includes('"maxLength"'), `${where}: the grammar form keeps length limits`);
+        break;
+      case 'anthropic':
+        assert.equal(q.rest, '/messages', where);
+        assert.equal(q.headers['anthropic-dangerous-direct-browser-access'], 'true', where);
+        assert.equal(b.output_config.format.type, 'json_schema', where);
+        assert.equal(b.output_config.format.schema.type, 'object', where);
+        break;
+      case 'gemini':
+        assert.match(q.rest + q.search, /^\/models\/gemini-2\.5-flash:streamGenerateContent\?alt=sse$/, where);
+        assert.equal(b.generationConfig.responseMimeType, 'application/json', where);
+        assert.equal(b.generationConfig.responseJsonSchema.type, 'object', where);
+        break;
+      case 'ollama':
+        assert.equal(q.rest, '/api/chat', where);
+        assert.equal(b.format.type, 'object', where);
+        assert.ok(b.options.num_ctx > 8192, `${where}: num_ctx ${b.options.num_ctx} holds the prompt and the answer`);
+        break;
+      default:
+        assert.fail(`unexpected provider ${p}`);
+    }
+  }
+  // The model lists asked for on the way (the form's) carried only their own key too.
+  for (const q of mock.state.requests.filter((x) => x.method === 'GET')) {
+    const sent = JSON.stringify(q.headers) + q.path + q.search;
+    for (const other of KEYED) if (other !== q.provider) assert.ok(!sent.includes(keyOf(other)), `GET ${q.provider}: no ${other} key`);
+  }
+  const c = await costs(page);
+  assert.equal(Object.keys(c.members).length, 8, JSON.stringify(c.members));
+  assert.equal(c.members['operative-2'], '$0.00', 'Ollama is free');
+  assert.equal(c.members['operative-6'], '$0.00', 'a local server is free');
+  assert.match(c.members['operative-3'], /\(reported\)$/, 'OpenRouter reports its cost');
+  await shot(page, 'providers-every-family-done');
+  assert.deepEqual(unexpected(errors), []);
 });

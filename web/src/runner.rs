@@ -55,8 +55,8 @@ pub enum RunMode {
     ToEnd,
 }
 
-/// The longest answer asked of a model.
-pub const MAX_TOKENS: u32 = 8192;
+/// The longest answer asked of a model: core's bound, which it also prices before each call.
+pub const MAX_TOKENS: u32 = roundtable_core::engine::MAX_ANSWER_TOKENS;
 /// Pause per demo call so a person can watch the team work (no network is involved).
 pub const DEMO_DELAY_MS: u64 = 120;
 /// How often the answer so far of a streaming call is shown: often enough to watch it arrive,
@@ -297,7 +297,9 @@ impl Runner {
         };
         let view = self.view_untracked();
         let started = if view.actions.start || view.actions.resume {
-            self.command(|s| s.run(target, now())).await
+            // The prices as they stand now (a price edited in Settings counts from this run).
+            let prices = self.member_prices().await;
+            self.command(|s| s.run(target, Some(prices), now())).await
         } else if view.actions.answer {
             Err("A member asked you a question: answer it to go on.".into())
         } else if view.actions.pause {
@@ -400,76 +402,79 @@ impl Runner {
             if self.inflight.get_untracked().is_empty() {
                 break;
             }
-            let Some((call, attempt, result)) = rx.next().await else {
+            let Some(first) = rx.next().await else {
                 break;
             };
             if self.generation.get_value() != generation {
                 break;
             }
-            // Retry policy (providers::retry): Retry-After honoured up to a cap, else backoff
-            // with jitter; quota, key, model and refusal errors are not retried.
-            let retry_in = result.as_ref().err().and_then(|e| {
-                providers::retry::delay_ms(e, attempt, now() ^ u64::from(attempt) << 48)
-            });
-            match result {
-                Ok(done) => {
-                    self.validating.update(|v| {
-                        v.insert(call.id.clone());
-                    });
-                    self.inflight.update(|v| {
-                        v.remove(&call.id);
-                    });
-                    let usage = self.usage_of(&call, &done).await;
-                    let text = done.text;
-                    let outcome = self
-                        .command(|s| s.submit(&call.id, &text, usage, now()))
-                        .await;
-                    self.validating.update(|v| {
-                        v.remove(&call.id);
-                    });
-                    if let Err(e) = outcome {
-                        self.fail(e);
-                        self.mode.set(RunMode::Idle);
+            // Every outcome already waiting is taken in with it: the answers of a parallel step
+            // that arrive together are validated in one command and stored in one IndexedDB
+            // transaction, not one each (that was the runner's main cost per parallel call).
+            let mut batch = vec![first];
+            while let Ok(more) = rx.try_recv() {
+                batch.push(more);
+            }
+            let mut answers: Vec<(ModelCall, String, Option<Usage>)> = Vec::new();
+            for (call, attempt, result) in batch {
+                // Retry policy (providers::retry): Retry-After honoured up to a cap, else backoff
+                // with jitter; quota, key, model and refusal errors are not retried.
+                let retry_in = result.as_ref().err().and_then(|e| {
+                    providers::retry::delay_ms(e, attempt, now() ^ u64::from(attempt) << 48)
+                });
+                match result {
+                    Ok(done) => {
+                        self.validating.update(|v| {
+                            v.insert(call.id.clone());
+                        });
+                        self.inflight.update(|v| {
+                            v.remove(&call.id);
+                        });
+                        let usage = self.usage_of(&call, &done).await;
+                        answers.push((call, done.text, usage));
                     }
-                }
-                Err(err) if retry_in.is_some() => {
-                    let wait = retry_in.unwrap_or_default();
-                    self.retrying.update(|r| {
-                        r.insert(
-                            call.id.clone(),
-                            (now() + wait, attempt + 1, err.to_string()),
+                    Err(err) if retry_in.is_some() => {
+                        let wait = retry_in.unwrap_or_default();
+                        self.retrying.update(|r| {
+                            r.insert(
+                                call.id.clone(),
+                                (now() + wait, attempt + 1, err.to_string()),
+                            );
+                        });
+                        self.clock.set(now());
+                        self.tick();
+                        let tx = tx.clone();
+                        let runner = *self;
+                        set_timeout(
+                            move || {
+                                if runner.generation.get_value() == generation {
+                                    runner.spawn_call(call, attempt + 1, tx);
+                                }
+                            },
+                            Duration::from_millis(wait),
                         );
-                    });
-                    self.clock.set(now());
-                    self.tick();
-                    let tx = tx.clone();
-                    let runner = *self;
-                    set_timeout(
-                        move || {
-                            if runner.generation.get_value() == generation {
-                                runner.spawn_call(call, attempt + 1, tx);
-                            }
-                        },
-                        Duration::from_millis(wait),
-                    );
-                    // Keep the call counted as in flight while it waits.
-                }
-                Err(err) => {
-                    self.inflight.update(|v| {
-                        v.remove(&call.id);
-                    });
-                    self.mode.set(RunMode::Idle);
-                    // Core pauses the session with the error and where to fix it: the pause
-                    // banner, the timeline and the transcript all say it from there.
-                    let (message, fix) = (err.to_string(), err.fix());
-                    if let Err(e) = self
-                        .command(|s| s.fail_call(&call.id, &message, fix, now()))
-                        .await
-                    {
-                        self.fail(e);
+                        // Keep the call counted as in flight while it waits.
+                    }
+                    Err(err) => {
+                        // The answers that came before it go in first, in the order they came.
+                        self.submit_all(std::mem::take(&mut answers)).await;
+                        self.inflight.update(|v| {
+                            v.remove(&call.id);
+                        });
+                        self.mode.set(RunMode::Idle);
+                        // Core pauses the session with the error and where to fix it: the pause
+                        // banner, the timeline and the transcript all say it from there.
+                        let (message, fix) = (err.to_string(), err.fix());
+                        if let Err(e) = self
+                            .command(|s| s.fail_call(&call.id, &message, fix, now()))
+                            .await
+                        {
+                            self.fail(e);
+                        }
                     }
                 }
             }
+            self.submit_all(answers).await;
         }
         self.driving.set_value(false);
         self.channel.set_value(None);
@@ -479,6 +484,61 @@ impl Runner {
         {
             self.mode.set(RunMode::Idle);
         }
+    }
+
+    /// Hands answers to the engine in the order they came, in one command (one IndexedDB
+    /// transaction for all their events). An answer the engine refuses does not stop the
+    /// others; the first refusal is shown and the run goes idle.
+    async fn submit_all(&self, answers: Vec<(ModelCall, String, Option<Usage>)>) {
+        if answers.is_empty() {
+            return;
+        }
+        let outcome = self
+            .command(|s| {
+                let mut first_error = None;
+                for (call, text, usage) in &answers {
+                    if let Err(e) = s.submit(&call.id, text, *usage, now()) {
+                        first_error.get_or_insert(e);
+                    }
+                }
+                first_error.map_or(Ok(()), Err)
+            })
+            .await;
+        self.validating.update(|v| {
+            for (call, _, _) in &answers {
+                v.remove(&call.id);
+            }
+        });
+        if let Err(e) = outcome {
+            self.fail(e);
+            self.mode.set(RunMode::Idle);
+        }
+    }
+
+    /// The price of each member's model, the person's own else the table's (a model with
+    /// neither is left out: core puts no bound on its calls), for core to bound each call's
+    /// cost under the money budget before it is made.
+    async fn member_prices(&self) -> roundtable_core::cost::MemberPrices {
+        let members = self.with_untracked(|s| s.members());
+        let provider = |m: &roundtable_core::export::MemberBrief| {
+            ProviderId::parse(&m.model.provider).unwrap_or(ProviderId::Demo)
+        };
+        // The person's own prices of every member's model, in one read.
+        let keys: Vec<String> = members
+            .iter()
+            .map(|m| providers::price::setting(provider(m), &m.model.model))
+            .collect();
+        let own = storage::get_settings(&keys).await.unwrap_or_default();
+        members
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| {
+                let own = own.get(i).cloned().flatten();
+                let price =
+                    providers::price::effective(provider(m), &m.model.model, own.as_deref());
+                price.map(|p| (m.id.clone(), p))
+            })
+            .collect()
     }
 
     /// What the provider said of a call, and nothing it did not (the engine estimates the tokens
@@ -492,12 +552,12 @@ impl Runner {
                 .find(|m| m.id == call.member)
                 .map(|m| m.model)
         })?;
-        let provider = ProviderId::parse(&model.provider).unwrap_or(ProviderId::Demo);
-        let own = storage::get_setting(&providers::price::setting(provider, &model.model))
-            .await
-            .ok()
-            .flatten();
-        let price = providers::price::effective(provider, &model.model, own.as_deref());
+        // The price the run was started with (no read on the way to the next call), else the
+        // person's or the table's now (a session run before prices came with the run).
+        let price = match self.with_untracked(|s| s.price_of(&call.member)) {
+            Some(price) => Some(price),
+            None => model_price(&model.provider, &model.model).await,
+        };
         let counted = done.input_tokens.zip(done.output_tokens);
         let estimated = (
             call.token_estimate,
@@ -585,6 +645,17 @@ impl Runner {
     }
 }
 
+/// The price a call on `model` of `provider` is charged at: the person's own (Settings), else
+/// the table's; `None` for a model with neither.
+async fn model_price(provider: &str, model: &str) -> Option<roundtable_core::cost::Price> {
+    let provider = ProviderId::parse(provider).unwrap_or(ProviderId::Demo);
+    let own = storage::get_setting(&providers::price::setting(provider, model))
+        .await
+        .ok()
+        .flatten();
+    providers::price::effective(provider, model, own.as_deref())
+}
+
 /// The answer so far of one streaming request, published to [`Runner::partial`] by at most one
 /// pending timer at a time.
 #[derive(Default)]
@@ -640,6 +711,7 @@ pub async fn perform(
             max_tokens: MAX_TOKENS,
             key: config.key.as_deref(),
             base_url: config.base_url.as_deref(),
+            limit: config.limit,
             abort,
             on_text: Some(on_text),
         })

@@ -334,6 +334,28 @@ pub async fn get_setting(key: &str) -> Result<Option<String>, StorageError> {
         .and_then(|v| v.as_string()))
 }
 
+/// Reads several settings in one transaction (each request out before the first is awaited):
+/// what a call needs (a provider's key, address and limit) costs one round trip, not three.
+pub async fn get_settings(keys: &[String]) -> Result<Vec<Option<String>>, StorageError> {
+    let db = db().await?;
+    let tx = db.transaction(&[SETTINGS], TransactionMode::ReadOnly)?;
+    let store = tx.object_store(SETTINGS)?;
+    let requests = keys
+        .iter()
+        .map(|k| store.get(Query::Key(JsValue::from_str(k))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut values = Vec::with_capacity(requests.len());
+    for request in requests {
+        values.push(
+            request
+                .await?
+                .and_then(|v| field(&v, "value"))
+                .and_then(|v| v.as_string()),
+        );
+    }
+    Ok(values)
+}
+
 /// Writes a setting; `None` removes it.
 pub async fn set_setting(key: &str, value: Option<&str>) -> Result<(), StorageError> {
     let db = db().await?;

@@ -248,6 +248,16 @@ pub struct CallRecord<P: Protocol> {
 }
 
 impl<P: Protocol> CallRecord<P> {
+    /// The call's tokens are the engine's estimate: it was answered and the provider counted
+    /// none (the demo model, a server that reports no usage). Shown as an estimate, never as the
+    /// provider's count.
+    pub fn tokens_estimated(&self) -> bool {
+        self.raw_answer.is_some()
+            && self
+                .usage
+                .is_none_or(|u| u.input_tokens + u.output_tokens == 0)
+    }
+
     /// What became of the call, in a few words.
     pub fn result_word(&self) -> &'static str {
         if self.result.is_none() && self.raw_answer.is_none() && self.failed.is_some() {
@@ -256,6 +266,10 @@ impl<P: Protocol> CallRecord<P> {
         CallResult::word(self.result.as_ref(), self.raw_answer.is_some())
     }
 }
+
+/// The longest answer asked of a model, in tokens (the request's max output tokens): what bounds
+/// a call's cost before it is made, so the runner asks for no more.
+pub const MAX_ANSWER_TOKENS: u32 = 8192;
 
 /// Rough token count of a text: one token per four characters, rounded up. Good enough for budget
 /// checks; the provider's reported usage is what counts against the budget when it is given.

@@ -8,11 +8,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::call::{CallKind, CallRecord, CallResult, ChatRole, Message};
+use super::call::{CallKind, CallRecord, CallResult, ChatRole, Message, MAX_ANSWER_TOKENS};
 use super::control::{Until, PERSON};
 use super::event::{EngineEdit, Event, EventKind};
 use super::status::{Findings, FoldError, PauseReason, Settings, Status};
 use super::Protocol;
+use crate::cost::MemberPrices;
 use crate::schema::{Halt, HaltType};
 
 /// One member's place in the current step.
@@ -145,6 +146,10 @@ pub struct Core<P: Protocol> {
     /// Where the current run stops by itself (see [`super::control`]); none: to the end.
     #[serde(default)]
     pub until: Option<Until>,
+    /// The price of each member's model, as the last run that gave them said: what bounds a
+    /// call's cost before it is made (see [`crate::cost::MemberPrices`]).
+    #[serde(default, skip_serializing_if = "MemberPrices::is_empty")]
+    pub prices: MemberPrices,
 }
 
 impl<P: Protocol> Core<P> {
@@ -164,6 +169,7 @@ impl<P: Protocol> Core<P> {
             cost_used: 0,
             rounds_ended: false,
             until: None,
+            prices: MemberPrices::new(),
         }
     }
 
@@ -228,15 +234,38 @@ impl<P: Protocol> Core<P> {
             .map(|b| (self.cost_used, b))
     }
 
+    /// The most a call of `member` with a prompt of `prompt_tokens` (estimated) can cost at
+    /// `prices`: `None` when its model has no known price.
+    pub fn worst_case(
+        &self,
+        prices: &MemberPrices,
+        member: &str,
+        prompt_tokens: u64,
+    ) -> Option<u64> {
+        prices
+            .get(member)
+            .map(|p| p.worst_case(prompt_tokens, u64::from(MAX_ANSWER_TOKENS)))
+    }
+
+    /// The most the calls still out can cost at `prices` (those with a known price).
+    pub fn worst_case_out(&self, prices: &MemberPrices) -> u64 {
+        self.outstanding_calls()
+            .filter_map(|c| self.worst_case(prices, &c.call.member, c.call.token_estimate))
+            .sum()
+    }
+
     /// Folds the engine's part of one event in. `changes` is what the protocol's fold said an
     /// applied output changed.
     pub(super) fn fold(&mut self, event: &Event<P>, changes: Vec<String>) -> Result<(), FoldError> {
         let at = event.at;
         match &event.kind {
             EventKind::Created { .. } => {}
-            EventKind::Started { until } => {
+            EventKind::Started { until, prices } => {
                 self.status = Status::Running;
                 self.until = *until;
+                if let Some(prices) = prices {
+                    self.prices = prices.clone();
+                }
             }
             EventKind::RoundStarted { round } => {
                 self.close_step(at);
@@ -432,8 +461,11 @@ impl<P: Protocol> Core<P> {
                     reason: reason.clone(),
                 }
             }
-            EventKind::Resumed { until } => {
+            EventKind::Resumed { until, prices } => {
                 self.until = *until;
+                if let Some(prices) = prices {
+                    self.prices = prices.clone();
+                }
                 for slot in self.slots.iter_mut().filter(|s| s.exhausted) {
                     slot.restart();
                 }

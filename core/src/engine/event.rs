@@ -14,6 +14,7 @@ use super::call::StoredCall;
 use super::control::Until;
 use super::status::{Findings, PauseReason, Settings};
 use super::Protocol;
+use crate::cost::MemberPrices;
 use crate::schema::Halt;
 use crate::validate::Violation;
 
@@ -80,6 +81,11 @@ pub enum EventKind<P: Protocol> {
         /// The run's boundary (One step / One round); left out when it runs to the end.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         until: Option<Until>,
+        /// The price of each member's model as the runner knew it, which bounds each call's
+        /// cost before it is made (see [`crate::cost::MemberPrices`]); left out when none was
+        /// given (the prices in force stay).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prices: Option<MemberPrices>,
     },
     /// A round begins.
     RoundStarted {
@@ -191,6 +197,10 @@ pub enum EventKind<P: Protocol> {
         /// The run's boundary (One step / One round); left out when it runs to the end.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         until: Option<Until>,
+        /// The prices of the members' models from now on, as on [`EventKind::Started`]; left
+        /// out when the prices in force stay.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prices: Option<MemberPrices>,
     },
     /// The work ends (a member halted `done`, the protocol ended it, or the person wrapped up);
     /// outstanding calls are superseded and the closing step follows.

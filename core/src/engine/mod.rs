@@ -29,14 +29,15 @@ use serde::Serialize;
 
 pub use self::call::{
     estimate_messages, estimate_tokens, CallKind, CallRecord, CallResult, ChatRole, DemoReply,
-    DueCall, IdChoice, Message, ModelCall, StoredCall,
+    DueCall, IdChoice, Message, ModelCall, StoredCall, MAX_ANSWER_TOKENS,
 };
 pub use self::control::{RunTarget, Until};
 pub use self::core::{Core, HaltRecord, Slot, StepRecord};
 pub use self::event::{EngineEdit, Event, EventKind, Usage};
 pub use self::run::Engine;
 pub use self::status::{
-    clause, EngineError, Findings, Fix, FoldError, Outcome, PauseReason, Settings, Status,
+    clause, CallBound, EngineError, Findings, Fix, FoldError, LimitKind, Outcome, PauseReason,
+    Settings, Status,
 };
 
 use crate::schema::Halt;

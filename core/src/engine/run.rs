@@ -10,8 +10,12 @@ use super::call::{
 };
 use super::control::{RunTarget, Until, PERSON};
 use super::event::{EngineEdit, Event, EventKind, Usage};
-use super::status::{budget_words, EngineError, Findings, FoldError, Outcome, PauseReason, Status};
+use super::status::{
+    budget_words, money_words, CallBound, EngineError, Findings, FoldError, Outcome, PauseReason,
+    Status,
+};
 use super::{Judgement, Move, Protocol};
+use crate::cost::MemberPrices;
 use crate::schema::HaltType;
 use crate::validate::Violation;
 
@@ -167,16 +171,23 @@ impl<P: Protocol> Engine<P> {
 
     /// Starts a draft session to run to the end: the first step's calls are issued.
     pub fn start(&mut self, now: u64) -> Result<(), EngineError> {
-        self.start_run(RunTarget::End, now)
+        self.start_run(RunTarget::End, None, now)
     }
 
-    /// Starts a draft session that runs as far as `target` says (see [`super::control`]).
-    pub fn start_run(&mut self, target: RunTarget, now: u64) -> Result<(), EngineError> {
+    /// Starts a draft session that runs as far as `target` says (see [`super::control`]), with
+    /// the price of each member's model (`prices`, kept on the `started` event) that bounds
+    /// each call's cost under the money budget before it is made.
+    pub fn start_run(
+        &mut self,
+        target: RunTarget,
+        prices: Option<MemberPrices>,
+        now: u64,
+    ) -> Result<(), EngineError> {
         if self.state.core().status != Status::Draft {
             return Err(self.wrong("start"));
         }
         let until = self.until(target);
-        self.record(EventKind::Started { until }, now)?;
+        self.record(EventKind::Started { until, prices }, now)?;
         self.advance(now)
     }
 
@@ -436,28 +447,34 @@ impl<P: Protocol> Engine<P> {
         )
     }
 
-    /// Resumes a paused session to run to the end.
+    /// Resumes a paused session to run to the end, at the prices in force.
     pub fn resume(&mut self, now: u64) -> Result<(), EngineError> {
-        self.resume_run(RunTarget::End, now)
+        self.resume_run(RunTarget::End, None, now)
     }
 
-    /// Resumes a paused session as far as `target` says (see [`super::control`]). Refused while
-    /// the limit that paused it is still reached (raise it with a settings edit, or
-    /// [`Engine::finish`]).
-    pub fn resume_run(&mut self, target: RunTarget, now: u64) -> Result<(), EngineError> {
+    /// Resumes a paused session as far as `target` says (see [`super::control`]), with the
+    /// members' prices from now on (`None`: the prices in force stay). Refused while the limit
+    /// that paused it is still reached (raise it with a settings edit, or [`Engine::finish`]).
+    pub fn resume_run(
+        &mut self,
+        target: RunTarget,
+        prices: Option<MemberPrices>,
+        now: u64,
+    ) -> Result<(), EngineError> {
         let Status::Paused { reason } = &self.state.core().status else {
             return Err(self.wrong("resume"));
         };
-        if let Some(why) = self.still_blocked(reason) {
+        let in_force = prices.as_ref().unwrap_or(&self.state.core().prices);
+        if let Some(why) = self.still_blocked(reason, in_force) {
             return Err(EngineError::StillBlocked(why));
         }
         let until = self.until(target);
-        self.record(EventKind::Resumed { until }, now)?;
+        self.record(EventKind::Resumed { until, prices }, now)?;
         self.advance(now)
     }
 
-    /// Why a pause for `reason` still holds, if it does.
-    fn still_blocked(&self, reason: &PauseReason<P>) -> Option<String> {
+    /// Why a pause for `reason` still holds at `prices`, if it does.
+    fn still_blocked(&self, reason: &PauseReason<P>, prices: &MemberPrices) -> Option<String> {
         let core = self.state.core();
         match reason {
             PauseReason::RoundLimit { .. }
@@ -473,13 +490,24 @@ impl<P: Protocol> Engine<P> {
             PauseReason::TokenBudget { .. } => core
                 .budget_spent()
                 .map(|(used, budget)| budget_words(used, budget)),
-            PauseReason::MoneyBudget { .. } => core.money_spent().map(|(used, budget)| {
-                format!(
-                    "the money budget is still spent ({} of {}): raise it under Budget on this page, then run on — or wrap up",
-                    crate::cost::usd(used),
-                    crate::cost::usd(budget)
-                )
-            }),
+            PauseReason::MoneyBudget { .. } => {
+                // The first call a resume would make, checked as the run would check it.
+                let member = core
+                    .slots
+                    .iter()
+                    .find(|x| !x.done && x.call_id.is_none())?
+                    .member
+                    .clone();
+                match self.over_money_budget(&self.build_call(&member), prices)? {
+                    PauseReason::MoneyBudget {
+                        used,
+                        budget,
+                        out,
+                        next,
+                    } => Some(money_words::<P>(used, budget, out, next.as_ref(), true)),
+                    _ => None,
+                }
+            }
             PauseReason::Blocked(block) => self.state.still_blocked(block),
             _ => None,
         }
@@ -619,15 +647,11 @@ impl<P: Protocol> Engine<P> {
                             now,
                         );
                     }
-                    if let Some((used, budget)) = self.state.core().money_spent() {
-                        return self.record(
-                            EventKind::Paused {
-                                reason: PauseReason::MoneyBudget { used, budget },
-                            },
-                            now,
-                        );
-                    }
                     let mut call = self.build_call(&member);
+                    let prices = &self.state.core().prices;
+                    if let Some(reason) = self.over_money_budget(&call, prices) {
+                        return self.record(EventKind::Paused { reason }, now);
+                    }
                     if call.kind != CallKind::Initial {
                         // The fold rebuilds the conversation from the member's slot.
                         call.messages.clear();
@@ -681,6 +705,41 @@ impl<P: Protocol> Engine<P> {
             };
             self.record(kind, now)?;
         }
+    }
+
+    /// Why `call` may not be made under the money budget at `prices`, if it may not: the most it
+    /// could cost (its estimated prompt and the longest answer it may be given), with what is
+    /// spent and what the calls still out could cost, would go past the budget. A call whose
+    /// model has no known price has no bound: it waits only once the budget is spent. A free
+    /// model's call never waits.
+    fn over_money_budget(
+        &self,
+        call: &StoredCall<P>,
+        prices: &MemberPrices,
+    ) -> Option<PauseReason<P>> {
+        let core = self.state.core();
+        let budget = core.settings.money_budget?;
+        let used = core.cost_used;
+        let Some(up_to) = core.worst_case(prices, &call.member, call.token_estimate) else {
+            return (used >= budget).then_some(PauseReason::MoneyBudget {
+                used,
+                budget,
+                out: 0,
+                next: None,
+            });
+        };
+        let out = core.worst_case_out(prices);
+        let over = up_to > 0 && used.saturating_add(out).saturating_add(up_to) > budget;
+        over.then(|| PauseReason::MoneyBudget {
+            used,
+            budget,
+            out,
+            next: Some(CallBound {
+                member: call.member.clone(),
+                step: call.step,
+                up_to,
+            }),
+        })
     }
 
     /// The next call of `member` at the current step: a fresh prompt, or the continued

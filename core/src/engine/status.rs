@@ -96,12 +96,21 @@ pub enum PauseReason<P: Protocol> {
         /// The budget.
         budget: u64,
     },
-    /// The money budget is spent; raise it (settings edit) or finish.
+    /// The next call could take the spend past the money budget (or, for a call whose model has
+    /// no known price, the budget is spent): the engine paused before making it. Raise the
+    /// budget (settings edit) or finish.
     MoneyBudget {
         /// Micro-dollars the calls cost so far (those with a known cost).
         used: u64,
         /// The budget, micro-dollars.
         budget: u64,
+        /// The most the calls still out when it paused could cost (micro-dollars; 0: none).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        out: u64,
+        /// The call it did not make and the most that call could cost; none when the budget
+        /// was simply spent (a call with no known price, or a log from before the bound).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next: Option<CallBound<P::Step>>,
     },
     /// A provider call failed in a way waiting does not mend (a refused key, an unknown model,
     /// a used-up quota, retries spent): the runner said so with [`super::Engine::fail_call`].
@@ -127,6 +136,24 @@ pub enum PauseReason<P: Protocol> {
     Blocked(P::Block),
 }
 
+/// A call the engine did not make because of the money budget: whose it was, at which step, and
+/// the most it could have cost (its estimated prompt and the longest answer it may be given, at
+/// its model's price).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallBound<S> {
+    /// Member id.
+    pub member: String,
+    /// The step.
+    pub step: S,
+    /// Micro-dollars.
+    pub up_to: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// Where the person can fix what stopped a session or a call: every message the shell shows
 /// links there.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,8 +161,13 @@ pub enum PauseReason<P: Protocol> {
 pub enum Fix {
     /// The Settings page (a provider's key, base URL or models).
     Settings,
-    /// The session's limits (round limit, token budget).
-    Limits,
+    /// The session's limits (the Budget panel on the session page): `limit` names the one to
+    /// raise.
+    Limits {
+        /// Which limit stopped the session (absent in files from before it was named).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limit: Option<LimitKind>,
+    },
     /// The transcript of a call (what the model answered and what was wrong).
     Transcript {
         /// The call.
@@ -147,6 +179,18 @@ pub enum Fix {
     Resume,
     /// The kind's own setup (what its block names, e.g. a missing document to write first).
     Setup,
+}
+
+/// One of the session's limits, as [`Fix::Limits`] names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LimitKind {
+    /// The round limit.
+    Rounds,
+    /// The token budget.
+    Tokens,
+    /// The money budget.
+    Money,
 }
 
 /// A message's text with its closing full stop removed, so it can be followed by more words
@@ -174,11 +218,12 @@ impl<P: Protocol> PauseReason<P> {
                 format!("the round limit ({max_rounds}) is reached: raise it or wrap up")
             }
             PauseReason::TokenBudget { used, budget } => budget_words(*used, *budget),
-            PauseReason::MoneyBudget { used, budget } => format!(
-                "the money budget is spent ({} of {}): raise it under Budget on this page, then run on — or wrap up",
-                crate::cost::usd(*used),
-                crate::cost::usd(*budget)
-            ),
+            PauseReason::MoneyBudget {
+                used,
+                budget,
+                out,
+                next,
+            } => money_words::<P>(*used, *budget, *out, next.as_ref(), false),
             PauseReason::CallFailed {
                 member,
                 step,
@@ -209,15 +254,59 @@ impl<P: Protocol> PauseReason<P> {
                 .map_or(Fix::Resume, |c| Fix::Transcript {
                     call_id: c.call.id.clone(),
                 }),
-            PauseReason::RoundLimit { .. }
-            | PauseReason::TokenBudget { .. }
-            | PauseReason::MoneyBudget { .. } => Fix::Limits,
+            PauseReason::RoundLimit { .. } => Fix::Limits {
+                limit: Some(LimitKind::Rounds),
+            },
+            PauseReason::TokenBudget { .. } => Fix::Limits {
+                limit: Some(LimitKind::Tokens),
+            },
+            PauseReason::MoneyBudget { .. } => Fix::Limits {
+                limit: Some(LimitKind::Money),
+            },
             PauseReason::CallFailed { fix, .. } => fix.clone(),
             // The run stopped where the person asked: running on is the next move.
             PauseReason::Reached { .. } => Fix::Resume,
             PauseReason::Blocked(_) => Fix::Setup,
         }
     }
+}
+
+/// Why the money budget stops the session, naming the control that lifts it: the call it did
+/// not make and the most that call could cost, or (no bound known) that the budget is spent.
+/// `still`: the words of a resume refused for the same reason.
+pub fn money_words<P: Protocol>(
+    used: u64,
+    budget: u64,
+    out: u64,
+    next: Option<&CallBound<P::Step>>,
+    still: bool,
+) -> String {
+    use crate::cost::usd;
+    let lift = "raise it under Budget on this page, then run on — or wrap up";
+    let Some(next) = next else {
+        let still = if still { "still " } else { "" };
+        return format!(
+            "the money budget is {still}spent ({} of {}): {lift}",
+            usd(used),
+            usd(budget)
+        );
+    };
+    let out = if out > 0 {
+        format!(", up to {} more on calls still out", usd(out))
+    } else {
+        String::new()
+    };
+    let (who, step, up_to) = (&next.member, P::step_title(next.step), usd(next.up_to));
+    let call = if still {
+        format!("{who}'s call at {step} could still cost up to {up_to}")
+    } else {
+        format!("paused before {who}'s call at {step}: it could cost up to {up_to}")
+    };
+    format!(
+        "{call}, which would go past the money budget ({} of {} spent{out}): {lift}",
+        usd(used),
+        usd(budget),
+    )
 }
 
 /// Why a spent token budget stops the session, naming the control that lifts it.

@@ -75,10 +75,13 @@ pub fn MoneyBudgetField(value: RwSignal<String>, invalid: Signal<bool>) -> impl 
         <label class="field">
             <span>"Money budget in US dollars (optional)"</span>
             <input type="text" inputmode="decimal" name="money-budget" placeholder="no limit"
-                title="The session pauses before the call that would go past it; calls with no known price are not counted"
+                aria-describedby="money-budget-hint"
                 prop:value=move || value.get()
                 aria-invalid=move || invalid.get().to_string()
                 on:input=move |ev| value.set(event_target_value(&ev))/>
+            <span class="muted small" id="money-budget-hint">
+                "The session pauses before any call that could take the cost past it (the call's prompt and its longest answer at the model's price). A model with no known price is not held back until the budget is spent."
+            </span>
         </label>
     }
 }

@@ -187,6 +187,8 @@ fn ProviderRow(
     // The last connection test's or model refresh's outcome: (fine, words).
     let verdict = RwSignal::new(None::<(bool, String)>);
     let busy = RwSignal::new(false);
+    // What is under way while `busy`: "Testing the connection…" or "Fetching the model list…".
+    let doing = RwSignal::new("");
     let id = provider.as_str();
     let save_key = move || {
         let key = key_input.get_untracked().trim().to_string();
@@ -264,6 +266,11 @@ fn ProviderRow(
     // then refreshes the list beside it.
     let fetch_models = move |test: bool| {
         busy.set(true);
+        doing.set(if test {
+            "Testing the connection (one tiny request)…"
+        } else {
+            "Fetching the model list…"
+        });
         verdict.set(None);
         leptos::task::spawn_local(async move {
             let config = config::load(provider).await;
@@ -362,6 +369,9 @@ fn ProviderRow(
             <p class="muted price-note" data-provider=id>{price_note}</p>
             {move || verdict.get().map(|(fine, words)| view! {
                 <p class="conn" class:ok=fine class:bad=!fine data-provider=id role="status">{words}</p>
+            })}
+            {move || busy.get().then(|| view! {
+                <p class="muted small" data-provider-busy=id role="status">{doing.get()}</p>
             })}
         </fieldset>
     }

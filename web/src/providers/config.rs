@@ -19,6 +19,8 @@ pub struct ProviderConfig {
     pub key: Option<String>,
     /// The base URL override, if one is stored.
     pub base_url: Option<String>,
+    /// The person's limit of parallel calls, if set ([`super::limit`]).
+    pub limit: Option<usize>,
 }
 
 /// Why a base URL is refused.
@@ -67,16 +69,26 @@ pub async fn load(id: ProviderId) -> ProviderConfig {
     if id == ProviderId::Demo {
         return ProviderConfig::default();
     }
-    let read = |key: String| async move {
-        storage::get_setting(&key)
-            .await
-            .ok()
-            .flatten()
-            .filter(|v| !v.trim().is_empty())
-    };
+    // One transaction for the three: a call waits for this before its request goes out.
+    let keys = [
+        id.key_setting(),
+        id.base_setting(),
+        super::limit::setting(id),
+    ];
+    let mut values = storage::get_settings(&keys)
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .map(|v| v.filter(|v| !v.trim().is_empty()));
+    let (key, base_url, limit) = (
+        values.next().flatten(),
+        values.next().flatten(),
+        values.next().flatten(),
+    );
     ProviderConfig {
-        key: read(id.key_setting()).await,
-        base_url: read(id.base_setting()).await,
+        key,
+        base_url,
+        limit: limit.as_deref().and_then(super::limit::parse),
     }
 }
 

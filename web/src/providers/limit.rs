@@ -96,15 +96,11 @@ thread_local! {
     static LIMITERS: RefCell<HashMap<ProviderId, Limiter>> = RefCell::new(HashMap::new());
 }
 
-/// Takes a place among the calls out on `id`, waiting for one if the provider's limit (its
-/// setting, else [`default_limit`]) is reached.
-pub async fn acquire(id: ProviderId) -> Slot {
-    let limit = crate::storage::get_setting(&setting(id))
-        .await
-        .ok()
-        .flatten()
-        .and_then(|t| parse(&t))
-        .unwrap_or_else(|| default_limit(id));
+/// Takes a place among the calls out on `id`, waiting for one if the provider's limit (`limit`,
+/// the person's setting as read with the provider's key and address, else [`default_limit`]) is
+/// reached.
+pub async fn acquire(id: ProviderId, limit: Option<usize>) -> Slot {
+    let limit = limit.unwrap_or_else(|| default_limit(id));
     let limiter = LIMITERS.with(|l| l.borrow_mut().entry(id).or_default().clone());
     limiter.acquire(limit).await
 }

@@ -240,6 +240,9 @@ pub struct CallRequest<'a> {
     pub key: Option<&'a str>,
     /// Base URL override (Settings); the provider's own address when `None`.
     pub base_url: Option<&'a str>,
+    /// The person's limit of parallel calls on this provider (Settings); the default when
+    /// `None`.
+    pub limit: Option<usize>,
     /// Aborts the HTTP request when the person stops the run (no answer is waited for).
     pub abort: Option<&'a web_sys::AbortSignal>,
     /// Told each piece of text a streamed chunk adds to the answer, so the page can show it
@@ -350,7 +353,7 @@ impl Provider for Http {
                     ),
                 };
             // Queued here while the provider already has its limit of calls out.
-            let _slot = limit::acquire(id).await;
+            let _slot = limit::acquire(id, request.limit).await;
             if request.abort.is_some_and(|a| a.aborted()) {
                 return Err(errors::network(&call.url, "stopped before it was sent"));
             }

@@ -181,6 +181,7 @@ pub async fn test_connection(
             max_tokens: TEST_MAX_TOKENS,
             key,
             base_url: Some(base),
+            limit: None,
             abort: None,
             on_text: None,
         })

@@ -1,9 +1,10 @@
 //! Where a message can be acted on: every pause reason, failed call and question the session
 //! page shows carries core's [`Fix`], and this renders it as one link or button beside the
-//! message (Settings for a key or a model, the transcript of a bad answer, the run controls…).
+//! message (Settings for a key or a model, the transcript of a bad answer, the Budget panel's field of
+//! the limit that stopped it, the run controls…).
 
 use leptos::prelude::*;
-use roundtable_core::engine::Fix;
+use roundtable_core::engine::{Fix, LimitKind};
 
 use super::Inspect;
 
@@ -31,9 +32,18 @@ pub fn FixLink(fix: Fix) -> impl IntoView {
                 "Open the transcript"
             </button>
         }.into_any(),
-        Fix::Limits => view! {
-            <button class="link fix" data-fix="limits" on:click=move |_| focus("button[name=wrap-up]")>"Go to Wrap up"</button>
-        }.into_any(),
+        Fix::Limits { limit } => {
+            // The Budget panel's field of the limit that stopped the session.
+            let (field, text) = match limit {
+                Some(LimitKind::Rounds) => ("round-limit", "Raise the round limit"),
+                Some(LimitKind::Money) => ("money-budget", "Raise the money budget"),
+                Some(LimitKind::Tokens) | None => ("token-budget", "Raise the token budget"),
+            };
+            let text = if limit.is_none() { "Go to Budget" } else { text };
+            view! {
+                <button class="link fix" data-fix="limits" on:click=move |_| focus(&format!("input[name={field}]"))>{text}</button>
+            }.into_any()
+        }
         Fix::Question => view! {
             <button class="link fix" data-fix="question" on:click=move |_| focus("[data-dialog=halt] textarea, [data-answer-later] button")>"Answer the question"</button>
         }.into_any(),

@@ -211,7 +211,9 @@ fn SessionHeader() -> impl IntoView {
             <span class="muted small">
                 {move || view.with(|v| {
                     let unit = if v.kind == Kind::Meeting { "turn" } else { "round" };
-                    format!("{unit} {} of {} · {} tokens", v.round, v.max_rounds, short_count(v.tokens_used))
+                    // Estimated tokens are marked as such, never passed off as the provider's.
+                    let approx = if v.tokens_estimated { "≈ " } else { "" };
+                    format!("{unit} {} of {} · {approx}{} tokens", v.round, v.max_rounds, short_count(v.tokens_used))
                 })}
             </span>
             <div class="controls" role="toolbar" aria-label="Run controls">

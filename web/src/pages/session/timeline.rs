@@ -93,7 +93,9 @@ pub fn Timeline() -> impl IntoView {
                                                 </button>
                                                 <span class=format!("badge {}", state_class(call.now.state)) data-state=call.now.state>{call.now.label}</span>
                                                 {(call.tokens > 0).then(|| view! {
-                                                    <span class="muted small">{format!("{} tokens", crate::util::short_count(call.tokens))}</span>
+                                                    <span class="muted small" title=call.tokens_estimated.then_some("estimated: the provider counted none")>
+                                                        {format!("{}{} tokens{}", if call.tokens_estimated { "≈ " } else { "" }, crate::util::short_count(call.tokens), if call.tokens_estimated { " (est.)" } else { "" })}
+                                                    </span>
                                                 })}
                                                 {call.cost.map(|c| view! { <span class="muted small" data-call-cost>{c}</span> })}
                                             </div>

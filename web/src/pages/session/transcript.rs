@@ -109,7 +109,11 @@ fn CallDetail(record: CallView) -> impl IntoView {
             <span class="badge">{c.step_title}</span>
             <span class="badge">{format!("round {}", c.round)}</span>
             <span class="badge">{kind_word(c.kind)}</span>
-            <span class="muted small">{format!("{} tokens counted", record.tokens)}</span>
+            <span class="muted small">{if record.tokens_estimated {
+                format!("≈ {} tokens (estimated: the provider counted none)", record.tokens)
+            } else {
+                format!("{} tokens counted", record.tokens)
+            }}</span>
             {usage.map(|u| view! { <span class="muted small">{format!("provider: {u}")}</span> })}
             {record.cost.clone().map(|c| view! { <span class="muted small" data-call-cost>{format!("cost: {c}")}</span> })}
         </div>
