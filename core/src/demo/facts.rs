@@ -54,14 +54,23 @@ pub fn figures(text: &str) -> Vec<String> {
         }
         let ends_clause = raw.ends_with([',', '.', ';', ':', '!', '?', ')']);
         let next = tokens.get(i + 1).map(|n| trim_token(n)).unwrap_or("");
-        let phrase =
-            if !ends_clause && is_word(next) && !STOP.contains(&next.to_lowercase().as_str())
-                || next.eq_ignore_ascii_case("people")
-            {
-                format!("{t} {next}")
-            } else {
-                t.to_string()
-            };
+        let after = tokens.get(i + 2).map(|n| trim_token(n)).unwrap_or("");
+        let phrase = if !ends_clause
+            && !tokens[i + 1..]
+                .first()
+                .is_some_and(|n| n.ends_with([',', '.', ';']))
+            && is_word(next)
+            && PEOPLE.contains(&after.to_lowercase().as_str())
+        {
+            // "12 sales managers": the people a figure counts may come two words on.
+            format!("{t} {next} {after}")
+        } else if !ends_clause && is_word(next) && !STOP.contains(&next.to_lowercase().as_str())
+            || next.eq_ignore_ascii_case("people")
+        {
+            format!("{t} {next}")
+        } else {
+            t.to_string()
+        };
         if !out.contains(&phrase) {
             out.push(phrase);
         }
@@ -190,6 +199,305 @@ pub fn settles(point: &str, text: &str) -> bool {
     SETTLERS.iter().any(|(names, answers)| {
         names.iter().any(|n| point.contains(n)) && answers.iter().any(|a| text.contains(a))
     })
+}
+
+/// Words after a figure that say it counts people.
+const PEOPLE: &[&str] = &[
+    "people",
+    "participants",
+    "guests",
+    "attendees",
+    "students",
+    "users",
+    "members",
+    "kids",
+    "children",
+    "families",
+    "staff",
+    "volunteers",
+    "colleagues",
+    "players",
+    "pupils",
+    "readers",
+    "customers",
+    "visitors",
+    "employees",
+    "nurses",
+    "engineers",
+    "developers",
+    "adults",
+    "managers",
+    "teachers",
+    "parents",
+    "founders",
+    "designers",
+];
+
+/// Words of people who do the work rather than receive it ("with 3 developers").
+const TEAM: &[&str] = &[
+    "developers",
+    "engineers",
+    "staff",
+    "volunteers",
+    "designers",
+    "helpers",
+];
+
+/// Words that say a figure is a length of time ("3 weeks", "two-day").
+const SPANS: &[&str] = &[
+    "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "month", "months",
+    "year", "years", "evening", "evenings", "weekend", "weekends", "session", "sessions",
+];
+
+/// Month and weekday names, which make a figure (or an answer item) a date.
+const CALENDAR: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "spring",
+    "summer",
+    "autumn",
+    "winter",
+    "q1",
+    "q2",
+    "q3",
+    "q4",
+];
+
+/// Words that name a place.
+const PLACES: &[&str] = &[
+    "hall",
+    "room",
+    "venue",
+    "library",
+    "park",
+    "school",
+    "church",
+    "café",
+    "cafe",
+    "pub",
+    "centre",
+    "center",
+    "office",
+    "studio",
+    "lab",
+    "museum",
+    "hotel",
+    "campus",
+    "university",
+    "gym",
+    "kitchen",
+    "barn",
+    "square",
+    "online",
+    "zoom",
+    "teams",
+];
+
+/// What a request and the person's answer fix, sorted by kind, so a product can put each where
+/// it belongs: the head count in the audience, the money in the costs, the date in the timeline.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Facts {
+    /// How many people, with the word that counts them ("40 people").
+    pub people: Option<String>,
+    /// The money ("£50").
+    pub money: Option<String>,
+    /// When ("Saturday 14 June", "March").
+    pub when: Option<String>,
+    /// How long ("3 weeks", "two-day").
+    pub span: Option<String>,
+    /// Where, with its article ("the village hall").
+    pub place: Option<String>,
+    /// Every other figure of the request, with its word ("5 screens").
+    pub others: Vec<String>,
+    /// The request's content words beyond the subject, lower case ("book", "swap", "hall").
+    pub nouns: Vec<String>,
+}
+
+fn words_of(text: &str) -> Vec<String> {
+    text.split_whitespace()
+        .map(|w| trim_token(w).to_lowercase())
+        .collect()
+}
+
+fn has_any(text: &str, list: &[&str]) -> bool {
+    words_of(text).iter().any(|w| {
+        list.contains(&w.as_str())
+            || w.rsplit_once('-')
+                .is_some_and(|(_, unit)| list.contains(&unit))
+    })
+}
+
+/// The place named in a text: from "in / at" up to the place word, with "the" kept ("in the
+/// village hall" gives "the village hall").
+fn place_in(text: &str) -> Option<String> {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let is_place = |t: &str| PLACES.contains(&trim_token(t).to_lowercase().as_str());
+    let Some(mut at) = tokens.iter().position(|t| is_place(t)) else {
+        return town_in(&tokens);
+    };
+    // "the hotel conference room": up to the last place word close after the first.
+    'ahead: loop {
+        for step in 1..=2 {
+            if at + step < tokens.len()
+                && !tokens[at..at + step]
+                    .iter()
+                    .any(|t| t.ends_with([',', '.', ';']))
+                && is_place(tokens[at + step])
+            {
+                at += step;
+                continue 'ahead;
+            }
+        }
+        break;
+    }
+    let mut start = at;
+    while start > 0 && at - start < 3 {
+        let prev = trim_token(tokens[start - 1]).to_lowercase();
+        if [
+            "in", "at", "from", "to", "for", "on", "near", "of", "with", "and",
+        ]
+        .contains(&prev.as_str())
+            || tokens[start - 1].ends_with([',', '.', ';'])
+            || is_figure(&prev)
+        {
+            break;
+        }
+        start -= 1;
+    }
+    let phrase: Vec<&str> = tokens[start..=at].iter().map(|t| trim_token(t)).collect();
+    let phrase = phrase.join(" ");
+    let lower = phrase.to_lowercase();
+    Some(
+        if lower.starts_with("the ") || lower.starts_with("our ") || lower == "online" {
+            phrase
+        } else {
+            format!("the {phrase}")
+        },
+    )
+}
+
+/// A town or city named after "in / at" with a capital letter ("in Leeds"), when no place word
+/// is there.
+fn town_in(tokens: &[&str]) -> Option<String> {
+    tokens.windows(2).find_map(|w| {
+        let next = trim_token(w[1]);
+        (["in", "at"].contains(&w[0].to_lowercase().as_str())
+            && next.chars().next().is_some_and(char::is_uppercase)
+            && !has_any(next, CALENDAR))
+        .then(|| next.to_string())
+    })
+}
+
+/// A date item cut before its time of day or a second clause: "Saturday 14 June from 2 pm" gives
+/// "Saturday 14 June".
+fn date_part(item: &str) -> String {
+    // From the first figure or calendar word: "Launch in March" gives "March".
+    let start = item
+        .split_whitespace()
+        .position(|w| is_figure(trim_token(w)) || has_any(w, CALENDAR))
+        .unwrap_or(0);
+    let item = item
+        .split_whitespace()
+        .skip(start)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let item = item.as_str();
+    let lower = item.to_lowercase();
+    let end = [" from ", " at ", " between ", " after ", " before "]
+        .iter()
+        .filter_map(|m| lower.find(m))
+        .min()
+        .unwrap_or(item.len());
+    item[..end].trim().to_string()
+}
+
+impl Facts {
+    /// The facts of a request, with what the person answered filling in (and, for the date and
+    /// the place, taking over from) what the request left vague.
+    pub fn of(request: &str, answer: Option<&str>) -> Facts {
+        let mut f = Facts::default();
+        for fig in figures(request) {
+            let lower = fig.to_lowercase();
+            let word = lower.split_whitespace().nth(1).unwrap_or("");
+            if fig.contains(['£', '$', '€']) || ["pounds", "euros", "dollars"].contains(&word) {
+                if f.money.is_none() {
+                    f.money = Some(fig.split_whitespace().next().unwrap_or(&fig).to_string());
+                    continue;
+                }
+            } else if PEOPLE.contains(&lower.rsplit(' ').next().unwrap_or(""))
+                && f.people.is_none()
+                && !(TEAM.contains(&word)
+                    && request.to_lowercase().contains(&format!("with {lower}")))
+            {
+                f.people = Some(fig);
+                continue;
+            } else if has_any(&lower, CALENDAR) && f.when.is_none() {
+                f.when = Some(fig);
+                continue;
+            } else if has_any(&lower, SPANS) && f.span.is_none() {
+                f.span = Some(fig);
+                continue;
+            }
+            f.others.push(fig);
+        }
+        if f.when.is_none() {
+            f.when = request
+                .split_whitespace()
+                .map(trim_token)
+                .find(|w| has_any(w, CALENDAR) && w.chars().next().is_some_and(char::is_uppercase))
+                .map(str::to_string);
+        }
+        f.place = place_in(request);
+        for item in answer.map(items).unwrap_or_default() {
+            let lower = item.to_lowercase();
+            if has_any(&lower, CALENDAR) {
+                f.when = Some(date_part(&item));
+            } else if has_any(&lower, PLACES) {
+                f.place = place_in(&item).or(f.place);
+            } else if f.money.is_none() && item.contains(['£', '$', '€']) {
+                f.money = item
+                    .split_whitespace()
+                    .find(|w| w.contains(['£', '$', '€']))
+                    .map(|w| trim_token(w).to_string());
+            }
+        }
+        f.nouns = nouns(request, 8);
+        f
+    }
+
+    /// Every figure and fact, for a list of what to keep.
+    pub fn all(&self) -> Vec<String> {
+        let mut out: Vec<String> = [
+            &self.people,
+            &self.money,
+            &self.when,
+            &self.span,
+            &self.place,
+        ]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+        out.extend(self.others.iter().cloned());
+        out
+    }
 }
 
 #[cfg(test)]
