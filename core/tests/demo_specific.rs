@@ -75,13 +75,20 @@ fn demo_ref() -> ModelRef {
 
 /// Plays a team session to done, answering the chair's question with `answer`.
 fn team(request: &str, answer: &str) -> Session {
+    team_asked(request, answer).0
+}
+
+/// Plays a team session to done; also gives the chair's question as the person read it.
+fn team_asked(request: &str, answer: &str) -> (Session, String) {
     let config = SessionConfig::standard(request, 2, true, false, demo_ref());
     let mut s = Session::new_team(config, 0).unwrap();
     let mut now = 1;
+    let mut asked = String::new();
     s.start(now).unwrap();
     for _ in 0..3_000 {
         now += 1;
-        if s.question().is_some() {
+        if let Some((_, halt)) = s.question() {
+            asked = halt.message.clone();
             s.answer_halt(answer, now).unwrap();
         } else if s.is_running() {
             for call in s.next_calls() {
@@ -93,7 +100,7 @@ fn team(request: &str, answer: &str) -> Session {
         }
     }
     assert_eq!(s.status_word(), "done");
-    s
+    (s, asked)
 }
 
 /// Each product's name and the text of its last version.
@@ -225,6 +232,25 @@ fn the_persons_answer_shapes_the_products() {
     assert!(tb.contains("Sunday 6 July") && !tb.contains("Saturday 14 June"));
     assert!(tb.contains("the church room"), "the answer's place is used");
     assert!(ta.contains("the village hall"));
+}
+
+#[test]
+fn the_chair_asks_only_what_the_request_left_open_and_the_helpers_named_do_the_work() {
+    let (s, asked) = team_asked(
+        "Plan a book swap in the village hall for 40 people on a £50 budget.",
+        "Saturday 14 June from 2 pm, 3 volunteers.",
+    );
+    // The hall and the money are in the request: the chair asks when, and who helps.
+    assert!(asked.contains("when will it be"), "{asked}");
+    assert!(asked.contains("who will help"), "{asked}");
+    assert!(!asked.contains("where") && !asked.contains("cost"), "{asked}");
+    let text: String = products(&s).iter().map(|(_, t)| body(t)).collect();
+    assert!(text.contains("the 3 volunteers"), "{text}");
+    // Asked with nothing settled, the same chair asks for all of it.
+    let (_, asked) = team_asked("Organise a street party.", "Soon.");
+    for part in ["when", "where", "cost", "who will help"] {
+        assert!(asked.contains(part), "{asked}");
+    }
 }
 
 #[test]

@@ -112,6 +112,34 @@ impl<'a> Ctx<'a> {
         out
     }
 
+    /// The chair's one question: the topic's, except for an event, where it asks only for what
+    /// the request has not already said (when, where, what it may cost), then who helps.
+    pub fn question(&self) -> String {
+        if self.topic.kind != topics::TopicKind::Event {
+            return self.fill(self.topic.question);
+        }
+        let f = &self.facts;
+        let mut ask: Vec<&str> = Vec::new();
+        if f.when.is_none() {
+            ask.push("when will it be");
+        }
+        if f.place.is_none() {
+            ask.push("where will it be");
+        }
+        if f.money.is_none() {
+            ask.push("what may it cost");
+        }
+        if f.team.is_none() {
+            ask.push("who will help on the day");
+        }
+        let ask = match ask.len() {
+            0 => "who signs it off, and what would make it a success".to_string(),
+            1 => ask[0].to_string(),
+            n => format!("{}, and {}", ask[..n - 1].join(", "), ask[n - 1]),
+        };
+        format!("Before the team starts on {}: {ask}?", self.subject)
+    }
+
     /// The value of one slot, `None` when the request and the answer leave it open (the
     /// template's fallback is used then). A capital first letter capitalises the value:
     /// `{people|participants}` is "the 40 people" or "participants", `{People|…}` "The 40 people".
@@ -131,6 +159,7 @@ impl<'a> Ctx<'a> {
             "when" => f.when.clone(),
             "span" => f.span.as_ref().map(|s| format!("the {s}")),
             "place" => f.place.clone(),
+            "team" => f.team.as_ref().map(|t| format!("the {t}")),
             _ => None,
         }?;
         Some(if key.starts_with(char::is_uppercase) {
@@ -186,6 +215,7 @@ impl<'a> Ctx<'a> {
         });
         let thing = Some(format!("for {}", self.thing()));
         let others = f.others.first().map(|o| format!("with {o} in mind"));
+        let team = f.team.as_ref().map(|t| format!("with the {t}"));
         let mut order: Vec<Option<String>> = Vec::new();
         if fits(&[
             "cost", "budget", "paid", "price", "catering", "money", "fixed", "daily",
@@ -229,9 +259,7 @@ impl<'a> Ctx<'a> {
         if fits(&[
             "audience",
             "stakeholder",
-            "role",
             "invitation",
-            "support",
             "goal",
             "target",
             "who",
@@ -242,7 +270,10 @@ impl<'a> Ctx<'a> {
         ]) {
             order.push(people.clone());
         }
-        order.extend([thing, people, place, money, when, span, others]);
+        if fits(&["role", "task", "support", "owner", "rota", "week structure"]) {
+            order.push(team.clone());
+        }
+        order.extend([thing, people, place, money, when, span, team, others]);
         let mut out: Vec<String> = Vec::new();
         for t in order.into_iter().flatten() {
             if !out.contains(&t) {

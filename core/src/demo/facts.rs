@@ -241,6 +241,9 @@ const TEAM: &[&str] = &[
     "volunteers",
     "designers",
     "helpers",
+    "volunteer",
+    "helper",
+    "developer",
 ];
 
 /// Words that say a figure is a length of time ("3 weeks", "two-day").
@@ -324,6 +327,9 @@ pub struct Facts {
     pub span: Option<String>,
     /// Where, with its article ("the village hall").
     pub place: Option<String>,
+    /// Who does the work, when the request or the answer counts them ("3 volunteers", "3
+    /// developers").
+    pub team: Option<String>,
     /// Every other figure of the request, with its word ("5 screens").
     pub others: Vec<String>,
     /// The request's content words beyond the subject, lower case ("book", "swap", "hall").
@@ -441,10 +447,13 @@ impl Facts {
                     f.money = Some(fig.split_whitespace().next().unwrap_or(&fig).to_string());
                     continue;
                 }
-            } else if PEOPLE.contains(&lower.rsplit(' ').next().unwrap_or(""))
-                && f.people.is_none()
-                && !(TEAM.contains(&word)
-                    && request.to_lowercase().contains(&format!("with {lower}")))
+            } else if TEAM.contains(&word)
+                && f.team.is_none()
+                && (request.to_lowercase().contains(&format!("with {lower}")) || f.people.is_some())
+            {
+                f.team = Some(fig);
+                continue;
+            } else if PEOPLE.contains(&lower.rsplit(' ').next().unwrap_or("")) && f.people.is_none()
             {
                 f.people = Some(fig);
                 continue;
@@ -467,6 +476,14 @@ impl Facts {
         f.place = place_in(request);
         for item in answer.map(items).unwrap_or_default() {
             let lower = item.to_lowercase();
+            if f.team.is_none() && has_any(&lower, TEAM) {
+                // "3 volunteers", "two helpers from the library": who does the work.
+                f.team = figures(&item)
+                    .into_iter()
+                    .find(|fig| has_any(fig, TEAM))
+                    .or_else(|| Some(item.clone()));
+                continue;
+            }
             if has_any(&lower, CALENDAR) {
                 f.when = Some(date_part(&item));
             } else if has_any(&lower, PLACES) {
@@ -490,6 +507,7 @@ impl Facts {
             &self.when,
             &self.span,
             &self.place,
+            &self.team,
         ]
         .into_iter()
         .flatten()
@@ -533,6 +551,35 @@ mod tests {
         assert!(settles("The budget", said));
         assert!(settles("The exact date and venue", said));
         assert!(!settles("Who signs off the result", "40 people, £50"));
+    }
+
+    #[test]
+    fn facts_are_sorted_by_kind_and_the_answer_fills_in() {
+        let f = Facts::of(
+            "Plan a book swap in the village hall for 40 people on a £50 budget.",
+            Some("Saturday 14 June from 2 pm, 3 volunteers."),
+        );
+        assert_eq!(f.people.as_deref(), Some("40 people"));
+        assert_eq!(f.money.as_deref(), Some("£50"));
+        assert_eq!(f.place.as_deref(), Some("the village hall"));
+        assert_eq!(f.when.as_deref(), Some("Saturday 14 June"));
+        assert_eq!(f.team.as_deref(), Some("3 volunteers"));
+        let f = Facts::of(
+            "We need a launch plan for our app in Leeds, with 3 developers and £2000 for ads.",
+            Some("Launch in March."),
+        );
+        assert_eq!(f.team.as_deref(), Some("3 developers"));
+        assert_eq!(f.people, None, "developers who build it are not its audience");
+        assert_eq!(f.place.as_deref(), Some("Leeds"));
+        assert_eq!(f.when.as_deref(), Some("March"));
+        let f = Facts::of(
+            "Plan a two-day workshop for 12 sales managers.",
+            Some("the hotel conference room, Thursday 9 October"),
+        );
+        assert_eq!(f.people.as_deref(), Some("12 sales managers"));
+        assert_eq!(f.span.as_deref(), Some("two-day workshop"));
+        assert_eq!(f.place.as_deref(), Some("the hotel conference room"));
+        assert_eq!(Facts::of("", None), Facts::default());
     }
 
     #[test]

@@ -1230,7 +1230,7 @@ pub static TOPICS: [Topic; 7] = [
                 &[
                     s("Phases", &[
                         "Phase 1 – Prepare {thing}: confirm {place|the venue}, {when|the date} and {budget|the budget}.",
-                        "Phase 2 – Get ready: line up helpers and everything {people|the people taking part} will need.",
+                        "Phase 2 – Get ready: line up {team|helpers} and everything {people|the people taking part} will need.",
                         "Phase 3 – Run {thing}, then tidy up and collect feedback.",
                     ]),
                     s("Tasks", &[
@@ -1239,7 +1239,7 @@ pub static TOPICS: [Topic; 7] = [
                         "Keep a running list of costs against {budget|the budget}.",
                     ]),
                     s("Milestones", &[
-                        "Four weeks before {when|the date}: {place|the venue} booked and helpers named.",
+                        "Four weeks before {when|the date}: {place|the venue} booked and {team|helpers} briefed.",
                         "One week before: numbers checked against {people|the expected turnout}.",
                         "On {when|the day}: {thing} runs, then a short look back.",
                     ]),
@@ -1282,7 +1282,7 @@ pub static TOPICS: [Topic; 7] = [
                 "Two or three ways to deliver {subject} compared on cost, time and quality, with a recommended option and who decides.",
                 &[
                     s("Options", &[
-                        "Option A: run {thing} with volunteers and what is already to hand.",
+                        "Option A: run {thing} with {team|volunteers} and what is already to hand.",
                         "Option B: pay for help or supplies, within {budget|the budget}.",
                         "Option C: a small trial run of {thing} first, then decide.",
                     ]),
@@ -1306,7 +1306,7 @@ pub static TOPICS: [Topic; 7] = [
                 s("Documents", &[
                     "The final versions of every product for {thing}, in one place.",
                     "A one-page summary of decisions, with what was spent against {budget|the budget}.",
-                    "Contacts for {place|the venue} and the helpers, for next time.",
+                    "Contacts for {place|the venue} and {team|the helpers}, for next time.",
                 ]),
                 s("Sign-off", &[
                     "Open issues about {thing} listed, with an owner each.",
