@@ -243,7 +243,10 @@ fn the_chair_asks_only_what_the_request_left_open_and_the_helpers_named_do_the_w
     // The hall and the money are in the request: the chair asks when, and who helps.
     assert!(asked.contains("when will it be"), "{asked}");
     assert!(asked.contains("who will help"), "{asked}");
-    assert!(!asked.contains("where") && !asked.contains("cost"), "{asked}");
+    assert!(
+        !asked.contains("where") && !asked.contains("cost"),
+        "{asked}"
+    );
     let text: String = products(&s).iter().map(|(_, t)| body(t)).collect();
     assert!(text.contains("the 3 volunteers"), "{text}");
     // Asked with nothing settled, the same chair asks for all of it.

@@ -35,7 +35,7 @@ const NUMBER_WORDS: &[&str] = &[
 
 /// Whether a token is a figure: it has a digit, or it is (or starts, before a hyphen) a number
 /// word.
-fn is_figure(t: &str) -> bool {
+pub(crate) fn is_figure(t: &str) -> bool {
     let lower = t.to_lowercase();
     let head = lower.split('-').next().unwrap_or("");
     t.chars().any(|c| c.is_ascii_digit())
@@ -569,7 +569,10 @@ mod tests {
             Some("Launch in March."),
         );
         assert_eq!(f.team.as_deref(), Some("3 developers"));
-        assert_eq!(f.people, None, "developers who build it are not its audience");
+        assert_eq!(
+            f.people, None,
+            "developers who build it are not its audience"
+        );
         assert_eq!(f.place.as_deref(), Some("Leeds"));
         assert_eq!(f.when.as_deref(), Some("March"));
         let f = Facts::of(

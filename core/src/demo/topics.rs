@@ -139,6 +139,12 @@ pub fn subject(request: &str) -> String {
     }
 }
 
+/// A figure or an amount: "12", "£50", "twelve".
+fn figure(word: &str) -> bool {
+    let w = word.trim_matches(|c: char| !(c.is_alphanumeric() || "£$€".contains(c)));
+    w.contains(['£', '$', '€']) || super::facts::is_figure(w)
+}
+
 /// A subject without its trailing figures and constraints: cut at the first comma, and before
 /// "for / with / on / by / due / in" when a figure follows ("negotiation for 12 sales managers"
 /// gives "negotiation", "sleep in teenagers, 10 pages" gives "sleep in teenagers").
@@ -151,13 +157,9 @@ fn without_figures(text: &str) -> &str {
         if at > 0
             && ["for", "with", "on", "by", "due", "in", "within", "under"]
                 .contains(&word.to_ascii_lowercase().as_str())
-            && (next
-                .chars()
-                .any(|c| c.is_ascii_digit() || "£$€".contains(c))
+            && (figure(next)
                 || ["a", "an"].contains(&next.to_ascii_lowercase().as_str())
-                    && text[at..]
-                        .chars()
-                        .any(|c| c.is_ascii_digit() || "£$€".contains(c)))
+                    && text[at..].split_whitespace().any(figure))
         {
             return text[..at].trim();
         }
