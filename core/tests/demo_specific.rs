@@ -249,6 +249,30 @@ fn the_chair_asks_only_what_the_request_left_open_and_the_helpers_named_do_the_w
     );
     let text: String = products(&s).iter().map(|(_, t)| body(t)).collect();
     assert!(text.contains("the 3 volunteers"), "{text}");
+    // A launch whose date and budget are given is asked what is left, with choices for that.
+    let config = SessionConfig::standard(
+        "Launch plan for our dog-walking app in Leeds, on Monday 2 March with £2000 for ads.",
+        2,
+        true,
+        false,
+        demo_ref(),
+    );
+    let mut launch = Session::new_team(config, 0).unwrap();
+    launch.start(1).unwrap();
+    for now in 2..200 {
+        if launch.question().is_some() {
+            break;
+        }
+        for call in launch.next_calls() {
+            let reply = call.demo.unwrap();
+            launch.submit(&call.id, &reply.text, None, now).unwrap();
+        }
+    }
+    let (_, halt) = launch.question().expect("the chair asks");
+    assert!(halt.message.contains("go/no-go"), "{}", halt.message);
+    let options = halt.options.clone().unwrap_or_default().join(" | ");
+    assert!(options.contains("£2000"), "the request's own figures first: {options}");
+    assert!(!options.contains("six weeks"), "no choice contradicts the request: {options}");
     // Asked with nothing settled, the same chair asks for all of it.
     let (_, asked) = team_asked("Organise a street party.", "Soon.");
     for part in ["when", "where", "cost", "who will help"] {

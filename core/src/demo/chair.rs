@@ -38,7 +38,7 @@ pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
         let options = (!figures.is_empty())
             .then(|| format!("As the request says: {}", figures.join(" · ")))
             .into_iter()
-            .chain(cx.topic.options.iter().map(|o| o.to_string()))
+            .chain(cx.question_options().iter().map(|o| o.to_string()))
             .collect();
         return Draft::Halt(Halt {
             halt_type: HaltType::Question,

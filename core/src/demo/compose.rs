@@ -112,32 +112,109 @@ impl<'a> Ctx<'a> {
         out
     }
 
-    /// The chair's one question: the topic's, except for an event, where it asks only for what
-    /// the request has not already said (when, where, what it may cost), then who helps.
+    /// The chair's one question: it asks only for what the request has not already said (an
+    /// event's date, place, cost and helpers; a launch's date and budget; a workshop's audience
+    /// and length; a trip's length, travellers and budget), and for what would make it a
+    /// success once all of that is given. Other kinds ask their topic's question.
     pub fn question(&self) -> String {
-        if self.topic.kind != topics::TopicKind::Event {
+        let Some((lead, ask, none_left, _)) = self.asks() else {
             return self.fill(self.topic.question);
-        }
-        let f = &self.facts;
-        let mut ask: Vec<&str> = Vec::new();
-        if f.when.is_none() {
-            ask.push("when will it be");
-        }
-        if f.place.is_none() {
-            ask.push("where will it be");
-        }
-        if f.money.is_none() {
-            ask.push("what may it cost");
-        }
-        if f.team.is_none() {
-            ask.push("who will help on the day");
-        }
+        };
         let ask = match ask.len() {
-            0 => "who signs it off, and what would make it a success".to_string(),
+            0 => none_left.to_string(),
             1 => ask[0].to_string(),
             n => format!("{}, and {}", ask[..n - 1].join(", "), ask[n - 1]),
         };
-        format!("Before the team starts on {}: {ask}?", self.subject)
+        format!("{lead}: {ask}?")
+    }
+
+    /// The choices offered with [`Ctx::question`]: the topic's, or, when the request already
+    /// said everything they are about, choices for the question that is left.
+    pub fn question_options(&self) -> Vec<&'static str> {
+        match self.asks() {
+            Some((_, ask, _, left)) if ask.is_empty() => left.to_vec(),
+            _ => self.topic.options.to_vec(),
+        }
+    }
+
+    /// What the question leads with, the parts still open, what to ask when none is, and the
+    /// choices for that; `None` for kinds that always ask their topic's question.
+    #[allow(clippy::type_complexity)]
+    fn asks(
+        &self,
+    ) -> Option<(
+        String,
+        Vec<&'static str>,
+        &'static str,
+        &'static [&'static str],
+    )> {
+        use topics::TopicKind as K;
+        let f = &self.facts;
+        let (lead, parts, none_left, left): (String, Vec<(&str, bool)>, &str, &[&str]) =
+            match self.topic.kind {
+                K::Event => (
+                    format!("Before the team starts on {}", self.subject),
+                    vec![
+                        ("when will it be", f.when.is_some()),
+                        ("where will it be", f.place.is_some()),
+                        ("what may it cost", f.money.is_some()),
+                        ("who will help on the day", f.team.is_some()),
+                    ],
+                    "who signs it off, and what would make it a success",
+                    &[
+                        "I sign it off; success is a full room",
+                        "A small committee signs it off; success is covering the costs",
+                        "No sign-off needed; success is people asking for the next one",
+                    ],
+                ),
+                K::Launch => (
+                    format!("For the launch of {}", self.subject),
+                    vec![
+                        ("what date should we plan around", f.when.is_some()),
+                        ("what budget do we have", f.money.is_some()),
+                    ],
+                    "who approves the go/no-go, and what number would count as success",
+                    &[
+                        "I approve it; success is 500 sign-ups in the first month",
+                        "The founders decide together; success is 100 paying users",
+                        "The team decides; success is steady growth week on week",
+                    ],
+                ),
+                K::Workshop => (
+                    format!("Before we plan the workshop on {}", self.subject),
+                    vec![
+                        ("who will attend", f.people.is_some()),
+                        ("how long can the session be", f.span.is_some()),
+                    ],
+                    "what should people be able to do afterwards",
+                    &[
+                        "Use one new technique in their work the next week",
+                        "Agree a shared checklist by the end of the workshop",
+                        "Know where to go deeper on their own",
+                    ],
+                ),
+                K::Trip => (
+                    format!("To plan {}", self.subject),
+                    vec![
+                        ("how many days", f.span.is_some()),
+                        ("who is travelling", f.people.is_some()),
+                        ("what budget feels right", f.money.is_some()),
+                    ],
+                    "what must the trip include, and what should it avoid",
+                    &[
+                        "Good food and one big sight; no long drives",
+                        "A slow day of rest; no crowds",
+                        "As much as we can see; no early starts",
+                    ],
+                ),
+                _ => return None,
+            };
+        let ask = parts
+            .iter()
+            .filter(|(_, known)| !known)
+            .map(|(p, _)| *p)
+            .collect();
+        Some((lead, ask, none_left, left))
     }
 
     /// The value of one slot, `None` when the request and the answer leave it open (the

@@ -14,7 +14,8 @@ const STOP: &[&str] = &[
     "some", "such", "than", "that", "their", "them", "then", "there", "these", "they", "this",
     "those", "through", "under", "very", "want", "what", "when", "where", "which", "while", "will",
     "with", "within", "without", "would", "your", "ours", "write", "draft", "prepare", "create",
-    "organise", "organize", "people", "small", "with", "make", "using", "under",
+    "organise", "organize", "people", "small", "with", "make", "using", "under", "for", "in", "on",
+    "at", "to", "of", "by", "and", "or", "the", "a", "an", "per",
 ];
 
 /// Words that follow a figure and belong to it ("40 people", "3 weeks", "£50 budget").
@@ -488,6 +489,10 @@ impl Facts {
                 f.when = Some(date_part(&item));
             } else if has_any(&lower, PLACES) {
                 f.place = place_in(&item).or(f.place);
+            } else if !item.contains(['£', '$', '€']) && item.chars().any(|c| c.is_ascii_digit())
+            {
+                // "500 sign-ups in the first month": a figure the products keep.
+                f.others.push(item.clone());
             } else if f.money.is_none() && item.contains(['£', '$', '€']) {
                 f.money = item
                     .split_whitespace()
@@ -529,6 +534,7 @@ mod tests {
             vec!["40 people", "£50 budget"]
         );
         assert_eq!(figures("3 weeks, 12 people."), vec!["3 weeks", "12 people"]);
+        assert_eq!(figures("with £2000 for ads"), vec!["£2000"]);
         assert!(figures("no numbers here").is_empty());
         assert_eq!(
             figures("Plan a two-day workshop for a small agency of twelve people."),
