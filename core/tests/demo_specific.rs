@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use roundtable_core::demo;
 use roundtable_core::engine::ModelRef;
-use roundtable_core::protocol::meeting::MeetingConfig;
+use roundtable_core::protocol::meeting::{MeetingConfig, MeetingEdit};
 use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::session::Session;
 
@@ -271,8 +271,14 @@ fn the_chair_asks_only_what_the_request_left_open_and_the_helpers_named_do_the_w
     let (_, halt) = launch.question().expect("the chair asks");
     assert!(halt.message.contains("go/no-go"), "{}", halt.message);
     let options = halt.options.clone().unwrap_or_default().join(" | ");
-    assert!(options.contains("£2000"), "the request's own figures first: {options}");
-    assert!(!options.contains("six weeks"), "no choice contradicts the request: {options}");
+    assert!(
+        options.contains("£2000"),
+        "the request's own figures first: {options}"
+    );
+    assert!(
+        !options.contains("six weeks"),
+        "no choice contradicts the request: {options}"
+    );
     // Asked with nothing settled, the same chair asks for all of it.
     let (_, asked) = team_asked("Organise a street party.", "Soon.");
     for part in ["when", "where", "cost", "who will help"] {
@@ -282,7 +288,7 @@ fn the_chair_asks_only_what_the_request_left_open_and_the_helpers_named_do_the_w
 
 #[test]
 fn a_demo_meetings_options_and_actions_are_about_its_agenda() {
-    let run = |agenda: &str| {
+    let run = |agenda: &str, remark: Option<&str>| {
         let config = MeetingConfig::standard(
             agenda,
             &[("ana", "Ana", "Organiser"), ("bo", "Bo", "Treasurer")],
@@ -291,10 +297,18 @@ fn a_demo_meetings_options_and_actions_are_about_its_agenda() {
         let mut s = Session::new_meeting(config, 0).unwrap();
         let mut now = 1;
         s.start(now).unwrap();
+        let mut remarked = false;
         for _ in 0..2_000 {
             now += 1;
             if !s.is_running() {
                 break;
+            }
+            if let (Some(r), false, true) = (remark, remarked, s.round() >= 3) {
+                s.as_meeting_mut()
+                    .unwrap()
+                    .edit(MeetingEdit::Remark { content: r.into() }, now)
+                    .unwrap();
+                remarked = true;
             }
             for call in s.next_calls() {
                 let reply = call.demo.unwrap();
@@ -304,8 +318,14 @@ fn a_demo_meetings_options_and_actions_are_about_its_agenda() {
         assert_eq!(s.status_word(), "done");
         s.as_meeting().unwrap().state().minutes.clone().unwrap()
     };
-    let a = run("Pick a venue for the book swap.\n40 people, £50 budget, one Saturday in June.");
-    let b = run("Choose a backend for the dog-walking app.\n3 developers, launch in 8 weeks.");
+    let a = run(
+        "Pick a venue for the book swap.\n40 people, £50 budget, one Saturday in June.",
+        None,
+    );
+    let b = run(
+        "Choose a backend for the dog-walking app.\n3 developers, launch in 8 weeks.",
+        None,
+    );
     insta::assert_debug_snapshot!("meeting_minutes_about_the_agenda", (&a, &b));
     let decided = |m: &roundtable_core::protocol::meeting::Minutes| m.decisions.join(" ");
     assert!(decided(&a).contains("book swap"), "{:?}", a.decisions);
@@ -315,4 +335,28 @@ fn a_demo_meetings_options_and_actions_are_about_its_agenda() {
         .iter()
         .all(|i| i.task.contains("book swap") || i.task.contains("venue")));
     assert_ne!(a.decisions, b.decisions);
+    // An agenda on one line: the meeting is about its first sentence, and what the person said
+    // is the first decision.
+    let c = run(
+        "Choose a venue for the village book swap. 40 people, £50 budget, a Saturday in June.",
+        Some("The village hall is free on Saturday 14 June and costs £30, so let us take it."),
+    );
+    assert!(
+        c.decisions[0].starts_with("As the person said: “The village hall is free"),
+        "{:?}",
+        c.decisions
+    );
+    assert!(
+        c.summary
+            .contains("“Choose a venue for the village book swap”"),
+        "{}",
+        c.summary
+    );
+    for d in c.decisions.iter().skip(1) {
+        assert!(d.contains("the venue for the village book swap"), "{d}");
+        assert!(
+            !d.contains("a Saturday in June"),
+            "the whole agenda line leaked: {d}"
+        );
+    }
 }

@@ -21,11 +21,22 @@ const OPTIONS: [&str; 6] = [
     "the cheapest workable option for {thing}, improved once it has been tried",
 ];
 
+/// What the meeting is about: the agenda's title up to its first full stop ("Choose a venue
+/// for the village book swap" of "Choose a venue for the village book swap. 40 people, £50").
+fn agenda_topic(env: &MeetingEnvelope) -> String {
+    let title = title_of(&env.agenda);
+    let first = title
+        .split_once(". ")
+        .map_or(title.as_str(), |(head, _)| head)
+        .trim()
+        .trim_end_matches(['.', '!', '?', '…']);
+    first.to_string()
+}
+
 /// The options of this agenda, in [`OPTIONS`]' order: each names what the meeting is about and,
 /// where it says so, the agenda's own figure.
 fn options(env: &MeetingEnvelope) -> Vec<String> {
-    let title = title_of(&env.agenda);
-    let thing = agenda_thing(title.trim_end_matches(['.', '!', '?']));
+    let thing = agenda_thing(&agenda_topic(env));
     let fact = crate::demo::facts::figures(&env.agenda)
         .into_iter()
         .next()
@@ -241,8 +252,7 @@ fn options_said(env: &MeetingEnvelope) -> Vec<String> {
 }
 
 fn speak(env: &MeetingEnvelope, rng: &mut SplitMix64) -> String {
-    let topic = title_of(&env.agenda);
-    let topic = topic.trim_end_matches(['.', '!', '?']);
+    let topic = agenda_topic(env);
     let role = env.me.role.to_lowercase();
     let facts = facts(&env.agenda);
     // Each attendee leans on a different fact, so the room does not repeat itself.
@@ -267,12 +277,17 @@ fn speak(env: &MeetingEnvelope, rng: &mut SplitMix64) -> String {
     let favourite = said.first().cloned().unwrap_or_else(|| all[0].clone());
     match env.phase {
         Phase::Initialization => format!(
-            "As {role}, I want us to leave with a clear answer on **{topic}**.{}\n\nI will bring the {role} view: what it will take, and where it usually goes wrong.",
+            "As {role}, I want us to leave with a clear answer to **{topic}**.{}\n\nI will bring the {role} view: what it will take, and where it usually goes wrong.",
             fact.map(|f| format!(" The fixed point for me: {f}.")).unwrap_or_default()
         ),
         Phase::ProblemClarification => format!(
-            "{building}the problem is not only {} but doing it in a way that holds up for the people who use it.{}\n\n- What we know: {}\n- What we don't know yet: who decides when it is good enough?",
-            topic.to_lowercase(),
+            "{building}the problem is not only to {} but to do it in a way that holds up for the people it is for.{}\n\n- What we know: {}\n- What we don't know yet: who decides when it is good enough?",
+            {
+                let mut c = topic.chars();
+                c.next()
+                    .map(|f| f.to_lowercase().chain(c).collect::<String>())
+                    .unwrap_or_default()
+            },
             fact.as_ref().map(|f| format!(" We are bound by this: {f}.")).unwrap_or_default(),
             fact.clone().unwrap_or_else(|| "the request itself, and little else".into())
         ),
@@ -287,9 +302,16 @@ fn speak(env: &MeetingEnvelope, rng: &mut SplitMix64) -> String {
             "Weighing it up as {role}: {favourite} costs the least to try and is easy to undo; the others need more time before we see anything.{}",
             fact.map(|f| format!(" Against our constraint ({f}) it is the safest.")).unwrap_or_default()
         ),
-        Phase::Decision => format!(
-            "I support going with {favourite}. It fits what we said we need, and nothing else on the table does so at lower risk."
-        ),
+        Phase::Decision => match remarks(env).last() {
+            // The person's word settles it: the room backs what they said.
+            Some(said) => format!(
+                "I support what the person said, {}; {favourite} fits with it, and nothing else on the table does so at lower risk.",
+                quoted(said)
+            ),
+            None => format!(
+                "I support going with {favourite}. It fits what we said we need, and nothing else on the table does so at lower risk."
+            ),
+        },
         Phase::ExecutionPlanning => {
             let due = ["by Friday", "next week", "within two weeks"][rng.below(3)];
             format!(
@@ -346,19 +368,20 @@ fn minutes(env: &MeetingEnvelope) -> Minutes {
             }
         }
     }
-    let mut decisions: Vec<String> = said
-        .first()
-        .map(|o| vec![format!("Go with {o}.")])
-        .unwrap_or_default();
-    // What the person settled is a decision of the meeting, in their words.
-    for r in remarks(env).into_iter().take(8) {
-        decisions.push(format!("As the person said: {}.", quoted(r)));
+    // What the person settled is a decision of the meeting, in their words, and comes first.
+    let mut decisions: Vec<String> = remarks(env)
+        .into_iter()
+        .take(8)
+        .map(|r| format!("As the person said: {}.", quoted(r)))
+        .collect();
+    if let Some(o) = said.first() {
+        decisions.push(format!("Go with {o}."));
     }
     let figures = crate::demo::facts::figures(&env.agenda);
     Minutes {
         summary: format!(
             "The meeting on “{}” heard {spoke} contributions from {} participants and {}.{}",
-            title_of(&env.agenda).trim_end_matches(['.', '!', '?']),
+            agenda_topic(env),
             participants(env).len(),
             if decisions.is_empty() {
                 "ended without a decision"
