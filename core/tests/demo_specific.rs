@@ -288,6 +288,7 @@ fn the_chair_asks_only_what_the_request_left_open_and_the_helpers_named_do_the_w
 
 #[test]
 fn a_demo_meetings_options_and_actions_are_about_its_agenda() {
+    let said = std::cell::RefCell::new(String::new());
     let run = |agenda: &str, remark: Option<&str>| {
         let config = MeetingConfig::standard(
             agenda,
@@ -316,7 +317,9 @@ fn a_demo_meetings_options_and_actions_are_about_its_agenda() {
             }
         }
         assert_eq!(s.status_word(), "done");
-        s.as_meeting().unwrap().state().minutes.clone().unwrap()
+        let state = s.as_meeting().unwrap().state();
+        said.replace(format!("{:?}", state.transcript));
+        state.minutes.clone().unwrap()
     };
     let a = run(
         "Pick a venue for the book swap.\n40 people, £50 budget, one Saturday in June.",
@@ -351,6 +354,10 @@ fn a_demo_meetings_options_and_actions_are_about_its_agenda() {
             .contains("“Choose a venue for the village book swap”"),
         "{}",
         c.summary
+    );
+    assert!(
+        said.borrow().contains("I support what the person said"),
+        "the room backs the person's word"
     );
     for d in c.decisions.iter().skip(1) {
         assert!(d.contains("the venue for the village book swap"), "{d}");
