@@ -178,6 +178,34 @@ const SETTLERS: &[(&[&str], &[&str])] = &[
             "experts",
             "students",
             "team of",
+            "governors",
+            "managers",
+            "readers",
+        ],
+    ),
+    (
+        &["citation", "style"],
+        &[
+            "apa",
+            "mla",
+            "harvard",
+            "chicago",
+            "vancouver",
+            "ieee",
+            "footnotes",
+            "style",
+        ],
+    ),
+    (
+        &["data or documents", "sources"],
+        &[
+            "studies",
+            "sources",
+            "data",
+            "documents",
+            "papers",
+            "articles",
+            "reports",
         ],
     ),
     (
@@ -356,7 +384,25 @@ fn has_any(text: &str, list: &[&str]) -> bool {
 fn place_in(text: &str) -> Option<String> {
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let is_place = |t: &str| PLACES.contains(&trim_token(t).to_lowercase().as_str());
-    let Some(mut at) = tokens.iter().position(|t| is_place(t)) else {
+    // A place word that qualifies the next noun ("school governors", "hall rental") is not a
+    // place; "the village hall, …" and "the hall at 2 pm" are.
+    let qualifies = |i: usize| {
+        !tokens[i].ends_with([',', '.', ';', ':'])
+            && tokens.get(i + 1).is_some_and(|n| {
+                let n = trim_token(n).to_lowercase();
+                is_word(&n)
+                    && !PLACES.contains(&n.as_str())
+                    && !STOP.contains(&n.as_str())
+                    && ![
+                        "is", "was", "has", "which", "that", "where", "if", "so", "but",
+                    ]
+                    .contains(&n.as_str())
+            })
+            && !tokens
+                .get(i + 1)
+                .is_some_and(|n| PLACES.contains(&trim_token(n).to_lowercase().as_str()))
+    };
+    let Some(mut at) = (0..tokens.len()).find(|&i| is_place(tokens[i]) && !qualifies(i)) else {
         return town_in(&tokens);
     };
     // "the hotel conference room": up to the last place word close after the first.
@@ -485,6 +531,19 @@ impl Facts {
                     .or_else(|| Some(item.clone()));
                 continue;
             }
+            if f.people.is_none() && lower.starts_with("for ") && !item.contains(['£', '$', '€'])
+            {
+                // "For school governors": who it is for.
+                let who = item[4..].trim();
+                let who = who
+                    .strip_prefix("the ")
+                    .or_else(|| who.strip_prefix("The "))
+                    .unwrap_or(who);
+                if !who.is_empty() {
+                    f.people = Some(who.to_string());
+                    continue;
+                }
+            }
             if has_any(&lower, CALENDAR) {
                 f.when = Some(date_part(&item));
             } else if has_any(&lower, PLACES) {
@@ -588,6 +647,13 @@ mod tests {
         assert_eq!(f.people.as_deref(), Some("12 sales managers"));
         assert_eq!(f.span.as_deref(), Some("two-day workshop"));
         assert_eq!(f.place.as_deref(), Some("the hotel conference room"));
+        let f = Facts::of(
+            "Write a research review on sleep in teenagers, 10 pages.",
+            Some("For school governors, APA style."),
+        );
+        assert_eq!(f.people.as_deref(), Some("school governors"));
+        assert_eq!(f.place, None, "“school governors” names no place");
+        assert!(settles("The preferred citation style", "APA style"));
         assert_eq!(Facts::of("", None), Facts::default());
     }
 

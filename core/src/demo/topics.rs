@@ -1063,7 +1063,7 @@ pub static TOPICS: [Topic; 7] = [
                 &[
                     s("Purpose", &[
                         "This report looks at {subject} and what it means for the reader's next decisions.",
-                        "It is written for decision makers with ten minutes to spare.",
+                        "It is written for {people|decision makers} with ten minutes to spare.",
                         "Sources and method are listed at the end.",
                     ]),
                     s("Key findings", &[
