@@ -16,6 +16,9 @@ after(async () => {
   await srv?.stop();
 });
 
+/** The most Tabs a keyboard user needs from the request (or agenda) box to the Create button. */
+const MAX_TABS_TO_CREATE = 4;
+
 /** Presses Tab until the focused element matches `selector`; returns how many presses it took. */
 async function tabTo(page, selector, max = 80) {
   for (let i = 1; i <= max; i++) {
@@ -47,7 +50,13 @@ test('keyboard only: create, run, answer, inspect and export a session', async (
   assert.equal((await focused(page)).text, 'New session');
   await tabTo(page, 'textarea[name="request"]');
   await page.keyboard.type('Plan a book swap in the village hall for 40 people with a £50 budget.');
-  await tabTo(page, 'button[name="create"]');
+  // Create is close: the preset toolbar is one Tab stop, then Create (was 38 Tabs).
+  const toCreate = await tabTo(page, 'button[name="create"]', MAX_TABS_TO_CREATE);
+  assert.ok(toCreate <= MAX_TABS_TO_CREATE, `${toCreate} Tabs from the request to Create`);
+  // The members and limits are after Create, each still reachable with Tab.
+  await tabTo(page, 'input[name="max-rounds"]');
+  await page.evaluate(() => document.querySelector('textarea[name="request"]').focus());
+  await tabTo(page, 'button[name="create"]', MAX_TABS_TO_CREATE);
   await page.keyboard.press('Enter');
   await page.waitForSelector('.session-head');
   await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
@@ -102,5 +111,36 @@ test('keyboard only: create, run, answer, inspect and export a session', async (
   const file = await download;
   assert.match(file.suggestedFilename(), /\.roundtable\.json$/);
   await shot(page, 'keyboard-done');
+  assert.deepEqual(b.errors, []);
+});
+
+test('keyboard only: the preset toolbar is one Tab stop with arrow keys, and a meeting is created in a few Tabs', async () => {
+  const { page } = b;
+  await open(page, srv.url, '#/new');
+  await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+  await tabTo(page, 'textarea[name="request"]');
+  await page.keyboard.type('Write a short report on sleep and memory in teenagers, 10 pages.');
+  await tabTo(page, '.presets button[aria-pressed="true"]', 1);
+  const first = await page.evaluate(() => document.activeElement.dataset.preset);
+  await page.keyboard.press('ArrowRight');
+  const second = await page.evaluate(() => document.activeElement.dataset.preset);
+  assert.notEqual(second, first, 'ArrowRight moves along the presets');
+  await page.keyboard.press('Space');
+  await page.waitForFunction((id) => document.querySelector(`button[data-preset="${id}"]`)?.getAttribute('aria-pressed') === 'true', second);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'create', 'one Tab from the toolbar to Create');
+
+  // The meeting form: the kind picker, the agenda, then Create.
+  await page.evaluate(() => document.querySelector('button[data-kind="meeting"]').focus());
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('textarea[name="agenda"]');
+  await tabTo(page, 'textarea[name="agenda"]');
+  await page.keyboard.type('Pick a venue for the book swap. 40 people, £50 budget, one Saturday in June.');
+  const toCreate = await tabTo(page, 'button[name="create-meeting"]', MAX_TABS_TO_CREATE);
+  assert.ok(toCreate <= MAX_TABS_TO_CREATE, `${toCreate} Tabs from the agenda to Create meeting`);
+  await tabTo(page, 'input[name="max-turns"]');
+  await page.evaluate(() => document.querySelector('button[name="create-meeting"]').focus());
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.session-head');
   assert.deepEqual(b.errors, []);
 });

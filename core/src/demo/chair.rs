@@ -38,14 +38,14 @@ pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
         let options = (!figures.is_empty())
             .then(|| format!("As the request says: {}", figures.join(" · ")))
             .into_iter()
-            .chain(cx.topic.options.iter().map(|o| o.to_string()))
+            .chain(cx.question_options().iter().map(|o| o.to_string()))
             .collect();
         return Draft::Halt(Halt {
             halt_type: HaltType::Question,
             to: vec![PERSON.to_string()],
             message: format!(
                 "{}\n\nPick one of the options or answer in your own words; the team plans around your answer.",
-                cx.fill(cx.topic.question)
+                cx.question()
             ),
             options: Some(options),
         });
@@ -115,7 +115,8 @@ pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
 
     let names: Vec<&str> = initial.iter().map(|p| p.name.as_str()).collect();
     let mut mission = format!(
-        "Produce a {work} that the person can use as it is, each part checked against its definition of done."
+        "Produce {} {work} that the person can use as it is, each part checked against its definition of done.",
+        article(&work)
     );
     if let Some(a) = &answer {
         mission.push_str(&format!(
@@ -124,7 +125,8 @@ pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
         ));
     }
     let mut interpretation = format!(
-        "The person asks for a {label}: {}. The subject is {subject}.",
+        "The person asks for {} {label}: {}. The subject is {subject}.",
+        article(label),
         quote(&clip(input.request.trim(), 200))
     );
     if let Some(a) = &answer {
@@ -599,4 +601,17 @@ pub(crate) fn presentation(cx: &mut Ctx) -> Draft {
         });
     }
     Draft::Final(FinalOutput::Presentation(PresentationOutput { messages }))
+}
+
+/// "a" or "an", by the first letter of the phrase that follows.
+fn article(phrase: &str) -> &'static str {
+    match phrase
+        .trim_start()
+        .chars()
+        .next()
+        .map(|c| c.to_ascii_lowercase())
+    {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
 }

@@ -7,6 +7,7 @@
 //! fill every section and say which feedback they took in — what a reader expects to see change
 //! from v1 to v2.
 
+use super::facts::Facts;
 use super::input::{DemoCollab, DemoInput, DemoProduct};
 use super::rng::SplitMix64;
 use super::topics::{self, cut_at_word, ProductTemplate, Topic};
@@ -19,6 +20,8 @@ pub(crate) struct Ctx<'a> {
     pub topic: &'static Topic,
     /// The request's subject.
     pub subject: String,
+    /// What the request and the person's answer fix: head count, money, date, length, place.
+    pub facts: Facts,
     /// This call's random stream.
     pub rng: SplitMix64,
 }
@@ -29,7 +32,20 @@ impl<'a> Ctx<'a> {
         Ctx {
             input,
             topic: topics::detect(&input.request),
-            subject: topics::subject(&input.request),
+            subject: {
+                let topic = topics::detect(&input.request);
+                let subject = topics::subject(&input.request);
+                // "the book swap": an event is a thing with an article.
+                let bare = !["a ", "an ", "the ", "our ", "my "]
+                    .iter()
+                    .any(|a| subject.to_lowercase().starts_with(a));
+                if topic.kind == topics::TopicKind::Event && bare {
+                    format!("the {subject}")
+                } else {
+                    subject
+                }
+            },
+            facts: Facts::of(&input.request, input.person_answer.as_deref()),
             rng,
         }
     }
@@ -74,9 +90,301 @@ impl<'a> Ctx<'a> {
         super::facts::figures(&self.input.request)
     }
 
-    /// A template with `{subject}` filled in.
+    /// A template with its slots filled from the request and the answer (see [`Ctx::slot`]).
     pub fn fill(&self, template: &str) -> String {
-        topics::fill(template, &self.subject)
+        let mut out = String::new();
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            let Some(len) = rest[open..].find('}') else {
+                break;
+            };
+            out.push_str(&rest[..open]);
+            let inner = &rest[open + 1..open + len];
+            let (key, fallback) = inner.split_once('|').unwrap_or((inner, ""));
+            match self.slot(key) {
+                Some(v) => out.push_str(&v),
+                None if key == "subject" || key == "Subject" => out.push_str(&self.subject),
+                None => out.push_str(fallback),
+            }
+            rest = &rest[open + len + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// The chair's one question: it asks only for what the request has not already said (an
+    /// event's date, place, cost and helpers; a launch's date and budget; a workshop's audience
+    /// and length; a trip's length, travellers and budget), and for what would make it a
+    /// success once all of that is given. Other kinds ask their topic's question.
+    pub fn question(&self) -> String {
+        let Some((lead, ask, none_left, _)) = self.asks() else {
+            return self.fill(self.topic.question);
+        };
+        let ask = match ask.len() {
+            0 => none_left.to_string(),
+            1 => ask[0].to_string(),
+            n => format!("{}, and {}", ask[..n - 1].join(", "), ask[n - 1]),
+        };
+        format!("{lead}: {ask}?")
+    }
+
+    /// The choices offered with [`Ctx::question`]: the topic's, or, when the request already
+    /// said everything they are about, choices for the question that is left.
+    pub fn question_options(&self) -> Vec<&'static str> {
+        match self.asks() {
+            Some((_, ask, _, left)) if ask.is_empty() => left.to_vec(),
+            _ => self.topic.options.to_vec(),
+        }
+    }
+
+    /// What the question leads with, the parts still open, what to ask when none is, and the
+    /// choices for that; `None` for kinds that always ask their topic's question.
+    #[allow(clippy::type_complexity)]
+    fn asks(
+        &self,
+    ) -> Option<(
+        String,
+        Vec<&'static str>,
+        &'static str,
+        &'static [&'static str],
+    )> {
+        use topics::TopicKind as K;
+        let f = &self.facts;
+        let (lead, parts, none_left, left): (String, Vec<(&str, bool)>, &str, &[&str]) =
+            match self.topic.kind {
+                K::Event => (
+                    format!("Before the team starts on {}", self.subject),
+                    vec![
+                        ("when will it be", f.when.is_some()),
+                        ("where will it be", f.place.is_some()),
+                        ("what may it cost", f.money.is_some()),
+                        ("who will help on the day", f.team.is_some()),
+                    ],
+                    "who signs it off, and what would make it a success",
+                    &[
+                        "I sign it off; success is a full room",
+                        "A small committee signs it off; success is covering the costs",
+                        "No sign-off needed; success is people asking for the next one",
+                    ],
+                ),
+                K::Launch => (
+                    format!("For the launch of {}", self.subject),
+                    vec![
+                        ("what date should we plan around", f.when.is_some()),
+                        ("what budget do we have", f.money.is_some()),
+                    ],
+                    "who approves the go/no-go, and what number would count as success",
+                    &[
+                        "I approve it; success is 500 sign-ups in the first month",
+                        "The founders decide together; success is 100 paying users",
+                        "The team decides; success is steady growth week on week",
+                    ],
+                ),
+                K::Workshop => (
+                    format!("Before we plan the workshop on {}", self.subject),
+                    vec![
+                        ("who will attend", f.people.is_some()),
+                        ("how long can the session be", f.span.is_some()),
+                    ],
+                    "what should people be able to do afterwards",
+                    &[
+                        "Use one new technique in their work the next week",
+                        "Agree a shared checklist by the end of the workshop",
+                        "Know where to go deeper on their own",
+                    ],
+                ),
+                K::Trip => (
+                    format!("To plan {}", self.subject),
+                    vec![
+                        ("how many days", f.span.is_some()),
+                        ("who is travelling", f.people.is_some()),
+                        ("what budget feels right", f.money.is_some()),
+                    ],
+                    "what must the trip include, and what should it avoid",
+                    &[
+                        "Good food and one big sight; no long drives",
+                        "A slow day of rest; no crowds",
+                        "As much as we can see; no early starts",
+                    ],
+                ),
+                _ => return None,
+            };
+        let ask = parts
+            .iter()
+            .filter(|(_, known)| !known)
+            .map(|(p, _)| *p)
+            .collect();
+        Some((lead, ask, none_left, left))
+    }
+
+    /// The value of one slot, `None` when the request and the answer leave it open (the
+    /// template's fallback is used then). A capital first letter capitalises the value:
+    /// `{people|participants}` is "the 40 people" or "participants", `{People|…}` "The 40 people".
+    pub fn slot(&self, key: &str) -> Option<String> {
+        let f = &self.facts;
+        let value = match key.to_lowercase().as_str() {
+            "subject" => Some(self.subject.clone()),
+            "thing" => Some(self.thing()),
+            "people" => f.people.as_ref().map(|p| format!("the {p}")),
+            "count" => f
+                .people
+                .as_ref()
+                .and_then(|p| p.split_whitespace().next())
+                .map(str::to_string),
+            "budget" => f.money.as_ref().map(|m| format!("the {m} budget")),
+            "money" => f.money.clone(),
+            "when" => f.when.clone(),
+            "span" => f.span.as_ref().map(|s| format!("the {s}")),
+            "place" => f.place.clone(),
+            "team" => f.team.as_ref().map(|t| format!("the {t}")),
+            _ => None,
+        }?;
+        Some(if key.starts_with(char::is_uppercase) {
+            upper_first(&value)
+        } else {
+            value
+        })
+    }
+
+    /// The thing the request is about in a few words, with "the": "the book swap" of "a book
+    /// swap in the village hall for 40 people", "data privacy" of "data privacy for nurses".
+    pub fn thing(&self) -> String {
+        let words: Vec<&str> = self.subject.split_whitespace().collect();
+        let stop = words
+            .iter()
+            .enumerate()
+            .skip(1)
+            .find(|(_, w)| {
+                [
+                    "in", "for", "with", "at", "on", "by", "from", "to", "of", "about",
+                ]
+                .contains(&w.to_lowercase().as_str())
+                    || w.chars().any(|c| c.is_ascii_digit())
+            })
+            .map_or(words.len(), |(i, _)| i);
+        let head = words[..stop].join(" ");
+        let head = head.trim_end_matches([',', '.', ';', ':']);
+        match head.split_once(' ') {
+            Some((a, rest)) if ["a", "an", "our", "my"].contains(&a.to_lowercase().as_str()) => {
+                format!("the {rest}")
+            }
+            _ => head.to_string(),
+        }
+    }
+
+    /// The request's facts as phrases that can close a sentence of a section ("for the 40
+    /// people", "within the £50 budget", "at the village hall"), the ones that fit `heading`
+    /// first, so each bullet of a product says which request it belongs to.
+    fn ties(&self, heading: &str) -> Vec<String> {
+        let f = &self.facts;
+        let h = heading.to_lowercase();
+        let fits = |words: &[&str]| words.iter().any(|w| h.contains(w));
+        let people = f.people.as_ref().map(|p| format!("for the {p}"));
+        let money = f.money.as_ref().map(|m| format!("within the {m} budget"));
+        let when = f.when.as_ref().map(|w| format!("for {w}"));
+        let span = f.span.as_ref().map(|s| format!("across the {s}"));
+        let place = f.place.as_ref().map(|p| {
+            if p.starts_with(char::is_uppercase) {
+                format!("in {p}")
+            } else {
+                format!("at {p}")
+            }
+        });
+        let thing = Some(format!("for {}", self.thing()));
+        let others = f.others.first().map(|o| format!("with {o} in mind"));
+        let team = f.team.as_ref().map(|t| format!("with the {t}"));
+        let mut order: Vec<Option<String>> = Vec::new();
+        if fits(&[
+            "cost", "budget", "paid", "price", "catering", "money", "fixed", "daily",
+        ]) {
+            order.push(money.clone());
+        }
+        if fits(&[
+            "room",
+            "venue",
+            "getting",
+            "book",
+            "indoor",
+            "local",
+            "on the day",
+            "equipment",
+        ]) {
+            order.push(place.clone());
+        }
+        if fits(&[
+            "phase",
+            "milestone",
+            "week",
+            "day",
+            "timeline",
+            "running",
+            "launch",
+            "checkpoint",
+            "spacing",
+            "buffer",
+            "follow",
+            "check-in",
+            "next",
+            "last",
+            "before",
+            "after",
+            "plan b",
+        ]) {
+            order.push(when.clone());
+            order.push(span.clone());
+        }
+        if fits(&[
+            "audience",
+            "stakeholder",
+            "invitation",
+            "goal",
+            "target",
+            "who",
+            "question",
+            "communication",
+            "promise",
+            "scope",
+        ]) {
+            order.push(people.clone());
+        }
+        if fits(&["role", "task", "support", "owner", "rota", "week structure"]) {
+            order.push(team.clone());
+        }
+        order.extend([thing, people, place, money, when, span, team, others]);
+        let mut out: Vec<String> = Vec::new();
+        for t in order.into_iter().flatten() {
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    /// A template bullet made about this request: its slots filled, and, when it names nothing
+    /// of the request, closed with one of the request's facts (rotating with `k`).
+    fn tie(&self, bullet: &str, heading: &str, k: usize) -> String {
+        let filled = self.fill(bullet);
+        if bullet.contains('{') {
+            return filled;
+        }
+        let trimmed = filled.trim_end();
+        let bare = trimmed.trim_end_matches(['.', '!']);
+        let mut ties = self.ties(heading);
+        if bare.ends_with(" for") || bare.ends_with(" for?") {
+            ties.retain(|t| !t.starts_with("for "));
+        }
+        let Some(tie) = ties.get(k % ties.len().max(1)) else {
+            return filled;
+        };
+        // Before a closing "(15 min)" or "?", else before the full stop.
+        let cut = bare
+            .rfind(" (")
+            .filter(|_| bare.ends_with(')'))
+            .or_else(|| trimmed.find('?'))
+            .unwrap_or_else(|| trimmed.trim_end_matches(['.', '!']).len());
+        let (head, tail) = trimmed.split_at(cut);
+        let tail = if tail.is_empty() { "." } else { tail };
+        format!("{head} {tie}{tail}")
     }
 
     /// The template a product was made from, matched by name.
@@ -94,10 +402,15 @@ impl<'a> Ctx<'a> {
             return t
                 .sections
                 .iter()
-                .map(|s| {
+                .enumerate()
+                .map(|(i, s)| {
                     (
                         s.heading.to_string(),
-                        s.bullets.iter().map(|b| self.fill(b)).collect(),
+                        s.bullets
+                            .iter()
+                            .enumerate()
+                            .map(|(j, b)| self.tie(b, s.heading, i + j))
+                            .collect(),
                     )
                 })
                 .collect();
@@ -206,8 +519,19 @@ impl<'a> Ctx<'a> {
                     quote(&c.summary)
                 ));
             }
-            out.push_str("- Filled the sections left open in the draft.\n");
-            out.push_str("- Checked every section against the definition of done.\n");
+            out.push_str(&format!(
+                "- Filled the sections of the {} left open in the draft.\n",
+                self.work()
+            ));
+            let kept = self.facts.all();
+            if kept.is_empty() {
+                out.push_str("- Checked every section against the definition of done.\n");
+            } else {
+                out.push_str(&format!(
+                    "- Checked every section against the definition of done and what was fixed: {}.\n",
+                    kept.join(" · ")
+                ));
+            }
         }
         out
     }
@@ -261,4 +585,13 @@ pub(crate) fn clip(text: &str, max: usize) -> String {
     }
     let head = cut_at_word(text, max.saturating_sub(1));
     format!("{head}…")
+}
+
+/// The text with its first letter in upper case.
+fn upper_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }

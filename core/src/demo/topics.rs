@@ -19,6 +19,8 @@ pub enum TopicKind {
     StudyPlan,
     /// A short report, brief or analysis.
     Report,
+    /// A local event: a swap, a party, a fair, a fundraiser.
+    Event,
     /// Anything else.
     Generic,
 }
@@ -127,13 +129,42 @@ pub fn subject(request: &str) -> String {
         .or_else(|| before_keyword(first, &lower, detect(request)))
         .or_else(|| after_weak_marker(first, &lower))
         .unwrap_or_else(|| strip_fillers(first));
-    let cut = cut_at_word(picked.trim(), SUBJECT_MAX);
+    let picked = without_figures(picked.trim());
+    let cut = cut_at_word(picked, SUBJECT_MAX);
     let cut = cut.trim_end_matches([',', ';', ':', '-', ' ', '.']);
     if cut.is_empty() {
         "the project".to_string()
     } else {
         cut.to_string()
     }
+}
+
+/// A figure or an amount: "12", "£50", "twelve".
+fn figure(word: &str) -> bool {
+    let w = word.trim_matches(|c: char| !(c.is_alphanumeric() || "£$€".contains(c)));
+    w.contains(['£', '$', '€']) || super::facts::is_figure(w)
+}
+
+/// A subject without its trailing figures and constraints: cut at the first comma, and before
+/// "for / with / on / by / due / in" when a figure follows ("negotiation for 12 sales managers"
+/// gives "negotiation", "sleep in teenagers, 10 pages" gives "sleep in teenagers").
+fn without_figures(text: &str) -> &str {
+    let text = text.split([',', ';']).next().unwrap_or(text).trim();
+    let words = word_starts(text);
+    for w in words.windows(2) {
+        let (at, word) = w[0];
+        let next = w[1].1;
+        if at > 0
+            && ["for", "with", "on", "by", "due", "in", "within", "under"]
+                .contains(&word.to_ascii_lowercase().as_str())
+            && (figure(next)
+                || ["a", "an"].contains(&next.to_ascii_lowercase().as_str())
+                    && text[at..].split_whitespace().any(figure))
+        {
+            return text[..at].trim();
+        }
+    }
+    text
 }
 
 /// What follows the first "on / about / regarding".
@@ -143,7 +174,20 @@ fn after_marker<'a>(first: &'a str, lower: &str) -> Option<&'a str> {
         .filter_map(|m| lower.find(m).map(|i| i + m.len()))
         .min()
         .map(|at| first[at..].trim())
-        .filter(|rest| !rest.is_empty())
+        .filter(|rest| !rest.is_empty() && !names_money_or_time(rest))
+}
+
+/// True for "a £50 budget", "3 weeks", "the 14th": a figure after "on", not a subject.
+fn names_money_or_time(rest: &str) -> bool {
+    let mut words = rest.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let word = if ["a", "an", "the"].contains(&first.to_ascii_lowercase().as_str()) {
+        words.next().unwrap_or("")
+    } else {
+        first
+    };
+    word.chars()
+        .any(|c| c.is_ascii_digit() || "£$€".contains(c))
 }
 
 /// The non-filler words right before the last keyword of the kind (at most four), so that "a market
@@ -161,8 +205,15 @@ fn before_keyword<'a>(first: &'a str, lower: &str, topic: &Topic) -> Option<&'a 
             })
         })
         .max()?;
-    let head = first[..at].trim_end();
-    let mut start = head.len();
+    // An event's keyword is its head noun ("a *book swap*"), a report's is not ("a *market
+    // analysis* report").
+    let end = if topic.kind == TopicKind::Event {
+        at + first[at..].find(' ').unwrap_or(first.len() - at)
+    } else {
+        at
+    };
+    let head = first[..end].trim_end();
+    let mut start = first[..at].trim_end().len();
     let mut words = 0;
     for (i, word) in word_starts(head).into_iter().rev() {
         if is_filler(word) || words == 4 {
@@ -171,7 +222,7 @@ fn before_keyword<'a>(first: &'a str, lower: &str, topic: &Topic) -> Option<&'a 
         start = i;
         words += 1;
     }
-    (words > 0).then(|| head[start..].trim())
+    (words > 0).then(|| head[start..].trim().trim_end_matches([',', '.', ';', ':']))
 }
 
 /// Each word of a text with its byte offset.
@@ -388,7 +439,7 @@ const fn s(heading: &'static str, bullets: &'static [&'static str]) -> Section {
 }
 
 /// The known kinds; Generic last (it is the fallback of [`Topic::of`]).
-pub static TOPICS: [Topic; 6] = [
+pub static TOPICS: [Topic; 7] = [
     Topic {
         kind: TopicKind::Workshop,
         label: "workshop plan",
@@ -403,7 +454,7 @@ pub static TOPICS: [Topic; 6] = [
                 "A timed agenda for the workshop on {subject}: every block has a goal, a format, a lead and minutes that add up to the session length, breaks included.",
                 &[
                     s("Goals", &[
-                        "Participants leave able to explain the core ideas of {subject} in their own words.",
+                        "{People|Participants} leave able to explain the core ideas of {subject} in their own words.",
                         "Each participant drafts one concrete next step to try within two weeks.",
                         "The group agrees on the two or three questions worth a follow-up.",
                     ]),
@@ -453,9 +504,9 @@ pub static TOPICS: [Topic; 6] = [
                         "Registration link, closing one week before the day.",
                     ]),
                     s("Room and equipment", &[
-                        "Room for 20 with movable tables for group work.",
+                        "Room for {count|20} with movable tables for group work.",
                         "Projector, two flipcharts, markers and name tags.",
-                        "Step-free access and a quiet corner, checked with the venue.",
+                        "Step-free access and a quiet corner, checked with {place|the venue}.",
                     ]),
                     s("Catering", &[
                         "Coffee, tea and water on arrival and at the break.",
@@ -497,7 +548,7 @@ pub static TOPICS: [Topic; 6] = [
                         "Anything else we should know?",
                     ]),
                     s("Use of the answers", &[
-                        "A short summary goes to participants within a week.",
+                        "A short summary goes to {people|participants} within a week.",
                         "The agenda changes where two or more people flag the same issue.",
                         "Answers stay anonymous; raw data is deleted after three months.",
                     ]),
@@ -509,7 +560,7 @@ pub static TOPICS: [Topic; 6] = [
             "What happens after the workshop on {subject}: the follow-up email, a check-in date and how commitments are tracked.",
             &[
                 s("Follow-up email", &[
-                    "Thank participants and attach the slides and handouts.",
+                    "Thank {people|participants} and attach the slides and handouts.",
                     "Restate each person's next step as they wrote it.",
                     "Invite questions by reply within two weeks.",
                 ]),
@@ -780,7 +831,7 @@ pub static TOPICS: [Topic; 6] = [
                         "Free cancellation until a week before.",
                     ]),
                     s("Recommendation", &[
-                        "Option B fits the budget and gives flexibility for meals.",
+                        "Option B fits {budget|the budget} and gives flexibility for meals.",
                         "Book as soon as the dates are confirmed.",
                         "Keep option A as the fallback.",
                     ]),
@@ -1012,7 +1063,7 @@ pub static TOPICS: [Topic; 6] = [
                 &[
                     s("Purpose", &[
                         "This report looks at {subject} and what it means for the reader's next decisions.",
-                        "It is written for decision makers with ten minutes to spare.",
+                        "It is written for {people|decision makers} with ten minutes to spare.",
                         "Sources and method are listed at the end.",
                     ]),
                     s("Key findings", &[
@@ -1143,6 +1194,149 @@ pub static TOPICS: [Topic; 6] = [
         ],
         objectives: "A short, sourced report on {subject} that says what is happening, why it matters and what to do next.",
         constraints: "Every claim backed by a named source; plain language; the length the person asks for; no confidential data.",
+    },
+    Topic {
+        kind: TopicKind::Event,
+        label: "event plan",
+        about: "for",
+        keywords: &[
+            "swap", "party", "fair", "festival", "fundraiser", "quiz", "dinner", "gathering",
+            "picnic", "celebration", "event", "reunion", "wedding", "sale", "concert",
+            "tournament", "open day", "barbecue", "bbq", "jumble", "get-together",
+        ],
+        products: &[
+            content(
+                "Scope and goals",
+                "What {subject} includes and excludes, three measurable goals and the people it serves.",
+                &[
+                    s("In scope", &[
+                        "The core result the person asked for: {subject}.",
+                        "Everything {thing} needs on the day at {place|the venue}, for {people|everyone taking part}.",
+                        "A walk-through of {thing} with the person before it is called done.",
+                    ]),
+                    s("Out of scope", &[
+                        "Extras for {thing} that go beyond {budget|the agreed budget}, listed for later.",
+                        "Anything {people|the people it serves} did not ask for.",
+                        "Decisions about {place|the venue} that belong to whoever runs it.",
+                    ]),
+                    s("Goals", &[
+                        "Goal 1: {thing} ready for {when|the agreed date}, with nothing critical open.",
+                        "Goal 2: {people|the people it serves} confirm {thing} met their need.",
+                        "Goal 3: spending stays within {budget|the budget}, with every cost written down.",
+                    ]),
+                ],
+            ),
+            content(
+                "Work plan",
+                "The work on {subject} broken into phases and tasks, with owners, effort and dates.",
+                &[
+                    s("Phases", &[
+                        "Phase 1 – Prepare {thing}: confirm {place|the venue}, {when|the date} and {budget|the budget}.",
+                        "Phase 2 – Get ready: line up {team|helpers} and everything {people|the people taking part} will need.",
+                        "Phase 3 – Run {thing}, then tidy up and collect feedback.",
+                    ]),
+                    s("Tasks", &[
+                        "Book {place|the venue} and confirm access for {when|the day}.",
+                        "Spread the word so {people|enough people} know about {thing}.",
+                        "Keep a running list of costs against {budget|the budget}.",
+                    ]),
+                    s("Milestones", &[
+                        "Four weeks before {when|the date}: {place|the venue} booked and {team|helpers} briefed.",
+                        "One week before: numbers checked against {people|the expected turnout}.",
+                        "On {when|the day}: {thing} runs, then a short look back.",
+                    ]),
+                ],
+            ),
+            content(
+                "Stakeholders and communication",
+                "Who cares about {subject}, what each needs to know, and how and when they hear from the team.",
+                &[
+                    s("Stakeholders", &[
+                        "The person who asked: decides on the scope of {thing} and signs it off.",
+                        "{People|The people it serves}: give input beforehand and feedback after.",
+                        "Whoever runs {place|the venue}: kept informed of times, numbers and set-up.",
+                    ]),
+                    s("Communication", &[
+                        "A short weekly update on {thing}: done, next, blocked.",
+                        "An invitation that states {when|the date}, {place|the place} and what to bring.",
+                        "One contact for questions about {thing}, answered within a day.",
+                    ]),
+                ],
+            ),
+            content(
+                "Risks and mitigations",
+                "The top five risks to {subject}, each with likelihood, impact, owner and mitigation.",
+                &[
+                    s("Top risks", &[
+                        "Fewer or more than {people|the expected number} turn up – possible, high impact.",
+                        "Costs creep past {budget|the budget} – likely, medium impact.",
+                        "{Place|The venue} falls through close to {when|the date} – unlikely, high impact.",
+                    ]),
+                    s("Mitigations", &[
+                        "Registration or a show of hands a week ahead, to size {thing}.",
+                        "Every spend against {budget|the budget} agreed before it is made.",
+                        "A second option for {place|the venue} noted, with its contact.",
+                    ]),
+                ],
+            ),
+            decision(
+                "Approach decision",
+                "Two or three ways to deliver {subject} compared on cost, time and quality, with a recommended option and who decides.",
+                &[
+                    s("Options", &[
+                        "Option A: run {thing} with {team|volunteers} and what is already to hand.",
+                        "Option B: pay for help or supplies, within {budget|the budget}.",
+                        "Option C: a small trial run of {thing} first, then decide.",
+                    ]),
+                    s("Criteria", &[
+                        "Total cost against {budget|the budget}, including helpers' time.",
+                        "Whether it is ready by {when|the agreed date}.",
+                        "How well it works for {people|the people it serves}.",
+                    ]),
+                    s("Recommendation", &[
+                        "Option A: it keeps {thing} within {budget|the budget} and leaves room for surprises.",
+                        "The person who asked decides, after seeing the costs side by side.",
+                        "The decision on {thing} and its reasons are recorded here.",
+                    ]),
+                ],
+            ),
+        ],
+        extra: content(
+            "Handover checklist",
+            "Everything needed to hand {subject} over: documents, owners, open issues and a sign-off.",
+            &[
+                s("Documents", &[
+                    "The final versions of every product for {thing}, in one place.",
+                    "A one-page summary of decisions, with what was spent against {budget|the budget}.",
+                    "Contacts for {place|the venue} and {team|the helpers}, for next time.",
+                ]),
+                s("Sign-off", &[
+                    "Open issues about {thing} listed, with an owner each.",
+                    "The person who asked confirms {thing} met its goals for {people|the people it served}.",
+                    "A date, a month after {when|the event}, for a short look back.",
+                ]),
+            ],
+        ),
+        domains: &[
+            ("Venue and date", "The place, the date and the set-up."),
+            ("Guests", "Invitations, numbers and what guests need."),
+            ("Budget", "Costs, supplies and who pays for what."),
+            ("Helpers", "Who does what before, during and after."),
+            ("Risks", "What could go wrong on the day, and plan B."),
+        ],
+        question: "Before the team starts on {subject}: when and where will it be, and what may it cost?",
+        options: &[
+            "A weekend afternoon in a free local venue",
+            "A weekday evening, small and informal",
+            "A bigger event with a little money for supplies",
+        ],
+        missing: &[
+            "The date",
+            "The budget",
+            "Who signs off the result",
+        ],
+        objectives: "A clear, doable plan for {subject}: scope, tasks and dates, who to tell, what could go wrong and how to run it.",
+        constraints: "Run by a few volunteers; every task has an owner; spending agreed before it is made; nothing outside the agreed scope.",
     },
     Topic {
         kind: TopicKind::Generic,
@@ -1320,10 +1514,7 @@ mod tests {
         );
         assert_eq!(subject("Write a market analysis report"), "market analysis");
         assert_eq!(subject("Please help with gardening"), "with gardening");
-        assert_eq!(
-            subject("Help me learn Spanish in 3 months"),
-            "Spanish in 3 months"
-        );
+        assert_eq!(subject("Help me learn Spanish in 3 months"), "Spanish");
         assert_eq!(
             subject("I want to visit Japan with kids"),
             "Japan with kids"

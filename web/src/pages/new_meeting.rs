@@ -156,6 +156,14 @@ pub fn NewMeetingForm() -> impl IntoView {
                 </label>
                 <p class="muted small">"An orchestrator moves the meeting through seven phases — from framing the problem to a decision and a plan — giving each participant the floor in turn, then writes the minutes."</p>
             </div>
+            // Create comes right after the agenda, so a keyboard reaches it in one Tab; who
+            // attends and the limits follow, for those who want to change them.
+            <div class="field-error" role="alert" data-error="meeting">{move || error.get()}</div>
+            <div class="row end form-actions">
+                <button type="submit" name="create-meeting" disabled=move || busy.get()>"Create meeting"</button>
+                <a class="button ghost" href="#/">"Cancel"</a>
+            </div>
+            <h2 class="form-more">"Attendees and limits "<span class="muted small">"(optional: the defaults run on the demo model)"</span></h2>
             <div class="card">
                 <h2>"Orchestrator"</h2>
                 {row(orchestrator, false)}
@@ -187,11 +195,6 @@ pub fn NewMeetingForm() -> impl IntoView {
                     </label>
                     <MoneyBudgetField value=money invalid=Signal::derive(move || error.get().is_some_and(|e| e.contains("money budget")))/>
                 </div>
-            </div>
-            <div class="field-error" role="alert" data-error="meeting">{move || error.get()}</div>
-            <div class="row end">
-                <a class="button ghost" href="#/">"Cancel"</a>
-                <button type="submit" name="create-meeting" disabled=move || busy.get()>"Create meeting"</button>
             </div>
         </form>
     }

@@ -308,6 +308,49 @@ pub fn NewSessionPage() -> impl IntoView {
             .join(" ")
     };
 
+    // Arrow keys move focus along the preset toolbar (wrapping); Home and End go to its ends.
+    let preset_keys = move |ev: web_sys::KeyboardEvent| {
+        use wasm_bindgen::JsCast;
+        let step: i64 = match ev.key().as_str() {
+            "ArrowRight" | "ArrowDown" => 1,
+            "ArrowLeft" | "ArrowUp" => -1,
+            "Home" => i64::MIN,
+            "End" => i64::MAX,
+            _ => return,
+        };
+        let Some(bar) = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        let Ok(buttons) = bar.query_selector_all("button") else {
+            return;
+        };
+        let n = buttons.length() as i64;
+        if n == 0 {
+            return;
+        }
+        ev.prevent_default();
+        let active = document().active_element();
+        let at = (0..n)
+            .find(|i| {
+                buttons
+                    .item(*i as u32)
+                    .map(|b| b.unchecked_into::<web_sys::Element>())
+                    == active
+            })
+            .unwrap_or(0);
+        let next = match step {
+            i64::MIN => 0,
+            i64::MAX => n - 1,
+            s => (at + s).rem_euclid(n),
+        };
+        if let Some(b) = buttons.item(next as u32) {
+            let _ = b.unchecked_into::<web_sys::HtmlElement>().focus();
+        }
+    };
+
     // The kind comes first; each kind has its own form.
     let kind = RwSignal::new(Kind::Team);
     view! {
@@ -342,11 +385,14 @@ pub fn NewSessionPage() -> impl IntoView {
                 </div>
 
                 <div class="card">
-                    <h2>"Team"</h2>
-                    <div class="presets" role="group" aria-label="Presets">
+                    <h2 id="team-heading">"Team"</h2>
+                    // A toolbar: one Tab stop (the chosen preset); the arrow keys move between
+                    // presets, Enter or Space picks one.
+                    <div class="presets" role="toolbar" aria-labelledby="team-heading" on:keydown=preset_keys>
                         {PRESETS.iter().map(|p| view! {
                             <button type="button" class="ghost small" data-preset=p.id
                                 aria-pressed=move || (preset.get() == Some(p.id)).to_string()
+                                tabindex=move || if preset.get() == Some(p.id) { "0" } else { "-1" }
                                 on:click=move |_| { picked.set(true); apply_preset(p) }>{p.label}</button>
                         }).collect_view()}
                     </div>
@@ -354,12 +400,22 @@ pub fn NewSessionPage() -> impl IntoView {
                         {move || {
                             let label = PRESETS.iter().find(|p| Some(p.id) == preset.get()).map_or("", |p| p.label);
                             if picked.get() {
-                                format!("You picked “{label}”.")
+                                format!("You picked “{label}”. Its members are listed below Create.")
                             } else {
-                                format!("“{label}” fits this request; pick another team above if you prefer.")
+                                format!("“{label}” fits this request; pick another team above if you prefer. Its members are listed below Create.")
                             }
                         }}
                     </p>
+                </div>
+                // Create comes right after the request and the team, so a keyboard reaches it in
+                // two Tabs; the members and the limits follow, for those who want to change them.
+                <div class="row end form-actions">
+                    <button type="submit" name="create" disabled=move || busy.get()>"Create session"</button>
+                    <a class="button ghost" href="#/">"Cancel"</a>
+                </div>
+                <h2 class="form-more">"Members and limits "<span class="muted small">"(optional: the preset's members run on the demo model)"</span></h2>
+
+                <div class="card">
                     <div class="row">
                         <label class="field grow">
                             <span>"Team name"</span>
@@ -447,10 +503,6 @@ pub fn NewSessionPage() -> impl IntoView {
                     <div class="field-error" role="alert">
                         {move || { let e = errors.get(); [e.rounds, e.repairs, e.budget, e.money].into_iter().flatten().collect::<Vec<_>>().join(" ") }}
                     </div>
-                </div>
-                <div class="row end">
-                    <a class="button ghost" href="#/">"Cancel"</a>
-                    <button type="submit" name="create" disabled=move || busy.get()>"Create session"</button>
                 </div>
             </form>
         </section>

@@ -10,15 +10,69 @@ use crate::demo::rng::{fnv1a, mix, SplitMix64};
 use crate::engine::{estimate_tokens, DemoReply, StoredCall};
 use crate::text::{one_line, title_of};
 
-/// Options the attendees put on the table, in words that fit most agendas.
+/// Options the attendees put on the table: `{thing}` is what the agenda is about, `{fact}` its
+/// first stated figure or constraint (see [`options`]).
 const OPTIONS: [&str; 6] = [
-    "a small first version we can try within two weeks, then extend",
-    "a phased plan: the must-haves first, the rest once the first phase holds",
-    "an existing tool or service instead of building our own",
-    "a pilot with a small group before committing everyone",
-    "splitting the work so two people own it end to end",
-    "keeping today's approach and fixing its two worst problems",
+    "a small first version of {thing} we can try within two weeks, then extend",
+    "a phased plan for {thing}: the must-haves first, the rest once the first phase holds",
+    "the simplest option for {thing} that keeps to {fact}, and nothing more",
+    "a pilot of {thing} with a small group before committing everyone",
+    "splitting {thing} so two people own it end to end, keeping to {fact}",
+    "the cheapest workable option for {thing}, improved once it has been tried",
 ];
+
+/// What the meeting is about: the agenda's title up to its first full stop ("Choose a venue
+/// for the village book swap" of "Choose a venue for the village book swap. 40 people, £50").
+fn agenda_topic(env: &MeetingEnvelope) -> String {
+    let title = title_of(&env.agenda);
+    let first = title
+        .split_once(". ")
+        .map_or(title.as_str(), |(head, _)| head)
+        .trim()
+        .trim_end_matches(['.', '!', '?', '…']);
+    first.to_string()
+}
+
+/// The options of this agenda, in [`OPTIONS`]' order: each names what the meeting is about and,
+/// where it says so, the agenda's own figure.
+fn options(env: &MeetingEnvelope) -> Vec<String> {
+    let thing = agenda_thing(&agenda_topic(env));
+    let fact = crate::demo::facts::figures(&env.agenda)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| "what we agreed".into());
+    OPTIONS
+        .iter()
+        .map(|o| o.replace("{thing}", &thing).replace("{fact}", &fact))
+        .collect()
+}
+
+/// What an agenda title is about, as a noun phrase: "Pick a venue for the book swap" gives "the
+/// venue for the book swap", "Choose a backend for the app" "the backend for the app".
+fn agenda_thing(title: &str) -> String {
+    let words: Vec<&str> = title.split_whitespace().collect();
+    let verbs = [
+        "pick", "choose", "decide", "agree", "plan", "find", "select", "settle", "review", "set",
+        "fix", "discuss", "on", "how", "to", "what", "which",
+    ];
+    let start = words
+        .iter()
+        .position(|w| !verbs.contains(&w.to_lowercase().as_str()))
+        .unwrap_or(0);
+    let rest = &words[start..];
+    let text = match rest.first() {
+        Some(a) if ["a", "an"].contains(&a.to_lowercase().as_str()) => {
+            format!("the {}", rest[1..].join(" "))
+        }
+        _ => rest.join(" "),
+    };
+    let text = one_line(&text, 80);
+    if text.is_empty() {
+        "this".into()
+    } else {
+        text
+    }
+}
 
 /// The demo model's answer to one meeting call.
 pub fn answer(call: &StoredCall<MeetingState>, env: &MeetingEnvelope) -> DemoReply {
@@ -182,13 +236,14 @@ fn fresh_remark(env: &MeetingEnvelope) -> Option<&str> {
 }
 
 /// Options said so far (by their wording), in the order first said.
-fn options_said(env: &MeetingEnvelope) -> Vec<&'static str> {
-    let mut said = Vec::new();
+fn options_said(env: &MeetingEnvelope) -> Vec<String> {
+    let mut said: Vec<String> = Vec::new();
+    let all = options(env);
     for t in &env.transcript {
         if let Turn::Contribution { text, .. } = t {
-            for o in OPTIONS {
-                if text.contains(o) && !said.contains(&o) {
-                    said.push(o);
+            for o in &all {
+                if text.contains(o.as_str()) && !said.contains(o) {
+                    said.push(o.clone());
                 }
             }
         }
@@ -197,8 +252,7 @@ fn options_said(env: &MeetingEnvelope) -> Vec<&'static str> {
 }
 
 fn speak(env: &MeetingEnvelope, rng: &mut SplitMix64) -> String {
-    let topic = title_of(&env.agenda);
-    let topic = topic.trim_end_matches(['.', '!', '?']);
+    let topic = agenda_topic(env);
     let role = env.me.role.to_lowercase();
     let facts = facts(&env.agenda);
     // Each attendee leans on a different fact, so the room does not repeat itself.
@@ -219,21 +273,27 @@ fn speak(env: &MeetingEnvelope, rng: &mut SplitMix64) -> String {
             .unwrap_or_default(),
     };
     let said = options_said(env);
-    let favourite = said.first().copied().unwrap_or(OPTIONS[0]);
+    let all = options(env);
+    let favourite = said.first().cloned().unwrap_or_else(|| all[0].clone());
     match env.phase {
         Phase::Initialization => format!(
-            "As {role}, I want us to leave with a clear answer on **{topic}**.{}\n\nI will bring the {role} view: what it will take, and where it usually goes wrong.",
+            "As {role}, I want us to leave with a clear answer to **{topic}**.{}\n\nI will bring the {role} view: what it will take, and where it usually goes wrong.",
             fact.map(|f| format!(" The fixed point for me: {f}.")).unwrap_or_default()
         ),
         Phase::ProblemClarification => format!(
-            "{building}the problem is not only {} but doing it in a way that holds up for the people who use it.{}\n\n- What we know: {}\n- What we don't know yet: who decides when it is good enough?",
-            topic.to_lowercase(),
+            "{building}the problem is not only to {} but to do it in a way that holds up for the people it is for.{}\n\n- What we know: {}\n- What we don't know yet: who decides when it is good enough?",
+            {
+                let mut c = topic.chars();
+                c.next()
+                    .map(|f| f.to_lowercase().chain(c).collect::<String>())
+                    .unwrap_or_default()
+            },
             fact.as_ref().map(|f| format!(" We are bound by this: {f}.")).unwrap_or_default(),
             fact.clone().unwrap_or_else(|| "the request itself, and little else".into())
         ),
         Phase::OptionGeneration => {
-            let fresh: Vec<&str> = OPTIONS.iter().copied().filter(|o| !said.contains(o)).collect();
-            let pick = if fresh.is_empty() { OPTIONS[0] } else { fresh[rng.below(fresh.len())] };
+            let fresh: Vec<&String> = all.iter().filter(|o| !said.contains(o)).collect();
+            let pick = if fresh.is_empty() { &all[0] } else { fresh[rng.below(fresh.len())] };
             format!(
                 "{building}one more option, from the {role} side: {pick}. It keeps the risk small and shows early whether it works."
             )
@@ -242,14 +302,21 @@ fn speak(env: &MeetingEnvelope, rng: &mut SplitMix64) -> String {
             "Weighing it up as {role}: {favourite} costs the least to try and is easy to undo; the others need more time before we see anything.{}",
             fact.map(|f| format!(" Against our constraint ({f}) it is the safest.")).unwrap_or_default()
         ),
-        Phase::Decision => format!(
-            "I support going with {favourite}. It fits what we said we need, and nothing else on the table does so at lower risk."
-        ),
+        Phase::Decision => match remarks(env).last() {
+            // The person's word settles it: the room backs what they said.
+            Some(said) => format!(
+                "I support what the person said, {}; {favourite} fits with it, and nothing else on the table does so at lower risk.",
+                quoted(said)
+            ),
+            None => format!(
+                "I support going with {favourite}. It fits what we said we need, and nothing else on the table does so at lower risk."
+            ),
+        },
         Phase::ExecutionPlanning => {
             let due = ["by Friday", "next week", "within two weeks"][rng.below(3)];
             format!(
                 "I'll take the {role} part of {}, {due}. I need the agreed scope from the others first.",
-                one_line(favourite, 60)
+                one_line(&favourite, 120)
             )
         }
         Phase::Conclusion => format!(
@@ -301,19 +368,20 @@ fn minutes(env: &MeetingEnvelope) -> Minutes {
             }
         }
     }
-    let mut decisions: Vec<String> = said
-        .first()
-        .map(|o| vec![format!("Go with {o}.")])
-        .unwrap_or_default();
-    // What the person settled is a decision of the meeting, in their words.
-    for r in remarks(env).into_iter().take(8) {
-        decisions.push(format!("As the person said: {}.", quoted(r)));
+    // What the person settled is a decision of the meeting, in their words, and comes first.
+    let mut decisions: Vec<String> = remarks(env)
+        .into_iter()
+        .take(8)
+        .map(|r| format!("As the person said: {}.", quoted(r)))
+        .collect();
+    if let Some(o) = said.first() {
+        decisions.push(format!("Go with {o}."));
     }
     let figures = crate::demo::facts::figures(&env.agenda);
     Minutes {
         summary: format!(
             "The meeting on “{}” heard {spoke} contributions from {} participants and {}.{}",
-            title_of(&env.agenda).trim_end_matches(['.', '!', '?']),
+            agenda_topic(env),
             participants(env).len(),
             if decisions.is_empty() {
                 "ended without a decision"
