@@ -38,6 +38,21 @@ pub const PROVIDER: &str = "demo";
 /// The model name of the demo model.
 pub const MODEL: &str = "demo-1";
 
+/// The demo model's variants: the same model with another voice (its answers drawn from another
+/// seed), so a what-if ("this member on another model") shows a difference offline. The first is
+/// [`MODEL`], whose answers are the recorded demo's.
+pub const VARIANTS: [&str; 2] = [MODEL, "demo-2"];
+
+/// The seed a demo variant answers from: `seed` for [`MODEL`] (and an unknown name), mixed with
+/// the variant's name for the others.
+pub fn variant_seed(seed: u64, model: &str) -> u64 {
+    if model == MODEL || !VARIANTS.contains(&model) {
+        seed
+    } else {
+        rng::mix(seed, &[model])
+    }
+}
+
 /// The seeded demo model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct DemoModel {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::call::{CallKind, CallRecord, CallResult, ChatRole, Message};
 use super::control::{Until, PERSON};
-use super::event::{EngineEdit, Event, EventKind};
+use super::event::{EngineEdit, Event, EventKind, ForkOrigin};
 use super::status::{Findings, FoldError, PauseReason, Settings, Status};
 use super::Protocol;
 use crate::schema::{Halt, HaltType};
@@ -145,6 +145,9 @@ pub struct Core<P: Protocol> {
     /// Where the current run stops by itself (see [`super::control`]); none: to the end.
     #[serde(default)]
     pub until: Option<Until>,
+    /// Where this session was forked from, when it is a fork (the `forked` event).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<ForkOrigin>,
 }
 
 impl<P: Protocol> Core<P> {
@@ -164,6 +167,7 @@ impl<P: Protocol> Core<P> {
             cost_used: 0,
             rounds_ended: false,
             until: None,
+            forked_from: None,
         }
     }
 
@@ -456,6 +460,7 @@ impl<P: Protocol> Core<P> {
                 self.rounds_ended = true;
                 self.status = Status::Running;
             }
+            EventKind::Forked { from } => self.forked_from = Some(from.clone()),
             EventKind::Finished => {
                 self.close_step(at);
                 self.slots.clear();
