@@ -99,11 +99,27 @@ fn run_fork(fork: &mut Session) {
     assert_eq!(fork.status_word(), "done", "{:?}", fork.view().status_text);
 }
 
-/// What a session made: the team's products with their text, or the meeting's transcript and
-/// minutes.
+/// What a session made: the team's versions (who wrote what for which product in which round,
+/// in any order: parallel answers may come back in another order and take other ids), or the
+/// meeting's transcript and minutes.
 fn made(s: &Session) -> String {
     match s {
-        Session::Team(t) => serde_json::to_string(&t.state().tree).unwrap(),
+        Session::Team(t) => {
+            let tree = &t.state().tree;
+            let mut versions: Vec<(String, u32, String, String)> = tree
+                .walk()
+                .into_iter()
+                .flat_map(|(_, p)| {
+                    p.versions
+                        .iter()
+                        .filter_map(|v| tree.version(v))
+                        .map(|v| (v.author.clone(), v.round, p.name.clone(), v.content.clone()))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            versions.sort();
+            serde_json::to_string(&versions).unwrap()
+        }
         Session::Meeting(m) => serde_json::to_string(&(&m.state().transcript, &m.state().minutes))
             .unwrap(),
     }

@@ -1157,11 +1157,8 @@ impl Protocol for TeamState {
 
     fn demo_answer(&self, call: &StoredCall<TeamState>, envelope: &Envelope) -> DemoReply {
         let model = self.model_of(&call.member).map_or("", |m| m.model.as_str());
-        crate::demo::DemoModel::new(crate::demo::variant_seed(
-            crate::demo::rng::fnv1a(self.request.as_bytes()),
-            model,
-        ))
-        .answer_to(call, envelope)
+        crate::demo::DemoModel::variant(crate::demo::rng::fnv1a(self.request.as_bytes()), model)
+            .answer_to(call, envelope)
             .into()
     }
 }
