@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use crate::engine::{
-    EngineEdit, EngineError, Engine, ForkError, ForkOrigin, ForkPlan, MemberChange, ModelRef,
+    Engine, EngineEdit, EngineError, ForkError, ForkOrigin, ForkPlan, MemberChange, ModelRef,
     Protocol,
 };
 use crate::protocol::meeting::MeetingEdit;

@@ -38,6 +38,11 @@ impl History {
         self.every
     }
 
+    /// The point shown last ([`History::at`]).
+    pub fn current(&self) -> &Session {
+        &self.cursor
+    }
+
     /// `session` as it was after its first `len` events (1 ..= its event count; clamped).
     /// `session` must be the one this history was made of, or a later state of it (its log
     /// only grows).

@@ -120,8 +120,9 @@ fn made(s: &Session) -> String {
             versions.sort();
             serde_json::to_string(&versions).unwrap()
         }
-        Session::Meeting(m) => serde_json::to_string(&(&m.state().transcript, &m.state().minutes))
-            .unwrap(),
+        Session::Meeting(m) => {
+            serde_json::to_string(&(&m.state().transcript, &m.state().minutes)).unwrap()
+        }
     }
 }
 
@@ -135,8 +136,16 @@ fn check_fork(original: &Session, call: &str, member: &str) {
         .fork(&at, "original-id", WhatIf::default(), 5_000)
         .unwrap();
     let forked = events(&same);
-    assert_eq!(forked[..=seq], before[..=seq], "the fork keeps the log up to its point");
-    assert!(forked[seq + 1].contains("\"forked\""), "{}", forked[seq + 1]);
+    assert_eq!(
+        forked[..=seq],
+        before[..=seq],
+        "the fork keeps the log up to its point"
+    );
+    assert!(
+        forked[seq + 1].contains("\"forked\""),
+        "{}",
+        forked[seq + 1]
+    );
     assert_eq!(same.forked_from().unwrap().session, "original-id");
     assert_eq!(same.forked_from().unwrap().seq as usize, seq);
     assert_eq!(same.status_word(), "paused");
@@ -144,7 +153,11 @@ fn check_fork(original: &Session, call: &str, member: &str) {
     // No call was made for what the log already holds: only the chosen call and later ones are
     // due when it runs.
     run_fork(&mut same);
-    assert_eq!(made(&same), made(original), "an unchanged fork does the same work");
+    assert_eq!(
+        made(&same),
+        made(original),
+        "an unchanged fork does the same work"
+    );
 
     // With the member on another demo variant: the same up to the point, different after.
     let what_if = WhatIf {

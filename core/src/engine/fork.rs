@@ -3,7 +3,7 @@
 //!
 //! A fork keeps the original's first events exactly as they were (so it replays to the original's
 //! state at that point: recorded answers are folded, no call is made), then records where it came
-//! from (a `forked` event), the person's edits (a member's model or persona, the charter — the
+//! from (a `forked` event), the person's edits (a member's model or persona, the kind's state — the
 //! protocol's own edits, checked like any edit), and, when forked at a call, optionally an edited
 //! answer to that call, judged like any answer: an invalid one refuses the fork with the same
 //! findings a model would get. A fork that would run is left paused ([`PauseReason::Forked`]) so

@@ -77,7 +77,10 @@ impl MemberChange {
     pub fn problem(&self, persona_max: usize) -> Option<String> {
         if let Some(m) = &self.model {
             if m.provider.trim().is_empty() || m.model.trim().is_empty() {
-                return Some(format!("{}'s provider and model must both be named", self.member));
+                return Some(format!(
+                    "{}'s provider and model must both be named",
+                    self.member
+                ));
             }
         }
         match &self.persona {
