@@ -134,6 +134,8 @@ fn ForkFields(at: ForkAt, form: ForkForm) -> impl IntoView {
     let busy = RwSignal::new(false);
     let fields = StoredValue::new(members.clone());
     let at_stored = StoredValue::new(at.clone());
+    // Taken now: the dialog (and its owner) is gone by the time the fork is stored.
+    let state = crate::app::app_state();
 
     // The what-ifs: only what the person changed.
     let what_if = move || -> WhatIf {
@@ -189,10 +191,11 @@ fn ForkFields(at: ForkAt, form: ForkForm) -> impl IntoView {
                 leptos::task::spawn_local(async move {
                     match crate::sessions::store_new(fork).await {
                         Ok(id) => {
-                            fork_from.set(None);
-                            crate::app::app_state()
-                                .info("Forked: the new session is paused where it was forked. Run it when ready.");
+                            state.info_for_next_page(
+                                "Forked: the new session is paused where it was forked. Run it when ready.",
+                            );
                             navigate(&Route::session(id));
+                            fork_from.set(None);
                         }
                         Err(e) => {
                             busy.set(false);

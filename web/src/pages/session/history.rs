@@ -39,8 +39,10 @@ pub fn HistoryBar() -> impl IntoView {
         format!("Event {} of {n}: {what}", k.saturating_sub(1))
     };
     let go = move |len: usize| replace(&route_at(Some(len.saturating_sub(1) as u64)));
+    // Drawn once there is a history to scrub (not again on every event: the slider keeps focus).
+    let has_history = Memo::new(move |_| total() > 1);
     view! {
-        {move || (total() > 1).then(|| view! {
+        {move || has_history.get().then(|| view! {
             <section class="history-bar" aria-label="History" data-history=move || if shown().is_some() { "past" } else { "live" }>
                 <label for="history-slider" class="small"><strong>"History"</strong></label>
                 <input type="range" id="history-slider" name="history" min="1" max=total step="1"

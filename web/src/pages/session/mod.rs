@@ -293,7 +293,10 @@ fn Banners() -> impl IntoView {
                 </div>
             }).collect_view()
         }}
+        // The status banners speak of the live session: none while a point of history is shown
+        // (its own banner says so).
         {move || match view.with(|v| v.status) {
+            _ if runner.history_at.get().is_some() => None,
             "paused" if !runner.reopened_paused.get() => {
                 let failed = view.with(|v| v.fix.as_ref().is_some_and(|f| *f == roundtable_core::engine::Fix::Settings));
                 Some(view! {
