@@ -411,7 +411,7 @@ fn a_fork_travels_in_its_session_file_and_a_fork_at_any_event_works() {
         .fork(&ForkAt::Event(40), "original-id", WhatIf::default(), 1)
         .unwrap();
     assert!(matches!(
-        fork.view().status.as_ref(),
+        fork.view().status,
         "paused" | "awaiting_person" | "draft"
     ));
     let file = roundtable_core::export::to_file(&fork, 2);
@@ -428,5 +428,9 @@ fn a_fork_travels_in_its_session_file_and_a_fork_at_any_event_works() {
             assert_eq!(reason, &PauseReason::Forked);
         }
     }
-    let _ = EventKind::<roundtable_core::protocol::team::TeamState>::Finished.name();
+    assert_eq!(fork.event_line(41).as_deref(), Some("forked"));
+    assert!(matches!(
+        &fork,
+        Session::Team(t) if matches!(t.events()[41].kind, EventKind::Forked { .. })
+    ));
 }

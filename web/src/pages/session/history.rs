@@ -36,7 +36,11 @@ pub fn HistoryBar() -> impl IntoView {
         let what = runner
             .with_untracked(|s| s.event_line(k.saturating_sub(1)))
             .unwrap_or_default();
-        format!("Event {} of {n}: {what}", k.saturating_sub(1))
+        format!(
+            "Event {} of {}: {what}",
+            k.saturating_sub(1),
+            n.saturating_sub(1)
+        )
     };
     let go = move |len: usize| replace(&route_at(Some(len.saturating_sub(1) as u64)));
     // Drawn once there is a history to scrub (not again on every event: the slider keeps focus).
@@ -52,22 +56,16 @@ pub fn HistoryBar() -> impl IntoView {
                         if let Ok(len) = event_target_value(&ev).parse::<usize>() { go(len); }
                     }/>
                 <span class="muted small history-label" aria-hidden="true">{label}</span>
-                {move || if shown().is_none() {
-                    view! {
-                        <span class="badge ok small" data-live>"Live"</span>
-                    }.into_any()
-                } else {
-                    view! {
-                        <button class="ghost small" name="live" on:click=move |_| replace(&route_at(None))>"Back to live"</button>
-                    }.into_any()
-                }}
+                {move || shown().is_none().then(|| view! {
+                    <span class="badge ok small" data-live>"Live"</span>
+                })}
             </section>
         })}
         {move || shown().map(|k| view! {
             <div class="banner warn" role="status" data-banner="history">
                 <span class="grow">
                     <strong>"Viewing history"</strong>
-                    {format!(" — the session as it was after event {} of {}. Nothing can be run or edited here.", k - 1, total())}
+                    {format!(" — the session as it was after event {} of {}. Nothing can be run or edited here.", k - 1, total() - 1)}
                 </span>
                 <button class="ghost small" name="fork-here" title="A new session with the events up to this point, then live"
                     on:click=move |_| fork_from.set(Some(roundtable_core::fork::ForkAt::Event(k as u64 - 1)))>"Fork from here"</button>
