@@ -192,6 +192,17 @@ impl Runner {
         Ok(())
     }
 
+    /// Forgets the history view's marks (the committed session was replaced or taken back, so
+    /// they may no longer be its past) and shows the same point again from the new session.
+    fn history_rebuilt(&self) {
+        self.history.set_value(None);
+        if let Some(len) = self.history_at.get_untracked() {
+            if let Err(e) = self.show_history(Some(len.saturating_sub(1) as u64)) {
+                self.error.set(Some(e));
+            }
+        }
+    }
+
     /// The number of events in the committed log (the history slider's end).
     pub fn event_count(&self) -> usize {
         self.version.track();
@@ -213,6 +224,7 @@ impl Runner {
     pub fn reload_from(&self, record: SessionRecord, session: Session) {
         self.record.set_value(record);
         self.session.set_value(session);
+        self.history_rebuilt();
         self.version.update(|v| *v += 1);
     }
 
@@ -247,7 +259,10 @@ impl Runner {
         }
         if let Err(e) = storage::commit(&record, &events).await {
             match self.session.with_value(|s| s.rewound(before)) {
-                Ok(back) => self.session.set_value(back),
+                Ok(back) => {
+                    self.session.set_value(back);
+                    self.history_rebuilt();
+                }
                 Err(err) => self.fail(format!(
                     "The change could not be taken back ({err}); reload the page."
                 )),
