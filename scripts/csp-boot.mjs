@@ -28,3 +28,6 @@ if (/<script(?![^>]*\bsrc=)[^>]*>[\s\S]*?\S[\s\S]*?<\/script>/.test(html)) {
 }
 writeFileSync(indexPath, html);
 console.log(`csp-boot: moved ${moved} inline script(s) to files`);
+// Then the service worker's file list, which must see the final index.html and boot file (one
+// hook, so the two never run side by side).
+await import('./offline-files.mjs');

@@ -186,14 +186,6 @@ pub fn checksum_of_text(json: &str) -> String {
     format!("fnv1a64:{:016x}", fnv1a64(&compact))
 }
 
-/// The events of a file as raw JSON text, and the checksum written beside them.
-#[derive(Deserialize)]
-struct RawEvents<'a> {
-    #[serde(borrow)]
-    events: &'a serde_json::value::RawValue,
-    checksum: std::borrow::Cow<'a, str>,
-}
-
 /// Why a session cannot be written as a file.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ExportError {
@@ -363,18 +355,75 @@ pub fn text_of_file(bytes: &[u8]) -> Result<&str, ImportError> {
     })
 }
 
-/// Reads a session file into a new session, or says why not.
+/// Reads a session file into a new session, or says why not: [`check_file`], then
+/// [`CheckedFile::read`], then [`ReadFile::replay`] in one go.
 pub fn from_file(text: &str) -> Result<Session, ImportError> {
+    check_file(text)?.read()?.replay()
+}
+
+/// A session file whose envelope passed: the size, the format, the version, the checksum of the
+/// events and the fields' types. The first of the three stages of an import; the app yields to the
+/// page between stages so a big file never holds it for long, and shows which stage it is in.
+#[derive(Debug)]
+pub struct CheckedFile<'a> {
+    kind: Kind,
+    /// The events as a JSON array, read from the file's own text when it can be.
+    events: std::borrow::Cow<'a, str>,
+    snapshot: Option<Value>,
+    members: Option<Value>,
+}
+
+/// A session file whose events are read into Rust types and not yet replayed: the second stage.
+#[derive(Debug)]
+pub struct ReadFile {
+    events: KindEvents,
+    snapshot: Option<Value>,
+    members: Option<Value>,
+}
+
+#[derive(Debug)]
+enum KindEvents {
+    Team(Vec<Event<crate::protocol::team::TeamState>>),
+    Meeting(Vec<Event<crate::protocol::meeting::MeetingState>>),
+}
+
+/// Checks a session file's envelope without reading its events into Rust types: the size, that it
+/// is JSON, its format and version (an older file is migrated), the checksum of its events as
+/// written, and the types of the other fields. The events of a current file stay a slice of its
+/// text, so a big file is scanned once here, not built into a tree of values.
+pub fn check_file(text: &str) -> Result<CheckedFile<'_>, ImportError> {
     check_size(text.len() as u64)?;
-    let value: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
-        .map_err(|e| ImportError::NotJson(e.to_string()))?;
-    let format = value.get("format").cloned().unwrap_or(Value::Null);
+    let text = text.trim_start_matches('\u{feff}');
+    // The top level as raw fields: a scan of the text, no tree built. Anything that is not an
+    // object of fields is read again as a value, which says why it is not a session file.
+    let Ok(fields) = serde_json::from_str::<
+        std::collections::BTreeMap<String, &serde_json::value::RawValue>,
+    >(text) else {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| ImportError::NotJson(e.to_string()))?;
+        return Err(ImportError::WrongFormat(
+            value
+                .get("format")
+                .cloned()
+                .unwrap_or(Value::Null)
+                .to_string(),
+        ));
+    };
+    // Every field but the events, as values (small: the snapshot and the members are a few
+    // hundred bytes). A field too deep for the parser is refused like any text that is not JSON.
+    let mut envelope = serde_json::Map::new();
+    for (name, raw) in fields.iter().filter(|(name, _)| name.as_str() != "events") {
+        let value = serde_json::from_str(raw.get())
+            .map_err(|e| ImportError::NotJson(format!("in the field `{name}`: {e}")))?;
+        envelope.insert(name.clone(), value);
+    }
+    let field = |name: &str| envelope.get(name).cloned().unwrap_or(Value::Null);
+    let format = field("format");
     if format.as_str() != Some(FORMAT) {
         return Err(ImportError::WrongFormat(format.to_string()));
     }
-    let version = value
-        .get("schema_version")
-        .and_then(Value::as_u64)
+    let version = field("schema_version")
+        .as_u64()
         .filter(|v| *v >= 1)
         .ok_or(ImportError::NoVersion)?;
     if version > u64::from(SCHEMA_VERSION) {
@@ -383,81 +432,147 @@ pub fn from_file(text: &str) -> Result<Session, ImportError> {
             supported: SCHEMA_VERSION,
         });
     }
-    // Only the events are read into Rust types, and from text, with the same reader the web app
-    // uses for stored events; the snapshot and the members are compared as JSON values. Reading
-    // the file with `serde_json::from_value` would compile a second deserializer for every type
-    // of the log into the browser app (≈ 150 KB of wasm).
     // The checksum is of the events as written, not as this build would write them again: a file
     // of an older version (whose events this build reads but would write differently) still
     // checks, and any edit of the text is still caught.
-    let raw: RawEvents = serde_json::from_str(text.trim_start_matches('\u{feff}'))
-        .map_err(|e| ImportError::Malformed(e.to_string()))?;
-    let computed = checksum_of_text(raw.events.get());
-    if raw.checksum != computed {
+    let raw_events = fields
+        .get("events")
+        .map(|raw| raw.get())
+        .ok_or_else(|| ImportError::Malformed("missing field `events`".into()))?;
+    let checksum = field("checksum");
+    let checksum = checksum
+        .as_str()
+        .ok_or_else(|| ImportError::Malformed("missing field `checksum`".into()))?;
+    let computed = checksum_of_text(raw_events);
+    if checksum != computed {
         return Err(ImportError::Checksum {
-            expected: raw.checksum.to_string(),
+            expected: checksum.to_string(),
             computed,
         });
     }
-    let mut value = migrate(value, version)?;
-    // A file without a shared line (`@@`, see `shared_lines`) is read from its own text; any other
-    // is read from its expanded, re-written events.
-    let has_shared_lines = version >= 3 && raw.events.get().contains("@@");
-    if has_shared_lines {
-        shared_lines::expand(&mut value["events"])?;
-    }
-    let rewritten;
-    let text = if version == u64::from(SCHEMA_VERSION) && !has_shared_lines {
-        text.trim_start_matches('\u{feff}')
+    let events = if version == u64::from(SCHEMA_VERSION) {
+        // A file without a shared line (`@@`, see `shared_lines`) is read from its own text; any
+        // other from its expanded events.
+        if raw_events.contains("@@") {
+            let mut events: Value = serde_json::from_str(raw_events)
+                .map_err(|e| ImportError::Malformed(e.to_string()))?;
+            shared_lines::expand(&mut events)?;
+            std::borrow::Cow::Owned(events.to_string())
+        } else {
+            std::borrow::Cow::Borrowed(raw_events)
+        }
     } else {
-        rewritten = value.to_string();
-        rewritten.as_str()
+        let mut value = Value::Object(envelope);
+        value["events"] =
+            serde_json::from_str(raw_events).map_err(|e| ImportError::Malformed(e.to_string()))?;
+        let mut value = migrate(value, version)?;
+        if version >= 3 {
+            shared_lines::expand(&mut value["events"])?;
+        }
+        let events = value["events"].take().to_string();
+        envelope = match value {
+            Value::Object(map) => map,
+            _ => serde_json::Map::new(),
+        };
+        std::borrow::Cow::Owned(events)
     };
-    let kind_name = value.get("kind").and_then(Value::as_str).unwrap_or("");
+    check_envelope(&envelope)?;
+    let kind_name = envelope.get("kind").and_then(Value::as_str).unwrap_or("");
     let kind = Kind::from_name(kind_name).ok_or_else(|| {
         ImportError::Malformed(format!(
             "this app does not know sessions of kind \"{kind_name}\""
         ))
     })?;
-    let session = match kind {
-        Kind::Team => Session::Team(read_events(text)?),
-        Kind::Meeting => Session::Meeting(read_events(text)?),
+    Ok(CheckedFile {
+        kind,
+        events,
+        snapshot: envelope.remove("snapshot").filter(|s| !s.is_null()),
+        members: envelope.remove("members"),
+    })
+}
+
+/// The fields of a session file besides its events are present and of their type.
+fn check_envelope(envelope: &serde_json::Map<String, Value>) -> Result<(), ImportError> {
+    let expect = |name: &str, ok: fn(&Value) -> bool, what: &str| match envelope.get(name) {
+        None => Err(ImportError::Malformed(format!("missing field `{name}`"))),
+        Some(v) if !ok(v) => Err(ImportError::Malformed(format!(
+            "the field `{name}` is not {what}"
+        ))),
+        Some(_) => Ok(()),
     };
-    if let Some(snapshot) = value.get("snapshot").filter(|s| !s.is_null()) {
-        let replayed = match &session {
-            Session::Team(s) => as_value(&summary(s)),
-            Session::Meeting(s) => as_value(&summary(s)),
+    expect("schema_version", Value::is_u64, "a whole number")?;
+    expect("appVersion", Value::is_string, "text")?;
+    expect("exportedAt", Value::is_u64, "a whole number")?;
+    expect("title", Value::is_string, "text")?;
+    Ok(())
+}
+
+impl CheckedFile<'_> {
+    /// The kind of session the file holds.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The size of the events' text in bytes, which is what the next two stages' time scales with.
+    pub fn events_bytes(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Reads the events into Rust types: the second stage.
+    pub fn read(self) -> Result<ReadFile, ImportError> {
+        fn events<P: Protocol>(text: &str) -> Result<Vec<Event<P>>, ImportError> {
+            serde_json::from_str(text).map_err(|e| ImportError::Malformed(e.to_string()))
+        }
+        let kind_events = match self.kind {
+            Kind::Team => KindEvents::Team(events(&self.events)?),
+            Kind::Meeting => KindEvents::Meeting(events(&self.events)?),
         };
-        if &replayed != snapshot {
-            return Err(ImportError::SnapshotMismatch);
+        Ok(ReadFile {
+            events: kind_events,
+            snapshot: self.snapshot,
+            members: self.members,
+        })
+    }
+}
+
+impl ReadFile {
+    /// How many events the file holds.
+    pub fn len(&self) -> usize {
+        match &self.events {
+            KindEvents::Team(e) => e.len(),
+            KindEvents::Meeting(e) => e.len(),
         }
     }
-    if value.get("members") != Some(&as_value(&session.members())) {
-        return Err(ImportError::MembersMismatch);
+
+    /// Whether the file holds no event (such a file does not replay).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
-    Ok(session)
-}
 
-/// The events of a file of kind `P`, checked against the checksum and replayed.
-fn read_events<P: Protocol>(text: &str) -> Result<Engine<P>, ImportError> {
-    let file: FileBody<P> =
-        serde_json::from_str(text).map_err(|e| ImportError::Malformed(e.to_string()))?;
-    Engine::replay(&file.events).map_err(|e| ImportError::Replay(e.to_string()))
-}
-
-/// The parts of a session file [`from_file`] reads into Rust types; the other fields are checked
-/// for presence and type only, the snapshot and members are compared as JSON.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", bound = "")]
-#[allow(dead_code)] // read to check the file's shape
-struct FileBody<P: Protocol> {
-    #[serde(rename = "schema_version")]
-    schema_version: u32,
-    app_version: String,
-    exported_at: u64,
-    title: String,
-    events: Vec<Event<P>>,
-    checksum: String,
+    /// Replays the events into a new session and compares it with the file's snapshot and member
+    /// list: the last stage.
+    pub fn replay(self) -> Result<Session, ImportError> {
+        fn replay<P: Protocol>(events: &[Event<P>]) -> Result<Engine<P>, ImportError> {
+            Engine::replay(events).map_err(|e| ImportError::Replay(e.to_string()))
+        }
+        let session = match &self.events {
+            KindEvents::Team(e) => Session::Team(replay(e)?),
+            KindEvents::Meeting(e) => Session::Meeting(replay(e)?),
+        };
+        if let Some(snapshot) = &self.snapshot {
+            let replayed = match &session {
+                Session::Team(s) => as_value(&summary(s)),
+                Session::Meeting(s) => as_value(&summary(s)),
+            };
+            if &replayed != snapshot {
+                return Err(ImportError::SnapshotMismatch);
+            }
+        }
+        if self.members.as_ref() != Some(&as_value(&session.members())) {
+            return Err(ImportError::MembersMismatch);
+        }
+        Ok(session)
+    }
 }
 
 /// `x` as a JSON value, through the compact writer [`to_file`] uses (so no second serializer is

@@ -23,6 +23,7 @@ pub mod provider_schema;
 pub mod safe_markdown;
 pub mod schema;
 pub mod session;
+pub mod share_link;
 mod text;
 pub mod tree;
 pub mod validate;

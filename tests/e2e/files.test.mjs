@@ -96,3 +96,58 @@ test('refusals give the real size and the real reason', async () => {
   assert.equal(await rows(page), before, 'nothing was imported');
   assert.deepEqual(b.errors.filter((e) => !/Failed to load resource/.test(e)), [], 'no page errors');
 });
+
+test('an import shows its progress stage by stage, then opens the session', async (t) => {
+  // A fresh profile, so the file is new to it (no "already there" question).
+  const fresh = await launch();
+  t.after(() => fresh.close());
+  const { page } = fresh;
+  await open(page, srv.url, '#/');
+  await page.waitForSelector('.dropzone');
+  // Every stage the bar shows, in order, as the page renders it.
+  await page.evaluate(() => {
+    window.__stages = [];
+    new MutationObserver(() => {
+      const bar = document.querySelector('.import-progress');
+      if (!bar) return;
+      const stage = bar.dataset.importStage;
+      const words = bar.querySelector('label').textContent;
+      const value = bar.querySelector('progress').value;
+      const last = window.__stages.at(-1);
+      if (!last || last.stage !== stage) window.__stages.push({ stage, words, value });
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  const demo = await page.evaluate(async () => await (await fetch('demo/demo-session.roundtable.json')).text());
+  await page.setInputFiles('#import-file', { name: 'progress.roundtable.json', mimeType: 'application/json', buffer: Buffer.from(demo) });
+  await page.waitForFunction(() => location.hash.startsWith('#/s/'), null, { timeout: 60000 });
+  const stages = await page.evaluate(() => window.__stages);
+  assert.deepEqual(stages.map((s) => s.stage), ['0', '1', '2', '3'], JSON.stringify(stages));
+  assert.match(stages[0].words, /^Importing “progress\.roundtable\.json”: checking the file \(1 of 4\)…$/);
+  assert.match(stages[2].words, /replaying its history \(3 of 4\)/);
+  assert.deepEqual(stages.map((s) => s.value), [0, 1, 2, 3]);
+  assert.equal(await page.locator('.import-progress').count(), 0, 'the bar goes with the import');
+});
+
+test('a 10,000-deep document and a 50 MB text file get a plain answer, and the page stays usable', async () => {
+  const { page } = b;
+  await open(page, srv.url, '#/');
+  await page.waitForSelector('.dropzone');
+  const before = await rows(page);
+  await drop(page, 'html', 'deep.roundtable.json', `
+    return new Blob(['['.repeat(10000) + ']'.repeat(10000)]);`);
+  const deep = page.locator('.notice.error', { hasText: '“deep.roundtable.json” was not imported' });
+  await deep.waitFor({ timeout: 30000 });
+  assert.match(await deep.textContent(), /not valid JSON \(recursion limit exceeded/);
+  await deep.locator('button').click();
+  // 50 MB of JSON text whose one field is huge: refused by what is wrong with it, not by a freeze.
+  await drop(page, 'html', 'big.roundtable.json', `
+    return new Blob(['{"format":"roundtable.session","schema_version":3,"title":"', 'x'.repeat(50 * 1024 * 1024), '"}']);`);
+  const big = page.locator('.notice.error', { hasText: '“big.roundtable.json” was not imported' });
+  await big.waitFor({ timeout: 60000 });
+  assert.match(await big.textContent(), /missing field `events`/);
+  // The page still answers: the import button takes focus and the sessions list is as it was.
+  await page.locator('button[name="open-demo"]').focus();
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'open-demo');
+  assert.equal(await rows(page), before, 'nothing was imported');
+  assert.deepEqual(b.errors.filter((e) => !/Failed to load resource/.test(e)), [], 'no page errors');
+});

@@ -27,8 +27,13 @@ async function freePort() {
 /** Serves dist/ (or RT_BASE_URL when given) and returns { url, stop }. */
 export async function serveDist() {
   if (process.env.RT_BASE_URL) return { url: process.env.RT_BASE_URL, stop: async () => {} };
+  return serveDir(DIST);
+}
+
+/** Serves a directory on a free loopback port and returns { url, stop }. */
+export async function serveDir(dir) {
   const port = await freePort();
-  const child = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', DIST], {
+  const child = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', dir], {
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}/`;
@@ -48,14 +53,17 @@ export async function serveDist() {
   };
 }
 
-/** A fresh persistent Chromium profile; returns { context, page, close, errors }. */
-export async function launch() {
+/** A fresh persistent Chromium profile; returns { context, page, close, errors }. Service workers
+ *  are blocked unless asked for: the offline test exercises the app's own, and every other test
+ *  sees each request the page makes (Playwright's routing does not see a worker's). */
+export async function launch({ serviceWorkers = 'block' } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'rt-e2e-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     acceptDownloads: true,
     viewport: { width: 1440, height: 900 },
+    serviceWorkers,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });

@@ -1,6 +1,6 @@
 // Every page and state, on a phone and on a desktop, checked by axe-core: home (empty and with
 // sessions), the new-session forms, settings, a running and a finished session of each kind, the
-// question dialog, the transcript dialog. At 390 × 844 nothing may scroll sideways and every
+// question dialog, the transcript dialog, a session opened from a share link. At 390 × 844 nothing may scroll sideways and every
 // control must be inside the screen; axe-core must report no serious or critical violation.
 // Screenshots at 390 × 844 and 1440 × 900 of each land in tests/output (layout-*.png).
 import { test, before, after } from 'node:test';
@@ -140,6 +140,13 @@ test('a team session running, asking, finished, and its transcript fit a phone a
   await page.waitForSelector('.dialog[role="dialog"]');
   await check(page, 'team-transcript');
   await page.keyboard.press('Escape');
+  // The finished session shared as a link, opened read-only.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.url });
+  await page.click('.session-head button[name="copy-link"]');
+  await page.locator('.notice', { hasText: 'Link copied' }).waitFor();
+  await page.goto(await page.evaluate(() => navigator.clipboard.readText()));
+  await page.waitForSelector('[data-banner="shared"]');
+  await check(page, 'team-shared-link');
   await open(page, srv.url, '#/');
   await page.waitForSelector('table.sessions');
   await check(page, 'home-list');

@@ -132,6 +132,7 @@ enum Page {
     New,
     Settings,
     Session(String),
+    Shared(String),
     NotFound(String),
 }
 
@@ -153,6 +154,7 @@ pub fn App() -> impl IntoView {
         }
     });
     Effect::new(move |_| apply_theme(state.theme.get()));
+    crate::offline::start(state);
 
     let route = use_route();
     // Take over: another tab asks this one to give a session up.
@@ -187,6 +189,7 @@ pub fn App() -> impl IntoView {
         Route::New => Page::New,
         Route::Settings => Page::Settings,
         Route::Session { id, .. } => Page::Session(id),
+        Route::Shared(fragment) => Page::Shared(fragment),
         Route::NotFound(p) => Page::NotFound(p),
     });
     // A new page: info notices of the old one go (they would cover its buttons), and focus
@@ -221,7 +224,7 @@ pub fn App() -> impl IntoView {
     let nav_class = move |want: &'static str| {
         move || {
             let here = match route.get() {
-                Route::Home | Route::Session { .. } => "home",
+                Route::Home | Route::Session { .. } | Route::Shared(_) => "home",
                 Route::New => "new",
                 Route::Settings => "settings",
                 Route::NotFound(_) => "",
@@ -261,6 +264,9 @@ pub fn App() -> impl IntoView {
                 Page::Settings => pages::settings::SettingsPage().into_any(),
                 Page::Session(id) => {
                     view! { <pages::session::SessionPage id=id product=product at=at/> }.into_any()
+                }
+                Page::Shared(fragment) => {
+                    view! { <crate::share::SharedPage fragment=fragment/> }.into_any()
                 }
                 Page::NotFound(path) => view! {
                     <section class="page narrow">

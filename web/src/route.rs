@@ -1,5 +1,5 @@
 //! Hash routes (`#/`, `#/new`, `#/s/<id>`, `#/s/<id>@<seq>` — the session as it was after event
-//! `seq` —, `#/settings`).
+//! `seq` —, `#/settings`, and a share link's `#s=…`).
 //!
 //! The app is a static site that must work from any host and any sub-path, including ones that
 //! answer 404 for unknown paths. A fragment never reaches the server, so every route is a hash and
@@ -27,6 +27,8 @@ pub enum Route {
     },
     /// Keys, default models, theme.
     Settings,
+    /// A session shared as a link: the whole fragment (`s=…`), decoded by the page.
+    Shared(String),
     /// Anything else: shown as "not found" with a way home.
     NotFound(String),
 }
@@ -34,7 +36,11 @@ pub enum Route {
 impl Route {
     /// Parses a `location.hash` (with or without the leading `#`).
     pub fn parse(hash: &str) -> Route {
-        let path = hash.trim_start_matches('#').trim_start_matches('/');
+        let fragment = hash.trim_start_matches('#');
+        if roundtable_core::share_link::is_link(fragment) {
+            return Route::Shared(fragment.to_string());
+        }
+        let path = fragment.trim_start_matches('/');
         let mut parts = path.split('/').filter(|p| !p.is_empty());
         match (parts.next(), parts.next(), parts.next(), parts.next()) {
             (None, ..) => Route::Home,
@@ -59,6 +65,7 @@ impl Route {
                     Some(p) => format!("#/s/{id}{at}/p/{p}"),
                 }
             }
+            Route::Shared(fragment) => format!("#{fragment}"),
             Route::NotFound(path) => format!("#/{path}"),
         }
     }
@@ -139,6 +146,7 @@ mod tests {
                 product: Some("p3".into()),
                 at: Some(0),
             },
+            Route::Shared("s=AbC-_9".into()),
         ] {
             assert_eq!(Route::parse(&r.href()), r);
         }

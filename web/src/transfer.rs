@@ -21,13 +21,35 @@ pub enum Imported {
     AlreadyThere(String),
 }
 
-/// Imports a session file as a new session. Unless `keep_both`, a session that is already
-/// stored is not added a second time: the person is asked first.
-pub async fn import_session(text: &str, keep_both: bool) -> Result<Imported, String> {
-    let session = export::from_file(text).map_err(|e| e.to_string())?;
-    // Let the page breathe between reading the file and writing its events: a big session's
-    // import is two shorter tasks, not one long one.
-    runner::gloo_timers_sleep(0).await;
+/// The stages of an import, in order, as the progress bar names them. Each runs as its own task
+/// with the page free in between, so a big file never holds the page for long.
+pub const IMPORT_STAGES: [&str; 4] = [
+    "checking the file",
+    "reading its history",
+    "replaying its history",
+    "saving it in this browser",
+];
+
+/// Imports a session file as a new session, telling `progress` the index in [`IMPORT_STAGES`] of
+/// each stage as it starts. Unless `keep_both`, a session that is already stored is not added a
+/// second time: the person is asked first.
+pub async fn import_session(
+    text: &str,
+    keep_both: bool,
+    progress: impl Fn(usize),
+) -> Result<Imported, String> {
+    let stage = |i: usize| {
+        progress(i);
+        // Let the page draw the progress and handle input before the next stage.
+        runner::gloo_timers_sleep(0)
+    };
+    stage(0).await;
+    let checked = export::check_file(text).map_err(|e| e.to_string())?;
+    stage(1).await;
+    let read = checked.read().map_err(|e| e.to_string())?;
+    stage(2).await;
+    let session = read.replay().map_err(|e| e.to_string())?;
+    stage(3).await;
     let now = now_ms();
     let created_at = session.created_at().map_or(now, |at| at as f64);
     if !keep_both {
@@ -56,21 +78,27 @@ pub async fn import_session(text: &str, keep_both: bool) -> Result<Imported, Str
 
 /// Downloads the session file of a stored session.
 pub async fn export_session_file(id: &str) -> Result<(), String> {
-    let now = now_ms() as u64;
     // The open session is read in place, not copied.
-    let (record, text) = match runner::existing(id) {
-        Some(r) => (
-            r.record(),
-            r.with_untracked(|s| export::checked_file(s, now)),
-        ),
-        None => {
-            let (record, session) = sessions::load(id).await?;
-            (record, export::checked_file(&session, now))
-        }
-    };
+    if let Some(runner) = runner::existing(id) {
+        return export_open_session(&runner);
+    }
+    let (record, session) = sessions::load(id).await?;
+    download_file(
+        &record.title,
+        export::checked_file(&session, now_ms() as u64),
+    )
+}
+
+/// Downloads the session file of the session open on the page (stored or shared by link).
+pub fn export_open_session(runner: &runner::Runner) -> Result<(), String> {
+    let text = runner.with_untracked(|s| export::checked_file(s, now_ms() as u64));
+    download_file(&runner.record().title, text)
+}
+
+fn download_file(title: &str, text: Result<String, export::ExportError>) -> Result<(), String> {
     let text = text.map_err(|e| e.to_string())?;
     download(
-        &format!("{}.roundtable.json", file_stem(&record.title)),
+        &format!("{}.roundtable.json", file_stem(title)),
         "application/json",
         &text,
     )

@@ -87,10 +87,16 @@ pub fn HomePage() -> impl IntoView {
 
     // A file whose session is already stored waits here until the person says what to do.
     let duplicate = RwSignal::new(None::<(String, String, String)>);
+    // The file being imported and the index of its stage in `transfer::IMPORT_STAGES`.
+    let importing = RwSignal::new(None::<(String, usize)>);
     let import_as = move |name: String, text: String, keep_both: bool| {
         busy.set(true);
+        importing.set(Some((name.clone(), 0)));
         leptos::task::spawn_local(async move {
-            match transfer::import_session(&text, keep_both).await {
+            let progress = |stage| importing.update(|i| i.iter_mut().for_each(|i| i.1 = stage));
+            let imported = transfer::import_session(&text, keep_both, progress).await;
+            importing.set(None);
+            match imported {
                 Ok(transfer::Imported::Stored(id)) => {
                     state.info_for_next_page(format!("Imported “{name}”."));
                     refresh.update(|v| *v += 1);
@@ -107,14 +113,14 @@ pub fn HomePage() -> impl IntoView {
         let Some(files) = files else { return };
         let Some(file) = files.get(0) else { return };
         let name = file.name();
+        importing.set(Some((name.clone(), 0)));
         leptos::task::spawn_local(async move {
             match crate::util::read_session_file(&file).await {
-                Ok(text) => {
-                    // The file's check and the import's replay run in separate tasks.
-                    crate::runner::gloo_timers_sleep(0).await;
-                    import_text(name, text)
+                Ok(text) => import_text(name, text),
+                Err(e) => {
+                    importing.set(None);
+                    state.error(format!("“{name}” was not imported: {e}"));
                 }
-                Err(e) => state.error(format!("“{name}” was not imported: {e}")),
             }
         });
     };
@@ -235,6 +241,19 @@ pub fn HomePage() -> impl IntoView {
                     </div>
                 }
             })}
+            <div role="status" class="import-progress-region">
+                {move || importing.get().map(|(name, stage)| {
+                    let of = transfer::IMPORT_STAGES.len();
+                    view! {
+                        <div class="import-progress" data-import-stage=stage>
+                            <label for="import-progress">
+                                {format!("Importing “{name}”: {} ({} of {of})…", transfer::IMPORT_STAGES[stage], stage + 1)}
+                            </label>
+                            <progress id="import-progress" max=of value=stage></progress>
+                        </div>
+                    }
+                })}
+            </div>
             <div class=move || if over.get() { "dropzone over" } else { "dropzone" }>
                 "Drop a " <code>".roundtable.json"</code> " file anywhere on this page to import it."
             </div>

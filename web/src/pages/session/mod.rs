@@ -77,19 +77,28 @@ pub fn SessionPage(
     }
 }
 
+/// The panels of an open session (stored, or shared by link and held only in the page).
 #[component]
-fn SessionView(
+pub fn SessionView(
     runner: Runner,
     product: Signal<Option<String>>,
-    at: Signal<Option<u64>>,
+    /// Where selecting a product goes; by default the session's route (`#/s/<id>/p/<p>`).
+    #[prop(optional)]
+    on_select: Option<Callback<Option<String>>>,
+    /// The point of history the route names (`#/s/<id>@<seq>`); none on a page with no route
+    /// of its own (a shared link), which shows no history slider.
+    #[prop(optional)]
+    at: Option<Signal<Option<u64>>>,
 ) -> impl IntoView {
     provide_context(runner);
     // The point of history in the route (`@seq`) is what the page shows.
-    Effect::new(move |_| {
-        if let Err(e) = runner.show_history(at.get()) {
-            runner.error.set(Some(e));
-        }
-    });
+    if let Some(at) = at {
+        Effect::new(move |_| {
+            if let Err(e) = runner.show_history(at.get()) {
+                runner.error.set(Some(e));
+            }
+        });
+    }
     let inspect = Inspect(RwSignal::new(None));
     provide_context(inspect);
     provide_context(fork::ForkFrom(RwSignal::new(None)));
@@ -118,18 +127,20 @@ fn SessionView(
     });
     on_cleanup(move || drop(listener));
     let session_id = StoredValue::new(id);
-    let select = Callback::new(move |p: Option<String>| {
-        navigate(&Route::Session {
-            id: session_id.get_value(),
-            product: p,
-            at: at.get_untracked(),
+    let select = on_select.unwrap_or_else(|| {
+        Callback::new(move |p: Option<String>| {
+            navigate(&Route::Session {
+                id: session_id.get_value(),
+                product: p,
+                at: at.and_then(|a| a.get_untracked()),
+            })
         })
     });
 
     view! {
         <div class="session" data-status=move || view.with(|v| v.status)>
             <SessionHeader/>
-            <history::HistoryBar/>
+            {at.is_some().then(|| view! { <history::HistoryBar/> })}
             <cost::CostPanel/>
             <Banners/>
             {(kind == Kind::Meeting).then(|| view! { <meeting::MeetingPanels/> <budget::BudgetPanel/> })}
@@ -208,7 +219,20 @@ fn SessionHeader() -> impl IntoView {
         leptos::task::spawn_local(async move { runner.run(mode).await });
     };
     let record = move || runner.record();
+    // A link the clipboard refused, shown to copy by hand.
+    let link_shown = RwSignal::new(None::<String>);
     view! {
+        {move || link_shown.get().map(|link| view! {
+            <div class="banner info link-shown" role="status" data-banner="link">
+                <label class="grow">
+                    "The clipboard is not available here; copy the link by hand:"
+                    <input type="text" readonly value=link on:focus=move |ev| {
+                        event_target::<web_sys::HtmlInputElement>(&ev).select();
+                    }/>
+                </label>
+                <button class="ghost small" on:click=move |_| link_shown.set(None)>"Close"</button>
+            </div>
+        })}
         <header class="session-head">
             <h1 title=move || record().title>{move || record().title}</h1>
             <span class=move || format!("badge {}", status())>
@@ -234,11 +258,11 @@ fn SessionHeader() -> impl IntoView {
                     leptos::task::spawn_local(async move { runner.wrap_up().await });
                 }>"Wrap up"</button>
                 <button name="export" class="ghost" title="Download the session file" on:click=move |_| {
-                    let id = runner.id();
-                    leptos::task::spawn_local(async move {
-                        if let Err(e) = crate::transfer::export_session_file(&id).await { state.error(e); }
-                    });
+                    if let Err(e) = crate::transfer::export_open_session(&runner) { state.error(e); }
                 }>"Export"</button>
+                <button name="copy-link" class="ghost" title="Copy a link that opens this session read-only in any browser" on:click=move |_| {
+                    leptos::task::spawn_local(crate::share::copy_link(state, runner, link_shown));
+                }>"Copy link"</button>
                 <button name="report" class="ghost" title="Download the Markdown report" on:click=move |_| {
                     let title = runner.record().title;
                     if let Err(e) = runner.with_untracked(|s| crate::transfer::export_report(&title, s)) { state.error(e); }
@@ -254,7 +278,10 @@ fn Banners() -> impl IntoView {
     let runner = expect_context::<Runner>();
     let ViewMemo(view) = expect_context::<ViewMemo>();
     view! {
-        {move || runner.read_only.get().then(|| view! {
+        {use_context::<crate::share::SharedLink>().map(|shared| view! {
+            <crate::share::SharedBanner text=shared.0/>
+        })}
+        {move || (runner.read_only.get() && use_context::<crate::share::SharedLink>().is_none()).then(|| view! {
             <div class="banner warn" role="status" data-banner="read-only">
                 <strong>"Read-only."</strong>
                 " This session is open in another tab, which runs it. This view follows its changes."
