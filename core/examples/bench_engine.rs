@@ -9,13 +9,17 @@
 //! - validate: `validate_step` of that operative's Write answer (two versions and a collab);
 //! - submit: the whole `Session::submit` of that answer (validate + engine checks + apply + record);
 //! - submit of the chair's PlanAssign (tree operations, assignments, acceptance);
-//! - prompt tokens of the operative's Write prompt against a full JSON dump of the tree.
+//! - prompt tokens of the operative's Write prompt against a full JSON dump of the tree;
+//! - with `--history`: the history slider on the 1,000-product session — one step forward or
+//!   back ([`History::at`] plus the view and timeline a page renders), against replaying from
+//!   zero each step.
 #![allow(clippy::disallowed_methods, missing_docs)]
 
 use std::time::Instant;
 
 use roundtable_core::context::{build_envelope, render_prompt};
 use roundtable_core::engine::estimate_tokens;
+use roundtable_core::history::History;
 type ModelCall = roundtable_core::engine::DueCall<roundtable_core::protocol::team::TeamState>;
 use roundtable_core::engine::{ModelRef, Status};
 use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session};
@@ -272,10 +276,67 @@ fn main() {
             !call.envelope.collabs_received.is_empty() && user.contains("Collabs received:"),
             "received collabs present"
         );
+        if n == 1000 && std::env::args().any(|a| a == "--history") {
+            history_steps(roundtable_core::session::Session::Team(s.clone()));
+        }
         println!(
             "| {products} | {versions} | {build_ms:.3} | {render_ms:.3} | {known_ms:.3} | {val_ms:.3} | {submit_ms:.3} | {:.3} | {plan_ms:.3} | {prompt_tokens} | {dump_tokens} | {:.3} |",
             build_ms + render_ms + submit_ms,
             prompt_tokens as f64 / dump_tokens as f64
         );
     }
+}
+
+/// Steps the history slider through a session: every event forward, every event back, and 300
+/// jumps, each step the point's state plus what a page renders of it (the view and the
+/// timeline); then the same with a replay from zero per step. Prints the median, p95 and worst.
+fn history_steps(session: roundtable_core::session::Session) {
+    let n = session.event_count();
+    let facts = roundtable_core::live::RunFacts::default();
+    let render = |s: &roundtable_core::session::Session| {
+        std::hint::black_box((s.view(), s.timeline(&facts)));
+    };
+    let report = |what: &str, mut ms: Vec<f64>| {
+        ms.sort_by(f64::total_cmp);
+        let p = |q: f64| ms[((ms.len() - 1) as f64 * q) as usize];
+        eprintln!(
+            "history, {n} events, {what}: {} steps, median {:.2} ms, p95 {:.2} ms, worst {:.2} ms",
+            ms.len(),
+            p(0.5),
+            p(0.95),
+            p(1.0)
+        );
+    };
+    for every in [32usize, 128] {
+        let mut h = History::new(&session, every).unwrap();
+        let mut step = |k: usize| {
+            let t = Instant::now();
+            render(h.at(&session, k).unwrap());
+            t.elapsed().as_secs_f64() * 1000.0
+        };
+        let forward: Vec<f64> = (1..=n).map(&mut step).collect();
+        let back: Vec<f64> = (1..=n).rev().map(&mut step).collect();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let jumps: Vec<f64> = (0..300)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                step(1 + (x % n as u64) as usize)
+            })
+            .collect();
+        report(&format!("marks every {every}, forward"), forward);
+        report(&format!("marks every {every}, back"), back);
+        report(&format!("marks every {every}, jumps"), jumps);
+    }
+    let zero: Vec<f64> = (1..=n)
+        .rev()
+        .step_by((n / 60).max(1))
+        .map(|k| {
+            let t = Instant::now();
+            render(&session.rewound(k).unwrap());
+            t.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    report("replay from zero each step (sampled)", zero);
 }

@@ -14,6 +14,8 @@ pub mod demo;
 pub mod diff;
 pub mod engine;
 pub mod export;
+pub mod fork;
+pub mod history;
 pub mod json_schema;
 pub mod live;
 pub mod protocol;

@@ -391,6 +391,12 @@ impl Session {
         each!(self, s => s.events().iter().map(event_line).collect())
     }
 
+    /// One event as a line, as [`Session::event_lines`] words it (`None` past the end): the
+    /// history slider's label of the point shown.
+    pub fn event_line(&self, seq: usize) -> Option<String> {
+        each!(self, s => s.events().get(seq).map(event_line))
+    }
+
     /// Rebuilds a session from its events as stored, one JSON string each (the app's IndexedDB
     /// rows); the first event's `kind` picks the kind. Reads from text, not through
     /// `serde_json::Value`: a second deserializer for every event type would cost the browser

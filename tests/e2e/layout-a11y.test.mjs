@@ -175,3 +175,34 @@ test('a meeting running and finished fits a phone and passes axe-core', async ()
   await page.setViewportSize(DESKTOP);
   assert.deepEqual(b.errors, [], 'no page errors');
 });
+
+test('a point of history and the fork dialog fit a phone and pass axe-core (meeting and team)', async () => {
+  const { page } = b;
+  // The meeting the test before left finished: a point of its history, then its fork dialog.
+  await page.waitForSelector('.session[data-status="done"]');
+  await page.locator('input#history-slider').focus();
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
+  await page.waitForSelector('[data-banner="history"]');
+  await check(page, 'meeting-history');
+  await page.click('[data-banner="history"] button[name="back-to-live"]');
+  await page.locator('.call-line button[name="fork"]').last().click();
+  await page.waitForSelector('.fork-dialog');
+  await check(page, 'meeting-fork');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('.fork-dialog', { state: 'detached' });
+  // The recorded demo team session: the same two states.
+  await open(page, srv.url, '#/');
+  await page.click('button[name="open-demo"]');
+  await waitStatus(page, 'done');
+  await page.locator('input#history-slider').focus();
+  await page.keyboard.press('End');
+  for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('[data-banner="history"]');
+  await check(page, 'team-history');
+  await page.click('[data-banner="history"] button[name="fork-here"]');
+  await page.waitForSelector('.fork-dialog');
+  await check(page, 'team-fork');
+  await page.keyboard.press('Escape');
+  assert.deepEqual(b.errors, [], 'no page errors');
+});

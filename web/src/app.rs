@@ -216,6 +216,11 @@ pub fn App() -> impl IntoView {
         _ => None,
     })
     .into();
+    let at: Signal<Option<u64>> = Memo::new(move |_| match route.get() {
+        Route::Session { at, .. } => at,
+        _ => None,
+    })
+    .into();
     let nav_class = move |want: &'static str| {
         move || {
             let here = match route.get() {
@@ -258,7 +263,7 @@ pub fn App() -> impl IntoView {
                 Page::New => pages::new_session::NewSessionPage().into_any(),
                 Page::Settings => pages::settings::SettingsPage().into_any(),
                 Page::Session(id) => {
-                    view! { <pages::session::SessionPage id=id product=product/> }.into_any()
+                    view! { <pages::session::SessionPage id=id product=product at=at/> }.into_any()
                 }
                 Page::Shared(fragment) => {
                     view! { <crate::share::SharedPage fragment=fragment/> }.into_any()

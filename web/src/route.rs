@@ -1,4 +1,5 @@
-//! Hash routes (`#/`, `#/new`, `#/s/<id>`, `#/settings`, and a share link's `#s=…`).
+//! Hash routes (`#/`, `#/new`, `#/s/<id>`, `#/s/<id>@<seq>` — the session as it was after event
+//! `seq` —, `#/settings`, and a share link's `#s=…`).
 //!
 //! The app is a static site that must work from any host and any sub-path, including ones that
 //! answer 404 for unknown paths. A fragment never reaches the server, so every route is a hash and
@@ -14,12 +15,15 @@ pub enum Route {
     Home,
     /// The new-session form.
     New,
-    /// One session; `product` is the selected product, if any.
+    /// One session; `product` is the selected product, if any; `at` a point of its history.
     Session {
         /// Session id.
         id: String,
         /// Selected product temp id.
         product: Option<String>,
+        /// The session as it was after the event with this `seq` (the history slider); `None`:
+        /// live.
+        at: Option<u64>,
     },
     /// Keys, default models, theme.
     Settings,
@@ -42,14 +46,8 @@ impl Route {
             (None, ..) => Route::Home,
             (Some("new"), None, ..) => Route::New,
             (Some("settings"), None, ..) => Route::Settings,
-            (Some("s"), Some(id), None, _) => Route::Session {
-                id: id.to_string(),
-                product: None,
-            },
-            (Some("s"), Some(id), Some("p"), Some(p)) => Route::Session {
-                id: id.to_string(),
-                product: Some(p.to_string()),
-            },
+            (Some("s"), Some(id), None, _) => Route::session_at(id, None),
+            (Some("s"), Some(id), Some("p"), Some(p)) => Route::session_at(id, Some(p)),
             _ => Route::NotFound(path.to_string()),
         }
     }
@@ -60,13 +58,38 @@ impl Route {
             Route::Home => "#/".into(),
             Route::New => "#/new".into(),
             Route::Settings => "#/settings".into(),
-            Route::Session { id, product: None } => format!("#/s/{id}"),
-            Route::Session {
-                id,
-                product: Some(p),
-            } => format!("#/s/{id}/p/{p}"),
+            Route::Session { id, product, at } => {
+                let at = at.map_or(String::new(), |seq| format!("@{seq}"));
+                match product {
+                    None => format!("#/s/{id}{at}"),
+                    Some(p) => format!("#/s/{id}{at}/p/{p}"),
+                }
+            }
             Route::Shared(fragment) => format!("#{fragment}"),
             Route::NotFound(path) => format!("#/{path}"),
+        }
+    }
+
+    /// A session, live, with nothing selected.
+    pub fn session(id: impl Into<String>) -> Route {
+        Route::Session {
+            id: id.into(),
+            product: None,
+            at: None,
+        }
+    }
+
+    /// A session route from its id segment (`abc` or `abc@12`): a point of history that is not a
+    /// number is ignored (the live session opens).
+    fn session_at(segment: &str, product: Option<&str>) -> Route {
+        let (id, at) = match segment.split_once('@') {
+            Some((id, seq)) => (id, seq.parse().ok()),
+            None => (segment, None),
+        };
+        Route::Session {
+            id: id.to_string(),
+            product: product.map(str::to_string),
+            at,
         }
     }
 
@@ -79,6 +102,12 @@ impl Route {
 /// Navigates by setting the hash (adds a history entry, so Back works).
 pub fn navigate(route: &Route) {
     let _ = window().location().set_hash(&route.href());
+}
+
+/// Moves to `route` in place of the current history entry (the history slider: stepping through
+/// events must not fill the Back button's list).
+pub fn replace(route: &Route) {
+    let _ = window().location().replace(&route.href());
 }
 
 /// A signal that follows `location.hash`.
@@ -101,13 +130,21 @@ mod tests {
             Route::Home,
             Route::New,
             Route::Settings,
+            Route::session("abc"),
+            Route::Session {
+                id: "abc".into(),
+                product: Some("p3".into()),
+                at: None,
+            },
             Route::Session {
                 id: "abc".into(),
                 product: None,
+                at: Some(12),
             },
             Route::Session {
                 id: "abc".into(),
                 product: Some("p3".into()),
+                at: Some(0),
             },
             Route::Shared("s=AbC-_9".into()),
         ] {
@@ -120,5 +157,7 @@ mod tests {
         assert_eq!(Route::parse(""), Route::Home);
         assert_eq!(Route::parse("#"), Route::Home);
         assert_eq!(Route::parse("#/nope"), Route::NotFound("nope".into()));
+        assert_eq!(Route::parse("#/s/abc@x"), Route::session("abc"));
+        assert_eq!(Route::parse("#/s/abc@7").href(), "#/s/abc@7");
     }
 }

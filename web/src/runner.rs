@@ -26,6 +26,7 @@ use futures::channel::mpsc;
 use futures::StreamExt;
 use leptos::prelude::*;
 use roundtable_core::engine::{EngineError, RunTarget, Usage};
+use roundtable_core::history::History;
 use roundtable_core::live::{CallActivity, RunFacts};
 use roundtable_core::protocol::ModelCall;
 use roundtable_core::session::{Session, SessionView};
@@ -62,6 +63,10 @@ pub const DEMO_DELAY_MS: u64 = 120;
 /// How often the answer so far of a streaming call is shown: often enough to watch it arrive,
 /// rarely enough that the page does not re-render per token.
 pub const PARTIAL_EVERY_MS: u64 = 100;
+
+/// Events between two marks of the history view (see `BENCHMARKS.md`: stepping through a
+/// 1,000-product session).
+pub const HISTORY_EVERY: usize = 32;
 /// The setting that overrides [`DEMO_DELAY_MS`] (Settings → Demo model).
 pub const DEMO_DELAY_SETTING: &str = "demo:delay";
 
@@ -103,6 +108,11 @@ pub struct Runner {
     /// The number the next request's abort handle is kept under.
     next_request: StoredValue<u64>,
     lock: StoredValue<Arc<futures::lock::Mutex<()>>>,
+    /// The point of history the page shows (events folded), or `None`: live. Set by
+    /// [`Runner::show_history`] from the route's `@seq`.
+    pub history_at: RwSignal<Option<usize>>,
+    /// The history view's cursor and marks ([`History`]), made on first use.
+    history: StoredValue<Option<History>, LocalStorage>,
 }
 
 fn now() -> u64 {
@@ -132,6 +142,8 @@ impl Runner {
             aborts: StoredValue::new(SendWrapper::new(Vec::new())),
             next_request: StoredValue::new(0),
             lock: StoredValue::new(Arc::new(futures::lock::Mutex::new(()))),
+            history_at: RwSignal::new(None),
+            history: StoredValue::new_local(None),
         }
     }
 
@@ -140,10 +152,61 @@ impl Runner {
         self.id.get_value()
     }
 
-    /// Reads the committed session, tracking [`Runner::version`] so views re-render.
+    /// Reads the session the page shows, tracking [`Runner::version`] so views re-render: the
+    /// committed session, or the point of its history the person scrubbed to
+    /// ([`Runner::show_history`]). Commands read the committed one ([`Runner::with_untracked`]).
     pub fn with<R>(&self, f: impl FnOnce(&Session) -> R) -> R {
         self.version.track();
+        if self.history_at.get().is_some() && self.history.with_value(Option::is_some) {
+            return self.history.with_value(|h| match h {
+                Some(h) => f(h.current()),
+                None => unreachable!("checked above"),
+            });
+        }
         self.session.with_value(f)
+    }
+
+    /// Shows the session as it was after the event `seq` (`None`: live again). A `seq` past
+    /// the end shows the last event. Stepping folds only the events between the point shown and
+    /// the next ([`History`]).
+    pub fn show_history(&self, seq: Option<u64>) -> Result<(), String> {
+        let Some(seq) = seq else {
+            self.history_at.set(None);
+            return Ok(());
+        };
+        let len = self.session.with_value(|session| {
+            self.history.update_value(|h| {
+                if h.is_none() {
+                    *h = History::new(session, HISTORY_EVERY).ok();
+                }
+            });
+            let len = (seq as usize + 1).min(session.event_count());
+            self.history
+                .try_update_value(|h| match h.as_mut() {
+                    Some(h) => h.at(session, len).map(|_| len).map_err(|e| e.to_string()),
+                    None => Err("this session's history cannot be read".to_string()),
+                })
+                .unwrap_or_else(|| Err("the page was closed".to_string()))
+        })?;
+        self.history_at.set(Some(len));
+        Ok(())
+    }
+
+    /// Forgets the history view's marks (the committed session was replaced or taken back, so
+    /// they may no longer be its past) and shows the same point again from the new session.
+    fn history_rebuilt(&self) {
+        self.history.set_value(None);
+        if let Some(len) = self.history_at.get_untracked() {
+            if let Err(e) = self.show_history(Some(len.saturating_sub(1) as u64)) {
+                self.error.set(Some(e));
+            }
+        }
+    }
+
+    /// The number of events in the committed log (the history slider's end).
+    pub fn event_count(&self) -> usize {
+        self.version.track();
+        self.session.with_value(Session::event_count)
     }
 
     /// Reads the committed session without tracking.
@@ -161,6 +224,7 @@ impl Runner {
     pub fn reload_from(&self, record: SessionRecord, session: Session) {
         self.record.set_value(record);
         self.session.set_value(session);
+        self.history_rebuilt();
         self.version.update(|v| *v += 1);
     }
 
@@ -195,7 +259,10 @@ impl Runner {
         }
         if let Err(e) = storage::commit(&record, &events).await {
             match self.session.with_value(|s| s.rewound(before)) {
-                Ok(back) => self.session.set_value(back),
+                Ok(back) => {
+                    self.session.set_value(back);
+                    self.history_rebuilt();
+                }
                 Err(err) => self.fail(format!(
                     "The change could not be taken back ({err}); reload the page."
                 )),

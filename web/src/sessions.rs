@@ -25,6 +25,7 @@ pub fn record_for(id: &str, session: &Session, created_at: f64, now: f64) -> Ses
         created_at,
         tokens: session.tokens_used(),
         next_seq: session.event_count() as u64,
+        forked_from: session.forked_from().map(|o| (o.session.clone(), o.seq)),
     }
 }
 
@@ -49,8 +50,9 @@ pub async fn create_meeting(config: MeetingConfig) -> Result<String, String> {
     store_new(session).await
 }
 
-/// Stores a new session of any kind (its record and its first events); returns its id.
-async fn store_new(session: Session) -> Result<String, String> {
+/// Stores a new session of any kind (its record and its first events; a fork too, made by
+/// [`Session::fork`]); returns its id.
+pub async fn store_new(session: Session) -> Result<String, String> {
     let now = now_ms();
     let id = crate::util::new_id();
     let record = record_for(&id, &session, now, now);

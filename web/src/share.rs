@@ -183,13 +183,13 @@ pub fn SharedBanner(text: StoredValue<String>) -> impl IntoView {
             match crate::transfer::import_session(&file, false, |_| {}).await {
                 Ok(crate::transfer::Imported::Stored(id)) => {
                     state.info_for_next_page("Imported a copy of the shared session.");
-                    navigate(&Route::Session { id, product: None });
+                    navigate(&Route::session(id));
                 }
                 Ok(crate::transfer::Imported::AlreadyThere(id)) => {
                     state.info_for_next_page(
                         "This session is already in your sessions: here it is.",
                     );
-                    navigate(&Route::Session { id, product: None });
+                    navigate(&Route::session(id));
                 }
                 Err(e) => state.error(format!("The shared session was not imported: {e}")),
             }

@@ -90,6 +90,10 @@ pub struct SessionRecord {
     pub tokens: u64,
     /// The sequence number the next event gets (= number of events stored).
     pub next_seq: u64,
+    /// The session it was forked from and the last event it kept, when it is a fork (its log
+    /// says so too: this copy is for the list). Records from before forks have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<(String, u64)>,
 }
 
 /// One stored event: the session it belongs to, its place in the log and core's JSON for it.

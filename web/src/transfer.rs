@@ -54,11 +54,16 @@ pub async fn import_session(
     let created_at = session.created_at().map_or(now, |at| at as f64);
     if !keep_both {
         let (title, kind) = (session.title(), session.kind().name());
+        let forked_from = session.forked_from().map(|o| (o.session.as_str(), o.seq));
         let stored = storage::list_sessions().await.map_err(|e| e.to_string())?;
-        if let Some(same) = stored
-            .iter()
-            .find(|r| r.created_at == created_at && r.kind == kind && r.title == title)
-        {
+        if let Some(same) = stored.iter().find(|r| {
+            r.created_at == created_at
+                    && r.kind == kind
+                    && r.title == title
+                    // A fork shares its original's first event: it is another session.
+                    && r.forked_from.as_ref().map(|(id, seq)| (id.as_str(), *seq))
+                        == forked_from
+        }) {
             return Ok(Imported::AlreadyThere(same.id.clone()));
         }
     }

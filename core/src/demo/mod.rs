@@ -38,10 +38,37 @@ pub const PROVIDER: &str = "demo";
 /// The model name of the demo model.
 pub const MODEL: &str = "demo-1";
 
+/// The demo model's variants: the same model with another voice (its answers drawn from another
+/// seed), so a what-if ("this member on another model") shows a difference offline. The first is
+/// [`MODEL`], whose answers are the recorded demo's.
+pub const VARIANTS: [&str; 2] = [MODEL, "demo-2"];
+
+/// Whether `model` is a demo variant other than [`MODEL`].
+fn is_other_voice(model: &str) -> bool {
+    model != MODEL && VARIANTS.contains(&model)
+}
+
+/// The seed a demo variant answers from: `seed` for [`MODEL`] (and an unknown name), mixed with
+/// the variant's name for the others.
+pub fn variant_seed(seed: u64, model: &str) -> u64 {
+    if is_other_voice(model) {
+        rng::mix(seed, &[model])
+    } else {
+        seed
+    }
+}
+
+/// The closing section a variant other than [`MODEL`] adds to each version it writes, so its
+/// work reads differently from the recorded demo's.
+pub const OTHER_VOICE: &str = "\n## A second voice\n- Written by the demo's second voice (demo-2): the same brief, another emphasis — start from the riskiest assumption and say what would prove it wrong.\n";
+
 /// The seeded demo model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct DemoModel {
     seed: u64,
+    /// A variant other than [`MODEL`]: its versions end with [`OTHER_VOICE`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    other_voice: bool,
 }
 
 /// Token counts of one answer, estimated the way core estimates prompts (four chars a token), since
@@ -81,7 +108,20 @@ pub(crate) enum Draft {
 impl DemoModel {
     /// A demo model whose every answer is fixed by `seed`.
     pub fn new(seed: u64) -> Self {
-        DemoModel { seed }
+        DemoModel {
+            seed,
+            other_voice: false,
+        }
+    }
+
+    /// The demo variant `model` ([`VARIANTS`]) of the model seeded with `seed`: [`MODEL`] (or an
+    /// unknown name) is [`DemoModel::new`]; another variant answers from another seed and in its
+    /// own voice.
+    pub fn variant(seed: u64, model: &str) -> Self {
+        DemoModel {
+            seed: variant_seed(seed, model),
+            other_voice: is_other_voice(model),
+        }
     }
 
     /// The seed, for the session file (so an imported demo session can go on the same way).
@@ -101,6 +141,15 @@ impl DemoModel {
             Step::PeerReview => work::peer_review(&mut cx),
             Step::Inspection => work::inspection(&mut cx),
             Step::Presentation => chair::presentation(&mut cx),
+        };
+        let draft = match draft {
+            Draft::Final(FinalOutput::Write(mut w)) if self.other_voice => {
+                for v in &mut w.versions {
+                    v.new_version.content.push_str(OTHER_VOICE);
+                }
+                Draft::Final(FinalOutput::Write(w))
+            }
+            other => other,
         };
         let mut mistake_rng = rng::SplitMix64::new(rng::mix(base, &["mistake"]));
         let (text, mistake) = match &draft {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::call::{CallKind, CallRecord, CallResult, ChatRole, Message, MAX_ANSWER_TOKENS};
 use super::control::{Until, PERSON};
-use super::event::{EngineEdit, Event, EventKind};
+use super::event::{EngineEdit, Event, EventKind, ForkOrigin};
 use super::status::{Findings, FoldError, PauseReason, Settings, Status};
 use super::Protocol;
 use crate::cost::MemberPrices;
@@ -150,6 +150,9 @@ pub struct Core<P: Protocol> {
     /// call's cost before it is made (see [`crate::cost::MemberPrices`]).
     #[serde(default, skip_serializing_if = "MemberPrices::is_empty")]
     pub prices: MemberPrices,
+    /// Where this session was forked from, when it is a fork (the `forked` event).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<ForkOrigin>,
 }
 
 impl<P: Protocol> Core<P> {
@@ -170,6 +173,7 @@ impl<P: Protocol> Core<P> {
             rounds_ended: false,
             until: None,
             prices: MemberPrices::new(),
+            forked_from: None,
         }
     }
 
@@ -488,6 +492,7 @@ impl<P: Protocol> Core<P> {
                 self.rounds_ended = true;
                 self.status = Status::Running;
             }
+            EventKind::Forked { from } => self.forked_from = Some(from.clone()),
             EventKind::Finished => {
                 self.close_step(at);
                 self.slots.clear();

@@ -48,6 +48,15 @@ pub struct Usage {
     pub cost: Option<crate::cost::Cost>,
 }
 
+/// Where a fork came from: the session it was made of and the last event it kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForkOrigin {
+    /// The original session's id (the app's id, passed in).
+    pub session: String,
+    /// The `seq` of the original's last event the fork kept; everything after it is the fork's.
+    pub seq: u64,
+}
+
 /// A person's edit: the engine's own (limits), or one of the protocol's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "edit", rename_all = "snake_case", bound = "")]
@@ -210,6 +219,12 @@ pub enum EventKind<P: Protocol> {
     },
     /// The session is over.
     Finished,
+    /// This session is a fork: the events before this one are the original's first events, as
+    /// they were (see [`super::Engine::fork_at`]); what follows is its own.
+    Forked {
+        /// The original and the last event kept.
+        from: ForkOrigin,
+    },
 }
 
 impl<P: Protocol> EventKind<P> {
@@ -234,6 +249,7 @@ impl<P: Protocol> EventKind<P> {
             EventKind::Resumed { .. } => "resumed",
             EventKind::RoundsEnded { .. } => "rounds_ended",
             EventKind::Finished => "finished",
+            EventKind::Forked { .. } => "forked",
         }
     }
 }

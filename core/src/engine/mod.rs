@@ -19,6 +19,7 @@ pub mod call;
 pub mod control;
 pub mod core;
 pub mod event;
+pub mod fork;
 mod run;
 pub mod status;
 
@@ -33,7 +34,8 @@ pub use self::call::{
 };
 pub use self::control::{RunTarget, Until};
 pub use self::core::{Core, HaltRecord, Slot, StepRecord};
-pub use self::event::{EngineEdit, Event, EventKind, Usage};
+pub use self::event::{EngineEdit, Event, EventKind, ForkOrigin, Usage};
+pub use self::fork::{ForkError, ForkPlan};
 pub use self::run::Engine;
 pub use self::status::{
     clause, CallBound, EngineError, Findings, Fix, FoldError, LimitKind, Outcome, PauseReason,
@@ -54,6 +56,54 @@ pub struct ModelRef {
     pub provider: String,
     /// Model name as the provider spells it.
     pub model: String,
+}
+
+/// A person's change of one member (a what-if of a fork): its provider and model, its persona.
+/// Every kind carries it in its own edits; `None` leaves that part as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+pub struct MemberChange {
+    /// Member id.
+    pub member: String,
+    /// The provider and model it runs on from now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelRef>,
+    /// Its persona from now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persona: Option<String>,
+}
+
+impl MemberChange {
+    /// What is wrong with the change for a member whose current persona limit is `persona_max`
+    /// characters, if anything.
+    pub fn problem(&self, persona_max: usize) -> Option<String> {
+        if let Some(m) = &self.model {
+            if m.provider.trim().is_empty() || m.model.trim().is_empty() {
+                return Some(format!(
+                    "{}'s provider and model must both be named",
+                    self.member
+                ));
+            }
+        }
+        match &self.persona {
+            Some(p) if p.chars().count() > persona_max => Some(format!(
+                "{}'s persona is longer than {persona_max} characters",
+                self.member
+            )),
+            _ => None,
+        }
+    }
+
+    /// The change in words, for the activity and the transcript.
+    pub fn words(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(m) = &self.model {
+            parts.push(format!("model to {}/{}", m.provider, m.model));
+        }
+        if self.persona.is_some() {
+            parts.push("persona".to_string());
+        }
+        format!("changed {}'s {}", self.member, parts.join(" and "))
+    }
 }
 
 /// What the engine does next when no member of the current step has work left.

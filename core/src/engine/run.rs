@@ -78,6 +78,27 @@ impl<P: Protocol> Engine<P> {
         Ok(engine)
     }
 
+    /// Folds `more` events onto this session, each the next in sequence: how a view of the
+    /// session's history goes forward from a point it already has, without replaying from zero.
+    /// On an error the events before the failing one stay folded.
+    pub fn extend(&mut self, more: &[Event<P>]) -> Result<(), FoldError> {
+        for event in more {
+            let expected = self.events.len() as u64;
+            if event.seq != expected {
+                return Err(FoldError::Sequence {
+                    expected,
+                    found: event.seq,
+                });
+            }
+            if matches!(event.kind, EventKind::Created { .. }) {
+                return Err(FoldError::NotCreated);
+            }
+            Self::fold_into(&mut self.state, event)?;
+            self.events.push(event.clone());
+        }
+        Ok(())
+    }
+
     /// The event log, oldest first.
     pub fn events(&self) -> &[Event<P>] {
         &self.events
@@ -558,7 +579,7 @@ impl<P: Protocol> Engine<P> {
 
     /// Appends an event and folds it into the state. The one door every change goes through. An
     /// `applied` event the protocol refuses leaves the state exactly as it was (all-or-nothing).
-    fn record(&mut self, kind: EventKind<P>, now: u64) -> Result<(), EngineError> {
+    pub(super) fn record(&mut self, kind: EventKind<P>, now: u64) -> Result<(), EngineError> {
         let event = Event {
             seq: self.events.len() as u64,
             at: now,
@@ -625,7 +646,7 @@ impl<P: Protocol> Engine<P> {
 
     /// Issues whatever is due: calls for members of the current step that have none out, the
     /// next step or round when the current one is complete, pauses when a limit is reached.
-    fn advance(&mut self, now: u64) -> Result<(), EngineError> {
+    pub(super) fn advance(&mut self, now: u64) -> Result<(), EngineError> {
         loop {
             let core = self.state.core();
             if core.status != Status::Running {

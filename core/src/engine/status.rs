@@ -131,6 +131,8 @@ pub enum PauseReason<P: Protocol> {
         /// The boundary.
         until: Until,
     },
+    /// A fork was just made: it waits for the person to run it from where it was forked.
+    Forked,
     /// The protocol cannot go on until the person fixes something (its own `reason` tag).
     #[serde(untagged)]
     Blocked(P::Block),
@@ -235,6 +237,7 @@ impl<P: Protocol> PauseReason<P> {
                 clause(error)
             ),
             PauseReason::Reached { until } => until.describe(P::ROUND_WORD),
+            PauseReason::Forked => "a fork, ready to run live from where it was forked".into(),
             PauseReason::Blocked(block) => state
                 .still_blocked(block)
                 .unwrap_or_else(|| "waiting for you to resume".into()),
@@ -265,7 +268,7 @@ impl<P: Protocol> PauseReason<P> {
             },
             PauseReason::CallFailed { fix, .. } => fix.clone(),
             // The run stopped where the person asked: running on is the next move.
-            PauseReason::Reached { .. } => Fix::Resume,
+            PauseReason::Reached { .. } | PauseReason::Forked => Fix::Resume,
             PauseReason::Blocked(_) => Fix::Setup,
         }
     }

@@ -100,7 +100,7 @@ pub fn HomePage() -> impl IntoView {
                 Ok(transfer::Imported::Stored(id)) => {
                     state.info_for_next_page(format!("Imported “{name}”."));
                     refresh.update(|v| *v += 1);
-                    navigate(&Route::Session { id, product: None });
+                    navigate(&Route::session(id));
                 }
                 Ok(transfer::Imported::AlreadyThere(id)) => duplicate.set(Some((name, text, id))),
                 Err(e) => state.error(format!("“{name}” was not imported: {e}")),
@@ -181,7 +181,7 @@ pub fn HomePage() -> impl IntoView {
         busy.set(true);
         leptos::task::spawn_local(async move {
             match crate::sessions::create_meeting(config).await {
-                Ok(id) => navigate(&Route::Session { id, product: None }),
+                Ok(id) => navigate(&Route::session(id)),
                 Err(e) => state.error(e),
             }
             busy.set(false);
@@ -235,7 +235,7 @@ pub fn HomePage() -> impl IntoView {
                         }>"Keep both"</button>
                         <button class="ghost" name="open-existing" on:click=move |_| {
                             duplicate.set(None);
-                            navigate(&Route::Session { id: existing.clone(), product: None });
+                            navigate(&Route::session(existing.clone()));
                         }>"Open the one I have"</button>
                         <button class="ghost" name="cancel-import" on:click=move |_| duplicate.set(None)>"Cancel"</button>
                     </div>
@@ -272,6 +272,47 @@ pub fn HomePage() -> impl IntoView {
             </Suspense>
         </section>
     }
+}
+
+/// The family of a session in the list: what a fork was forked from (a link to the original at
+/// the point it was forked, or a word when the original is gone), and how many forks a session has.
+fn family_line(r: &SessionRecord, list: &[SessionRecord]) -> Option<AnyView> {
+    let forks = list
+        .iter()
+        .filter(|o| o.forked_from.as_ref().is_some_and(|(of, _)| *of == r.id))
+        .count();
+    let forks = (forks > 0).then(|| {
+        let word = if forks == 1 {
+            "1 fork".to_string()
+        } else {
+            format!("{forks} forks")
+        };
+        view! { <span class="muted small family" data-forks=forks>{word}</span> }
+    });
+    let origin = r.forked_from.as_ref().map(|(of, seq)| {
+        let original = list.iter().find(|o| o.id == *of);
+        let href = Route::Session {
+            id: of.clone(),
+            product: None,
+            at: Some(*seq),
+        }
+        .href();
+        match original {
+            Some(o) => view! {
+                <span class="muted small family" data-forked-from=of.clone()>
+                    "Fork of " <a href=href>{o.title.clone()}</a> {format!(" after event {seq}")}
+                </span>
+            }
+            .into_any(),
+            None => view! {
+                <span class="muted small family" data-forked-from=of.clone()>
+                    {format!("Fork of a session not in this browser (after its event {seq})")}
+                </span>
+            }
+            .into_any(),
+        }
+    });
+    (forks.is_some() || origin.is_some()).then(|| view! { {origin} {forks} }.into_any())
 }
 
 /// The sessions table.
@@ -312,13 +353,15 @@ fn SessionTable(list: Vec<SessionRecord>, refresh: RwSignal<u32>) -> impl IntoVi
                     </tr>
                 </thead>
                 <tbody>
-                    {list.into_iter().map(|r| {
+                    {list.iter().map(|r| {
+                        let family = family_line(r, &list);
+                        let r = r.clone();
                         let id = r.id.clone();
                         let id_export = r.id.clone();
                         let title = r.title.clone();
                         view! {
                             <tr data-session-id=r.id.clone()>
-                                <td class="title"><a href=Route::Session { id: r.id.clone(), product: None }.href()>{r.title.clone()}</a></td>
+                                <td class="title"><a href=Route::session(r.id.clone()).href()>{r.title.clone()}</a>{family}</td>
                                 <td>{r.kind.clone()}</td>
                                 <td><span class=format!("badge {}", r.status)>{status_label(&r.status)}</span></td>
                                 <td class="num" data-label="Round">{r.round}</td>

@@ -112,7 +112,7 @@ pub fn NewMeetingForm() -> impl IntoView {
                 busy.set(true);
                 leptos::task::spawn_local(async move {
                     match sessions::create_meeting(config).await {
-                        Ok(id) => navigate(&Route::Session { id, product: None }),
+                        Ok(id) => navigate(&Route::session(id)),
                         Err(e) => state.error(e),
                     }
                     busy.set(false);

@@ -288,7 +288,7 @@ pub fn NewSessionPage() -> impl IntoView {
                 busy.set(true);
                 leptos::task::spawn_local(async move {
                     match sessions::create(config).await {
-                        Ok(id) => navigate(&Route::Session { id, product: None }),
+                        Ok(id) => navigate(&Route::session(id)),
                         Err(e) => state.error(e),
                     }
                     busy.set(false);

@@ -206,7 +206,7 @@ thread_local! {
 }
 
 /// The models to offer for `id` in a form: the list last fetched (Settings' refresh or test),
-/// else fetched now with the stored key and base URL and kept. The demo offers its one model.
+/// else fetched now with the stored key and base URL and kept. The demo offers its variants.
 /// `Err` says in words why there is no list; the person can always type a name. Calls for the
 /// same provider while one is under way share it.
 pub async fn offered(id: ProviderId) -> Offered {
@@ -224,7 +224,11 @@ pub async fn offered(id: ProviderId) -> Offered {
 
 async fn fetch_offered(id: ProviderId) -> Offered {
     if id == ProviderId::Demo {
-        return Ok(vec![id.default_model().to_string()]);
+        // The demo model and its variants (another voice, for what-ifs).
+        return Ok(roundtable_core::demo::VARIANTS
+            .iter()
+            .map(|m| m.to_string())
+            .collect());
     }
     let stored: Vec<String> = crate::storage::get_setting(&setting(id))
         .await

@@ -75,8 +75,10 @@ fn agenda_thing(title: &str) -> String {
 }
 
 /// The demo model's answer to one meeting call.
-pub fn answer(call: &StoredCall<MeetingState>, env: &MeetingEnvelope) -> DemoReply {
-    let mut rng = SplitMix64::new(mix(fnv1a(env.agenda.as_bytes()), &[&call.id]));
+/// `model` is the demo variant the attendee runs on ([`crate::demo::VARIANTS`]).
+pub fn answer(call: &StoredCall<MeetingState>, env: &MeetingEnvelope, model: &str) -> DemoReply {
+    let seed = crate::demo::variant_seed(fnv1a(env.agenda.as_bytes()), model);
+    let mut rng = SplitMix64::new(mix(seed, &[&call.id]));
     let text = match env.step {
         MeetingStep::Decide => decide(env, &mut rng, call.kind == crate::engine::CallKind::Initial),
         MeetingStep::Speak => serde_json::to_string_pretty(&Contribution {

@@ -24,7 +24,7 @@ pub use self::prompt::MeetingEnvelope;
 pub use self::view::{AttendeeMark, MeetingView, PhaseMark, TurnView};
 use crate::engine::{
     Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError, IdChoice, Judgement,
-    Message, ModelRef, Move, Protocol, Settings, StoredCall,
+    MemberChange, Message, ModelRef, Move, Protocol, Settings, StoredCall,
 };
 use crate::text::one_line;
 use crate::validate::{self, Violation};
@@ -67,6 +67,12 @@ pub enum MeetingEdit {
     Remark {
         /// What the person says.
         content: String,
+    },
+    /// An attendee's provider and model, or its persona, changed (a fork's what-if).
+    Member {
+        /// The change.
+        #[serde(flatten)]
+        change: MemberChange,
     },
 }
 
@@ -476,6 +482,14 @@ impl Protocol for MeetingState {
                 Err("the remark is longer than 2,000 characters".into())
             }
             MeetingEdit::Remark { .. } => Ok(()),
+            MeetingEdit::Member { change } => {
+                if !self.attendees.iter().any(|a| a.id == change.member) {
+                    return Err(format!("there is no attendee {}", change.member));
+                }
+                change
+                    .problem(crate::schema::limits::PERSONA_MAX)
+                    .map_or(Ok(()), Err)
+            }
         }
     }
 
@@ -494,6 +508,18 @@ impl Protocol for MeetingState {
                 round: self.core.round,
                 text: content.clone(),
             }),
+            EventKind::PersonEdited {
+                edit: EngineEdit::Protocol(MeetingEdit::Member { change }),
+            } => {
+                if let Some(a) = self.attendees.iter_mut().find(|a| a.id == change.member) {
+                    if let Some(model) = &change.model {
+                        a.model = model.clone();
+                    }
+                    if let Some(persona) = &change.persona {
+                        a.persona = persona.clone();
+                    }
+                }
+            }
             _ => {}
         }
         Ok(Vec::new())
@@ -516,7 +542,8 @@ impl Protocol for MeetingState {
         call: &StoredCall<MeetingState>,
         envelope: &MeetingEnvelope,
     ) -> DemoReply {
-        demo::answer(call, envelope)
+        let model = self.model_of(&call.member).map_or("", |m| m.model.as_str());
+        demo::answer(call, envelope, model)
     }
 }
 

@@ -25,7 +25,7 @@ use crate::context::{
 };
 use crate::engine::{
     CallRecord, ChatRole, Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError,
-    IdChoice, Judgement, Message, ModelRef, Move, Protocol, Settings, StoredCall,
+    IdChoice, Judgement, MemberChange, Message, ModelRef, Move, Protocol, Settings, StoredCall,
 };
 use crate::schema::{
     AttachedContext, CollabOutput, ContextNeed, ContextRequest, Directive, FinalOutput, HaltType,
@@ -65,6 +65,12 @@ pub enum PersonEdit {
     RemarkToChair {
         /// The remark.
         content: String,
+    },
+    /// A member's provider and model, or its persona, changed (a fork's what-if).
+    Member {
+        /// The change.
+        #[serde(flatten)]
+        change: MemberChange,
     },
 }
 
@@ -440,7 +446,8 @@ impl TeamState {
             | EventKind::FellBack { .. }
             | EventKind::Paused { .. }
             | EventKind::Resumed { .. }
-            | EventKind::Finished => {}
+            | EventKind::Finished
+            | EventKind::Forked { .. } => {}
         }
         Ok(Vec::new())
     }
@@ -477,6 +484,20 @@ impl TeamState {
                     content: content.clone(),
                 });
                 format!("told the chair: {}", one_line(content, 160))
+            }
+            PersonEdit::Member { change } => {
+                let member = self
+                    .members
+                    .iter_mut()
+                    .find(|m| m.id == change.member)
+                    .ok_or_else(|| FoldError::Unexpected(format!("no member {}", change.member)))?;
+                if let Some(model) = &change.model {
+                    member.model = model.clone();
+                }
+                if let Some(persona) = &change.persona {
+                    member.persona = persona.clone();
+                }
+                change.words()
             }
         })
     }
@@ -1135,7 +1156,8 @@ impl Protocol for TeamState {
     }
 
     fn demo_answer(&self, call: &StoredCall<TeamState>, envelope: &Envelope) -> DemoReply {
-        crate::demo::DemoModel::new(crate::demo::rng::fnv1a(self.request.as_bytes()))
+        let model = self.model_of(&call.member).map_or("", |m| m.model.as_str());
+        crate::demo::DemoModel::variant(crate::demo::rng::fnv1a(self.request.as_bytes()), model)
             .answer_to(call, envelope)
             .into()
     }
@@ -1262,6 +1284,14 @@ pub fn check_edit(s: &TeamState, edit: &PersonEdit) -> Result<(), String> {
             } else {
                 Ok(())
             }
+        }
+        PersonEdit::Member { change } => {
+            if !s.members.iter().any(|m| m.id == change.member) {
+                return Err(format!("there is no member {}", change.member));
+            }
+            change
+                .problem(crate::schema::limits::PERSONA_MAX)
+                .map_or(Ok(()), Err)
         }
     }
 }

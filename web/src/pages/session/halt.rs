@@ -23,8 +23,14 @@ pub fn HaltDialog() -> impl IntoView {
             crate::pages::dialog::focus_first(&el, "button[data-option], textarea");
         }
     });
+    // The live session's question (not a question of a point of history being shown), and not
+    // over the history view: the person answers it back on live.
     let question = move || {
-        runner.with(|s| {
+        runner.version.track();
+        if runner.history_at.get().is_some() {
+            return None;
+        }
+        runner.with_untracked(|s| {
             s.question()
                 .map(|(asked_by, halt)| (asked_by.to_string(), halt.clone()))
         })

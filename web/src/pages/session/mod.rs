@@ -17,7 +17,9 @@ mod budget;
 mod charter;
 mod cost;
 mod fix;
+mod fork;
 mod halt;
+mod history;
 mod meeting;
 mod overview;
 mod product;
@@ -50,7 +52,11 @@ pub fn edit_team(
 
 /// The session page.
 #[component]
-pub fn SessionPage(id: String, product: Signal<Option<String>>) -> impl IntoView {
+pub fn SessionPage(
+    id: String,
+    product: Signal<Option<String>>,
+    at: Signal<Option<u64>>,
+) -> impl IntoView {
     let loaded = RwSignal::new(None::<Result<Runner, String>>);
     let id_for_load = id.clone();
     leptos::task::spawn_local(async move {
@@ -66,7 +72,7 @@ pub fn SessionPage(id: String, product: Signal<Option<String>>) -> impl IntoView
                     <p><a href="#/">"Back to your sessions"</a></p>
                 </section>
             }.into_any(),
-            Some(Ok(r)) => view! { <SessionView runner=r product=product/> }.into_any(),
+            Some(Ok(r)) => view! { <SessionView runner=r product=product at=at/> }.into_any(),
         }}
     }
 }
@@ -79,11 +85,32 @@ pub fn SessionView(
     /// Where selecting a product goes; by default the session's route (`#/s/<id>/p/<p>`).
     #[prop(optional)]
     on_select: Option<Callback<Option<String>>>,
+    /// The point of history the route names (`#/s/<id>@<seq>`); none on a page with no route
+    /// of its own (a shared link), which shows no history slider.
+    #[prop(optional)]
+    at: Option<Signal<Option<u64>>>,
 ) -> impl IntoView {
     provide_context(runner);
+    // The point of history in the route (`@seq`) is what the page shows.
+    if let Some(at) = at {
+        Effect::new(move |_| {
+            if let Err(e) = runner.show_history(at.get()) {
+                runner.error.set(Some(e));
+            }
+        });
+    }
     let inspect = Inspect(RwSignal::new(None));
     provide_context(inspect);
-    let view = Memo::new(move |_| runner.with(Session::view));
+    provide_context(fork::ForkFrom(RwSignal::new(None)));
+    // While the page shows a point of history, nothing can be done to it: no run control or
+    // edit is offered (the live session's are, once the person goes back to live).
+    let view = Memo::new(move |_| {
+        let mut v = runner.with(Session::view);
+        if runner.history_at.get().is_some() {
+            v.actions = Default::default();
+        }
+        v
+    });
     provide_context(ViewMemo(view));
     // A session's kind never changes: its panels are chosen once.
     let kind = runner.with_untracked(Session::kind);
@@ -105,6 +132,7 @@ pub fn SessionView(
             navigate(&Route::Session {
                 id: session_id.get_value(),
                 product: p,
+                at: at.and_then(|a| a.get_untracked()),
             })
         })
     });
@@ -112,6 +140,7 @@ pub fn SessionView(
     view! {
         <div class="session" data-status=move || view.with(|v| v.status)>
             <SessionHeader/>
+            {at.is_some().then(|| view! { <history::HistoryBar/> })}
             <cost::CostPanel/>
             <Banners/>
             {(kind == Kind::Meeting).then(|| view! { <meeting::MeetingPanels/> <budget::BudgetPanel/> })}
@@ -139,6 +168,7 @@ pub fn SessionView(
             </div>
             })}
             <transcript::TranscriptDialog/>
+            <fork::ForkDialog/>
             <halt::HaltDialog/>
         </div>
     }
@@ -292,7 +322,10 @@ fn Banners() -> impl IntoView {
                 </div>
             }).collect_view()
         }}
+        // The status banners speak of the live session: none while a point of history is shown
+        // (its own banner says so).
         {move || match view.with(|v| v.status) {
+            _ if runner.history_at.get().is_some() => None,
             "paused" if !runner.reopened_paused.get() => {
                 let failed = view.with(|v| v.fix.as_ref().is_some_and(|f| *f == roundtable_core::engine::Fix::Settings));
                 Some(view! {

@@ -9,8 +9,10 @@
 use leptos::prelude::*;
 use roundtable_core::protocol::CallKind;
 
+use super::fork::ForkFrom;
 use super::{Inspect, ViewMemo};
 use crate::runner::Runner;
+use roundtable_core::fork::ForkAt;
 
 /// The badge class of a call's state word ([`roundtable_core::live::CallNow`]).
 fn state_class(word: &str) -> &'static str {
@@ -30,6 +32,7 @@ pub fn Timeline() -> impl IntoView {
     let runner = expect_context::<Runner>();
     let ViewMemo(view) = expect_context::<ViewMemo>();
     let Inspect(inspect) = expect_context::<Inspect>();
+    let ForkFrom(fork_from) = expect_context::<ForkFrom>();
     view! {
         <section class="panel" aria-label="Timeline">
             <h2>"Timeline"</h2>
@@ -98,6 +101,12 @@ pub fn Timeline() -> impl IntoView {
                                                     </span>
                                                 })}
                                                 {call.cost.map(|c| view! { <span class="muted small" data-call-cost>{c}</span> })}
+                                                <button class="ghost small fork-call" name="fork" aria-label=format!("Fork from {}", call.id)
+                                                    title="Fork from here: a new session with everything before this call, then live with your changes"
+                                                    on:click={
+                                                        let id = call.id.clone();
+                                                        move |_| fork_from.set(Some(ForkAt::Call(id.clone())))
+                                                    }>"Fork"</button>
                                             </div>
                                         }
                                     }).collect_view()}

@@ -9,8 +9,10 @@ use roundtable_core::protocol::{CallKind, ChatRole};
 use roundtable_core::session::{CallView, ResultView as CallResultView};
 use roundtable_core::validate::Violation;
 
+use super::fork::ForkFrom;
 use super::Inspect;
 use crate::runner::Runner;
+use roundtable_core::fork::ForkAt;
 
 fn role_word(r: ChatRole) -> &'static str {
     match r {
@@ -33,6 +35,7 @@ fn kind_word(k: CallKind) -> &'static str {
 pub fn TranscriptDialog() -> impl IntoView {
     let runner = expect_context::<Runner>();
     let Inspect(inspect) = expect_context::<Inspect>();
+    let ForkFrom(fork_from) = expect_context::<ForkFrom>();
     let close = move || inspect.set(None);
     let dialog_ref = NodeRef::<leptos::html::Div>::new();
     // Where focus was when the dialog opened: it goes back there when the dialog closes.
@@ -67,6 +70,17 @@ pub fn TranscriptDialog() -> impl IntoView {
                         }>
                         <header>
                             <h2 id="transcript-title">{format!("Transcript of {call_id}")}</h2>
+                            {record.is_some().then(|| {
+                                let id = call_id.clone();
+                                view! {
+                                    <button class="ghost" name="fork" title="A new session with everything before this call, then live with your changes"
+                                        on:click=move |_| {
+                                            // One dialog at a time: the fork dialog takes the transcript's place.
+                                            inspect.set(None);
+                                            fork_from.set(Some(ForkAt::Call(id.clone())));
+                                        }>"Fork from here"</button>
+                                }
+                            })}
                             <button class="ghost" on:click=move |_| close() aria-label="Close">"Close"</button>
                         </header>
                         <div class="body">
@@ -252,7 +266,7 @@ fn ResultView(result: Option<CallResultView>) -> impl IntoView {
 }
 
 #[component]
-fn Violations(list: Vec<Violation>, warning: bool) -> impl IntoView {
+pub(super) fn Violations(list: Vec<Violation>, warning: bool) -> impl IntoView {
     (!list.is_empty()).then(|| view! {
         <div class="violations">
             <h3 class="small">{if warning { "Warnings" } else { "Validation errors" }}</h3>

@@ -1,0 +1,76 @@
+//! The history slider: the session as it was after any event of its log — the tree, the
+//! products, the transcript, the charter, the timeline — with the point in the route
+//! (`#/s/<id>@<seq>`), so it can be shared inside the app.
+//!
+//! The slider is a range input (arrow keys step one event, Page Up/Down further, Home/End to the
+//! ends). Moving it replaces the route's `@seq` (no Back-button entry per step); the page reads
+//! the route and the runner folds to that point ([`Runner::show_history`]), so every panel shows
+//! the past through the same `Runner::with`. While history is shown, a banner says so, nothing
+//! can be run or edited, and "Back to live" returns.
+
+use leptos::prelude::*;
+
+use super::fork::ForkFrom;
+use crate::route::{replace, Route};
+use crate::runner::Runner;
+
+/// The route of this page with `at` as the point of history.
+fn route_at(at: Option<u64>) -> Route {
+    match Route::current() {
+        Route::Session { id, product, .. } => Route::Session { id, product, at },
+        other => other,
+    }
+}
+
+/// The slider and, while a point of history is shown, the banner with the way back.
+#[component]
+pub fn HistoryBar() -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    let ForkFrom(fork_from) = expect_context::<ForkFrom>();
+    let total = move || runner.event_count();
+    let shown = move || runner.history_at.get();
+    let value = move || shown().unwrap_or_else(total);
+    let label = move || {
+        let n = total();
+        let k = value();
+        let what = runner
+            .with_untracked(|s| s.event_line(k.saturating_sub(1)))
+            .unwrap_or_default();
+        format!(
+            "Event {} of {}: {what}",
+            k.saturating_sub(1),
+            n.saturating_sub(1)
+        )
+    };
+    let go = move |len: usize| replace(&route_at(Some(len.saturating_sub(1) as u64)));
+    // Drawn once there is a history to scrub (not again on every event: the slider keeps focus).
+    let has_history = Memo::new(move |_| total() > 1);
+    view! {
+        {move || has_history.get().then(|| view! {
+            <section class="history-bar" aria-label="History" data-history=move || if shown().is_some() { "past" } else { "live" }>
+                <label for="history-slider" class="small"><strong>"History"</strong></label>
+                <input type="range" id="history-slider" name="history" min="1" max=total step="1"
+                    prop:value=move || value().to_string()
+                    aria-valuetext=label
+                    on:input=move |ev| {
+                        if let Ok(len) = event_target_value(&ev).parse::<usize>() { go(len); }
+                    }/>
+                <span class="muted small history-label" aria-hidden="true">{label}</span>
+                {move || shown().is_none().then(|| view! {
+                    <span class="badge ok small" data-live>"Live"</span>
+                })}
+            </section>
+        })}
+        {move || shown().map(|k| view! {
+            <div class="banner warn" role="status" data-banner="history">
+                <span class="grow">
+                    <strong>"Viewing history"</strong>
+                    {format!(" — the session as it was after event {} of {}. Nothing can be run or edited here.", k - 1, total() - 1)}
+                </span>
+                <button class="ghost small" name="fork-here" title="A new session with the events up to this point, then live"
+                    on:click=move |_| fork_from.set(Some(roundtable_core::fork::ForkAt::Event(k as u64 - 1)))>"Fork from here"</button>
+                <button class="small" name="back-to-live" on:click=move |_| replace(&route_at(None))>"Back to live"</button>
+            </div>
+        })}
+    }
+}
