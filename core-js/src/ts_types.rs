@@ -420,6 +420,30 @@ mod tests {
         assert!(text.contains("export type HaltingStep = \"bootstrap\" | \"plan_assign\";"));
     }
 
+    /// `lib.rs`'s `default_lists` (the `[]` defaults `validateStep` fills in) names exactly the
+    /// fields of each step's final output that the schema gives a `default`.
+    #[test]
+    fn the_filled_in_defaults_are_the_schema_defaults() {
+        for (name, team_step, schema) in committed() {
+            if !team_step {
+                continue;
+            }
+            let step = Step::from_wire_name(&name).unwrap();
+            let output = final_output(&schema).unwrap();
+            let mut defaults: Vec<&str> = schema["$defs"][output]["properties"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .filter(|(_, p)| p.get("default").is_some())
+                .map(|(k, _)| k.as_str())
+                .collect();
+            let mut listed = crate::default_lists(step).to_vec();
+            defaults.sort_unstable();
+            listed.sort_unstable();
+            assert_eq!(listed, defaults, "{name}");
+        }
+    }
+
     #[test]
     fn fields_are_optional_nullable_or_defaulted_as_the_schema_says() {
         let schema = serde_json::json!({
