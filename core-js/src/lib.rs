@@ -2,11 +2,13 @@
 //!
 //! Its own crate so that the engine (`roundtable-core`, which the browser app links) carries none
 //! of the Node-only speed machinery kept here: the UTF-16 copy-in ([`utf16`]), the value tape
-//! builder (`TAPE_BUILDER`) and the hand-written TypeScript types. Built with
+//! builder (`TAPE_BUILDER`) and the TypeScript declarations. Built with
 //! `wasm-pack build core-js --target nodejs|web --out-name roundtable_core` (see
 //! `scripts/build-core-pkg.sh`) into `core-js/pkg-node` and `core-js/pkg-web`. Every function takes
-//! and returns plain JS values; the TypeScript types are written by hand in the
-//! `typescript_custom_section` below (wasm-bindgen would say `any`).
+//! and returns plain JS values; their TypeScript types are two `typescript_custom_section`s below
+//! (wasm-bindgen would say `any`): every answer shape generated from the committed JSON Schemas
+//! ([`ts_types`] writes `answer_types.d.ts`, a test keeps it current), and the API itself
+//! (functions, options, results, `Known`, `Violation`, the product tree) written by hand.
 //!
 //! The boundary is kept cheap because `validateStep` sits on the hot path of every model answer:
 //! the raw text crosses once (on Node its UTF-16 code units by one `Buffer.write`, transcoded by
@@ -32,13 +34,18 @@ use roundtable_core::validate::{
 };
 use utf16::utf16le_to_string;
 
+#[cfg(test)]
+mod ts_types;
+
+/// The TypeScript declarations of every answer shape, generated from the committed JSON Schemas
+/// by [`ts_types`] (a test keeps the file current).
+#[wasm_bindgen(typescript_custom_section)]
+const ANSWER_TYPES: &'static str = include_str!("answer_types.d.ts");
+
+/// What is not an answer shape, written by hand: the API's functions, options and results, `Known`,
+/// `Violation`, and the product tree as the host stores it.
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
-/** The seven steps of a team session, by wire name. */
-export type StepName =
-  | "bootstrap" | "reflect" | "plan_assign" | "write"
-  | "peer_review" | "inspection" | "presentation";
-
 /** Ids the session knows; every id an answer names must be in the matching list.
  *  A list left out counts as empty. Leave `known` out altogether to check the shape only. */
 export interface Known {
@@ -66,126 +73,11 @@ export interface ValidateOptions {
   truncated?: boolean;
 }
 
-// ---- wire types of spec 000 ----
-export type ProductType = "Content" | "Decision" | "Collection" | "Orchestration";
-export type ContextNeed = "full_content" | "version_history" | "all_feedback" | "peer_content";
-export interface ContextRequest { productId: string; need: ContextNeed; reason: string }
-export interface Halt { type: "question" | "done"; to: string[]; message: string; options?: string[] }
-export interface CollabOutput {
-  refersToProduct: string;
-  type: "feedback" | "question" | "suggestion" | "endorsement" | "concern";
-  importance: number;
-  comment: string;
-  shortestSummary: string;
-  refersToVersion?: string;
-  referencesProductIds?: string[];
-  addresseeIds?: string[];
-  respondingToCollabIds?: string[];
-}
-export interface RemarkOutput {
-  recipients: string[];
-  type: "question" | "suggestion" | "observation" | "note" | "missing_detail" | "blocker" | "comment";
-  content: string;
-  isBlocker?: boolean;
-}
-export interface NewProduct { name: string; type: ProductType; dod: string; description?: string; assignee?: string }
-export interface ProductPatch {
-  name?: string; type?: ProductType; dod?: string; description?: string;
-  /** null unassigns; absent keeps the assignee. */
-  assignee?: string | null;
-}
-export type TreeOperation =
-  | { action: "ADD"; newId: string; parentId: string; product: NewProduct; reason?: string }
-  | { action: "REMOVE"; productId: string; reason: string }
-  | { action: "MOVE"; productId: string; parentId: string; reason?: string }
-  | { action: "UPDATE"; productId: string; product: ProductPatch; reason?: string };
-export interface Directive { objective: string; dod: string; why: string; context?: string }
-export interface AttachedContext { productId: string; include: ("content" | "feedback")[]; reason: string }
-export interface AssignmentOutput {
-  productId: string; assignee: string; directive: Directive; attachedContext?: AttachedContext[];
-}
-export interface AcceptanceDecision { productId: string; accepted: boolean; versionId?: string; rejectionReason?: string }
-export interface ChairVersion { productId: string; content: string; changeSummary: string }
-
-export interface BootstrapOutput {
-  thinking: { interpretation: string; scopeDecisions: string };
-  mission: string;
-  objectives: string;
-  constraints: string;
-  personas: Record<string, string>;
-  operativeDomains: Record<string, { responsibility: string; area: string }>;
-  initialProducts: { name: string; type: ProductType; dod: string; owner: string | null }[];
-  missingDetails?: string[];
-}
-export interface ReflectOutput {
-  reflections: {
-    refersToProduct: string;
-    dodStatus: "met" | "partially_met" | "not_met";
-    dodGaps?: string[];
-    feedbackResponses: { collabId: string; action: "accept" | "defer" | "reject"; rationale: string; plannedChange?: string }[];
-    nextVersionDelta: string;
-    blockers?: string[];
-  }[];
-  collabs: CollabOutput[];
-  remarks: RemarkOutput[];
-}
-export interface PlanAssignOutput {
-  thinking: { roundStrategy: string; acceptanceRationale: string };
-  treeOperations: TreeOperation[];
-  assignments: AssignmentOutput[];
-  acceptance: AcceptanceDecision[];
-  chairVersions?: ChairVersion[];
-  remarks: RemarkOutput[];
-  bootstrapOverrides?: {
-    mission?: string;
-    objectives?: string;
-    personas?: Record<string, string>;
-    operativeDomains?: Record<string, { responsibility?: string; area?: string }>;
-  };
-}
-export interface WriteOutput {
-  versions: { productId: string; newVersion: { contentTitle: string; content: string; changeSummary: string } }[];
-  collabs: CollabOutput[];
-  remarks: RemarkOutput[];
-}
-export interface PeerReviewOutput {
-  reviews: { productId: string; versionId: string; assessment: "approved" | "needs_revision"; summary: string }[];
-  collabs: CollabOutput[];
-  remarks: RemarkOutput[];
-}
-export interface InspectionOutput {
-  inspections: {
-    productId: string;
-    versionId: string;
-    assessment: "approved" | "needs_revision" | "blocked";
-    findings: {
-      category: "security" | "completeness" | "coherence" | "integration" | "quality";
-      severity: number; issue: string; recommendation: string; dodCriterion?: string;
-    }[];
-  }[];
-  collabs: CollabOutput[];
-  remarks: RemarkOutput[];
-}
-export interface PresentationOutput { messages: { content: string; asAgent: string }[] }
-
-/** The final output of each step, by step name. */
-export interface FinalOutputs {
-  bootstrap: BootstrapOutput;
-  reflect: ReflectOutput;
-  plan_assign: PlanAssignOutput;
-  write: WriteOutput;
-  peer_review: PeerReviewOutput;
-  inspection: InspectionOutput;
-  presentation: PresentationOutput;
-}
-/** The steps that may halt (the step × responseType matrix of spec 000). */
-export type HaltingStep = "bootstrap" | "plan_assign";
+// The answer shapes (StepName, Answers, FinalOutputs, HaltingStep, BootstrapOutput, TreeOperation…)
+// are generated from the JSON Schemas: see answer_types.d.ts, the section after this one.
 
 /** A valid answer of step S, as sent (after recovery), with default `[]` fields filled in. */
-export type StepAnswer<S extends StepName = StepName> =
-  | { responseType: "request_context"; contextRequests: ContextRequest[] }
-  | (S extends HaltingStep ? { responseType: "halt"; halt: Halt } : never)
-  | ({ responseType: "final_output" } & FinalOutputs[S]);
+export type StepAnswer<S extends StepName = StepName> = Answers[S];
 
 export interface ValidateOk<S extends StepName = StepName> { ok: true; value: StepAnswer<S>; warnings: Violation[] }
 export interface ValidateVerdictOk { ok: true; warnings: Violation[] }

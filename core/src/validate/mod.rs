@@ -42,7 +42,9 @@ mod recover;
 mod report;
 pub(crate) use check::SPECIAL_RECIPIENTS;
 pub use report::repair_prompt;
-mod shape;
+pub(crate) mod shape;
+#[cfg(test)]
+mod shape_gen;
 pub mod tape;
 
 /// The ids a session knows, to check that every id an answer names exists. When the caller has no

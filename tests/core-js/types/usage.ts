@@ -1,5 +1,5 @@
 // Type-checked (never run) by tests/core-js/types.test.mjs with `tsc --noEmit --strict`: proves the
-// hand-written declarations of core-js/pkg-node are precise. Each `@ts-expect-error` line must fail to
+// declarations of core-js/pkg-node (hand-written API, generated answer shapes) are precise. Each `@ts-expect-error` line must fail to
 // type-check, or tsc reports the directive as unused.
 import {
   validateStep,
@@ -12,6 +12,10 @@ import {
   type Violation,
   type PlanAssignOutput,
   type ProductTree,
+  type Answers,
+  type FinalOutputs,
+  type MeetingDecision,
+  type MeetingMinutes,
 } from 'roundtable-core';
 
 const raw: string = '{}';
@@ -94,3 +98,15 @@ applyTreeOperations(tree, [{ action: 'ADD', newId: 'new-1', parentId: 'p0', prod
 
 const known: string[] = knownFromTree(tree).products;
 void known;
+
+// Every kind's answer shapes are declared (generated from core/schemas by core-js/src/ts_types.rs).
+const decision: Answers['meeting_decision'] = { decision: 'change_phase', new_phase: 'Evaluation', rationale: 'Options are on the table.' };
+const minutes: MeetingMinutes = { summary: 'We met.', decisions: [], action_items: [{ owner: 'user-1', task: 'Book it' }], open_questions: [] };
+void decision, minutes;
+// @ts-expect-error not one of the seven phases
+const badPhase: MeetingDecision = { decision: 'change_phase', new_phase: 'Voting', rationale: 'x' };
+// @ts-expect-error rationale is required
+const noRationale: MeetingDecision = { decision: 'continue', next_agent_id: 'a' };
+void badPhase, noRationale;
+const out: FinalOutputs['write'] = { versions: [], collabs: [], remarks: [] };
+void out;

@@ -171,7 +171,7 @@ pub struct DecisionWire {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_reason: Option<String>,
     /// Always required: the reasoning behind the decision.
-    #[schemars(length(min = 1, max = 600))]
+    #[schemars(length(min = 1, max = limits::RATIONALE_MAX))]
     pub rationale: String,
 }
 
@@ -221,7 +221,7 @@ impl From<&Decision> for DecisionWire {
 #[schemars(title = "meeting_contribution")]
 pub struct Contribution {
     /// What the member says, in Markdown: one to four short paragraphs or a short list.
-    #[schemars(length(min = 20, max = 4000))]
+    #[schemars(length(min = limits::CONTRIBUTION_MIN, max = limits::CONTRIBUTION_MAX))]
     pub contribution: String,
 }
 
@@ -231,7 +231,7 @@ pub struct ActionItem {
     /// The attendee who owns it (an attendee id, or `user-1` for the person).
     pub owner: String,
     /// What is to be done.
-    #[schemars(length(min = 3, max = 300))]
+    #[schemars(length(min = 3, max = limits::ITEM_MAX))]
     pub task: String,
     /// When, in words ("by Friday"), if anyone said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -243,16 +243,16 @@ pub struct ActionItem {
 #[schemars(title = "meeting_minutes")]
 pub struct Minutes {
     /// What the meeting was about and how it went, in two to four sentences.
-    #[schemars(length(min = 20, max = 1500))]
+    #[schemars(length(min = limits::SUMMARY_MIN, max = limits::SUMMARY_MAX))]
     pub summary: String,
     /// What was decided, one item each.
-    #[schemars(length(max = 12))]
+    #[schemars(length(max = limits::LIST_MAX))]
     pub decisions: Vec<String>,
     /// Who does what.
-    #[schemars(length(max = 20))]
+    #[schemars(length(max = limits::ACTIONS_MAX))]
     pub action_items: Vec<ActionItem>,
     /// What is still open.
-    #[schemars(length(max = 12))]
+    #[schemars(length(max = limits::LIST_MAX))]
     pub open_questions: Vec<String>,
 }
 

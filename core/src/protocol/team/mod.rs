@@ -13,6 +13,8 @@
 
 pub mod config;
 pub mod examples;
+#[cfg(test)]
+pub(crate) mod ids;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,0 +1,723 @@
+// Generated from core/schemas/*.plain.json by core-js/src/ts_types.rs: do not edit.
+// UPDATE_TS_TYPES=1 cargo test -p roundtable-core-js ts_types rewrites it.
+
+/** The chair accepts a version of a product, or rejects the latest one. */
+export interface AcceptanceDecision {
+  /** Product temp id. */
+  productId: string;
+  /** Accepted or not. */
+  accepted: boolean;
+  /** Why not. */
+  rejectionReason?: string | null;
+  /** The accepted version. */
+  versionId?: string | null;
+}
+
+/** One action item of the minutes. */
+export interface ActionItem {
+  /** The attendee who owns it (an attendee id, or `user-1` for the person). */
+  owner: string;
+  /** What is to be done. */
+  task: string;
+  /** When, in words ("by Friday"), if anyone said. */
+  due?: string | null;
+}
+
+/** One product given to one member for this round's Write step. */
+export interface AssignmentOutput {
+  /** Product temp id (or a `new-N` added in the same answer). */
+  productId: string;
+  /** Member id, e.g. `operative-1`. */
+  assignee: string;
+  /** What to do. */
+  directive: Directive;
+  /** Other products to show the assignee. */
+  attachedContext?: AttachedContext[] | null;
+}
+
+/** Context from another product the chair attaches to an assignment. */
+export interface AttachedContext {
+  /** Product temp id. */
+  productId: string;
+  /** Which parts. */
+  include: AttachmentPart[];
+  /** Why the assignee needs it. */
+  reason: string;
+}
+
+/**
+ * What to attach from another product.
+ * - `content`: Its current version.
+ * - `feedback`: Its collabs.
+ */
+export type AttachmentPart = "content" | "feedback";
+
+/** Bootstrap's final output: the charter, personas, domains and first products. */
+export interface BootstrapOutput {
+  /** Reasoning. */
+  thinking: BootstrapThinking;
+  /** Max 2000 chars. */
+  mission: string;
+  /** The objectives. */
+  objectives: string;
+  /** The constraints. */
+  constraints: string;
+  /** Member id → persona, max 500 chars each. */
+  personas: Record<string, string>;
+  /** Operative id → domain. */
+  operativeDomains: Record<string, OperativeDomain>;
+  /** First products. */
+  initialProducts: InitialProduct[];
+  /** What the chair still needs from the person. */
+  missingDetails?: string[] | null;
+}
+
+/** Mid-session changes of the charter by the chair. */
+export interface BootstrapOverrides {
+  /** Max 2000 chars. */
+  mission?: string | null;
+  /** Max 1000 chars. */
+  objectives?: string | null;
+  /** Operative id → partial domain. */
+  operativeDomains?: Record<string, OperativeDomainPatch> | null;
+  /** Member id → persona, max 500 chars each. */
+  personas?: Record<string, string> | null;
+}
+
+/** The chair's reasoning in Bootstrap. */
+export interface BootstrapThinking {
+  /** How the chair reads the request. */
+  interpretation: string;
+  /** What is in and out of scope. */
+  scopeDecisions: string;
+}
+
+/** A version the chair writes itself during PlanAssign. */
+export interface ChairVersion {
+  /** Product temp id. */
+  productId: string;
+  /** The content. */
+  content: string;
+  /** What changed. */
+  changeSummary: string;
+}
+
+/** A comment on a product, addressed to members, that later prompts surface to its owner. */
+export interface CollabOutput {
+  /** Temp id of the product it is about. */
+  refersToProduct: string;
+  /** Kind of comment. */
+  type: CollabType;
+  /** 1–10. */
+  importance: number;
+  /** The comment (max 5000 chars). */
+  comment: string;
+  /** One line for lists (max 120 chars). */
+  shortestSummary: string;
+  /** Members it is addressed to. */
+  addresseeIds?: string[] | null;
+  /** Other products it mentions. */
+  referencesProductIds?: string[] | null;
+  /** Temp id of the version it is about. */
+  refersToVersion?: string | null;
+  /** Collabs it answers. */
+  respondingToCollabIds?: string[] | null;
+}
+
+/**
+ * What a collab says about a product.
+ * - `feedback`: General feedback.
+ * - `question`: Something the author wants answered.
+ * - `suggestion`: A proposed change.
+ * - `endorsement`: Agreement, without restating the content.
+ * - `concern`: A risk or a problem.
+ */
+export type CollabType = "feedback" | "question" | "suggestion" | "endorsement" | "concern";
+
+/**
+ * What a member may ask for instead of answering: more of the tree than its prompt showed.
+ * - `full_content`: The whole current version of a product.
+ * - `version_history`: Every version with its change summary and reflection note.
+ * - `all_feedback`: Every collab on the product.
+ * - `peer_content`: The current versions of products written by other members.
+ */
+export type ContextNeed = "full_content" | "version_history" | "all_feedback" | "peer_content";
+
+/** One slice of context a member asks for. */
+export interface ContextRequest {
+  /** Temp id of the product (`p3`). */
+  productId: string;
+  /** Which slice. */
+  need: ContextNeed;
+  /** Why the member needs it (max 500 chars). */
+  reason: string;
+}
+
+/**
+ * The three decisions of spec `001`.
+ * - `continue`: Give the floor to someone.
+ * - `change_phase`: Move to another phase.
+ * - `end_meeting`: End the meeting.
+ */
+export type DecisionWord = "continue" | "change_phase" | "end_meeting";
+
+/** What the chair tells an assignee to do with a product this round. */
+export interface Directive {
+  /** What to achieve. */
+  objective: string;
+  /** When it counts as done. */
+  dod: string;
+  /** Why it matters. */
+  why: string;
+  /** Anything else the assignee should know. */
+  context?: string | null;
+}
+
+/**
+ * How far a product is from its definition of done.
+ * - `met`: Done.
+ * - `partially_met`: Partly done.
+ * - `not_met`: Not done.
+ */
+export type DodStatus = "met" | "partially_met" | "not_met";
+
+/**
+ * What a member does with one collab it received.
+ * - `accept`: Will act on it.
+ * - `defer`: Later.
+ * - `reject`: Will not act on it.
+ */
+export type FeedbackAction = "accept" | "defer" | "reject";
+
+/** A member's answer to one collab. */
+export interface FeedbackResponse {
+  /** Collab temp id. */
+  collabId: string;
+  /** Accept, defer or reject. */
+  action: FeedbackAction;
+  /** Why. */
+  rationale: string;
+  /** What will change. */
+  plannedChange?: string | null;
+}
+
+/** One problem the inspector found. */
+export interface Finding {
+  /** What it is about. */
+  category: FindingCategory;
+  /** 1–10. */
+  severity: number;
+  /** The problem. */
+  issue: string;
+  /** The fix. */
+  recommendation: string;
+  /** Which part of the definition of done it breaks. */
+  dodCriterion?: string | null;
+}
+
+/**
+ * What an inspection finding is about.
+ * - `security`: Safety and security.
+ * - `completeness`: Missing parts.
+ * - `coherence`: Internal consistency.
+ * - `integration`: Fit with the other products.
+ * - `quality`: General quality.
+ */
+export type FindingCategory = "security" | "completeness" | "coherence" | "integration" | "quality";
+
+/** A pause for the person: a question (with optional choices) or the end of the rounds. */
+export interface Halt {
+  /** Question or done. */
+  type: HaltType;
+  /** Recipients: `["user-1"]` or `["u:all"]` (only the person answers a halt). */
+  to: ("user-1" | "u:all")[];
+  /** What the person reads (max 2000 chars). */
+  message: string;
+  /** Choices offered for a question; the person may still answer freely. */
+  options?: string[] | null;
+}
+
+/**
+ * Why a member stops the flow.
+ * - `question`: The person must answer before the session goes on.
+ * - `done`: The chair declares the work finished; Presentation follows.
+ */
+export type HaltType = "question" | "done";
+
+/** A product Bootstrap creates. */
+export interface InitialProduct {
+  /** Max 200 chars. */
+  name: string;
+  /** Kind of product. */
+  type: ProductType;
+  /** Definition of done. */
+  dod: string;
+  /** Member id that owns it, or null. */
+  owner?: string | null;
+}
+
+/** One inspection of one version. */
+export interface Inspection {
+  /** Product temp id. */
+  productId: string;
+  /** Version temp id. */
+  versionId: string;
+  /** Verdict. */
+  assessment: InspectionAssessment;
+  /** Problems found. */
+  findings: Finding[];
+}
+
+/**
+ * The inspector's verdict.
+ * - `approved`: Good as it is.
+ * - `needs_revision`: Needs another version.
+ * - `blocked`: Cannot go on.
+ */
+export type InspectionAssessment = "approved" | "needs_revision" | "blocked";
+
+/** Inspection's final output. */
+export interface InspectionOutput {
+  /** The inspections. */
+  inspections: Inspection[];
+  /** Default `[]`. */
+  collabs: CollabOutput[];
+  /** Default `[]`. */
+  remarks: RemarkOutput[];
+}
+
+/** A new product as a tree operation creates it. */
+export interface NewProduct {
+  /** Max 200 chars; unique among its siblings. */
+  name: string;
+  /** Kind of product. */
+  type: ProductType;
+  /** Definition of done (max 1000 chars). */
+  dod: string;
+  /** Member id to assign it to. */
+  assignee?: string | null;
+  /** Longer description. */
+  description?: string | null;
+}
+
+/** The body of a new version. */
+export interface NewVersion {
+  /** Max 200 chars. */
+  contentTitle: string;
+  /** 50 to 100000 chars of Markdown, never JSON. */
+  content: string;
+  /** What changed since the last version. */
+  changeSummary: string;
+}
+
+/** An operative's field of work. */
+export interface OperativeDomain {
+  /** What it is responsible for. */
+  responsibility: string;
+  /** Its area. */
+  area: string;
+}
+
+/** A partial change of an operative's domain. */
+export interface OperativeDomainPatch {
+  /** Max 100 chars. */
+  area?: string | null;
+  /** Max 500 chars. */
+  responsibility?: string | null;
+}
+
+/** PeerReview's final output. */
+export interface PeerReviewOutput {
+  /** The reviews. */
+  reviews: Review[];
+  /** Default `[]`. */
+  collabs: CollabOutput[];
+  /** Default `[]`. */
+  remarks: RemarkOutput[];
+}
+
+/**
+ * The seven phases of a meeting, in order (spec `001`).
+ * - `Initialization`: Goals, constraints, who brings what.
+ * - `ProblemClarification`: What exactly the problem is: facts, unknowns, success criteria.
+ * - `OptionGeneration`: Distinct options.
+ * - `Evaluation`: Options weighed against the criteria.
+ * - `Decision`: One option chosen, and why.
+ * - `ExecutionPlanning`: Who does what by when.
+ * - `Conclusion`: Recap and close.
+ */
+export type Phase = "Initialization" | "ProblemClarification" | "OptionGeneration" | "Evaluation" | "Decision" | "ExecutionPlanning" | "Conclusion";
+
+/** PlanAssign's final output: the only answer that changes the tree and accepts versions. */
+export interface PlanAssignOutput {
+  /** Reasoning. */
+  thinking: PlanThinking;
+  /** Default `[]`. */
+  acceptance: AcceptanceDecision[];
+  /** Default `[]`. */
+  assignments: AssignmentOutput[];
+  /** Charter changes. */
+  bootstrapOverrides?: BootstrapOverrides | null;
+  /** Versions the chair writes itself. */
+  chairVersions?: ChairVersion[] | null;
+  /** Default `[]`. */
+  remarks: RemarkOutput[];
+  /** Default `[]`. */
+  treeOperations: TreeOperation[];
+}
+
+/** The chair's reasoning in PlanAssign. */
+export interface PlanThinking {
+  /** The plan for this round. */
+  roundStrategy: string;
+  /** Why versions were accepted or rejected. */
+  acceptanceRationale: string;
+}
+
+/** One message of the presentation. */
+export interface PresentationMessage {
+  /** The message (Markdown). */
+  content: string;
+  /** Member id speaking. */
+  asAgent: string;
+}
+
+/** Presentation's final output. */
+export interface PresentationOutput {
+  /** Between 1 and 10 messages. */
+  messages: PresentationMessage[];
+}
+
+/** The fields an UPDATE may change. `assignee: null` unassigns, an absent `assignee` keeps it. */
+export interface ProductPatch {
+  /** Absent: unchanged. `null`: unassigned. A member id: reassigned. */
+  assignee?: string | null;
+  /** New description. */
+  description?: string | null;
+  /** New definition of done: the same limit as an ADD's (1000 chars). */
+  dod?: string | null;
+  /** New name: the same limit as an ADD's (200 chars). */
+  name?: string | null;
+  /** New kind. */
+  type?: ProductType | null;
+}
+
+/**
+ * The four kinds of product.
+ * - `Content`: A text that gets written and revised.
+ * - `Decision`: A choice to be made and recorded.
+ * - `Collection`: A grouping of other products.
+ * - `Orchestration`: Coordination work.
+ */
+export type ProductType = "Content" | "Decision" | "Collection" | "Orchestration";
+
+/** Reflect's final output. */
+export interface ReflectOutput {
+  /** One per product written last round. */
+  reflections: Reflection[];
+  /** Default `[]`. */
+  collabs: CollabOutput[];
+  /** Default `[]`. */
+  remarks: RemarkOutput[];
+}
+
+/** A member's look back on one product it wrote. */
+export interface Reflection {
+  /** Product temp id. */
+  refersToProduct: string;
+  /** Against its definition of done. */
+  dodStatus: DodStatus;
+  /** Answers to received collabs. */
+  feedbackResponses: FeedbackResponse[];
+  /** What the next version will change. */
+  nextVersionDelta: string;
+  /** What stops it. */
+  blockers?: string[] | null;
+  /** What is missing. */
+  dodGaps?: string[] | null;
+}
+
+/** A message to people or members that is not about one product (e.g. to the person, to the chair). */
+export interface RemarkOutput {
+  /** `['user']`, `['chair']`, `['team']`, `['operative-1']`. */
+  recipients: string[];
+  /** Kind of remark. */
+  type: RemarkType;
+  /** The message (max 2000 chars). */
+  content: string;
+  /** True when the work cannot go on without an answer. */
+  isBlocker?: boolean | null;
+}
+
+/**
+ * Kind of remark.
+ * - `question`: Asks something.
+ * - `suggestion`: Proposes something.
+ * - `observation`: States something noticed.
+ * - `note`: A note for the record.
+ * - `missing_detail`: Something the member needs but does not have.
+ * - `blocker`: Something that stops the work.
+ * - `comment`: Anything else.
+ */
+export type RemarkType = "question" | "suggestion" | "observation" | "note" | "missing_detail" | "blocker" | "comment";
+
+/** One peer review of one version. */
+export interface Review {
+  /** Product temp id. */
+  productId: string;
+  /** Version temp id. */
+  versionId: string;
+  /** Verdict. */
+  assessment: ReviewAssessment;
+  /** Why. */
+  summary: string;
+}
+
+/**
+ * A reviewer's verdict.
+ * - `approved`: Good as it is.
+ * - `needs_revision`: Needs another version.
+ */
+export type ReviewAssessment = "approved" | "needs_revision";
+
+/** One change to the product tree, applied all-or-nothing with the others of its answer. */
+export type TreeOperation =
+  | {
+    action: "ADD";
+    /** `new-N`; later parts of the same answer may refer to it. */
+    newId: string;
+    /** Existing product temp id, or a `new-N` added earlier in the same answer. */
+    parentId: string;
+    /** The product. */
+    product: NewProduct;
+    /** Why. */
+    reason?: string | null;
+  }
+  | {
+    action: "REMOVE";
+    /** Product temp id. */
+    productId: string;
+    /** Why (required). */
+    reason: string;
+  }
+  | {
+    action: "MOVE";
+    /** Product temp id. */
+    productId: string;
+    /** New parent temp id. */
+    parentId: string;
+    /** Why. */
+    reason?: string | null;
+  }
+  | {
+    action: "UPDATE";
+    /** Product temp id. */
+    productId: string;
+    /** The fields to change. */
+    product: ProductPatch;
+    /** Why. */
+    reason?: string | null;
+  };
+
+/** Write's final output. */
+export interface WriteOutput {
+  /** Default `[]`. */
+  collabs: CollabOutput[];
+  /** Default `[]`. */
+  remarks: RemarkOutput[];
+  /** Default `[]`. */
+  versions: WrittenVersion[];
+}
+
+/** One new version of one assigned product. */
+export interface WrittenVersion {
+  /** Product temp id. */
+  productId: string;
+  /** The version. */
+  newVersion: NewVersion;
+}
+
+/**
+ * The wire shape of one step's answer: `responseType` tags which of the three it is. Steps that may
+ * not halt still parse a halt here; the validator refuses it with a clear message and the JSON
+ * Schema of such a step drops the branch (see crate::step_schema).
+ */
+export type BootstrapAnswer =
+  | {
+    responseType: "request_context";
+    /** 1–5 requests. */
+    contextRequests: ContextRequest[];
+  }
+  | {
+    responseType: "halt";
+    /** The halt. */
+    halt: Halt;
+  }
+  | ({
+    responseType: "final_output";
+  } & BootstrapOutput);
+
+/**
+ * The wire shape of one step's answer: `responseType` tags which of the three it is. Steps that may
+ * not halt still parse a halt here; the validator refuses it with a clear message and the JSON
+ * Schema of such a step drops the branch (see crate::step_schema).
+ */
+export type ReflectAnswer =
+  | {
+    responseType: "request_context";
+    /** 1–5 requests. */
+    contextRequests: ContextRequest[];
+  }
+  | ({
+    responseType: "final_output";
+  } & ReflectOutput);
+
+/**
+ * The wire shape of one step's answer: `responseType` tags which of the three it is. Steps that may
+ * not halt still parse a halt here; the validator refuses it with a clear message and the JSON
+ * Schema of such a step drops the branch (see crate::step_schema).
+ */
+export type PlanAssignAnswer =
+  | {
+    responseType: "request_context";
+    /** 1–5 requests. */
+    contextRequests: ContextRequest[];
+  }
+  | {
+    responseType: "halt";
+    /** The halt. */
+    halt: Halt;
+  }
+  | ({
+    responseType: "final_output";
+  } & PlanAssignOutput);
+
+/**
+ * The wire shape of one step's answer: `responseType` tags which of the three it is. Steps that may
+ * not halt still parse a halt here; the validator refuses it with a clear message and the JSON
+ * Schema of such a step drops the branch (see crate::step_schema).
+ */
+export type WriteAnswer =
+  | {
+    responseType: "request_context";
+    /** 1–5 requests. */
+    contextRequests: ContextRequest[];
+  }
+  | ({
+    responseType: "final_output";
+  } & WriteOutput);
+
+/**
+ * The wire shape of one step's answer: `responseType` tags which of the three it is. Steps that may
+ * not halt still parse a halt here; the validator refuses it with a clear message and the JSON
+ * Schema of such a step drops the branch (see crate::step_schema).
+ */
+export type PeerReviewAnswer =
+  | {
+    responseType: "request_context";
+    /** 1–5 requests. */
+    contextRequests: ContextRequest[];
+  }
+  | ({
+    responseType: "final_output";
+  } & PeerReviewOutput);
+
+/**
+ * The wire shape of one step's answer: `responseType` tags which of the three it is. Steps that may
+ * not halt still parse a halt here; the validator refuses it with a clear message and the JSON
+ * Schema of such a step drops the branch (see crate::step_schema).
+ */
+export type InspectionAnswer =
+  | {
+    responseType: "request_context";
+    /** 1–5 requests. */
+    contextRequests: ContextRequest[];
+  }
+  | ({
+    responseType: "final_output";
+  } & InspectionOutput);
+
+/**
+ * The wire shape of one step's answer: `responseType` tags which of the three it is. Steps that may
+ * not halt still parse a halt here; the validator refuses it with a clear message and the JSON
+ * Schema of such a step drops the branch (see crate::step_schema).
+ */
+export type PresentationAnswer =
+  | {
+    responseType: "request_context";
+    /** 1–5 requests. */
+    contextRequests: ContextRequest[];
+  }
+  | ({
+    responseType: "final_output";
+  } & PresentationOutput);
+
+/** A member's turn: what it says, in Markdown. */
+export interface MeetingContribution {
+  /** What the member says, in Markdown: one to four short paragraphs or a short list. */
+  contribution: string;
+}
+
+/** The orchestrator's decision as sent (spec `001`): the source of its JSON Schema. */
+export interface MeetingDecision {
+  /** `continue`, `change_phase` or `end_meeting`. */
+  decision: DecisionWord;
+  /** Always required: the reasoning behind the decision. */
+  rationale: string;
+  /** Required with `end_meeting`: why the meeting ends. */
+  end_reason?: string | null;
+  /** Required with `change_phase`: the phase to move to. */
+  new_phase?: Phase | null;
+  /** Required with `continue`: the attendee who speaks next. */
+  next_agent_id?: string | null;
+}
+
+/** The minutes the orchestrator writes when the meeting ends. */
+export interface MeetingMinutes {
+  /** What the meeting was about and how it went, in two to four sentences. */
+  summary: string;
+  /** What was decided, one item each. */
+  decisions: string[];
+  /** Who does what. */
+  action_items: ActionItem[];
+  /** What is still open. */
+  open_questions: string[];
+}
+
+/** The answer shape of every step of every kind, by schema name. */
+export interface Answers {
+  bootstrap: BootstrapAnswer;
+  reflect: ReflectAnswer;
+  plan_assign: PlanAssignAnswer;
+  write: WriteAnswer;
+  peer_review: PeerReviewAnswer;
+  inspection: InspectionAnswer;
+  presentation: PresentationAnswer;
+  meeting_contribution: MeetingContribution;
+  meeting_decision: MeetingDecision;
+  meeting_minutes: MeetingMinutes;
+}
+
+/** The team's steps, by wire name: the steps `validateStep` and `stepSchema` take. */
+export type StepName =
+  | "bootstrap"
+  | "reflect"
+  | "plan_assign"
+  | "write"
+  | "peer_review"
+  | "inspection"
+  | "presentation";
+
+/** The final output of each step, by step name. */
+export interface FinalOutputs {
+  bootstrap: BootstrapOutput;
+  reflect: ReflectOutput;
+  plan_assign: PlanAssignOutput;
+  write: WriteOutput;
+  peer_review: PeerReviewOutput;
+  inspection: InspectionOutput;
+  presentation: PresentationOutput;
+}
+
+/** The steps that may halt (the step × responseType matrix of spec 000). */
+export type HaltingStep = "bootstrap" | "plan_assign";
