@@ -1,6 +1,7 @@
 // Share links: "Copy link" on a session puts the whole session, deflated, in the URL fragment;
 // a fresh browser profile opens it read-only and can import a copy; a damaged link is refused in
-// words; no key or setting is ever in a link; a meeting shares the same way.
+// words; no key or setting is ever in a link; a meeting shares the same way; a shared session
+// can be forked.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { inflateRawSync } from 'node:zlib';
@@ -79,6 +80,20 @@ test('a finished session shared as a link opens read-only in a fresh profile, an
     assert.equal(await p.textContent('.session-head h1'), title);
     await open(p, srv.url, '#/');
     assert.equal(await p.locator('tr[data-session-id]').count(), 1);
+    // Fork from the link: the fork dialog, then a new session that runs again from the start.
+    await p.goto(link);
+    await p.click('[data-banner="shared"] button[name="fork-shared"]');
+    const dialog = p.locator('.fork-dialog[role="dialog"]');
+    await dialog.waitFor();
+    await dialog.locator('button[name="make-fork"]').click();
+    await p.waitForFunction(() => /^#\/s\/[^/@]+$/.test(location.hash));
+    await p.waitForSelector('.session-head');
+    assert.equal(await p.textContent('.session-head h1'), title);
+    assert.notEqual(await p.getAttribute('.session', 'data-status'), 'done', 'the fork runs again from its start');
+    assert.equal(await p.locator('button[name="run"]').isDisabled(), false, 'and this tab runs it');
+    await open(p, srv.url, '#/');
+    assert.equal(await p.locator('tr[data-session-id]').count(), 2);
+    assert.equal(await p.locator('[data-forked-from]').count(), 1, 'the fork says it is one');
     assert.deepEqual(fresh.errors.filter((e) => !/Failed to load resource/.test(e)), []);
   } finally {
     await fresh.close();

@@ -4,7 +4,7 @@
 //! puts it in the URL fragment (`#s=…`, written by core's `share_link`), which browsers never send
 //! to a server. Opening such a link decodes and checks it exactly like an imported file (size,
 //! version, checksum, replay) — in stages, with the page free in between — and shows the session
-//! read-only, with "Import a copy". The file holds no key and no setting, so no link can.
+//! read-only, with "Import a copy" and "Fork…" (the fork dialog, from the session's start). The file holds no key and no setting, so no link can.
 
 use js_sys::{Promise, Reflect, Uint8Array};
 use leptos::prelude::*;
@@ -15,9 +15,11 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use crate::app::{app_state, AppState};
+use crate::pages::session::ForkFrom;
 use crate::route::{navigate, Route};
 use crate::runner::Runner;
 use crate::util::now_ms;
+use roundtable_core::fork::ForkAt;
 
 /// Marks a session page as showing a shared link: the session lives only in this page (nothing is
 /// stored until "Import a copy"), and its file text is kept for that import.
@@ -175,6 +177,7 @@ pub fn SharedPage(fragment: String) -> impl IntoView {
 #[component]
 pub fn SharedBanner(text: StoredValue<String>) -> impl IntoView {
     let state = app_state();
+    let ForkFrom(fork_from) = expect_context::<ForkFrom>();
     let busy = RwSignal::new(false);
     let import = move |_| {
         busy.set(true);
@@ -203,6 +206,9 @@ pub fn SharedBanner(text: StoredValue<String>) -> impl IntoView {
                 " You see this session as it was shared, read-only; nothing of it is stored in this browser yet."
             </span>
             <button name="import-copy" disabled=move || busy.get() on:click=import>"Import a copy"</button>
+            <button name="fork-shared" class="ghost" disabled=move || busy.get()
+                title="Run this session again yourself from its start, with your own models, personas or charter (Fork on a call in the timeline starts from that call)"
+                on:click=move |_| fork_from.set(Some(ForkAt::Event(0)))>"Fork…"</button>
         </div>
     }
 }

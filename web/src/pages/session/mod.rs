@@ -18,6 +18,7 @@ mod charter;
 mod cost;
 mod fix;
 mod fork;
+pub use fork::ForkFrom;
 mod halt;
 mod history;
 mod meeting;
