@@ -36,6 +36,7 @@ max_len() {
   case $1 in
     import) echo 1048576 ;;      # files up to 1 MB (the 50 MB bound is checked before parsing)
     share_link) echo 131072 ;;   # past the 64 K-character link bound
+    markdown) echo 4096 ;;       # documents of up to 4 KB (long ones: the linear-time test)
     *) echo 65536 ;;
   esac
 }
