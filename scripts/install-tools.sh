@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing Roundtable needs, skipping whatever is already there at the
-# right version, so a repeated run takes seconds: Debian's chromium + chromedriver, the wasm32
-# target, wasm-bindgen-cli at exactly the version Cargo.lock pins, wasm-pack 0.15.1, trunk 0.21.14
+# right version, so a repeated run takes seconds: Debian's chromium + chromedriver, g++ (for the
+# fuzz run's libFuzzer), the wasm32 target, wasm-bindgen-cli at exactly the version Cargo.lock
+# pins, wasm-pack 0.15.1, trunk 0.21.14
 # (0.22 needs a newer rustc), and the npm dev tools (ajv, zod, typescript, binaryen's wasm-opt,
 # playwright-core — which never downloads a browser). Only registries are used (apt, crates.io,
 # npm); nothing comes from GitHub. ../shared/TOOLCHAIN.md says why each pin is what it is.
@@ -17,6 +18,14 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+# The fuzz run (scripts/fuzz.sh) builds libFuzzer's C++ runtime (libfuzzer-sys): a C++ compiler.
+if ! command -v c++ >/dev/null; then
+  echo "installing a C++ compiler for the fuzz run (apt g++)…"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq g++ >/dev/null
 fi
 
 rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown \

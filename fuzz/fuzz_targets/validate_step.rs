@@ -1,12 +1,15 @@
-//! Fuzz target: any bytes, read as text, through `check_step` and `validate_step` for every
-//! step, with and without known ids. Nothing may panic, and the two entry points must agree.
+//! Fuzz target: any bytes, read as text, through the team validator's `check_step` and
+//! `validate_step` for every step, with and without known ids. Nothing may panic, and the two
+//! entry points must agree. (The meeting's validator, and the team's through the engine, are the
+//! `answer` target.)
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use roundtable_core::schema::Step;
 use roundtable_core::validate::{check_step, validate_step, Known};
+use roundtable_fuzz::{validate_seeds, write_seeds_if_asked};
 
-fuzz_target!(|data: &[u8]| {
+fuzz_target!(init: write_seeds_if_asked(validate_seeds), |data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let known = Known {
         products: ["p1", "p2", "p3"].map(String::from).into(),

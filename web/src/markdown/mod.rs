@@ -34,5 +34,7 @@ pub fn to_safe_html(markdown: &str) -> String {
     out
 }
 
+#[cfg(any(test, fuzzing))]
+pub(crate) mod inert;
 #[cfg(test)]
 mod tests;
