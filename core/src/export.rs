@@ -375,8 +375,10 @@ pub fn from_file(text: &str) -> Result<Session, ImportError> {
 #[derive(Debug)]
 pub struct CheckedFile<'a> {
     kind: Kind,
-    /// The events as a JSON array, read from the file's own text when it can be.
+    /// The events as a JSON array: the file's own text (a migrated older file's, rewritten).
     events: std::borrow::Cow<'a, str>,
+    /// Whether the events hold shared lines to expand (only files of version 3 on can).
+    shared_lines: bool,
     snapshot: Option<Value>,
     members: Option<Value>,
 }
@@ -465,13 +467,9 @@ pub fn check_file(text: &str) -> Result<CheckedFile<'_>, ImportError> {
         envelope.insert(name.clone(), read(name)?);
     }
     let events = if version == u64::from(SCHEMA_VERSION) {
-        // A file without a shared line (`@@`, see `shared_lines`) is read from its own text; any
-        // other from its expanded events.
-        if raw_events.contains("@@") {
-            std::borrow::Cow::Owned(shared_lines::expand_text_of(raw_events)?)
-        } else {
-            std::borrow::Cow::Borrowed(raw_events)
-        }
+        // The events stay the file's own text; shared lines (`@@`, see `shared_lines`) are
+        // expanded by the next stage.
+        std::borrow::Cow::Borrowed(raw_events)
     } else {
         let mut value = Value::Object(envelope);
         value["events"] =
@@ -494,6 +492,7 @@ pub fn check_file(text: &str) -> Result<CheckedFile<'_>, ImportError> {
     })?;
     Ok(CheckedFile {
         kind,
+        shared_lines: version >= 3 && events.contains("@@"),
         events,
         snapshot: envelope.remove("snapshot").filter(|s| !s.is_null()),
         members: envelope.remove("members"),
@@ -532,9 +531,18 @@ impl CheckedFile<'_> {
         fn events<P: Protocol>(text: &str) -> Result<Vec<Event<P>>, ImportError> {
             serde_json::from_str(text).map_err(|e| ImportError::Malformed(e.to_string()))
         }
+        // A file without a shared line (`@@`) is read from its own text; any other from its
+        // expanded events.
+        let expanded;
+        let text = if self.shared_lines {
+            expanded = shared_lines::expand_text_of(&self.events)?;
+            expanded.as_str()
+        } else {
+            &self.events
+        };
         let kind_events = match self.kind {
-            Kind::Team => KindEvents::Team(events(&self.events)?),
-            Kind::Meeting => KindEvents::Meeting(events(&self.events)?),
+            Kind::Team => KindEvents::Team(events(text)?),
+            Kind::Meeting => KindEvents::Meeting(events(text)?),
         };
         Ok(ReadFile {
             events: kind_events,
