@@ -586,8 +586,15 @@ impl<P: Protocol> Engine<P> {
             kind,
         };
         if matches!(event.kind, EventKind::Applied { .. }) {
-            let before = self.state.clone();
+            // The state as it was, to put back if the fold refuses — all of it but the call
+            // records, which hold every prompt sent (copying them doubled what an applied answer
+            // costs in a big session). No protocol changes them, and the engine's fold changes
+            // them only after its last check, so on a refusal they are as they were.
+            let calls = std::mem::take(&mut self.state.core_mut().calls);
+            let mut before = self.state.clone();
+            self.state.core_mut().calls = calls;
             if let Err(e) = Self::fold_into(&mut self.state, &event) {
+                before.core_mut().calls = std::mem::take(&mut self.state.core_mut().calls);
                 self.state = before;
                 return Err(e.into());
             }
