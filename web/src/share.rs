@@ -111,19 +111,11 @@ fn group(n: usize) -> String {
 async fn open_link(fragment: &str, progress: impl Fn(usize)) -> Result<(Session, String), String> {
     let bytes = share_link::decode(fragment).map_err(|e| e.to_string())?;
     let text = export::into_text(bytes).map_err(|e| e.to_string())?;
-    progress(0);
-    crate::runner::gloo_timers_sleep(0).await;
-    let checked = export::check_file(&text).map_err(|e| e.to_string())?;
-    progress(1);
-    crate::runner::gloo_timers_sleep(0).await;
-    let read = checked.read().map_err(|e| e.to_string())?;
-    progress(2);
-    crate::runner::gloo_timers_sleep(0).await;
-    let session = read.replay().map_err(|e| e.to_string())?;
+    let session = crate::transfer::read_in_stages(&text, progress).await?;
     Ok((session, text))
 }
 
-/// The page a share link opens: the session read-only, with "Import a copy".
+/// The page a share link opens: the session read-only, with "Import a copy" and "Fork…".
 #[component]
 pub fn SharedPage(fragment: String) -> impl IntoView {
     let loaded = RwSignal::new(None::<Result<Runner, String>>);

@@ -30,6 +30,22 @@ pub const IMPORT_STAGES: [&str; 4] = [
     "saving it in this browser",
 ];
 
+/// Reads and checks a session file into a session, in the first three of [`IMPORT_STAGES`], each
+/// its own task: `progress` is told each stage's index as it starts, and the page may draw and
+/// take input before the next.
+pub async fn read_in_stages(text: &str, progress: impl Fn(usize)) -> Result<Session, String> {
+    let stage = |i: usize| {
+        progress(i);
+        runner::gloo_timers_sleep(0)
+    };
+    stage(0).await;
+    let checked = export::check_file(text).map_err(|e| e.to_string())?;
+    stage(1).await;
+    let read = checked.read().map_err(|e| e.to_string())?;
+    stage(2).await;
+    read.replay().map_err(|e| e.to_string())
+}
+
 /// Imports a session file as a new session, telling `progress` the index in [`IMPORT_STAGES`] of
 /// each stage as it starts. Unless `keep_both`, a session that is already stored is not added a
 /// second time: the person is asked first.
@@ -38,18 +54,9 @@ pub async fn import_session(
     keep_both: bool,
     progress: impl Fn(usize),
 ) -> Result<Imported, String> {
-    let stage = |i: usize| {
-        progress(i);
-        // Let the page draw the progress and handle input before the next stage.
-        runner::gloo_timers_sleep(0)
-    };
-    stage(0).await;
-    let checked = export::check_file(text).map_err(|e| e.to_string())?;
-    stage(1).await;
-    let read = checked.read().map_err(|e| e.to_string())?;
-    stage(2).await;
-    let session = read.replay().map_err(|e| e.to_string())?;
-    stage(3).await;
+    let session = read_in_stages(text, &progress).await?;
+    progress(3);
+    runner::gloo_timers_sleep(0).await;
     let now = now_ms();
     let created_at = session.created_at().map_or(now, |at| at as f64);
     if !keep_both {

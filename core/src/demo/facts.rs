@@ -109,6 +109,9 @@ pub fn items(answer: &str) -> Vec<String> {
         .collect()
 }
 
+/// What an open point about a date says.
+const DATE_POINTS: &[&str] = &["date", "deadline", "when", "timing", "dates", "by when"];
+
 /// Groups of words: when an open point names one of the first words, a text that has one of
 /// the second settles it.
 const SETTLERS: &[(&[&str], &[&str])] = &[
@@ -119,27 +122,9 @@ const SETTLERS: &[(&[&str], &[&str])] = &[
         ],
     ),
     (
-        &["date", "deadline", "when", "timing", "dates", "by when"],
+        DATE_POINTS,
+        // And any month or weekday name (`CALENDAR`, as a whole word).
         &[
-            "january",
-            "february",
-            "march",
-            "april",
-            "may ",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-            "monday",
-            "tuesday",
-            "wednesday",
-            "thursday",
-            "friday",
-            "saturday",
-            "sunday",
             "weekend",
             "next week",
             "tomorrow",
@@ -225,6 +210,13 @@ const SETTLERS: &[(&[&str], &[&str])] = &[
 pub fn settles(point: &str, text: &str) -> bool {
     let point = point.to_lowercase();
     let text = format!("{} ", text.to_lowercase());
+    let dated = || {
+        text.split(|c: char| !c.is_alphanumeric())
+            .any(|w| CALENDAR.contains(&w))
+    };
+    if DATE_POINTS.iter().any(|n| point.contains(n)) && dated() {
+        return true;
+    }
     SETTLERS.iter().any(|(names, answers)| {
         names.iter().any(|n| point.contains(n)) && answers.iter().any(|a| text.contains(a))
     })
