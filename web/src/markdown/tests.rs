@@ -518,12 +518,12 @@ fn pathological_inputs(n: usize) -> Vec<(&'static str, String)> {
 
 /// Each pathological input renders inert and well nested, and in time that grows linearly: four
 /// times the input takes well under the sixteen times a quadratic parser would (a ratio of two
-/// timings of the same run, so a busy machine slows both alike; best of three each).
+/// timings of the same run, so a busy machine slows both alike; best of five each).
 #[test]
 #[allow(clippy::disallowed_methods)] // host-only test: std::time is fine here
 fn pathological_inputs_render_in_linear_time() {
     let best = |source: &str| {
-        (0..3)
+        (0..5)
             .map(|_| {
                 let started = std::time::Instant::now();
                 std::hint::black_box(to_safe_html(source));
@@ -539,7 +539,9 @@ fn pathological_inputs_render_in_linear_time() {
         assert_nested(&html, name);
         let (ta, tb) = (best(a), best(b));
         assert!(
-            tb < 10.0 * ta + 0.05,
+            // The slack keeps a busy machine from failing it; a quadratic renderer takes
+            // seconds at this size.
+            tb < 10.0 * ta + 0.25,
             "{name}: 4× the input took {:.1}× the time ({ta:.4} s → {tb:.4} s)",
             tb / ta
         );
