@@ -2,45 +2,15 @@
 //! every product, what they settled is no longer an open point, nothing they said is quoted cut
 //! off mid-sentence without an ellipsis, and two different requests give different products.
 
-use roundtable_core::demo;
-use roundtable_core::engine::ModelRef;
+mod demo_common;
+
+use demo_common::{demo_ref, team};
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingEdit};
-use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::session::Session;
 
 const BOOK_SWAP: &str = "Plan a book swap in the village hall for 40 people with a £50 budget.";
 const ANSWER: &str =
     "Saturday 14 June from 2 pm, the village hall, no budget beyond £50 for tea and snacks.";
-
-fn demo_ref() -> ModelRef {
-    ModelRef {
-        provider: demo::PROVIDER.into(),
-        model: demo::MODEL.into(),
-    }
-}
-
-/// Plays a team session to done, answering the chair's question with `answer`.
-fn team(request: &str, answer: &str) -> Session {
-    let config = SessionConfig::standard(request, 2, true, false, demo_ref());
-    let mut s = Session::new_team(config, 0).unwrap();
-    let mut now = 1;
-    s.start(now).unwrap();
-    for _ in 0..3_000 {
-        now += 1;
-        if s.question().is_some() {
-            s.answer_halt(answer, now).unwrap();
-        } else if s.is_running() {
-            for call in s.next_calls() {
-                let reply = call.demo.unwrap();
-                s.submit(&call.id, &reply.text, None, now).unwrap();
-            }
-        } else {
-            break;
-        }
-    }
-    assert_eq!(s.status_word(), "done");
-    s
-}
 
 /// Every product version's text.
 fn versions(s: &Session) -> Vec<String> {

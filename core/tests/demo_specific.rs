@@ -5,10 +5,11 @@
 //! The first request's products and both meetings' minutes are snapshots, to read as a person
 //! would.
 
+mod demo_common;
+
+use demo_common::{demo_ref, team, team_asked};
 use std::collections::BTreeSet;
 
-use roundtable_core::demo;
-use roundtable_core::engine::ModelRef;
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingEdit};
 use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::session::Session;
@@ -65,43 +66,6 @@ const CASES: &[Case] = &[
         figures: &[("£400", "")],
     },
 ];
-
-fn demo_ref() -> ModelRef {
-    ModelRef {
-        provider: demo::PROVIDER.into(),
-        model: demo::MODEL.into(),
-    }
-}
-
-/// Plays a team session to done, answering the chair's question with `answer`.
-fn team(request: &str, answer: &str) -> Session {
-    team_asked(request, answer).0
-}
-
-/// Plays a team session to done; also gives the chair's question as the person read it.
-fn team_asked(request: &str, answer: &str) -> (Session, String) {
-    let config = SessionConfig::standard(request, 2, true, false, demo_ref());
-    let mut s = Session::new_team(config, 0).unwrap();
-    let mut now = 1;
-    let mut asked = String::new();
-    s.start(now).unwrap();
-    for _ in 0..3_000 {
-        now += 1;
-        if let Some((_, halt)) = s.question() {
-            asked = halt.message.clone();
-            s.answer_halt(answer, now).unwrap();
-        } else if s.is_running() {
-            for call in s.next_calls() {
-                let reply = call.demo.unwrap();
-                s.submit(&call.id, &reply.text, None, now).unwrap();
-            }
-        } else {
-            break;
-        }
-    }
-    assert_eq!(s.status_word(), "done");
-    (s, asked)
-}
 
 /// Each product's name and the text of its last version.
 fn products(s: &Session) -> Vec<(String, String)> {

@@ -1,0 +1,46 @@
+//! Shared helpers of the tests of what the demo model writes: a team session played to done on
+//! the demo model, answering the chair's question as a person would.
+#![allow(dead_code)]
+
+use roundtable_core::demo;
+use roundtable_core::engine::ModelRef;
+use roundtable_core::protocol::team::SessionConfig;
+use roundtable_core::session::Session;
+
+/// The built-in demo model.
+pub fn demo_ref() -> ModelRef {
+    ModelRef {
+        provider: demo::PROVIDER.into(),
+        model: demo::MODEL.into(),
+    }
+}
+
+/// Plays a team session to done, answering the chair's question with `answer`.
+pub fn team(request: &str, answer: &str) -> Session {
+    team_asked(request, answer).0
+}
+
+/// Plays a team session to done; also gives the chair's question as the person read it.
+pub fn team_asked(request: &str, answer: &str) -> (Session, String) {
+    let config = SessionConfig::standard(request, 2, true, false, demo_ref());
+    let mut s = Session::new_team(config, 0).unwrap();
+    let mut now = 1;
+    let mut asked = String::new();
+    s.start(now).unwrap();
+    for _ in 0..3_000 {
+        now += 1;
+        if let Some((_, halt)) = s.question() {
+            asked = halt.message.clone();
+            s.answer_halt(answer, now).unwrap();
+        } else if s.is_running() {
+            for call in s.next_calls() {
+                let reply = call.demo.unwrap();
+                s.submit(&call.id, &reply.text, None, now).unwrap();
+            }
+        } else {
+            break;
+        }
+    }
+    assert_eq!(s.status_word(), "done");
+    (s, asked)
+}
