@@ -643,14 +643,35 @@ impl ProductTree {
         Ok(())
     }
 
-    /// Adds a collab and returns its id; the same author writing the same comment on the same
-    /// product twice is refused (spec `003`: no duplicate comments).
-    pub fn add_collab(
-        &mut self,
-        author: &str,
-        round: u32,
-        collab: &CollabOutput,
-    ) -> Result<String, TreeError> {
+    /// Whether [`ProductTree::add_version`] would take a version of `product_id` (a live
+    /// product), without changing anything: what a protocol checks before it applies an answer.
+    pub fn check_live(&self, product_id: &str) -> Result<(), TreeError> {
+        self.live_index(product_id).map(|_| ())
+    }
+
+    /// Whether [`ProductTree::add_collab`] would take each of `collabs` in turn (by `author`),
+    /// without changing anything: the same refusal, naming the same ids, that adding them one by
+    /// one would give — a comment repeated inside the list included.
+    pub fn check_collabs(&self, author: &str, collabs: &[CollabOutput]) -> Result<(), TreeError> {
+        for (i, collab) in collabs.iter().enumerate() {
+            self.check_collab(author, collab)?;
+            let product_id = collab.refers_to_product.as_str();
+            if let Some(j) = collabs[..i].iter().position(|c| {
+                c.refers_to_product == product_id && c.comment.trim() == collab.comment.trim()
+            }) {
+                return Err(TreeError::Change(TreeProblem::DuplicateCollab {
+                    author: author.into(),
+                    product: product_id.into(),
+                    existing: format!("c{}", self.collabs.len() + j + 1),
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    /// Why `collab` by `author` cannot be added, if it cannot: its product is not live, its
+    /// version is not one of that product's, or the author made the same comment there before.
+    fn check_collab(&self, author: &str, collab: &CollabOutput) -> Result<(), TreeError> {
         let product_id = collab.refers_to_product.as_str();
         self.live_index(product_id)?;
         if let Some(v) = collab.refers_to_version.as_deref() {
@@ -667,6 +688,19 @@ impl ProductTree {
                 existing: existing.id.clone(),
             }));
         }
+        Ok(())
+    }
+
+    /// Adds a collab and returns its id; the same author writing the same comment on the same
+    /// product twice is refused (spec `003`: no duplicate comments).
+    pub fn add_collab(
+        &mut self,
+        author: &str,
+        round: u32,
+        collab: &CollabOutput,
+    ) -> Result<String, TreeError> {
+        self.check_collab(author, collab)?;
+        let product_id = collab.refers_to_product.as_str();
         let id = format!("c{}", self.collabs.len() + 1);
         self.collabs.push(Collab {
             id: id.clone(),

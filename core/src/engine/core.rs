@@ -258,6 +258,22 @@ impl<P: Protocol> Core<P> {
             .sum()
     }
 
+    /// Refuses an `applied` or `fell_back` event that [`Core::fold`] would refuse, before any part
+    /// of the state changes (the protocol folds its part first): its call must be answered and
+    /// not yet judged, and its member in the current step. Past this, the engine's fold of the
+    /// event cannot fail, so a refusal anywhere leaves the state as it was.
+    pub(super) fn check_outcome(&self, event: &Event<P>) -> Result<(), FoldError> {
+        if let EventKind::Applied { call_id, .. } | EventKind::FellBack { call_id, .. } =
+            &event.kind
+        {
+            let member = self.answered_member(call_id)?;
+            if self.slot(member).is_none() {
+                return Err(FoldError::Slot(member.to_string()));
+            }
+        }
+        Ok(())
+    }
+
     /// Folds the engine's part of one event in. `changes` is what the protocol's fold said an
     /// applied output changed.
     pub(super) fn fold(&mut self, event: &Event<P>, changes: Vec<String>) -> Result<(), FoldError> {

@@ -9,7 +9,8 @@
 //! - the repair and `request_context` counters of each member at each step ([`core::Slot`]);
 //! - questions that wait for the person, pause and resume, and the limits (rounds, tokens);
 //! - applying an answer all-or-nothing: a change the protocol's fold refuses leaves the state as
-//!   it was and goes back to the model as a violation.
+//!   it was and goes back to the model as a violation (the engine checks its own part before the
+//!   protocol folds, and each protocol checks an output whole before it changes anything).
 //!
 //! The engine never names a protocol (a test reads this folder and fails if it does). It returns
 //! the model calls to make as data ([`call::ModelCall`]); the runner performs them and feeds the
@@ -237,8 +238,13 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
 
     /// Folds the protocol's part of one event in, before the engine folds its own part (so
     /// [`Protocol::core`] still shows the state before the event). Returns, for `applied` and
-    /// `fell_back`, the changes in words for the transcript. An `Err` on `applied` refuses the
-    /// answer: the engine restores the state it had before.
+    /// `fell_back`, the changes in words for the transcript.
+    ///
+    /// An `Err` on `applied` refuses the answer (it goes back to the model as a violation,
+    /// [`Protocol::refusal`]), and must leave the state exactly as it was: check everything an
+    /// output needs against the state as it is, then change it — never stop halfway. The engine
+    /// takes no copy to put back (a copy of a big session's state cost more than the rest of
+    /// an answer together); `tests/all_or_nothing.rs` holds every kind to this.
     fn fold(&mut self, event: &Event<Self>) -> Result<Vec<String>, FoldError>;
 
     /// What the built-in demo model answers to `call`, built from `envelope`, as a provider would

@@ -578,35 +578,24 @@ impl<P: Protocol> Engine<P> {
     }
 
     /// Appends an event and folds it into the state. The one door every change goes through. An
-    /// `applied` event the protocol refuses leaves the state exactly as it was (all-or-nothing).
+    /// `applied` (or `fell_back`) event that is refused leaves the state exactly as it was
+    /// (all-or-nothing), with no copy taken: the engine checks its own part first
+    /// ([`super::Core::check_outcome`]), and every protocol's fold checks an output whole before it
+    /// changes anything (the contract of [`Protocol::fold`]).
     pub(super) fn record(&mut self, kind: EventKind<P>, now: u64) -> Result<(), EngineError> {
         let event = Event {
             seq: self.events.len() as u64,
             at: now,
             kind,
         };
-        if matches!(event.kind, EventKind::Applied { .. }) {
-            // The state as it was, to put back if the fold refuses — all of it but the call
-            // records, which hold every prompt sent (copying them doubled what an applied answer
-            // costs in a big session). No protocol changes them, and the engine's fold changes
-            // them only after its last check, so on a refusal they are as they were.
-            let calls = std::mem::take(&mut self.state.core_mut().calls);
-            let mut before = self.state.clone();
-            self.state.core_mut().calls = calls;
-            if let Err(e) = Self::fold_into(&mut self.state, &event) {
-                before.core_mut().calls = std::mem::take(&mut self.state.core_mut().calls);
-                self.state = before;
-                return Err(e.into());
-            }
-        } else {
-            Self::fold_into(&mut self.state, &event)?;
-        }
+        Self::fold_into(&mut self.state, &event)?;
         self.events.push(event);
         Ok(())
     }
 
-    /// The protocol's fold, then the engine's.
+    /// The engine's checks of an answer's outcome, then the protocol's fold, then the engine's.
     fn fold_into(state: &mut P, event: &Event<P>) -> Result<(), FoldError> {
+        state.core().check_outcome(event)?;
         let changes = state.fold(event)?;
         state.core_mut().fold(event, changes)
     }
