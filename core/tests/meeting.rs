@@ -125,8 +125,13 @@ fn replay_and_export_import_are_the_identity() {
 fn decision(raw: serde_json::Value) -> Result<Decision, Vec<(String, String)>> {
     let attendees = ["engineer-1", "designer-1"];
     let mut warnings = Vec::new();
-    answer::check_decision(&raw, &attendees, &mut warnings)
-        .map_err(|e| e.into_iter().map(|v| (v.path, v.expected)).collect())
+    answer::check_decision(
+        &raw.to_string(),
+        Default::default(),
+        &attendees,
+        &mut warnings,
+    )
+    .map_err(|e| e.into_iter().map(|v| (v.path, v.expected)).collect())
 }
 
 #[test]
@@ -176,7 +181,26 @@ fn decisions_are_checked_as_001_says_with_exact_pointers() {
             json!({"decision": "end_meeting", "rationale": "r"}),
             vec!["/end_reason"],
         ),
-        (json!({"next_agent_id": 3}), vec!["/decision", "/rationale"]),
+        // The shape is the schema's: a field of another decision is not checked for being
+        // needed, but it must still be of its type (here a string), as every schema-enforcing
+        // provider would also insist.
+        (
+            json!({"next_agent_id": 3}),
+            vec!["/next_agent_id", "/decision", "/rationale"],
+        ),
+        (
+            json!({"decision": "continue", "next_agent_id": "engineer-1", "new_phase": "Later", "rationale": "r"}),
+            vec!["/new_phase"],
+        ),
+        // The limits come from the schema: a blank rationale, an end reason past its length.
+        (
+            json!({"decision": "end_meeting", "end_reason": "done", "rationale": "   "}),
+            vec!["/rationale"],
+        ),
+        (
+            json!({"decision": "end_meeting", "end_reason": "x".repeat(301), "rationale": "r"}),
+            vec!["/end_reason"],
+        ),
         (
             json!({"decision": "continue", "next_agent_id": "ghost", "rationale": ""}),
             vec!["/rationale", "/next_agent_id"],
@@ -314,13 +338,15 @@ fn wrap_up_ends_the_meeting_with_minutes_and_bad_minutes_are_repaired() {
     };
     assert!(!paused);
     let paths: Vec<&str> = report.errors.iter().map(|v| v.path.as_str()).collect();
+    // The shape's violations in the order they stand in the answer (a missing field at the end of
+    // its object), then the meeting's own rule on owners.
     assert_eq!(
         paths,
         [
             "/summary",
+            "/action_items/0/task",
             "/open_questions",
             "/action_items/0/owner",
-            "/action_items/0/task"
         ]
     );
     let repair = s.calls_due().remove(0);
@@ -428,10 +454,17 @@ fn schemas_are_derived_from_the_answer_types_and_agree_with_the_checker() {
         };
         let check = |v: &serde_json::Value| -> Result<(), Vec<String>> {
             let mut w = Vec::new();
+            let o = Default::default();
             let r = match step {
-                MeetingStep::Decide => answer::check_decision(v, &["a-1"], &mut w).map(|_| ()),
-                MeetingStep::Speak => answer::check_contribution(v, &mut w).map(|_| ()),
-                MeetingStep::Minutes => answer::check_minutes(v, &["a-1"], &mut w).map(|_| ()),
+                MeetingStep::Decide => {
+                    answer::check_decision(&v.to_string(), o, &["a-1"], &mut w).map(|_| ())
+                }
+                MeetingStep::Speak => {
+                    answer::check_contribution(&v.to_string(), o, &mut w).map(|_| ())
+                }
+                MeetingStep::Minutes => {
+                    answer::check_minutes(&v.to_string(), o, &["a-1"], &mut w).map(|_| ())
+                }
             };
             r.map_err(|e| e.into_iter().map(|v| v.path).collect())
         };

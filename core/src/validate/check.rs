@@ -76,9 +76,19 @@ pub(crate) struct Outcome {
 /// Boxed so that the `Ok` path, taken for every value, returns in registers.
 type Res<T> = Result<T, Box<Syntax>>;
 
+/// What a whole answer must be.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Root {
+    /// An answer of a team step: a union on `responseType` ([`shape::answer`]).
+    Step(Step),
+    /// One object of known fields: an answer of a kind whose shapes have no `responseType` (a
+    /// meeting's decision, contribution, minutes).
+    Object(&'static Obj),
+}
+
 /// Checks `text` (which must be exactly one JSON object, surrounding whitespace allowed).
 pub(crate) fn check<E: Emit>(
-    step: Step,
+    root: Root,
     text: &str,
     known: Option<&Known>,
     tape: E,
@@ -91,7 +101,7 @@ pub(crate) fn check<E: Emit>(
         path: Vec::with_capacity(16),
         out: Outcome::default(),
         known,
-        step,
+        root,
         new_ids: HashMap::new(),
         pending: Vec::new(),
         error_at: Vec::new(),
@@ -124,7 +134,7 @@ pub(crate) fn is_json_container(text: &str) -> bool {
         path: Vec::new(),
         out: Outcome::default(),
         known: None,
-        step: Step::Write,
+        root: Root::Step(Step::Write),
         new_ids: HashMap::new(),
         pending: Vec::new(),
         error_at: Vec::new(),
@@ -167,7 +177,7 @@ struct Walker<'a, 'k, E: Emit> {
     path: Vec<Seg<'a>>,
     out: Outcome,
     known: Option<&'k Known>,
-    step: Step,
+    root: Root,
     /// `newId`s seen, with the index of the operation that adds each.
     new_ids: HashMap<Cow<'a, str>, usize>,
     pending: Vec<Pending<'a>>,
@@ -740,24 +750,26 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
                 let mut path = self.here();
                 path.push('/');
                 path.push_str(tag_name);
-                let (message, hint) =
-                    if self.path.is_empty() && enums::RESPONSE_TYPE.contains(&v.as_ref()) {
-                        (
-                            format!(
-                                "responseType {v} is not allowed on the {} step",
-                                self.step.title()
-                            ),
-                            format!(
-                                "Only Bootstrap and PlanAssign may halt. Answer with {} instead.",
-                                allowed.join(" or ")
-                            ),
-                        )
-                    } else {
-                        (
-                            format!("{tag_name} {v:?} is not one of the allowed values"),
-                            enum_hint(&v, allowed),
-                        )
-                    };
+                let step = match self.root {
+                    Root::Step(step) if self.path.is_empty() => Some(step),
+                    _ => None,
+                };
+                let (message, hint) = match step {
+                    Some(step) if enums::RESPONSE_TYPE.contains(&v.as_ref()) => (
+                        format!(
+                            "responseType {v} is not allowed on the {} step",
+                            step.title()
+                        ),
+                        format!(
+                            "Only Bootstrap and PlanAssign may halt. Answer with {} instead.",
+                            allowed.join(" or ")
+                        ),
+                    ),
+                    _ => (
+                        format!("{tag_name} {v:?} is not one of the allowed values"),
+                        enum_hint(&v, allowed),
+                    ),
+                };
                 self.push_error(violation(path, message, expected, format!("{v:?}"), hint));
             }
             Tag::NotString(s, e) => {
@@ -875,13 +887,17 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
             None => return self.fail(SyntaxKind::End),
             Some(_) => return self.fail(SyntaxKind::NotAnObject),
         }
-        let start = self.pos;
-        let tag = self.find_tag("responseType")?;
-        let step = self.step;
-        let allowed = shape::allowed_response_types(step);
-        self.union_with(start, tag, "responseType", allowed, |v| {
-            shape::answer(step, v)
-        })?;
+        match self.root {
+            Root::Step(step) => {
+                let start = self.pos;
+                let tag = self.find_tag("responseType")?;
+                let allowed = shape::allowed_response_types(step);
+                self.union_with(start, tag, "responseType", allowed, |v| {
+                    shape::answer(step, v)
+                })?;
+            }
+            Root::Object(obj) => self.object(Keys::Known(obj))?,
+        }
         self.ws()?;
         if self.pos < self.b.len() {
             return self.fail(SyntaxKind::TrailingText);
@@ -977,6 +993,13 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
                     );
                 }
             }
+            Ty::NonBlank { min, max } => {
+                if raw.len() > *max && json::char_len(raw, esc, max + 1) > *max {
+                    self.too_long(*max, raw, esc);
+                } else {
+                    self.too_short(*min, raw, esc);
+                }
+            }
             Ty::Content => self.content(raw, esc),
             Ty::Id(kind) => self.on_id(*kind, raw, esc),
             _ => self.type_error(ty, start),
@@ -991,6 +1014,33 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
             format!("at most {max} chars"),
             format!("{n} chars: {}", json::shorten(raw, RECEIVED_MAX)),
             format!("Shorten {name} to at most {max} chars; keep the essentials."),
+        );
+    }
+
+    /// A string with fewer than `min` chars of text once the blanks at its ends are left out.
+    fn too_short(&mut self, min: usize, raw: &str, esc: bool) {
+        let text = json::unescape(raw, esc);
+        let n = text.trim().chars().take(min).count();
+        if n >= min {
+            return;
+        }
+        let name = self.field_name();
+        let (message, hint) = if n == 0 {
+            (
+                format!("{name} is empty"),
+                format!("Write {name}; it cannot be left blank."),
+            )
+        } else {
+            (
+                format!("{name} is too short ({n} of at least {min} chars of text)"),
+                format!("Write {name} out in full: at least {min} chars of text."),
+            )
+        };
+        self.error(
+            message,
+            format!("a string of at least {min} chars of text"),
+            json::shorten(&format!("{text:?}"), RECEIVED_MAX),
+            hint,
         );
     }
 
@@ -1294,6 +1344,10 @@ pub(crate) fn describe(ty: &Ty) -> String {
         Ty::Any => "any value".into(),
         Ty::Text { max } if *max == usize::MAX => "a string".into(),
         Ty::Text { max } => format!("a string of at most {max} chars"),
+        Ty::NonBlank { min, max } if *max == usize::MAX => {
+            format!("a string of at least {min} chars of text")
+        }
+        Ty::NonBlank { min, max } => format!("a string of {min} to {max} chars of text"),
         Ty::Enum(values) => format!("one of: {}", list_values(values)),
         Ty::Id(IdKind::NewId) => "a string new-N".into(),
         Ty::Id(_) => "a string id".into(),

@@ -36,7 +36,6 @@ use crate::schema::{
 };
 
 mod check;
-pub mod fields;
 mod json;
 mod recover;
 mod report;
@@ -160,7 +159,29 @@ pub fn check_step_with<'a>(
     known: Option<&Known>,
     options: Options,
 ) -> Verdict<'a> {
-    check_step_inner(step, raw, known, options, |_| tape::NoTape).0
+    check_step_inner(check::Root::Step(step), raw, known, options, |_| {
+        tape::NoTape
+    })
+    .0
+}
+
+/// Checks a raw answer of a kind whose answers are one object each, with no `responseType` (a
+/// meeting's), against the shape generated from its schema (`schema`: the schema's name,
+/// `meeting_decision`): the same recovery, walker and wording as a team step's answer, with no id
+/// rules (the kind checks its own ids on the value). `None` when no shape has that name.
+pub fn check_object_answer<'a>(
+    schema: &str,
+    raw: &'a str,
+    options: Options,
+) -> Option<Verdict<'a>> {
+    let root = check::Root::Object(shape::answer_object(schema)?);
+    Some(check_step_inner(root, raw, None, options, |_| tape::NoTape).0)
+}
+
+/// Reads checked JSON (the `json` of a [`Verdict`] without errors) into its typed value; a value
+/// serde refuses all the same becomes one violation of the whole answer.
+pub fn read_checked<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, Violation> {
+    serde_json::from_str(json).map_err(|e| report::serde_violation(&e))
 }
 
 /// [`check_step_with`] that also writes the answer's value [`tape`] into `words` as it checks
@@ -175,25 +196,31 @@ pub fn check_step_with_tape<'a>(
     words: &mut Vec<u32>,
 ) -> (Verdict<'a>, bool) {
     // Offsets must be into the caller's own text: not after a BOM was dropped.
-    check_step_inner(step, raw, known, options, |body: &str| {
-        if body.len() == raw.len() {
-            tape::Tape::new(body, words)
-        } else {
-            tape::Tape::refused(words)
-        }
-    })
+    check_step_inner(
+        check::Root::Step(step),
+        raw,
+        known,
+        options,
+        |body: &str| {
+            if body.len() == raw.len() {
+                tape::Tape::new(body, words)
+            } else {
+                tape::Tape::refused(words)
+            }
+        },
+    )
 }
 
 /// Both entry points: `tape` makes what the checker tells of each value (nothing, or the value
 /// tape) for the text it checks on the fast path. Generic, so the plain check has no tape code.
 fn check_step_inner<'a, E: tape::Emit>(
-    step: Step,
+    root: check::Root,
     raw: &'a str,
     known: Option<&Known>,
     options: Options,
     tape: impl FnOnce(&'a str) -> E,
 ) -> (Verdict<'a>, bool) {
-    let (mut verdict, taped) = check_text(step, raw, known, tape);
+    let (mut verdict, taped) = check_text(root, raw, known, tape);
     if options.truncated {
         if verdict.is_ok() {
             verdict.warnings.push(report::complete_despite_length());
@@ -210,7 +237,7 @@ fn check_step_inner<'a, E: tape::Emit>(
 }
 
 fn check_text<'a, E: tape::Emit>(
-    step: Step,
+    root: check::Root,
     raw: &'a str,
     known: Option<&Known>,
     tape: impl FnOnce(&'a str) -> E,
@@ -220,7 +247,7 @@ fn check_text<'a, E: tape::Emit>(
     // Fast path: the answer is already one clean object; nothing is copied. Only here is the
     // tape written (its offsets are into this text).
     if body.trim_start().starts_with('{') {
-        let outcome = check::check(step, body, known, tape(body));
+        let outcome = check::check(root, body, known, tape(body));
         // A clean object with errors may still be a wrapper (a tool call) around the answer.
         let answer = outcome
             .ok()
@@ -235,12 +262,12 @@ fn check_text<'a, E: tape::Emit>(
             return (verdict, outcome.tape_complete);
         }
     }
-    (check_repaired(step, body, known, warnings), false)
+    (check_repaired(root, body, known, warnings), false)
 }
 
 /// [`check_text`] past the fast path: the object found in prose or a fence, then normalized.
 fn check_repaired<'a>(
-    step: Step,
+    root: check::Root,
     body: &'a str,
     known: Option<&Known>,
     mut warnings: Vec<Violation>,
@@ -248,7 +275,7 @@ fn check_repaired<'a>(
     // The answer sent whole inside a wrapper (a JSON string, a tool call): check what it carries.
     if let Some((inner, note)) = recover::unwrap(body) {
         warnings.push(note);
-        return owned(check_repaired(step, &inner, known, warnings));
+        return owned(check_repaired(root, &inner, known, warnings));
     }
     let (object, found) = match recover::locate(body) {
         Ok(found) => found,
@@ -263,11 +290,11 @@ fn check_repaired<'a>(
     warnings.extend(found);
     if let Some((inner, note)) = recover::unwrap(object) {
         warnings.push(note);
-        return owned(check_repaired(step, &inner, known, warnings));
+        return owned(check_repaired(root, &inner, known, warnings));
     }
     // A fenced or prose-wrapped answer is often clean inside: check the slice as it is first.
     if !found_nothing_around(&warnings) || !body.trim_start().starts_with('{') {
-        if let Ok(outcome) = check::check(step, object, known, tape::NoTape) {
+        if let Ok(outcome) = check::check(root, object, known, tape::NoTape) {
             warnings.extend(outcome.warnings);
             return Verdict {
                 errors: outcome.errors,
@@ -278,7 +305,7 @@ fn check_repaired<'a>(
     }
     let (fixed, repairs) = recover::normalize(object);
     warnings.extend(repairs);
-    match check::check(step, &fixed, known, tape::NoTape) {
+    match check::check(root, &fixed, known, tape::NoTape) {
         Ok(outcome) => {
             warnings.extend(outcome.warnings);
             Verdict {
@@ -295,42 +322,6 @@ fn check_repaired<'a>(
                 json: fixed,
             }
         }
-    }
-}
-
-/// The one JSON object in a raw model answer, as a value, with a warning for each thing recovered
-/// on the way (a BOM, a fence, prose around it, trailing commas, comments, raw newlines, curly
-/// quotes) — or the violations that make it unreadable (none found, two objects, cut off). This is
-/// the recovery every kind of session shares; a kind then checks the value against its own shapes.
-pub fn recover_object(
-    raw: &str,
-    options: Options,
-) -> Result<(serde_json::Value, Vec<Violation>), Vec<Violation>> {
-    let (body, bom) = recover::strip_bom(raw);
-    let mut warnings: Vec<Violation> = bom.into_iter().collect();
-    let refuse = |error: Violation| {
-        if options.truncated {
-            vec![recover::cut_off(raw)]
-        } else {
-            vec![error]
-        }
-    };
-    let (object, found) = recover::locate(body).map_err(refuse)?;
-    warnings.extend(found);
-    if let Ok(value) = serde_json::from_str(object) {
-        return Ok((value, warnings));
-    }
-    let (fixed, repairs) = recover::normalize(object);
-    warnings.extend(repairs);
-    match serde_json::from_str(&fixed) {
-        Ok(value) => Ok((value, warnings)),
-        Err(e) => Err(refuse(Violation {
-            path: String::new(),
-            message: format!("the answer is not valid JSON: {e}"),
-            expected: "one JSON object".into(),
-            received: json::shorten(&fixed, 80),
-            hint: "Answer with exactly one JSON object and nothing else.".into(),
-        })),
     }
 }
 

@@ -1,4 +1,6 @@
-//! The shape of every step's answer as static data, walked by the checker while it parses.
+//! The shape of every answer of every kind as static data, walked by the checker while it parses:
+//! a team step's answer (a union on `responseType`), a meeting's decision, contribution and
+//! minutes (one object each, [`answer_object`]).
 //!
 //! The tables (`shape/tables.rs`) are generated, not written: `shape_gen.rs` reads the JSON Schema
 //! that [`crate::step_schema`] derives from the serde types of [`crate::schema`], and the team's
@@ -22,6 +24,9 @@ pub(crate) enum Ty {
     Any,
     /// A string of at most `max` chars.
     Text { max: usize },
+    /// A string of at most `max` chars with at least `min` that are not blank at its ends (a
+    /// schema's `minLength`, read as a person would: spaces are not text).
+    NonBlank { min: usize, max: usize },
     /// One of these exact strings.
     Enum(&'static [&'static str]),
     /// A string naming something that must exist (checked only when the session's ids are known).
@@ -119,6 +124,12 @@ pub(crate) fn answer(step: Step, response_type: &str) -> Option<&'static Obj> {
     }
 }
 
+/// The object an answer of a kind with no `responseType` must be (a meeting's), by the name of
+/// its schema (`meeting_decision`).
+pub(crate) fn answer_object(name: &str) -> Option<&'static Obj> {
+    tables::answer_object(name)
+}
+
 /// The response types `step` allows, for messages.
 pub(crate) fn allowed_response_types(step: Step) -> &'static [&'static str] {
     if step.allows_halt() {
@@ -201,6 +212,19 @@ mod tests {
                     .map(|m| m as usize);
                 assert_eq!(schema_max.unwrap_or(usize::MAX), *max, "{at} maxLength");
                 assert!(node.get("minLength").is_none(), "{at} minLength");
+            }
+            Ty::NonBlank { min, max } => {
+                assert_eq!(base_type(node).as_deref(), Some("string"), "{at}");
+                assert_eq!(
+                    node["minLength"].as_u64(),
+                    Some(*min as u64),
+                    "{at} minLength"
+                );
+                let schema_max = node
+                    .get("maxLength")
+                    .and_then(Value::as_u64)
+                    .map(|m| m as usize);
+                assert_eq!(schema_max.unwrap_or(usize::MAX), *max, "{at} maxLength");
             }
             Ty::Id(_) => {
                 assert_eq!(base_type(node).as_deref(), Some("string"), "{at}");
@@ -299,6 +323,22 @@ mod tests {
             assert_eq!(nullable, f.nullable, "{at} nullable");
             compare_ty(root, &props[f.name], &f.ty, &at);
         }
+    }
+
+    #[test]
+    fn shapes_match_the_plain_json_schema_of_every_meeting_answer() {
+        use crate::protocol::meeting::{answer::derive_schema, MeetingStep};
+        for step in [
+            MeetingStep::Decide,
+            MeetingStep::Speak,
+            MeetingStep::Minutes,
+        ] {
+            let root = derive_schema(step);
+            let name = root["title"].as_str().unwrap();
+            let obj = answer_object(name).unwrap_or_else(|| panic!("no shape for {name}"));
+            compare_obj(&root, &root, obj, name);
+        }
+        assert!(answer_object("write").is_none());
     }
 
     #[test]

@@ -2,17 +2,19 @@
 //! member's contribution, and the minutes.
 //!
 //! Each shape is one serde type; its JSON Schema (`core/schemas/meeting_*.json`) is derived from
-//! it with `schemars`, and the examples in the prompts are values of it, serialised — so the
-//! schema, the prompt and the checker cannot drift apart (tests compare them). The checker reads a
-//! recovered JSON value field by field ([`crate::validate::fields`]) and reports every violation
-//! with its JSON pointer, what was expected, what was received and a hint.
+//! it with `schemars`, the validator's shape tables are generated from that schema
+//! (`validate/shape_gen.rs`, like the team's), and the examples in the prompts are values of it,
+//! serialised — so the schema, the prompt and the checker cannot drift apart (tests compare
+//! them). The validator walks the raw answer against its shape (types, enums, every length, with
+//! the JSON pointer, what was expected, what was received and a hint); the checks here add only
+//! what a schema cannot say: which field each decision needs, and that the ids named are
+//! attendees of this meeting.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::validate::fields::{one_of, quote, Fields};
-use crate::validate::Violation;
+use crate::validate::{self, Options, Violation};
 
 /// The seven phases of a meeting, in order (spec `001`).
 #[derive(
@@ -163,12 +165,14 @@ pub struct DecisionWire {
     pub decision: DecisionWord,
     /// Required with `continue`: the attendee who speaks next.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = limits::ID_MAX))]
     pub next_agent_id: Option<String>,
     /// Required with `change_phase`: the phase to move to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_phase: Option<Phase>,
     /// Required with `end_meeting`: why the meeting ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = limits::END_REASON_MAX))]
     pub end_reason: Option<String>,
     /// Always required: the reasoning behind the decision.
     #[schemars(length(min = 1, max = limits::RATIONALE_MAX))]
@@ -229,12 +233,14 @@ pub struct Contribution {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ActionItem {
     /// The attendee who owns it (an attendee id, or `user-1` for the person).
+    #[schemars(length(min = 1, max = limits::ID_MAX))]
     pub owner: String,
     /// What is to be done.
     #[schemars(length(min = 3, max = limits::ITEM_MAX))]
     pub task: String,
     /// When, in words ("by Friday"), if anyone said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = limits::DUE_MAX))]
     pub due: Option<String>,
 }
 
@@ -246,13 +252,13 @@ pub struct Minutes {
     #[schemars(length(min = limits::SUMMARY_MIN, max = limits::SUMMARY_MAX))]
     pub summary: String,
     /// What was decided, one item each.
-    #[schemars(length(max = limits::LIST_MAX))]
+    #[schemars(length(max = limits::LIST_MAX), inner(length(min = 1, max = limits::ITEM_MAX)))]
     pub decisions: Vec<String>,
     /// Who does what.
     #[schemars(length(max = limits::ACTIONS_MAX))]
     pub action_items: Vec<ActionItem>,
     /// What is still open.
-    #[schemars(length(max = limits::LIST_MAX))]
+    #[schemars(length(max = limits::LIST_MAX), inner(length(min = 1, max = limits::ITEM_MAX)))]
     pub open_questions: Vec<String>,
 }
 
@@ -288,180 +294,232 @@ pub mod limits {
     pub const ACTIONS_MAX: usize = 20;
     /// Longest list item.
     pub const ITEM_MAX: usize = 300;
+    /// Longest attendee id an answer may name.
+    pub const ID_MAX: usize = 80;
+    /// Longest due date, in words.
+    pub const DUE_MAX: usize = 80;
 }
 
-/// Checks a decision against spec `001`'s rules: `decision` one of the three; `rationale` always;
-/// `next_agent_id` with `continue` and one of `attendees`; `new_phase` with `change_phase` and one
-/// of the seven; `end_reason` with `end_meeting`. Every violation is collected.
+/// Checks a raw decision against spec `001`'s rules. The validator walks it against the shape
+/// generated from [`DecisionWire`]'s schema: `decision` one of the three, `rationale` always,
+/// `new_phase` one of the seven, every field's type and length. Then the rules a schema cannot
+/// say: `next_agent_id` with `continue` and one of `attendees`, `new_phase` with `change_phase`,
+/// `end_reason` with `end_meeting` (the fields of the other decisions are ignored). Every
+/// violation is collected: the shape's in the order they stand in the answer, then these.
 pub fn check_decision(
-    value: &Value,
+    raw: &str,
+    options: Options,
     attendees: &[&str],
     warnings: &mut Vec<Violation>,
 ) -> Result<Decision, Vec<Violation>> {
-    let mut f = Fields::of(value, "").map_err(|v| vec![v])?;
-    let word = f.word(
-        "decision",
-        &["continue", "change_phase", "end_meeting"],
-        "Say \"continue\" to give someone the floor, \"change_phase\" to move on, \"end_meeting\" to close.",
-    );
-    let rationale = f.text(
-        "rationale",
-        1,
-        limits::RATIONALE_MAX,
-        "Give the reasoning behind the decision in a sentence or two.",
-    );
-    let mut decision = None;
-    match word {
+    let (value, mut errors) = walk("meeting_decision", raw, options, warnings)?;
+    let text = |key: &str| value.get(key).and_then(Value::as_str);
+    let absent = |key: &str| value.get(key).is_none_or(Value::is_null);
+    let require = |key: &str, with: &str, hint: &str, errors: &mut Vec<Violation>| {
+        if absent(key) {
+            errors.push(Violation {
+                path: format!("/{key}"),
+                message: format!("`{key}` is required with \"{with}\""),
+                expected: "a string".into(),
+                received: "nothing".into(),
+                hint: hint.into(),
+            });
+        }
+    };
+    match text("decision") {
         Some("continue") => {
             let hint = format!("Give the floor to one of: {}.", attendees.join(", "));
-            if let Some(id) = f.text("next_agent_id", 1, 80, &hint) {
-                if attendees.contains(&id.as_str()) {
-                    decision = rationale.clone().map(|rationale| Decision::Continue {
-                        next_agent_id: id,
-                        rationale,
+            require("next_agent_id", "continue", &hint, &mut errors);
+            if let Some(id) = text("next_agent_id").map(str::trim) {
+                if !id.is_empty() && !attendees.contains(&id) {
+                    errors.push(Violation {
+                        path: "/next_agent_id".into(),
+                        message: format!("{id} is not an attendee of this meeting"),
+                        expected: one_of(attendees),
+                        received: quote(id),
+                        hint,
                     });
-                } else {
-                    f.error(
-                        "next_agent_id",
-                        format!("{id} is not an attendee of this meeting"),
-                        &one_of(attendees),
-                        &quote(&id),
-                        &hint,
-                    );
                 }
             }
         }
-        Some("change_phase") => {
-            let names: Vec<&'static str> = Phase::ALL.iter().map(|p| p.name()).collect();
-            if let Some(name) = f.word(
-                "new_phase",
-                &names,
-                "Name one of the seven phases exactly as written.",
-            ) {
-                let new_phase = Phase::from_name(name).expect("listed above");
-                decision = rationale.clone().map(|rationale| Decision::ChangePhase {
-                    new_phase,
-                    rationale,
-                });
-            }
-        }
-        Some(_) => {
-            if let Some(end_reason) = f.text(
-                "end_reason",
-                1,
-                limits::END_REASON_MAX,
-                "Say in a sentence why the meeting can end.",
-            ) {
-                decision = rationale.clone().map(|rationale| Decision::EndMeeting {
-                    end_reason,
-                    rationale,
-                });
-            }
-        }
-        None => {}
+        Some("change_phase") => require(
+            "new_phase",
+            "change_phase",
+            "Name one of the seven phases exactly as written.",
+            &mut errors,
+        ),
+        Some("end_meeting") => require(
+            "end_reason",
+            "end_meeting",
+            "Say in a sentence why the meeting can end.",
+            &mut errors,
+        ),
+        _ => {}
     }
-    // The fields of the other decisions are not errors, only ignored.
-    for key in ["next_agent_id", "new_phase", "end_reason"] {
-        f.raw(key);
+    if !errors.is_empty() {
+        return Err(errors);
     }
-    let errors = f.finish(warnings);
-    match decision {
-        Some(d) if errors.is_empty() => Ok(d),
-        _ => Err(errors),
-    }
+    let wire: DecisionWire = read(&value)?;
+    let rationale = wire.rationale.trim().to_string();
+    let given = |v: Option<String>| v.map(|v| v.trim().to_string()).unwrap_or_default();
+    Ok(match (wire.decision, wire.new_phase) {
+        (DecisionWord::Continue, _) => Decision::Continue {
+            next_agent_id: given(wire.next_agent_id),
+            rationale,
+        },
+        (DecisionWord::ChangePhase, Some(new_phase)) => Decision::ChangePhase {
+            new_phase,
+            rationale,
+        },
+        // `require` above refused a change_phase without a phase.
+        (DecisionWord::ChangePhase, None) => unreachable!("new_phase was required"),
+        (DecisionWord::EndMeeting, _) => Decision::EndMeeting {
+            end_reason: given(wire.end_reason),
+            rationale,
+        },
+    })
 }
 
-/// Checks a contribution.
+/// Checks a raw contribution against the shape generated from [`Contribution`]'s schema.
 pub fn check_contribution(
-    value: &Value,
+    raw: &str,
+    options: Options,
     warnings: &mut Vec<Violation>,
 ) -> Result<Contribution, Vec<Violation>> {
-    let mut f = Fields::of(value, "").map_err(|v| vec![v])?;
-    let text = f.text(
-        "contribution",
-        limits::CONTRIBUTION_MIN,
-        limits::CONTRIBUTION_MAX,
-        "Put what you say, in Markdown, in `contribution`.",
-    );
-    let errors = f.finish(warnings);
-    match text {
-        Some(contribution) if errors.is_empty() => Ok(Contribution { contribution }),
-        _ => Err(errors),
+    let (value, errors) = walk("meeting_contribution", raw, options, warnings)?;
+    if !errors.is_empty() {
+        return Err(errors);
     }
+    let c: Contribution = read(&value)?;
+    Ok(Contribution {
+        contribution: c.contribution.trim().to_string(),
+    })
 }
 
-/// Checks the minutes; every action item's owner must be one of `owners`.
+/// Checks raw minutes against the shape generated from [`Minutes`]' schema, then that every
+/// action item's owner is one of `owners`.
 pub fn check_minutes(
-    value: &Value,
+    raw: &str,
+    options: Options,
     owners: &[&str],
     warnings: &mut Vec<Violation>,
 ) -> Result<Minutes, Vec<Violation>> {
-    let mut f = Fields::of(value, "").map_err(|v| vec![v])?;
-    let summary = f.text(
-        "summary",
-        limits::SUMMARY_MIN,
-        limits::SUMMARY_MAX,
-        "Sum the meeting up in two to four sentences.",
-    );
-    let decisions = f.texts(
-        "decisions",
-        limits::LIST_MAX,
-        limits::ITEM_MAX,
-        "List each decision as one string.",
-    );
-    let open_questions = f.texts(
-        "open_questions",
-        limits::LIST_MAX,
-        limits::ITEM_MAX,
-        "List each open question as one string (an empty list if none).",
-    );
-    let mut action_items = Vec::new();
-    if let Some(items) = f.list(
-        "action_items",
-        limits::ACTIONS_MAX,
-        "List the action items (an empty list if none).",
-    ) {
-        for (i, item) in items.iter().enumerate() {
-            let path = f.pointer(&format!("action_items/{i}"));
-            let mut a = match Fields::of(item, &path) {
-                Ok(a) => a,
-                Err(v) => {
-                    f.errors.push(v);
-                    continue;
-                }
-            };
-            let owner_hint = format!("Name the owner by attendee id: {}.", owners.join(", "));
-            let owner = a.text("owner", 1, 80, &owner_hint);
-            if let Some(o) = &owner {
-                if !owners.contains(&o.as_str()) {
-                    a.error(
-                        "owner",
-                        format!("{o} is not an attendee of this meeting"),
-                        &one_of(owners),
-                        &quote(o),
-                        &owner_hint,
-                    );
-                }
-            }
-            let task = a.text("task", 3, limits::ITEM_MAX, "Say what is to be done.");
-            let due = a.optional_text("due", 80, "Say when in words, or leave `due` out.");
-            let errs = a.finish(warnings);
-            if errs.is_empty() {
-                if let (Some(owner), Some(task)) = (owner, task) {
-                    action_items.push(ActionItem { owner, task, due });
-                }
-            }
-            f.errors.extend(errs);
+    let (value, mut errors) = walk("meeting_minutes", raw, options, warnings)?;
+    let items = value.get("action_items").and_then(Value::as_array);
+    for (i, item) in items.into_iter().flatten().enumerate() {
+        let Some(owner) = item.get("owner").and_then(Value::as_str).map(str::trim) else {
+            continue;
+        };
+        if !owner.is_empty() && !owners.contains(&owner) {
+            errors.push(Violation {
+                path: format!("/action_items/{i}/owner"),
+                message: format!("{owner} is not an attendee of this meeting"),
+                expected: one_of(owners),
+                received: quote(owner),
+                hint: format!("Name the owner by attendee id: {}.", owners.join(", ")),
+            });
         }
     }
-    let errors = f.finish(warnings);
-    match summary {
-        Some(summary) if errors.is_empty() => Ok(Minutes {
-            summary,
-            decisions,
-            action_items,
-            open_questions,
-        }),
-        _ => Err(errors),
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let m: Minutes = read(&value)?;
+    let trim = |v: Vec<String>| v.into_iter().map(|s| s.trim().to_string()).collect();
+    Ok(Minutes {
+        summary: m.summary.trim().to_string(),
+        decisions: trim(m.decisions),
+        action_items: m
+            .action_items
+            .into_iter()
+            .map(|a| ActionItem {
+                owner: a.owner.trim().to_string(),
+                task: a.task.trim().to_string(),
+                due: a.due.map(|d| d.trim().to_string()),
+            })
+            .collect(),
+        open_questions: trim(m.open_questions),
+    })
+}
+
+/// The validator's walk of `raw` against the generated shape named `schema`: the answer as a
+/// value (for the rules the shape cannot say) and the shape's violations, or — when no JSON
+/// object could be read at all — only the violations.
+fn walk(
+    schema: &str,
+    raw: &str,
+    options: Options,
+    warnings: &mut Vec<Violation>,
+) -> Result<(Value, Vec<Violation>), Vec<Violation>> {
+    let mut verdict = validate::check_object_answer(schema, raw, options)
+        .expect("every meeting answer has a generated shape");
+    warnings.extend(verdict.warnings);
+    for error in &mut verdict.errors {
+        let field = error.path.rsplit('/').find(|s| s.parse::<usize>().is_err());
+        let hint = HINTS.iter().find(|(f, _)| Some(*f) == field);
+        if let Some((_, hint)) = hint.filter(|_| !error.message.contains("chars long")) {
+            error.hint = (*hint).to_string();
+        }
+    }
+    match serde_json::from_str::<Value>(&verdict.json) {
+        Ok(value) if value.is_object() => Ok((value, verdict.errors)),
+        _ => Err(verdict.errors),
+    }
+}
+
+/// What to do about each field of the meeting's answers, in the words of its prompts: the hint a
+/// violation of the field carries (the validator's own says how to fix a length).
+const HINTS: &[(&str, &str)] = &[
+    (
+        "decision",
+        "Say \"continue\" to give someone the floor, \"change_phase\" to move on, \"end_meeting\" to close.",
+    ),
+    (
+        "rationale",
+        "Give the reasoning behind the decision in a sentence or two.",
+    ),
+    (
+        "new_phase",
+        "Name one of the seven phases exactly as written.",
+    ),
+    (
+        "end_reason",
+        "Say in a sentence why the meeting can end.",
+    ),
+    (
+        "contribution",
+        "Put what you say, in Markdown, in `contribution`.",
+    ),
+    ("summary", "Sum the meeting up in two to four sentences."),
+    ("decisions", "List each decision as one string."),
+    (
+        "open_questions",
+        "List each open question as one string (an empty list if none).",
+    ),
+    (
+        "action_items",
+        "List the action items (an empty list if none).",
+    ),
+    ("task", "Say what is to be done."),
+    ("due", "Say when in words, or leave `due` out."),
+];
+
+/// A value the walker found valid, in its serde type.
+fn read<T: serde::de::DeserializeOwned>(value: &Value) -> Result<T, Vec<Violation>> {
+    validate::read_checked(&value.to_string()).map_err(|v| vec![v])
+}
+
+/// A received text as the repair prompt shows it: quoted, shortened.
+fn quote(s: &str) -> String {
+    let short: String = s.chars().take(80).collect();
+    serde_json::to_string(&short).unwrap_or_default()
+}
+
+/// `"a", "b" or "c"`, for expected-value texts.
+fn one_of(allowed: &[&str]) -> String {
+    let quoted: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
+    match quoted.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("one of {} or {last}", rest.join(", ")),
     }
 }

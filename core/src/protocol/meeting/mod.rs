@@ -426,31 +426,27 @@ impl Protocol for MeetingState {
         let step = Self::step_name(call.step).to_string();
         let options = validate::Options { truncated };
         let mut warnings = Vec::new();
-        let checked = validate::recover_object(raw, options).and_then(|(value, found)| {
-            warnings = found;
-            match call.step {
-                MeetingStep::Decide => {
-                    let participants = self.participants();
-                    answer::check_decision(&value, &participants, &mut warnings).and_then(|d| {
-                        let errors = self.decision_rules(&d);
-                        if errors.is_empty() {
-                            Ok(MeetingOutput::Decision(d))
-                        } else {
-                            Err(errors)
-                        }
-                    })
-                }
-                MeetingStep::Speak => answer::check_contribution(&value, &mut warnings)
-                    .map(MeetingOutput::Contribution),
-                MeetingStep::Minutes => {
-                    let mut owners: Vec<&str> =
-                        self.attendees.iter().map(|a| a.id.as_str()).collect();
-                    owners.push(PERSON);
-                    answer::check_minutes(&value, &owners, &mut warnings)
-                        .map(MeetingOutput::Minutes)
-                }
+        let checked = match call.step {
+            MeetingStep::Decide => {
+                let participants = self.participants();
+                answer::check_decision(raw, options, &participants, &mut warnings).and_then(|d| {
+                    let errors = self.decision_rules(&d);
+                    if errors.is_empty() {
+                        Ok(MeetingOutput::Decision(d))
+                    } else {
+                        Err(errors)
+                    }
+                })
             }
-        });
+            MeetingStep::Speak => answer::check_contribution(raw, options, &mut warnings)
+                .map(MeetingOutput::Contribution),
+            MeetingStep::Minutes => {
+                let mut owners: Vec<&str> = self.attendees.iter().map(|a| a.id.as_str()).collect();
+                owners.push(PERSON);
+                answer::check_minutes(raw, options, &owners, &mut warnings)
+                    .map(MeetingOutput::Minutes)
+            }
+        };
         match checked {
             Ok(output) => Judgement::Apply { output, warnings },
             Err(errors) => Judgement::Invalid {
