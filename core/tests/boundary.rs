@@ -1,5 +1,6 @@
 //! The engine/protocol boundary holds: nothing under `core/src/engine/` names a kind of session or
-//! its vocabulary, so a new kind is one folder under `core/src/protocol/` and no engine change.
+//! its vocabulary, so a new kind is one folder under `core/src/protocol/` and no engine change;
+//! and the validator's walker names no kind's ids (each kind's id scope judges them).
 
 #![allow(clippy::disallowed_methods)] // tests read their own files
 
@@ -68,6 +69,53 @@ fn the_engine_names_no_protocol() {
     assert!(
         found.is_empty(),
         "the engine names a protocol:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The team's id vocabulary: what its id scope (`protocol/team/ids.rs`) knows and the validator's
+/// walker must not.
+const ID_WORDS: &[&str] = &[
+    "team",
+    "meeting",
+    "product",
+    "version",
+    "collab",
+    "member",
+    "recipient",
+    "treeoperations",
+    "newid",
+    "new-n",
+    "attendee",
+];
+
+#[test]
+fn the_validators_walker_names_no_kinds_ids() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/validate");
+    let mut found = Vec::new();
+    // The walker and the parsing under it: which strings are ids, and their rules, are each
+    // kind's id scope. (`shape.rs` looks up the team's step shapes; `mod.rs` holds the entry
+    // points, which pick a kind's scope; the generator and its generated tables read every kind.)
+    for name in ["check.rs", "json.rs", "tape.rs"] {
+        let text = fs::read_to_string(dir.join(name))
+            .expect("readable")
+            .to_lowercase();
+        for (n, line) in text.lines().enumerate() {
+            for word in ID_WORDS {
+                let hit = line.match_indices(word).any(|(i, _)| {
+                    let before = line[..i].chars().next_back();
+                    let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+                    edge(before)
+                });
+                if hit {
+                    found.push(format!("{name}:{}: {word}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the validator's walker names a kind's ids:\n{}",
         found.join("\n")
     );
 }

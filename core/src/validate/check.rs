@@ -8,12 +8,11 @@
 //! never stop it: every one is collected.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use super::json::{self, Seg, Stop};
-use super::shape::{self, enums, Field, IdKind, Obj, Ty, Union};
+use super::shape::{self, enums, Field, Obj, Ty, Union};
 use super::tape::{self, Emit, NoTape};
-use super::{Known, Violation};
+use super::Violation;
 use crate::schema::limits;
 use crate::schema::Step;
 
@@ -21,8 +20,6 @@ use crate::schema::Step;
 const MAX_DEPTH: u32 = 128;
 /// How long a `received` gets.
 const RECEIVED_MAX: usize = 80;
-/// Addresses that are not members but may receive remarks and halts.
-pub(crate) const SPECIAL_RECIPIENTS: &[&str] = &["user", "user-1", "u:all", "team", "chair"];
 
 /// Why the text is not (yet) JSON: the first syntax error, where it is and what kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,18 +76,85 @@ type Res<T> = Result<T, Box<Syntax>>;
 /// What a whole answer must be.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Root {
-    /// An answer of a team step: a union on `responseType` ([`shape::answer`]).
+    /// An answer of a step whose shapes are a union on `responseType` ([`shape::answer`]).
     Step(Step),
-    /// One object of known fields: an answer of a kind whose shapes have no `responseType` (a
-    /// meeting's decision, contribution, minutes).
+    /// One object of known fields: an answer of a kind whose shapes have no `responseType`
+    /// ([`shape::answer_object`]).
     Object(&'static Obj),
 }
 
-/// Checks `text` (which must be exactly one JSON object, surrounding whitespace allowed).
-pub(crate) fn check<E: Emit>(
+/// What a kind of session knows of the ids its answers name: the walker asks it about every string
+/// at an id place of a shape (`Ty::Id`, whose number the kind gives meaning to) as it passes it,
+/// and once more when the whole answer is read. The walker itself knows no kind's ids
+/// (`tests/boundary.rs` holds it to that); each kind's scope is in its protocol folder.
+pub(crate) trait IdScope<'a> {
+    /// Judges `id`, of kind `kind`, standing at `at`; its violations go to `at`.
+    fn id(&mut self, kind: u8, id: Cow<'a, str>, at: &mut At<'_, 'a>);
+    /// The field an object declares an id of the same answer in, kept even when the object's
+    /// tag is wrong, so that one mistake makes one violation.
+    fn declaring_field(&self) -> Option<&'static str> {
+        None
+    }
+    /// Such an id, declared by the object at `path`.
+    fn declare(&mut self, _id: Cow<'a, str>, _path: &[Seg<'a>]) {}
+    /// After the whole answer: judges what could only be judged then.
+    fn finish(&mut self, _at: &mut At<'_, 'a>) {}
+    /// What a string of id kind `kind` must be, in words (a violation's `expected`).
+    fn expected(&self, _kind: u8) -> &'static str {
+        "a string id"
+    }
+}
+
+/// No ids at all: the scope of shapes with no id places.
+pub(crate) struct NoIds;
+
+impl IdScope<'_> for NoIds {
+    fn id(&mut self, _: u8, _: Cow<'_, str>, _: &mut At<'_, '_>) {}
+}
+
+/// Where an id stands in the answer, and where its violations go.
+pub(crate) struct At<'w, 'a> {
+    /// The pointer to it, as segments (keys and indices).
+    pub path: &'w [Seg<'a>],
+    pos: usize,
+    errors: &'w mut Vec<Violation>,
+    error_at: &'w mut Vec<usize>,
+}
+
+impl At<'_, '_> {
+    /// The JSON pointer to the id.
+    pub fn pointer(&self) -> String {
+        json::pointer(self.path)
+    }
+
+    /// The byte offset the id ends at in the checked text.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Records a violation of the id.
+    pub fn error(&mut self, v: Violation) {
+        let pos = self.pos;
+        self.error_at(pos, v);
+    }
+
+    /// Records a violation standing at byte `pos` (violations are reported in the order they
+    /// stand in the answer).
+    pub fn error_at(&mut self, pos: usize, v: Violation) {
+        self.error_at.push(pos);
+        self.errors.push(v);
+    }
+}
+
+/// An object of no fields.
+static NOTHING: Obj = Obj { fields: &[] };
+
+/// Checks `text` (which must be exactly one JSON object, surrounding whitespace allowed) against
+/// `root`, asking `ids` about every string at an id place.
+pub(crate) fn check<'a, E: Emit>(
     root: Root,
-    text: &str,
-    known: Option<&Known>,
+    text: &'a str,
+    ids: &mut dyn IdScope<'a>,
     tape: E,
 ) -> Result<Outcome, Box<Syntax>> {
     let mut w = Walker {
@@ -100,16 +164,19 @@ pub(crate) fn check<E: Emit>(
         depth: 0,
         path: Vec::with_capacity(16),
         out: Outcome::default(),
-        known,
         root,
-        new_ids: HashMap::new(),
-        pending: Vec::new(),
+        ids,
         error_at: Vec::new(),
-        at_override: None,
         tape,
     };
     w.root()?;
-    w.resolve_pending();
+    let mut at = At {
+        path: &[],
+        pos: w.pos,
+        errors: &mut w.out.errors,
+        error_at: &mut w.error_at,
+    };
+    w.ids.finish(&mut at);
     if w.error_at.windows(2).any(|p| p[0] > p[1]) {
         let mut tagged: Vec<(usize, Violation)> =
             w.error_at.into_iter().zip(w.out.errors).collect();
@@ -133,25 +200,12 @@ pub(crate) fn is_json_container(text: &str) -> bool {
         depth: 0,
         path: Vec::new(),
         out: Outcome::default(),
-        known: None,
-        root: Root::Step(Step::Write),
-        new_ids: HashMap::new(),
-        pending: Vec::new(),
+        root: Root::Object(&NOTHING),
+        ids: &mut NoIds,
         error_at: Vec::new(),
-        at_override: None,
         tape: NoTape,
     };
     w.value(&Ty::Any, true).is_ok() && w.ws().is_ok() && w.pos == w.b.len()
-}
-
-/// A reference to a `new-N` that can only be judged once the whole answer is read.
-struct Pending<'a> {
-    /// Where the reference stands in the text.
-    at: usize,
-    path: String,
-    id: Cow<'a, str>,
-    /// Index of the tree operation naming it, or `usize::MAX` outside `treeOperations`.
-    op: usize,
 }
 
 /// What a union's tag turned out to be.
@@ -169,22 +223,18 @@ enum Keys {
     Any,
 }
 
-struct Walker<'a, 'k, E: Emit> {
+struct Walker<'a, 's, E: Emit> {
     b: &'a [u8],
     text: &'a str,
     pos: usize,
     depth: u32,
     path: Vec<Seg<'a>>,
     out: Outcome,
-    known: Option<&'k Known>,
     root: Root,
-    /// `newId`s seen, with the index of the operation that adds each.
-    new_ids: HashMap<Cow<'a, str>, usize>,
-    pending: Vec<Pending<'a>>,
+    /// The kind's id scope, asked about every string at an id place.
+    ids: &'s mut dyn IdScope<'a>,
     /// Byte offset of each error in `out.errors`, to report them in document order.
     error_at: Vec<usize>,
-    /// Set while resolving deferred references: the offset where the reference stood.
-    at_override: Option<usize>,
     /// Told of every value read: nothing for a plain check, the value tape when the caller wants
     /// the value too.
     tape: E,
@@ -381,7 +431,7 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
     }
 
     fn push_error(&mut self, v: Violation) {
-        self.error_at.push(self.at_override.unwrap_or(self.pos));
+        self.error_at.push(self.pos);
         self.out.errors.push(v);
     }
 
@@ -703,7 +753,7 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
         self.push_error(violation(
             path,
             format!("missing required field {}", field.name),
-            describe(&field.ty),
+            self.describe(&field.ty),
             "nothing".into(),
             format!("Add {}.", field.name),
         ));
@@ -745,7 +795,7 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
         let expected = format!("one of: {}", list_values(allowed));
         match tag {
             Tag::Str(v) => {
-                self.keep_new_id(start)?;
+                self.keep_declared_id(start)?;
                 self.object(Keys::Any)?;
                 let mut path = self.here();
                 path.push('/');
@@ -755,16 +805,9 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
                     _ => None,
                 };
                 let (message, hint) = match step {
-                    Some(step) if enums::RESPONSE_TYPE.contains(&v.as_ref()) => (
-                        format!(
-                            "responseType {v} is not allowed on the {} step",
-                            step.title()
-                        ),
-                        format!(
-                            "Only Bootstrap and PlanAssign may halt. Answer with {} instead.",
-                            allowed.join(" or ")
-                        ),
-                    ),
+                    Some(step) if enums::RESPONSE_TYPE.contains(&v.as_ref()) => {
+                        shape::not_allowed_here(step, &v, allowed)
+                    }
                     _ => (
                         format!("{tag_name} {v:?} is not one of the allowed values"),
                         enum_hint(&v, allowed),
@@ -804,18 +847,19 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
         Ok(())
     }
 
-    /// An operation with a wrong `action` still defines its `newId`, so that the later parts of the
-    /// answer naming it are not reported too (one mistake, one violation).
-    fn keep_new_id(&mut self, start: usize) -> Res<()> {
+    /// An object with a wrong tag still declares the id it adds, so that the later parts of the
+    /// answer naming it are not reported too (one mistake, one violation). Which field declares
+    /// one is the id scope's to say ([`IdScope::declaring_field`]).
+    fn keep_declared_id(&mut self, start: usize) -> Res<()> {
+        let Some(field) = self.ids.declaring_field() else {
+            return Ok(());
+        };
         let here = self.pos;
         self.pos = start;
-        let tag = self.find_tag("newId");
+        let tag = self.find_tag(field);
         self.pos = here;
         if let Tag::Str(id) = tag? {
-            if !self.new_ids.contains_key(&id) {
-                let op = self.tree_op();
-                self.new_ids.insert(id, op);
-            }
+            self.ids.declare(id, &self.path);
         }
         Ok(())
     }
@@ -910,7 +954,7 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
     fn type_error(&mut self, ty: &Ty, start: usize) {
         let received = self.received(start);
         let name = self.field_name();
-        let expected = describe(ty);
+        let expected = self.describe(ty);
         let kind = match self.b[start] {
             b'"' => "a string",
             b'{' => "an object",
@@ -1044,9 +1088,9 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
         );
     }
 
-    /// A version's content: [`limits::CONTENT_MIN`] to [`limits::CONTENT_MAX`] chars with at least
-    /// the minimum that are not blank, no control characters but line breaks and tabs (a NUL in
-    /// a product breaks every reader), and not JSON — bare or as the only thing in a code fence.
+    /// A content field ([`Ty::Content`]): [`limits::CONTENT_MIN`] to [`limits::CONTENT_MAX`] chars
+    /// with at least the minimum that are not blank, no control characters but line breaks and
+    /// tabs (a NUL breaks every reader), and not JSON — bare or as the only thing in a code fence.
     fn content(&mut self, raw: &str, esc: bool) {
         let (min, max) = (limits::CONTENT_MIN, limits::CONTENT_MAX);
         let text = json::unescape(raw, esc);
@@ -1055,14 +1099,14 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
             (
                 format!("content has {visible} chars of text; it needs at least {min}"),
                 format!("at least {min} chars of plain text"),
-                "Write the whole content of the version, not a summary or a placeholder.",
+                shape::CONTENT_TOO_SHORT_HINT,
             )
         } else if raw.len() > max && json::char_len(raw, esc, max + 1) > max {
             let n = json::char_len(raw, esc, usize::MAX);
             (
                 format!("content is {n} chars long; the limit is {max}"),
                 format!("at most {max} chars"),
-                "Split the product: keep this version to its essentials and ADD child products for the rest.",
+                shape::CONTENT_TOO_LONG_HINT,
             )
         } else if text
             .bytes()
@@ -1090,159 +1134,26 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
         );
     }
 
-    // ---- references -------------------------------------------------------------------------
+    // ---- ids --------------------------------------------------------------------------------
 
-    /// Index of the tree operation being read, or `usize::MAX` outside `treeOperations`.
-    fn tree_op(&self) -> usize {
-        match self.path.as_slice() {
-            [Seg::Key("treeOperations", _), Seg::Idx(i), ..] => *i,
-            _ => usize::MAX,
+    /// What a type wants, in words: [`describe`], with the id scope's words for an id.
+    fn describe(&self, ty: &Ty) -> String {
+        match ty {
+            Ty::Id(kind) => self.ids.expected(*kind).into(),
+            _ => describe(ty),
         }
     }
 
-    fn on_id(&mut self, kind: IdKind, raw: &'a str, esc: bool) {
+    /// A string at an id place: the kind's id scope judges it.
+    fn on_id(&mut self, kind: u8, raw: &'a str, esc: bool) {
         let id = json::unescape(raw, esc);
-        if kind == IdKind::NewId {
-            self.new_id(id);
-            return;
-        }
-        let Some(known) = self.known else { return };
-        let exists = match kind {
-            IdKind::Product | IdKind::ProductOrNew | IdKind::TreeProduct => {
-                known.products.contains(id.as_ref())
-            }
-            IdKind::Version => known.versions.contains(id.as_ref()),
-            IdKind::Collab => known.collabs.contains(id.as_ref()),
-            IdKind::Member => known.members.contains(id.as_ref()),
-            IdKind::Recipient => {
-                known.members.contains(id.as_ref()) || SPECIAL_RECIPIENTS.contains(&id.as_ref())
-            }
-            IdKind::NewId => true,
+        let mut at = At {
+            path: &self.path,
+            pos: self.pos,
+            errors: &mut self.out.errors,
+            error_at: &mut self.error_at,
         };
-        if exists {
-            return;
-        }
-        if matches!(kind, IdKind::ProductOrNew | IdKind::TreeProduct) && id.starts_with("new-") {
-            let op = if kind == IdKind::TreeProduct {
-                self.tree_op()
-            } else {
-                usize::MAX
-            };
-            // Usually the ADD came first: settle it now, without remembering anything.
-            if self
-                .new_ids
-                .get(&id)
-                .is_some_and(|&at| op == usize::MAX || at < op)
-            {
-                return;
-            }
-            let path = self.here();
-            let at = self.pos;
-            self.pending.push(Pending { at, path, id, op });
-            return;
-        }
-        let path = self.here();
-        self.dangling(path, kind, &id, known);
-    }
-
-    fn new_id(&mut self, id: Cow<'a, str>) {
-        let well_formed = id
-            .strip_prefix("new-")
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-        if !well_formed {
-            self.error(
-                format!("newId {id:?} is not of the form new-N"),
-                "new-N, e.g. new-1".into(),
-                json::shorten(&format!("{id:?}"), RECEIVED_MAX),
-                "Name new products new-1, new-2, … in the order you add them; the engine gives them real ids.".into(),
-            );
-            return;
-        }
-        if let Some(&first) = self.new_ids.get(&id) {
-            self.error(
-                format!("newId {id} is used twice"),
-                "a newId not used before in this answer".into(),
-                format!("{id:?}"),
-                format!("/treeOperations/{first} already adds {id}; give this product the next free number."),
-            );
-            return;
-        }
-        let op = self.tree_op();
-        self.new_ids.insert(id, op);
-    }
-
-    fn dangling(&mut self, path: String, kind: IdKind, id: &str, known: &Known) {
-        let (noun, set) = match kind {
-            IdKind::Version => ("version", &known.versions),
-            IdKind::Collab => ("collab", &known.collabs),
-            IdKind::Member | IdKind::Recipient => ("member", &known.members),
-            _ => ("product", &known.products),
-        };
-        let mut some: Vec<&str> = set.iter().take(8).map(String::as_str).collect();
-        if kind == IdKind::Recipient {
-            some.extend(
-                SPECIAL_RECIPIENTS
-                    .iter()
-                    .copied()
-                    .filter(|s| !set.contains(*s))
-                    .take(3),
-            );
-        }
-        let more = if set.len() > 8 { ", …" } else { "" };
-        let list = if some.is_empty() {
-            "none".to_string()
-        } else {
-            format!("{}{more}", some.join(", "))
-        };
-        let name = path
-            .rsplit('/')
-            .find(|s| s.parse::<usize>().is_err())
-            .unwrap_or("id")
-            .to_string();
-        let expected = match kind {
-            IdKind::ProductOrNew => {
-                "an existing product id, or a new-N added by treeOperations".to_string()
-            }
-            IdKind::TreeProduct => {
-                "an existing product id, or a new-N added by an earlier ADD".to_string()
-            }
-            IdKind::Recipient => "a member id, or user, team, chair, u:all".to_string(),
-            _ => format!("an existing {noun} id"),
-        };
-        let hint = if id.starts_with("new-") && kind == IdKind::Product {
-            format!("new-N ids exist only inside the PlanAssign answer that adds them. Known {noun}s: {list}.")
-        } else {
-            format!("Use an id the session knows. Known {noun}s: {list}.")
-        };
-        self.push_error(violation(
-            path,
-            format!("{name} names {noun} {id:?}, which does not exist"),
-            expected,
-            json::shorten(&format!("{id:?}"), RECEIVED_MAX),
-            hint,
-        ));
-    }
-
-    fn resolve_pending(&mut self) {
-        let Some(known) = self.known else { return };
-        for p in std::mem::take(&mut self.pending) {
-            self.at_override = Some(p.at);
-            let def = self.new_ids.get(&p.id).copied();
-            match def {
-                Some(at) if p.op == usize::MAX || at < p.op => {}
-                Some(at) => self.push_error(violation(
-                    p.path,
-                    format!("{} is added by a later tree operation", p.id),
-                    "a new-N added by an earlier ADD".into(),
-                    format!("{:?}", p.id),
-                    format!("Move the ADD of {} (/treeOperations/{at}) before the operations that use it.", p.id),
-                )),
-                None => {
-                    let kind = if p.op == usize::MAX { IdKind::ProductOrNew } else { IdKind::TreeProduct };
-                    self.dangling(p.path, kind, &p.id, known);
-                }
-            }
-        }
+        self.ids.id(kind, id, &mut at);
     }
 }
 
@@ -1349,7 +1260,6 @@ pub(crate) fn describe(ty: &Ty) -> String {
         }
         Ty::NonBlank { min, max } => format!("a string of {min} to {max} chars of text"),
         Ty::Enum(values) => format!("one of: {}", list_values(values)),
-        Ty::Id(IdKind::NewId) => "a string new-N".into(),
         Ty::Id(_) => "a string id".into(),
         Ty::Content => format!(
             "a string of at least {} chars of plain text",

@@ -30,16 +30,16 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
+use crate::protocol::team::ids::TeamIds;
 use crate::schema::{
     BootstrapOutput, FinalOutput, InspectionOutput, PeerReviewOutput, PlanAssignOutput,
     PresentationOutput, ReflectOutput, Step, StepAnswer, WireAnswer, WriteOutput,
 };
 
-mod check;
-mod json;
+pub(crate) mod check;
+pub(crate) mod json;
 mod recover;
 mod report;
-pub(crate) use check::SPECIAL_RECIPIENTS;
 pub use report::repair_prompt;
 pub(crate) mod shape;
 #[cfg(test)]
@@ -247,7 +247,7 @@ fn check_text<'a, E: tape::Emit>(
     // Fast path: the answer is already one clean object; nothing is copied. Only here is the
     // tape written (its offsets are into this text).
     if body.trim_start().starts_with('{') {
-        let outcome = check::check(root, body, known, tape(body));
+        let outcome = walk(root, body, known, tape(body));
         // A clean object with errors may still be a wrapper (a tool call) around the answer.
         let answer = outcome
             .ok()
@@ -263,6 +263,21 @@ fn check_text<'a, E: tape::Emit>(
         }
     }
     (check_repaired(root, body, known, warnings), false)
+}
+
+/// One walk of `text` against `root`, with the id scope of the answer's kind: the team's
+/// (`TeamIds`, with the session's `known` ids) for a team step's answer, none for an answer of
+/// one object (a meeting's, whose ids its own rules check).
+fn walk<E: tape::Emit>(
+    root: check::Root,
+    text: &str,
+    known: Option<&Known>,
+    tape: E,
+) -> Result<check::Outcome, Box<check::Syntax>> {
+    match root {
+        check::Root::Step(_) => check::check(root, text, &mut TeamIds::new(known), tape),
+        check::Root::Object(_) => check::check(root, text, &mut check::NoIds, tape),
+    }
 }
 
 /// [`check_text`] past the fast path: the object found in prose or a fence, then normalized.
@@ -294,7 +309,7 @@ fn check_repaired<'a>(
     }
     // A fenced or prose-wrapped answer is often clean inside: check the slice as it is first.
     if !found_nothing_around(&warnings) || !body.trim_start().starts_with('{') {
-        if let Ok(outcome) = check::check(root, object, known, tape::NoTape) {
+        if let Ok(outcome) = walk(root, object, known, tape::NoTape) {
             warnings.extend(outcome.warnings);
             return Verdict {
                 errors: outcome.errors,
@@ -305,7 +320,7 @@ fn check_repaired<'a>(
     }
     let (fixed, repairs) = recover::normalize(object);
     warnings.extend(repairs);
-    match check::check(root, &fixed, known, tape::NoTape) {
+    match walk(root, &fixed, known, tape::NoTape) {
         Ok(outcome) => {
             warnings.extend(outcome.warnings);
             Verdict {

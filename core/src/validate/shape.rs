@@ -10,7 +10,7 @@
 //! when it is stale. A field's type, limits and optionality are therefore written once, on the
 //! serde type. A second test at the bottom of this file walks the tables and the schema side by
 //! side, so a fault in the generator shows too. What a schema cannot say is here, marked as such:
-//! which ids must exist ([`IdKind`]), that Write content is not JSON ([`Ty::Content`]).
+//! which strings are ids (`Ty::Id`, judged by the kind's id scope), that Write content is not JSON ([`Ty::Content`]).
 
 use crate::schema::Step;
 
@@ -29,8 +29,9 @@ pub(crate) enum Ty {
     NonBlank { min: usize, max: usize },
     /// One of these exact strings.
     Enum(&'static [&'static str]),
-    /// A string naming something that must exist (checked only when the session's ids are known).
-    Id(IdKind),
+    /// A string naming something of the session: the kind's id scope judges it
+    /// (`check::IdScope`), by this number, which the kind gives meaning to.
+    Id(u8),
     /// Write `newVersion.content`: at least [`crate::schema::limits::CONTENT_MIN`] chars, and not
     /// JSON.
     Content,
@@ -50,27 +51,6 @@ pub(crate) enum Ty {
     Map(&'static Ty),
     /// An object whose fields depend on the string value of one tag field.
     Union(&'static Union),
-}
-
-/// Which kind of id a string names, i.e. which set of [`crate::validate::Known`] it must be in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum IdKind {
-    /// An existing product.
-    Product,
-    /// An existing product, or a `new-N` added by any ADD of the same answer.
-    ProductOrNew,
-    /// Inside a tree operation: an existing product or a `new-N` added by an earlier ADD.
-    TreeProduct,
-    /// The `newId` of an ADD: `new-N`, unique in the answer.
-    NewId,
-    /// An existing version.
-    Version,
-    /// An existing collab.
-    Collab,
-    /// An existing member.
-    Member,
-    /// A member or one of the special addresses (`user`, `team`, `u:all`, …).
-    Recipient,
 }
 
 /// One field of an object.
@@ -129,6 +109,29 @@ pub(crate) fn answer(step: Step, response_type: &str) -> Option<&'static Obj> {
 pub(crate) fn answer_object(name: &str) -> Option<&'static Obj> {
     tables::answer_object(name)
 }
+
+/// The words of a `responseType` that exists but that `step` does not allow (`allowed`): the
+/// message and the hint.
+pub(crate) fn not_allowed_here(step: Step, value: &str, allowed: &[&str]) -> (String, String) {
+    (
+        format!(
+            "responseType {value} is not allowed on the {} step",
+            step.title()
+        ),
+        format!(
+            "Only Bootstrap and PlanAssign may halt. Answer with {} instead.",
+            allowed.join(" or ")
+        ),
+    )
+}
+
+/// The hint of a content under its minimum.
+pub(crate) const CONTENT_TOO_SHORT_HINT: &str =
+    "Write the whole content of the version, not a summary or a placeholder.";
+
+/// The hint of a content past its limit.
+pub(crate) const CONTENT_TOO_LONG_HINT: &str =
+    "Split the product: keep this version to its essentials and ADD child products for the rest.";
 
 /// The response types `step` allows, for messages.
 pub(crate) fn allowed_response_types(step: Step) -> &'static [&'static str] {

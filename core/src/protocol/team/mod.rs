@@ -13,7 +13,6 @@
 
 pub mod config;
 pub mod examples;
-#[cfg(test)]
 pub(crate) mod ids;
 
 use std::cell::RefCell;
@@ -1258,7 +1257,7 @@ pub fn id_choices(s: &TeamState, member: &str, step: Step) -> Vec<IdChoice> {
     let members: Vec<&str> = s.members.iter().map(|m| m.id.as_str()).collect();
     let mut recipients = members.clone();
     recipients.extend(
-        validate::SPECIAL_RECIPIENTS
+        ids::SPECIAL_RECIPIENTS
             .iter()
             .copied()
             .filter(|r| !members.contains(r)),

@@ -2,21 +2,22 @@
 //! (`core/schemas/`) and the team's id scope (`protocol/team/ids.rs`): do not edit.
 //! `UPDATE_SHAPES=1 cargo test -p roundtable-core --lib shape_gen` rewrites it.
 
-use super::{Field, IdKind, Obj, Ty, Union};
+use super::{Field, Obj, Ty, Union};
+use crate::protocol::team::ids::IdKind;
 
 pub(super) static ACCEPTANCE_DECISION: Obj = Obj {
     fields: &[
-        Field { name: "productId", ty: Ty::Id(IdKind::ProductOrNew), required: true, nullable: false },
+        Field { name: "productId", ty: Ty::Id(IdKind::ProductOrNew as u8), required: true, nullable: false },
         Field { name: "accepted", ty: Ty::Bool, required: true, nullable: false },
         Field { name: "rejectionReason", ty: Ty::Text { max: usize::MAX }, required: false, nullable: true },
-        Field { name: "versionId", ty: Ty::Id(IdKind::Version), required: false, nullable: true },
+        Field { name: "versionId", ty: Ty::Id(IdKind::Version as u8), required: false, nullable: true },
     ],
 };
 
 pub(super) static ASSIGNMENT_OUTPUT: Obj = Obj {
     fields: &[
-        Field { name: "productId", ty: Ty::Id(IdKind::ProductOrNew), required: true, nullable: false },
-        Field { name: "assignee", ty: Ty::Id(IdKind::Member), required: true, nullable: false },
+        Field { name: "productId", ty: Ty::Id(IdKind::ProductOrNew as u8), required: true, nullable: false },
+        Field { name: "assignee", ty: Ty::Id(IdKind::Member as u8), required: true, nullable: false },
         Field { name: "directive", ty: Ty::Object(&DIRECTIVE), required: true, nullable: false },
         Field { name: "attachedContext", ty: Ty::Array { item: &Ty::Object(&ATTACHED_CONTEXT), min: 0, max: usize::MAX }, required: false, nullable: true },
     ],
@@ -24,7 +25,7 @@ pub(super) static ASSIGNMENT_OUTPUT: Obj = Obj {
 
 pub(super) static ATTACHED_CONTEXT: Obj = Obj {
     fields: &[
-        Field { name: "productId", ty: Ty::Id(IdKind::Product), required: true, nullable: false },
+        Field { name: "productId", ty: Ty::Id(IdKind::Product as u8), required: true, nullable: false },
         Field { name: "include", ty: Ty::Array { item: &Ty::Enum(ATTACHMENT_PART), min: 0, max: usize::MAX }, required: true, nullable: false },
         Field { name: "reason", ty: Ty::Text { max: usize::MAX }, required: true, nullable: false },
     ],
@@ -50,7 +51,7 @@ pub(super) static BOOTSTRAP_THINKING: Obj = Obj {
 
 pub(super) static CHAIR_VERSION: Obj = Obj {
     fields: &[
-        Field { name: "productId", ty: Ty::Id(IdKind::ProductOrNew), required: true, nullable: false },
+        Field { name: "productId", ty: Ty::Id(IdKind::ProductOrNew as u8), required: true, nullable: false },
         Field { name: "content", ty: Ty::Text { max: usize::MAX }, required: true, nullable: false },
         Field { name: "changeSummary", ty: Ty::Text { max: usize::MAX }, required: true, nullable: false },
     ],
@@ -58,15 +59,15 @@ pub(super) static CHAIR_VERSION: Obj = Obj {
 
 pub(super) static COLLAB_OUTPUT: Obj = Obj {
     fields: &[
-        Field { name: "refersToProduct", ty: Ty::Id(IdKind::Product), required: true, nullable: false },
+        Field { name: "refersToProduct", ty: Ty::Id(IdKind::Product as u8), required: true, nullable: false },
         Field { name: "type", ty: Ty::Enum(COLLAB_TYPE), required: true, nullable: false },
         Field { name: "importance", ty: Ty::Int { min: 1, max: 10 }, required: true, nullable: false },
         Field { name: "comment", ty: Ty::Text { max: 5000 }, required: true, nullable: false },
         Field { name: "shortestSummary", ty: Ty::Text { max: 120 }, required: true, nullable: false },
-        Field { name: "addresseeIds", ty: Ty::Array { item: &Ty::Id(IdKind::Member), min: 0, max: usize::MAX }, required: false, nullable: true },
-        Field { name: "referencesProductIds", ty: Ty::Array { item: &Ty::Id(IdKind::Product), min: 0, max: usize::MAX }, required: false, nullable: true },
-        Field { name: "refersToVersion", ty: Ty::Id(IdKind::Version), required: false, nullable: true },
-        Field { name: "respondingToCollabIds", ty: Ty::Array { item: &Ty::Id(IdKind::Collab), min: 0, max: usize::MAX }, required: false, nullable: true },
+        Field { name: "addresseeIds", ty: Ty::Array { item: &Ty::Id(IdKind::Member as u8), min: 0, max: usize::MAX }, required: false, nullable: true },
+        Field { name: "referencesProductIds", ty: Ty::Array { item: &Ty::Id(IdKind::Product as u8), min: 0, max: usize::MAX }, required: false, nullable: true },
+        Field { name: "refersToVersion", ty: Ty::Id(IdKind::Version as u8), required: false, nullable: true },
+        Field { name: "respondingToCollabIds", ty: Ty::Array { item: &Ty::Id(IdKind::Collab as u8), min: 0, max: usize::MAX }, required: false, nullable: true },
     ],
 };
 
@@ -76,7 +77,7 @@ pub(super) const CONTEXT_NEED: &[&str] = &["full_content", "version_history", "a
 
 pub(super) static CONTEXT_REQUEST: Obj = Obj {
     fields: &[
-        Field { name: "productId", ty: Ty::Id(IdKind::Product), required: true, nullable: false },
+        Field { name: "productId", ty: Ty::Id(IdKind::Product as u8), required: true, nullable: false },
         Field { name: "need", ty: Ty::Enum(CONTEXT_NEED), required: true, nullable: false },
         Field { name: "reason", ty: Ty::Text { max: 500 }, required: true, nullable: false },
     ],
@@ -97,7 +98,7 @@ pub(super) const FEEDBACK_ACTION: &[&str] = &["accept", "defer", "reject"];
 
 pub(super) static FEEDBACK_RESPONSE: Obj = Obj {
     fields: &[
-        Field { name: "collabId", ty: Ty::Id(IdKind::Collab), required: true, nullable: false },
+        Field { name: "collabId", ty: Ty::Id(IdKind::Collab as u8), required: true, nullable: false },
         Field { name: "action", ty: Ty::Enum(FEEDBACK_ACTION), required: true, nullable: false },
         Field { name: "rationale", ty: Ty::Text { max: usize::MAX }, required: true, nullable: false },
         Field { name: "plannedChange", ty: Ty::Text { max: usize::MAX }, required: false, nullable: true },
@@ -132,14 +133,14 @@ pub(super) static INITIAL_PRODUCT: Obj = Obj {
         Field { name: "name", ty: Ty::Text { max: 200 }, required: true, nullable: false },
         Field { name: "type", ty: Ty::Enum(PRODUCT_TYPE), required: true, nullable: false },
         Field { name: "dod", ty: Ty::Text { max: usize::MAX }, required: true, nullable: false },
-        Field { name: "owner", ty: Ty::Id(IdKind::Member), required: false, nullable: true },
+        Field { name: "owner", ty: Ty::Id(IdKind::Member as u8), required: false, nullable: true },
     ],
 };
 
 pub(super) static INSPECTION: Obj = Obj {
     fields: &[
-        Field { name: "productId", ty: Ty::Id(IdKind::Product), required: true, nullable: false },
-        Field { name: "versionId", ty: Ty::Id(IdKind::Version), required: true, nullable: false },
+        Field { name: "productId", ty: Ty::Id(IdKind::Product as u8), required: true, nullable: false },
+        Field { name: "versionId", ty: Ty::Id(IdKind::Version as u8), required: true, nullable: false },
         Field { name: "assessment", ty: Ty::Enum(INSPECTION_ASSESSMENT), required: true, nullable: false },
         Field { name: "findings", ty: Ty::Array { item: &Ty::Object(&FINDING), min: 0, max: usize::MAX }, required: true, nullable: false },
     ],
@@ -152,7 +153,7 @@ pub(super) static NEW_PRODUCT: Obj = Obj {
         Field { name: "name", ty: Ty::Text { max: 200 }, required: true, nullable: false },
         Field { name: "type", ty: Ty::Enum(PRODUCT_TYPE), required: true, nullable: false },
         Field { name: "dod", ty: Ty::Text { max: 1000 }, required: true, nullable: false },
-        Field { name: "assignee", ty: Ty::Id(IdKind::Member), required: false, nullable: true },
+        Field { name: "assignee", ty: Ty::Id(IdKind::Member as u8), required: false, nullable: true },
         Field { name: "description", ty: Ty::Text { max: usize::MAX }, required: false, nullable: true },
     ],
 };
@@ -189,13 +190,13 @@ pub(super) static PLAN_THINKING: Obj = Obj {
 pub(super) static PRESENTATION_MESSAGE: Obj = Obj {
     fields: &[
         Field { name: "content", ty: Ty::Text { max: usize::MAX }, required: true, nullable: false },
-        Field { name: "asAgent", ty: Ty::Id(IdKind::Member), required: true, nullable: false },
+        Field { name: "asAgent", ty: Ty::Id(IdKind::Member as u8), required: true, nullable: false },
     ],
 };
 
 pub(super) static PRODUCT_PATCH: Obj = Obj {
     fields: &[
-        Field { name: "assignee", ty: Ty::Id(IdKind::Member), required: false, nullable: true },
+        Field { name: "assignee", ty: Ty::Id(IdKind::Member as u8), required: false, nullable: true },
         Field { name: "description", ty: Ty::Text { max: usize::MAX }, required: false, nullable: true },
         Field { name: "dod", ty: Ty::Text { max: 1000 }, required: false, nullable: true },
         Field { name: "name", ty: Ty::Text { max: 200 }, required: false, nullable: true },
@@ -207,7 +208,7 @@ pub(super) const PRODUCT_TYPE: &[&str] = &["Content", "Decision", "Collection", 
 
 pub(super) static REFLECTION: Obj = Obj {
     fields: &[
-        Field { name: "refersToProduct", ty: Ty::Id(IdKind::Product), required: true, nullable: false },
+        Field { name: "refersToProduct", ty: Ty::Id(IdKind::Product as u8), required: true, nullable: false },
         Field { name: "dodStatus", ty: Ty::Enum(DOD_STATUS), required: true, nullable: false },
         Field { name: "feedbackResponses", ty: Ty::Array { item: &Ty::Object(&FEEDBACK_RESPONSE), min: 0, max: usize::MAX }, required: true, nullable: false },
         Field { name: "nextVersionDelta", ty: Ty::Text { max: usize::MAX }, required: true, nullable: false },
@@ -218,7 +219,7 @@ pub(super) static REFLECTION: Obj = Obj {
 
 pub(super) static REMARK_OUTPUT: Obj = Obj {
     fields: &[
-        Field { name: "recipients", ty: Ty::Array { item: &Ty::Id(IdKind::Recipient), min: 0, max: usize::MAX }, required: true, nullable: false },
+        Field { name: "recipients", ty: Ty::Array { item: &Ty::Id(IdKind::Recipient as u8), min: 0, max: usize::MAX }, required: true, nullable: false },
         Field { name: "type", ty: Ty::Enum(REMARK_TYPE), required: true, nullable: false },
         Field { name: "content", ty: Ty::Text { max: 2000 }, required: true, nullable: false },
         Field { name: "isBlocker", ty: Ty::Bool, required: false, nullable: true },
@@ -229,8 +230,8 @@ pub(super) const REMARK_TYPE: &[&str] = &["question", "suggestion", "observation
 
 pub(super) static REVIEW: Obj = Obj {
     fields: &[
-        Field { name: "productId", ty: Ty::Id(IdKind::Product), required: true, nullable: false },
-        Field { name: "versionId", ty: Ty::Id(IdKind::Version), required: true, nullable: false },
+        Field { name: "productId", ty: Ty::Id(IdKind::Product as u8), required: true, nullable: false },
+        Field { name: "versionId", ty: Ty::Id(IdKind::Version as u8), required: true, nullable: false },
         Field { name: "assessment", ty: Ty::Enum(REVIEW_ASSESSMENT), required: true, nullable: false },
         Field { name: "summary", ty: Ty::Text { max: usize::MAX }, required: true, nullable: false },
     ],
@@ -241,8 +242,8 @@ pub(super) const REVIEW_ASSESSMENT: &[&str] = &["approved", "needs_revision"];
 static TREE_OPERATION_ADD: Obj = Obj {
     fields: &[
         Field { name: "action", ty: Ty::Enum(&["ADD"]), required: true, nullable: false },
-        Field { name: "newId", ty: Ty::Id(IdKind::NewId), required: true, nullable: false },
-        Field { name: "parentId", ty: Ty::Id(IdKind::TreeProduct), required: true, nullable: false },
+        Field { name: "newId", ty: Ty::Id(IdKind::NewId as u8), required: true, nullable: false },
+        Field { name: "parentId", ty: Ty::Id(IdKind::TreeProduct as u8), required: true, nullable: false },
         Field { name: "product", ty: Ty::Object(&NEW_PRODUCT), required: true, nullable: false },
         Field { name: "reason", ty: Ty::Text { max: usize::MAX }, required: false, nullable: true },
     ],
@@ -251,7 +252,7 @@ static TREE_OPERATION_ADD: Obj = Obj {
 static TREE_OPERATION_REMOVE: Obj = Obj {
     fields: &[
         Field { name: "action", ty: Ty::Enum(&["REMOVE"]), required: true, nullable: false },
-        Field { name: "productId", ty: Ty::Id(IdKind::TreeProduct), required: true, nullable: false },
+        Field { name: "productId", ty: Ty::Id(IdKind::TreeProduct as u8), required: true, nullable: false },
         Field { name: "reason", ty: Ty::Text { max: usize::MAX }, required: true, nullable: false },
     ],
 };
@@ -259,8 +260,8 @@ static TREE_OPERATION_REMOVE: Obj = Obj {
 static TREE_OPERATION_MOVE: Obj = Obj {
     fields: &[
         Field { name: "action", ty: Ty::Enum(&["MOVE"]), required: true, nullable: false },
-        Field { name: "productId", ty: Ty::Id(IdKind::TreeProduct), required: true, nullable: false },
-        Field { name: "parentId", ty: Ty::Id(IdKind::TreeProduct), required: true, nullable: false },
+        Field { name: "productId", ty: Ty::Id(IdKind::TreeProduct as u8), required: true, nullable: false },
+        Field { name: "parentId", ty: Ty::Id(IdKind::TreeProduct as u8), required: true, nullable: false },
         Field { name: "reason", ty: Ty::Text { max: usize::MAX }, required: false, nullable: true },
     ],
 };
@@ -268,7 +269,7 @@ static TREE_OPERATION_MOVE: Obj = Obj {
 static TREE_OPERATION_UPDATE: Obj = Obj {
     fields: &[
         Field { name: "action", ty: Ty::Enum(&["UPDATE"]), required: true, nullable: false },
-        Field { name: "productId", ty: Ty::Id(IdKind::TreeProduct), required: true, nullable: false },
+        Field { name: "productId", ty: Ty::Id(IdKind::TreeProduct as u8), required: true, nullable: false },
         Field { name: "product", ty: Ty::Object(&PRODUCT_PATCH), required: true, nullable: false },
         Field { name: "reason", ty: Ty::Text { max: usize::MAX }, required: false, nullable: true },
     ],
@@ -281,7 +282,7 @@ pub(super) static TREE_OPERATION: Union = Union {
 
 pub(super) static WRITTEN_VERSION: Obj = Obj {
     fields: &[
-        Field { name: "productId", ty: Ty::Id(IdKind::Product), required: true, nullable: false },
+        Field { name: "productId", ty: Ty::Id(IdKind::Product as u8), required: true, nullable: false },
         Field { name: "newVersion", ty: Ty::Object(&NEW_VERSION), required: true, nullable: false },
     ],
 };
