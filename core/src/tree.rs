@@ -371,6 +371,16 @@ pub enum TreeProblem {
     NotRestorable(String),
 }
 
+/// What [`ProductTree::roll_back`] puts back: the products as they were, and how many versions
+/// and collabs there were (those are only ever appended to). Taking one copies the products, not
+/// every version's content.
+#[derive(Debug)]
+pub struct Mark {
+    products: Vec<Product>,
+    versions: usize,
+    collabs: usize,
+}
+
 /// The whole tree of a session: products (live and removed), every version and every collab.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProductTree {
@@ -436,6 +446,24 @@ impl ProductTree {
             versions: Vec::new(),
             collabs: Vec::new(),
         }
+    }
+
+    /// A mark to undo the changes made after it: the products, versions and collabs changed or
+    /// added since. (A reflection note set since is not undone: no change that may need undoing
+    /// sets one.)
+    pub fn mark(&self) -> Mark {
+        Mark {
+            products: self.products.clone(),
+            versions: self.versions.len(),
+            collabs: self.collabs.len(),
+        }
+    }
+
+    /// Undoes every change made since `mark` was taken (see [`ProductTree::mark`]).
+    pub fn roll_back(&mut self, mark: Mark) {
+        self.products = mark.products;
+        self.versions.truncate(mark.versions);
+        self.collabs.truncate(mark.collabs);
     }
 
     /// Every product, removed ones included, in creation order.

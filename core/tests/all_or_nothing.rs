@@ -245,3 +245,44 @@ fn a_meeting_decision_refused_by_the_fold_changes_nothing() {
     answer_then_apply(&mut applied, &call, fine).unwrap();
     assert_ne!(applied.state(), before.state());
 }
+
+#[test]
+fn a_plan_assign_refused_at_its_last_assignment_changes_nothing() {
+    let (s, call) = team_at(Step::PlanAssign);
+    let FinalOutput::PlanAssign(good) = demo_output(&s, &call, Step::PlanAssign) else {
+        panic!("not a PlanAssign output");
+    };
+    assert!(!good.assignments.is_empty(), "the demo assigned work");
+    let mut bad = good.clone();
+    // A product added, assignments and acceptances first, then one assignment of a product that
+    // is not there: everything before it must be undone.
+    bad.tree_operations.push(
+        serde_json::from_value(serde_json::json!({
+            "action": "ADD", "newId": "new-90", "parentId": "p0",
+            "product": {"name": "Follow-up survey", "type": "Content", "dod": "Sent within a week."}
+        }))
+        .unwrap(),
+    );
+    bad.assignments
+        .push(roundtable_core::schema::AssignmentOutput {
+            product_id: "p999".into(),
+            ..good.assignments[0].clone()
+        });
+    let before = received(&s, &call);
+    let mut refused = s.clone();
+    let err =
+        answer_then_apply(&mut refused, &call, FinalOutput::PlanAssign(bad.clone())).unwrap_err();
+    assert!(err.to_string().contains("p999"), "{err}");
+    assert_eq!(
+        refused, before,
+        "the refused PlanAssign changed the session"
+    );
+
+    // Without the bad assignment the same answer applies, the added product included.
+    let mut fine = bad.clone();
+    fine.assignments.pop();
+    let mut applied = s.clone();
+    answer_then_apply(&mut applied, &call, FinalOutput::PlanAssign(fine)).unwrap();
+    let products = before.state().tree.products().len();
+    assert_eq!(applied.state().tree.products().len(), products + 1);
+}

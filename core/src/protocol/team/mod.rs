@@ -546,8 +546,9 @@ impl TeamState {
     /// change that can fail is checked here against the state as it is, so
     /// [`TeamState::apply_output`] never stops halfway (the engine takes no copy to put back).
     /// Bootstrap and PlanAssign are all-or-nothing on their own (Bootstrap's products go in
-    /// together or not at all, PlanAssign's tree changes land on a copy of the tree first); a
-    /// Presentation changes nothing that can refuse.
+    /// together or not at all; PlanAssign's tree changes, whose later parts depend on the
+    /// earlier, are undone from a [`crate::tree::Mark`] when one fails); a Presentation changes
+    /// nothing that can refuse.
     fn check_applies(&self, member: &str, output: &FinalOutput) -> Result<(), FoldError> {
         let collabs = match output {
             FinalOutput::Reflect(r) => {
@@ -658,87 +659,17 @@ impl TeamState {
                 self.add_remarks(member, step, &r.remarks, &mut changes);
             }
             FinalOutput::PlanAssign(p) => {
-                // Every tree change of the answer lands on a copy first: all of them or none.
-                let mut tree = self.tree.clone();
-                let mut new_assignments = Vec::new();
-                let mut new_written = Vec::new();
-                let applied = tree.apply(&p.tree_operations)?;
-                for (i, op) in p.tree_operations.iter().enumerate() {
-                    changes.push(describe_op(op, &applied.new_ids, i));
-                }
-                let resolve = |id: &str| -> String {
-                    applied
-                        .new_ids
-                        .get(id)
-                        .cloned()
-                        .unwrap_or_else(|| id.to_string())
-                };
-                for a in &p.assignments {
-                    let pid = resolve(&a.product_id);
-                    tree.set_assignee(&pid, Some(a.assignee.clone()))?;
-                    new_assignments.push(Assignment {
-                        round,
-                        product_id: pid.clone(),
-                        assignee: a.assignee.clone(),
-                        directive: a.directive.clone(),
-                        attached: a.attached_context.clone().unwrap_or_default(),
-                    });
-                    changes.push(format!("assigned {pid} to {}", a.assignee));
-                }
-                for d in &p.acceptance {
-                    let pid = resolve(&d.product_id);
-                    match (d.accepted, &d.version_id) {
-                        (true, Some(v)) => {
-                            tree.accept(&pid, v)?;
-                            changes.push(format!("accepted {v} of {pid}"));
-                        }
-                        (true, None) => {
-                            let latest = tree
-                                .product(&pid)
-                                .and_then(|p| p.latest_version().map(str::to_string))
-                                .ok_or_else(|| {
-                                    FoldError::Unexpected(format!("{pid} has no version to accept"))
-                                })?;
-                            tree.accept(&pid, &latest)?;
-                            changes.push(format!("accepted {latest} of {pid}"));
-                        }
-                        (false, _) => {
-                            let reason = d
-                                .rejection_reason
-                                .clone()
-                                .unwrap_or_else(|| "rejected by the chair".into());
-                            tree.reject(&pid, &reason)?;
-                            changes.push(format!("rejected the latest version of {pid}"));
-                        }
+                // Every tree change of the answer, or none: a failed one undoes those before it
+                // from a mark (a copy of the products, not of every version's content).
+                let mark = self.tree.mark();
+                let planned = plan_tree(&mut self.tree, member, round, step, p, &mut changes);
+                let (new_assignments, new_written) = match planned {
+                    Ok(planned) => planned,
+                    Err(e) => {
+                        self.tree.roll_back(mark);
+                        return Err(e);
                     }
-                }
-                for cv in p.chair_versions.iter().flatten() {
-                    let pid = resolve(&cv.product_id);
-                    let v = tree.add_version(
-                        &pid,
-                        VersionDraft {
-                            title: tree
-                                .product(&pid)
-                                .map(|p| p.name.clone())
-                                .unwrap_or_default(),
-                            content: cv.content.clone(),
-                            change_summary: cv.change_summary.clone(),
-                            author: member.to_string(),
-                            round,
-                            directive: None,
-                            reflection_note: None,
-                        },
-                    )?;
-                    new_written.push(Written {
-                        round,
-                        step,
-                        member: member.to_string(),
-                        product_id: pid.clone(),
-                        version_id: v.clone(),
-                    });
-                    changes.push(format!("wrote {v} of {pid}"));
-                }
-                self.tree = tree;
+                };
                 self.assignments.extend(new_assignments);
                 self.written.extend(new_written);
                 self.add_remarks(member, step, &p.remarks, &mut changes);
@@ -960,6 +891,99 @@ impl TeamState {
 }
 
 /// The definition-of-done status as a person reads it (the note beside a version).
+/// The tree changes of a PlanAssign answer, applied to `tree` in order (operations, assignments,
+/// acceptances, the chair's versions), with their words pushed to `changes`; the assignments and
+/// versions written, for the state. On an `Err` some changes may have been made: the caller
+/// undoes them ([`ProductTree::roll_back`]).
+fn plan_tree(
+    tree: &mut ProductTree,
+    member: &str,
+    round: u32,
+    step: Step,
+    p: &crate::schema::PlanAssignOutput,
+    changes: &mut Vec<String>,
+) -> Result<(Vec<Assignment>, Vec<Written>), FoldError> {
+    let mut new_assignments = Vec::new();
+    let mut new_written = Vec::new();
+    let applied = tree.apply(&p.tree_operations)?;
+    for (i, op) in p.tree_operations.iter().enumerate() {
+        changes.push(describe_op(op, &applied.new_ids, i));
+    }
+    let resolve = |id: &str| -> String {
+        applied
+            .new_ids
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| id.to_string())
+    };
+    for a in &p.assignments {
+        let pid = resolve(&a.product_id);
+        tree.set_assignee(&pid, Some(a.assignee.clone()))?;
+        new_assignments.push(Assignment {
+            round,
+            product_id: pid.clone(),
+            assignee: a.assignee.clone(),
+            directive: a.directive.clone(),
+            attached: a.attached_context.clone().unwrap_or_default(),
+        });
+        changes.push(format!("assigned {pid} to {}", a.assignee));
+    }
+    for d in &p.acceptance {
+        let pid = resolve(&d.product_id);
+        match (d.accepted, &d.version_id) {
+            (true, Some(v)) => {
+                tree.accept(&pid, v)?;
+                changes.push(format!("accepted {v} of {pid}"));
+            }
+            (true, None) => {
+                let latest = tree
+                    .product(&pid)
+                    .and_then(|p| p.latest_version().map(str::to_string))
+                    .ok_or_else(|| {
+                        FoldError::Unexpected(format!("{pid} has no version to accept"))
+                    })?;
+                tree.accept(&pid, &latest)?;
+                changes.push(format!("accepted {latest} of {pid}"));
+            }
+            (false, _) => {
+                let reason = d
+                    .rejection_reason
+                    .clone()
+                    .unwrap_or_else(|| "rejected by the chair".into());
+                tree.reject(&pid, &reason)?;
+                changes.push(format!("rejected the latest version of {pid}"));
+            }
+        }
+    }
+    for cv in p.chair_versions.iter().flatten() {
+        let pid = resolve(&cv.product_id);
+        let v = tree.add_version(
+            &pid,
+            VersionDraft {
+                title: tree
+                    .product(&pid)
+                    .map(|p| p.name.clone())
+                    .unwrap_or_default(),
+                content: cv.content.clone(),
+                change_summary: cv.change_summary.clone(),
+                author: member.to_string(),
+                round,
+                directive: None,
+                reflection_note: None,
+            },
+        )?;
+        new_written.push(Written {
+            round,
+            step,
+            member: member.to_string(),
+            product_id: pid.clone(),
+            version_id: v.clone(),
+        });
+        changes.push(format!("wrote {v} of {pid}"));
+    }
+    Ok((new_assignments, new_written))
+}
+
 fn dod_in_words(s: crate::schema::DodStatus) -> &'static str {
     match s {
         crate::schema::DodStatus::Met => "met",
