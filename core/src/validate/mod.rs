@@ -4,10 +4,13 @@
 //! fence, prose around it, a BOM, trailing commas, comments, raw newlines in strings, curly quotes
 //! around keys) and records each repair as a warning with path `""`; what would change meaning
 //! (two objects, a cut-off answer, Python literals, wrong enum spellings) is refused with a hint
-//! instead. `check` then walks the object against the step's shape (`shape`: required fields,
-//! enums, lengths, counts, ranges, the step × responseType matrix, Write content that is not JSON)
-//! and against the ids the session knows, collecting every violation with a JSON pointer, what was
-//! expected, what was received and a hint (the error format of spec `002`).
+//! instead. `check` then walks the object against its shape (`shape`, generated from the answer
+//! types' schemas: required fields, enums, lengths, counts, ranges, the step × responseType
+//! matrix, Write content that is not JSON) and asks the kind's id scope about every id it names
+//! (`check::IdScope`; the team's is `protocol::team::ids::TeamIds`, with the ids the session
+//! knows), collecting every violation with a JSON pointer, what was expected, what was received
+//! and a hint (the error format of spec `002`). A team step's answer comes in through
+//! [`check_step`] / [`validate_step`], a meeting's through [`check_object_answer`].
 //! [`Report::repair_prompt`] turns the violations into the message sent back to the same model.
 //!
 //! # Two entry points
