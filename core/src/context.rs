@@ -906,7 +906,10 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
     }
 
     // What the other sections of this prompt already show, so Recent activity leaves it out.
-    let mut shown = Shown::default();
+    let mut shown = Shown {
+        round,
+        ..Shown::default()
+    };
     shown
         .collabs
         .extend(collabs_received.iter().map(|c| c.id.clone()));
@@ -1152,8 +1155,10 @@ struct Shown {
     versions: BTreeSet<String>,
     /// (reviewer or inspector, version id).
     assessments: BTreeSet<(String, String)>,
-    /// (member, product id).
+    /// (member, product id) of this round's reflections.
     reflections: BTreeSet<(String, String)>,
+    /// The round of those reflections.
+    round: u32,
 }
 
 impl Shown {
@@ -1171,9 +1176,12 @@ impl Shown {
             ActivityKind::Review { version_id } | ActivityKind::Inspection { version_id } => self
                 .assessments
                 .contains(&(a.who.clone(), version_id.clone())),
-            ActivityKind::Reflection { product_id } => self
-                .reflections
-                .contains(&(a.who.clone(), product_id.clone())),
+            ActivityKind::Reflection { product_id } => {
+                a.round == self.round
+                    && self
+                        .reflections
+                        .contains(&(a.who.clone(), product_id.clone()))
+            }
             ActivityKind::Other
             | ActivityKind::TreeChange
             | ActivityKind::Assigned
@@ -1714,6 +1722,20 @@ fn directive_line(d: &Directive) -> String {
     out
 }
 
+/// An answer to a collab on one line: the rationale, then the planned change if any.
+fn rationale_line(rationale: &str, planned: Option<&str>) -> String {
+    let mut out = one_line(rationale, 300);
+    if let Some(p) = planned.filter(|p| !p.trim().is_empty()) {
+        let sep = if out.ends_with(['.', '!', '?']) {
+            " "
+        } else {
+            ". "
+        };
+        let _ = write!(out, "{sep}Planned: {}", one_line(p, 200));
+    }
+    out
+}
+
 /// "a; b; c and 2 more", each item on one line.
 fn list_line(items: &[String], max_items: usize, max_chars: usize) -> String {
     let mut out = items
@@ -1875,17 +1897,13 @@ fn render_user(env: &Envelope) -> String {
             out.push('\n');
             // The answers to collabs: the chair sees how each point was taken.
             for f in r.feedback_responses.iter().take(GROUP_MAX) {
-                let _ = write!(
+                let _ = writeln!(
                     out,
                     "  answered {}: {} — {}",
                     f.collab_id,
                     wire_word(&f.action),
-                    one_line(&f.rationale, 200)
+                    rationale_line(&f.rationale, f.planned_change.as_deref())
                 );
-                if let Some(p) = f.planned_change.as_deref().filter(|p| !p.trim().is_empty()) {
-                    let _ = write!(out, "; planned: {}", one_line(p, 200));
-                }
-                out.push('\n');
             }
             if r.feedback_responses.len() > GROUP_MAX {
                 let _ = writeln!(
@@ -1902,7 +1920,9 @@ fn render_user(env: &Envelope) -> String {
             Step::Inspection => {
                 "Reviews and inspections of these products so far (do not repeat their findings):\n"
             }
-            Step::PeerReview => "Reviews and inspections of these products so far:\n",
+            Step::PeerReview => {
+                "Reviews and inspections of these products so far (do not repeat their points):\n"
+            }
             _ => "Reviews and inspections of last round:\n",
         });
         for a in &env.assessments {
@@ -1953,7 +1973,7 @@ fn render_user(env: &Envelope) -> String {
     if !env.answers_to_your_collabs.is_empty() {
         out.push_str("Answers to your collabs:\n");
         for a in &env.answers_to_your_collabs {
-            let _ = write!(
+            let _ = writeln!(
                 out,
                 "- {} on {} (\"{}\"): {} answered {} — {}",
                 a.collab_id,
@@ -1961,12 +1981,8 @@ fn render_user(env: &Envelope) -> String {
                 a.summary,
                 a.by,
                 a.action,
-                one_line(&a.rationale, 300)
+                rationale_line(&a.rationale, a.planned_change.as_deref())
             );
-            if let Some(p) = a.planned_change.as_deref().filter(|p| !p.trim().is_empty()) {
-                let _ = write!(out, "; planned: {}", one_line(p, 200));
-            }
-            out.push('\n');
         }
         if env.left_out.answers > 0 {
             let _ = writeln!(out, "- and {} earlier answer(s)", env.left_out.answers);
