@@ -2072,3 +2072,7 @@ pub fn follow_up_text(step: Step, slices: &[ContextSlice], left: u32) -> String 
     }
     out
 }
+
+#[cfg(test)]
+#[path = "context_activity_tests.rs"]
+mod activity_tests;
