@@ -1293,6 +1293,9 @@ fn recent_activity(
     (lines, counts)
 }
 
+/// A span of rounds and a member (its rank in the team, for the order, and its id).
+type SpanOf = ((u32, u32), usize, String);
+
 /// Counts per span of rounds and member: one span per round for the last
 /// [`COUNTED_ROUNDS_MAX`] rounds before the last one, one span for all older rounds.
 fn count_activity(
@@ -1316,10 +1319,8 @@ fn count_activity(
             .position(|m| *m == who)
             .unwrap_or(team_order.len())
     };
-    let mut tally: std::collections::BTreeMap<
-        ((u32, u32), usize, String),
-        Vec<(&ActivityKind, usize)>,
-    > = std::collections::BTreeMap::new();
+    let mut tally: std::collections::BTreeMap<SpanOf, Vec<(&ActivityKind, usize)>> =
+        std::collections::BTreeMap::new();
     for a in counted {
         let entry = tally
             .entry((span(a.round), rank(&a.who), a.who.clone()))

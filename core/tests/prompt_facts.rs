@@ -572,7 +572,7 @@ fn the_chairs_plan_names_who_wrote_what_and_counts_what_it_does_not_list() {
             .find(|l| l.starts_with(&format!("- round 1 write: {op} commented ")))
             .unwrap_or_else(|| panic!("no collab line of {op}:\n{plan}"));
         assert!(line.ends_with(" and 5 more"), "{line}");
-        assert_eq!(line.matches(&format!("Point ")).count(), 10, "{line}");
+        assert_eq!(line.matches("Point ").count(), 10, "{line}");
     }
     // Round 3: round 1 is summed up per member, nothing of it dropped silently.
     let later = seen.user(3, Step::PlanAssign, "chair");
