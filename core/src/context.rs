@@ -522,6 +522,19 @@ pub struct LeftOut {
     pub answers: usize,
     /// Missing details past [`MISSING_MAX`].
     pub missing_details: usize,
+    /// Reviews and inspections past [`ASSESSMENTS_MAX`] (the approved ones left out first).
+    #[serde(default)]
+    pub assessments: usize,
+    /// How many of those were approvals.
+    #[serde(default)]
+    pub assessments_approved: usize,
+    /// Reflections past [`REFLECTIONS_MAX`] (those with the definition of done met left out
+    /// first).
+    #[serde(default)]
+    pub reflections: usize,
+    /// How many of those had it met.
+    #[serde(default)]
+    pub reflections_met: usize,
 }
 
 /// The state of the call inside its step.
@@ -586,11 +599,18 @@ const RECENT_MAX: usize = 20;
 /// How many items one grouped activity line names (`wrote v1 of p1, …`) before "and N more".
 const GROUP_MAX: usize = 10;
 
+/// How many reviews and inspections a prompt lists; past it, approvals are counted first.
+pub const ASSESSMENTS_MAX: usize = 40;
+
+/// How many reflections the chair's plan lists; past it, those that met their definition of done
+/// are counted first.
+pub const REFLECTIONS_MAX: usize = 40;
+
 /// How many of Bootstrap's missing details the chair sees; the rest are counted.
 pub const MISSING_MAX: usize = 12;
 
 /// How long a member's persona is in the chair's list of the team (one line).
-pub const PERSONA_BRIEF_MAX: usize = 200;
+pub const PERSONA_BRIEF_MAX: usize = 160;
 
 /// Earlier rounds beyond this many before the last round are counted together in one span.
 const COUNTED_ROUNDS_MAX: u32 = 3;
@@ -795,40 +815,21 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
     // The products a reviewer or the inspector looks at: what was already said about them is
     // what they must not repeat.
     let looked_at: BTreeSet<&str> = to_review.iter().map(|v| v.product_id.as_str()).collect();
-    let assessments: Vec<AssessmentView> = s
-        .assessments
-        .iter()
-        .filter(|a| a.round >= recent_round)
-        .filter(|a| match step {
-            Step::PlanAssign | Step::Presentation => true,
-            Step::Reflect | Step::Write => mine.contains(a.product_id.as_str()),
-            Step::PeerReview | Step::Inspection => looked_at.contains(a.product_id.as_str()),
-            Step::Bootstrap => false,
-        })
-        .cloned()
-        .collect();
-    let (collabs_received, collabs_more) = last_of(
-        s.tree
-            .collabs()
+    let (assessments, assessments_left) = keep_first(
+        s.assessments
             .iter()
-            .filter(|c| c.author != member_id && c.round >= recent_round)
-            .filter(|c| {
-                c.addressees.iter().any(|a| a == member_id)
-                    || (c.addressees.is_empty() && mine.contains(c.product_id.as_str()))
-                    || (is_chair && step == Step::PlanAssign && c.importance >= 7)
-                    || looked_at.contains(c.product_id.as_str())
+            .filter(|a| a.round >= recent_round)
+            .filter(|a| match step {
+                Step::PlanAssign | Step::Presentation => true,
+                Step::Reflect | Step::Write => mine.contains(a.product_id.as_str()),
+                Step::PeerReview | Step::Inspection => looked_at.contains(a.product_id.as_str()),
+                Step::Bootstrap => false,
             })
-            .map(collab_view)
+            .cloned()
             .collect(),
+        ASSESSMENTS_MAX,
+        |a| a.assessment != "approved",
     );
-    let reflections: Vec<ReflectionView> = s
-        .reflections
-        .iter()
-        // The chair plans from all of them; a writer works from its own.
-        .filter(|_| matches!(step, Step::PlanAssign | Step::Write))
-        .filter(|(r, v)| *r == round && (is_chair || v.by == member_id))
-        .map(|(_, v)| v.clone())
-        .collect();
     let (answers_to_your_collabs, answers_more) = last_of(
         s.reflections
             .iter()
@@ -847,6 +848,41 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
                 })
             })
             .collect(),
+    );
+    let answered: BTreeSet<&str> = answers_to_your_collabs
+        .iter()
+        .map(|a| a.collab_id.as_str())
+        .collect();
+    let (collabs_received, collabs_more) = last_of(
+        s.tree
+            .collabs()
+            .iter()
+            .filter(|c| c.round >= recent_round)
+            .filter(|c| {
+                if c.author == member_id {
+                    // A reviewer's or the inspector's own earlier points on what it looks at
+                    // again, unless they show with their answer.
+                    return looked_at.contains(c.product_id.as_str())
+                        && !answered.contains(c.id.as_str());
+                }
+                c.addressees.iter().any(|a| a == member_id)
+                    || (c.addressees.is_empty() && mine.contains(c.product_id.as_str()))
+                    || (is_chair && step == Step::PlanAssign && c.importance >= 7)
+                    || looked_at.contains(c.product_id.as_str())
+            })
+            .map(collab_view)
+            .collect(),
+    );
+    let (reflections, reflections_left) = keep_first(
+        s.reflections
+            .iter()
+            // The chair plans from all of them; a writer works from its own.
+            .filter(|_| matches!(step, Step::PlanAssign | Step::Write))
+            .filter(|(r, v)| *r == round && (is_chair || v.by == member_id))
+            .map(|(_, v)| v.clone())
+            .collect(),
+        REFLECTIONS_MAX,
+        |r| r.dod_status != "met" || !r.blockers.is_empty(),
     );
     let addressed = |r: &RemarkView| {
         r.from != member_id
@@ -1055,6 +1091,10 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
             remarks: remarks_more,
             answers: answers_more,
             missing_details: missing_more,
+            assessments: assessments_left.0,
+            assessments_approved: assessments_left.1,
+            reflections: reflections_left.0,
+            reflections_met: reflections_left.1,
         },
         call: CallState {
             context_requests_made: made,
@@ -1120,6 +1160,35 @@ fn collab_view(c: &crate::tree::Collab) -> CollabView {
         comment: c.comment.clone(),
         addressees: c.addressees.clone(),
     }
+}
+
+/// At most `max` items of a list, in their order: those `needed` says need attention first, then
+/// the others. Also how many it leaves out, and how many of those did not need attention.
+fn keep_first<T>(all: Vec<T>, max: usize, needed: impl Fn(&T) -> bool) -> (Vec<T>, (usize, usize)) {
+    if all.len() <= max {
+        return (all, (0, 0));
+    }
+    // Every item that needs attention while they fit, then the earliest others.
+    let mut urgent_room = all.iter().filter(|t| needed(t)).count().min(max);
+    let mut others_room = max - urgent_room;
+    let (mut kept, mut left, mut left_plain) = (Vec::new(), 0, 0);
+    for t in all {
+        if needed(&t) {
+            if urgent_room > 0 {
+                urgent_room -= 1;
+                kept.push(t);
+            } else {
+                left += 1;
+            }
+        } else if others_room > 0 {
+            others_room -= 1;
+            kept.push(t);
+        } else {
+            left += 1;
+            left_plain += 1;
+        }
+    }
+    (kept, (left, left_plain))
 }
 
 /// The last [`RECENT_MAX`] items of a chronological list, and how many it leaves out.
@@ -1443,11 +1512,18 @@ fn render_system(env: &Envelope) -> String {
         }
         out.push('\n');
         // The chair's view of its team: what Bootstrap made of each member.
-        if let Some(r) = &b.responsibility {
-            let _ = writeln!(out, "  Responsibility: {r}");
-        }
-        if let Some(p) = &b.persona {
-            let _ = writeln!(out, "  Persona: {p}");
+        match (&b.responsibility, &b.persona) {
+            (Some(r), Some(p)) => {
+                let r = r.trim_end_matches('.');
+                let _ = writeln!(out, "  Responsibility: {r}. Persona: {p}");
+            }
+            (Some(r), None) => {
+                let _ = writeln!(out, "  Responsibility: {r}");
+            }
+            (None, Some(p)) => {
+                let _ = writeln!(out, "  Persona: {p}");
+            }
+            (None, None) => {}
         }
     }
     if !m.persona.trim().is_empty() {
@@ -1914,6 +1990,13 @@ fn render_user(env: &Envelope) -> String {
                 );
             }
         }
+        if env.left_out.reflections > 0 {
+            let _ = writeln!(
+                out,
+                "- and {} more ({} of them with the definition of done met, no blockers)",
+                env.left_out.reflections, env.left_out.reflections_met
+            );
+        }
         out.push('\n');
     }
     if !env.assessments.is_empty() {
@@ -1935,7 +2018,14 @@ fn render_user(env: &Envelope) -> String {
             if matches!(env.step, Step::PeerReview | Step::Inspection) {
                 let _ = write!(out, " (round {})", a.round);
             }
-            let _ = writeln!(out, ": {} — {}", a.assessment, one_line(&a.summary, 600));
+            let _ = writeln!(out, ": {} — {}", a.assessment, one_line(&a.summary, 400));
+        }
+        if env.left_out.assessments > 0 {
+            let _ = writeln!(
+                out,
+                "- and {} more ({} of them approved)",
+                env.left_out.assessments, env.left_out.assessments_approved
+            );
         }
         out.push('\n');
     }
@@ -2075,5 +2165,5 @@ pub fn follow_up_text(step: Step, slices: &[ContextSlice], left: u32) -> String 
 }
 
 #[cfg(test)]
-#[path = "context_activity_tests.rs"]
-mod activity_tests;
+#[path = "context_tests.rs"]
+mod tests;

@@ -239,7 +239,15 @@ fn scripted_team(call: &ModelCall) -> Value {
                     }
                 })
                 .collect();
-            final_output(json!({"inspections": inspections, "collabs": [], "remarks": []}))
+            // Round 1: a concern of the inspector's own, which nobody answers.
+            let collabs = if round == 1 {
+                json!([{"refersToProduct": id_of(call, "Agenda"), "type": "concern", "importance": 7,
+                        "comment": "Without a pause the exercise will drag.", "shortestSummary": "A pause before the exercise",
+                        "addresseeIds": ["operative-1"]}])
+            } else {
+                json!([])
+            };
+            final_output(json!({"inspections": inspections, "collabs": collabs, "remarks": []}))
         }
         (Step::Reflect, _) => {
             let reflections: Vec<Value> = env
@@ -321,6 +329,8 @@ fn every_fact_is_said_once_in_every_prompt() {
         "No break yet",
         "The size of the room",
         "Drafts first.",
+        "Without a pause the exercise will drag.",
+        "A pause before the exercise",
     ];
     for (round, step, member, user, system) in &seen.prompts {
         for fact in once {
@@ -331,7 +341,7 @@ fn every_fact_is_said_once_in_every_prompt() {
             );
         }
         // A collab id is named by one section: its own line, an answer to it, or the History.
-        for c in ["c1 from", "c2 from"] {
+        for c in ["c1 from", "c2 from", "c3 from"] {
             assert!(count(user, c) <= 1, "{c} twice in {step} of {member}");
         }
     }
@@ -353,8 +363,11 @@ fn the_inspector_and_the_reviewers_see_what_was_already_raised() {
     ));
     assert!(inspection.contains("inspector inspection v1 of p1 (round 1): needs_revision — [completeness 7] No break is scheduled. → Add a break before the exercise."));
     assert!(inspection.contains("(do not repeat their findings)"));
-    // The collab a reviewer raised on it.
+    // The collab a reviewer raised on it, and the inspector's own earlier one.
     assert!(inspection.contains("Add a coffee break at half past ten"));
+    assert!(inspection.contains(
+        "- c3 from inspector on p1 (concern, importance 7): Without a pause the exercise will drag."
+    ));
     let review = seen.user(2, Step::PeerReview, "operative-2");
     assert!(review.contains("No break is scheduled."));
     assert!(review.contains("The timings leave no break."));
@@ -367,8 +380,9 @@ fn the_inspector_and_the_reviewers_see_what_was_already_raised() {
 fn the_chair_sees_the_team_the_gaps_the_answers_and_the_missing_details() {
     let (_, seen) = scripted_session();
     let system = seen.system(2, Step::PlanAssign, "chair");
-    assert!(system.contains("Responsibility: The agenda and its timing"));
-    assert!(system.contains("Persona: A meticulous planner who times every block."));
+    assert!(system.contains(
+        "  Responsibility: The agenda and its timing. Persona: A meticulous planner who times every block."
+    ));
     assert!(system.contains("Persona: A maker of handouts people keep."));
     // Only the chair gets the others' personas.
     assert!(!seen

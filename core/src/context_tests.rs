@@ -1,4 +1,5 @@
-//! Recent activity past its caps: every line is listed, grouped or counted, never dropped.
+//! Unit tests of the envelope's capped lists: recent activity past its caps (every line listed,
+//! grouped or counted, never dropped) and the lists that keep what needs attention first.
 
 use super::*;
 
@@ -125,4 +126,27 @@ fn old_rounds_share_one_count_line() {
             (6, 6, "1 version written"),
         ]
     );
+}
+
+/// Past the cap, what needs attention stays (in order) and the rest is counted.
+#[test]
+fn a_capped_list_keeps_what_needs_attention_first() {
+    let verdicts: Vec<&str> = (0..50)
+        .map(|i| {
+            if i % 10 == 0 {
+                "needs_revision"
+            } else {
+                "approved"
+            }
+        })
+        .collect();
+    let (kept, (left, left_plain)) = keep_first(verdicts.clone(), 8, |v| *v != "approved");
+    assert_eq!(kept.len(), 8);
+    assert_eq!(kept.iter().filter(|v| **v == "needs_revision").count(), 5);
+    assert_eq!((left, left_plain), (42, 42));
+    let (kept, left) = keep_first(verdicts, 3, |v| *v != "approved");
+    assert_eq!(kept, vec!["needs_revision"; 3]);
+    assert_eq!(left, (47, 45));
+    let (kept, left) = keep_first(vec![1, 2], 3, |_| false);
+    assert_eq!((kept, left), (vec![1, 2], (0, 0)));
 }
