@@ -9,7 +9,12 @@
 //! each member saw. The prompt (`system` + `user` text) is rendered from the envelope.
 //!
 //! The envelope is typed (the demo model reads it directly) and serialises to camelCase JSON (the
-//! web app shows it). Its shape is written down in `/work/notes/envelope.md`.
+//! web app shows it); its types below are its documentation.
+//!
+//! Spec `003` asks for context that is native, chronological and without duplication: each fact
+//! is said once per prompt, in the section that fits it. Recent activity leaves out what another
+//! section shows, groups one member's lines of one kind, and counts (never silently drops) what it
+//! does not list; every capped list says how much it leaves out.
 
 use serde::{Deserialize, Serialize};
 
