@@ -152,10 +152,11 @@ pub struct MemberBrief {
     /// An operative's area (its domain from Bootstrap), so everyone knows who covers what.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub area: Option<String>,
-    /// The chair's prompt only: the operative's responsibility (its domain from Bootstrap).
+    /// The chair's Bootstrap and PlanAssign only: the operative's responsibility (its domain).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub responsibility: Option<String>,
-    /// The chair's prompt only: the member's persona, cut to one line of [`PERSONA_BRIEF_MAX`].
+    /// The chair's Bootstrap and PlanAssign only: the member's persona, cut to one line of
+    /// [`PERSONA_BRIEF_MAX`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persona: Option<String>,
 }
@@ -1005,18 +1006,18 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
     let (recent_activity, activity_counts) =
         recent_activity(&s.activity, detail_from, &shown, &team_order);
 
-    let (missing_details, missing_more) =
-        if is_chair && matches!(step, Step::Bootstrap | Step::PlanAssign) {
-            let list: Vec<String> = s
-                .missing_details
-                .iter()
-                .take(MISSING_MAX)
-                .map(|d| one_line(d, 200))
-                .collect();
-            (list, s.missing_details.len().saturating_sub(MISSING_MAX))
-        } else {
-            (Vec::new(), 0)
-        };
+    let chair_plans = is_chair && matches!(step, Step::Bootstrap | Step::PlanAssign);
+    let (missing_details, missing_more) = if chair_plans {
+        let list: Vec<String> = s
+            .missing_details
+            .iter()
+            .take(MISSING_MAX)
+            .map(|d| one_line(d, 200))
+            .collect();
+        (list, s.missing_details.len().saturating_sub(MISSING_MAX))
+    } else {
+        (Vec::new(), 0)
+    };
 
     let mut owned: HashMap<&str, (usize, usize)> = HashMap::new();
     // The root is the whole project, not a piece of work: it counts for nobody.
@@ -1059,14 +1060,15 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
                     owned_products: owned,
                     owned_pending: pending,
                     area: s.domains.get(&m.id).map(|d| d.area.clone()),
-                    // The chair leads the team: it sees what Bootstrap made of each member.
+                    // The chair leads the team: when it sets the team up and plans, it sees what
+                    // Bootstrap made of each member.
                     responsibility: s
                         .domains
                         .get(&m.id)
-                        .filter(|_| is_chair && m.id != member_id)
+                        .filter(|_| chair_plans && m.id != member_id)
                         .map(|d| one_line(&d.responsibility, PERSONA_BRIEF_MAX)),
                     persona: Some(&m.persona)
-                        .filter(|p| is_chair && m.id != member_id && !p.trim().is_empty())
+                        .filter(|p| chair_plans && m.id != member_id && !p.trim().is_empty())
                         .map(|p| one_line(p, PERSONA_BRIEF_MAX)),
                 }
             })
