@@ -230,9 +230,19 @@ pub struct WorkedOnView {
     /// The version.
     #[serde(flatten)]
     pub version: VersionRef,
+    /// The directive it answered and its diff, for the first [`WORKED_DETAIL_MAX`] versions; the
+    /// others are listed by id (`request_context` brings any of them).
+    pub detail: Option<WorkedDetail>,
+}
+
+/// The directive a version answered and what it changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkedDetail {
     /// The directive it answered, in full.
     pub directive: Option<Directive>,
-    /// What it changed compared to the version before ([`line_diff`]); `None` for a first version.
+    /// What it changed compared to the version before (a [`line_diff_within`] of
+    /// [`WORKED_DIFF_LINES`] lines); `None` for a first version.
     pub diff: Option<String>,
 }
 
@@ -451,7 +461,7 @@ impl ActivityKind {
             ActivityKind::Assigned => ("assignment", "assignments"),
             ActivityKind::Accepted => ("acceptance", "acceptances"),
             ActivityKind::Rejected => ("rejection", "rejections"),
-            ActivityKind::Wrote { .. } => ("version written", "versions written"),
+            ActivityKind::Wrote { .. } => ("version", "versions"),
             ActivityKind::Collab { .. } => ("collab", "collabs"),
             ActivityKind::Review { .. } => ("review", "reviews"),
             ActivityKind::Inspection { .. } => ("inspection", "inspections"),
@@ -605,6 +615,15 @@ const RECENT_MAX: usize = 20;
 /// How many items one grouped activity line names (`wrote v1 of p1, …`) before "and N more".
 const GROUP_MAX: usize = 10;
 
+/// How many of the versions it wrote last round Reflect shows with their directive and diff.
+pub const WORKED_DETAIL_MAX: usize = 5;
+
+/// How many more of them Reflect names by id.
+pub const WORKED_LIST_MAX: usize = 60;
+
+/// How many changed lines a Reflect diff shows.
+pub const WORKED_DIFF_LINES: usize = 8;
+
 /// How many reviews and inspections a prompt lists; past it, approvals are counted first.
 pub const ASSESSMENTS_MAX: usize = 40;
 
@@ -617,9 +636,6 @@ pub const MISSING_MAX: usize = 12;
 
 /// How long a member's persona is in the chair's list of the team (one line).
 pub const PERSONA_BRIEF_MAX: usize = 160;
-
-/// Earlier rounds beyond this many before the last round are counted together in one span.
-const COUNTED_ROUNDS_MAX: u32 = 3;
 
 /// How many of its own (not assigned, not to review) products a member sees at extra tier: the
 /// most recently written ones. The rest stay minimal; `request_context` brings any of them in full.
@@ -672,7 +688,8 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
         s.written
             .iter()
             .filter(|w| w.member == member_id && w.round + 1 == round && w.step == Step::Write)
-            .filter_map(|w| worked_on(s, &w.product_id, &w.version_id))
+            .enumerate()
+            .filter_map(|(i, w)| worked_on(s, &w.product_id, &w.version_id, i < WORKED_DETAIL_MAX))
             .collect()
     } else {
         Vec::new()
@@ -934,7 +951,7 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
     let listed: BTreeSet<&str> = collabs_received.iter().map(|c| c.id.as_str()).collect();
     let directive_shown: BTreeSet<&str> = wrote_last_round
         .iter()
-        .filter(|w| w.directive.is_some())
+        .filter(|w| w.detail.as_ref().is_some_and(|d| d.directive.is_some()))
         .map(|w| w.version.version_id.as_str())
         .collect();
     for p in &mut products {
@@ -999,12 +1016,14 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
     let team_order: Vec<&str> = s.members.iter().map(|m| m.id.as_str()).collect();
     // The chair plans (and the presenter reports) from the last round and this one; the others
     // work on this round and see what came before in counts.
-    let detail_from = match step {
-        Step::PlanAssign | Step::Presentation => recent_round,
-        _ => round,
+    // Earlier rounds are counted: the chair and the presenter get the round before those listed
+    // on a line of its own, the others one line for all of them.
+    let (detail_from, own_rounds) = match step {
+        Step::PlanAssign | Step::Presentation => (recent_round, 1),
+        _ => (round, 0),
     };
     let (recent_activity, activity_counts) =
-        recent_activity(&s.activity, detail_from, &shown, &team_order);
+        recent_activity(&s.activity, detail_from, own_rounds, &shown, &team_order);
 
     let chair_plans = is_chair && matches!(step, Step::Bootstrap | Step::PlanAssign);
     let (missing_details, missing_more) = if chair_plans {
@@ -1205,7 +1224,12 @@ fn last_of<T>(mut all: Vec<T>) -> (Vec<T>, usize) {
 }
 
 /// A version this member wrote, with the directive it answered and its diff to the one before.
-fn worked_on(s: &TeamState, product_id: &str, version_id: &str) -> Option<WorkedOnView> {
+fn worked_on(
+    s: &TeamState,
+    product_id: &str,
+    version_id: &str,
+    detailed: bool,
+) -> Option<WorkedOnView> {
     let version = version_ref(s, product_id, version_id)?;
     let v = s.tree.version(version_id)?;
     let p = s.tree.product(product_id)?;
@@ -1217,8 +1241,11 @@ fn worked_on(s: &TeamState, product_id: &str, version_id: &str) -> Option<Worked
         .and_then(|i| s.tree.version(&p.versions[i]));
     Some(WorkedOnView {
         version,
-        directive: v.directive.clone(),
-        diff: before.map(|old| line_diff(&old.content, &v.content)),
+        detail: detailed.then(|| WorkedDetail {
+            directive: v.directive.clone(),
+            diff: before
+                .map(|old| line_diff_within(&old.content, &v.content, WORKED_DIFF_LINES, 100)),
+        }),
     })
 }
 
@@ -1274,6 +1301,7 @@ impl Shown {
 fn recent_activity(
     log: &[ActivityItem],
     detail_from: u32,
+    own_rounds: u32,
     shown: &Shown,
     team_order: &[&str],
 ) -> (Vec<ActivityItem>, Vec<ActivityCount>) {
@@ -1364,23 +1392,23 @@ fn recent_activity(
             }
         })
         .collect();
-    let mut counts = count_activity(&earlier, detail_from, team_order, false);
-    counts.extend(count_activity(&counted, detail_from, team_order, true));
+    let oldest_own = detail_from.saturating_sub(own_rounds);
+    let mut counts = count_activity(&earlier, oldest_own, team_order, false);
+    counts.extend(count_activity(&counted, oldest_own, team_order, true));
     (lines, counts)
 }
 
 /// A span of rounds and a member (its rank in the team, for the order, and its id).
 type SpanOf = ((u32, u32), usize, String);
 
-/// Counts per span of rounds and member: one span per round for the last
-/// [`COUNTED_ROUNDS_MAX`] rounds before the last one, one span for all older rounds.
+/// Counts per span of rounds and member: one span per round from `oldest_own` on, one span for
+/// all older rounds.
 fn count_activity(
     counted: &[&ActivityItem],
-    detail_from: u32,
+    oldest_own: u32,
     team_order: &[&str],
     not_listed: bool,
 ) -> Vec<ActivityCount> {
-    let oldest_own = detail_from.saturating_sub(COUNTED_ROUNDS_MAX);
     let span = |round: u32| {
         if round < oldest_own {
             (counted.first().map_or(0, |a| a.round), oldest_own - 1)
@@ -1431,6 +1459,11 @@ fn count_activity(
 /// A short line diff: lines removed (`-`) and added (`+`) in reading order, blank lines left out,
 /// at most 24 lines. The same diff the app shows ([`crate::diff::diff_lines`]), cut for a prompt.
 pub fn line_diff(old: &str, new: &str) -> String {
+    line_diff_within(old, new, 24, 160)
+}
+
+/// [`line_diff`] with at most `max_lines` changed lines of at most `max_chars` characters each.
+pub fn line_diff_within(old: &str, new: &str, max_lines: usize, max_chars: usize) -> String {
     use crate::diff::DiffLine;
     // Trailing spaces are no change a reader sees.
     let plain = |t: &str| t.lines().map(str::trim_end).collect::<Vec<_>>().join("\n");
@@ -1438,9 +1471,11 @@ pub fn line_diff(old: &str, new: &str) -> String {
         .into_iter()
         .filter_map(|l| match l {
             DiffLine::Removed(l) if !l.trim().is_empty() => {
-                Some(format!("- {}", one_line(&l, 160)))
+                Some(format!("- {}", one_line(&l, max_chars)))
             }
-            DiffLine::Added(l) if !l.trim().is_empty() => Some(format!("+ {}", one_line(&l, 160))),
+            DiffLine::Added(l) if !l.trim().is_empty() => {
+                Some(format!("+ {}", one_line(&l, max_chars)))
+            }
             _ => None,
         })
         .collect();
@@ -1448,9 +1483,9 @@ pub fn line_diff(old: &str, new: &str) -> String {
         return "no line changed".into();
     }
     let total = out.len();
-    out.truncate(24);
-    if total > 24 {
-        out.push(format!("… {} more changed line(s)", total - 24));
+    out.truncate(max_lines);
+    if total > max_lines {
+        out.push(format!("… {} more changed line(s)", total - max_lines));
     }
     out.join("\n")
 }
@@ -1785,7 +1820,7 @@ fn render_counts<'a>(out: &mut String, counts: impl Iterator<Item = &'a Activity
         } else {
             out.push(';');
         }
-        let _ = write!(out, " {} {}", c.who, c.counts);
+        let _ = write!(out, " {}: {}", c.who, c.counts);
     }
     if span.is_some() {
         out.push('\n');
@@ -1915,17 +1950,18 @@ fn render_user(env: &Envelope) -> String {
     }
     if !env.wrote_last_round.is_empty() {
         out.push_str("Products you worked on last round (history in the structure above):\n");
-        for w in &env.wrote_last_round {
+        for w in env.wrote_last_round.iter().filter(|w| w.detail.is_some()) {
             let v = &w.version;
             let _ = writeln!(
                 out,
                 "- {} \"{}\": {} \"{}\"",
                 v.product_id, v.product_name, v.version_id, v.title
             );
-            if let Some(d) = &w.directive {
+            let Some(detail) = &w.detail else { continue };
+            if let Some(d) = &detail.directive {
                 let _ = writeln!(out, "  Last directive: {}", directive_line(d));
             }
-            match &w.diff {
+            match &detail.diff {
                 Some(d) => {
                     let _ = writeln!(out, "  Last version diff:");
                     for line in d.lines() {
@@ -1934,6 +1970,24 @@ fn render_user(env: &Envelope) -> String {
                 }
                 None => out.push_str("  Last version diff: none, it is the first version.\n"),
             }
+        }
+        let rest: Vec<String> = env
+            .wrote_last_round
+            .iter()
+            .filter(|w| w.detail.is_none())
+            .map(|w| format!("{} ({})", w.product_id, w.version_id))
+            .collect();
+        if !rest.is_empty() {
+            let _ = write!(
+                out,
+                "- and {} more (request_context version_history shows a directive and diff): {}",
+                rest.len(),
+                rest[..rest.len().min(WORKED_LIST_MAX)].join(", ")
+            );
+            if rest.len() > WORKED_LIST_MAX {
+                let _ = write!(out, " … and {} more", rest.len() - WORKED_LIST_MAX);
+            }
+            out.push('\n');
         }
         out.push('\n');
     }

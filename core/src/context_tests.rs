@@ -48,7 +48,7 @@ fn past_the_line_cap_the_oldest_groups_are_counted_and_the_versions_written_stay
             },
         ));
     }
-    let (lines, counts) = recent_activity(&log, 2, &Shown::default(), &order);
+    let (lines, counts) = recent_activity(&log, 2, 1, &Shown::default(), &order);
     assert_eq!(lines.len(), RECENT_MAX);
     assert!(
         lines.iter().all(|l| l.what.starts_with("wrote ")),
@@ -63,12 +63,12 @@ fn past_the_line_cap_the_oldest_groups_are_counted_and_the_versions_written_stay
     assert_eq!(other, 30 + 10, "{counts:?}");
     assert!(counts
         .iter()
-        .any(|c| c.who == "operative-1" && c.counts == "1 other action, 1 version written"));
+        .any(|c| c.who == "operative-1" && c.counts == "1 other action, 1 version"));
     // Round 1 (before the listed rounds) is counted whole, as its own span.
     assert!(counts.iter().any(|c| !c.not_listed
         && c.from_round == 1
         && c.who == "operative-1"
-        && c.counts == "1 version written"));
+        && c.counts == "1 version"));
 }
 
 /// One member's many lines of one kind are one line naming [`GROUP_MAX`] of them, then "and N
@@ -86,7 +86,7 @@ fn one_members_lines_of_one_kind_group_into_one_line() {
             )
         })
         .collect();
-    let (lines, counts) = recent_activity(&log, 2, &Shown::default(), &["chair"]);
+    let (lines, counts) = recent_activity(&log, 2, 1, &Shown::default(), &["chair"]);
     assert!(counts.is_empty());
     assert_eq!(lines.len(), 1);
     assert_eq!(
@@ -111,7 +111,7 @@ fn old_rounds_share_one_count_line() {
             )
         })
         .collect();
-    let (lines, counts) = recent_activity(&log, 7, &Shown::default(), &["operative-1"]);
+    let (lines, counts) = recent_activity(&log, 7, 3, &Shown::default(), &["operative-1"]);
     assert_eq!(lines.len(), 1);
     let spans: Vec<(u32, u32, &str)> = counts
         .iter()
@@ -120,10 +120,10 @@ fn old_rounds_share_one_count_line() {
     assert_eq!(
         spans,
         vec![
-            (1, 3, "3 versions written"),
-            (4, 4, "1 version written"),
-            (5, 5, "1 version written"),
-            (6, 6, "1 version written"),
+            (1, 3, "3 versions"),
+            (4, 4, "1 version"),
+            (5, 5, "1 version"),
+            (6, 6, "1 version"),
         ]
     );
 }

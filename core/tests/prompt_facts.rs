@@ -473,18 +473,18 @@ fn the_task_line_states_the_round_limit_and_the_status_and_the_root_follows_its_
         .contains("- p0 \"Roundtable\" [Collection, in_progress]"));
 }
 
-/// Three operatives, twelve products, 45 collabs in round 1.
+/// Three operatives, eighteen products, 45 collabs in round 1.
 fn busy_team(call: &ModelCall) -> Value {
     let env = &call.envelope;
     let ops = ["operative-1", "operative-2", "operative-3"];
     match (call.step, call.round) {
         (Step::Bootstrap, _) => {
-            let products: Vec<Value> = (0..12)
+            let products: Vec<Value> = (0..18)
                 .map(|i| json!({"name": format!("Part {}", i + 1), "type": "Content", "dod": "Written.", "owner": ops[i % 3]}))
                 .collect();
             final_output(json!({
                 "thinking": {"interpretation": "Many parts.", "scopeDecisions": "All."},
-                "mission": "Write the guide.", "objectives": "Twelve parts.", "constraints": "None.",
+                "mission": "Write the guide.", "objectives": "Eighteen parts.", "constraints": "None.",
                 "personas": {}, "operativeDomains": {},
                 "initialProducts": products
             }))
@@ -559,7 +559,7 @@ fn busy_team(call: &ModelCall) -> Value {
 #[test]
 fn the_chairs_plan_names_who_wrote_what_and_counts_what_it_does_not_list() {
     let mut s = Session::new(
-        SessionConfig::standard("Write a twelve-part guide", 3, false, false, demo_ref()),
+        SessionConfig::standard("Write an eighteen-part guide", 3, false, false, demo_ref()),
         0,
     )
     .unwrap();
@@ -567,7 +567,7 @@ fn the_chairs_plan_names_who_wrote_what_and_counts_what_it_does_not_list() {
     let plan = seen.user(2, Step::PlanAssign, "chair");
     // Who wrote what in round 1: every version, with its author.
     let written: Vec<_> = s.state().written.iter().filter(|w| w.round == 1).collect();
-    assert_eq!(written.len(), 12);
+    assert_eq!(written.len(), 18);
     for w in written {
         let line = format!("- {} of {} ", w.version_id, w.product_id);
         let by = format!(" by {}", w.member);
@@ -591,12 +591,38 @@ fn the_chairs_plan_names_who_wrote_what_and_counts_what_it_does_not_list() {
     // Round 3: round 1 is summed up per member, nothing of it dropped silently.
     let later = seen.user(3, Step::PlanAssign, "chair");
     assert!(
-        later.contains("- round 1, in counts: chair 12 assignments, 12 inspections; operative-1 4 versions written, 15 collabs, 8 reviews; operative-2 4 versions written, 15 collabs, 8 reviews; operative-3 4 versions written, 15 collabs, 8 reviews"),
+        later.contains("- round 1, in counts: chair: 18 assignments, 18 inspections; operative-1: 6 versions, 15 collabs, 12 reviews; operative-2: 6 versions, 15 collabs, 12 reviews; operative-3: 6 versions, 15 collabs, 12 reviews"),
         "{later}"
     );
-    assert!(later.contains(
-        "- round 2 reflect: operative-1 reflected on v1 of p1, v2 of p4, v3 of p7, v4 of p10\n"
-    ));
+    let mine: Vec<String> = s
+        .state()
+        .written
+        .iter()
+        .filter(|w| w.round == 1 && w.member == "operative-1")
+        .map(|w| format!("{} of {}", w.version_id, w.product_id))
+        .collect();
+    assert!(later.contains(&format!(
+        "- round 2 reflect: operative-1 reflected on {}\n",
+        mine.join(", ")
+    )));
+    // Reflect shows five of the six with directive and diff, and names the sixth.
+    let reflect = seen.user(2, Step::Reflect, "operative-1");
+    assert_eq!(
+        reflect.matches("  Last directive: ").count(),
+        5,
+        "{reflect}"
+    );
+    let sixth = s
+        .state()
+        .written
+        .iter()
+        .filter(|w| w.round == 1 && w.member == "operative-1")
+        .nth(5)
+        .unwrap();
+    assert!(reflect.contains(&format!(
+        "- and 1 more (request_context version_history shows a directive and diff): {} ({})\n",
+        sixth.product_id, sixth.version_id
+    )));
 }
 
 #[test]
