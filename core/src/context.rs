@@ -35,6 +35,7 @@ pub struct Envelope {
     pub max_rounds: u32,
     /// The session's status as the task line states it (003's session entity): `running`, or
     /// `wrapping up` once the rounds were ended.
+    #[serde(default)]
     pub session_status: String,
     /// Team name and description, to keep collaborators aligned (003).
     pub team: TeamInfo,
