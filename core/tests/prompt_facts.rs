@@ -300,6 +300,17 @@ fn the_round_two_and_three_prompts_read_as_snapshotted() {
         let name = format!("r{round}_{}_{member}", step.wire_name());
         insta::assert_snapshot!(name, seen.user(round, step, member));
     }
+    // Bootstrap again after the person answered, and the presentation at the end.
+    let last_of = |step: Step| {
+        seen.prompts
+            .iter()
+            .rev()
+            .find(|p| p.1 == step)
+            .map(|p| p.3.clone())
+            .unwrap()
+    };
+    insta::assert_snapshot!("r0_bootstrap_after_the_answer", last_of(Step::Bootstrap));
+    insta::assert_snapshot!("presentation_envoy", last_of(Step::Presentation));
     // The chair's team list, where the domains and personas are.
     let system = seen.system(2, Step::PlanAssign, "chair");
     let team: String = system
