@@ -730,8 +730,32 @@ impl ProductTree {
             .collect()
     }
 
+    /// The root's status, which no version of its own sets (its definition of done is that every
+    /// product under it is accepted): accepted when every live product under it is, in progress
+    /// once any of them has a version, pending before.
+    pub fn root_status(&self) -> ProductStatus {
+        let mut work = self
+            .products
+            .iter()
+            .filter(|p| p.id != ROOT_ID && p.status != ProductStatus::Removed)
+            .peekable();
+        if work.peek().is_none() {
+            return ProductStatus::Pending;
+        }
+        let (mut all_accepted, mut started) = (true, false);
+        for p in work {
+            all_accepted &= p.status == ProductStatus::Accepted;
+            started |= p.status != ProductStatus::Pending;
+        }
+        match (all_accepted, started) {
+            (true, _) => ProductStatus::Accepted,
+            (false, true) => ProductStatus::InProgress,
+            (false, false) => ProductStatus::Pending,
+        }
+    }
+
     /// The view of one product at `tier`, for a prompt: extra adds the latest version, full adds
-    /// the changelog.
+    /// the changelog. The root's status is [`ProductTree::root_status`].
     pub fn product_view(
         &self,
         p: &Product,
@@ -751,7 +775,11 @@ impl ProductTree {
             description: p.description.clone(),
             owner: p.owner.clone(),
             assignee: p.assignee.clone(),
-            status: p.status.word().into(),
+            status: if p.id == ROOT_ID {
+                self.root_status().word().into()
+            } else {
+                p.status.word().into()
+            },
             accepted_version: p.accepted_version.clone(),
             latest_version: p.latest_version().map(str::to_string),
             version_ids: p.versions.clone(),
