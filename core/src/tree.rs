@@ -16,6 +16,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::schema::limits;
 use crate::schema::{
     CollabOutput, CollabType, Directive, InitialProduct, ProductPatch, ProductType, TreeOperation,
 };
@@ -365,6 +366,19 @@ pub enum TreeProblem {
         product: String,
         /// The existing collab.
         existing: String,
+    },
+    /// An ADD or MOVE that would put a product deeper than [`limits::TREE_DEPTH_MAX`].
+    #[error(
+        "{product} would be at depth {depth} under {parent}, and the tree is at most {max} levels deep (the root is level 0); put it under a shallower parent",
+        max = limits::TREE_DEPTH_MAX
+    )]
+    TooDeep {
+        /// The product added (its `new-N`) or moved.
+        product: String,
+        /// The parent asked for.
+        parent: String,
+        /// The depth its deepest part would reach.
+        depth: usize,
     },
     /// A restore of a product that is not removed, or whose parent is removed.
     #[error("{0} cannot be restored: it is not removed or its parent is removed")]
@@ -826,6 +840,38 @@ fn children_of(products: &[Product]) -> Vec<Vec<usize>> {
     children
 }
 
+/// How many ancestors the product at `idx` has (the root: 0).
+fn depth_of(products: &[Product], idx: usize) -> usize {
+    let mut depth = 0;
+    let mut cursor = products[idx]
+        .parent
+        .as_deref()
+        .and_then(|p| index_of(p, 'p'));
+    // A tree has no cycle; the bound only keeps a corrupt one from looping.
+    while let Some(i) = cursor.filter(|_| depth <= products.len()) {
+        depth += 1;
+        cursor = products[i].parent.as_deref().and_then(|p| index_of(p, 'p'));
+    }
+    depth
+}
+
+/// How many levels of live products hang below the product at `idx` (a leaf: 0).
+fn height_of(products: &[Product], idx: usize) -> usize {
+    let children = children_of(products);
+    let mut height = 0;
+    let mut stack = vec![(idx, 0usize)];
+    while let Some((i, h)) = stack.pop() {
+        height = height.max(h);
+        stack.extend(
+            children[i]
+                .iter()
+                .filter(|&&c| products[c].status != ProductStatus::Removed)
+                .map(|&c| (c, h + 1)),
+        );
+    }
+    height
+}
+
 /// Indices of `idx` and every product below it (removed ones included).
 fn subtree(products: &[Product], idx: usize) -> Vec<usize> {
     let children = children_of(products);
@@ -1057,6 +1103,15 @@ impl TreeProblem {
                 name: n,
                 existing: name(existing),
             },
+            TreeProblem::TooDeep {
+                product,
+                parent,
+                depth,
+            } => TreeProblem::TooDeep {
+                product: name(product),
+                parent: name(parent),
+                depth,
+            },
             other => other,
         }
     }
@@ -1089,6 +1144,14 @@ fn apply_one(
                 return Err(TreeProblem::DuplicateNewId(new_id.clone()));
             }
             let parent = resolve(parent_id);
+            let depth = live_index(products, &parent).map_or(0, |i| depth_of(products, i)) + 1;
+            if depth > limits::TREE_DEPTH_MAX {
+                return Err(TreeProblem::TooDeep {
+                    product: new_id.clone(),
+                    parent,
+                    depth,
+                });
+            }
             let id = insert_product(
                 products,
                 siblings,
@@ -1132,6 +1195,14 @@ fn apply_one(
                     });
                 }
                 cursor = products[c].parent.as_deref().and_then(|p| index_of(p, 'p'));
+            }
+            let depth = depth_of(products, parent_idx) + 1 + height_of(products, idx);
+            if depth > limits::TREE_DEPTH_MAX {
+                return Err(TreeProblem::TooDeep {
+                    product: id,
+                    parent,
+                    depth,
+                });
             }
             if let Some(existing) =
                 siblings.named(products, &parent, &products[idx].name, Some(idx))
@@ -1218,6 +1289,7 @@ impl From<TreeError> for crate::engine::FoldError {
                 let field = match (&reason, action.as_str()) {
                     (TreeProblem::DuplicateSibling { .. }, "ADD" | "UPDATE") => "/product/name",
                     (TreeProblem::DuplicateSibling { .. }, "MOVE") => "/parentId",
+                    (TreeProblem::TooDeep { .. }, _) => "/parentId",
                     _ => "",
                 };
                 crate::engine::FoldError::Refused {
