@@ -81,7 +81,7 @@ fn main() {
             .into_iter()
             .find(|c| c.member == "operative-1")
             .unwrap();
-        let raw = answer(&call, n, true);
+        let raw = answer(s.state(), &call, n, true);
         let known_ms = time(20, || st.known());
         let known = st.known();
         let val_ms = time(30, || {
@@ -94,7 +94,7 @@ fn main() {
             .into_iter()
             .find(|c| c.member == "operative-2")
             .unwrap();
-        let other_raw = answer(&other, n, true);
+        let other_raw = answer(s.state(), &other, n, true);
         let mut subs = Vec::new();
         for _ in 0..30 {
             let mut c = s.clone();
@@ -106,7 +106,7 @@ fn main() {
         let submit_ms = median(subs);
         let plan = plan_session.unwrap();
         let pcall = plan.calls_due().pop().unwrap();
-        let praw = answer(&pcall, n, true);
+        let praw = answer(plan.state(), &pcall, n, true);
         let mut subs = Vec::new();
         for _ in 0..10 {
             let mut c = plan.clone();

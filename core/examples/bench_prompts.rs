@@ -23,6 +23,7 @@
 //! - Presentation: every accepted product.
 //!
 //! It exits non-zero, naming the call and the fact, if a fact is missing or a target is exceeded.
+//! `-- --show 1000 write` prints every prompt of that step at that size to stderr, to read them.
 #![allow(clippy::disallowed_methods, missing_docs)]
 
 mod bench_common;
@@ -176,7 +177,7 @@ struct StepFigures {
     missing: Vec<String>,
 }
 
-fn measure(n: usize) -> (usize, BTreeMap<Step, StepFigures>) {
+fn measure(n: usize, show: Option<(usize, String)>) -> (usize, BTreeMap<Step, StepFigures>) {
     let mut figures: BTreeMap<Step, StepFigures> = BTreeMap::new();
     let mut products = 0;
     let mut visit = |s: &Session, calls: &[DueCall]| {
@@ -193,6 +194,9 @@ fn measure(n: usize) -> (usize, BTreeMap<Step, StepFigures>) {
             let text = format!("{}\n{}", call.messages[0].content, call.messages[1].content);
             let tokens = (call.messages[0].content.chars().count() as u64).div_ceil(4)
                 + (call.messages[1].content.chars().count() as u64).div_ceil(4);
+            if show.as_ref().is_some_and(|(sn, st)| *sn == n && *st == call.step.wire_name()) {
+                eprintln!("===== {} {} round {} ({tokens} tokens)\n{text}", call.step, call.member, call.round);
+            }
             let f = figures.entry(call.step).or_default();
             f.calls += 1;
             if tokens > f.max_tokens {
@@ -219,11 +223,17 @@ fn measure(n: usize) -> (usize, BTreeMap<Step, StepFigures>) {
 }
 
 fn main() -> ExitCode {
+    // `-- --show N STEP` prints every prompt of that step at that size (stderr), to read them.
+    let args: Vec<String> = std::env::args().collect();
+    let show = args
+        .iter()
+        .position(|a| a == "--show")
+        .and_then(|i| Some((args.get(i + 1)?.parse().ok()?, args.get(i + 2)?.clone())));
     let mut failures = Vec::new();
     println!("| products | step | calls read | largest prompt (est. tokens) | of | target | facts checked | missing |");
     println!("|---:|---|---:|---:|---|---:|---:|---:|");
     for n in [10usize, 100, 1000] {
-        let (products, figures) = measure(n);
+        let (products, figures) = measure(n, show.clone());
         for step in Step::ALL {
             let Some(f) = figures.get(&step) else {
                 failures.push(format!("{n} products: no {step} call was read"));

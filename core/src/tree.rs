@@ -178,6 +178,9 @@ pub struct Collab {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Tier {
+    /// One line: id, name, type, status, owner. For the products a prompt lists only so the
+    /// reader knows they exist (a neighbour of its work, a folded branch); below 003's minimal.
+    Brief,
     /// Name, id, type, selected version, owner, description, DoD, summary, collab count, version ids.
     Minimal,
     /// Minimal plus the current version's content.
@@ -230,6 +233,67 @@ pub struct ProductView {
     pub current: Option<VersionView>,
     /// Full tier: every version, oldest first (content omitted except the latest).
     pub changelog: Vec<VersionView>,
+    /// The products below this one that the prompt does not list, counted (a folded branch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folded: Option<Folded>,
+}
+
+/// The products below a listed product that a prompt leaves out, counted, so a reader knows what
+/// is there without reading it, and can ask for the branch (`request_context`, `peer_content`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Folded {
+    /// How many products are left out.
+    pub products: usize,
+    /// Of those, how many are accepted.
+    pub accepted: usize,
+    /// Of those, how many have a latest version not accepted yet.
+    pub awaiting: usize,
+    /// Of those, the ones the reader owns or is assignee of, by id: none of its own work is hidden.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub yours: Vec<String>,
+}
+
+impl Folded {
+    /// Counts one more product left out.
+    pub fn count(&mut self, p: &Product, yours: bool) {
+        self.products += 1;
+        match p.status {
+            ProductStatus::Accepted => self.accepted += 1,
+            ProductStatus::InProgress => self.awaiting += 1,
+            _ => {}
+        }
+        if yours {
+            self.yours.push(p.id.clone());
+        }
+    }
+
+    /// `12 products (3 accepted, 9 awaiting acceptance; yours: p4, p9)`.
+    pub fn words(&self) -> String {
+        let mut parts = Vec::new();
+        if self.accepted > 0 {
+            parts.push(format!("{} accepted", self.accepted));
+        }
+        if self.awaiting > 0 {
+            parts.push(format!("{} awaiting acceptance", self.awaiting));
+        }
+        let mut out = format!(
+            "{} product{}",
+            self.products,
+            if self.products == 1 { "" } else { "s" }
+        );
+        let mut inner = parts.join(", ");
+        if !self.yours.is_empty() {
+            if !inner.is_empty() {
+                inner.push_str("; ");
+            }
+            let _ = write!(inner, "yours: {}", self.yours.join(", "));
+        }
+        if !inner.is_empty() {
+            let _ = write!(out, " ({inner})");
+        }
+        out
+    }
 }
 
 /// One version of a product as a prompt shows it.
@@ -773,7 +837,7 @@ impl ProductTree {
             rejection_reason: p.rejection_reason.clone(),
             collab_count,
             tier,
-            current: if tier == Tier::Minimal {
+            current: if tier <= Tier::Minimal {
                 None
             } else {
                 latest.map(|v| VersionView::of(v, true))
@@ -804,6 +868,7 @@ impl ProductTree {
             } else {
                 Vec::new()
             },
+            folded: None,
         }
     }
 
@@ -898,6 +963,13 @@ pub fn render_views(products: &[ProductView]) -> String {
         if let Some(o) = &p.owner {
             let _ = write!(out, " owner: {o}");
         }
+        if p.tier == Tier::Brief {
+            if let Some(f) = &p.folded {
+                let _ = write!(out, " — folded: {} below", f.words());
+            }
+            out.push('\n');
+            continue;
+        }
         if let Some(a) = &p.assignee {
             if p.owner.as_ref() != Some(a) {
                 let _ = write!(out, " assignee: {a}");
@@ -922,6 +994,9 @@ pub fn render_views(products: &[ProductView]) -> String {
         }
         if let Some(reason) = &p.rejection_reason {
             let _ = writeln!(out, "{pad}  Last rejection: {}", one_line(reason, 300));
+        }
+        if let Some(f) = &p.folded {
+            let _ = writeln!(out, "{pad}  Folded below: {}", f.words());
         }
         if let Some(v) = &p.current {
             let _ = writeln!(

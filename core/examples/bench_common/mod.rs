@@ -50,14 +50,18 @@ pub fn config(envoy: bool) -> SessionConfig {
     cfg
 }
 
-/// The answer to a call of a session of `n` products. `small` marks the rounds in which each
-/// operative gets two assignments.
-pub fn answer(call: &DueCall, n: usize, small: bool) -> String {
+/// The answer to a call of a session of `n` products in `state`. `small` marks the rounds in
+/// which each operative gets two assignments.
+pub fn answer(state: &TeamState, call: &DueCall, n: usize, small: bool) -> String {
     let env = &call.envelope;
-    let content_products: Vec<_> = env
-        .products
-        .iter()
-        .filter(|p| p.depth >= 2 || (n <= SECTIONS && p.depth == 1))
+    // The builder reads the state, not the prompt, so what it makes does not depend on what the
+    // prompts list.
+    let content_products: Vec<_> = state
+        .tree
+        .walk()
+        .into_iter()
+        .filter(|(depth, _)| *depth >= 2 || (n <= SECTIONS && *depth == 1))
+        .map(|(_, p)| p)
         .collect();
     let v = match call.step {
         Step::Bootstrap => {
@@ -124,7 +128,7 @@ pub fn answer(call: &DueCall, n: usize, small: bool) -> String {
             let versions: Vec<_> = env.assigned_to_you.iter().map(|a| json!({"productId": a.product_id,
                 "newVersion": {"contentTitle": a.product_name, "content": content(&a.product_name, call.round), "changeSummary": format!("Round {} revision.", call.round)}})).collect();
             let collabs: Vec<_> = env.assigned_to_you.iter().take(1).filter_map(|a| {
-                env.products.iter().find(|p| p.id != a.product_id && p.depth >= 1 && p.owner.as_deref() != Some(call.member.as_str()))
+                content_products.iter().find(|p| p.id != a.product_id && p.owner.as_deref() != Some(call.member.as_str()))
                     .map(|p| json!({"refersToProduct": p.id, "type": "suggestion", "importance": 5,
                         "comment": format!("{} should link to {} (round {}).", p.id, a.product_id, call.round), "shortestSummary": "link them"}))
             }).collect();
@@ -182,7 +186,7 @@ pub fn grow(
             let text = if call.step == Step::PlanAssign && Some(call.round) == done_at {
                 json!({"responseType": "halt", "halt": {"type": "done", "to": ["user-1"], "message": "Every part is written."}}).to_string()
             } else {
-                answer(&call, n, call.round >= SMALL_FROM)
+                answer(s.state(), &call, n, call.round >= SMALL_FROM)
             };
             let out = s.submit(&call.id, &text, None, now).unwrap();
             assert!(
