@@ -194,8 +194,14 @@ fn measure(n: usize, show: Option<(usize, String)>) -> (usize, BTreeMap<Step, St
             let text = format!("{}\n{}", call.messages[0].content, call.messages[1].content);
             let tokens = (call.messages[0].content.chars().count() as u64).div_ceil(4)
                 + (call.messages[1].content.chars().count() as u64).div_ceil(4);
-            if show.as_ref().is_some_and(|(sn, st)| *sn == n && *st == call.step.wire_name()) {
-                eprintln!("===== {} {} round {} ({tokens} tokens)\n{text}", call.step, call.member, call.round);
+            if show
+                .as_ref()
+                .is_some_and(|(sn, st)| *sn == n && *st == call.step.wire_name())
+            {
+                eprintln!(
+                    "===== {} {} round {} ({tokens} tokens)\n{text}",
+                    call.step, call.member, call.round
+                );
             }
             let f = figures.entry(call.step).or_default();
             f.calls += 1;

@@ -373,9 +373,7 @@ use crate::protocol::team::Member;
 use crate::protocol::team::TeamState;
 use crate::schema::limits;
 use crate::text::{cut, one_line, wire_word};
-use crate::tree::{
-    render_views, Folded, Product, ProductStatus, ProductView, Tier, VersionView,
-};
+use crate::tree::{render_views, Folded, Product, ProductStatus, ProductView, Tier, VersionView};
 
 /// How many activity lines, collabs and remarks a prompt carries at most.
 const RECENT_MAX: usize = 20;
@@ -393,8 +391,8 @@ pub const OWN_LISTED_MAX: usize = 12;
 /// content): the newest versions awaiting acceptance.
 pub const CHAIR_EXTRA_MAX: usize = 3;
 
-/// How many products that need a decision (blocked, rejected, awaiting acceptance, unassigned)
-/// the chair sees listed in a larger tree; every version awaiting acceptance is still named in
+/// How many products that need a decision (blocked, rejected, awaiting acceptance, not started or
+/// unassigned) the chair sees listed in a larger tree; every version awaiting acceptance is still named in
 /// its own section.
 pub const DECISIONS_LISTED_MAX: usize = 40;
 
@@ -481,7 +479,10 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
             step,
             &live,
             &Work {
-                assigned: my_assignments.iter().map(|a| a.product_id.as_str()).collect(),
+                assigned: my_assignments
+                    .iter()
+                    .map(|a| a.product_id.as_str())
+                    .collect(),
                 to_review: &to_review,
                 wrote_last_round: &wrote_last_round,
                 awaiting_acceptance: &awaiting_acceptance,
@@ -781,7 +782,9 @@ fn focus<'a>(
                 .iter()
                 .filter(|a| a.assessment == "blocked")
                 .filter(|a| {
-                    s.tree.product(&a.product_id).and_then(|p| p.latest_version())
+                    s.tree
+                        .product(&a.product_id)
+                        .and_then(|p| p.latest_version())
                         == Some(a.version_id.as_str())
                 })
                 .map(|a| a.product_id.as_str())
@@ -808,13 +811,14 @@ fn focus<'a>(
             let mut rest = most_recent(awaiting.iter().copied(), awaiting.len());
             rest.retain(|id| !newest.contains(id));
             out.extend(rest.into_iter().map(|id| (id_in(id), Tier::Minimal)));
+            // Work to give out: leaves not started yet, and leaves nobody is assigned to.
             out.extend(
                 products()
                     .filter(|p| {
                         p.id != crate::tree::ROOT_ID
-                            && p.assignee.is_none()
-                            && p.status != ProductStatus::Accepted
                             && !has_children.contains(p.id.as_str())
+                            && (p.status == ProductStatus::Pending
+                                || p.assignee.is_none() && p.status != ProductStatus::Accepted)
                     })
                     .map(|p| (p.id.as_str(), Tier::Minimal)),
             );
@@ -933,7 +937,10 @@ fn tree_listing(
                 }
             }
         }
-        for children in unlisted_children.iter().filter(|c| c.len() <= NEIGHBOURS_MAX) {
+        for children in unlisted_children
+            .iter()
+            .filter(|c| c.len() <= NEIGHBOURS_MAX)
+        {
             for &c in children {
                 tier[c] = Some(Tier::Brief);
             }
@@ -947,7 +954,9 @@ fn tree_listing(
             counted_at[i] = i;
             continue;
         }
-        let Some(parent) = parent_pos[i] else { continue };
+        let Some(parent) = parent_pos[i] else {
+            continue;
+        };
         let at = if tier[parent].is_some() {
             parent
         } else {
@@ -957,7 +966,9 @@ fn tree_listing(
         let p = live[i].1;
         let yours = step != Step::PlanAssign
             && (p.owner.as_deref() == Some(member_id) || p.assignee.as_deref() == Some(member_id));
-        folded[at].get_or_insert_with(Folded::default).count(p, yours);
+        folded[at]
+            .get_or_insert_with(Folded::default)
+            .count(p, yours);
     }
     live.iter()
         .enumerate()
@@ -973,6 +984,48 @@ fn tree_listing(
             Some(view)
         })
         .collect()
+}
+
+/// How many children a served branch outline lists; more are counted on one line.
+pub const OUTLINE_MAX: usize = 100;
+
+/// The children of `product_id` one line each (brief tier), with the products below each counted
+/// and `member`'s own named: what `peer_content` serves first, so a branch folded in a prompt
+/// opens one level at a time. Empty when it has no live children.
+pub fn branch_outline(s: &TeamState, member: &str, product_id: &str) -> String {
+    let live = s.tree.walk();
+    let Some(start) = live.iter().position(|(_, p)| p.id == product_id) else {
+        return String::new();
+    };
+    let base = live[start].0;
+    let mut views: Vec<ProductView> = Vec::new();
+    let mut more = Folded::default();
+    for (depth, p) in live[start + 1..]
+        .iter()
+        .take_while(|(depth, _)| *depth > base)
+    {
+        let yours = p.owner.as_deref() == Some(member) || p.assignee.as_deref() == Some(member);
+        if *depth == base + 1 {
+            if views.len() < OUTLINE_MAX {
+                let mut view = s.tree.product_view(p, 1, Tier::Brief, 0);
+                view.collab_count = 0;
+                views.push(view);
+            } else {
+                more.count(p, yours);
+            }
+        } else if more.products > 0 {
+            more.count(p, yours);
+        } else if let Some(last) = views.last_mut() {
+            last.folded
+                .get_or_insert_with(Folded::default)
+                .count(p, yours);
+        }
+    }
+    let mut out = render_views(&views);
+    if more.products > 0 {
+        let _ = writeln!(out, "  - … and {} more", more.words());
+    }
+    out.trim_end().to_string()
 }
 
 fn member_view(s: &TeamState, me: Option<&Member>, id: &str) -> MemberView {
