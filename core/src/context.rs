@@ -1196,8 +1196,8 @@ const TOKEN_RULES: &str = "- Be dense: every sentence carries information the te
 
 fn step_rules(step: Step) -> &'static str {
     match step {
-        Step::Bootstrap => "- Turn the person's request into the charter: mission, objectives, constraints.
-- Give every member a motivating persona (more than a flat role) and every operative a domain.
+        Step::Bootstrap => "- The charter: mission, objectives, constraints.
+- A motivating persona for every member (more than a flat role); a domain for every operative.
 - Propose the initial products (about 8 at most): distinct names, a checkable dod, an operative as owner (or null).
 - List in missingDetails what the request leaves open and you had to assume; if something essential is missing, halt with a question to user-1 instead.
 ",
@@ -1205,20 +1205,19 @@ fn step_rules(step: Step) -> &'static str {
 - Answer every collab you received in feedbackResponses (accept, defer or reject, with the rationale and the planned change).
 - nextVersionDelta: exactly what your next version changes.
 ",
-        Step::PlanAssign => "- Shape the tree (ADD, REMOVE, MOVE, UPDATE), assign work, accept or reject versions.
-- Every assignment gets a directive: objective, dod, why (importance, link to the bigger picture) and context (a personal note: what is left, whether the operative is on track); attach related products it needs.
+        Step::PlanAssign => "- Every assignment gets a directive: objective, dod, why (importance, link to the bigger picture) and context (a personal note: what is left, whether the operative is on track); attach related products it needs.
 - Accept a version that meets its dod; reject with a reason the writer can act on.
 - When every product is accepted and the mission is met, halt with type done; to ask the person, halt with a question to user-1.
 ",
-        Step::Write => "- Write a new version of each product assigned to you, following its directive: the content is the whole product, not a plan of it.
+        Step::Write => "- Follow each assignment's directive; the content is the whole product, not a plan of it.
 - changeSummary: what changed and which directive points or collabs it answers.
 - Version only your assigned products; comment on others with collabs.
 ",
-        Step::PeerReview => "- Assess each version listed under 'Versions to review': approved or needs_revision, with a summary.
+        Step::PeerReview => "- assessment: approved or needs_revision; the summary says why.
 - Raise each point once; if you agree, say so without restating the content.
 - Put concrete fixes in collabs addressed to the author.
 ",
-        Step::Inspection => "- You are the watchdog: check each version listed under 'Versions to inspect' against its dod for completeness, order, coherence, integration, quality and security.
+        Step::Inspection => "- You are the watchdog: flag what breaks the dod, completeness, order, coherence, integration, quality or security.
 - Each finding says what is wrong, how to fix it and which dod criterion it breaks; never repeat a finding already raised.
 ",
         Step::Presentation => "- Tell the person what was produced, what was accepted and what is still open.
@@ -1261,7 +1260,7 @@ fn output_structure(env: &Envelope) -> String {
     }
     let _ = write!(
         out,
-        "Request context:\n{{\"responseType\":\"request_context\",\"contextRequests\":[{{\"productId\":\"{}\",\"need\":\"full_content\",\"reason\":\"Why you need it.\"}}]}}\nneed: full_content (latest version), version_history, all_feedback, peer_content (its children, folded ones listed, and their latest content); {}-{} requests; reason ≤ {} chars.\n",
+        "Request context:\n{{\"responseType\":\"request_context\",\"contextRequests\":[{{\"productId\":\"{}\",\"need\":\"full_content\",\"reason\":\"Why you need it.\"}}]}}\nneed: full_content (the latest version), version_history, all_feedback or peer_content (its children one line each — this opens a folded branch — and their latest content by others); {}-{} requests; reason ≤ {} chars.\n",
         examples::some_product(env),
         limits::CONTEXT_REQUESTS_MIN,
         limits::CONTEXT_REQUESTS_MAX,
