@@ -1023,7 +1023,7 @@ pub fn branch_outline(s: &TeamState, member: &str, product_id: &str) -> String {
     }
     let mut out = render_views(&views);
     if more.products > 0 {
-        let _ = writeln!(out, "  - … and {} more", more.words());
+        let _ = writeln!(out, "  - … not listed: {}", more.words());
     }
     out.trim_end().to_string()
 }

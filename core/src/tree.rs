@@ -965,7 +965,7 @@ pub fn render_views(products: &[ProductView]) -> String {
         }
         if p.tier == Tier::Brief {
             if let Some(f) = &p.folded {
-                let _ = write!(out, " — folded: {} below", f.words());
+                let _ = write!(out, " — folded, below it: {}", f.words());
             }
             out.push('\n');
             continue;

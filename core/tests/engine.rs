@@ -918,13 +918,13 @@ fn a_branch_outline_counts_what_is_below_each_child_and_caps_the_children() {
     assert_eq!(
         branch_outline(st, "operative-1", "p0"),
         [
-            "  - p1 \"Section 1\" [Collection, pending] owner: operative-1 — folded: 40 products below",
-            "  - p2 \"Section 2\" [Collection, pending] owner: operative-1 — folded: 5 products below",
+            "  - p1 \"Section 1\" [Collection, pending] owner: operative-1 — folded, below it: 40 products",
+            "  - p2 \"Section 2\" [Collection, pending] owner: operative-1 — folded, below it: 5 products",
             "  - p3 \"Section 3\" [Collection, pending] owner: operative-1",
         ]
         .join("\n")
-            .replace("40 products below", &format!("40 products (yours: {}) below", (4..=43).map(|i| format!("p{i}")).collect::<Vec<_>>().join(", ")))
-            .replace("5 products below", &format!("5 products (yours: {}) below", (44..=48).map(|i| format!("p{i}")).collect::<Vec<_>>().join(", ")))
+            .replace("40 products", &format!("40 products (yours: {})", (4..=43).map(|i| format!("p{i}")).collect::<Vec<_>>().join(", ")))
+            .replace("5 products", &format!("5 products (yours: {})", (44..=48).map(|i| format!("p{i}")).collect::<Vec<_>>().join(", ")))
     );
     assert_eq!(
         branch_outline(st, "chair", "p3"),
