@@ -931,7 +931,48 @@ fn a_branch_outline_counts_what_is_below_each_child_and_caps_the_children() {
         "",
         "no children, no outline"
     );
-    assert!(OUTLINE_MAX >= 40, "a 40-child branch is listed whole");
+
+    // A branch with more children than an outline lists: the rest, and what is below them, are
+    // counted on one line.
+    let mut s = Session::new(config(1, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let children = OUTLINE_MAX + 5;
+    let build = move |call: &ModelCall| -> String {
+        match call.step {
+            Step::Bootstrap => serde_json::json!({"responseType": "final_output", "thinking": {"interpretation": "i", "scopeDecisions": "s"},
+                "mission": "m", "objectives": "o", "constraints": "c", "personas": {}, "operativeDomains": {},
+                "initialProducts": [{"name": "Section", "type": "Collection", "dod": "d", "owner": "operative-1"}]})
+            .to_string(),
+            _ => {
+                let mut ops: Vec<_> = (1..=children)
+                    .map(|i| serde_json::json!({"action": "ADD", "newId": format!("new-{i}"), "parentId": "p1",
+                        "product": {"name": format!("Part {i}"), "type": "Content", "dod": "d"}}))
+                    .collect();
+                // Two grandchildren under the last child, which is past the outline's cap.
+                for j in 1..=2 {
+                    ops.push(serde_json::json!({"action": "ADD", "newId": format!("new-{}", children + j), "parentId": format!("new-{children}"),
+                        "product": {"name": format!("Detail {j}"), "type": "Content", "dod": "d", "assignee": "operative-1"}}));
+                }
+                serde_json::json!({"responseType": "final_output", "thinking": {"roundStrategy": "s", "acceptanceRationale": "r"},
+                    "treeOperations": ops, "assignments": [], "acceptance": [], "remarks": []})
+                .to_string()
+            }
+        }
+    };
+    let mut now = 1;
+    answer_all(&mut s, &mut now, build);
+    answer_all(&mut s, &mut now, build);
+    let outline = branch_outline(s.state(), "operative-1", "p1");
+    assert_eq!(outline.lines().count(), OUTLINE_MAX + 1);
+    let last_id = 1 + children;
+    assert_eq!(
+        outline.lines().last().unwrap(),
+        format!(
+            "  - … not listed: 7 products (yours: p{}, p{})",
+            last_id + 1,
+            last_id + 2
+        )
+    );
 }
 
 #[test]
