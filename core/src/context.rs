@@ -378,8 +378,8 @@ use crate::tree::{render_views, Folded, Product, ProductStatus, ProductView, Tie
 /// How many activity lines, collabs and remarks a prompt carries at most.
 const RECENT_MAX: usize = 20;
 
-/// A tree of at most this many live products is listed whole (each product at least minimal):
-/// small trees fit any prompt, and seeing every sibling's definition of done avoids overlap.
+/// A tree of at most this many live products is listed whole: small trees fit any prompt, and
+/// seeing every product avoids overlap.
 pub const LIST_ALL_MAX: usize = 30;
 
 /// How many of its own products (owned or assignee, beyond those it works on at this step) a
@@ -856,7 +856,8 @@ fn focus<'a>(
 }
 
 /// The products a member sees, in tree order, each at its tier (spec `003`): a tree of at most
-/// [`LIST_ALL_MAX`] products whole (the focus at its tier, the rest minimal). A larger tree is
+/// [`LIST_ALL_MAX`] products whole (the focus at its tier with its ancestors minimal; the rest
+/// minimal for the chair and the presenter, one line each for a member at its own work). A larger tree is
 /// folded: the focus (capped per kind: [`OWN_LISTED_MAX`], [`DECISIONS_LISTED_MAX`],
 /// [`PRESENT_LISTED_MAX`]) with its ancestors at minimal tier; the other children of a listed
 /// product one line each when there are at most [`NEIGHBOURS_MAX`]; everything else counted in
@@ -910,24 +911,30 @@ fn tree_listing(
     if !live.is_empty() {
         raise(&mut tier, 0, Tier::Minimal);
     }
-    if whole {
-        for t in tier.iter_mut() {
-            t.get_or_insert(Tier::Minimal);
-        }
-    } else {
-        // Ancestors of every listed product, at minimal tier.
-        for i in 0..live.len() {
-            if tier[i].is_some() {
-                let mut up = parent_pos[i];
-                while let Some(j) = up {
-                    if tier[j].is_some_and(|t| t >= Tier::Minimal) {
-                        break;
-                    }
-                    raise(&mut tier, j, Tier::Minimal);
-                    up = parent_pos[j];
+    // Ancestors of every listed product, at minimal tier.
+    for i in 0..live.len() {
+        if tier[i].is_some() {
+            let mut up = parent_pos[i];
+            while let Some(j) = up {
+                if tier[j].is_some_and(|t| t >= Tier::Minimal) {
+                    break;
                 }
+                raise(&mut tier, j, Tier::Minimal);
+                up = parent_pos[j];
             }
         }
+    }
+    if whole {
+        // The chair and the presenter weigh every product; a member at its own work needs the
+        // others only by name.
+        let rest = match step {
+            Step::Bootstrap | Step::PlanAssign | Step::Presentation => Tier::Minimal,
+            _ => Tier::Brief,
+        };
+        for t in tier.iter_mut() {
+            t.get_or_insert(rest);
+        }
+    } else {
         // Neighbours: the unlisted children of a listed product, one line each, when few.
         let mut unlisted_children: Vec<Vec<usize>> = vec![Vec::new(); live.len()];
         for i in 0..live.len() {
