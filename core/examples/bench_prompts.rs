@@ -23,7 +23,9 @@
 //! - Presentation: every accepted product.
 //!
 //! It exits non-zero, naming the call and the fact, if a fact is missing or a target is exceeded.
-//! `-- --show 1000 write` prints every prompt of that step at that size to stderr, to read them.
+//! `-- --show 1000 write` prints every prompt of that step at that size to stderr, to read them;
+//! `-- --sections` prints where the tokens of every step's largest prompt go (printed anyway for a
+//! target exceeded).
 #![allow(clippy::disallowed_methods, missing_docs)]
 
 mod bench_common;
@@ -167,12 +169,48 @@ fn facts(s: &TeamState, call: &DueCall) -> Vec<(String, String, bool)> {
     out
 }
 
+/// Where a prompt's estimated tokens go: the system text by part (identity and team, rules,
+/// output structure, mistakes and token rules), the user text by section (its first line).
+fn sections(system: &str, user: &str) -> Vec<(String, u64)> {
+    let tokens = |t: &str| (t.chars().count() as u64).div_ceil(4);
+    let mut out = Vec::new();
+    let cuts = ["CRITICAL:", "## Output structure", "## Common mistakes"];
+    let names = [
+        "system: identity and team",
+        "system: base and step rules",
+        "system: output structure",
+        "system: mistakes and token rules",
+    ];
+    let mut rest = system;
+    for (cut, name) in cuts.iter().zip(names) {
+        let at = rest.find(cut).unwrap_or(rest.len());
+        out.push((name.to_string(), tokens(&rest[..at])));
+        rest = &rest[at..];
+    }
+    out.push((names[3].to_string(), tokens(rest)));
+    for part in user.split("\n\n") {
+        let head: String = part
+            .lines()
+            .next()
+            .unwrap_or("")
+            .split([':', '(', '"'])
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(40)
+            .collect();
+        out.push((format!("user: {}", head.trim()), tokens(part)));
+    }
+    out
+}
+
 /// The largest prompt of one step at one size, and any missing fact.
 #[derive(Default)]
 struct StepFigures {
     calls: usize,
     max_tokens: u64,
     max_of: String,
+    max_sections: Vec<(String, u64)>,
     facts: usize,
     missing: Vec<String>,
 }
@@ -208,6 +246,7 @@ fn measure(n: usize, show: Option<(usize, String)>) -> (usize, BTreeMap<Step, St
             if tokens > f.max_tokens {
                 f.max_tokens = tokens;
                 f.max_of = format!("{} r{}", call.member, call.round);
+                f.max_sections = sections(&call.messages[0].content, &call.messages[1].content);
             }
             for (what, needle, whole) in facts(st, call) {
                 f.facts += 1;
@@ -236,6 +275,7 @@ fn main() -> ExitCode {
         .position(|a| a == "--show")
         .and_then(|i| Some((args.get(i + 1)?.parse().ok()?, args.get(i + 2)?.clone())));
     let mut failures = Vec::new();
+    let mut breakdowns = Vec::new();
     println!("| products | step | calls read | largest prompt (est. tokens) | of | target | facts checked | missing |");
     println!("|---:|---|---:|---:|---|---:|---:|---:|");
     for n in [10usize, 100, 1000] {
@@ -264,6 +304,19 @@ fn main() -> ExitCode {
                     f.max_of
                 ));
             }
+            if t.is_some_and(|t| f.max_tokens > t) || args.iter().any(|a| a == "--sections") {
+                breakdowns.push(format!(
+                    "{n} products, {} ({}, {} tokens): {}",
+                    step.title(),
+                    f.max_of,
+                    f.max_tokens,
+                    f.max_sections
+                        .iter()
+                        .map(|(name, t)| format!("{name} {t}"))
+                        .collect::<Vec<_>>()
+                        .join(" · ")
+                ));
+            }
             for m in f.missing.iter().take(5) {
                 failures.push(format!("{n} products, {}: missing {m}", step.title()));
             }
@@ -274,6 +327,12 @@ fn main() -> ExitCode {
                     f.missing.len() - 5
                 ));
             }
+        }
+    }
+    if !breakdowns.is_empty() {
+        println!("\nWhere the tokens go (the largest prompt; every target exceeded, or all with --sections):");
+        for b in &breakdowns {
+            println!("- {b}");
         }
     }
     if failures.is_empty() {
