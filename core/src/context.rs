@@ -38,8 +38,8 @@ pub struct Envelope {
     pub members: Vec<MemberBrief>,
     /// The up-to-date charter; `None` only before Bootstrap produced it.
     pub charter: Option<CharterView>,
-    /// The whole product tree in tree order (depth first), each product at the tier this member
-    /// gets at this step.
+    /// The products this member sees, in tree order (depth first), each at the tier it gets at
+    /// this step; in a large tree the rest is folded (counted on a listed product's `folded`).
     pub products: Vec<ProductView>,
     /// Write: the products assigned to this member this round, with the chair's directive.
     /// PlanAssign/others: empty.

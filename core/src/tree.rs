@@ -6,9 +6,10 @@
 //! [`TreeOperation`]s of the spec, applied all-or-nothing by [`ProductTree::apply`]: a list that
 //! would leave a cycle, an orphan or two siblings with the same name changes nothing and says which
 //! operation failed and why. Removing a product hides its subtree but keeps every version, so it can
-//! be restored. [`ProductTree::render`] writes the tree as text at the three detail tiers of spec
-//! `003` (minimal, extra, full), choosing the tier per product so a prompt shows each member only
-//! what it needs.
+//! be restored. The tree is at most [`limits::TREE_DEPTH_MAX`] levels deep. [`ProductTree::render`]
+//! writes the tree as text at the three detail tiers of spec `003` (minimal, extra, full) plus a
+//! one-line brief, choosing the tier per product so a prompt shows each member only what it needs;
+//! a product's [`Folded`] counts what a prompt leaves out below it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
