@@ -800,8 +800,8 @@ fn in_a_large_tree_own_products_are_capped_and_the_rest_named_in_the_folded_line
     )));
 }
 
-/// A tree of 3 sections: p1 with 40 parts, p2 with 5, p3 empty, everything owned by operative-1
-/// but only p4 and p5 (under p1) assigned this round; plus one chair product under p3.
+/// A tree of 3 sections: p1 with 40 parts (p4…p43), p2 with 5 (p44…p48), p3 empty, everything
+/// owned by operative-1 but only p4 and p5 assigned in round 1.
 fn folded_session() -> Session {
     let mut s = Session::new(config(1, false, false), 0).unwrap();
     s.start(1).unwrap();
@@ -907,6 +907,73 @@ fn a_large_tree_is_folded_around_the_members_work_and_a_folded_branch_opens_thro
         .unwrap()
         .content
         .contains(served.as_str()));
+}
+
+#[test]
+fn the_chair_sees_what_needs_a_decision_and_the_rest_folded() {
+    use roundtable_core::context::{build_envelope, CHAIR_EXTRA_MAX, DECISIONS_LISTED_MAX};
+    use roundtable_core::tree::Tier;
+    let mut s = folded_session();
+    let mut now = 10;
+    // Write p4 and p5; the chair (inspecting, as there is no inspector) blocks p5's version.
+    let block = |call: &ModelCall| -> String {
+        if call.step == Step::Inspection {
+            let ins: Vec<_> = call
+                .envelope
+                .to_review
+                .iter()
+                .map(|v| {
+                    serde_json::json!({
+                "productId": v.product_id, "versionId": v.version_id,
+                "assessment": if v.product_id == "p5" { "blocked" } else { "approved" },
+                "findings": []})
+                })
+                .collect();
+            return serde_json::json!({"responseType": "final_output", "inspections": ins})
+                .to_string();
+        }
+        scripted(call)
+    };
+    for _ in 0..3 {
+        answer_all(&mut s, &mut now, block); // write, inspection, reflect
+    }
+    let call = s.calls_due().pop().unwrap();
+    assert_eq!((call.step, call.round), (Step::PlanAssign, 2));
+    let st = s.state();
+    let env = build_envelope(st, "chair", Step::PlanAssign);
+    let tier = |id: &str| env.products.iter().find(|p| p.id == id).map(|p| p.tier);
+    // The two new versions need a decision: at extra tier (the newest, at most CHAIR_EXTRA_MAX).
+    assert!(CHAIR_EXTRA_MAX >= 2);
+    assert_eq!(tier("p4"), Some(Tier::Extra));
+    assert_eq!(tier("p5"), Some(Tier::Extra), "blocked and awaiting");
+    // Then the 43 parts not started, up to the cap of decisions: the rest folded and counted.
+    let listed_parts = env
+        .products
+        .iter()
+        .filter(|p| p.parent_id.as_deref().is_some_and(|p| p != "p0"))
+        .count();
+    assert_eq!(listed_parts, DECISIONS_LISTED_MAX);
+    let folded: usize = env
+        .products
+        .iter()
+        .filter_map(|p| p.folded.as_ref())
+        .map(|f| f.products)
+        .sum();
+    assert_eq!(listed_parts + folded, 45, "every part listed or counted");
+    assert!(
+        env.products
+            .iter()
+            .all(|p| p.folded.as_ref().is_none_or(|f| f.yours.is_empty())),
+        "the chair owns none of them"
+    );
+    // Every version awaiting acceptance is named in the prompt.
+    let user = &call.messages[1].content;
+    for v in &env.awaiting_acceptance {
+        assert!(
+            user.contains(&format!("- {} of {} ", v.version_id, v.product_id)),
+            "{user}"
+        );
+    }
 }
 
 #[test]
