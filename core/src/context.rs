@@ -750,22 +750,24 @@ fn focus<'a>(
     live: &[(usize, &'a Product)],
     work: &Work<'a>,
 ) -> Vec<(&'a str, Tier)> {
-    let id_in = |id: &str| -> &'a str {
-        s.tree
-            .product(id)
-            .map_or(crate::tree::ROOT_ID, |p| p.id.as_str())
-    };
+    // The state's own copy of an id, so the list borrows from the state alone (an id no product
+    // has is left out).
+    let id_in = |id: &str| -> Option<&'a str> { s.tree.product(id).map(|p| p.id.as_str()) };
     let mut out: Vec<(&'a str, Tier)> = Vec::new();
     out.extend(
         work.wrote_last_round
             .iter()
-            .map(|v| (id_in(&v.product_id), Tier::Full)),
+            .filter_map(|v| Some((id_in(&v.product_id)?, Tier::Full))),
     );
-    out.extend(work.assigned.iter().map(|id| (id_in(id), Tier::Extra)));
+    out.extend(
+        work.assigned
+            .iter()
+            .filter_map(|id| Some((id_in(id)?, Tier::Extra))),
+    );
     out.extend(
         work.to_review
             .iter()
-            .map(|v| (id_in(&v.product_id), Tier::Extra)),
+            .filter_map(|v| Some((id_in(&v.product_id)?, Tier::Extra))),
     );
     let products = || live.iter().map(|(_, p)| *p);
     match step {
@@ -807,10 +809,10 @@ fn focus<'a>(
                     .filter(|p| p.rejection_reason.is_some())
                     .map(|p| (p.id.as_str(), Tier::Minimal)),
             );
-            out.extend(newest.iter().map(|id| (id_in(id), Tier::Extra)));
+            out.extend(newest.iter().map(|id| (*id, Tier::Extra)));
             let mut rest = most_recent(awaiting.iter().copied(), awaiting.len());
             rest.retain(|id| !newest.contains(id));
-            out.extend(rest.into_iter().map(|id| (id_in(id), Tier::Minimal)));
+            out.extend(rest.into_iter().map(|id| (id, Tier::Minimal)));
             // Work to give out: leaves not started yet, and leaves nobody is assigned to.
             out.extend(
                 products()
@@ -837,7 +839,7 @@ fn focus<'a>(
                 } else {
                     Tier::Minimal
                 };
-                (id_in(id), tier)
+                (*id, tier)
             }));
         }
         _ => {
@@ -849,7 +851,7 @@ fn focus<'a>(
                 }),
                 usize::MAX,
             );
-            out.extend(own.into_iter().map(|id| (id_in(id), Tier::Minimal)));
+            out.extend(own.into_iter().map(|id| (id, Tier::Minimal)));
         }
     }
     out
