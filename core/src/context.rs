@@ -47,8 +47,8 @@ pub struct Envelope {
     pub members: Vec<MemberBrief>,
     /// The up-to-date charter; `None` only before Bootstrap produced it.
     pub charter: Option<CharterView>,
-    /// The whole product tree in tree order (depth first), each product at the tier this member
-    /// gets at this step.
+    /// The products this member sees, in tree order (depth first), each at the tier it gets at
+    /// this step; in a large tree the rest is folded (counted on a listed product's `folded`).
     pub products: Vec<ProductView>,
     /// Write: the products assigned to this member this round, with the chair's directive.
     /// PlanAssign/others: empty.
@@ -607,11 +607,15 @@ use crate::protocol::team::Member;
 use crate::protocol::team::TeamState;
 use crate::schema::limits;
 use crate::text::{cut, one_line, wire_word};
-use crate::tree::{render_views, Product, ProductStatus, ProductView, Tier, VersionView};
+use crate::tree::{render_views, Folded, Product, ProductStatus, ProductView, Tier, VersionView};
 
 /// How many activity lines (each a group of one member's lines of one kind), collabs, remarks
 /// and answers to collabs a prompt carries at most; the rest is counted, never dropped silently.
 const RECENT_MAX: usize = 20;
+
+/// A tree of at most this many live products is listed whole: small trees fit any prompt, and
+/// seeing every product avoids overlap.
+pub const LIST_ALL_MAX: usize = 30;
 
 /// How many items one grouped activity line names (`wrote v1 of p1, …`) before "and N more".
 const GROUP_MAX: usize = 10;
@@ -638,13 +642,30 @@ pub const MISSING_MAX: usize = 12;
 /// How long a member's persona is in the chair's list of the team (one line).
 pub const PERSONA_BRIEF_MAX: usize = 160;
 
-/// How many of its own (not assigned, not to review) products a member sees at extra tier: the
-/// most recently written ones. The rest stay minimal; `request_context` brings any of them in full.
-pub const OWN_EXTRA_MAX: usize = 12;
 
-/// How many versions awaiting acceptance the chair sees at extra tier (the most recent ones); the
-/// others are listed by id.
-pub const CHAIR_EXTRA_MAX: usize = 30;
+/// How many of its own products (owned or assignee, beyond those it works on at this step) a
+/// member sees listed at minimal tier in a larger tree: the most recently written ones. The others
+/// are named by id in the folded lines ("yours: p12, p40"), so none is hidden.
+pub const OWN_LISTED_MAX: usize = 12;
+
+/// How many of the products that need a decision the chair sees at extra tier (with the latest
+/// content): the newest versions awaiting acceptance.
+pub const CHAIR_EXTRA_MAX: usize = 3;
+
+/// How many products that need a decision (blocked, rejected, awaiting acceptance, not started or
+/// unassigned) the chair sees listed in a larger tree; every version awaiting acceptance is still named in
+/// its own section.
+pub const DECISIONS_LISTED_MAX: usize = 40;
+
+/// How many accepted products the presenter sees at extra tier (the newest), and how many are
+/// listed in all in a larger tree.
+pub const PRESENT_EXTRA_MAX: usize = 8;
+/// See [`PRESENT_EXTRA_MAX`].
+pub const PRESENT_LISTED_MAX: usize = 40;
+
+/// A listed product's other children are listed one line each when there are at most this many;
+/// more are counted in its folded line.
+pub const NEIGHBOURS_MAX: usize = 12;
 
 /// Ids of the `max` products whose latest version is newest (products without versions last).
 fn most_recent<'a>(products: impl Iterator<Item = &'a Product>, max: usize) -> Vec<&'a str> {
@@ -709,61 +730,27 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
         Vec::new()
     };
 
-    let full: BTreeSet<&str> = wrote_last_round
-        .iter()
-        .map(|w| w.version.product_id.as_str())
-        .collect();
-    let mut extra: BTreeSet<&str> = BTreeSet::new();
-    match step {
-        Step::Bootstrap => {}
-        Step::Presentation => extra.extend(
-            live.iter()
-                .filter(|(_, p)| !p.versions.is_empty())
-                .map(|(_, p)| p.id.as_str()),
+    let mut products = tree_listing(
+        s,
+        member_id,
+        step,
+        &live,
+        &focus(
+            s,
+            member_id,
+            step,
+            &live,
+            &Work {
+                assigned: my_assignments
+                    .iter()
+                    .map(|a| a.product_id.as_str())
+                    .collect(),
+                to_review: &to_review,
+                wrote_last_round: &wrote_last_round,
+                awaiting_acceptance: &awaiting_acceptance,
+            },
         ),
-        Step::PlanAssign => extra.extend(most_recent(
-            awaiting_acceptance
-                .iter()
-                .filter_map(|v| s.tree.product(&v.product_id)),
-            CHAIR_EXTRA_MAX,
-        )),
-        _ => {
-            if !is_chair {
-                extra.extend(most_recent(
-                    live.iter()
-                        .map(|(_, p)| *p)
-                        .filter(|p| p.owner.as_deref() == Some(member_id)),
-                    OWN_EXTRA_MAX,
-                ));
-            }
-            extra.extend(my_assignments.iter().map(|a| a.product_id.as_str()));
-            extra.extend(to_review.iter().map(|v| v.product_id.as_str()));
-        }
-    }
-
-    // One pass over collabs for the counts.
-    let mut collab_count: HashMap<&str, usize> = HashMap::new();
-    for c in s.tree.collabs() {
-        *collab_count.entry(c.product_id.as_str()).or_default() += 1;
-    }
-    let mut products: Vec<ProductView> = live
-        .iter()
-        .map(|(depth, p)| {
-            let tier = if full.contains(p.id.as_str()) {
-                Tier::Full
-            } else if extra.contains(p.id.as_str()) {
-                Tier::Extra
-            } else {
-                Tier::Minimal
-            };
-            s.tree.product_view(
-                p,
-                *depth as u32,
-                tier,
-                collab_count.get(p.id.as_str()).copied().unwrap_or(0),
-            )
-        })
-        .collect();
+    );
 
     let assigned_to_you: Vec<AssignmentView> = my_assignments
         .iter()
@@ -1147,6 +1134,311 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
                 .collect(),
         },
     }
+}
+
+/// What a member works on at this step, which its listing shows at a higher tier.
+struct Work<'a> {
+    assigned: Vec<&'a str>,
+    to_review: &'a [VersionRef],
+    wrote_last_round: &'a [WorkedOnView],
+    awaiting_acceptance: &'a [VersionRef],
+}
+
+/// The products this member needs at this step and the tier of each, most needed first (when a
+/// cap cuts the list, the end goes): what it works on, then its own products (an operative) or
+/// what needs the chair's decision (PlanAssign) or what was accepted (Presentation).
+fn focus<'a>(
+    s: &'a TeamState,
+    member_id: &str,
+    step: Step,
+    live: &[(usize, &'a Product)],
+    work: &Work<'a>,
+) -> Vec<(&'a str, Tier)> {
+    // The state's own copy of an id, so the list borrows from the state alone (an id no product
+    // has is left out).
+    let id_in = |id: &str| -> Option<&'a str> { s.tree.product(id).map(|p| p.id.as_str()) };
+    let mut out: Vec<(&'a str, Tier)> = Vec::new();
+    out.extend(
+        work.wrote_last_round
+            .iter()
+            .filter_map(|v| Some((id_in(&v.product_id)?, Tier::Full))),
+    );
+    out.extend(
+        work.assigned
+            .iter()
+            .filter_map(|id| Some((id_in(id)?, Tier::Extra))),
+    );
+    out.extend(
+        work.to_review
+            .iter()
+            .filter_map(|v| Some((id_in(&v.product_id)?, Tier::Extra))),
+    );
+    let products = || live.iter().map(|(_, p)| *p);
+    match step {
+        Step::Bootstrap => {}
+        Step::PlanAssign => {
+            let awaiting: Vec<&'a Product> = work
+                .awaiting_acceptance
+                .iter()
+                .filter_map(|v| s.tree.product(&v.product_id))
+                .collect();
+            let newest = most_recent(awaiting.iter().copied(), CHAIR_EXTRA_MAX);
+            let blocked: BTreeSet<&str> = s
+                .assessments
+                .iter()
+                .filter(|a| a.assessment == "blocked")
+                .filter(|a| {
+                    s.tree
+                        .product(&a.product_id)
+                        .and_then(|p| p.latest_version())
+                        == Some(a.version_id.as_str())
+                })
+                .map(|a| a.product_id.as_str())
+                .chain(
+                    s.reflections
+                        .iter()
+                        .filter(|(r, v)| *r == s.core.round && !v.blockers.is_empty())
+                        .map(|(_, v)| v.product_id.as_str()),
+                )
+                .collect();
+            let has_children: BTreeSet<&str> =
+                products().filter_map(|p| p.parent.as_deref()).collect();
+            out.extend(
+                products()
+                    .filter(|p| blocked.contains(p.id.as_str()))
+                    .map(|p| (p.id.as_str(), Tier::Minimal)),
+            );
+            out.extend(
+                products()
+                    .filter(|p| p.rejection_reason.is_some())
+                    .map(|p| (p.id.as_str(), Tier::Minimal)),
+            );
+            out.extend(newest.iter().map(|id| (*id, Tier::Extra)));
+            let mut rest = most_recent(awaiting.iter().copied(), awaiting.len());
+            rest.retain(|id| !newest.contains(id));
+            out.extend(rest.into_iter().map(|id| (id, Tier::Minimal)));
+            // Work to give out: leaves not started yet, and leaves nobody is assigned to.
+            out.extend(
+                products()
+                    .filter(|p| {
+                        p.id != crate::tree::ROOT_ID
+                            && !has_children.contains(p.id.as_str())
+                            && (p.status == ProductStatus::Pending
+                                || p.assignee.is_none() && p.status != ProductStatus::Accepted)
+                    })
+                    .map(|p| (p.id.as_str(), Tier::Minimal)),
+            );
+        }
+        Step::Presentation => {
+            // Accepted products first (newest first), then the others that have a version.
+            let accepted = products().filter(|p| p.status == ProductStatus::Accepted);
+            let mut ranked = most_recent(accepted, usize::MAX);
+            ranked.extend(most_recent(
+                products().filter(|p| p.status == ProductStatus::InProgress),
+                usize::MAX,
+            ));
+            out.extend(ranked.iter().enumerate().map(|(i, id)| {
+                let tier = if i < PRESENT_EXTRA_MAX {
+                    Tier::Extra
+                } else {
+                    Tier::Minimal
+                };
+                (*id, tier)
+            }));
+        }
+        _ => {
+            let own = most_recent(
+                products().filter(|p| {
+                    p.id != crate::tree::ROOT_ID
+                        && (p.owner.as_deref() == Some(member_id)
+                            || p.assignee.as_deref() == Some(member_id))
+                }),
+                usize::MAX,
+            );
+            out.extend(own.into_iter().map(|id| (id, Tier::Minimal)));
+        }
+    }
+    out
+}
+
+/// The products a member sees, in tree order, each at its tier (spec `003`): a tree of at most
+/// [`LIST_ALL_MAX`] products whole (the focus at its tier with its ancestors minimal; the rest
+/// minimal for the chair and the presenter, one line each for a member at its own work). A larger tree is
+/// folded: the focus (capped per kind: [`OWN_LISTED_MAX`], [`DECISIONS_LISTED_MAX`],
+/// [`PRESENT_LISTED_MAX`]) with its ancestors at minimal tier; the other children of a listed
+/// product one line each when there are at most [`NEIGHBOURS_MAX`]; everything else counted in
+/// the folded line of its nearest listed ancestor, with the member's own products named there.
+fn tree_listing(
+    s: &TeamState,
+    member_id: &str,
+    step: Step,
+    live: &[(usize, &Product)],
+    focus: &[(&str, Tier)],
+) -> Vec<ProductView> {
+    let mut collab_count: HashMap<&str, usize> = HashMap::new();
+    for c in s.tree.collabs() {
+        *collab_count.entry(c.product_id.as_str()).or_default() += 1;
+    }
+    let position: HashMap<&str, usize> = live
+        .iter()
+        .enumerate()
+        .map(|(i, (_, p))| (p.id.as_str(), i))
+        .collect();
+    // The position of each product's parent in the walk.
+    let parent_pos: Vec<Option<usize>> = live
+        .iter()
+        .map(|(_, p)| p.parent.as_deref().and_then(|id| position.get(id).copied()))
+        .collect();
+    let mut tier: Vec<Option<Tier>> = vec![None; live.len()];
+    let raise = |tier: &mut Vec<Option<Tier>>, i: usize, t: Tier| {
+        tier[i] = Some(tier[i].map_or(t, |old| old.max(t)));
+    };
+    let whole = live.len() <= LIST_ALL_MAX;
+    // Caps per kind of focus in a larger tree: own products, decisions, presented products.
+    let cap = match step {
+        Step::PlanAssign => DECISIONS_LISTED_MAX,
+        Step::Presentation => PRESENT_LISTED_MAX,
+        _ => OWN_LISTED_MAX,
+    };
+    let mut minimal_taken = 0;
+    for (id, t) in focus {
+        let Some(&i) = position.get(id) else { continue };
+        // The work of the step (extra or full) is never cut; the rest of the focus is capped.
+        let capped = *t == Tier::Minimal && step != Step::PlanAssign
+            || step == Step::PlanAssign && *t != Tier::Full;
+        if !whole && capped && tier[i].is_none() {
+            if minimal_taken >= cap {
+                continue;
+            }
+            minimal_taken += 1;
+        }
+        raise(&mut tier, i, *t);
+    }
+    if !live.is_empty() {
+        raise(&mut tier, 0, Tier::Minimal);
+    }
+    // Ancestors of every listed product, at minimal tier.
+    for i in 0..live.len() {
+        if tier[i].is_some() {
+            let mut up = parent_pos[i];
+            while let Some(j) = up {
+                if tier[j].is_some_and(|t| t >= Tier::Minimal) {
+                    break;
+                }
+                raise(&mut tier, j, Tier::Minimal);
+                up = parent_pos[j];
+            }
+        }
+    }
+    if whole {
+        // The chair and the presenter weigh every product; a member at its own work needs the
+        // others only by name.
+        let rest = match step {
+            Step::Bootstrap | Step::PlanAssign | Step::Presentation => Tier::Minimal,
+            _ => Tier::Brief,
+        };
+        for t in tier.iter_mut() {
+            t.get_or_insert(rest);
+        }
+    } else {
+        // Neighbours: the unlisted children of a listed product, one line each, when few.
+        let mut unlisted_children: Vec<Vec<usize>> = vec![Vec::new(); live.len()];
+        for i in 0..live.len() {
+            if let Some(parent) = parent_pos[i] {
+                if tier[parent].is_some() && tier[i].is_none() {
+                    unlisted_children[parent].push(i);
+                }
+            }
+        }
+        for children in unlisted_children
+            .iter()
+            .filter(|c| c.len() <= NEIGHBOURS_MAX)
+        {
+            for &c in children {
+                tier[c] = Some(Tier::Brief);
+            }
+        }
+    }
+    // Everything unlisted is counted at its nearest listed ancestor (walk order: parents first).
+    let mut folded: Vec<Option<Folded>> = vec![None; live.len()];
+    let mut counted_at: Vec<usize> = vec![0; live.len()];
+    for i in 0..live.len() {
+        if tier[i].is_some() {
+            counted_at[i] = i;
+            continue;
+        }
+        let Some(parent) = parent_pos[i] else {
+            continue;
+        };
+        let at = if tier[parent].is_some() {
+            parent
+        } else {
+            counted_at[parent]
+        };
+        counted_at[i] = at;
+        let p = live[i].1;
+        let yours = step != Step::PlanAssign
+            && (p.owner.as_deref() == Some(member_id) || p.assignee.as_deref() == Some(member_id));
+        folded[at]
+            .get_or_insert_with(Folded::default)
+            .count(p, yours);
+    }
+    live.iter()
+        .enumerate()
+        .filter_map(|(i, (depth, p))| {
+            let t = tier[i]?;
+            let mut view = s.tree.product_view(
+                p,
+                *depth as u32,
+                t,
+                collab_count.get(p.id.as_str()).copied().unwrap_or(0),
+            );
+            view.folded = folded[i].take();
+            Some(view)
+        })
+        .collect()
+}
+
+/// How many children a served branch outline lists; more are counted on one line.
+pub const OUTLINE_MAX: usize = 100;
+
+/// The children of `product_id` one line each (brief tier), with the products below each counted
+/// and `member`'s own named: what `peer_content` serves first, so a branch folded in a prompt
+/// opens one level at a time. Empty when it has no live children.
+pub fn branch_outline(s: &TeamState, member: &str, product_id: &str) -> String {
+    let live = s.tree.walk();
+    let Some(start) = live.iter().position(|(_, p)| p.id == product_id) else {
+        return String::new();
+    };
+    let base = live[start].0;
+    let mut views: Vec<ProductView> = Vec::new();
+    let mut more = Folded::default();
+    for (depth, p) in live[start + 1..]
+        .iter()
+        .take_while(|(depth, _)| *depth > base)
+    {
+        let yours = p.owner.as_deref() == Some(member) || p.assignee.as_deref() == Some(member);
+        if *depth == base + 1 {
+            if views.len() < OUTLINE_MAX {
+                let mut view = s.tree.product_view(p, 1, Tier::Brief, 0);
+                view.collab_count = 0;
+                views.push(view);
+            } else {
+                more.count(p, yours);
+            }
+        } else if more.products > 0 {
+            more.count(p, yours);
+        } else if let Some(last) = views.last_mut() {
+            last.folded
+                .get_or_insert_with(Folded::default)
+                .count(p, yours);
+        }
+    }
+    let mut out = render_views(&views);
+    if more.products > 0 {
+        let _ = writeln!(out, "  - … not listed: {}", more.words());
+    }
+    out.trim_end().to_string()
 }
 
 fn member_view(s: &TeamState, me: Option<&Member>, id: &str) -> MemberView {
@@ -1600,75 +1892,61 @@ fn render_system(env: &Envelope) -> String {
 }
 
 const BASE_RULES: &str = "## Base rules
-- The team works in rounds on a tree of products. Ids are stable: products p0 (the root), p1, …; versions v1, …; collabs c1, …; members chair, operative-1, …, inspector, envoy; the person is user-1.
-- Name only ids that appear in this prompt. A new product gets a temporary id new-1, new-2, … that exists only inside the answer that creates it.
-- Everything you produce must trace back to the mission charter, a chair directive, a reflection or a collab.
-- Keep the tree whole: no duplicate products, no duplicate comments. If you agree with something, say so briefly instead of restating it.
-- Content is Markdown plain text; never put JSON inside a content field.
-- Break work into explicit parts and steps; say what is left and what is uncertain.
+- The team works in rounds on a tree of products (p0 is the root). Name only ids shown in this prompt or in context you asked for; the person is user-1.
+- Trace everything you produce to the charter, a directive, a reflection or a collab.
+- No duplicate products or comments: to agree, say so in a line instead of restating.
+- Content is Markdown, never JSON. Break work into explicit parts; say what is left and what is uncertain.
 ";
 
 const COMMON_MISTAKES: &str =
-    "- Enum values spelled differently from the allowed values listed above (they are case-sensitive).
-- Python literals (True, False, None) instead of JSON true, false, null.
+    "- Enum values not exactly as listed (they are case-sensitive); True, False, None instead of true, false, null.
 ";
 
-const TOKEN_RULES: &str = "- Be dense: every sentence must carry information the team needs.
-- Do not repeat the prompt, the tree or earlier answers back.
-- Ask for context (request_context) only when the prompt really lacks something you need; it costs a round trip.
-- Prefer one precise version over several partial ones.
+const TOKEN_RULES: &str = "- Be dense: every sentence carries information the team needs; never repeat the prompt or earlier answers.
+- Ask for context only when something you need is missing: each request costs a round trip.
 ";
 
 fn step_rules(step: Step) -> &'static str {
     match step {
-        Step::Bootstrap => "- Read the person's request and turn it into a mission charter: mission, objectives, constraints.
-- Write a motivating persona for every member (keys are member ids), with more than a flat role statement.
-- Give every operative a domain (responsibility and area).
-- Propose the initial products (at most about 8): distinct names, a type, a definition of done (dod) that can be checked, an owner (an operative id, or null).
-- List in missingDetails what the person did not say and you had to assume. If something essential is missing, you may halt with a question to user-1 instead.
+        Step::Bootstrap => "- The charter: mission, objectives, constraints.
+- A motivating persona for every member (more than a flat role); a domain for every operative.
+- Propose the initial products (about 8 at most): distinct names, a checkable dod, an operative as owner (or null).
+- List in missingDetails what the request leaves open and you had to assume; if something essential is missing, halt with a question to user-1 instead.
 ",
-        Step::Reflect => "- Look back on each product you worked on last round: how far is it from its definition of done, what gaps remain.
-- Answer every collab you received (feedbackResponses: accept, defer or reject, with a rationale and the planned change).
-- Say in nextVersionDelta exactly what your next version will change.
-- Reflect only on the products you worked on last round.
+        Step::Reflect => "- For each product you worked on last round: how far it is from its dod, and the gaps.
+- Answer every collab you received in feedbackResponses (accept, defer or reject, with the rationale and the planned change).
+- nextVersionDelta: exactly what your next version changes.
 ",
-        Step::PlanAssign => "- You own the plan: change the tree if needed (ADD, REMOVE, MOVE, UPDATE), assign work, accept or reject versions.
-- Give every assignment a directive: objective, dod, why (motivation, importance, how it links to the bigger picture) and context (a personal note: what is left, whether the operative is on track).
-- Accept a version when it meets its definition of done; reject with a reason the writer can act on.
-- Attach context (attachedContext) from related products the assignee needs.
-- When every product is accepted and the mission is met, halt with type done. If you need the person, halt with a question to user-1.
-- bootstrapOverrides changes the charter or personas mid-session; use it only when the mission really changed.
+        Step::PlanAssign => "- Every assignment gets a directive: objective, dod, why (importance, link to the bigger picture) and context (a personal note: what is left, whether the operative is on track); attach related products it needs.
+- Accept a version that meets its dod; reject with a reason the writer can act on.
+- When every product is accepted and the mission is met, halt with type done; to ask the person, halt with a question to user-1.
 ",
-        Step::Write => "- Write one new version of each product assigned to you this round, following its directive.
-- The content is the whole product — not a description of what you would write.
-- changeSummary says what changed since the last version and which collabs or directive points it answers.
-- Comment on other products with collabs; write versions only of the products assigned to you.
+        Step::Write => "- Follow each assignment's directive; the content is the whole product, not a plan of it.
+- changeSummary: what changed and which directive points or collabs it answers.
+- Version only your assigned products; comment on others with collabs.
 ",
-        Step::PeerReview => "- Review each version listed under 'Versions to review': approved or needs_revision, with a summary.
-- No duplication: if you agree, say so without restating the content; raise each point once.
-- Use collabs for concrete, actionable feedback (suggestion, concern, question) addressed to the author.
+        Step::PeerReview => "- assessment: approved or needs_revision; the summary says why.
+- Raise each point once; if you agree, say so without restating the content.
+- Put concrete fixes in collabs addressed to the author.
 ",
-        Step::Inspection => "- You are the watchdog: check every version listed under 'Versions to inspect' against its definition of done, for completeness, coherence, integration, quality and security.
-- Assess each one with findings: what is wrong, how to fix it, and the DoD criterion it breaks.
-- Do not repeat findings already raised in reviews or earlier inspections.
+        Step::Inspection => "- You are the watchdog: flag what breaks the dod, completeness, order, coherence, integration, quality or security.
+- Each finding says what is wrong, how to fix it and which dod criterion it breaks; never repeat a finding already raised.
 ",
-        Step::Presentation => "- Present the result to the person: what was produced, what was accepted, what is still open.
-- You may not originate new content: only report what exists in the products and their versions.
-- 1 to 10 messages; speak as yourself (asAgent is your member id).
+        Step::Presentation => "- Tell the person what was produced, what was accepted and what is still open.
+- Report only what the products hold: no new content. 1 to 10 messages; asAgent is your member id.
 ",
     }
 }
 
 fn step_mistakes(step: Step) -> String {
     match step {
-        // The Write rules already say the content is the whole product.
-        Step::Write => String::new(),
-        Step::PlanAssign => "- An assignment or acceptance naming a product that does not exist or was just removed.\n- Accepting a version id that belongs to another product.\n- Two children of one parent with the same name.\n".into(),
-        Step::PeerReview => "- Reviewing your own version, or a version not listed for you.\n".into(),
-        Step::Inspection => "- Inspecting a version not listed under 'Versions to inspect'.\n".into(),
+        Step::PlanAssign => "- Naming a product that does not exist or was just removed; accepting a version of another product; two children of one parent with the same name.\n".into(),
+        Step::PeerReview => "- Reviewing your own version, or one not listed for you.\n".into(),
         Step::Reflect => "- Reflecting on a product you did not work on last round; a collabId that does not exist.\n".into(),
         Step::Bootstrap => "- A domain for a member who is not an operative.\n".into(),
-        Step::Presentation => "- New content that no product holds.\n".into(),
+        // Their rules already say it: the content is the whole product; only listed versions;
+        // no new content.
+        Step::Write | Step::Inspection | Step::Presentation => String::new(),
     }
 }
 
@@ -1676,7 +1954,7 @@ fn output_structure(env: &Envelope) -> String {
     use crate::protocol::team::examples;
     let step = env.step;
     let mut out = String::from(
-        "Answer with exactly one JSON object and nothing else (no code fence, no text around it). Its responseType is ",
+        "Answer with exactly one JSON object, no code fence, no text around it. responseType is ",
     );
     out.push_str(if step.allows_halt() {
         "\"final_output\", \"request_context\" or \"halt\".\n"
@@ -1694,13 +1972,8 @@ fn output_structure(env: &Envelope) -> String {
     }
     let _ = write!(
         out,
-        "\nRequest context (at most {} time(s) per step; then a final output is required):\n{{\"responseType\":\"request_context\",\"contextRequests\":[{{\"productId\":\"{}\",\"need\":\"full_content\",\"reason\":\"Why you need it.\"}}]}}\nneed is one of full_content, version_history, all_feedback, peer_content; {}-{} requests; reason at most {} characters.\n",
-        env.call.context_requests_made + env.call.context_requests_left,
-        env.known_ids
-            .products
-            .iter()
-            .find(|p| *p != crate::tree::ROOT_ID)
-            .map_or(crate::tree::ROOT_ID, String::as_str),
+        "Request context:\n{{\"responseType\":\"request_context\",\"contextRequests\":[{{\"productId\":\"{}\",\"need\":\"full_content\",\"reason\":\"Why you need it.\"}}]}}\nneed: full_content (the latest version), version_history, all_feedback or peer_content (its children one line each — this opens a folded branch — and their latest content by others); {}-{} requests; reason ≤ {} chars.\n",
+        examples::some_product(env),
         limits::CONTEXT_REQUESTS_MIN,
         limits::CONTEXT_REQUESTS_MAX,
         limits::CONTEXT_REASON_MAX
@@ -1708,7 +1981,7 @@ fn output_structure(env: &Envelope) -> String {
     if step.allows_halt() {
         let _ = write!(
             out,
-            "Halt:\n{{\"responseType\":\"halt\",\"halt\":{{\"type\":\"question\",\"to\":[\"user-1\"],\"message\":\"Your question.\",\"options\":[\"One answer\",\"Another\"]}}}}\ntype is question (the person answers; options are optional){}. message at most {} characters.\n",
+            "Halt:\n{{\"responseType\":\"halt\",\"halt\":{{\"type\":\"question\",\"to\":[\"user-1\"],\"message\":\"Your question.\",\"options\":[\"One answer\",\"Another\"]}}}}\ntype: question (options optional){}; message ≤ {} chars.\n",
             if step == Step::Bootstrap {
                 ""
             } else {
@@ -1721,7 +1994,7 @@ fn output_structure(env: &Envelope) -> String {
         let (collab, remark) = examples::shared_parts(env);
         let _ = write!(
             out,
-            "Shared parts (collabs and remarks may be []):\n- collab: {collab}\n  type is one of feedback, question, suggestion, endorsement, concern; importance {}-{}; comment at most {} characters, shortestSummary at most {}; optional refersToVersion, addresseeIds, respondingToCollabIds, referencesProductIds.\n- remark: {remark}\n  recipients are member ids or user, chair, team; type is one of question, suggestion, observation, note, missing_detail, blocker, comment; content at most {} characters; optional isBlocker.\n",
+            "Collabs and remarks (each list may be []):\n- collab: {collab}\n  type: feedback, question, suggestion, endorsement or concern; importance {}-{}; comment ≤ {} chars, shortestSummary ≤ {}; optional: refersToVersion, addresseeIds, respondingToCollabIds, referencesProductIds.\n- remark: {remark}\n  recipients: member ids, user, chair or team; type: question, suggestion, observation, note, missing_detail, blocker or comment; content ≤ {} chars; optional: isBlocker.\n",
             limits::SCALE_MIN,
             limits::SCALE_MAX,
             limits::COLLAB_COMMENT_MAX,
@@ -1736,31 +2009,31 @@ fn output_structure(env: &Envelope) -> String {
 fn final_output_notes(env: &Envelope) -> String {
     match env.step {
         Step::Bootstrap => format!(
-            "personas: one per member id, at most {} characters each; operativeDomains: one per operative id; an initial product's type is one of Content, Decision, Collection, Orchestration, its name at most {} characters, its dod at most {}; mission at most {} characters.\n",
+            "personas: one per member id, ≤ {} chars each; operativeDomains: one per operative id; a product's type: Content, Decision, Collection or Orchestration; name ≤ {} chars, dod ≤ {}; mission ≤ {}.\n",
             limits::PERSONA_MAX,
             limits::PRODUCT_NAME_MAX,
             limits::PRODUCT_DOD_MAX,
             limits::MISSION_MAX
         ),
-        Step::Reflect => "dodStatus is one of met, partially_met, not_met.\n".into(),
+        Step::Reflect => "dodStatus: met, partially_met or not_met.\n".into(),
         Step::PlanAssign => format!(
-            "Include only what you need; treeOperations, assignments, acceptance and remarks may be []. A new product's type is one of Content, Decision, Collection, Orchestration; name at most {} characters, dod at most {}. Assign work to operatives only; an assignment may add a directive \"context\" and \"attachedContext\":[{{\"productId\":\"…\",\"include\":[\"content\",\"feedback\"],\"reason\":\"Why they need it.\"}}]. To send a version back: {{\"productId\":\"…\",\"accepted\":false,\"rejectionReason\":\"What to change.\"}}. An UPDATE may change name, type, dod, description and assignee (null unassigns). Optional: chairVersions (versions you write yourself) and bootstrapOverrides.\n",
+            "Lists you do not need may be []. ADD: newId new-1, new-2, … names the product in later parts of this answer only; type: Content, Decision, Collection or Orchestration; name ≤ {} chars, dod ≤ {}; the tree is at most {} levels deep. Assign to operatives only; an assignment may add \"attachedContext\":[{{\"productId\":\"…\",\"include\":[\"content\",\"feedback\"],\"reason\":\"Why they need it.\"}}]. Reject: {{\"productId\":\"…\",\"accepted\":false,\"rejectionReason\":\"What to change.\"}}. UPDATE may change name, type, dod, description, assignee (null unassigns). Optional: chairVersions (versions you write yourself) and bootstrapOverrides (only when the mission really changed).\n",
             limits::PRODUCT_NAME_MAX,
-            limits::PRODUCT_DOD_MAX
+            limits::PRODUCT_DOD_MAX,
+            limits::TREE_DEPTH_MAX
         ),
         Step::Write => format!(
-            "contentTitle at most {} characters; content {}-{} characters of Markdown.\n",
+            "contentTitle ≤ {} chars; content {}-{} chars.\n",
             limits::CONTENT_TITLE_MAX,
             limits::CONTENT_MIN,
             limits::CONTENT_MAX
         ),
-        Step::PeerReview => String::new(),
+        Step::PeerReview | Step::Presentation => String::new(),
         Step::Inspection => format!(
-            "One inspection per version listed; assessment is one of approved, needs_revision, blocked; a finding's category is one of security, completeness, coherence, integration, quality, its severity {}-{}.\n",
+            "One inspection per version listed; assessment: approved, needs_revision or blocked; a finding's category: security, completeness, coherence, integration or quality; severity {}-{}.\n",
             limits::SCALE_MIN,
             limits::SCALE_MAX
         ),
-        Step::Presentation => String::new(),
     }
 }
 
@@ -1904,9 +2177,7 @@ fn render_user(env: &Envelope) -> String {
         }
         out.push_str("\n\n");
     }
-    out.push_str("Reminder:\nCurrent project structure:\n");
-    out.push_str(&render_views(&env.products));
-    out.push('\n');
+    out.push_str(&tree_text(env));
 
     if !env.assigned_to_you.is_empty() {
         out.push_str("Your assignments this round:\n");
@@ -2011,17 +2282,7 @@ fn render_user(env: &Envelope) -> String {
         }
         out.push('\n');
     }
-    if !env.awaiting_acceptance.is_empty() {
-        out.push_str("Versions awaiting acceptance:\n");
-        for v in &env.awaiting_acceptance {
-            let _ = writeln!(
-                out,
-                "- {} of {} \"{}\" by {}",
-                v.version_id, v.product_id, v.product_name, v.author
-            );
-        }
-        out.push('\n');
-    }
+    out.push_str(&awaiting_text(env));
     if !env.reflections.is_empty() {
         out.push_str("Reflections this round:\n");
         for r in &env.reflections {
@@ -2188,16 +2449,62 @@ fn render_user(env: &Envelope) -> String {
         }
         None => out.push_str("Mission charter: not written yet (that is your task).\n\n"),
     }
+    // The one place that says how many context requests are left (the rules show the form).
     if env.call.final_output_required {
-        out.push_str("You have used all your context requests at this step: answer with your final output now.\n");
+        out.push_str("You have used all your context requests at this step: answer with your final output now.");
     } else {
-        let _ = writeln!(
+        let _ = write!(
             out,
-            "If something essential is missing, you may ask for context ({} request(s) left at this step).",
+            "If something essential is missing, you may ask for context ({} request(s) left at this step; then a final output is required).",
             env.call.context_requests_left
         );
     }
-    out.push_str("Answer with one JSON object only.");
+    out
+}
+
+/// The product tree as this member sees it (003's "Reminder: current project structure"), with
+/// how to open a folded branch said once when there is one.
+fn tree_text(env: &Envelope) -> String {
+    let mut out = String::from("Reminder:\nCurrent project structure");
+    if env.products.iter().any(|p| p.folded.is_some()) {
+        out.push_str(" (\"folded\": products not listed here, counted; to list them, ask request_context with that product's id and need peer_content)");
+    }
+    out.push_str(":\n");
+    out.push_str(&render_views(&env.products));
+    out.push('\n');
+    out
+}
+
+/// PlanAssign: every version awaiting acceptance — one line each for the products listed in the
+/// structure, the rest by id on one line (they are counted in the folded lines).
+fn awaiting_text(env: &Envelope) -> String {
+    let mut out = String::new();
+    if env.awaiting_acceptance.is_empty() {
+        return out;
+    }
+    let listed: BTreeSet<&str> = env.products.iter().map(|p| p.id.as_str()).collect();
+    out.push_str("Versions awaiting acceptance:\n");
+    let mut folded = Vec::new();
+    for v in &env.awaiting_acceptance {
+        if listed.contains(v.product_id.as_str()) {
+            let _ = writeln!(
+                out,
+                "- {} of {} \"{}\" by {}",
+                v.version_id, v.product_id, v.product_name, v.author
+            );
+        } else {
+            folded.push(format!("{} {}", v.product_id, v.version_id));
+        }
+    }
+    if !folded.is_empty() {
+        let _ = writeln!(
+            out,
+            "- in folded branches ({}, product and version): {}",
+            folded.len(),
+            folded.join(", ")
+        );
+    }
+    out.push('\n');
     out
 }
 

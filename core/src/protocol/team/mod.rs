@@ -1873,7 +1873,13 @@ pub fn serve_context(
                         }
                     }
                     ContextNeed::PeerContent => {
+                        // The branch first, one line per child with what is below it counted,
+                        // so a branch folded in the prompt opens level by level.
                         let mut parts = Vec::new();
+                        let outline = context::branch_outline(s, member, &p.id);
+                        if !outline.is_empty() {
+                            parts.push(format!("Below {} \"{}\":\n{outline}", p.id, p.name));
+                        }
                         let family =
                             std::iter::once(p).chain(s.tree.products().iter().filter(|c| {
                                 c.parent.as_deref() == Some(p.id.as_str())
@@ -1890,7 +1896,10 @@ pub fn serve_context(
                             }
                         }
                         if parts.is_empty() {
-                            format!("No other member has written {} or its children yet.", p.id)
+                            format!(
+                                "{} has no children, and no other member has written it yet.",
+                                p.id
+                            )
                         } else {
                             parts.join("\n\n")
                         }
