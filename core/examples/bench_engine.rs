@@ -3,8 +3,9 @@
 //!
 //! Run: `cargo run --release -p roundtable-core --example bench_engine`
 //!
-//! For each size it builds a real session through the engine (Bootstrap, then five rounds in which
-//! every product gets a version, with reviews, collabs and inspections), then, in round 6, measures:
+//! For each size it builds a real session through the engine (`bench_common::grow`: Bootstrap, then
+//! five rounds in which every product gets a version, with reviews, collabs and inspections), then,
+//! in round 6, measures:
 //! - context: building the envelope and rendering the prompt of one operative's Write call;
 //! - validate: `validate_step` of that operative's Write answer (two versions and a collab);
 //! - submit: the whole `Session::submit` of that answer (validate + engine checks + apply + record);
@@ -19,132 +20,23 @@
 
 use std::time::Instant;
 
+mod bench_common;
+
+use bench_common::{answer, Flow};
 use roundtable_core::context::{build_envelope, render_prompt};
 use roundtable_core::engine::estimate_tokens;
 use roundtable_core::history::History;
-type ModelCall = roundtable_core::engine::DueCall<roundtable_core::protocol::team::TeamState>;
-use roundtable_core::engine::{ModelRef, Status};
-use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session};
 use roundtable_core::schema::Step;
 use roundtable_core::validate::validate_step;
-use serde_json::json;
-
-const OPERATIVES: usize = 4;
-const SECTIONS: usize = 10;
-
-fn content(product: &str, round: u32) -> String {
-    let mut s = format!("# {product}, version of round {round}\n\n");
-    for i in 0..6 {
-        s.push_str(&format!(
-            "- Point {i}: the plan for {product} covers the morning block, the facilitator notes and the materials list (revision {round}).\n"
-        ));
-    }
-    s
-}
-
-/// Answers for building the session. `small` marks the measured round: two assignments each.
-fn answer(call: &ModelCall, n: usize, small: bool) -> String {
-    let env = &call.envelope;
-    let content_products: Vec<_> = env
-        .products
-        .iter()
-        .filter(|p| p.depth >= 2 || (n <= SECTIONS && p.depth == 1))
-        .collect();
-    let v = match call.step {
-        Step::Bootstrap => {
-            let sections = if n <= SECTIONS { n } else { SECTIONS };
-            let products: Vec<_> = (0..sections)
-                .map(|i| json!({"name": format!("Section {i}"), "type": if n <= SECTIONS {"Content"} else {"Collection"}, "dod": "All parts accepted.", "owner": format!("operative-{}", i % OPERATIVES + 1)}))
-                .collect();
-            json!({"responseType": "final_output", "thinking": {"interpretation": "i", "scopeDecisions": "s"},
-                "mission": "Deliver the workshop plan.", "objectives": "Every part written and accepted.", "constraints": "One day.",
-                "personas": {}, "operativeDomains": {}, "initialProducts": products})
-        }
-        Step::PlanAssign => {
-            let mut ops = Vec::new();
-            if call.round == 1 && n > SECTIONS {
-                for i in 0..(n - SECTIONS) {
-                    ops.push(json!({"action": "ADD", "newId": format!("new-{}", i + 1), "parentId": format!("p{}", i % SECTIONS + 1),
-                        "product": {"name": format!("Part {i}"), "type": "Content", "dod": "Complete, reviewed, consistent with the agenda.", "description": format!("Part {i} of the plan."), "assignee": format!("operative-{}", i % OPERATIVES + 1)}}));
-                }
-            }
-            let targets: Vec<(String, String)> = if call.round == 1 && n > SECTIONS {
-                (0..(n - SECTIONS))
-                    .map(|i| {
-                        (
-                            format!("new-{}", i + 1),
-                            format!("operative-{}", i % OPERATIVES + 1),
-                        )
-                    })
-                    .collect()
-            } else {
-                content_products
-                    .iter()
-                    .map(|p| {
-                        (
-                            p.id.clone(),
-                            p.assignee
-                                .clone()
-                                .or(p.owner.clone())
-                                .unwrap_or("operative-1".into()),
-                        )
-                    })
-                    .collect()
-            };
-            let targets: Vec<_> = if small {
-                let mut per: std::collections::BTreeMap<String, usize> = Default::default();
-                targets
-                    .into_iter()
-                    .filter(|(_, o)| {
-                        let c = per.entry(o.clone()).or_default();
-                        *c += 1;
-                        *c <= 2
-                    })
-                    .collect()
-            } else {
-                targets
-            };
-            let asg: Vec<_> = targets.iter().map(|(p, o)| json!({"productId": p, "assignee": o,
-                "directive": {"objective": format!("Revise {p} for round {}", call.round), "dod": "Complete and consistent.", "why": "The agenda depends on it.", "context": "Keep it short."}})).collect();
-            let acc: Vec<_> = env.awaiting_acceptance.iter().take(5).map(|v| json!({"productId": v.product_id, "accepted": true, "versionId": v.version_id})).collect();
-            json!({"responseType": "final_output", "thinking": {"roundStrategy": "s", "acceptanceRationale": "r"},
-                "treeOperations": ops, "assignments": asg, "acceptance": acc,
-                "remarks": [{"recipients": ["team"], "type": "note", "content": format!("Round {} plan.", call.round)}]})
-        }
-        Step::Write => {
-            let versions: Vec<_> = env.assigned_to_you.iter().map(|a| json!({"productId": a.product_id,
-                "newVersion": {"contentTitle": a.product_name, "content": content(&a.product_name, call.round), "changeSummary": format!("Round {} revision.", call.round)}})).collect();
-            let collabs: Vec<_> = env.assigned_to_you.iter().take(1).filter_map(|a| {
-                env.products.iter().find(|p| p.id != a.product_id && p.depth >= 1 && p.owner.as_deref() != Some(call.member.as_str()))
-                    .map(|p| json!({"refersToProduct": p.id, "type": "suggestion", "importance": 5,
-                        "comment": format!("{} should link to {} (round {}).", p.id, a.product_id, call.round), "shortestSummary": "link them"}))
-            }).collect();
-            json!({"responseType": "final_output", "versions": versions, "collabs": collabs, "remarks": []})
-        }
-        Step::Reflect => {
-            let r: Vec<_> = env.wrote_last_round.iter().take(3).map(|v| json!({"refersToProduct": v.product_id, "dodStatus": "partially_met", "feedbackResponses": [], "nextVersionDelta": "tighten"})).collect();
-            json!({"responseType": "final_output", "reflections": r})
-        }
-        Step::PeerReview => {
-            let r: Vec<_> = env.to_review.iter().take(3).map(|v| json!({"productId": v.product_id, "versionId": v.version_id, "assessment": "needs_revision", "summary": "Add timings."})).collect();
-            let c: Vec<_> = env.to_review.iter().take(2).map(|v| json!({"refersToProduct": v.product_id, "refersToVersion": v.version_id, "type": "concern", "importance": 6,
-                "comment": format!("{} lacks timings ({} review by {}).", v.version_id, call.round, call.member), "shortestSummary": "timings", "addresseeIds": [v.author]})).collect();
-            json!({"responseType": "final_output", "reviews": r, "collabs": c})
-        }
-        Step::Inspection => {
-            let r: Vec<_> = env.to_review.iter().take(3).map(|v| json!({"productId": v.product_id, "versionId": v.version_id, "assessment": "approved", "findings": []})).collect();
-            json!({"responseType": "final_output", "inspections": r})
-        }
-        Step::Presentation => {
-            json!({"responseType": "final_output", "messages": [{"content": "done", "asAgent": call.member}]})
-        }
-    };
-    v.to_string()
-}
 
 /// The submit the table measures, as a frame of its own for a profiler (`--profile-submit`).
 #[inline(never)]
-fn measured_submit(s: &mut Session, call_id: &str, raw: &str, now: u64) {
+fn measured_submit(
+    s: &mut roundtable_core::protocol::team::TeamSession,
+    call_id: &str,
+    raw: &str,
+    now: u64,
+) {
     s.submit(call_id, raw, None, now).unwrap();
 }
 
@@ -167,46 +59,19 @@ fn main() {
     println!("| products | versions | envelope (ms) | prompt render (ms) | known ids (ms) | validate (ms) | submit Write (ms) | per Write call total (ms) | submit PlanAssign + issue Write calls (ms) | Write prompt tokens | full dump tokens | ratio |");
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for n in [10usize, 100, 1000] {
-        let mut cfg = SessionConfig::standard(
-            "Plan a one-day design workshop for 20 people",
-            OPERATIVES,
-            true,
-            false,
-            ModelRef {
-                provider: "bench".into(),
-                model: "bench".into(),
-            },
-        );
-        cfg.settings.max_rounds = 20;
-        let mut s = Session::new(cfg, 0).unwrap();
-        s.start(0).unwrap();
-        let mut now = 0;
-        // Build: bootstrap + 5 full rounds, up to round 6's PlanAssign.
+        // Build: bootstrap + 5 full rounds, up to round 6's Write (the shared builder).
         let mut plan_session = None;
-        loop {
-            assert_eq!(s.status(), &Status::Running, "{:?}", s.status());
-            let calls = s.calls_due();
+        let (s, now) = bench_common::grow(n, false, None, |s, calls| {
             let call = &calls[0];
             if call.round == 6 && call.step == Step::PlanAssign {
                 plan_session = Some(s.clone());
             }
             if call.round == 6 && call.step == Step::Write {
-                break;
+                Flow::Stop
+            } else {
+                Flow::Go
             }
-            for call in calls {
-                now += 1;
-                let small = call.round == 6;
-                let out = s
-                    .submit(&call.id, &answer(&call, n, small), None, now)
-                    .unwrap();
-                assert!(
-                    matches!(out, roundtable_core::engine::Outcome::Applied),
-                    "{:?} {:?}",
-                    call.step,
-                    out
-                );
-            }
-        }
+        });
         let st = s.state();
         let products = st.tree.walk().len();
         let versions = st.tree.versions().len();
@@ -229,7 +94,7 @@ fn main() {
             .into_iter()
             .find(|c| c.member == "operative-1")
             .unwrap();
-        let raw = answer(&call, n, true);
+        let raw = answer(s.state(), &call, n, true);
         let known_ms = time(20, || st.known());
         let known = st.known();
         let val_ms = time(30, || {
@@ -242,7 +107,7 @@ fn main() {
             .into_iter()
             .find(|c| c.member == "operative-2")
             .unwrap();
-        let other_raw = answer(&other, n, true);
+        let other_raw = answer(s.state(), &other, n, true);
         let mut subs = Vec::new();
         for _ in 0..30 {
             let mut c = s.clone();
@@ -261,7 +126,7 @@ fn main() {
         }
         let plan = plan_session.unwrap();
         let pcall = plan.calls_due().pop().unwrap();
-        let praw = answer(&pcall, n, true);
+        let praw = answer(plan.state(), &pcall, n, true);
         let mut subs = Vec::new();
         for _ in 0..10 {
             let mut c = plan.clone();

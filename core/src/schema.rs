@@ -36,6 +36,10 @@ pub mod limits {
     pub const PRODUCT_NAME_MAX: usize = 200;
     /// A product's `dod` (definition of done): max chars.
     pub const PRODUCT_DOD_MAX: usize = 1000;
+    /// How deep the product tree may grow: the root is at depth 0, so a product may have at most
+    /// this many ancestors. An ADD or MOVE that would go deeper is refused; a team's work never
+    /// needs more, and a chain of thousands would make every prompt that lists it explode.
+    pub const TREE_DEPTH_MAX: usize = 12;
     /// Bootstrap `mission` and `bootstrapOverrides.mission`: max chars.
     pub const MISSION_MAX: usize = 2000;
     /// `bootstrapOverrides.objectives`: max chars.

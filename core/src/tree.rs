@@ -6,9 +6,10 @@
 //! [`TreeOperation`]s of the spec, applied all-or-nothing by [`ProductTree::apply`]: a list that
 //! would leave a cycle, an orphan or two siblings with the same name changes nothing and says which
 //! operation failed and why. Removing a product hides its subtree but keeps every version, so it can
-//! be restored. [`ProductTree::render`] writes the tree as text at the three detail tiers of spec
-//! `003` (minimal, extra, full), choosing the tier per product so a prompt shows each member only
-//! what it needs.
+//! be restored. The tree is at most [`limits::TREE_DEPTH_MAX`] levels deep. [`ProductTree::render`]
+//! writes the tree as text at the three detail tiers of spec `003` (minimal, extra, full) plus a
+//! one-line brief, choosing the tier per product so a prompt shows each member only what it needs;
+//! a product's [`Folded`] counts what a prompt leaves out below it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -16,6 +17,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::schema::limits;
 use crate::schema::{
     CollabOutput, CollabType, Directive, InitialProduct, ProductPatch, ProductType, TreeOperation,
 };
@@ -177,6 +179,9 @@ pub struct Collab {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Tier {
+    /// One line: id, name, type, status, owner. For the products a prompt lists only so the
+    /// reader knows they exist (a neighbour of its work, a folded branch); below 003's minimal.
+    Brief,
     /// Name, id, type, selected version, owner, description, DoD, summary, collab count, version ids.
     Minimal,
     /// Minimal plus the current version's content.
@@ -229,6 +234,67 @@ pub struct ProductView {
     pub current: Option<VersionView>,
     /// Full tier: every version, oldest first (content omitted except the latest).
     pub changelog: Vec<VersionView>,
+    /// The products below this one that the prompt does not list, counted (a folded branch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folded: Option<Folded>,
+}
+
+/// The products below a listed product that a prompt leaves out, counted, so a reader knows what
+/// is there without reading it, and can ask for the branch (`request_context`, `peer_content`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Folded {
+    /// How many products are left out.
+    pub products: usize,
+    /// Of those, how many are accepted.
+    pub accepted: usize,
+    /// Of those, how many have a latest version not accepted yet.
+    pub awaiting: usize,
+    /// Of those, the ones the reader owns or is assignee of, by id: none of its own work is hidden.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub yours: Vec<String>,
+}
+
+impl Folded {
+    /// Counts one more product left out.
+    pub fn count(&mut self, p: &Product, yours: bool) {
+        self.products += 1;
+        match p.status {
+            ProductStatus::Accepted => self.accepted += 1,
+            ProductStatus::InProgress => self.awaiting += 1,
+            _ => {}
+        }
+        if yours {
+            self.yours.push(p.id.clone());
+        }
+    }
+
+    /// `12 products (3 accepted, 9 awaiting acceptance; yours: p4, p9)`.
+    pub fn words(&self) -> String {
+        let mut parts = Vec::new();
+        if self.accepted > 0 {
+            parts.push(format!("{} accepted", self.accepted));
+        }
+        if self.awaiting > 0 {
+            parts.push(format!("{} awaiting acceptance", self.awaiting));
+        }
+        let mut out = format!(
+            "{} product{}",
+            self.products,
+            if self.products == 1 { "" } else { "s" }
+        );
+        let mut inner = parts.join(", ");
+        if !self.yours.is_empty() {
+            if !inner.is_empty() {
+                inner.push_str("; ");
+            }
+            let _ = write!(inner, "yours: {}", self.yours.join(", "));
+        }
+        if !inner.is_empty() {
+            let _ = write!(out, " ({inner})");
+        }
+        out
+    }
 }
 
 /// One version of a product as a prompt shows it.
@@ -365,6 +431,19 @@ pub enum TreeProblem {
         product: String,
         /// The existing collab.
         existing: String,
+    },
+    /// An ADD or MOVE that would put a product deeper than [`limits::TREE_DEPTH_MAX`].
+    #[error(
+        "{product} would be at depth {depth} under {parent}, and the tree is at most {max} levels deep (the root is level 0); put it under a shallower parent",
+        max = limits::TREE_DEPTH_MAX
+    )]
+    TooDeep {
+        /// The product added (its `new-N`) or moved.
+        product: String,
+        /// The parent asked for.
+        parent: String,
+        /// The depth its deepest part would reach.
+        depth: usize,
     },
     /// A restore of a product that is not removed, or whose parent is removed.
     #[error("{0} cannot be restored: it is not removed or its parent is removed")]
@@ -792,8 +871,32 @@ impl ProductTree {
             .collect()
     }
 
+    /// The root's status, which no version of its own sets (its definition of done is that every
+    /// product under it is accepted): accepted when every live product under it is, in progress
+    /// once any of them has a version, pending before.
+    pub fn root_status(&self) -> ProductStatus {
+        let mut work = self
+            .products
+            .iter()
+            .filter(|p| p.id != ROOT_ID && p.status != ProductStatus::Removed)
+            .peekable();
+        if work.peek().is_none() {
+            return ProductStatus::Pending;
+        }
+        let (mut all_accepted, mut started) = (true, false);
+        for p in work {
+            all_accepted &= p.status == ProductStatus::Accepted;
+            started |= p.status != ProductStatus::Pending;
+        }
+        match (all_accepted, started) {
+            (true, _) => ProductStatus::Accepted,
+            (false, true) => ProductStatus::InProgress,
+            (false, false) => ProductStatus::Pending,
+        }
+    }
+
     /// The view of one product at `tier`, for a prompt: extra adds the latest version, full adds
-    /// the changelog.
+    /// the changelog. The root's status is [`ProductTree::root_status`].
     pub fn product_view(
         &self,
         p: &Product,
@@ -813,7 +916,11 @@ impl ProductTree {
             description: p.description.clone(),
             owner: p.owner.clone(),
             assignee: p.assignee.clone(),
-            status: p.status.word().into(),
+            status: if p.id == ROOT_ID {
+                self.root_status().word().into()
+            } else {
+                p.status.word().into()
+            },
             accepted_version: p.accepted_version.clone(),
             latest_version: p.latest_version().map(str::to_string),
             version_ids: p.versions.clone(),
@@ -821,7 +928,7 @@ impl ProductTree {
             rejection_reason: p.rejection_reason.clone(),
             collab_count,
             tier,
-            current: if tier == Tier::Minimal {
+            current: if tier <= Tier::Minimal {
                 None
             } else {
                 latest.map(|v| VersionView::of(v, true))
@@ -852,6 +959,7 @@ impl ProductTree {
             } else {
                 Vec::new()
             },
+            folded: None,
         }
     }
 
@@ -888,6 +996,38 @@ fn children_of(products: &[Product]) -> Vec<Vec<usize>> {
     children
 }
 
+/// How many ancestors the product at `idx` has (the root: 0).
+fn depth_of(products: &[Product], idx: usize) -> usize {
+    let mut depth = 0;
+    let mut cursor = products[idx]
+        .parent
+        .as_deref()
+        .and_then(|p| index_of(p, 'p'));
+    // A tree has no cycle; the bound only keeps a corrupt one from looping.
+    while let Some(i) = cursor.filter(|_| depth <= products.len()) {
+        depth += 1;
+        cursor = products[i].parent.as_deref().and_then(|p| index_of(p, 'p'));
+    }
+    depth
+}
+
+/// How many levels of live products hang below the product at `idx` (a leaf: 0).
+fn height_of(products: &[Product], idx: usize) -> usize {
+    let children = children_of(products);
+    let mut height = 0;
+    let mut stack = vec![(idx, 0usize)];
+    while let Some((i, h)) = stack.pop() {
+        height = height.max(h);
+        stack.extend(
+            children[i]
+                .iter()
+                .filter(|&&c| products[c].status != ProductStatus::Removed)
+                .map(|&c| (c, h + 1)),
+        );
+    }
+    height
+}
+
 /// Indices of `idx` and every product below it (removed ones included).
 fn subtree(products: &[Product], idx: usize) -> Vec<usize> {
     let children = children_of(products);
@@ -914,6 +1054,13 @@ pub fn render_views(products: &[ProductView]) -> String {
         if let Some(o) = &p.owner {
             let _ = write!(out, " owner: {o}");
         }
+        if p.tier == Tier::Brief {
+            if let Some(f) = &p.folded {
+                let _ = write!(out, " — folded, below it: {}", f.words());
+            }
+            out.push('\n');
+            continue;
+        }
         if let Some(a) = &p.assignee {
             if p.owner.as_ref() != Some(a) {
                 let _ = write!(out, " assignee: {a}");
@@ -938,6 +1085,9 @@ pub fn render_views(products: &[ProductView]) -> String {
         }
         if let Some(reason) = &p.rejection_reason {
             let _ = writeln!(out, "{pad}  Last rejection: {}", one_line(reason, 300));
+        }
+        if let Some(f) = &p.folded {
+            let _ = writeln!(out, "{pad}  Folded below: {}", f.words());
         }
         if let Some(v) = &p.current {
             let _ = writeln!(
@@ -1119,6 +1269,15 @@ impl TreeProblem {
                 name: n,
                 existing: name(existing),
             },
+            TreeProblem::TooDeep {
+                product,
+                parent,
+                depth,
+            } => TreeProblem::TooDeep {
+                product: name(product),
+                parent: name(parent),
+                depth,
+            },
             other => other,
         }
     }
@@ -1151,6 +1310,14 @@ fn apply_one(
                 return Err(TreeProblem::DuplicateNewId(new_id.clone()));
             }
             let parent = resolve(parent_id);
+            let depth = live_index(products, &parent).map_or(0, |i| depth_of(products, i)) + 1;
+            if depth > limits::TREE_DEPTH_MAX {
+                return Err(TreeProblem::TooDeep {
+                    product: new_id.clone(),
+                    parent,
+                    depth,
+                });
+            }
             let id = insert_product(
                 products,
                 siblings,
@@ -1194,6 +1361,14 @@ fn apply_one(
                     });
                 }
                 cursor = products[c].parent.as_deref().and_then(|p| index_of(p, 'p'));
+            }
+            let depth = depth_of(products, parent_idx) + 1 + height_of(products, idx);
+            if depth > limits::TREE_DEPTH_MAX {
+                return Err(TreeProblem::TooDeep {
+                    product: id,
+                    parent,
+                    depth,
+                });
             }
             if let Some(existing) =
                 siblings.named(products, &parent, &products[idx].name, Some(idx))
@@ -1280,6 +1455,7 @@ impl From<TreeError> for crate::engine::FoldError {
                 let field = match (&reason, action.as_str()) {
                     (TreeProblem::DuplicateSibling { .. }, "ADD" | "UPDATE") => "/product/name",
                     (TreeProblem::DuplicateSibling { .. }, "MOVE") => "/parentId",
+                    (TreeProblem::TooDeep { .. }, _) => "/parentId",
                     _ => "",
                 };
                 crate::engine::FoldError::Refused {

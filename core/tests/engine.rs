@@ -163,14 +163,15 @@ fn scripted_session_walks_the_round_in_order() {
 }
 
 #[test]
-fn write_prompt_shows_own_products_at_extra_tier_and_others_minimal() {
+fn peer_review_shows_the_versions_to_review_at_extra_tier_and_own_products_minimal() {
     let mut s = Session::new(config(3, false, false), 0).unwrap();
     s.start(1).unwrap();
     let mut now = 1;
     answer_all(&mut s, &mut now, scripted); // bootstrap
     answer_all(&mut s, &mut now, scripted); // plan
     answer_all(&mut s, &mut now, scripted); // write round 1
-                                            // Peer review: operative-1 sees p2, p3 (others' versions) at extra, its own p1 at extra too.
+                                            // Peer review: operative-1 sees p2, p3 (others' versions) at extra; its own p1 minimal (it
+                                            // is not reviewing it; request_context brings its content).
     let calls = s.calls_due();
     let c1 = calls.iter().find(|c| c.member == "operative-1").unwrap();
     assert_eq!(c1.step, Step::PeerReview);
@@ -185,7 +186,7 @@ fn write_prompt_shows_own_products_at_extra_tier_and_others_minimal() {
         tiers,
         vec![
             ("p0".into(), Minimal),
-            ("p1".into(), Extra),
+            ("p1".into(), Minimal),
             ("p2".into(), Extra),
             ("p3".into(), Extra)
         ]
@@ -730,16 +731,17 @@ fn a_plan_whose_later_part_fails_applies_nothing_of_its_tree_changes() {
 }
 
 #[test]
-fn own_products_beyond_the_cap_stay_minimal_but_assigned_ones_are_extra() {
-    use roundtable_core::context::OWN_EXTRA_MAX;
+fn in_a_large_tree_own_products_are_capped_and_the_rest_named_in_the_folded_line() {
+    use roundtable_core::context::{LIST_ALL_MAX, OWN_LISTED_MAX};
     use roundtable_core::tree::Tier;
     let mut s = Session::new(config(1, false, false), 0).unwrap();
     s.start(1).unwrap();
-    let many = |call: &ModelCall| -> String {
+    let count = LIST_ALL_MAX + 10;
+    let many = move |call: &ModelCall| -> String {
         if call.step != Step::Bootstrap {
             return scripted(call);
         }
-        let products: Vec<_> = (1..=OWN_EXTRA_MAX + 6)
+        let products: Vec<_> = (1..=count)
             .map(|i| serde_json::json!({"name": format!("Part {i}"), "type": "Content", "dod": "d", "owner": "operative-1"}))
             .collect();
         serde_json::json!({"responseType": "final_output", "thinking": {"interpretation": "i", "scopeDecisions": "s"},
@@ -751,30 +753,293 @@ fn own_products_beyond_the_cap_stay_minimal_but_assigned_ones_are_extra() {
     answer_all(&mut s, &mut now, many); // bootstrap
     answer_all(&mut s, &mut now, many); // plan: every product assigned to operative-1
     answer_all(&mut s, &mut now, many); // write: a version of each
-    answer_all(&mut s, &mut now, many); // inspection by the chair
-    answer_all(&mut s, &mut now, many); // reflect
-                                        // Round 2 plan accepts everything; round 3 would halt: check a Write envelope by hand instead.
     let st = s.state();
     let env = roundtable_core::context::build_envelope(st, "operative-1", Step::PeerReview);
-    let extra = env
-        .products
-        .iter()
-        .filter(|p| p.tier == Tier::Extra)
-        .count();
-    assert_eq!(extra, OWN_EXTRA_MAX, "own products capped");
-    // The most recently written ones are the extra ones.
-    let newest = env
+    let own: Vec<&str> = env
         .products
         .iter()
         .filter(|p| p.id != "p0")
-        .max_by_key(|p| p.version_ids.last().map(|v| v[1..].parse::<u32>().unwrap()))
-        .unwrap();
-    assert_eq!(newest.tier, Tier::Extra);
+        .map(|p| p.id.as_str())
+        .collect();
+    assert_eq!(own.len(), OWN_LISTED_MAX, "own products listed, capped");
     assert!(env
         .products
         .iter()
-        .filter(|p| p.tier == Tier::Minimal)
-        .all(|p| p.current.is_none()));
+        .filter(|p| p.id != "p0")
+        .all(|p| p.tier == Tier::Minimal && p.current.is_none()));
+    // The most recently written ones are listed.
+    let newest = st
+        .tree
+        .walk()
+        .iter()
+        .filter(|(_, p)| p.id != "p0")
+        .max_by_key(|(_, p)| p.versions.last().map(|v| v[1..].parse::<u32>().unwrap()))
+        .map(|(_, p)| p.id.clone())
+        .unwrap();
+    assert!(own.contains(&newest.as_str()));
+    // The rest are counted on the root's folded line and named there: none of its own is hidden.
+    let root = &env.products[0];
+    let folded = root.folded.as_ref().expect("the root folds the rest");
+    assert_eq!(folded.products, count - OWN_LISTED_MAX);
+    assert_eq!(folded.awaiting, count - OWN_LISTED_MAX);
+    assert_eq!(folded.yours.len(), count - OWN_LISTED_MAX);
+    let mut all: Vec<&str> = own
+        .iter()
+        .copied()
+        .chain(folded.yours.iter().map(String::as_str))
+        .collect();
+    all.sort_by_key(|id| id[1..].parse::<u32>().unwrap());
+    let expected: Vec<String> = (1..=count).map(|i| format!("p{i}")).collect();
+    assert_eq!(all, expected.iter().map(String::as_str).collect::<Vec<_>>());
+    let prompt = roundtable_core::context::render_prompt(&env).user;
+    assert!(prompt.contains(&format!(
+        "  Folded below: {} products ({} awaiting acceptance; yours: {}",
+        count - OWN_LISTED_MAX,
+        count - OWN_LISTED_MAX,
+        folded.yours[0]
+    )));
+}
+
+/// A tree of 3 sections: p1 with 40 parts (p4…p43), p2 with 5 (p44…p48), p3 empty, everything
+/// owned by operative-1 but only p4 and p5 assigned in round 1.
+fn folded_session() -> Session {
+    let mut s = Session::new(config(1, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let build = |call: &ModelCall| -> String {
+        match call.step {
+            Step::Bootstrap => {
+                let products: Vec<_> = (1..=3)
+                    .map(|i| serde_json::json!({"name": format!("Section {i}"), "type": "Collection", "dod": "d", "owner": "operative-1"}))
+                    .collect();
+                serde_json::json!({"responseType": "final_output", "thinking": {"interpretation": "i", "scopeDecisions": "s"},
+                    "mission": "Plan the fair.", "objectives": "o", "constraints": "c", "personas": {}, "operativeDomains": {},
+                    "initialProducts": products})
+                .to_string()
+            }
+            Step::PlanAssign => {
+                let mut ops = Vec::new();
+                for i in 1..=45 {
+                    let parent = if i <= 40 { "p1" } else { "p2" };
+                    ops.push(serde_json::json!({"action": "ADD", "newId": format!("new-{i}"), "parentId": parent,
+                        "product": {"name": format!("Part {i}"), "type": "Content", "dod": format!("Part {i} is written."), "assignee": "operative-1"}}));
+                }
+                let asg: Vec<_> = ["new-1", "new-2"].iter().map(|p| serde_json::json!({"productId": p, "assignee": "operative-1",
+                    "directive": {"objective": format!("Write {p}"), "dod": "Written.", "why": "The fair needs it."}})).collect();
+                serde_json::json!({"responseType": "final_output", "thinking": {"roundStrategy": "s", "acceptanceRationale": "r"},
+                    "treeOperations": ops, "assignments": asg, "acceptance": [], "remarks": []})
+                .to_string()
+            }
+            _ => scripted(call),
+        }
+    };
+    let mut now = 1;
+    answer_all(&mut s, &mut now, build); // bootstrap
+    answer_all(&mut s, &mut now, build); // plan
+    s
+}
+
+#[test]
+fn a_large_tree_is_folded_around_the_members_work_and_a_folded_branch_opens_through_request_context(
+) {
+    use roundtable_core::tree::Tier;
+    let mut s = folded_session();
+    let call = s.calls_due().pop().unwrap();
+    assert_eq!(
+        (call.step, call.member.as_str()),
+        (Step::Write, "operative-1")
+    );
+    let listed: Vec<(&str, Tier)> = call
+        .envelope
+        .products
+        .iter()
+        .map(|p| (p.id.as_str(), p.tier))
+        .collect();
+    // The assigned parts at extra tier with their ancestors; own products up to the cap; the
+    // other sections one line each (p2 folded with its parts counted, p3 empty).
+    assert_eq!(listed[0], ("p0", Tier::Minimal));
+    assert_eq!(listed[1], ("p1", Tier::Minimal));
+    assert!(listed.contains(&("p4", Tier::Extra)) && listed.contains(&("p5", Tier::Extra)));
+    // p2 and p3 are the root's other children: one line each (the own-product cap is reached
+    // inside p1).
+    assert!(listed.contains(&("p2", Tier::Brief)) && listed.contains(&("p3", Tier::Brief)));
+    let p1 = &call.envelope.products[1];
+    let hidden = p1.folded.as_ref().expect("p1's other parts are folded");
+    // 40 parts: 2 assigned and up to 12 own listed; every other one counted and named as its own.
+    let listed_parts = listed.iter().filter(|(id, _)| {
+        let n: usize = id[1..].parse().unwrap();
+        (4..=43).contains(&n)
+    });
+    assert_eq!(hidden.products + listed_parts.count(), 40);
+    assert_eq!(hidden.yours.len(), hidden.products);
+    let user = &call.messages[1].content;
+    assert!(user.contains("(\"folded\": products not listed here, counted; to list them, ask request_context with that product's id and need peer_content)"));
+    assert!(user.contains("  Folded below: "), "{user}");
+    // Every own product is named somewhere in the prompt.
+    for p in s.state().tree.walk().iter().filter(|(_, p)| p.id != "p0") {
+        let named = user.contains(&format!("- {} \"", p.1.id))
+            || user.contains(&format!(" {},", p.1.id))
+            || user.contains(&format!(" {})", p.1.id));
+        assert!(named, "{} is not named", p.1.id);
+    }
+
+    // The member opens p1 (folded): its 40 parts come back one line each, then content.
+    let ask = r#"{"responseType":"request_context","contextRequests":[{"productId":"p1","need":"peer_content","reason":"What else is in this section?"}]}"#;
+    assert_eq!(
+        s.submit(&call.id, ask, None, 100).unwrap(),
+        Outcome::ContextServed
+    );
+    let call = s.calls_due().pop().unwrap();
+    let served = &call.envelope.served_context[0].text;
+    assert!(served.starts_with("Below p1 \"Section 1\":\n"), "{served}");
+    for i in 4..=43 {
+        let line = format!(
+            "  - p{i} \"Part {}\" [Content, pending] owner: operative-1",
+            i - 3
+        );
+        assert!(
+            served.lines().any(|l| l == line),
+            "p{i} missing from {served}"
+        );
+    }
+    assert!(call
+        .messages
+        .last()
+        .unwrap()
+        .content
+        .contains(served.as_str()));
+}
+
+#[test]
+fn the_chair_sees_what_needs_a_decision_and_the_rest_folded() {
+    use roundtable_core::context::{build_envelope, CHAIR_EXTRA_MAX, DECISIONS_LISTED_MAX};
+    use roundtable_core::tree::Tier;
+    let mut s = folded_session();
+    let mut now = 10;
+    // Write p4 and p5; the chair (inspecting, as there is no inspector) blocks p5's version.
+    let block = |call: &ModelCall| -> String {
+        if call.step == Step::Inspection {
+            let ins: Vec<_> = call
+                .envelope
+                .to_review
+                .iter()
+                .map(|v| {
+                    serde_json::json!({
+                "productId": v.product_id, "versionId": v.version_id,
+                "assessment": if v.product_id == "p5" { "blocked" } else { "approved" },
+                "findings": []})
+                })
+                .collect();
+            return serde_json::json!({"responseType": "final_output", "inspections": ins})
+                .to_string();
+        }
+        scripted(call)
+    };
+    for _ in 0..3 {
+        answer_all(&mut s, &mut now, block); // write, inspection, reflect
+    }
+    let call = s.calls_due().pop().unwrap();
+    assert_eq!((call.step, call.round), (Step::PlanAssign, 2));
+    let st = s.state();
+    let env = build_envelope(st, "chair", Step::PlanAssign);
+    let tier = |id: &str| env.products.iter().find(|p| p.id == id).map(|p| p.tier);
+    // The two new versions need a decision: at extra tier (the newest, at most CHAIR_EXTRA_MAX).
+    const { assert!(CHAIR_EXTRA_MAX >= 2) };
+    assert_eq!(tier("p4"), Some(Tier::Extra));
+    assert_eq!(tier("p5"), Some(Tier::Extra), "blocked and awaiting");
+    // Then the 43 parts not started, up to the cap of decisions: the rest folded and counted.
+    let listed_parts = env
+        .products
+        .iter()
+        .filter(|p| p.parent_id.as_deref().is_some_and(|p| p != "p0"))
+        .count();
+    assert_eq!(listed_parts, DECISIONS_LISTED_MAX);
+    let folded: usize = env
+        .products
+        .iter()
+        .filter_map(|p| p.folded.as_ref())
+        .map(|f| f.products)
+        .sum();
+    assert_eq!(listed_parts + folded, 45, "every part listed or counted");
+    assert!(
+        env.products
+            .iter()
+            .all(|p| p.folded.as_ref().is_none_or(|f| f.yours.is_empty())),
+        "the chair owns none of them"
+    );
+    // Every version awaiting acceptance is named in the prompt.
+    let user = &call.messages[1].content;
+    for v in &env.awaiting_acceptance {
+        assert!(
+            user.contains(&format!("- {} of {} ", v.version_id, v.product_id)),
+            "{user}"
+        );
+    }
+}
+
+#[test]
+fn a_branch_outline_counts_what_is_below_each_child_and_caps_the_children() {
+    use roundtable_core::context::{branch_outline, OUTLINE_MAX};
+    let s = folded_session();
+    let st = s.state();
+    // The root's children: three sections, each with what is below it counted.
+    assert_eq!(
+        branch_outline(st, "operative-1", "p0"),
+        [
+            "  - p1 \"Section 1\" [Collection, pending] owner: operative-1 — folded, below it: 40 products",
+            "  - p2 \"Section 2\" [Collection, pending] owner: operative-1 — folded, below it: 5 products",
+            "  - p3 \"Section 3\" [Collection, pending] owner: operative-1",
+        ]
+        .join("\n")
+            .replace("40 products", &format!("40 products (yours: {})", (4..=43).map(|i| format!("p{i}")).collect::<Vec<_>>().join(", ")))
+            .replace("5 products", &format!("5 products (yours: {})", (44..=48).map(|i| format!("p{i}")).collect::<Vec<_>>().join(", ")))
+    );
+    assert_eq!(
+        branch_outline(st, "chair", "p3"),
+        "",
+        "no children, no outline"
+    );
+
+    // A branch with more children than an outline lists: the rest, and what is below them, are
+    // counted on one line.
+    let mut s = Session::new(config(1, false, false), 0).unwrap();
+    s.start(1).unwrap();
+    let children = OUTLINE_MAX + 5;
+    let build = move |call: &ModelCall| -> String {
+        match call.step {
+            Step::Bootstrap => serde_json::json!({"responseType": "final_output", "thinking": {"interpretation": "i", "scopeDecisions": "s"},
+                "mission": "m", "objectives": "o", "constraints": "c", "personas": {}, "operativeDomains": {},
+                "initialProducts": [{"name": "Section", "type": "Collection", "dod": "d", "owner": "operative-1"}]})
+            .to_string(),
+            _ => {
+                let mut ops: Vec<_> = (1..=children)
+                    .map(|i| serde_json::json!({"action": "ADD", "newId": format!("new-{i}"), "parentId": "p1",
+                        "product": {"name": format!("Part {i}"), "type": "Content", "dod": "d"}}))
+                    .collect();
+                // Two grandchildren under the last child, which is past the outline's cap.
+                for j in 1..=2 {
+                    ops.push(serde_json::json!({"action": "ADD", "newId": format!("new-{}", children + j), "parentId": format!("new-{children}"),
+                        "product": {"name": format!("Detail {j}"), "type": "Content", "dod": "d", "assignee": "operative-1"}}));
+                }
+                serde_json::json!({"responseType": "final_output", "thinking": {"roundStrategy": "s", "acceptanceRationale": "r"},
+                    "treeOperations": ops, "assignments": [], "acceptance": [], "remarks": []})
+                .to_string()
+            }
+        }
+    };
+    let mut now = 1;
+    answer_all(&mut s, &mut now, build);
+    answer_all(&mut s, &mut now, build);
+    let outline = branch_outline(s.state(), "operative-1", "p1");
+    assert_eq!(outline.lines().count(), OUTLINE_MAX + 1);
+    let last_id = 1 + children;
+    assert_eq!(
+        outline.lines().last().unwrap(),
+        format!(
+            "  - … not listed: 7 products (yours: p{}, p{})",
+            last_id + 1,
+            last_id + 2
+        )
+    );
 }
 
 #[test]

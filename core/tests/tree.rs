@@ -508,3 +508,53 @@ fn many_initial_products_are_added_in_one_pass_and_a_duplicate_still_refuses_the
     assert!(tree.add_initials(&list).is_err());
     assert_eq!(tree, before, "nothing of a refused batch is added");
 }
+
+#[test]
+fn the_tree_is_at_most_twelve_levels_deep() {
+    use roundtable_core::schema::limits::TREE_DEPTH_MAX;
+    // p1 is at depth 1; a chain of ADDs under it reaches depth TREE_DEPTH_MAX and no further.
+    let chain = |n: usize| -> Vec<TreeOperation> {
+        (1..=n)
+            .map(|i| {
+                let parent = if i == 1 {
+                    "p1".to_string()
+                } else {
+                    format!("new-{}", i - 1)
+                };
+                add(&format!("new-{i}"), &parent, &format!("Level {}", i + 1))
+            })
+            .collect()
+    };
+    let mut tree = sample();
+    tree.apply(&chain(TREE_DEPTH_MAX - 1)).unwrap();
+    let deepest = tree.walk().iter().map(|(d, _)| *d).max().unwrap();
+    assert_eq!(deepest, TREE_DEPTH_MAX);
+
+    // One more level is refused, naming the operation, its new id and the depth.
+    let (index, problem) = check_fails(&chain(TREE_DEPTH_MAX));
+    assert_eq!(index, TREE_DEPTH_MAX - 1);
+    assert_eq!(
+        problem,
+        TreeProblem::TooDeep {
+            product: format!("new-{TREE_DEPTH_MAX}"),
+            parent: format!("new-{}", TREE_DEPTH_MAX - 1),
+            depth: TREE_DEPTH_MAX + 1,
+        }
+    );
+
+    // A MOVE counts the levels below the product moved: p2 with a child under the deepest-but-one
+    // product would put the child one level too deep.
+    let mut ops = chain(TREE_DEPTH_MAX - 2);
+    ops.push(add("new-99", "p2", "Child of Budget"));
+    ops.push(mv("p2", &format!("new-{}", TREE_DEPTH_MAX - 2)));
+    let (index, problem) = check_fails(&ops);
+    assert_eq!(index, ops.len() - 1);
+    assert!(
+        matches!(problem, TreeProblem::TooDeep { ref product, depth, .. } if product == "p2" && depth == TREE_DEPTH_MAX + 1),
+        "{problem:?}"
+    );
+    // Without the child it fits exactly.
+    let mut ops = chain(TREE_DEPTH_MAX - 2);
+    ops.push(mv("p2", &format!("new-{}", TREE_DEPTH_MAX - 2)));
+    sample().apply(&ops).unwrap();
+}

@@ -114,6 +114,28 @@ test('keyboard only: create, run, answer, inspect and export a session', async (
   assert.deepEqual(b.errors, []);
 });
 
+test('focus the person moves while a session page draws stays there: the heading does not take it back', async () => {
+  const { page } = b;
+  // The session of the test before, opened again: its page draws after reading the session, and
+  // the app moves focus to the heading once it is there, unless the person moved it first.
+  const session = page.url();
+  await open(page, srv.url, '#/');
+  await page.goto(session);
+  const slider = page.locator('input#history-slider');
+  await slider.focus();
+  await page.waitForSelector('main[data-focus]');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'history-slider');
+  await page.keyboard.press('Home');
+  await page.waitForSelector('[data-banner="history"]');
+  // Opening the page without moving focus still lands on its heading.
+  await open(page, srv.url, '#/');
+  await page.goto(session);
+  await page.waitForSelector('.session-head');
+  await page.waitForSelector('main[data-focus="heading"]');
+  assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H1');
+  assert.deepEqual(b.errors, []);
+});
+
 test('keyboard only: the preset toolbar is one Tab stop with arrow keys, and a meeting is created in a few Tabs', async () => {
   const { page } = b;
   await open(page, srv.url, '#/new');

@@ -209,7 +209,10 @@ pub fn App() -> impl IntoView {
                 keep
             });
         });
-        focus_heading(40);
+        if let Some(main) = document().get_element_by_id("main") {
+            let _ = main.remove_attribute("data-focus");
+        }
+        focus_heading(40, document().active_element());
     });
     let product: Signal<Option<String>> = Memo::new(move |_| match route.get() {
         Route::Session { product, .. } => product,
@@ -281,17 +284,40 @@ pub fn App() -> impl IntoView {
 }
 
 /// Focuses the page's `h1` once it is rendered (a session page renders it after loading):
-/// tries every 50 ms, `tries` times.
-fn focus_heading(tries: u32) {
+/// tries every 50 ms, `tries` times. `before` is what had focus when the page changed: if the
+/// person has moved focus since (the page drew its controls before its heading, and they Tabbed
+/// or clicked into one), focus stays where they put it. `main[data-focus]` says which it was
+/// (`heading` or `kept`), so a test can wait for the page to settle.
+fn focus_heading(tries: u32, before: Option<web_sys::Element>) {
+    let settled = |how: &str| {
+        if let Some(main) = document().get_element_by_id("main") {
+            let _ = main.set_attribute("data-focus", how);
+        }
+    };
+    let active = document().active_element();
+    let moved_since = match &active {
+        None => false,
+        Some(a) => {
+            let unmoved = before.as_ref() == Some(a)
+                || a.tag_name().eq_ignore_ascii_case("body")
+                || a.id() == "main";
+            !unmoved && a.is_connected()
+        }
+    };
+    if moved_since {
+        settled("kept");
+        return;
+    }
     let heading = document().query_selector("main h1").ok().flatten();
     match heading {
         Some(h) => {
             let _ = h.set_attribute("tabindex", "-1");
             let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(h).focus();
+            settled("heading");
         }
         None if tries > 0 => {
             set_timeout(
-                move || focus_heading(tries - 1),
+                move || focus_heading(tries - 1, before),
                 std::time::Duration::from_millis(50),
             );
         }

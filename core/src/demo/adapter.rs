@@ -87,7 +87,7 @@ fn input_from(call: &StoredCall<TeamState>, env: &Envelope) -> DemoInput {
         written_last_round: env
             .wrote_last_round
             .iter()
-            .map(|r| r.product_id.clone())
+            .map(|r| r.version.product_id.clone())
             .collect(),
         to_review: if call.step == Step::PeerReview {
             refs(&env.to_review)
@@ -186,7 +186,7 @@ fn products(env: &Envelope) -> Vec<DemoProduct> {
                 env.to_review
                     .iter()
                     .chain(&env.awaiting_acceptance)
-                    .chain(&env.wrote_last_round)
+                    .chain(env.wrote_last_round.iter().map(|w| &w.version))
                     .find(|r| Some(&r.version_id) == latest.as_ref())
                     .map(|r| r.author.clone())
             });

@@ -37,4 +37,6 @@ pub fn to_safe_html(markdown: &str) -> String {
 #[cfg(any(test, fuzzing))]
 pub(crate) mod inert;
 #[cfg(test)]
+mod pathological;
+#[cfg(test)]
 mod tests;

@@ -1,6 +1,7 @@
 //! The renderer's tests: safety first, then each construct, then a whole model document.
 use super::inert::{assert_inert, assert_nested};
 use super::link::is_safe_url;
+use super::pathological::pathological_inputs;
 use super::to_safe_html;
 use proptest::prelude::*;
 
@@ -453,98 +454,16 @@ fn nesting_is_capped() {
     assert!(html.contains("- item"), "deeper markers are text");
 }
 
-/// Inputs that make naive Markdown parsers quadratic (or recurse without bound), at size `n`.
-fn pathological_inputs(n: usize) -> Vec<(&'static str, String)> {
-    vec![
-        ("stars", "*".repeat(n)),
-        ("underscores", "_".repeat(n)),
-        ("alternating emphasis", "*a _".repeat(n / 4)),
-        (
-            "opener then many closers",
-            format!("{}a{}", "*".repeat(n / 2), "b* ".repeat(n / 6)),
-        ),
-        ("brackets", "[".repeat(n)),
-        ("image brackets", "![".repeat(n / 2)),
-        ("closing brackets", "]".repeat(n)),
-        ("link openers", "[a](".repeat(n / 4)),
-        ("unclosed targets", "[a](b(c)".repeat(n / 8)),
-        ("unclosed titles", "[a](b \"".repeat(n / 7)),
-        (
-            "nested images",
-            format!(
-                "{}a{}",
-                "![".repeat(n / 20),
-                "](https://x.example)".repeat(n / 20)
-            ),
-        ),
-        (
-            "links after brackets",
-            format!("{}{}", "[".repeat(n / 2), "[a](https://x)".repeat(n / 28)),
-        ),
-        (
-            "references",
-            format!("{}\n\n[a]: https://x", "[a][b".repeat(n / 5)),
-        ),
-        ("backticks", (1..450).map(|k| "`".repeat(k) + "x").collect()),
-        ("angle brackets", "<a".repeat(n / 2)),
-        ("quotes", ">".repeat(n)),
-        (
-            "quote lines",
-            "> ".repeat(20).repeat(n / 40).replace(
-                "> > > > > > > > > > > > > > > > > > > > ",
-                "> > > > > > > > > > > > > > > > > > > > x\n",
-            ),
-        ),
-        ("list lines", "- ".repeat(n / 2)),
-        (
-            "nested lists",
-            (0..400)
-                .map(|k| format!("{}- a\n", " ".repeat(2 * k)))
-                .collect(),
-        ),
-        (
-            "table cells",
-            format!("{}\n{}\n", "|a".repeat(n / 4), "|-".repeat(n / 4)),
-        ),
-        (
-            "table rows",
-            format!("|a|b|\n|-|-|\n{}", "|1|2|\n".repeat(n / 6)),
-        ),
-        ("fences", "```\n".repeat(n / 4)),
-        ("lines", "a\n".repeat(n / 2)),
-        ("hard breaks", "a  \n".repeat(n / 4)),
-    ]
-}
-
-/// Each pathological input renders inert and well nested, and in time that grows linearly: four
-/// times the input takes well under the sixteen times a quadratic parser would (a ratio of two
-/// timings of the same run, so a busy machine slows both alike; best of five each).
+/// Each pathological input renders inert and well nested at a size where a quadratic parser
+/// would take seconds. How its time grows with the input is measured by the benchmark
+/// (`cargo run --release -p roundtable-web --example bench_markdown`), not here: a timed test
+/// fails on a busy machine.
 #[test]
-#[allow(clippy::disallowed_methods)] // host-only test: std::time is fine here
-fn pathological_inputs_render_in_linear_time() {
-    let best = |source: &str| {
-        (0..5)
-            .map(|_| {
-                let started = std::time::Instant::now();
-                std::hint::black_box(to_safe_html(source));
-                started.elapsed().as_secs_f64()
-            })
-            .fold(f64::MAX, f64::min)
-    };
-    let small = pathological_inputs(25_000);
-    let large = pathological_inputs(100_000);
-    for ((name, a), (_, b)) in small.iter().zip(&large) {
-        let html = to_safe_html(b);
+fn pathological_inputs_render_inert_and_well_nested() {
+    for (name, source) in pathological_inputs(100_000) {
+        let html = to_safe_html(&source);
         assert_inert(&html, name);
         assert_nested(&html, name);
-        let (ta, tb) = (best(a), best(b));
-        assert!(
-            // The slack keeps a busy machine from failing it; a quadratic renderer takes
-            // seconds at this size.
-            tb < 10.0 * ta + 0.25,
-            "{name}: 4× the input took {:.1}× the time ({ta:.4} s → {tb:.4} s)",
-            tb / ta
-        );
     }
 }
 

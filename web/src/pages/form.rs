@@ -1,10 +1,28 @@
-//! What every new-session form shares: a member's provider and model (picking a provider puts
+//! What every new-session form shares: a labelled text field, a member's provider and model (picking a provider puts
 //! its default model in the model field, which stays free text), the money budget, whole
 //! numbers read from a field, and core's refusals worded as sentences.
 
 use leptos::prelude::*;
 
 use crate::providers::ProviderId;
+
+/// A labelled one-line text field bound to `value`, as the forms write a member's name and
+/// role or a team's name: `grow` lets it take the row's spare width.
+#[component]
+pub fn TextField(
+    label: &'static str,
+    name: &'static str,
+    value: RwSignal<String>,
+    #[prop(optional)] grow: bool,
+) -> impl IntoView {
+    view! {
+        <label class=if grow { "field grow" } else { "field" }>
+            <span>{label}</span>
+            <input type="text" name=name prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))/>
+        </label>
+    }
+}
 
 /// The provider select and the model field. `name` prefixes the fields' names (`member` gives
 /// `member-provider` and `member-model`); `default_model` is the model a provider starts with.

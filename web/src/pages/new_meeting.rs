@@ -6,7 +6,9 @@ use leptos::prelude::*;
 use roundtable_core::engine::{ModelRef, Settings};
 use roundtable_core::protocol::meeting::{Attendee, MeetingConfig, MeetingRole};
 
-use super::form::{parse_in, parse_money_budget, sentence, MoneyBudgetField, ProviderModelFields};
+use super::form::{
+    parse_in, parse_money_budget, sentence, MoneyBudgetField, ProviderModelFields, TextField,
+};
 use crate::app::app_state;
 use crate::providers::ProviderId;
 use crate::route::{navigate, Route};
@@ -124,16 +126,8 @@ pub fn NewMeetingForm() -> impl IntoView {
     let row = move |d: DraftAttendee, removable: bool| {
         view! {
             <div class="member-row" data-attendee-key=d.key>
-                <label class="field">
-                    <span>"Name"</span>
-                    <input type="text" name="attendee-name" prop:value=move || d.name.get()
-                        on:input=move |ev| d.name.set(event_target_value(&ev))/>
-                </label>
-                <label class="field">
-                    <span>"Speaks for"</span>
-                    <input type="text" name="attendee-role" prop:value=move || d.role.get()
-                        on:input=move |ev| d.role.set(event_target_value(&ev))/>
-                </label>
+                <TextField label="Name" name="attendee-name" value=d.name/>
+                <TextField label="Speaks for" name="attendee-role" value=d.role/>
                 <ProviderModelFields name="attendee" provider=d.provider model=d.model
                     default_model=Callback::new(|p: ProviderId| p.default_model().to_string())/>
                 {removable.then(|| view! {

@@ -9,7 +9,9 @@ use roundtable_core::engine::{ModelRef, Settings};
 use roundtable_core::protocol::team::{ConfigError, Member, SessionConfig, TeamRole};
 use roundtable_core::session::Kind;
 
-use super::form::{parse_in, parse_money_budget, sentence, MoneyBudgetField, ProviderModelFields};
+use super::form::{
+    parse_in, parse_money_budget, sentence, MoneyBudgetField, ProviderModelFields, TextField,
+};
 use crate::app::app_state;
 use crate::presets::{Preset, PRESETS};
 use crate::providers::ProviderId;
@@ -417,30 +419,14 @@ pub fn NewSessionPage() -> impl IntoView {
 
                 <div class="card">
                     <div class="row">
-                        <label class="field grow">
-                            <span>"Team name"</span>
-                            <input type="text" name="team-name" prop:value=move || team_name.get()
-                                on:input=move |ev| team_name.set(event_target_value(&ev))/>
-                        </label>
-                        <label class="field grow">
-                            <span>"Description"</span>
-                            <input type="text" name="team-description" prop:value=move || description.get()
-                                on:input=move |ev| description.set(event_target_value(&ev))/>
-                        </label>
+                        <TextField label="Team name" name="team-name" value=team_name grow=true/>
+                        <TextField label="Description" name="team-description" value=description grow=true/>
                     </div>
                     <div class="members" role="group" aria-label="Members">
                         <For each=move || members.get() key=|m| m.key let:m>
                             <div class="member-row" data-member-key=m.key>
-                                <label class="field">
-                                    <span>"Name"</span>
-                                    <input type="text" name="member-name" prop:value=move || m.name.get()
-                                        on:input=move |ev| m.name.set(event_target_value(&ev))/>
-                                </label>
-                                <label class="field">
-                                    <span>"Role"</span>
-                                    <input type="text" name="member-role" prop:value=move || m.role.get()
-                                        on:input=move |ev| m.role.set(event_target_value(&ev))/>
-                                </label>
+                                <TextField label="Name" name="member-name" value=m.name/>
+                                <TextField label="Role" name="member-role" value=m.role/>
                                 <label class="field">
                                     <span>"Team role"</span>
                                     <select name="member-team-role" prop:value=move || role_word(m.team_role.get())

@@ -28,12 +28,12 @@ fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
-/// The first product under the root this prompt shows, or the root.
-fn some_product(env: &Envelope) -> &str {
-    env.known_ids
-        .products
+/// The first product under the root this prompt lists, or the root: an example names only ids
+/// the reader can see (a large tree lists only part of what exists).
+pub fn some_product(env: &Envelope) -> &str {
+    env.products
         .iter()
-        .map(String::as_str)
+        .map(|p| p.id.as_str())
         .find(|p| *p != ROOT_ID)
         .unwrap_or(ROOT_ID)
 }

@@ -22,7 +22,8 @@ use serde::{Deserialize, Serialize};
 
 pub use self::config::{Charter, ConfigError, Member, SessionConfig, TeamRole};
 use crate::context::{
-    self, ActivityItem, AssessmentView, ContextSlice, Envelope, ReflectionView, RemarkView,
+    self, ActivityItem, ActivityKind, AssessmentView, ContextSlice, Envelope, ReflectionView,
+    RemarkView,
 };
 use crate::engine::{
     CallRecord, ChatRole, Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError,
@@ -32,7 +33,7 @@ use crate::schema::{
     AttachedContext, CollabOutput, ContextNeed, ContextRequest, Directive, FinalOutput, HaltType,
     OperativeDomain, PresentationMessage, RemarkOutput, Step, StepAnswer, TreeOperation,
 };
-use crate::text::{cut, one_line};
+use crate::text::{cut, one_line, wire_word};
 use crate::tree::{ProductStatus, ProductTree, TreeError, TreeProblem, VersionDraft};
 use crate::validate::{self, Known, Report, Violation};
 
@@ -421,20 +422,25 @@ impl TeamState {
             }
             EventKind::HaltRaised { call_id, halt, .. } => {
                 let member = self.core.answered_member(call_id)?.to_string();
-                let what = match halt.halt_type {
+                let (about, what) = match halt.halt_type {
                     HaltType::Question => {
                         self.served.remove(&member);
-                        format!("asked the person: {}", one_line(&halt.message, 160))
+                        (
+                            ActivityKind::Question,
+                            format!("asked the person: {}", one_line(&halt.message, 160)),
+                        )
                     }
-                    HaltType::Done => {
-                        format!("declared the work done: {}", one_line(&halt.message, 160))
-                    }
+                    HaltType::Done => (
+                        ActivityKind::Other,
+                        format!("declared the work done: {}", one_line(&halt.message, 160)),
+                    ),
                 };
                 self.activity.push(ActivityItem {
                     round,
                     step,
                     who: member,
                     what,
+                    about,
                 });
             }
             EventKind::Applied {
@@ -448,20 +454,24 @@ impl TeamState {
                 step,
                 who: "user-1".into(),
                 what: format!("answered: {}", one_line(answer, 160)),
+                about: ActivityKind::Answer,
             }),
             EventKind::PersonEdited { edit } => {
-                let what = match edit {
+                let (about, what) = match edit {
                     EngineEdit::Protocol(edit) => self.apply_edit(edit)?,
-                    EngineEdit::Settings { settings } => format!(
-                        "set the limits: {} rounds, budget {}{}",
-                        settings.max_rounds,
-                        settings
-                            .token_budget
-                            .map_or("none".to_string(), |b| b.to_string()),
-                        settings.money_budget.map_or(String::new(), |b| format!(
-                            ", money budget {}",
-                            crate::cost::usd(b)
-                        ))
+                    EngineEdit::Settings { settings } => (
+                        ActivityKind::Other,
+                        format!(
+                            "set the limits: {} rounds, budget {}{}",
+                            settings.max_rounds,
+                            settings
+                                .token_budget
+                                .map_or("none".to_string(), |b| b.to_string()),
+                            settings.money_budget.map_or(String::new(), |b| format!(
+                                ", money budget {}",
+                                crate::cost::usd(b)
+                            ))
+                        ),
                     ),
                 };
                 self.activity.push(ActivityItem {
@@ -469,6 +479,7 @@ impl TeamState {
                     step,
                     who: "user-1".into(),
                     what,
+                    about,
                 });
             }
             EventKind::RoundsEnded { by } => self.activity.push(ActivityItem {
@@ -476,6 +487,7 @@ impl TeamState {
                 step,
                 who: by.clone(),
                 what: "ended the rounds".into(),
+                about: ActivityKind::Other,
             }),
             EventKind::Created { .. }
             | EventKind::Started { .. }
@@ -492,12 +504,12 @@ impl TeamState {
         Ok(Vec::new())
     }
 
-    /// Applies a person's edit; returns the activity line.
-    fn apply_edit(&mut self, edit: &PersonEdit) -> Result<String, FoldError> {
+    /// Applies a person's edit; returns the activity line and what it is about.
+    fn apply_edit(&mut self, edit: &PersonEdit) -> Result<(ActivityKind, String), FoldError> {
         Ok(match edit {
             PersonEdit::Charter { charter } => {
                 self.charter = Some(charter.clone());
-                "edited the charter".to_string()
+                (ActivityKind::Other, "edited the charter".to_string())
             }
             PersonEdit::AcceptVersion {
                 product_id,
@@ -506,13 +518,19 @@ impl TeamState {
                 self.tree
                     .accept(product_id, version_id)
                     .map_err(tree_refused)?;
-                format!("accepted {version_id} of {product_id}")
+                (
+                    ActivityKind::Accepted,
+                    format!("accepted {version_id} of {product_id}"),
+                )
             }
             PersonEdit::RejectVersion { product_id, reason } => {
                 self.tree.reject(product_id, reason).map_err(tree_refused)?;
-                format!(
-                    "rejected the latest version of {product_id}: {}",
-                    one_line(reason, 120)
+                (
+                    ActivityKind::Rejected,
+                    format!(
+                        "rejected the latest version of {product_id}: {}",
+                        one_line(reason, 120)
+                    ),
                 )
             }
             PersonEdit::RemarkToChair { content } => {
@@ -523,7 +541,10 @@ impl TeamState {
                     remark_type: "note".into(),
                     content: content.clone(),
                 });
-                format!("told the chair: {}", one_line(content, 160))
+                (
+                    ActivityKind::Remark,
+                    format!("told the chair: {}", one_line(content, 160)),
+                )
             }
             PersonEdit::Member { change } => {
                 let member = self
@@ -537,7 +558,7 @@ impl TeamState {
                 if let Some(persona) = &change.persona {
                     member.persona = persona.clone();
                 }
-                change.words()
+                (ActivityKind::Other, change.words())
             }
         })
     }
@@ -599,7 +620,8 @@ impl TeamState {
         self.check_applies(member, output)?;
         let round = self.core.round;
         let step = output.step();
-        let mut changes = Vec::new();
+        use ActivityKind as K;
+        let mut changes: Vec<(ActivityKind, String)> = Vec::new();
         match output {
             FinalOutput::Bootstrap(b) => {
                 let ids = self.tree.add_initials(&b.initial_products)?;
@@ -613,8 +635,8 @@ impl TeamState {
                     objectives: b.objectives.clone(),
                     constraints: b.constraints.clone(),
                 });
-                changes.push("set the mission charter".to_string());
-                changes.extend(added);
+                changes.push((K::Setup, "set the mission charter".to_string()));
+                changes.extend(added.into_iter().map(|a| (K::Setup, a)));
                 for (id, persona) in &b.personas {
                     if let Some(m) = self.members.iter_mut().find(|m| &m.id == id) {
                         m.persona = persona.clone();
@@ -642,7 +664,12 @@ impl TeamState {
                                 refl.next_version_delta
                             ),
                         )?;
-                        changes.push(format!("reflected on {v} of {}", refl.refers_to_product));
+                        changes.push((
+                            K::Reflection {
+                                product_id: refl.refers_to_product.clone(),
+                            },
+                            format!("reflected on {v} of {}", refl.refers_to_product),
+                        ));
                     }
                     self.reflections.push((
                         round,
@@ -650,6 +677,8 @@ impl TeamState {
                             by: member.to_string(),
                             product_id: refl.refers_to_product.clone(),
                             dod_status: dod.to_string(),
+                            dod_gaps: refl.dod_gaps.clone().unwrap_or_default(),
+                            feedback_responses: refl.feedback_responses.clone(),
                             next_version_delta: refl.next_version_delta.clone(),
                             blockers: refl.blockers.clone().unwrap_or_default(),
                         },
@@ -677,16 +706,16 @@ impl TeamState {
                     let charter = self.charter.get_or_insert_with(Charter::default);
                     if let Some(m) = &o.mission {
                         charter.mission = m.clone();
-                        changes.push("changed the mission".into());
+                        changes.push((K::Other, "changed the mission".into()));
                     }
                     if let Some(m) = &o.objectives {
                         charter.objectives = m.clone();
-                        changes.push("changed the objectives".into());
+                        changes.push((K::Other, "changed the objectives".into()));
                     }
                     for (id, persona) in o.personas.iter().flatten() {
                         if let Some(m) = self.members.iter_mut().find(|m| &m.id == id) {
                             m.persona = persona.clone();
-                            changes.push(format!("rewrote the persona of {id}"));
+                            changes.push((K::Other, format!("rewrote the persona of {id}")));
                         }
                     }
                     for (id, patch) in o.operative_domains.iter().flatten() {
@@ -700,7 +729,7 @@ impl TeamState {
                         if let Some(a) = &patch.area {
                             d.area = a.clone();
                         }
-                        changes.push(format!("changed the domain of {id}"));
+                        changes.push((K::Other, format!("changed the domain of {id}")));
                     }
                 }
             }
@@ -729,7 +758,12 @@ impl TeamState {
                         product_id: wv.product_id.clone(),
                         version_id: v.clone(),
                     });
-                    changes.push(format!("wrote {v} of {}", wv.product_id));
+                    changes.push((
+                        K::Wrote {
+                            version_id: v.clone(),
+                        },
+                        format!("wrote {v} of {}", wv.product_id),
+                    ));
                 }
                 self.add_collabs(member, step, &w.collabs, &mut changes)?;
                 self.add_remarks(member, step, &w.remarks, &mut changes);
@@ -745,11 +779,16 @@ impl TeamState {
                         assessment: AssessmentView::review_word(r.assessment).into(),
                         summary: r.summary.clone(),
                     });
-                    changes.push(format!(
-                        "reviewed {} of {}: {}",
-                        r.version_id,
-                        r.product_id,
-                        AssessmentView::review_word(r.assessment)
+                    changes.push((
+                        K::Review {
+                            version_id: r.version_id.clone(),
+                        },
+                        format!(
+                            "reviewed {} of {}: {}",
+                            r.version_id,
+                            r.product_id,
+                            AssessmentView::review_word(r.assessment)
+                        ),
                     ));
                 }
                 self.add_collabs(member, step, &p.collabs, &mut changes)?;
@@ -762,8 +801,11 @@ impl TeamState {
                         .iter()
                         .map(|f| {
                             format!(
-                                "[{:?} {}] {} → {}",
-                                f.category, f.severity, f.issue, f.recommendation
+                                "[{} {}] {} → {}",
+                                wire_word(&f.category),
+                                f.severity,
+                                f.issue,
+                                f.recommendation
                             )
                         })
                         .collect::<Vec<_>>()
@@ -781,11 +823,16 @@ impl TeamState {
                             summary
                         },
                     });
-                    changes.push(format!(
-                        "inspected {} of {}: {}",
-                        ins.version_id,
-                        ins.product_id,
-                        AssessmentView::inspection_word(ins.assessment)
+                    changes.push((
+                        K::Inspection {
+                            version_id: ins.version_id.clone(),
+                        },
+                        format!(
+                            "inspected {} of {}: {}",
+                            ins.version_id,
+                            ins.product_id,
+                            AssessmentView::inspection_word(ins.assessment)
+                        ),
                     ));
                 }
                 self.add_collabs(member, step, &i.collabs, &mut changes)?;
@@ -793,21 +840,24 @@ impl TeamState {
             }
             FinalOutput::Presentation(p) => {
                 self.presentation = p.messages.clone();
-                changes.push(format!(
-                    "presented the result in {} message(s)",
-                    p.messages.len()
+                changes.push((
+                    K::Other,
+                    format!("presented the result in {} message(s)", p.messages.len()),
                 ));
             }
         }
-        for c in &changes {
+        let mut lines = Vec::with_capacity(changes.len());
+        for (about, what) in changes {
             self.activity.push(ActivityItem {
                 round,
                 step,
                 who: member.to_string(),
-                what: c.clone(),
+                what: what.clone(),
+                about,
             });
+            lines.push(what);
         }
-        Ok(changes)
+        Ok(lines)
     }
 
     fn add_collabs(
@@ -815,15 +865,16 @@ impl TeamState {
         member: &str,
         _step: Step,
         collabs: &[CollabOutput],
-        changes: &mut Vec<String>,
+        changes: &mut Vec<(ActivityKind, String)>,
     ) -> Result<(), FoldError> {
         for c in collabs {
             let id = self.tree.add_collab(member, self.core.round, c)?;
-            changes.push(format!(
+            let what = format!(
                 "commented {id} on {}: {}",
                 c.refers_to_product,
                 one_line(&c.shortest_summary, 120)
-            ));
+            );
+            changes.push((ActivityKind::Collab { collab_id: id }, what));
         }
         Ok(())
     }
@@ -833,7 +884,7 @@ impl TeamState {
         member: &str,
         _step: Step,
         remarks: &[RemarkOutput],
-        changes: &mut Vec<String>,
+        changes: &mut Vec<(ActivityKind, String)>,
     ) {
         for r in remarks {
             self.remarks.push(RemarkView {
@@ -846,10 +897,13 @@ impl TeamState {
                     .unwrap_or_default(),
                 content: r.content.clone(),
             });
-            changes.push(format!(
-                "remarked to {}: {}",
-                r.recipients.join(", "),
-                one_line(&r.content, 120)
+            changes.push((
+                ActivityKind::Remark,
+                format!(
+                    "remarked to {}: {}",
+                    r.recipients.join(", "),
+                    one_line(&r.content, 120)
+                ),
             ));
         }
     }
@@ -901,13 +955,14 @@ fn plan_tree(
     round: u32,
     step: Step,
     p: &crate::schema::PlanAssignOutput,
-    changes: &mut Vec<String>,
+    changes: &mut Vec<(ActivityKind, String)>,
 ) -> Result<(Vec<Assignment>, Vec<Written>), FoldError> {
+    use ActivityKind as K;
     let mut new_assignments = Vec::new();
     let mut new_written = Vec::new();
     let applied = tree.apply(&p.tree_operations)?;
     for (i, op) in p.tree_operations.iter().enumerate() {
-        changes.push(describe_op(op, &applied.new_ids, i));
+        changes.push((K::TreeChange, describe_op(op, &applied.new_ids, i)));
     }
     let resolve = |id: &str| -> String {
         applied
@@ -926,14 +981,14 @@ fn plan_tree(
             directive: a.directive.clone(),
             attached: a.attached_context.clone().unwrap_or_default(),
         });
-        changes.push(format!("assigned {pid} to {}", a.assignee));
+        changes.push((K::Assigned, format!("assigned {pid} to {}", a.assignee)));
     }
     for d in &p.acceptance {
         let pid = resolve(&d.product_id);
         match (d.accepted, &d.version_id) {
             (true, Some(v)) => {
                 tree.accept(&pid, v)?;
-                changes.push(format!("accepted {v} of {pid}"));
+                changes.push((K::Accepted, format!("accepted {v} of {pid}")));
             }
             (true, None) => {
                 let latest = tree
@@ -943,7 +998,7 @@ fn plan_tree(
                         FoldError::Unexpected(format!("{pid} has no version to accept"))
                     })?;
                 tree.accept(&pid, &latest)?;
-                changes.push(format!("accepted {latest} of {pid}"));
+                changes.push((K::Accepted, format!("accepted {latest} of {pid}")));
             }
             (false, _) => {
                 let reason = d
@@ -951,7 +1006,7 @@ fn plan_tree(
                     .clone()
                     .unwrap_or_else(|| "rejected by the chair".into());
                 tree.reject(&pid, &reason)?;
-                changes.push(format!("rejected the latest version of {pid}"));
+                changes.push((K::Rejected, format!("rejected the latest version of {pid}")));
             }
         }
     }
@@ -979,7 +1034,12 @@ fn plan_tree(
             product_id: pid.clone(),
             version_id: v.clone(),
         });
-        changes.push(format!("wrote {v} of {pid}"));
+        changes.push((
+            K::Wrote {
+                version_id: v.clone(),
+            },
+            format!("wrote {v} of {pid}"),
+        ));
     }
     Ok((new_assignments, new_written))
 }
@@ -1917,7 +1977,13 @@ pub fn serve_context(
                         }
                     }
                     ContextNeed::PeerContent => {
+                        // The branch first, one line per child with what is below it counted,
+                        // so a branch folded in the prompt opens level by level.
                         let mut parts = Vec::new();
+                        let outline = context::branch_outline(s, member, &p.id);
+                        if !outline.is_empty() {
+                            parts.push(format!("Below {} \"{}\":\n{outline}", p.id, p.name));
+                        }
                         let family =
                             std::iter::once(p).chain(s.tree.products().iter().filter(|c| {
                                 c.parent.as_deref() == Some(p.id.as_str())
@@ -1934,7 +2000,10 @@ pub fn serve_context(
                             }
                         }
                         if parts.is_empty() {
-                            format!("No other member has written {} or its children yet.", p.id)
+                            format!(
+                                "{} has no children, and no other member has written it yet.",
+                                p.id
+                            )
                         } else {
                             parts.join("\n\n")
                         }
