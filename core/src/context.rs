@@ -242,8 +242,8 @@ pub struct WorkedOnView {
 pub struct WorkedDetail {
     /// The directive it answered, in full.
     pub directive: Option<Directive>,
-    /// What it changed compared to the version before (a [`line_diff_within`] of
-    /// [`WORKED_DIFF_LINES`] lines); `None` for a first version.
+    /// What it changed compared to the version before (a [`line_diff`] of
+    /// [`DIFF_LINES_MAX`] lines); `None` for a first version.
     pub diff: Option<String>,
 }
 
@@ -483,7 +483,7 @@ pub struct ActivityCount {
     pub from_round: u32,
     /// Last round of the span.
     pub to_round: u32,
-    /// Member id or `user-1`.
+    /// Member id, `user-1`, or `team` for the whole team's totals.
     pub who: String,
     /// The counts in words (`3 versions written, 2 reviews`).
     pub counts: String,
@@ -626,8 +626,8 @@ pub const WORKED_DETAIL_MAX: usize = 5;
 /// How many more of them Reflect names by id.
 pub const WORKED_LIST_MAX: usize = 60;
 
-/// How many changed lines a Reflect diff shows.
-pub const WORKED_DIFF_LINES: usize = 8;
+/// How many changed lines a last-version diff shows (Write's assignments, Reflect).
+pub const DIFF_LINES_MAX: usize = 8;
 
 /// How many reviews and inspections a prompt lists; past it, approvals are counted first.
 pub const ASSESSMENTS_MAX: usize = 40;
@@ -831,7 +831,10 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
             .filter(|a| a.round >= recent_round)
             .filter(|a| match step {
                 Step::PlanAssign | Step::Presentation => true,
-                Step::Reflect | Step::Write => mine.contains(a.product_id.as_str()),
+                Step::Reflect => mine.contains(a.product_id.as_str()),
+                // A writer can act only on what it is assigned: the reviews of its other
+                // products are for its Reflect and the chair.
+                Step::Write => my_assignments.iter().any(|m| m.product_id == a.product_id),
                 Step::PeerReview | Step::Inspection => looked_at.contains(a.product_id.as_str()),
                 Step::Bootstrap => false,
             })
@@ -886,9 +889,13 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
     let (reflections, reflections_left) = keep_first(
         s.reflections
             .iter()
-            // The chair plans from all of them; a writer works from its own.
+            // The chair plans from all of them; a writer works from its own, on what it is
+            // assigned.
             .filter(|_| matches!(step, Step::PlanAssign | Step::Write))
             .filter(|(r, v)| *r == round && (is_chair || v.by == member_id))
+            .filter(|(_, v)| {
+                step != Step::Write || my_assignments.iter().any(|m| m.product_id == v.product_id)
+            })
             .map(|(_, v)| v.clone())
             .collect(),
         REFLECTIONS_MAX,
@@ -1535,8 +1542,7 @@ fn worked_on(
         version,
         detail: detailed.then(|| WorkedDetail {
             directive: v.directive.clone(),
-            diff: before
-                .map(|old| line_diff_within(&old.content, &v.content, WORKED_DIFF_LINES, 100)),
+            diff: before.map(|old| line_diff(&old.content, &v.content)),
         }),
     })
 }
@@ -1685,21 +1691,24 @@ fn recent_activity(
         })
         .collect();
     let oldest_own = detail_from.saturating_sub(own_rounds);
-    let mut counts = count_activity(&earlier, oldest_own, team_order, false);
-    counts.extend(count_activity(&counted, oldest_own, team_order, true));
+    // Who did what in earlier rounds is for those who plan and report; the others see the
+    // team's totals.
+    let mut counts = count_activity(&earlier, oldest_own, team_order, false, own_rounds > 0);
+    counts.extend(count_activity(&counted, oldest_own, team_order, true, true));
     (lines, counts)
 }
 
 /// A span of rounds and a member (its rank in the team, for the order, and its id).
 type SpanOf = ((u32, u32), usize, String);
 
-/// Counts per span of rounds and member: one span per round from `oldest_own` on, one span for
-/// all older rounds.
+/// Counts per span of rounds and member (or for the whole team, `who` = `team`, when not
+/// `by_member`): one span per round from `oldest_own` on, one span for all older rounds.
 fn count_activity(
     counted: &[&ActivityItem],
     oldest_own: u32,
     team_order: &[&str],
     not_listed: bool,
+    by_member: bool,
 ) -> Vec<ActivityCount> {
     let span = |round: u32| {
         if round < oldest_own {
@@ -1718,9 +1727,12 @@ fn count_activity(
     let mut tally: std::collections::BTreeMap<SpanOf, Vec<(&ActivityKind, usize)>> =
         std::collections::BTreeMap::new();
     for a in counted {
-        let entry = tally
-            .entry((span(a.round), rank(&a.who), a.who.clone()))
-            .or_default();
+        let who = if by_member {
+            (rank(&a.who), a.who.clone())
+        } else {
+            (0, "team".to_string())
+        };
+        let entry = tally.entry((span(a.round), who.0, who.1)).or_default();
         match entry
             .iter_mut()
             .find(|(k, _)| std::mem::discriminant(*k) == std::mem::discriminant(&a.about))
@@ -1748,26 +1760,40 @@ fn count_activity(
         .collect()
 }
 
-/// A short line diff: lines removed (`-`) and added (`+`) in reading order, blank lines left out,
-/// at most 24 lines. The same diff the app shows ([`crate::diff::diff_lines`]), cut for a prompt.
+/// A short line diff for a prompt: lines removed (`-`) and added (`+`) in reading order, blank
+/// lines left out, at most [`DIFF_LINES_MAX`] lines of 100 characters. The same diff the app shows
+/// ([`crate::diff::diff_lines`]). A rewrite that kept no line is said in one line: the new
+/// version is in the prompt already, and the old one's lines would only repeat it in another form.
 pub fn line_diff(old: &str, new: &str) -> String {
-    line_diff_within(old, new, 24, 160)
-}
-
-/// [`line_diff`] with at most `max_lines` changed lines of at most `max_chars` characters each.
-pub fn line_diff_within(old: &str, new: &str, max_lines: usize, max_chars: usize) -> String {
+    let (max_lines, max_chars) = (DIFF_LINES_MAX, 100);
     use crate::diff::DiffLine;
     // Trailing spaces are no change a reader sees.
     let plain = |t: &str| t.lines().map(str::trim_end).collect::<Vec<_>>().join("\n");
-    let mut out: Vec<String> = crate::diff::diff_lines(&plain(old), &plain(new))
+    let lines = crate::diff::diff_lines(&plain(old), &plain(new));
+    let blank = |l: &str| l.trim().is_empty();
+    let count = |f: fn(&DiffLine) -> Option<&String>| {
+        lines.iter().filter_map(f).filter(|l| !blank(l)).count()
+    };
+    let kept = count(|l| match l {
+        DiffLine::Same(l) => Some(l),
+        _ => None,
+    });
+    let removed = count(|l| match l {
+        DiffLine::Removed(l) => Some(l),
+        _ => None,
+    });
+    let added = count(|l| match l {
+        DiffLine::Added(l) => Some(l),
+        _ => None,
+    });
+    if kept == 0 && removed > 0 && added > 0 && removed + added > max_lines {
+        return format!("rewritten: no line kept ({removed} removed, {added} added)");
+    }
+    let mut out: Vec<String> = lines
         .into_iter()
         .filter_map(|l| match l {
-            DiffLine::Removed(l) if !l.trim().is_empty() => {
-                Some(format!("- {}", one_line(&l, max_chars)))
-            }
-            DiffLine::Added(l) if !l.trim().is_empty() => {
-                Some(format!("+ {}", one_line(&l, max_chars)))
-            }
+            DiffLine::Removed(l) if !blank(&l) => Some(format!("- {}", one_line(&l, max_chars))),
+            DiffLine::Added(l) if !blank(&l) => Some(format!("+ {}", one_line(&l, max_chars))),
             _ => None,
         })
         .collect();
@@ -1989,7 +2015,8 @@ fn output_structure(env: &Envelope) -> String {
             limits::HALT_MESSAGE_MAX
         );
     }
-    if step != Step::Presentation {
+    // Bootstrap's and Presentation's outputs have no collabs or remarks.
+    if !matches!(step, Step::Bootstrap | Step::Presentation) {
         let (collab, remark) = examples::shared_parts(env);
         let _ = write!(
             out,

@@ -196,8 +196,16 @@ fn the_prompts_line_diff_is_the_apps_diff_in_reading_order() {
     assert_eq!(line_diff("same", "same  "), "no line changed");
     let old: String = (0..30).map(|i| format!("line {i}\n")).collect();
     let out = line_diff(&old, "");
-    assert_eq!(out.lines().count(), 25);
-    assert!(out.ends_with("… 6 more changed line(s)"), "{out}");
+    assert_eq!(out.lines().count(), 9);
+    assert!(out.ends_with("… 22 more changed line(s)"), "{out}");
+    // A rewrite that kept no line is one line: the new version is in the prompt already.
+    let new: String = (0..30).map(|i| format!("row {i}\n")).collect();
+    assert_eq!(
+        line_diff(&old, &new),
+        "rewritten: no line kept (30 removed, 30 added)"
+    );
+    // A small rewrite is still shown line by line.
+    assert_eq!(line_diff("a\nb", "c\nd"), "- a\n- b\n+ c\n+ d");
 }
 
 #[test]

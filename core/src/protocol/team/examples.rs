@@ -191,7 +191,7 @@ pub fn final_output(env: &Envelope) -> String {
                             "# {}\n\nThe whole product in Markdown, every part its definition of done asks for.",
                             a.product_name
                         ),
-                        change_summary: "What changed since the last version, and which points it answers.".into(),
+                        change_summary: "What changed, and which points it answers.".into(),
                     },
                 })
                 .collect();
