@@ -1092,46 +1092,18 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
     /// with at least the minimum that are not blank, no control characters but line breaks and
     /// tabs (a NUL breaks every reader), and not JSON — bare or as the only thing in a code fence.
     fn content(&mut self, raw: &str, esc: bool) {
-        let (min, max) = (limits::CONTENT_MIN, limits::CONTENT_MAX);
-        let text = json::unescape(raw, esc);
-        let visible = text.trim().chars().take(min).count();
-        let (message, expected, hint) = if visible < min {
-            (
-                format!("content has {visible} chars of text; it needs at least {min}"),
-                format!("at least {min} chars of plain text"),
-                shape::CONTENT_TOO_SHORT_HINT,
-            )
-        } else if raw.len() > max && json::char_len(raw, esc, max + 1) > max {
-            let n = json::char_len(raw, esc, usize::MAX);
-            (
-                format!("content is {n} chars long; the limit is {max}"),
-                format!("at most {max} chars"),
-                shape::CONTENT_TOO_LONG_HINT,
-            )
-        } else if text
-            .bytes()
-            .any(|b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t'))
-        {
-            (
-                "content holds control characters (such as NUL)".into(),
-                "plain text or Markdown".into(),
-                "Remove the control characters; write plain text.",
-            )
-        } else if is_json_container(&text) || fenced_json(&text) {
-            (
-                "content is JSON, not plain text".into(),
-                "plain text or Markdown".into(),
-                "Write the content itself as text; don't put a JSON document inside content, fenced or not.",
-            )
-        } else {
+        // Almost every content passes: read it escaped, without copying it out.
+        if raw.len() <= limits::CONTENT_MAX && plainly_text(raw, limits::CONTENT_MIN) {
             return;
-        };
-        self.error(
-            message,
-            expected,
-            json::shorten(raw, RECEIVED_MAX),
-            hint.into(),
-        );
+        }
+        if let Some((message, expected, hint)) = content_problem(raw, esc) {
+            self.error(
+                message,
+                expected,
+                json::shorten(raw, RECEIVED_MAX),
+                hint.into(),
+            );
+        }
     }
 
     // ---- ids --------------------------------------------------------------------------------
@@ -1197,6 +1169,101 @@ fn eq_bytes(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// The first non-blank char of a raw string body (escaped blanks skipped) is `{` or `[`.
+/// The exact content check, on the unescaped text: the message, what was expected and the hint
+/// of the first problem, or `None`.
+fn content_problem(raw: &str, esc: bool) -> Option<(String, String, &'static str)> {
+    let (min, max) = (limits::CONTENT_MIN, limits::CONTENT_MAX);
+    let text = json::unescape(raw, esc);
+    let visible = text.trim().chars().take(min).count();
+    if visible < min {
+        Some((
+            format!("content has {visible} chars of text; it needs at least {min}"),
+            format!("at least {min} chars of plain text"),
+            shape::CONTENT_TOO_SHORT_HINT,
+        ))
+    } else if raw.len() > max && json::char_len(raw, esc, max + 1) > max {
+        let n = json::char_len(raw, esc, usize::MAX);
+        Some((
+            format!("content is {n} chars long; the limit is {max}"),
+            format!("at most {max} chars"),
+            shape::CONTENT_TOO_LONG_HINT,
+        ))
+    } else if text
+        .bytes()
+        .any(|b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t'))
+    {
+        Some((
+            "content holds control characters (such as NUL)".into(),
+            "plain text or Markdown".into(),
+            "Remove the control characters; write plain text.",
+        ))
+    } else if is_json_container(&text) || fenced_json(&text) {
+        Some((
+            "content is JSON, not plain text".into(),
+            "plain text or Markdown".into(),
+            "Write the content itself as text; don't put a JSON document inside content, fenced or not.",
+        ))
+    } else {
+        None
+    }
+}
+
+/// The content check's fast path, on the raw (still escaped) string body: true when the content
+/// certainly passes — at least `min` chars that are not blank, no control character but line
+/// breaks and tabs, and a first char that opens neither JSON nor a code fence. Whatever it is not
+/// sure of (a `\u` escape or a non-ASCII char before the first visible one, a short text) goes
+/// to the exact check, which unescapes.
+pub(crate) fn plainly_text(raw: &str, min: usize) -> bool {
+    let b = raw.as_bytes();
+    // The first visible char, and `min` visible ASCII chars (escaped line breaks are blank).
+    let (mut i, mut seen, mut first) = (0, 0, None);
+    while i < b.len() && seen < min {
+        let (visible, len) = match b[i] {
+            b'\\' => match b.get(i + 1) {
+                Some(b'n' | b'r' | b't') => (None, 2),
+                Some(b'u') if first.is_some() => (None, 6),
+                Some(&c) if c.is_ascii_graphic() && c != b'u' => (Some(c), 2),
+                _ => return false,
+            },
+            b' ' | b'\n' | b'\r' | b'\t' => (None, 1),
+            c if c.is_ascii_graphic() => (Some(c), 1),
+            c if c >= 0x80 && first.is_some() => (None, 1),
+            _ => return false,
+        };
+        if let Some(c) = visible {
+            seen += 1;
+            first.get_or_insert(c);
+        }
+        i += len;
+    }
+    if seen < min || matches!(first, Some(b'{' | b'[' | b'`')) {
+        return false;
+    }
+    // No control character, written as it is or escaped (`\b`, `\f`, `\u0000`–`\u001f` but a
+    // tab or line break).
+    if b.iter()
+        .any(|&c| c < 0x20 && !matches!(c, b'\n' | b'\r' | b'\t'))
+    {
+        return false;
+    }
+    let mut rest = b;
+    while let Some(at) = rest.iter().position(|&c| c == b'\\') {
+        let after = &rest[at + 1..];
+        match after {
+            [b'b' | b'f', ..] => return false,
+            [b'u', b'0', b'0', b'0' | b'1', _, ..]
+                if !matches!(&after[3..5], b"09" | b"0a" | b"0A" | b"0d" | b"0D") =>
+            {
+                return false
+            }
+            [] => return false,
+            _ => {}
+        }
+        rest = &after[1..];
+    }
+    true
+}
+
 /// Whether `text` is one fenced code block whose body is JSON.
 fn fenced_json(text: &str) -> bool {
     let Some(fenced) = text.trim().strip_prefix("```") else {
@@ -1274,7 +1341,56 @@ pub(crate) fn describe(ty: &Ty) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::eq_bytes;
+    use super::{content_problem, eq_bytes, plainly_text};
+    use crate::schema::limits::CONTENT_MIN;
+    use proptest::prelude::*;
+
+    /// A text as it stands inside a JSON string (escaped, without the quotes), and whether it has
+    /// an escape.
+    fn raw_of(text: &str) -> (String, bool) {
+        let quoted = serde_json::to_string(text).unwrap();
+        let raw = quoted[1..quoted.len() - 1].to_string();
+        let esc = raw.contains('\\');
+        (raw, esc)
+    }
+
+    proptest! {
+        /// The fast path never lets through what the exact check refuses: any mix of text,
+        /// blanks (ASCII and not), JSON and fence openers, control characters and escapes.
+        #[test]
+        fn the_fast_path_passes_only_what_the_exact_check_passes(
+            parts in prop::collection::vec(prop::sample::select(vec![
+                "a", "Plan ", "# Title\n\n", " ", "\n", "\t", "\r\n", "\u{a0}", "\u{3000}",
+                "{", "}", "[", "]", "\"", "\\", "```", "```json\n", "é", "—", "\u{0}", "\u{8}",
+                "\u{c}", "\u{1f}", "\u{7f}", "{\"a\":1}", "😀",
+            ]), 0..80)
+        ) {
+            let text: String = parts.concat();
+            let (raw, esc) = raw_of(&text);
+            if plainly_text(&raw, CONTENT_MIN) {
+                prop_assert!(content_problem(&raw, esc).is_none(), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_ordinary_content_takes_the_fast_path() {
+        let text = "# Agenda\n\n- 09:00 Welcome and goals — \"why we are here\"\n- 09:30 Input\tand café\n";
+        let (raw, esc) = raw_of(&text.repeat(3));
+        assert!(esc);
+        assert!(plainly_text(&raw, CONTENT_MIN));
+        for refused in [
+            format!("{{\"a\": \"{}\"}}", "x".repeat(60)),
+            format!("```json\n{{\"a\": \"{}\"}}\n```", "x".repeat(60)),
+            format!("{}\u{0}", "x".repeat(60)),
+            format!("{}\u{8}", "x".repeat(60)),
+            "short".to_string(),
+        ] {
+            let (raw, esc) = raw_of(&refused);
+            assert!(!plainly_text(&raw, CONTENT_MIN), "{refused:?}");
+            assert!(content_problem(&raw, esc).is_some(), "{refused:?}");
+        }
+    }
 
     #[test]
     fn eq_bytes_is_slice_equality_at_every_length() {
