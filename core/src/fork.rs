@@ -63,7 +63,7 @@ pub struct ForkForm {
     /// Whether the session has a charter to edit at all (team sessions).
     pub has_charter: bool,
     /// For a fork at a call: its member and the answer it recorded (if one came).
-    pub call: Option<(String, Option<String>)>,
+    pub call: Option<(String, Option<crate::text::Text>)>,
 }
 
 impl Session {

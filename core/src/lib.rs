@@ -24,7 +24,7 @@ pub mod safe_markdown;
 pub mod schema;
 pub mod session;
 pub mod share_link;
-mod text;
+pub mod text;
 pub mod tree;
 pub mod validate;
 

@@ -482,7 +482,7 @@ pub struct ChairVersion {
     /// Product temp id.
     pub product_id: String,
     /// The content.
-    pub content: String,
+    pub content: crate::text::Text,
     /// What changed.
     pub change_summary: String,
 }
@@ -698,7 +698,7 @@ pub struct NewVersion {
     pub content_title: String,
     /// [`limits::CONTENT_MIN`] to [`limits::CONTENT_MAX`] chars of Markdown, never JSON.
     #[schemars(length(min = limits::CONTENT_MIN, max = limits::CONTENT_MAX))]
-    pub content: String,
+    pub content: crate::text::Text,
     /// What changed since the last version.
     pub change_summary: String,
 }

@@ -542,8 +542,8 @@ pub struct CallView {
     pub kind: crate::engine::CallKind,
     /// Exactly what was sent.
     pub messages: Vec<crate::engine::Message>,
-    /// The raw answer, once it came.
-    pub raw_answer: Option<String>,
+    /// The raw answer, once it came (shared with the session's record of it).
+    pub raw_answer: Option<crate::text::Text>,
     /// Tokens counted.
     pub tokens: u64,
     /// They are the engine's estimate, not the provider's count.

@@ -1,5 +1,12 @@
 //! Small text helpers shared by the tree's rendering, the prompts and the engine's activity log:
-//! one place decides how a long text is flattened or cut, so every prompt cuts the same way.
+//! one place decides how a long text is flattened or cut, so every prompt cuts the same way. And
+//! [`Text`], how a long text (a version's content, a raw answer) is held once however many
+//! places keep it.
+
+/// A long text held once and shared: a version's content is the same allocation in the answer
+/// the engine applied, in the event log and in the tree, and a raw answer the same in its event
+/// and its call record. It reads and serialises as a plain string.
+pub type Text = std::sync::Arc<str>;
 
 /// A text on one line, cut at `max` characters.
 pub(crate) fn one_line(text: &str, max: usize) -> String {

@@ -21,7 +21,7 @@ use crate::schema::limits;
 use crate::schema::{
     CollabOutput, CollabType, Directive, InitialProduct, ProductPatch, ProductType, TreeOperation,
 };
-use crate::text::{one_line, wire_word};
+use crate::text::{one_line, wire_word, Text};
 use crate::validate::Known;
 
 /// Id of the root product, which every other product descends from and which cannot be moved or
@@ -115,8 +115,8 @@ pub struct Version {
     pub product_id: String,
     /// Title.
     pub title: String,
-    /// Markdown content.
-    pub content: String,
+    /// Markdown content, shared with the answer that wrote it ([`Text`]).
+    pub content: Text,
     /// What changed since the previous version.
     pub change_summary: String,
     /// Member who wrote it.
@@ -135,7 +135,7 @@ pub struct VersionDraft {
     /// Title.
     pub title: String,
     /// Markdown content.
-    pub content: String,
+    pub content: Text,
     /// What changed.
     pub change_summary: String,
     /// Member who wrote it.
@@ -305,8 +305,9 @@ pub struct VersionView {
     pub id: String,
     /// Title.
     pub title: String,
-    /// Content; empty in changelog entries other than the latest.
-    pub content: String,
+    /// Content (shared with the tree's version); empty in changelog entries other than the
+    /// latest.
+    pub content: Text,
     /// What changed.
     pub change_summary: String,
     /// Member id that wrote it.
@@ -332,7 +333,7 @@ impl VersionView {
             content: if with_content {
                 v.content.clone()
             } else {
-                String::new()
+                Text::from("")
             },
             change_summary: v.change_summary.clone(),
             author: v.author.clone(),

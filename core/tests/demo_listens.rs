@@ -19,7 +19,7 @@ fn versions(s: &Session) -> Vec<String> {
         .walk()
         .into_iter()
         .flat_map(|(_, p)| p.versions.clone())
-        .filter_map(|v| team.tree.version(&v).map(|v| v.content.clone()))
+        .filter_map(|v| team.tree.version(&v).map(|v| v.content.to_string()))
         .collect()
 }
 

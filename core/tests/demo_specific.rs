@@ -76,7 +76,7 @@ fn products(s: &Session) -> Vec<(String, String)> {
         .filter_map(|(_, p)| {
             let last = p.versions.last()?;
             let v = team.tree.version(last)?;
-            Some((p.name.clone(), v.content.clone()))
+            Some((p.name.clone(), v.content.to_string()))
         })
         .collect()
 }

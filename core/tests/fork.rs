@@ -113,7 +113,7 @@ fn made(s: &Session) -> String {
                     p.versions
                         .iter()
                         .filter_map(|v| tree.version(v))
-                        .map(|v| (v.author.clone(), v.round, p.name.clone(), v.content.clone()))
+                        .map(|v| (v.author.clone(), v.round, p.name.clone(), v.content.to_string()))
                         .collect::<Vec<_>>()
                 })
                 .collect();
@@ -315,14 +315,14 @@ fn a_valid_edited_answer_is_applied_in_place_of_the_call() {
                 &at,
                 "o",
                 WhatIf {
-                    answer: Some(raw.clone()),
+                    answer: Some(raw.to_string()),
                     ..WhatIf::default()
                 },
                 1,
             )
             .unwrap();
         let view = fork.call_view(&call).unwrap();
-        assert_eq!(view.raw_answer.as_deref(), Some(raw.as_str()));
+        assert_eq!(view.raw_answer.as_deref(), Some(&*raw));
         assert!(matches!(
             view.result,
             Some(roundtable_core::session::ResultView::Applied { .. })

@@ -276,7 +276,7 @@ pub(crate) fn write(cx: &mut Ctx) -> Draft {
             product_id: id.clone(),
             new_version: NewVersion {
                 content_title: clip(&title, crate::schema::limits::CONTENT_TITLE_MAX),
-                content,
+                content: content.into(),
                 change_summary: change,
             },
         });

@@ -231,8 +231,8 @@ pub struct CallRecord<P: Protocol> {
     pub call: StoredCall<P>,
     /// When it was issued.
     pub issued_at: u64,
-    /// The raw answer.
-    pub raw_answer: Option<String>,
+    /// The raw answer (shared with its `answer_received` event).
+    pub raw_answer: Option<crate::text::Text>,
     /// When the answer came.
     pub answered_at: Option<u64>,
     /// The provider's usage.

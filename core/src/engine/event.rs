@@ -119,8 +119,8 @@ pub enum EventKind<P: Protocol> {
     AnswerReceived {
         /// The call.
         call_id: String,
-        /// The text as the model sent it.
-        raw: String,
+        /// The text as the model sent it (shared with the call's record).
+        raw: crate::text::Text,
         /// What the provider reported, if anything.
         usage: Option<Usage>,
         /// Tokens counted against the budget (reported, or estimated).

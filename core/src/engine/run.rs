@@ -279,7 +279,7 @@ impl<P: Protocol> Engine<P> {
             self.record(
                 EventKind::AnswerRefused {
                     call_id: call_id.to_string(),
-                    raw: raw.to_string(),
+                    raw: raw.into(),
                     reason: reason.clone(),
                 },
                 now,
@@ -297,7 +297,7 @@ impl<P: Protocol> Engine<P> {
         self.record(
             EventKind::AnswerReceived {
                 call_id: call_id.to_string(),
-                raw: raw.to_string(),
+                raw: raw.into(),
                 usage,
                 tokens,
             },

@@ -190,7 +190,8 @@ pub fn final_output(env: &Envelope) -> String {
                         content: format!(
                             "# {}\n\nThe whole product in Markdown, every part its definition of done asks for.",
                             a.product_name
-                        ),
+                        )
+                        .into(),
                         change_summary: "What changed, and which points it answers.".into(),
                     },
                 })

@@ -128,7 +128,7 @@ fn ForkFields(at: ForkAt, form: ForkForm) -> impl IntoView {
     let (call_member, recorded) = form.call.clone().unzip();
     let recorded = recorded.flatten();
     let own_answer = RwSignal::new(false);
-    let answer = RwSignal::new(recorded.clone().unwrap_or_default());
+    let answer = RwSignal::new(recorded.as_deref().unwrap_or_default().to_string());
     let problem = RwSignal::new(None::<String>);
     let findings = RwSignal::new(None::<roundtable_core::engine::Findings>);
     let busy = RwSignal::new(false);
