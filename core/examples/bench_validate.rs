@@ -54,7 +54,12 @@ fn main() {
             .get(3)
             .and_then(|s| Step::from_wire_name(s))
             .unwrap_or(Step::PlanAssign);
-        let us = time(1000, || {
+        let n = if std::env::var_os("BENCH_LONG").is_some() {
+            200_000
+        } else {
+            1000
+        };
+        let us = time(n, || {
             black_box(check_step(step, black_box(&text), None));
         });
         println!("{} bytes: check_step {us:.2} µs", text.len());

@@ -113,7 +113,14 @@ fn made(s: &Session) -> String {
                     p.versions
                         .iter()
                         .filter_map(|v| tree.version(v))
-                        .map(|v| (v.author.clone(), v.round, p.name.clone(), v.content.to_string()))
+                        .map(|v| {
+                            (
+                                v.author.clone(),
+                                v.round,
+                                p.name.clone(),
+                                v.content.to_string(),
+                            )
+                        })
                         .collect::<Vec<_>>()
                 })
                 .collect();

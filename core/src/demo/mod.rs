@@ -145,7 +145,8 @@ impl DemoModel {
         let draft = match draft {
             Draft::Final(FinalOutput::Write(mut w)) if self.other_voice => {
                 for v in &mut w.versions {
-                    v.new_version.content = format!("{}{OTHER_VOICE}", v.new_version.content).into();
+                    v.new_version.content =
+                        format!("{}{OTHER_VOICE}", v.new_version.content).into();
                 }
                 Draft::Final(FinalOutput::Write(w))
             }

@@ -351,7 +351,8 @@ impl<P: Protocol> Core<P> {
                     .find(|s| s.call_id.as_deref() == Some(call_id))
                     .ok_or_else(|| FoldError::Call(call_id.clone()))?;
                 slot.call_id = None;
-                slot.messages.push(Message::new(ChatRole::Assistant, &**raw));
+                slot.messages
+                    .push(Message::new(ChatRole::Assistant, &**raw));
                 let rec = self.call_mut(call_id)?;
                 rec.raw_answer = Some(raw.clone());
                 rec.answered_at = Some(at);

@@ -90,17 +90,35 @@ pub(crate) fn unwrap(text: &str) -> Option<(String, Violation)> {
     if !t.starts_with('{') {
         return None;
     }
-    let value: serde_json::Value = serde_json::from_str(t).ok()?;
-    let obj = value.as_object()?;
-    if obj.contains_key("responseType") || !obj.contains_key("name") {
+    // Only the keys a wrapper has are read; the rest of the text is skipped, not built into a
+    // value (an invalid 20 KB answer comes this way on every check).
+    #[derive(serde::Deserialize)]
+    struct Wrapper<'a> {
+        #[serde(rename = "responseType")]
+        response_type: Option<serde::de::IgnoredAny>,
+        #[serde(borrow)]
+        name: Option<&'a serde_json::value::RawValue>,
+        #[serde(borrow)]
+        arguments: Option<&'a serde_json::value::RawValue>,
+        #[serde(borrow)]
+        input: Option<&'a serde_json::value::RawValue>,
+    }
+    let wrapper: Wrapper = serde_json::from_str(t).ok()?;
+    if wrapper.response_type.is_some() {
         return None;
     }
-    let inner = match obj.get("arguments").or_else(|| obj.get("input"))? {
-        serde_json::Value::String(s) if s.trim_start().starts_with('{') => s.clone(),
-        v @ serde_json::Value::Object(_) => v.to_string(),
-        _ => return None,
+    let name = wrapper.name?;
+    let carried = wrapper.arguments.or(wrapper.input)?.get();
+    let inner = if carried.starts_with('"') {
+        serde_json::from_str::<String>(carried)
+            .ok()
+            .filter(|s| s.trim_start().starts_with('{'))?
+    } else if carried.starts_with('{') {
+        carried.to_string()
+    } else {
+        return None;
     };
-    let name = obj.get("name").and_then(|n| n.as_str()).unwrap_or("?");
+    let name = serde_json::from_str::<String>(name.get()).unwrap_or_else(|_| "?".into());
     Some((
         inner,
         note(
@@ -647,7 +665,8 @@ mod tests {
         let (inner, w) =
             unwrap("{\"name\": \"answer\", \"arguments\": {\"responseType\": \"final_output\"}}")
                 .unwrap();
-        assert_eq!(inner, "{\"responseType\":\"final_output\"}");
+        // The arguments as they were sent, not re-written.
+        assert_eq!(inner, "{\"responseType\": \"final_output\"}");
         assert!(w.message.contains("tool call (answer)"), "{}", w.message);
         let (inner, _) =
             unwrap("{\"name\": \"f\", \"arguments\": \"{\\\"responseType\\\": 1}\"}").unwrap();
