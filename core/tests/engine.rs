@@ -239,7 +239,7 @@ fn write_to_a_product_not_assigned_is_invalid_and_changes_nothing() {
             ChatRole::User
         ]
     );
-    assert_eq!(repair.messages[2].content, bad);
+    assert_eq!(&*repair.messages[2].content, bad.as_str());
     assert!(repair.envelope.call.pending_repair.is_some());
     assert_eq!(repair.envelope.call.repairs_made, 1);
 }

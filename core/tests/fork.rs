@@ -370,7 +370,7 @@ fn persona_and_charter_what_ifs_reach_the_remade_call_and_are_checked() {
         .into_iter()
         .find(|c| c.member == member)
         .unwrap();
-    let prompt: String = remade.messages.iter().map(|m| m.content.as_str()).collect();
+    let prompt: String = remade.messages.iter().map(|m| &*m.content).collect();
     assert!(prompt.contains("A sailor who speaks in nautical terms"));
     assert!(prompt.contains("Run the workshop on a boat"));
 

@@ -52,7 +52,7 @@ fn play(s: &mut Session, answer: impl Fn(&ModelCall) -> Value, reply: &str) -> S
         match s.status().clone() {
             Status::Running => {
                 for call in s.calls_due() {
-                    let text = |i: usize| call.call.messages[i].content.clone();
+                    let text = |i: usize| call.call.messages[i].content.to_string();
                     if call.call.messages.len() == 2 {
                         seen.prompts.push((
                             call.round,
@@ -62,7 +62,7 @@ fn play(s: &mut Session, answer: impl Fn(&ModelCall) -> Value, reply: &str) -> S
                             text(0),
                         ));
                     } else if seen.follow_up.is_none() {
-                        seen.follow_up = call.call.messages.last().map(|m| m.content.clone());
+                        seen.follow_up = call.call.messages.last().map(|m| m.content.to_string());
                     }
                     now += 1;
                     s.submit(&call.id, &answer(&call).to_string(), None, now)

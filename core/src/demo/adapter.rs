@@ -56,7 +56,7 @@ fn input_from(call: &StoredCall<TeamState>, env: &Envelope) -> DemoInput {
         (None, CallKind::Repair) => Some(
             call.messages
                 .last()
-                .map(|m| m.content.clone())
+                .map(|m| m.content.to_string())
                 .unwrap_or_default(),
         ),
         _ => None,

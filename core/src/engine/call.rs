@@ -34,13 +34,13 @@ pub enum ChatRole {
 pub struct Message {
     /// Who speaks.
     pub role: ChatRole,
-    /// What is said.
-    pub content: String,
+    /// What is said (a model's answer shared with its record, [`crate::text::Text`]).
+    pub content: crate::text::Text,
 }
 
 impl Message {
     /// A message with the given role.
-    pub fn new(role: ChatRole, content: impl Into<String>) -> Self {
+    pub fn new(role: ChatRole, content: impl Into<crate::text::Text>) -> Self {
         Message {
             role,
             content: content.into(),

@@ -376,7 +376,7 @@ impl<P: Protocol> Core<P> {
                 slot.exhausted = slot.repairs > max;
                 slot.pending_report = Some(report.clone());
                 slot.messages
-                    .push(Message::new(ChatRole::User, repair_prompt));
+                    .push(Message::new(ChatRole::User, repair_prompt.as_str()));
                 slot.next_kind = CallKind::Repair;
                 self.call_mut(call_id)?.result = Some(CallResult::Invalid {
                     report: report.clone(),
@@ -403,7 +403,8 @@ impl<P: Protocol> Core<P> {
                 let member = self.answered_member(call_id)?.to_string();
                 let slot = self.slot_mut(&member)?;
                 slot.context_requests += 1;
-                slot.messages.push(Message::new(ChatRole::User, follow_up));
+                slot.messages
+                    .push(Message::new(ChatRole::User, follow_up.as_str()));
                 slot.next_kind = CallKind::AfterContext;
                 slot.pending_report = None;
                 self.call_mut(call_id)?.result = Some(CallResult::ContextServed {

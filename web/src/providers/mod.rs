@@ -378,7 +378,7 @@ pub(crate) fn system_and_turns(
     for m in messages {
         let role = match m.role {
             ChatRole::System => {
-                system.push(m.content.as_str());
+                system.push(&*m.content);
                 continue;
             }
             ChatRole::User => "user",
@@ -389,7 +389,7 @@ pub(crate) fn system_and_turns(
                 text.push_str("\n\n");
                 text.push_str(&m.content);
             }
-            _ => turns.push((role, m.content.clone())),
+            _ => turns.push((role, m.content.to_string())),
         }
     }
     (system.join("\n\n"), turns)
