@@ -1240,26 +1240,33 @@ pub(crate) fn plainly_text(raw: &str, min: usize) -> bool {
         return false;
     }
     // No control character, written as it is or escaped (`\b`, `\f`, `\u0000`–`\u001f` but a
-    // tab or line break).
-    if b.iter()
-        .any(|&c| c < 0x20 && !matches!(c, b'\n' | b'\r' | b'\t'))
-    {
-        return false;
-    }
-    let mut rest = b;
-    while let Some(at) = rest.iter().position(|&c| c == b'\\') {
-        let after = &rest[at + 1..];
-        match after {
-            [b'b' | b'f', ..] => return false,
-            [b'u', b'0', b'0', b'0' | b'1', _, ..]
-                if !matches!(&after[3..5], b"09" | b"0a" | b"0A" | b"0d" | b"0D") =>
-            {
-                return false
+    // tab or line break): the string scanner jumps from one backslash or control byte to the next.
+    let mut i = 0;
+    loop {
+        match json::scan_string(b, i) {
+            Stop::End => break,
+            Stop::Quote(at) => i = at + 1,
+            Stop::Control(at) => {
+                if !matches!(b[at], b'\n' | b'\r' | b'\t') {
+                    return false;
+                }
+                i = at + 1;
             }
-            [] => return false,
-            _ => {}
+            Stop::Backslash(at) => {
+                let after = &b[at + 1..];
+                match after {
+                    [b'b' | b'f', ..] => return false,
+                    [b'u', b'0', b'0', b'0' | b'1', _, ..]
+                        if !matches!(&after[3..5], b"09" | b"0a" | b"0A" | b"0d" | b"0D") =>
+                    {
+                        return false
+                    }
+                    [] => return false,
+                    _ => {}
+                }
+                i = at + 2;
+            }
         }
-        rest = &after[1..];
     }
     true
 }
