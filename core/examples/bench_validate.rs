@@ -4,7 +4,8 @@
 //! verdict only (`check_step`, what the JS API's fast path runs), the typed value
 //! (`validate_step`), and `serde_json::from_str::<Value>` alone as a yardstick. Not a test: the
 //! numbers depend on the machine. The WASM comparison with JSON.parse + ajv lives in the Node
-//! benchmark.
+//! benchmark. `bench_validate file PATH [step]` times one answer; with `BENCH_LONG=1` it loops long
+//! enough for `perf record`.
 #![allow(clippy::disallowed_methods)] // A benchmark reads the clock; the core never does.
 
 use std::hint::black_box;
