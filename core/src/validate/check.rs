@@ -240,22 +240,6 @@ struct Walker<'a, 's, E: Emit> {
     tape: E,
 }
 
-fn violation(
-    path: String,
-    message: String,
-    expected: String,
-    received: String,
-    hint: String,
-) -> Violation {
-    Violation {
-        path,
-        message,
-        expected,
-        received,
-        hint,
-    }
-}
-
 fn list_values(values: &[&str]) -> String {
     values.join(", ")
 }
@@ -437,7 +421,7 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
 
     fn error(&mut self, message: String, expected: String, received: String, hint: String) {
         let path = self.here();
-        self.push_error(violation(path, message, expected, received, hint));
+        self.push_error(Violation::new(path, message, expected, received, hint));
     }
 
     fn field_name(&self) -> Cow<'a, str> {
@@ -729,7 +713,7 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
         };
         let path = self.here();
         let received = self.received(value_start);
-        self.out.warnings.push(violation(
+        self.out.warnings.push(Violation::new(
             path,
             format!("unknown field {key} is ignored"),
             format!("one of: {}", list_values(&known)),
@@ -750,7 +734,7 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
         let mut path = self.here();
         path.push('/');
         path.push_str(field.name);
-        self.push_error(violation(
+        self.push_error(Violation::new(
             path,
             format!("missing required field {}", field.name),
             self.describe(&field.ty),
@@ -813,7 +797,13 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
                         enum_hint(&v, allowed),
                     ),
                 };
-                self.push_error(violation(path, message, expected, format!("{v:?}"), hint));
+                self.push_error(Violation::new(
+                    path,
+                    message,
+                    expected,
+                    format!("{v:?}"),
+                    hint,
+                ));
             }
             Tag::NotString(s, e) => {
                 self.object(Keys::Any)?;
@@ -821,7 +811,7 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
                 path.push('/');
                 path.push_str(tag_name);
                 let received = json::shorten(&self.text[s..e], RECEIVED_MAX);
-                self.push_error(violation(
+                self.push_error(Violation::new(
                     path,
                     format!("{tag_name} must be a string"),
                     expected,
@@ -835,7 +825,7 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
                 path.push('/');
                 path.push_str(tag_name);
                 let received = self.received(start);
-                self.push_error(violation(
+                self.push_error(Violation::new(
                     path,
                     format!("missing required field {tag_name}"),
                     expected,

@@ -83,6 +83,25 @@ pub struct Violation {
     pub hint: String,
 }
 
+impl Violation {
+    /// The five parts in the order the error format of spec `002` reads them.
+    pub(crate) fn new(
+        path: String,
+        message: String,
+        expected: String,
+        received: String,
+        hint: String,
+    ) -> Violation {
+        Violation {
+            path,
+            message,
+            expected,
+            received,
+            hint,
+        }
+    }
+}
+
 /// A valid answer and what was noticed on the way (recoveries, unknown extra fields).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Validated {

@@ -91,13 +91,7 @@ pub(crate) fn syntax_violation(text: &str, syntax: &Syntax) -> Violation {
             "Write numbers without leading zeros, plus signs or trailing dots.".to_string(),
         ),
     };
-    Violation {
-        path,
-        message,
-        expected,
-        received,
-        hint,
-    }
+    Violation::new(path, message, expected, received, hint)
 }
 
 /// A disagreement between the checker and `serde` (should never happen; kept visible if it does).

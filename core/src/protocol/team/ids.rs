@@ -108,22 +108,6 @@ fn tree_op(path: &[Seg<'_>]) -> usize {
     }
 }
 
-fn violation(
-    path: String,
-    message: String,
-    expected: String,
-    received: String,
-    hint: String,
-) -> Violation {
-    Violation {
-        path,
-        message,
-        expected,
-        received,
-        hint,
-    }
-}
-
 impl<'a> IdScope<'a> for TeamIds<'a, '_> {
     fn id(&mut self, tag: u8, id: Cow<'a, str>, at: &mut At<'_, 'a>) {
         let kind = IdKind::of(tag);
@@ -191,7 +175,7 @@ impl<'a> IdScope<'a> for TeamIds<'a, '_> {
                 Some(added) if p.op == usize::MAX || added < p.op => {}
                 Some(added) => at.error_at(
                     p.at,
-                    violation(
+                    Violation::new(
                         p.path,
                         format!("{} is added by a later tree operation", p.id),
                         "a new-N added by an earlier ADD".into(),
@@ -228,7 +212,7 @@ impl<'a> TeamIds<'a, '_> {
             .strip_prefix("new-")
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
         if !well_formed {
-            let v = violation(
+            let v = Violation::new(
                 at.pointer(),
                 format!("newId {id:?} is not of the form new-N"),
                 "new-N, e.g. new-1".into(),
@@ -239,7 +223,7 @@ impl<'a> TeamIds<'a, '_> {
             return;
         }
         if let Some(&first) = self.new_ids.get(&id) {
-            let v = violation(
+            let v = Violation::new(
                 at.pointer(),
                 format!("newId {id} is used twice"),
                 "a newId not used before in this answer".into(),
@@ -298,7 +282,7 @@ fn dangling(path: String, kind: IdKind, id: &str, known: &Known) -> Violation {
     } else {
         format!("Use an id the session knows. Known {noun}s: {list}.")
     };
-    violation(
+    Violation::new(
         path,
         format!("{name} names {noun} {id:?}, which does not exist"),
         expected,
