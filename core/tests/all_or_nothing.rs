@@ -51,6 +51,21 @@ fn answer_then_apply<P: Protocol>(
     call_id: &str,
     output: P::Output,
 ) -> Result<(), roundtable_core::engine::FoldError> {
+    receive(s, call_id);
+    let seq = s.events().len() as u64;
+    s.extend(&[Event {
+        seq,
+        at: 10_001,
+        kind: EventKind::Applied {
+            call_id: call_id.into(),
+            output: Box::new(output),
+            warnings: Vec::new(),
+        },
+    }])
+}
+
+/// Folds an `answer_received` event for `call_id` (the answer's text does not matter here).
+fn receive<P: Protocol>(s: &mut Engine<P>, call_id: &str) {
     let seq = s.events().len() as u64;
     s.extend(&[Event {
         seq,
@@ -63,32 +78,12 @@ fn answer_then_apply<P: Protocol>(
         },
     }])
     .unwrap();
-    s.extend(&[Event {
-        seq: seq + 1,
-        at: 10_001,
-        kind: EventKind::Applied {
-            call_id: call_id.into(),
-            output: Box::new(output),
-            warnings: Vec::new(),
-        },
-    }])
 }
 
 /// The session just after the answer was received (before any output is applied).
 fn received<P: Protocol>(s: &Engine<P>, call_id: &str) -> Engine<P> {
     let mut r = s.clone();
-    let seq = r.events().len() as u64;
-    r.extend(&[Event {
-        seq,
-        at: 10_000,
-        kind: EventKind::AnswerReceived {
-            call_id: call_id.into(),
-            raw: "{}".into(),
-            usage: None,
-            tokens: 1,
-        },
-    }])
-    .unwrap();
+    receive(&mut r, call_id);
     r
 }
 

@@ -4,8 +4,7 @@
 
 mod demo_common;
 
-use demo_common::{demo_ref, team};
-use roundtable_core::protocol::meeting::{MeetingConfig, MeetingEdit};
+use demo_common::team;
 use roundtable_core::session::Session;
 
 const BOOK_SWAP: &str = "Plan a book swap in the village hall for 40 people with a £50 budget.";
@@ -109,39 +108,8 @@ fn a_long_answer_is_quoted_whole_or_cut_at_a_word_with_an_ellipsis() {
 #[test]
 fn a_demo_meeting_keeps_the_agendas_figures_and_the_persons_remark() {
     let agenda = "Pick a venue for the book swap.\n40 people, £50 budget, one Saturday in June.";
-    let config = MeetingConfig::standard(
-        agenda,
-        &[("ana", "Ana", "Organiser"), ("bo", "Bo", "Treasurer")],
-        demo_ref(),
-    );
-    let mut s = Session::new_meeting(config, 0).unwrap();
-    let mut now = 1;
-    s.start(now).unwrap();
     let remark = "The village hall is free on 14 June, so let us take it.";
-    let mut remarked = false;
-    for _ in 0..2_000 {
-        now += 1;
-        if !s.is_running() {
-            break;
-        }
-        if !remarked && s.round() >= 3 {
-            s.as_meeting_mut()
-                .unwrap()
-                .edit(
-                    MeetingEdit::Remark {
-                        content: remark.into(),
-                    },
-                    now,
-                )
-                .unwrap();
-            remarked = true;
-        }
-        for call in s.next_calls() {
-            let reply = call.demo.unwrap();
-            s.submit(&call.id, &reply.text, None, now).unwrap();
-        }
-    }
-    assert_eq!(s.status_word(), "done");
+    let s = demo_common::meeting(agenda, Some(remark));
     let state = s.as_meeting().unwrap().state();
     let minutes = state.minutes.clone().unwrap();
     assert!(minutes.summary.contains("40 people"), "{}", minutes.summary);

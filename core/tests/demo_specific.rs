@@ -10,7 +10,6 @@ mod demo_common;
 use demo_common::{demo_ref, team, team_asked};
 use std::collections::BTreeSet;
 
-use roundtable_core::protocol::meeting::{MeetingConfig, MeetingEdit};
 use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::session::Session;
 
@@ -254,33 +253,7 @@ fn the_chair_asks_only_what_the_request_left_open_and_the_helpers_named_do_the_w
 fn a_demo_meetings_options_and_actions_are_about_its_agenda() {
     let said = std::cell::RefCell::new(String::new());
     let run = |agenda: &str, remark: Option<&str>| {
-        let config = MeetingConfig::standard(
-            agenda,
-            &[("ana", "Ana", "Organiser"), ("bo", "Bo", "Treasurer")],
-            demo_ref(),
-        );
-        let mut s = Session::new_meeting(config, 0).unwrap();
-        let mut now = 1;
-        s.start(now).unwrap();
-        let mut remarked = false;
-        for _ in 0..2_000 {
-            now += 1;
-            if !s.is_running() {
-                break;
-            }
-            if let (Some(r), false, true) = (remark, remarked, s.round() >= 3) {
-                s.as_meeting_mut()
-                    .unwrap()
-                    .edit(MeetingEdit::Remark { content: r.into() }, now)
-                    .unwrap();
-                remarked = true;
-            }
-            for call in s.next_calls() {
-                let reply = call.demo.unwrap();
-                s.submit(&call.id, &reply.text, None, now).unwrap();
-            }
-        }
-        assert_eq!(s.status_word(), "done");
+        let s = demo_common::meeting(agenda, remark);
         let state = s.as_meeting().unwrap().state();
         said.replace(format!("{:?}", state.transcript));
         state.minutes.clone().unwrap()

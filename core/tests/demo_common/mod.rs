@@ -1,9 +1,10 @@
-//! Shared helpers of the tests of what the demo model writes: a team session played to done on
-//! the demo model, answering the chair's question as a person would.
+//! Shared helpers of the tests of what the demo model writes: a team session or a meeting played
+//! to done on the demo model, answering the chair's question or remarking as a person would.
 #![allow(dead_code)]
 
 use roundtable_core::demo;
 use roundtable_core::engine::ModelRef;
+use roundtable_core::protocol::meeting::{MeetingConfig, MeetingEdit};
 use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::session::Session;
 
@@ -43,4 +44,38 @@ pub fn team_asked(request: &str, answer: &str) -> (Session, String) {
     }
     assert_eq!(s.status_word(), "done");
     (s, asked)
+}
+
+/// Plays a meeting of Ana (organiser) and Bo (treasurer) on `agenda` to done; with `remark`, the
+/// person says it once the meeting is in its third turn.
+pub fn meeting(agenda: &str, remark: Option<&str>) -> Session {
+    let config = MeetingConfig::standard(
+        agenda,
+        &[("ana", "Ana", "Organiser"), ("bo", "Bo", "Treasurer")],
+        demo_ref(),
+    );
+    let mut s = Session::new_meeting(config, 0).unwrap();
+    let mut now = 1;
+    s.start(now).unwrap();
+    let mut remark = remark;
+    for _ in 0..2_000 {
+        now += 1;
+        if !s.is_running() {
+            break;
+        }
+        if s.round() >= 3 {
+            if let Some(r) = remark.take() {
+                s.as_meeting_mut()
+                    .unwrap()
+                    .edit(MeetingEdit::Remark { content: r.into() }, now)
+                    .unwrap();
+            }
+        }
+        for call in s.next_calls() {
+            let reply = call.demo.unwrap();
+            s.submit(&call.id, &reply.text, None, now).unwrap();
+        }
+    }
+    assert_eq!(s.status_word(), "done");
+    s
 }
