@@ -1765,27 +1765,22 @@ fn count_activity(
 /// ([`crate::diff::diff_lines`]). A rewrite that kept no line is said in one line: the new
 /// version is in the prompt already, and the old one's lines would only repeat it in another form.
 pub fn line_diff(old: &str, new: &str) -> String {
-    let (max_lines, max_chars) = (DIFF_LINES_MAX, 100);
     use crate::diff::DiffLine;
+    let (max_lines, max_chars) = (DIFF_LINES_MAX, 100);
     // Trailing spaces are no change a reader sees.
     let plain = |t: &str| t.lines().map(str::trim_end).collect::<Vec<_>>().join("\n");
     let lines = crate::diff::diff_lines(&plain(old), &plain(new));
     let blank = |l: &str| l.trim().is_empty();
-    let count = |f: fn(&DiffLine) -> Option<&String>| {
-        lines.iter().filter_map(f).filter(|l| !blank(l)).count()
-    };
-    let kept = count(|l| match l {
-        DiffLine::Same(l) => Some(l),
-        _ => None,
-    });
-    let removed = count(|l| match l {
-        DiffLine::Removed(l) => Some(l),
-        _ => None,
-    });
-    let added = count(|l| match l {
-        DiffLine::Added(l) => Some(l),
-        _ => None,
-    });
+    // Lines that are not blank: kept, removed, added.
+    let (mut kept, mut removed, mut added) = (0, 0, 0);
+    for line in &lines {
+        match line {
+            DiffLine::Same(l) if !blank(l) => kept += 1,
+            DiffLine::Removed(l) if !blank(l) => removed += 1,
+            DiffLine::Added(l) if !blank(l) => added += 1,
+            _ => {}
+        }
+    }
     if kept == 0 && removed > 0 && added > 0 && removed + added > max_lines {
         return format!("rewritten: no line kept ({removed} removed, {added} added)");
     }
