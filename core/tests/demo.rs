@@ -103,6 +103,7 @@ impl Sim {
                 latest_author: None,
                 verdicts: vec![],
                 notes: vec![],
+                latest_content: None,
             }],
             collabs: vec![],
             next_p: 1,
@@ -324,6 +325,7 @@ impl Sim {
                             latest_author: None,
                             verdicts: vec![],
                             notes: vec![],
+                            latest_content: None,
                         });
                     }
                     assert_eq!(b.operative_domains.len(), ops.len());
@@ -388,6 +390,7 @@ impl Sim {
                             latest_author: None,
                             verdicts: vec![],
                             notes: vec![],
+                            latest_content: None,
                         });
                     }
                     other => panic!("the demo only adds: {other:?}"),

@@ -235,8 +235,11 @@ fn the_chair_asks_only_what_the_request_left_open_and_the_helpers_named_do_the_w
     assert!(halt.message.contains("go/no-go"), "{}", halt.message);
     let options = halt.options.clone().unwrap_or_default().join(" | ");
     assert!(
-        options.contains("£2000"),
-        "the request's own figures first: {options}"
+        halt.options
+            .iter()
+            .flatten()
+            .all(|o| o.contains("success") && !o.contains("£")),
+        "each choice answers what is asked, not what the request said: {options}"
     );
     assert!(
         !options.contains("six weeks"),

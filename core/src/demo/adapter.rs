@@ -208,6 +208,11 @@ fn products(env: &Envelope) -> Vec<DemoProduct> {
                 latest_author,
                 verdicts,
                 notes,
+                latest_content: p
+                    .current
+                    .as_ref()
+                    .filter(|v| Some(&v.id) == latest.as_ref())
+                    .map(|v| v.content.to_string()),
             }
         })
         .collect()

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use super::compose::{clip, quote, Ctx};
+use super::compose::{clip, dod_gap, quote, Ctx};
 use super::input::{DemoProduct, DemoRole, Verdict};
 use super::Draft;
 use crate::schema::{
@@ -33,13 +33,9 @@ pub const PERSON: &str = "user-1";
 pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
     let input = cx.input;
     if input.person_answer.is_none() && !input.question_asked && input.repair.is_none() {
-        // What the request already says comes first, so the easy answer agrees with it.
-        let figures = cx.figures();
-        let options = (!figures.is_empty())
-            .then(|| format!("As the request says: {}", figures.join(" · ")))
-            .into_iter()
-            .chain(cx.question_options().iter().map(|o| o.to_string()))
-            .collect();
+        // Each choice answers what the question asks, and only that: what the request already
+        // said is not asked again (see `Ctx::question`).
+        let options = cx.question_options();
         return Draft::Halt(Halt {
             halt_type: HaltType::Question,
             to: vec![PERSON.to_string()],
@@ -230,7 +226,12 @@ pub(crate) fn plan_assign(cx: &mut Ctx) -> Draft {
         };
         let blocked = p.verdicts.contains(&Verdict::Blocked);
         let approved = p.verdicts.iter().all(|v| *v == Verdict::Approved);
-        if approved || (round >= accept_all_from && !blocked) {
+        // Never accepted while its definition of done is not met, whatever the reviewers said.
+        let gap = p
+            .latest_content
+            .as_deref()
+            .and_then(|content| dod_gap(&p.dod, content));
+        if gap.is_none() && (approved || (round >= accept_all_from && !blocked)) {
             acceptance.push(AcceptanceDecision {
                 product_id: p.id.clone(),
                 accepted: true,
@@ -239,19 +240,33 @@ pub(crate) fn plan_assign(cx: &mut Ctx) -> Draft {
             });
             accepted_names.push(p.name.trim().to_string());
         } else {
-            let notes = feedback_notes(cx, &p.id);
+            let mut notes = feedback_notes(cx, &p.id);
+            let reason = match (&gap, notes.is_empty()) {
+                (Some(g), true) => g.clone(),
+                (Some(g), false) => format!("{g} Reviewers also asked: {}", sentence(&notes)),
+                (None, true) => {
+                    "Reviewers asked for changes before it meets its definition of done."
+                        .to_string()
+                }
+                (None, false) => format!("Reviewers asked for changes: {}", sentence(&notes)),
+            };
+            if let Some(g) = &gap {
+                notes.insert(0, g.trim_end_matches('.').to_string());
+            }
             acceptance.push(AcceptanceDecision {
                 product_id: p.id.clone(),
                 accepted: false,
                 version_id: None,
-                rejection_reason: Some(if notes.is_empty() {
-                    "Reviewers asked for changes before it meets its definition of done."
-                        .to_string()
-                } else {
-                    format!("Reviewers asked for changes: {}", sentence(&notes))
-                }),
+                rejection_reason: Some(clip(&reason, 900)),
             });
-            rejected_names.push(p.name.trim().to_string());
+            rejected_names.push(format!(
+                "{} ({})",
+                p.name.trim(),
+                match &gap {
+                    Some(_) => "short of its definition of done",
+                    None => "reviewers asked for changes",
+                }
+            ));
             assignments.push(revision_assignment(cx, p, assignee, &notes));
         }
     }
@@ -364,10 +379,7 @@ pub(crate) fn plan_assign(cx: &mut Ctx) -> Draft {
         }
     }
     if !rejected_names.is_empty() {
-        rationale.push(format!(
-            "Not yet: {} – reviewers asked for changes.",
-            rejected_names.join(", ")
-        ));
+        rationale.push(format!("Not yet: {}.", rejected_names.join(", ")));
     }
     if rationale.is_empty() {
         rationale.push("Nothing to accept yet: no versions exist.".to_string());

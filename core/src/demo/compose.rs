@@ -120,6 +120,7 @@ impl<'a> Ctx<'a> {
         let Some((lead, ask, none_left, _)) = self.asks() else {
             return self.fill(self.topic.question);
         };
+        let ask: Vec<&str> = ask.iter().map(|(p, _)| *p).collect();
         let ask = match ask.len() {
             0 => none_left.to_string(),
             1 => ask[0].to_string(),
@@ -128,37 +129,90 @@ impl<'a> Ctx<'a> {
         format!("{lead}: {ask}?")
     }
 
-    /// The choices offered with [`Ctx::question`]: the topic's, or, when the request already
-    /// said everything they are about, choices for the question that is left.
-    pub fn question_options(&self) -> Vec<&'static str> {
-        match self.asks() {
-            Some((_, ask, _, left)) if ask.is_empty() => left.to_vec(),
-            _ => self.topic.options.to_vec(),
+    /// The choices offered with [`Ctx::question`]: each answers exactly the parts the question
+    /// asks (a question about who attends gets choices about who attends, not about length);
+    /// when the request already said everything, choices for the question that is left.
+    pub fn question_options(&self) -> Vec<String> {
+        let Some((_, ask, _, left)) = self.asks() else {
+            return self.topic.options.iter().map(|o| o.to_string()).collect();
+        };
+        if ask.is_empty() {
+            return left.iter().map(|o| o.to_string()).collect();
         }
+        (0..3)
+            .map(|i| {
+                let parts: Vec<String> = ask
+                    .iter()
+                    .enumerate()
+                    .map(|(k, (_, options))| {
+                        if k == 0 {
+                            options[i].to_string()
+                        } else {
+                            lower_first(options[i])
+                        }
+                    })
+                    .collect();
+                parts.join(", ")
+            })
+            .collect()
     }
 
-    /// What the question leads with, the parts still open, what to ask when none is, and the
-    /// choices for that; `None` for kinds that always ask their topic's question.
+    /// What the question leads with, the parts still open (each with three choices that answer
+    /// it), what to ask when none is, and the choices for that; `None` for kinds that always
+    /// ask their topic's question.
     #[allow(clippy::type_complexity)]
     fn asks(
         &self,
     ) -> Option<(
         String,
-        Vec<&'static str>,
+        Vec<(&'static str, [&'static str; 3])>,
         &'static str,
         &'static [&'static str],
     )> {
         use topics::TopicKind as K;
         let f = &self.facts;
-        let (lead, parts, none_left, left): (String, Vec<(&str, bool)>, &str, &[&str]) =
+        type Part = (&'static str, bool, [&'static str; 3]);
+        let (lead, parts, none_left, left): (String, Vec<Part>, &str, &[&str]) =
             match self.topic.kind {
                 K::Event => (
                     format!("Before the team starts on {}", self.subject),
                     vec![
-                        ("when will it be", f.when.is_some()),
-                        ("where will it be", f.place.is_some()),
-                        ("what may it cost", f.money.is_some()),
-                        ("who will help on the day", f.team.is_some()),
+                        (
+                            "when will it be",
+                            f.when.is_some(),
+                            [
+                                "A Saturday afternoon next month",
+                                "A weekday evening in a fortnight",
+                                "A Sunday morning in the spring",
+                            ],
+                        ),
+                        (
+                            "where will it be",
+                            f.place.is_some(),
+                            [
+                                "A free local venue",
+                                "A room at the library",
+                                "A friend's garden",
+                            ],
+                        ),
+                        (
+                            "what may it cost",
+                            f.money.is_some(),
+                            [
+                                "Free to attend, no budget",
+                                "A little money for supplies",
+                                "A small ticket price to cover costs",
+                            ],
+                        ),
+                        (
+                            "who will help on the day",
+                            f.team.is_some(),
+                            [
+                                "Three volunteers from the neighbourhood",
+                                "Me and two friends",
+                                "A small committee of helpers",
+                            ],
+                        ),
                     ],
                     "who signs it off, and what would make it a success",
                     &[
@@ -170,8 +224,20 @@ impl<'a> Ctx<'a> {
                 K::Launch => (
                     format!("For the launch of {}", self.subject),
                     vec![
-                        ("what date should we plan around", f.when.is_some()),
-                        ("what budget do we have", f.money.is_some()),
+                        (
+                            "what date should we plan around",
+                            f.when.is_some(),
+                            [
+                                "Launch in six weeks",
+                                "Launch in three months",
+                                "No fixed date yet",
+                            ],
+                        ),
+                        (
+                            "what budget do we have",
+                            f.money.is_some(),
+                            ["A small budget", "A moderate budget", "No paid budget"],
+                        ),
                     ],
                     "who approves the go/no-go, and what number would count as success",
                     &[
@@ -183,8 +249,20 @@ impl<'a> Ctx<'a> {
                 K::Workshop => (
                     format!("Before we plan the workshop on {}", self.subject),
                     vec![
-                        ("who will attend", f.people.is_some()),
-                        ("how long can the session be", f.span.is_some()),
+                        (
+                            "who will attend",
+                            f.people.is_some(),
+                            [
+                                "About 20 people who are new to the topic",
+                                "Up to 40 people from across the organisation",
+                                "A small group of 8 who know the basics",
+                            ],
+                        ),
+                        (
+                            "how long can the session be",
+                            f.span.is_some(),
+                            ["Half a day", "A full day", "Two hours"],
+                        ),
                     ],
                     "what should people be able to do afterwards",
                     &[
@@ -196,9 +274,21 @@ impl<'a> Ctx<'a> {
                 K::Trip => (
                     format!("To plan {}", self.subject),
                     vec![
-                        ("how many days", f.span.is_some()),
-                        ("who is travelling", f.people.is_some()),
-                        ("what budget feels right", f.money.is_some()),
+                        (
+                            "how many days",
+                            f.span.is_some(),
+                            ["Three days", "Seven days", "A long weekend"],
+                        ),
+                        (
+                            "who is travelling",
+                            f.people.is_some(),
+                            ["Two adults", "A family with children", "Just me, solo"],
+                        ),
+                        (
+                            "what budget feels right",
+                            f.money.is_some(),
+                            ["A mid-range budget", "A tight budget", "Comfort over cost"],
+                        ),
                     ],
                     "what must the trip include, and what should it avoid",
                     &[
@@ -210,9 +300,9 @@ impl<'a> Ctx<'a> {
                 _ => return None,
             };
         let ask = parts
-            .iter()
-            .filter(|(_, known)| !known)
-            .map(|(p, _)| *p)
+            .into_iter()
+            .filter(|(_, known, _)| !known)
+            .map(|(p, _, options)| (p, options))
             .collect();
         Some((lead, ask, none_left, left))
     }
@@ -226,11 +316,6 @@ impl<'a> Ctx<'a> {
             "subject" => Some(self.subject.clone()),
             "thing" => Some(self.thing()),
             "people" => f.people.as_ref().map(|p| format!("the {p}")),
-            "count" => f
-                .people
-                .as_ref()
-                .and_then(|p| p.split_whitespace().next())
-                .map(str::to_string),
             "budget" => f.money.as_ref().map(|m| format!("the {m} budget")),
             "money" => f.money.clone(),
             "when" => f.when.clone(),
@@ -272,119 +357,11 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The request's facts as phrases that can close a sentence of a section ("for the 40
-    /// people", "within the £50 budget", "at the village hall"), the ones that fit `heading`
-    /// first, so each bullet of a product says which request it belongs to.
-    fn ties(&self, heading: &str) -> Vec<String> {
-        let f = &self.facts;
-        let h = heading.to_lowercase();
-        let fits = |words: &[&str]| words.iter().any(|w| h.contains(w));
-        let people = f.people.as_ref().map(|p| format!("for the {p}"));
-        let money = f.money.as_ref().map(|m| format!("within the {m} budget"));
-        let when = f.when.as_ref().map(|w| format!("for {w}"));
-        let span = f.span.as_ref().map(|s| format!("across the {s}"));
-        let place = f.place.as_ref().map(|p| {
-            if p.starts_with(char::is_uppercase) {
-                format!("in {p}")
-            } else {
-                format!("at {p}")
-            }
-        });
-        let thing = Some(format!("for {}", self.thing()));
-        let others = f.others.first().map(|o| format!("with {o} in mind"));
-        let team = f.team.as_ref().map(|t| format!("with the {t}"));
-        let mut order: Vec<Option<String>> = Vec::new();
-        if fits(&[
-            "cost", "budget", "paid", "price", "catering", "money", "fixed", "daily",
-        ]) {
-            order.push(money.clone());
-        }
-        if fits(&[
-            "room",
-            "venue",
-            "getting",
-            "book",
-            "indoor",
-            "local",
-            "on the day",
-            "equipment",
-        ]) {
-            order.push(place.clone());
-        }
-        if fits(&[
-            "phase",
-            "milestone",
-            "week",
-            "day",
-            "timeline",
-            "running",
-            "launch",
-            "checkpoint",
-            "spacing",
-            "buffer",
-            "follow",
-            "check-in",
-            "next",
-            "last",
-            "before",
-            "after",
-            "plan b",
-        ]) {
-            order.push(when.clone());
-            order.push(span.clone());
-        }
-        if fits(&[
-            "audience",
-            "stakeholder",
-            "invitation",
-            "goal",
-            "target",
-            "who",
-            "question",
-            "communication",
-            "promise",
-            "scope",
-        ]) {
-            order.push(people.clone());
-        }
-        if fits(&["role", "task", "support", "owner", "rota", "week structure"]) {
-            order.push(team.clone());
-        }
-        order.extend([thing, people, place, money, when, span, team, others]);
-        let mut out: Vec<String> = Vec::new();
-        for t in order.into_iter().flatten() {
-            if !out.contains(&t) {
-                out.push(t);
-            }
-        }
-        out
-    }
-
-    /// A template bullet made about this request: its slots filled, and, when it names nothing
-    /// of the request, closed with one of the request's facts (rotating with `k`).
-    fn tie(&self, bullet: &str, heading: &str, k: usize) -> String {
-        let filled = self.fill(bullet);
-        if bullet.contains('{') {
-            return filled;
-        }
-        let trimmed = filled.trim_end();
-        let bare = trimmed.trim_end_matches(['.', '!']);
-        let mut ties = self.ties(heading);
-        if bare.ends_with(" for") || bare.ends_with(" for?") {
-            ties.retain(|t| !t.starts_with("for "));
-        }
-        let Some(tie) = ties.get(k % ties.len().max(1)) else {
-            return filled;
-        };
-        // Before a closing "(15 min)" or "?", else before the full stop.
-        let cut = bare
-            .rfind(" (")
-            .filter(|_| bare.ends_with(')'))
-            .or_else(|| trimmed.find('?'))
-            .unwrap_or_else(|| trimmed.trim_end_matches(['.', '!']).len());
-        let (head, tail) = trimmed.split_at(cut);
-        let tail = if tail.is_empty() { "." } else { tail };
-        format!("{head} {tie}{tail}")
+    /// A template bullet made about this request: its slots filled from the request and the
+    /// answer, and nothing else added — the request's words go only where the template has a slot
+    /// for them, never stuck onto a line about something else ("name tags for data privacy").
+    fn tie(&self, bullet: &str) -> String {
+        self.fill(bullet)
     }
 
     /// The template a product was made from, matched by name.
@@ -402,15 +379,10 @@ impl<'a> Ctx<'a> {
             return t
                 .sections
                 .iter()
-                .enumerate()
-                .map(|(i, s)| {
+                .map(|s| {
                     (
                         s.heading.to_string(),
-                        s.bullets
-                            .iter()
-                            .enumerate()
-                            .map(|(j, b)| self.tie(b, s.heading, i + j))
-                            .collect(),
+                        s.bullets.iter().map(|b| self.tie(b)).collect(),
                     )
                 })
                 .collect();
@@ -498,6 +470,27 @@ impl<'a> Ctx<'a> {
                 out.push_str(&format!("- {b}\n"));
             }
         }
+        // A revision gives each section the owner and the date its definition of done asks for;
+        // a first draft leaves them out, and the chair sends it back for them.
+        let (owner, date) = dod_asks(&product.dod);
+        if number > 1 && (owner || date) {
+            out.push_str(&format!("\n## {OWNERS_HEADING}\n"));
+            let names = self.input.writer_names();
+            let due = match &self.facts.when {
+                Some(w) => format!("due by {w}"),
+                None => "due before the final review".to_string(),
+            };
+            for (k, (heading, _)) in self.sections_for(product).iter().enumerate() {
+                let who = names
+                    .get(k % names.len().max(1))
+                    .map(|n| format!("owner {n}"));
+                let parts: Vec<String> = [who.filter(|_| owner), date.then(|| due.clone())]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                out.push_str(&format!("- {heading}: {}.\n", parts.join(", ")));
+            }
+        }
         if number <= 1 {
             out.push_str("\n## Open points\n");
             let open = self.open_points();
@@ -512,7 +505,12 @@ impl<'a> Ctx<'a> {
             }
         } else {
             out.push_str("\n## Changes in this version\n");
-            for c in feedback.iter().take(3) {
+            // An endorsement asks for no change: only the points that did are "taken in".
+            for c in feedback
+                .iter()
+                .filter(|c| c.collab_type != crate::schema::CollabType::Endorsement)
+                .take(3)
+            {
                 out.push_str(&format!(
                     "- Took in {}'s point: {}\n",
                     self.input.name_of(&c.author),
@@ -571,6 +569,50 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// The heading of the section in which a revision names each section's owner and date.
+pub(crate) const OWNERS_HEADING: &str = "Owners and dates";
+
+/// What a definition of done asks each item to carry that a version can be checked for: (an
+/// owner, a date). "…, each with an owner and a date" asks both; "a check-in date" a date.
+pub(crate) fn dod_asks(dod: &str) -> (bool, bool) {
+    let l = dod.to_lowercase();
+    (
+        l.contains("owner"),
+        l.contains(" date") || l.contains("deadline"),
+    )
+}
+
+/// What a version still lacks against its definition of done, in words for the writer: `None`
+/// when the DoD asks for no owner or date, or when the version's owners section gives them.
+pub(crate) fn dod_gap(dod: &str, content: &str) -> Option<String> {
+    let (owner, date) = dod_asks(dod);
+    if !owner && !date {
+        return None;
+    }
+    let mut in_owners = false;
+    let mut lines = Vec::new();
+    for line in content.lines() {
+        if let Some(h) = line.strip_prefix("## ") {
+            in_owners = h.trim() == OWNERS_HEADING;
+        } else if in_owners {
+            if let Some(b) = line.strip_prefix("- ") {
+                lines.push(b);
+            }
+        }
+    }
+    let has_owner = !lines.is_empty() && lines.iter().all(|l| l.contains("owner "));
+    let has_date = !lines.is_empty() && lines.iter().all(|l| l.contains("due "));
+    let what = match (owner && !has_owner, date && !has_date) {
+        (true, true) => "an owner and a date",
+        (true, false) => "an owner",
+        (false, true) => "a date",
+        (false, false) => return None,
+    };
+    Some(format!(
+        "Its definition of done asks for {what} for each item, and this version does not give them yet."
+    ))
+}
+
 /// A text in quotes: whole when it is short enough to read in a line or two, else cut at a
 /// word with an ellipsis — never mid-word, never silently.
 pub(crate) fn quote(summary: &str) -> String {
@@ -585,6 +627,16 @@ pub(crate) fn clip(text: &str, max: usize) -> String {
     }
     let head = cut_at_word(text, max.saturating_sub(1));
     format!("{head}…")
+}
+
+/// The text with its first letter in lower case, to continue a list ("Half a day, about 20
+/// people").
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 /// The text with its first letter in upper case.

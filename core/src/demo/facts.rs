@@ -99,12 +99,21 @@ pub fn nouns(text: &str, max: usize) -> Vec<String> {
 }
 
 /// The items of the person's answer, each whole: split at commas, semicolons and line breaks,
-/// with a closing full stop removed. "Saturday 14 June, the village hall, £50 for tea and
-/// snacks." gives ["Saturday 14 June", "the village hall", "£50 for tea and snacks"].
+/// with a closing full stop and a leading "and / or / but" removed. "Saturday 14 June, the village
+/// hall, £50 for tea and snacks." gives ["Saturday 14 June", "the village hall", "£50 for tea and snacks"].
 pub fn items(answer: &str) -> Vec<String> {
     answer
         .split([',', ';', '\n'])
-        .map(|s| s.trim().trim_end_matches(['.', '!']).trim().to_string())
+        .map(|s| {
+            let s = s.trim().trim_end_matches(['.', '!']).trim();
+            // "…, and a budget of £200": the item without the word that joined it to the last.
+            let lower = s.to_lowercase();
+            ["and ", "or ", "but ", "also "]
+                .iter()
+                .find(|c| lower.starts_with(*c))
+                .map_or(s, |c| s[c.len()..].trim_start())
+                .to_string()
+        })
         .filter(|s| !s.is_empty())
         .collect()
 }

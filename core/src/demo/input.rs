@@ -72,6 +72,10 @@ pub struct DemoProduct {
     pub verdicts: Vec<Verdict>,
     /// What reviewers and the inspector said when they asked for changes to the latest version.
     pub notes: Vec<String>,
+    /// The latest version's text, when the call shows it (the chair's PlanAssign does): what the
+    /// chair checks against the definition of done before it accepts.
+    #[serde(default)]
+    pub latest_content: Option<String>,
 }
 
 impl DemoProduct {
@@ -162,6 +166,22 @@ pub struct DemoInput {
 }
 
 impl DemoInput {
+    /// The names of who writes the team's products (the operatives; everyone when there are
+    /// none), to name as owners.
+    pub fn writer_names(&self) -> Vec<String> {
+        let ops: Vec<String> = self
+            .members
+            .iter()
+            .filter(|m| m.role == DemoRole::Operative)
+            .map(|m| m.name.clone())
+            .collect();
+        if ops.is_empty() {
+            self.members.iter().map(|m| m.name.clone()).collect()
+        } else {
+            ops
+        }
+    }
+
     /// A product by id.
     pub fn product(&self, id: &str) -> Option<&DemoProduct> {
         self.products.iter().find(|p| p.id == id)

@@ -455,7 +455,7 @@ pub static TOPICS: [Topic; 7] = [
                 &[
                     s("Goals", &[
                         "{People|Participants} leave able to explain the core ideas of {subject} in their own words.",
-                        "Each participant drafts one concrete next step to try within two weeks.",
+                        "Each participant drafts one concrete next step to try soon after the workshop.",
                         "The group agrees on the two or three questions worth a follow-up.",
                     ]),
                     s("Running order", &[
@@ -504,14 +504,14 @@ pub static TOPICS: [Topic; 7] = [
                         "Registration link, closing one week before the day.",
                     ]),
                     s("Room and equipment", &[
-                        "Room for {count|20} with movable tables for group work.",
+                        "Room for {people|everyone taking part} with movable tables for group work.",
                         "Projector, two flipcharts, markers and name tags.",
                         "Step-free access and a quiet corner, checked with {place|the venue}.",
                     ]),
                     s("Catering", &[
                         "Coffee, tea and water on arrival and at the break.",
                         "Dietary needs asked in the registration form.",
-                        "Final numbers confirmed three days before.",
+                        "Final numbers confirmed a few days before.",
                     ]),
                 ],
             ),
@@ -532,7 +532,7 @@ pub static TOPICS: [Topic; 7] = [
                     s("Plan B", &[
                         "If the room runs late, shorten the case discussion to 30 minutes.",
                         "If the projector fails, switch to the printed slides.",
-                        "If fewer than eight people come, run the exercises as one group.",
+                        "If only a few people come, run the exercises as one group.",
                     ]),
                 ],
             ),
@@ -544,13 +544,13 @@ pub static TOPICS: [Topic; 7] = [
                         "How useful was the workshop for your work? (1–5)",
                         "Which part on {subject} was most valuable, and why?",
                         "What would you change next time?",
-                        "How likely are you to try your next step within two weeks? (1–5)",
+                        "How likely are you to try your next step soon? (1–5)",
                         "Anything else we should know?",
                     ]),
                     s("Use of the answers", &[
                         "A short summary goes to {people|participants} within a week.",
                         "The agenda changes where two or more people flag the same issue.",
-                        "Answers stay anonymous; raw data is deleted after three months.",
+                        "Answers stay anonymous; raw data is deleted once the summary is out.",
                     ]),
                 ],
             ),
@@ -562,10 +562,10 @@ pub static TOPICS: [Topic; 7] = [
                 s("Follow-up email", &[
                     "Thank {people|participants} and attach the slides and handouts.",
                     "Restate each person's next step as they wrote it.",
-                    "Invite questions by reply within two weeks.",
+                    "Invite questions by reply.",
                 ]),
                 s("Check-in", &[
-                    "A thirty-minute online check-in four weeks later.",
+                    "A short online check-in a month later.",
                     "Each participant reports one result or one obstacle.",
                     "Topics for a possible second session are collected.",
                 ]),
@@ -632,13 +632,13 @@ pub static TOPICS: [Topic; 7] = [
                         "T-2 weeks: beta users briefed; go/no-go meeting held.",
                     ]),
                     s("Launch week", &[
-                        "Day 0: announcement, email and social posts go out at 9:00.",
+                        "Launch day ({when|to be set}): announcement, email and social posts go out at 9:00.",
                         "The team is on a support rota all week.",
                         "A daily 15-minute stand-up on numbers and issues.",
                     ]),
                     s("After launch", &[
                         "T+1 week: first results shared with the team.",
-                        "T+2 weeks: the top three issues users report are fixed.",
+                        "T+2 weeks: the issues users report most are fixed.",
                         "T+4 weeks: review against the goals and decide the next push.",
                     ]),
                 ],
@@ -658,8 +658,8 @@ pub static TOPICS: [Topic; 7] = [
                         "Quotes and reviews asked from beta users.",
                     ]),
                     s("Paid (optional)", &[
-                        "A small test budget on one channel only.",
-                        "Stopped after two weeks if the cost per sign-up is above target.",
+                        "A small test spend on one channel only, within {budget|the budget}.",
+                        "Stopped early if the cost per sign-up is above target.",
                         "Separate tracking links per channel.",
                     ]),
                 ],
@@ -669,7 +669,7 @@ pub static TOPICS: [Topic; 7] = [
                 "Three to five launch metrics for {subject} with baseline, target, data source and review date.",
                 &[
                     s("Metrics", &[
-                        "Sign-ups in the first 30 days.",
+                        "Sign-ups in the first month.",
                         "Activation: share of sign-ups who complete the first key action.",
                         "Mentions in press, newsletters and communities.",
                     ]),
@@ -697,7 +697,7 @@ pub static TOPICS: [Topic; 7] = [
                     s("Options", &[
                         "Go on the planned date.",
                         "Soft launch to existing users first.",
-                        "Delay two weeks to clear blockers.",
+                        "Delay until the blockers are cleared.",
                     ]),
                     s("Recommendation", &[
                         "Soft launch first if any criterion is at risk one week before.",
@@ -717,8 +717,8 @@ pub static TOPICS: [Topic; 7] = [
                     "How do I get started in five minutes?",
                 ]),
                 s("Support rota", &[
-                    "Two people on support every launch day.",
-                    "Answers within four hours during launch week.",
+                    "Someone on support every launch day.",
+                    "Answers the same day during launch week.",
                     "Every issue logged with a tag for the week-one review.",
                 ]),
             ],
@@ -779,8 +779,8 @@ pub static TOPICS: [Topic; 7] = [
                 "Estimated costs per person for transport, stay, food and activities of {subject}, plus a 10 % buffer and the total.",
                 &[
                     s("Fixed costs", &[
-                        "Transport there and back, booked six to eight weeks ahead.",
-                        "Accommodation for three to four nights in a central area.",
+                        "Transport there and back, booked well ahead.",
+                        "Accommodation for every night of the stay, in a central area.",
                         "Travel insurance.",
                     ]),
                     s("Daily costs", &[
@@ -931,7 +931,7 @@ pub static TOPICS: [Topic; 7] = [
                 "A week-by-week schedule for {subject} with sessions of fixed length, topics per week, review days and buffer weeks.",
                 &[
                     s("Week structure", &[
-                        "Four study sessions of 45 minutes plus one review session.",
+                        "Short study sessions of a fixed length, plus one review session.",
                         "The hardest topic in the first session of the week.",
                         "One rest day without study.",
                     ]),
@@ -943,7 +943,7 @@ pub static TOPICS: [Topic; 7] = [
                     s("Buffers", &[
                         "One buffer week for illness or busy periods.",
                         "A missed session is moved, never skipped.",
-                        "Ten minutes of re-planning every Sunday.",
+                        "A few minutes of re-planning at the end of each week.",
                     ]),
                 ],
             ),
@@ -978,7 +978,7 @@ pub static TOPICS: [Topic; 7] = [
                         "Check, and mark the gaps in red.",
                     ]),
                     s("Spacing", &[
-                        "Review after one day, three days and a week.",
+                        "Review after a day, a few days and a week.",
                         "Mix old topics into new sessions.",
                         "Flashcards for facts and formulas.",
                     ]),
@@ -999,7 +999,7 @@ pub static TOPICS: [Topic; 7] = [
                         "Topics moved from new to strong.",
                     ]),
                     s("Checkpoints", &[
-                        "A ten-minute review every Sunday.",
+                        "A short review at the end of each week.",
                         "A mock test at the end of each phase.",
                         "The plan changes when a score drops twice.",
                     ]),
@@ -1073,7 +1073,7 @@ pub static TOPICS: [Topic; 7] = [
                     ]),
                     s("Recommendation", &[
                         "Act on the first finding now with a small, reversible step.",
-                        "Review the evidence again in six months.",
+                        "Review the evidence again once the first action has run.",
                         "One named owner for the follow-up.",
                     ]),
                 ],
@@ -1136,7 +1136,7 @@ pub static TOPICS: [Topic; 7] = [
                     ]),
                     s("Next steps", &[
                         "An owner named for each action.",
-                        "A check-in date agreed.",
+                        "A check-in date agreed, within {span|the time available}.",
                         "The report updated after the pilot.",
                     ]),
                 ],
@@ -1163,7 +1163,7 @@ pub static TOPICS: [Topic; 7] = [
             "Two or three simple charts that support the findings on {subject}, each with a title, a source and a one-line takeaway.",
             &[
                 s("Chart 1 – the trend", &[
-                    "The key figure for {subject} over five years, as a line chart.",
+                    "The key figure for {subject} over the last few years, as a line chart.",
                     "The takeaway written above the chart.",
                     "Source and date below it.",
                 ]),
@@ -1241,7 +1241,7 @@ pub static TOPICS: [Topic; 7] = [
                         "Keep a running list of costs against {budget|the budget}.",
                     ]),
                     s("Milestones", &[
-                        "Four weeks before {when|the date}: {place|the venue} booked and {team|helpers} briefed.",
+                        "A month before {when|the date}: {place|the venue} booked and {team|helpers} briefed.",
                         "One week before: numbers checked against {people|the expected turnout}.",
                         "On {when|the day}: {thing} runs, then a short look back.",
                     ]),
@@ -1355,7 +1355,7 @@ pub static TOPICS: [Topic; 7] = [
                     ]),
                     s("Out of scope", &[
                         "Nice-to-have extensions, listed for later.",
-                        "Work that needs a budget not yet approved.",
+                        "Work that needs more than {budget|the approved budget}.",
                         "Decisions that belong to other teams.",
                     ]),
                     s("Goals", &[

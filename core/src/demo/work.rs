@@ -239,6 +239,7 @@ pub(crate) fn write(cx: &mut Ctx) -> Draft {
                     latest_author: None,
                     verdicts: Vec::new(),
                     notes: Vec::new(),
+                    latest_content: None,
                 };
                 &fallback
             }

@@ -8,43 +8,130 @@ use super::prompt::{participants, MeetingEnvelope};
 use super::{MeetingState, MeetingStep, Turn};
 use crate::demo::rng::{fnv1a, mix, SplitMix64};
 use crate::engine::{estimate_tokens, DemoReply, StoredCall};
-use crate::text::{one_line, title_of};
+use crate::text::one_line;
 
-/// Options the attendees put on the table: `{thing}` is what the agenda is about, `{fact}` its
-/// first stated figure or constraint (see [`options`]).
-const OPTIONS: [&str; 6] = [
-    "a small first version of {thing} we can try within two weeks, then extend",
-    "a phased plan for {thing}: the must-haves first, the rest once the first phase holds",
-    "the simplest option for {thing} that keeps to {fact}, and nothing more",
-    "a pilot of {thing} with a small group before committing everyone",
-    "splitting {thing} so two people own it end to end, keeping to {fact}",
-    "the cheapest workable option for {thing}, improved once it has been tried",
+/// Approaches the attendees put on the table when the agenda names no choices and no kind of
+/// thing the demo knows (the minutes name the thing they are for, see [`choices`]).
+const APPROACHES: [&str; 3] = [
+    "a pilot with a small group before committing everyone",
+    "a phased plan: the must-haves first, the rest once the first phase holds",
+    "the simplest workable version, improved once it has been tried",
 ];
 
-/// What the meeting is about: the agenda's title up to its first full stop ("Choose a venue
-/// for the village book swap" of "Choose a venue for the village book swap. 40 people, £50").
-fn agenda_topic(env: &MeetingEnvelope) -> String {
-    let title = title_of(&env.agenda);
+/// Choices for a thing the agenda names but does not list options for: (a word of the thing,
+/// the choices). Few and short, so the wasm stays small; anything else gets [`APPROACHES`].
+const KNOWN_CHOICES: [(&str, [&str; 3]); 3] = [
+    ("database", ["PostgreSQL", "SQLite", "MongoDB"]),
+    (
+        "where",
+        [
+            "a hired meeting room in town",
+            "a country hotel with meeting rooms",
+            "our own office",
+        ],
+    ),
+    (
+        "venue",
+        [
+            "a hired meeting room in town",
+            "a country hotel with meeting rooms",
+            "our own office",
+        ],
+    ),
+];
+
+/// What a speaker does not know yet, one per attendee position, so the minutes' open questions
+/// are not one question asked three times.
+const UNKNOWNS: [&str; 4] = [
+    "who decides when it is good enough?",
+    "what would make us change course later?",
+    "who needs to hear about it first?",
+    "which risk can we not afford to take?",
+];
+
+/// Why a speaker backs a choice, one per attendee position, so no two say the same.
+const REASONS: [&str; 4] = [
+    "we can start on it soonest",
+    "it keeps the cost lowest",
+    "it is the easiest to undo if it goes wrong",
+    "it asks least of the people who run it",
+];
+
+/// The agenda's first sentence, whole ("Pick a venue for the book swap: the hall or the
+/// library" of "Pick a venue for the book swap: the hall or the library. 40 people").
+fn agenda_sentence(env: &MeetingEnvelope) -> String {
+    let title = env
+        .agenda
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim()
+        .trim_start_matches(['#', '>', '-', '*', ' ']);
     let first = title
         .split_once(". ")
-        .map_or(title.as_str(), |(head, _)| head)
+        .map_or(title, |(head, _)| head)
         .trim()
         .trim_end_matches(['.', '!', '?', '…']);
-    first.to_string()
+    whole(first, 200)
 }
 
-/// The options of this agenda, in [`OPTIONS`]' order: each names what the meeting is about and,
-/// where it says so, the agenda's own figure.
-fn options(env: &MeetingEnvelope) -> Vec<String> {
-    let thing = agenda_thing(&agenda_topic(env));
-    let fact = crate::demo::facts::figures(&env.agenda)
-        .into_iter()
-        .next()
-        .unwrap_or_else(|| "what we agreed".into());
-    OPTIONS
+/// What the meeting is about, without the choices it lists: "Pick a venue for the book swap".
+fn agenda_topic(env: &MeetingEnvelope) -> String {
+    let sentence = agenda_sentence(env);
+    sentence
+        .split_once(':')
+        .map_or(sentence.as_str(), |(head, _)| head)
+        .trim()
+        .to_string()
+}
+
+/// A text whole when it fits in `max` characters, else cut at a word with an ellipsis.
+fn whole(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    format!("{}…", crate::demo::topics::cut_at_word(text, max - 1))
+}
+
+/// The choices the meeting decides between: those the agenda lists after a colon ("…: email,
+/// Product Hunt or paid social"), else the few the demo knows for the thing named (a database, a
+/// place), else approaches to what the agenda is about.
+fn choices(env: &MeetingEnvelope) -> Vec<String> {
+    let sentence = agenda_sentence(env);
+    if let Some((_, list)) = sentence.split_once(':') {
+        let listed: Vec<String> = list
+            .split(", ")
+            .flat_map(|part| part.split(" or "))
+            .map(|c| c.trim().trim_end_matches(['.', ',']).trim())
+            .map(|c| c.strip_prefix("or ").unwrap_or(c).to_string())
+            .filter(|c| !c.is_empty() && c.chars().count() <= 80)
+            .collect();
+        if listed.len() >= 2 {
+            return listed;
+        }
+    }
+    let topic = agenda_topic(env).to_lowercase();
+    if let Some((word, known)) = KNOWN_CHOICES
         .iter()
-        .map(|o| o.replace("{thing}", &thing).replace("{fact}", &fact))
-        .collect()
+        .find(|(w, _)| topic.split_whitespace().any(|t| t == *w))
+    {
+        let mut list: Vec<String> = known.iter().map(|c| c.to_string()).collect();
+        // A place the person named in a remark ("The village hall is free…") is a choice too.
+        if ["where", "venue"].contains(word) {
+            let said = remarks(env).join("\n");
+            if let Some(place) = crate::demo::facts::Facts::of(&said, None).place {
+                let place = match place.strip_prefix("The ") {
+                    Some(rest) => format!("the {rest}"),
+                    None => place,
+                };
+                if !list.contains(&place) {
+                    list.insert(0, place);
+                }
+            }
+        }
+        return list;
+    }
+    APPROACHES.iter().map(|o| o.to_string()).collect()
 }
 
 /// What an agenda title is about, as a noun phrase: "Pick a venue for the book swap" gives "the
@@ -66,7 +153,7 @@ fn agenda_thing(title: &str) -> String {
         }
         _ => rest.join(" "),
     };
-    let text = one_line(&text, 80);
+    let text = whole(&text, 80);
     if text.is_empty() {
         "this".into()
     } else {
@@ -80,9 +167,14 @@ pub fn answer(call: &StoredCall<MeetingState>, env: &MeetingEnvelope, model: &st
     let seed = crate::demo::variant_seed(fnv1a(env.agenda.as_bytes()), model);
     let mut rng = SplitMix64::new(mix(seed, &[&call.id]));
     let text = match env.step {
-        MeetingStep::Decide => decide(env, &mut rng, call.kind == crate::engine::CallKind::Initial),
+        MeetingStep::Decide => decide(
+            env,
+            &mut rng,
+            seed,
+            call.kind == crate::engine::CallKind::Initial,
+        ),
         MeetingStep::Speak => serde_json::to_string_pretty(&Contribution {
-            contribution: speak(env, &mut rng),
+            contribution: speak(env),
         })
         .unwrap_or_default(),
         MeetingStep::Minutes => serde_json::to_string_pretty(&minutes(env)).unwrap_or_default(),
@@ -103,9 +195,12 @@ fn name_of<'a>(env: &'a MeetingEnvelope, id: &'a str) -> &'a str {
 }
 
 /// The orchestrator: the next participant who has not spoken in this phase, the next phase once
-/// all have (or the phase's turns are used), the end after Conclusion. Every so often it makes a
-/// mistake 001 refuses (an unknown attendee, a misspelt phase, no rationale).
-fn decide(env: &MeetingEnvelope, rng: &mut SplitMix64, first_try: bool) -> String {
+/// all have (or the phase's turns are used) — one phase forward at a time — and the end only
+/// after Conclusion. Now and then it makes a mistake `001`'s fallback rule catches (an unknown
+/// attendee, a misspelt phase, no rationale): once, at a decision between the 4th and the 9th
+/// fixed by the meeting's seed, and at most once more later, so the fallback shows in a
+/// meeting without opening its transcript.
+fn decide(env: &MeetingEnvelope, rng: &mut SplitMix64, seed: u64, first_try: bool) -> String {
     let ids = participants(env);
     let all_spoke = ids
         .iter()
@@ -143,7 +238,23 @@ fn decide(env: &MeetingEnvelope, rng: &mut SplitMix64, first_try: bool) -> Strin
         }
     };
     let mut wire = serde_json::to_value(DecisionWire::from(&decision)).unwrap_or_default();
-    if first_try && (env.round == 3 || rng.chance(1, 8)) {
+    let decisions: Vec<bool> = env
+        .transcript
+        .iter()
+        .filter_map(|t| match t {
+            Turn::Decision { fell_back, .. } => Some(*fell_back),
+            _ => None,
+        })
+        .collect();
+    let this = decisions.len() as u64 + 1;
+    let erred = decisions.iter().filter(|f| **f).count();
+    let first_slip = 4 + seed % 6;
+    let slip = match erred {
+        0 => this >= first_slip,
+        1 => this > first_slip + 8 && rng.chance(1, 12),
+        _ => false,
+    };
+    if first_try && slip {
         match rng.below(3) {
             0 if wire.get("next_agent_id").is_some() => {
                 wire["next_agent_id"] = "facilitator".into();
@@ -237,10 +348,10 @@ fn fresh_remark(env: &MeetingEnvelope) -> Option<&str> {
     None
 }
 
-/// Options said so far (by their wording), in the order first said.
+/// Choices said so far, in the order first said.
 fn options_said(env: &MeetingEnvelope) -> Vec<String> {
     let mut said: Vec<String> = Vec::new();
-    let all = options(env);
+    let all = choices(env);
     for t in &env.transcript {
         if let Turn::Contribution { text, .. } = t {
             for o in &all {
@@ -253,16 +364,62 @@ fn options_said(env: &MeetingEnvelope) -> Vec<String> {
     said
 }
 
-fn speak(env: &MeetingEnvelope, rng: &mut SplitMix64) -> String {
+/// The choices the person ruled out in a remark ("not that one", "did nothing for us").
+fn ruled_out(env: &MeetingEnvelope) -> Vec<String> {
+    let all = choices(env);
+    let mut out = Vec::new();
+    for r in remarks(env) {
+        let lower = r.to_lowercase();
+        let against = [
+            "not ", "nothing", "n't", "no ", "clash", "against", "too ", "avoid",
+        ]
+        .iter()
+        .any(|w| lower.contains(w));
+        for o in &all {
+            if against && lower.contains(&o.to_lowercase()) && !out.contains(o) {
+                out.push(o.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The choice the room leans to: one the person named (and did not rule out), else the first
+/// said that the person did not rule out, else the first choice left.
+fn favourite(env: &MeetingEnvelope) -> String {
+    let all = choices(env);
+    let out = ruled_out(env);
+    let named = remarks(env).into_iter().rev().find_map(|r| {
+        let lower = r.to_lowercase();
+        all.iter()
+            .find(|o| lower.contains(&o.to_lowercase()) && !out.contains(o))
+            .cloned()
+    });
+    named
+        .or_else(|| options_said(env).into_iter().find(|o| !out.contains(o)))
+        .or_else(|| all.iter().find(|o| !out.contains(o)).cloned())
+        .unwrap_or_else(|| all[0].clone())
+}
+
+/// The date the agenda sets, as a due date ("by 30 June"), if it sets one.
+fn agenda_due(env: &MeetingEnvelope) -> Option<String> {
+    crate::demo::facts::Facts::of(&env.agenda, None)
+        .when
+        .map(|w| format!("by {w}"))
+}
+
+fn speak(env: &MeetingEnvelope) -> String {
     let topic = agenda_topic(env);
     let role = env.me.role.to_lowercase();
     let facts = facts(&env.agenda);
-    // Each attendee leans on a different fact, so the room does not repeat itself.
+    // Each attendee leans on a different fact and reason, so the room does not repeat itself.
     let me = env
         .attendees
         .iter()
+        .filter(|a| !a.orchestrator)
         .position(|a| a.id == env.me.id)
         .unwrap_or(0);
+    let reason = REASONS[me % REASONS.len()];
     let fact = (!facts.is_empty()).then(|| {
         facts[(me + Phase::ALL.iter().position(|p| *p == env.phase).unwrap_or(0)) % facts.len()]
             .clone()
@@ -275,65 +432,84 @@ fn speak(env: &MeetingEnvelope, rng: &mut SplitMix64) -> String {
             .unwrap_or_default(),
     };
     let said = options_said(env);
-    let all = options(env);
-    let favourite = said.first().cloned().unwrap_or_else(|| all[0].clone());
+    let all = choices(env);
+    let favourite = favourite(env);
+    let lower_topic = {
+        let mut c = topic.chars();
+        c.next()
+            .map(|f| f.to_lowercase().chain(c).collect::<String>())
+            .unwrap_or_default()
+    };
     match env.phase {
         Phase::Initialization => format!(
             "As {role}, I want us to leave with a clear answer to **{topic}**.{}\n\nI will bring the {role} view: what it will take, and where it usually goes wrong.",
-            fact.map(|f| format!(" The fixed point for me: {f}.")).unwrap_or_default()
+            fact.map(|f| format!(" The fixed point for the {role} side: {f}.")).unwrap_or_default()
         ),
         Phase::ProblemClarification => format!(
-            "{building}the problem is not only to {} but to do it in a way that holds up for the people it is for.{}\n\n- What we know: {}\n- What we don't know yet: who decides when it is good enough?",
-            {
-                let mut c = topic.chars();
-                c.next()
-                    .map(|f| f.to_lowercase().chain(c).collect::<String>())
-                    .unwrap_or_default()
-            },
-            fact.as_ref().map(|f| format!(" We are bound by this: {f}.")).unwrap_or_default(),
-            fact.clone().unwrap_or_else(|| "the request itself, and little else".into())
+            "{building}from the {role} side, the problem is not only to {lower_topic} but to do it in a way that holds up for the people it is for.{}\n\n- What the {role} side knows: {}\n- What the {role} side does not know yet: {}",
+            fact.as_ref().map(|f| format!(" As {role}, I am bound by this: {f}.")).unwrap_or_default(),
+            fact.clone().unwrap_or_else(|| "the agenda itself, and little else".into()),
+            UNKNOWNS[me % UNKNOWNS.len()]
         ),
         Phase::OptionGeneration => {
-            let fresh: Vec<&String> = all.iter().filter(|o| !said.contains(o)).collect();
-            let pick = if fresh.is_empty() { &all[0] } else { fresh[rng.below(fresh.len())] };
+            let out = ruled_out(env);
+            let fresh: Vec<&String> = all
+                .iter()
+                .filter(|o| !said.contains(o) && !out.contains(o))
+                .collect();
+            match fresh.first() {
+                Some(pick) => format!(
+                    "{building}from the {role} side I put forward {pick}: {reason}."
+                ),
+                None => format!(
+                    "{building}every choice is on the table now; as {role} I would add nothing, and I lean to {favourite} because {reason}."
+                ),
+            }
+        }
+        Phase::Evaluation => {
+            let other = all
+                .iter()
+                .find(|o| **o != favourite)
+                .map(|o| format!(" {o} needs more before the {role} side sees anything."))
+                .unwrap_or_default();
             format!(
-                "{building}one more option, from the {role} side: {pick}. It keeps the risk small and shows early whether it works."
+                "Weighing it up as {role}: {favourite} holds up best, because {reason}.{other}{}",
+                fact.map(|f| format!(" Against our constraint ({f}), it is the safest from the {role} side."))
+                    .unwrap_or_default()
             )
         }
-        Phase::Evaluation => format!(
-            "Weighing it up as {role}: {favourite} costs the least to try and is easy to undo; the others need more time before we see anything.{}",
-            fact.map(|f| format!(" Against our constraint ({f}) it is the safest.")).unwrap_or_default()
-        ),
         Phase::Decision => match remarks(env).last() {
             // The person's word settles it: the room backs what they said.
             Some(said) => format!(
-                "I support what the person said, {}; {favourite} fits with it, and nothing else on the table does so at lower risk.",
+                "As {role}, I support what the person said, {}: we go with {favourite}, because {reason}.",
                 quoted(said)
             ),
-            None => format!(
-                "I support going with {favourite}. It fits what we said we need, and nothing else on the table does so at lower risk."
-            ),
+            None => format!("As {role}, I support going with {favourite}, because {reason}."),
         },
         Phase::ExecutionPlanning => {
-            let due = ["by Friday", "next week", "within two weeks"][rng.below(3)];
+            let due = agenda_due(env)
+                .map(|d| format!(", {d}"))
+                .unwrap_or_default();
             format!(
-                "I'll take the {role} part of {}, {due}. I need the agreed scope from the others first.",
-                one_line(&favourite, 120)
+                "I'll take the {role} part of {} ({favourite}){due}. Before I start, the {role} side needs the agreed scope from the others.",
+                agenda_thing(&topic)
             )
         }
         Phase::Conclusion => format!(
-            "To recap from my side: we go with {favourite}, I own the {role} part, and I will flag early if anything blocks it."
+            "To recap from the {role} side: we go with {favourite}, I own the {role} part, and I will flag early if anything blocks it."
         ),
     }
 }
 
-/// Minutes from the transcript: the option the Decision phase backed, one action item per
-/// execution-planning contribution, the open questions asked.
+/// Minutes from the transcript: the choice the Decision phase backed (none when the meeting
+/// ended before it, whatever the person remarked), one action item per execution-planning
+/// contribution, the open questions asked.
 fn minutes(env: &MeetingEnvelope) -> Minutes {
     let said = options_said(env);
     let mut action_items = Vec::new();
     let mut open_questions = Vec::new();
-    let mut spoke = 0;
+    let mut decided = false;
+    let mut speakers: Vec<&str> = Vec::new();
     for t in &env.transcript {
         if let Turn::Contribution {
             speaker,
@@ -342,20 +518,25 @@ fn minutes(env: &MeetingEnvelope) -> Minutes {
             ..
         } = t
         {
-            spoke += 1;
+            if !speakers.contains(&speaker.as_str()) {
+                speakers.push(speaker);
+            }
+            decided |= *phase == Phase::Decision;
             if *phase == Phase::ExecutionPlanning {
                 let task = text
                     .split("I'll take ")
                     .nth(1)
-                    .and_then(|rest| rest.split(", ").next())
+                    .and_then(|rest| rest.split(['.', '\n']).next())
+                    .map(|rest| rest.split(", by ").next().unwrap_or(rest))
                     .unwrap_or("their part");
-                let due = ["by Friday", "next week", "within two weeks"]
-                    .into_iter()
-                    .find(|d| text.contains(d))
-                    .map(str::to_string);
+                let due = text
+                    .split(", by ")
+                    .nth(1)
+                    .and_then(|rest| rest.split('.').next())
+                    .map(|d| format!("by {}", d.trim()));
                 action_items.push(ActionItem {
                     owner: speaker.clone(),
-                    task: one_line(&format!("Take {task}"), 200),
+                    task: whole(&format!("Take {task}"), 200),
                     due,
                 });
             }
@@ -363,38 +544,63 @@ fn minutes(env: &MeetingEnvelope) -> Minutes {
                 .split(['\n', '.'])
                 .filter(|s| s.trim_end().ends_with('?'))
             {
-                let q = one_line(q.trim_start_matches(['-', ' ']), 200);
+                let q = whole(q.trim_start_matches(['-', ' ']).trim(), 200);
                 if !open_questions.contains(&q) && open_questions.len() < 3 {
                     open_questions.push(q);
                 }
             }
         }
     }
-    // What the person settled is a decision of the meeting, in their words, and comes first.
-    let mut decisions: Vec<String> = remarks(env)
-        .into_iter()
-        .take(8)
-        .map(|r| format!("As the person said: {}.", quoted(r)))
-        .collect();
-    if let Some(o) = said.first() {
-        decisions.push(format!("Go with {o}."));
+    let topic = agenda_topic(env);
+    let thing = agenda_thing(&topic);
+    let mut decisions: Vec<String> = Vec::new();
+    if decided {
+        // What the person settled is part of the decision, in their words, and comes first.
+        decisions.extend(
+            remarks(env)
+                .into_iter()
+                .take(8)
+                .map(|r| format!("As the person said: {}.", quoted(r))),
+        );
+        decisions.push(whole(
+            &format!("Decided on {thing}: {}.", favourite(env)),
+            290,
+        ));
+    } else if !said.is_empty() && open_questions.len() < 3 {
+        open_questions.push(whole(
+            &format!("Which to choose for {thing}: {}?", said.join(", ")),
+            290,
+        ));
     }
+    let names: Vec<&str> = speakers.iter().map(|s| name_of(env, s)).collect();
+    let heard = match names.len() {
+        0 => "heard no one".to_string(),
+        1 => format!("heard {}", names[0]),
+        n => format!("heard {} and {}", names[..n - 1].join(", "), names[n - 1]),
+    };
+    let outcome = if decided {
+        format!("agreed to go with {}", favourite(env))
+    } else if said.is_empty() {
+        "ended before any option was put".to_string()
+    } else {
+        format!(
+            "ended before a decision, with these options put: {}",
+            said.join("; ")
+        )
+    };
     let figures = crate::demo::facts::figures(&env.agenda);
     Minutes {
-        summary: format!(
-            "The meeting on “{}” heard {spoke} contributions from {} participants and {}.{}",
-            agenda_topic(env),
-            participants(env).len(),
-            if decisions.is_empty() {
-                "ended without a decision"
-            } else {
-                "agreed on one option"
-            },
-            if figures.is_empty() {
-                String::new()
-            } else {
-                format!(" It kept to the agenda's figures: {}.", figures.join(", "))
-            }
+        summary: whole(
+            &format!(
+                "The meeting on “{}” {heard} and {outcome}.{}",
+                agenda_sentence(env),
+                if figures.is_empty() {
+                    String::new()
+                } else {
+                    format!(" It kept to the agenda's figures: {}.", figures.join(", "))
+                }
+            ),
+            1400,
         ),
         decisions,
         action_items,
