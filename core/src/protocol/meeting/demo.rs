@@ -470,7 +470,14 @@ fn speak(env: &MeetingEnvelope) -> String {
             let other = all
                 .iter()
                 .find(|o| **o != favourite)
-                .map(|o| format!(" {o} needs more before the {role} side sees anything."))
+                .map(|o| {
+                    let mut c = o.chars();
+                    let o: String = c
+                        .next()
+                        .map(|f| f.to_uppercase().chain(c).collect())
+                        .unwrap_or_default();
+                    format!(" {o} needs more before the {role} side sees anything.")
+                })
                 .unwrap_or_default();
             format!(
                 "Weighing it up as {role}: {favourite} holds up best, because {reason}.{other}{}",
