@@ -81,8 +81,14 @@ fn answers_that_break_the_teams_rules_are_refused_with_their_pointers() {
         let text = match case.get("answer") {
             Some(answer) => answer.to_string(),
             None => {
-                let mut answer: Value =
-                    serde_json::from_str(&s.demo_answer(&id).unwrap().text).unwrap();
+                // The demo may wrap its answer in prose and a fence (one of its deliberate
+                // mistakes): the case changes the JSON inside.
+                let raw = s.demo_answer(&id).unwrap().text;
+                let json = raw
+                    .find('{')
+                    .zip(raw.rfind('}'))
+                    .map_or(raw.as_str(), |(a, b)| &raw[a..=b]);
+                let mut answer: Value = serde_json::from_str(json).unwrap();
                 for (pointer, value) in case["set"].as_object().into_iter().flatten() {
                     set(&mut answer, pointer, expand(value));
                 }

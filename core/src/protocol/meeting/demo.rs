@@ -173,10 +173,17 @@ pub fn answer(call: &StoredCall<MeetingState>, env: &MeetingEnvelope, model: &st
             seed,
             call.kind == crate::engine::CallKind::Initial,
         ),
-        MeetingStep::Speak => serde_json::to_string_pretty(&Contribution {
-            contribution: speak(env),
-        })
-        .unwrap_or_default(),
+        MeetingStep::Speak => {
+            let mut contribution = speak(env);
+            // Another demo variant speaks in its own voice, so a what-if shows a difference.
+            if model != crate::demo::MODEL && crate::demo::VARIANTS.contains(&model) {
+                contribution.push_str(&format!(
+                    "\n\nIn a second voice, from the {} side: what would prove this wrong?",
+                    env.me.role.to_lowercase()
+                ));
+            }
+            serde_json::to_string_pretty(&Contribution { contribution }).unwrap_or_default()
+        }
         MeetingStep::Minutes => serde_json::to_string_pretty(&minutes(env)).unwrap_or_default(),
     };
     DemoReply {
