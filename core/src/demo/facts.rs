@@ -313,6 +313,11 @@ const CALENDAR: &[&str] = &[
     "q4",
 ];
 
+/// Whether a word names a month, a weekday or a season ("March", "monday").
+pub(crate) fn is_calendar(word: &str) -> bool {
+    CALENDAR.contains(&trim_token(word).to_lowercase().as_str())
+}
+
 /// Words that name a place.
 const PLACES: &[&str] = &[
     "hall",

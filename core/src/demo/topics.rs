@@ -177,7 +177,8 @@ fn after_marker<'a>(first: &'a str, lower: &str) -> Option<&'a str> {
         .filter(|rest| !rest.is_empty() && !names_money_or_time(rest))
 }
 
-/// True for "a £50 budget", "3 weeks", "the 14th": a figure after "on", not a subject.
+/// True for "a £50 budget", "3 weeks", "the 14th", "Monday 3 March": a figure or a date after
+/// "on", not a subject.
 fn names_money_or_time(rest: &str) -> bool {
     let mut words = rest.split_whitespace();
     let first = words.next().unwrap_or("");
@@ -188,6 +189,7 @@ fn names_money_or_time(rest: &str) -> bool {
     };
     word.chars()
         .any(|c| c.is_ascii_digit() || "£$€".contains(c))
+        || super::facts::is_calendar(word)
 }
 
 /// The non-filler words right before the last keyword of the kind (at most four), so that "a market
@@ -205,9 +207,18 @@ fn before_keyword<'a>(first: &'a str, lower: &str, topic: &Topic) -> Option<&'a 
             })
         })
         .max()?;
-    // An event's keyword is its head noun ("a *book swap*"), a report's is not ("a *market
-    // analysis* report").
-    let end = if topic.kind == TopicKind::Event {
+    // An event's keyword is its head noun ("a *book swap*", "a *team offsite*"), a report's is
+    // not ("a *market analysis* report").
+    let gathering = [
+        "offsite",
+        "hackathon",
+        "meetup",
+        "conference",
+        "retrospective",
+    ]
+    .iter()
+    .any(|k| lower[at..].starts_with(k));
+    let end = if topic.kind == TopicKind::Event || gathering {
         at + first[at..].find(' ').unwrap_or(first.len() - at)
     } else {
         at
@@ -446,7 +457,7 @@ pub static TOPICS: [Topic; 7] = [
         about: "on",
         keywords: &[
             "workshop", "training", "seminar", "masterclass", "bootcamp", "hackathon", "meetup",
-            "conference", "offsite", "session for",
+            "conference", "offsite", "session for", "retrospective",
         ],
         products: &[
             content(
@@ -1518,6 +1529,26 @@ mod tests {
         assert_eq!(
             subject("I want to visit Japan with kids"),
             "Japan with kids"
+        );
+    }
+
+    #[test]
+    fn a_gathering_keeps_its_head_noun_and_a_date_is_no_subject() {
+        assert_eq!(
+            subject(
+                "Organise a two-day team offsite for 12 people in September with a £6000 budget."
+            ),
+            "team offsite"
+        );
+        assert_eq!(
+            subject("We need a launch plan for our budgeting app, launching on Monday 3 March with £2000 for ads."),
+            "our budgeting app"
+        );
+        assert_eq!(
+            detect("Plan a one-hour retrospective for our team of 6 after the spring release.")
+                .kind,
+            TopicKind::Workshop,
+            "a retrospective is a session the team runs, not a launch"
         );
     }
 
