@@ -528,6 +528,7 @@ const KINDS: &[(&str, &[&str], &[&str])] = &[
             "adults",
             "family",
             "solo",
+            "governors",
             "managers",
             "specialists",
             "public",
@@ -557,6 +558,11 @@ const KINDS: &[(&str, &[&str], &[&str])] = &[
         &[
             "saturday",
             "sunday",
+            " june",
+            " march",
+            " september",
+            " october",
+            "from now",
             "weekday",
             "monday",
             "friday",
@@ -610,6 +616,16 @@ fn the_bootstrap_questions_options_answer_that_question() {
             .filter(|(_, qs, _)| qs.iter().any(|w| q.contains(w)))
             .map(|(k, _, _)| *k)
             .collect();
+        // It does not ask again what the request said.
+        let request = case.request.to_lowercase();
+        for (kind, _, words) in KINDS {
+            if asked.contains(kind) && words.iter().any(|w| request.contains(w)) {
+                failures.push(format!(
+                    "{}: “{q}” asks again what the request said ({kind})",
+                    case.name
+                ));
+            }
+        }
         // A question with an open part (what matters, what success is) is answered by anything.
         if OPEN.iter().any(|w| q.contains(w)) {
             continue;

@@ -114,12 +114,11 @@ impl<'a> Ctx<'a> {
 
     /// The chair's one question: it asks only for what the request has not already said (an
     /// event's date, place, cost and helpers; a launch's date and budget; a workshop's audience
-    /// and length; a trip's length, travellers and budget), and for what would make it a
-    /// success once all of that is given. Other kinds ask their topic's question.
+    /// and length; a trip's length, travellers and budget; any other project's deadline, beside
+    /// what matters most; a report's readers and length; a study plan's deadline beside the
+    /// weekly hours), and for what would make it a success once all of that is given.
     pub fn question(&self) -> String {
-        let Some((lead, ask, none_left, _)) = self.asks() else {
-            return self.fill(self.topic.question);
-        };
+        let (lead, ask, none_left, _) = self.asks();
         let ask: Vec<&str> = ask.iter().map(|(p, _)| *p).collect();
         let ask = match ask.len() {
             0 => none_left.to_string(),
@@ -133,9 +132,7 @@ impl<'a> Ctx<'a> {
     /// asks (a question about who attends gets choices about who attends, not about length);
     /// when the request already said everything, choices for the question that is left.
     pub fn question_options(&self) -> Vec<String> {
-        let Some((_, ask, _, left)) = self.asks() else {
-            return self.topic.options.iter().map(|o| o.to_string()).collect();
-        };
+        let (_, ask, _, left) = self.asks();
         if ask.is_empty() {
             return left.iter().map(|o| o.to_string()).collect();
         }
@@ -158,17 +155,16 @@ impl<'a> Ctx<'a> {
     }
 
     /// What the question leads with, the parts still open (each with three choices that answer
-    /// it), what to ask when none is, and the choices for that; `None` for kinds that always
-    /// ask their topic's question.
+    /// it), what to ask when none is, and the choices for that.
     #[allow(clippy::type_complexity)]
     fn asks(
         &self,
-    ) -> Option<(
+    ) -> (
         String,
         Vec<(&'static str, [&'static str; 3])>,
         &'static str,
         &'static [&'static str],
-    )> {
+    ) {
         use topics::TopicKind as K;
         let f = &self.facts;
         type Part = (&'static str, bool, [&'static str; 3]);
@@ -297,14 +293,96 @@ impl<'a> Ctx<'a> {
                         "As much as we can see; no early starts",
                     ],
                 ),
-                _ => return None,
+                K::Report => {
+                    let lower = self.input.request.to_lowercase();
+                    // "… for school governors": the readers are named.
+                    let readers = lower.rsplit_once(" for ").is_some_and(|(_, r)| {
+                        !r.trim_start().starts_with(|c: char| c.is_ascii_digit())
+                    }) || f.people.is_some();
+                    let length = self
+                        .figures()
+                        .iter()
+                        .chain(&f.others)
+                        .any(|x| x.contains("page"));
+                    (
+                        format!("To pitch the report on {} right", self.subject),
+                        vec![
+                            (
+                                "who will read it",
+                                readers,
+                                [
+                                    "Managers",
+                                    "Specialists, with sources",
+                                    "The general public, in plain language",
+                                ],
+                            ),
+                            (
+                                "how long should it be",
+                                length,
+                                ["Two pages", "Five to eight pages", "One page"],
+                            ),
+                        ],
+                        "what should the reader do once they have read it",
+                        &[
+                            "Decide on a next step",
+                            "Understand the evidence before a meeting",
+                            "Pass it on to their team",
+                        ],
+                    )
+                }
+                K::StudyPlan => (
+                    format!("To shape the study plan for {}", self.subject),
+                    vec![
+                        (
+                            "when is the deadline",
+                            f.when.is_some() || f.span.is_some(),
+                            [
+                                "Eight weeks from now",
+                                "Three months from now",
+                                "No deadline",
+                            ],
+                        ),
+                        (
+                            "how much time per week do you have",
+                            false,
+                            [
+                                "About 5 hours a week",
+                                "About 10 hours a week",
+                                "2–3 hours a week",
+                            ],
+                        ),
+                    ],
+                    "",
+                    &[],
+                ),
+                K::Generic => (
+                    format!("Before the team starts on {}", self.subject),
+                    vec![
+                        (
+                            "what matters most",
+                            false,
+                            [
+                                "Speed: a usable first version",
+                                "Quality: get it right",
+                                "Cost: the cheapest workable approach",
+                            ],
+                        ),
+                        (
+                            "by when",
+                            f.when.is_some() || f.span.is_some(),
+                            ["In two weeks", "Within a month", "No fixed deadline"],
+                        ),
+                    ],
+                    "",
+                    &[],
+                ),
             };
         let ask = parts
             .into_iter()
             .filter(|(_, known, _)| !known)
             .map(|(p, _, options)| (p, options))
             .collect();
-        Some((lead, ask, none_left, left))
+        (lead, ask, none_left, left)
     }
 
     /// The value of one slot, `None` when the request and the answer leave it open (the

@@ -2,8 +2,8 @@
 //! report, a launch, a trip, a study plan, or a generic project) and its subject.
 //!
 //! Each kind carries the material a thoughtful team would produce for it — product names, definitions
-//! of done, Markdown sections with real-looking bullets, operative domains, the one question the
-//! chair asks the person — so that a first-time visitor watching the demo sees work that is about
+//! of done, Markdown sections with real-looking bullets, operative domains, the open points the
+//! chair lists — so that a first-time visitor watching the demo sees work that is about
 //! *their* request. `{subject}` in the texts is replaced by the request's subject.
 
 /// The kinds of request the demo recognises.
@@ -64,10 +64,6 @@ pub struct Topic {
     pub extra: ProductTemplate,
     /// (area, responsibility) per operative, cycled when there are more operatives.
     pub domains: &'static [(&'static str, &'static str)],
-    /// The chair's one question to the person at Bootstrap.
-    pub question: &'static str,
-    /// The choices offered with it.
-    pub options: &'static [&'static str],
     /// Details the chair lists as missing.
     pub missing: &'static [&'static str],
     /// The charter's objectives.
@@ -589,12 +585,6 @@ pub static TOPICS: [Topic; 7] = [
             ("Facilitation", "Talking points, likely questions and contingency plans."),
             ("Evaluation", "Feedback and follow-up after the day."),
         ],
-        question: "Before we plan the workshop on {subject}: who will attend, and how long can the session be?",
-        options: &[
-            "Half a day, about 20 participants",
-            "A full day, up to 40 participants",
-            "Two hours online, any size",
-        ],
         missing: &[
             "The exact date and venue",
             "The budget for catering and materials",
@@ -740,12 +730,6 @@ pub static TOPICS: [Topic; 7] = [
             ("Channels", "Channels, content pieces and outreach."),
             ("Metrics", "Goals, tracking and the launch dashboard."),
             ("Readiness", "Risks, support and the go/no-go decision."),
-        ],
-        question: "For the launch of {subject}: what date and what budget should we plan around?",
-        options: &[
-            "Launch in six weeks, small budget",
-            "Launch in three months, moderate budget",
-            "No fixed date yet, no paid budget",
         ],
         missing: &[
             "The launch date",
@@ -893,12 +877,6 @@ pub static TOPICS: [Topic; 7] = [
             ("Accommodation", "Where to stay and why."),
             ("Practicalities", "Packing, safety and local tips."),
         ],
-        question: "To plan {subject}: how many days, who is travelling, and what budget feels right?",
-        options: &[
-            "Three days, two adults, mid-range budget",
-            "A week, a family with children, tight budget",
-            "A long weekend, solo, comfort over cost",
-        ],
         missing: &[
             "The exact travel dates",
             "The departure city",
@@ -1045,12 +1023,6 @@ pub static TOPICS: [Topic; 7] = [
             ("Methods", "Study techniques and session design."),
             ("Tracking", "Progress measures and checkpoints."),
         ],
-        question: "To shape the study plan for {subject}: when is the deadline, and how much time per week do you have?",
-        options: &[
-            "Eight weeks, about 5 hours a week",
-            "Three months, about 10 hours a week",
-            "No deadline, 2–3 hours a week",
-        ],
         missing: &[
             "The exact exam or deadline date",
             "The current level or a recent result",
@@ -1192,12 +1164,6 @@ pub static TOPICS: [Topic; 7] = [
             ("Advice", "Recommendations and next steps."),
             ("Editing", "Sources, appendix and consistency."),
         ],
-        question: "To pitch the report on {subject} right: who will read it, and how long should it be?",
-        options: &[
-            "Managers, two pages",
-            "Specialists, five to eight pages with sources",
-            "The general public, one page in plain language",
-        ],
         missing: &[
             "The deadline for the report",
             "Data or documents already available",
@@ -1335,12 +1301,6 @@ pub static TOPICS: [Topic; 7] = [
             ("Helpers", "Who does what before, during and after."),
             ("Risks", "What could go wrong on the day, and plan B."),
         ],
-        question: "Before the team starts on {subject}: when and where will it be, and what may it cost?",
-        options: &[
-            "A weekend afternoon in a free local venue",
-            "A weekday evening, small and informal",
-            "A bigger event with a little money for supplies",
-        ],
         missing: &[
             "The date",
             "The budget",
@@ -1474,12 +1434,6 @@ pub static TOPICS: [Topic; 7] = [
             ("Risk", "Risks and mitigations."),
             ("Decisions", "Options and the recommended approach."),
         ],
-        question: "Before the team starts on {subject}: what matters most, and by when?",
-        options: &[
-            "Speed: a usable first version in two weeks",
-            "Quality: take a month and get it right",
-            "Cost: the cheapest workable approach",
-        ],
         missing: &[
             "The deadline",
             "The budget",
@@ -1576,7 +1530,6 @@ mod tests {
         for t in TOPICS.iter() {
             assert_eq!(t.products.len(), 5, "{:?}", t.kind);
             assert!(t.domains.len() >= 5);
-            assert!((2..=3).contains(&t.options.len()));
             for p in t.products.iter().chain([&t.extra]) {
                 assert!(!p.sections.is_empty());
                 assert!(p.sections.iter().all(|s| s.bullets.len() >= 2));

@@ -304,7 +304,7 @@ fn facts(agenda: &str) -> Vec<String> {
                 .iter()
                 .any(|w| l.contains(w))
         })
-        .map(|s| one_line(s, 140))
+        .map(|s| whole(&one_line(s, 1000), 140))
         .collect()
 }
 
@@ -316,7 +316,10 @@ fn last_point(env: &MeetingEnvelope) -> Option<(&str, String)> {
                 .split_once("): ")
                 .map_or(text.as_str(), |(_, rest)| rest);
             let first = own.split(['.', '\n']).next().unwrap_or(own);
-            Some((speaker.as_str(), one_line(first.trim_matches('*'), 90)))
+            Some((
+                speaker.as_str(),
+                whole(&one_line(first.trim_matches('*'), 1000), 90),
+            ))
         }
         _ => None,
     })
@@ -602,16 +605,21 @@ fn minutes(env: &MeetingEnvelope) -> Minutes {
             said.join("; ")
         )
     };
-    let figures = crate::demo::facts::figures(&env.agenda);
+    // What the agenda set, in its own sentences (never a figure torn from its words).
+    let first = agenda_sentence(env);
+    let set: Vec<String> = facts(&env.agenda)
+        .into_iter()
+        .filter(|f| f.trim() != first.trim() && !first.contains(f.trim()))
+        .collect();
     Minutes {
         summary: whole(
             &format!(
                 "The meeting on “{}” {heard} and {outcome}.{}",
                 agenda_sentence(env),
-                if figures.is_empty() {
+                if set.is_empty() {
                     String::new()
                 } else {
-                    format!(" It kept to the agenda's figures: {}.", figures.join(", "))
+                    format!(" It kept to what the agenda set: {}.", set.join("; "))
                 }
             ),
             1400,
