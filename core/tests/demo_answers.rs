@@ -851,6 +851,7 @@ fn the_orchestrator_errs_now_and_then_a_few_times_a_meeting_at_most() {
     let mut decisions = 0;
     let mut fallbacks = 0;
     let mut failures = Vec::new();
+    let mut first_at = BTreeSet::new();
     for case in cases() {
         let (s, _) = play_meeting(&case, None);
         let flags: Vec<bool> = s
@@ -874,6 +875,9 @@ fn the_orchestrator_errs_now_and_then_a_few_times_a_meeting_at_most() {
         if flags.iter().take(3).any(|f| *f) {
             early += 1;
         }
+        if let Some(i) = flags.iter().position(|f| *f) {
+            first_at.insert(i);
+        }
         if n > 3 {
             failures.push(format!(
                 "{}: {n} fallbacks in {} decisions",
@@ -890,6 +894,10 @@ fn the_orchestrator_errs_now_and_then_a_few_times_a_meeting_at_most() {
     assert!(
         early * 3 <= meetings,
         "{early} of {meetings} transcripts open with a fallback in their first three decisions"
+    );
+    assert!(
+        first_at.len() > 1,
+        "every meeting errs first at the same decision: {first_at:?}"
     );
     assert!(
         fallbacks * 10 <= decisions,
