@@ -465,3 +465,39 @@ fn groq_usage_is_read_from_x_groq() {
     .unwrap();
     assert_eq!((got.input_tokens, got.output_tokens), (Some(12), Some(3)));
 }
+
+/// A thinking model's last event as Gemini sends it: `thoughtsTokenCount` apart from
+/// `candidatesTokenCount` (Gemini API "Thinking" docs: thought tokens are billed as output).
+const GEMINI_THINKING: &str = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"{}\"}],\"role\":\"model\"},\"finishReason\":\"STOP\",\"index\":0}],\"usageMetadata\":{\"promptTokenCount\":1000,\"candidatesTokenCount\":50,\"thoughtsTokenCount\":950,\"totalTokenCount\":2000}}\r\n\r\n";
+
+#[test]
+fn gemini_thinking_tokens_are_counted_and_priced_as_output() {
+    let got = run(
+        &mut gemini::StreamState::default(),
+        GEMINI_THINKING.as_bytes(),
+        &[40],
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        (got.input_tokens, got.output_tokens),
+        (Some(1000), Some(1000))
+    );
+    let body: Value =
+        serde_json::from_str(GEMINI_THINKING.trim_start_matches("data: ").trim()).unwrap();
+    assert_eq!(gemini::parse(&body).unwrap().output_tokens, Some(1000));
+    // Priced at the model's output rate: 1,000 output tokens, not the 50 of the answer alone.
+    let price = super::price::known(ProviderId::Gemini, "gemini-2.5-flash").unwrap();
+    let cost = roundtable_core::cost::of_call(
+        None,
+        Some(price),
+        got.input_tokens.zip(got.output_tokens),
+        (0, 0),
+    )
+    .unwrap();
+    assert_eq!(
+        cost.micro_usd,
+        price.of(1000, 0) + price.of(0, 1000),
+        "thoughts priced as output"
+    );
+}
