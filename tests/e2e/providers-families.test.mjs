@@ -75,6 +75,13 @@ test('Test connection answers for each provider, fills its model list, and says 
     const text = await line.textContent();
     assert.match(text, /^Connected to /, `${p}: ${text}`);
   }
+  // Each price says where and when it was read; a model the table does not know has none.
+  const note = (p) => page.textContent(`p.price-note[data-provider="${p}"]`);
+  assert.match(await note('anthropic'), /^claude-sonnet-5-5: \$2 in \/ \$10 out per million tokens \(published price read 2026-11-26 from platform\.claude\.com\/docs\/about-claude\/models\/overview and each model's page; table checked 2026-11-26\)/);
+  assert.match(await note('groq'), /^openai\/gpt-oss-120b: \$0\.15 in \/ \$0\.6 out per million tokens \(published price read 2026-11-26 from console\.groq\.com/);
+  await page.fill('input[name="model-mistral"]', 'codestral-latest');
+  await page.waitForSelector('p.price-note[data-provider="mistral"]:has-text("No price known for codestral-latest")');
+  await page.fill('input[name="model-mistral"]', '');
   // The model list fills the model field's suggestions.
   const options = await page.$$eval('datalist#models-gemini option', (os) => os.map((o) => o.value));
   assert.deepEqual(options, ['gemini-2.5-flash'], 'embedding models are left out');
