@@ -46,6 +46,8 @@ const CLAUDE: &str = "platform.claude.com/docs/about-claude/models/overview and 
 const GEMINI: &str = "ai.google.dev/gemini-api/docs/pricing";
 const GROQ: &str =
     "console.groq.com/docs/models (Groq's price column), as quoted in braintrust-proxy#925";
+const GROQ_LISTED: &str =
+    "groq.com/pricing, as listed by the aicost crate's Groq table (docs.rs/crate/aicost 0.2.4)";
 const MISTRAL: &str = "docs.mistral.ai/models/model-cards/mistral-medium-3-5-26-04";
 const FIRST_TABLE: &str = "the providers' price pages, read for the first table";
 
@@ -240,22 +242,34 @@ pub const TABLE: &[Row] = &[
     ),
     // Groq
     row("openai/gpt-oss-120b", 150_000, 600_000, "2026-11-26", GROQ),
-    row("openai/gpt-oss-20b", 75_000, 300_000, "2026-11-26", GROQ),
+    row(
+        "openai/gpt-oss-20b",
+        75_000,
+        300_000,
+        "2026-11-26",
+        GROQ_LISTED,
+    ),
     row(
         "meta-llama/llama-4-scout-17b-16e-instruct",
         110_000,
         340_000,
         "2026-11-26",
-        GROQ,
+        GROQ_LISTED,
     ),
     row(
         "llama-3.3-70b-versatile",
         590_000,
         790_000,
         "2026-11-26",
-        GROQ,
+        GROQ_LISTED,
     ),
-    row("llama-3.1-8b-instant", 50_000, 80_000, "2026-11-26", GROQ),
+    row(
+        "llama-3.1-8b-instant",
+        50_000,
+        80_000,
+        "2026-11-26",
+        GROQ_LISTED,
+    ),
 ];
 
 /// Whether `rest` (what follows a table name and a `-`) only dates or aliases it: `latest`, a
