@@ -106,6 +106,96 @@ export function stream(family, text, { stop, cut = false, refusal = false, cost,
   return { type: 'application/x-ndjson', chunks: out };
 }
 
+/**
+ * One whole (not streamed) chat completion, as an OpenAI-style API answers `stream: false`
+ * (Groq's structured outputs, OpenAI's reasoning models for an unverified organisation).
+ */
+export function whole(text, { stop, refusal = false, cost } = {}) {
+  return {
+    id: 'chatcmpl-mock', object: 'chat.completion', created: 1764000000, model: 'mock',
+    choices: [{
+      index: 0,
+      message: { role: 'assistant', content: refusal ? null : text, ...(refusal ? { refusal: text } : {}) },
+      finish_reason: stop ?? 'stop',
+    }],
+    usage: { prompt_tokens: 1000, completion_tokens: 50, total_tokens: 1050, ...(cost === undefined ? {} : { cost }) },
+  };
+}
+
+/** An OpenAI-style error body (OpenAI, Groq and Mistral's chat completions use this shape). */
+const openaiError = (message, { type = 'invalid_request_error', param = null, code = null } = {}) =>
+  ({ error: { message, type, param, code } });
+
+// Request rules each provider states, refused here the way it refuses them (400, its own error
+// shape). Each rule names its source and when it was read. `state` switches the rules a test
+// turns on (`unverifiedOrg`).
+
+/** Groq's models with structured outputs (`json_schema`): console.groq.com/docs/structured-outputs,
+ * "Supported models" (gpt-oss strict; Kimi K2 and Llama 4 best effort); read 2026-11-26. */
+const GROQ_SCHEMA_MODELS = /^(openai\/gpt-oss|moonshotai\/kimi-k2|meta-llama\/llama-4-)/;
+/** OpenAI's reasoning models (gpt-5 family, o-series): platform.openai.com/docs/guides/reasoning. */
+const OPENAI_REASONING = /^(gpt-5|o\d)/;
+
+/**
+ * Why `provider` refuses this request, as `{ status, body }`, or nothing. The rules:
+ * - Groq, `json_schema` with `stream: true`: "Streaming and tool use are not currently supported
+ *   with Structured Outputs" (console.groq.com/docs/structured-outputs, read 2026-11-26; the words
+ *   of the 400 are ours, its shape Groq's OpenAI-compatible error).
+ * - Groq, `json_schema` on a model without structured outputs: "This model does not support
+ *   response format `json_schema`" (Groq's answer as quoted in v0.app/chat/groq-api-integration-
+ *   jJZDjObZqiy, read 2026-11-26).
+ * - OpenAI, `max_tokens` on a reasoning model: 400 unsupported_parameter, "Use
+ *   'max_completion_tokens' instead" (platform.openai.com/docs/guides/reasoning; the body as OpenAI
+ *   sends it, read 2026-11-26).
+ * - OpenAI (and OpenRouter passing it on), a streamed reasoning model when `state.unverifiedOrg`:
+ *   400 "Your organization must be verified to stream this model" (the real body,
+ *   web/src/providers/fixtures/errors/openai-400-unverified-stream.json, and its sources).
+ */
+export function requestRefusal(state, entry) {
+  const { provider, body } = entry;
+  if (entry.method !== 'POST' || !body) return undefined;
+  const format = body.response_format?.type;
+  const model = String(body.model ?? '');
+  const bare = provider === 'openrouter' ? model.replace(/^openai\//, '') : model;
+  if (provider === 'groq' && format === 'json_schema' && !GROQ_SCHEMA_MODELS.test(model)) {
+    return { status: 400, body: openaiError('This model does not support response format `json_schema`. See supported models at https://console.groq.com/docs/structured-outputs#supported-models') };
+  }
+  if (provider === 'groq' && format === 'json_schema' && body.stream === true) {
+    return { status: 400, body: openaiError('response_format `json_schema` is not supported with streaming', { param: 'stream' }) };
+  }
+  if (provider === 'openai' && OPENAI_REASONING.test(model) && body.max_tokens !== undefined) {
+    return { status: 400, body: openaiError("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", { param: 'max_tokens', code: 'unsupported_parameter' }) };
+  }
+  const unverified = openaiError('Your organization must be verified to stream this model. Please go to: https://platform.openai.com/settings/organization/general and click on Verify Organization. If you just verified, it can take up to 15 minutes for access to propagate.', { param: 'stream', code: 'unsupported_value' });
+  if (state.unverifiedOrg && body.stream === true && OPENAI_REASONING.test(bare)) {
+    if (provider === 'openai') return { status: 400, body: unverified };
+    if (provider === 'openrouter' && model.startsWith('openai/')) {
+      return { status: 400, body: { error: { message: 'Provider returned error', code: 400, metadata: { raw: JSON.stringify(unverified, null, 2), provider_name: 'OpenAI' } } } };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The request headers each provider's API takes, which its CORS preflight allows (a header
+ * outside the list fails the preflight, and the browser never sends the request). From each API
+ * reference's list of request headers (platform.openai.com/docs/api-reference, openrouter.ai/docs,
+ * docs.mistral.ai/api, console.groq.com/docs/api-reference, docs.claude.com/en/api/overview with
+ * "CORS" for `anthropic-dangerous-direct-browser-access`, ai.google.dev/api, Ollama's and LM
+ * Studio's API docs); read 2026-11-26. Their servers' real preflight answers could not be read
+ * from here, so this is the documented set, not a recording.
+ */
+export const ALLOWED_HEADERS = {
+  openai: ['authorization', 'content-type', 'openai-organization', 'openai-project'],
+  openrouter: ['authorization', 'content-type', 'http-referer', 'x-title'],
+  mistral: ['authorization', 'content-type'],
+  groq: ['authorization', 'content-type'],
+  local: ['authorization', 'content-type'],
+  anthropic: ['x-api-key', 'content-type', 'anthropic-version', 'anthropic-beta', 'anthropic-dangerous-direct-browser-access'],
+  gemini: ['x-goog-api-key', 'content-type'],
+  ollama: ['authorization', 'content-type'],
+};
+
 /** The model list a provider's models endpoint answers with. */
 function models(family) {
   if (family === 'gemini') {
@@ -126,24 +216,32 @@ function models(family) {
  * once), `{ cost }` (dollars,
  * reported in the usage), or nothing (held open); it may return a promise of one.
  * `state.testReply(entry)` answers Settings' connection test. POSTs to keyed providers need
- * their key. `originPerProvider` serves each provider from its own port (see below).
+ * their key. A request that breaks a provider's rule gets its 400 first (requestRefusal); a
+ * request with `stream: false` gets one whole JSON answer (whole). `originPerProvider` serves each provider from its own port (see below).
  */
 export async function startProviderMock({ originPerProvider = false } = {}) {
-  const state = { requests: [], respond: null };
+  // `exposeRetryAfter`: Retry-After is not a CORS-safelisted response header, so the page reads
+  // it only where the provider lists it in Access-Control-Expose-Headers; hidden unless a test
+  // asks. `unverifiedOrg`: OpenAI refuses to stream its reasoning models (see requestRefusal).
+  const state = { requests: [], respond: null, preflights: [], exposeRetryAfter: false, unverifiedOrg: false };
   const handler = (req, res) => {
+    const url = new URL(req.url, 'http://mock');
+    const provider = Object.keys(PREFIXES).find((p) => url.pathname.startsWith(PREFIXES[p] + '/'));
     const cors = {
       'access-control-allow-origin': '*',
-      'access-control-allow-headers': '*',
+      'access-control-allow-headers': (ALLOWED_HEADERS[provider] ?? ['content-type']).join(', '),
       'access-control-allow-methods': 'GET, POST, OPTIONS',
-      'access-control-expose-headers': 'retry-after, retry-after-ms',
+      ...(state.exposeRetryAfter ? { 'access-control-expose-headers': 'retry-after, retry-after-ms' } : {}),
     };
     if (req.method === 'OPTIONS') {
+      // Recorded, with what the page asked to send; a header outside the provider's list is
+      // simply not allowed back, and the browser then refuses to send the request.
+      const asked = (req.headers['access-control-request-headers'] ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+      state.preflights.push({ provider, path: url.pathname, asked, refused: asked.filter((h) => !(ALLOWED_HEADERS[provider] ?? []).includes(h)) });
       res.writeHead(204, cors);
       res.end();
       return;
     }
-    const url = new URL(req.url, 'http://mock');
-    const provider = Object.keys(PREFIXES).find((p) => url.pathname.startsWith(PREFIXES[p] + '/'));
     if (!provider) {
       res.writeHead(404, { ...cors, 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `no such route ${url.pathname}` } }));
@@ -158,6 +256,8 @@ export async function startProviderMock({ originPerProvider = false } = {}) {
       const entry = {
         provider, family, method: req.method, path: url.pathname, search: url.search, rest,
         headers: req.headers, body, step: STEPS[schemaOf(body)?.title], answered: false,
+        // Whether the page asked for a stream (OpenAI-style `stream`; the other families always do).
+        streamed: body?.stream !== false,
         // When the request was read whole, and when its answer ended (ms; for benchmarks).
         at: Date.now(), endedAt: null,
       };
@@ -181,6 +281,15 @@ export async function startProviderMock({ originPerProvider = false } = {}) {
         res.end(JSON.stringify({ error: { message: 'Invalid API key provided.' } }));
         return;
       }
+      // An option or header combination the provider refuses (requestRefusal): its own 400.
+      const refused = requestRefusal(state, entry);
+      if (refused) {
+        entry.answered = true;
+        entry.refused = refused.body;
+        res.writeHead(refused.status, { ...cors, 'content-type': 'application/json' });
+        res.end(JSON.stringify(refused.body));
+        return;
+      }
       // Settings' connection test (its system message says so): `state.testReply` decides, else
       // a tiny answer. Any other request: `state.respond` (which may return a promise).
       const test = raw.includes('You are a connection test');
@@ -197,6 +306,13 @@ export async function startProviderMock({ originPerProvider = false } = {}) {
       }
       // OpenRouter reports what each call cost in its usage (dollars); the others do not.
       const cost = reply.cost ?? (provider === 'openrouter' ? 0.000321 : undefined);
+      if (family === 'openai' && !entry.streamed) {
+        entry.answered = true;
+        entry.endedAt = Date.now();
+        res.writeHead(200, { ...cors, 'content-type': 'application/json' });
+        res.end(JSON.stringify(whole(reply.refusal ?? reply.text ?? '', { ...reply, refusal: reply.refusal !== undefined, cost })));
+        return;
+      }
       const { type, chunks } = stream(family, reply.refusal ?? reply.text ?? '', { ...reply, cost });
       res.writeHead(200, { ...cors, 'content-type': type, 'cache-control': 'no-cache' });
       res.flushHeaders();

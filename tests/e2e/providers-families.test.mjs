@@ -2,8 +2,10 @@
 // points each provider's base URL at the mock and stores a key per provider; the connection test
 // makes a tiny completion and refreshes the model list; each family answers a chair's Bootstrap in its own wire format with the step's
 // schema enforced the way that provider takes it; a whole round runs with members on four
-// families; and faults (429 with Retry-After, a billing 429, 529, a cut stream, a refusal) end in
-// a bounded retry or a clear pause, never in a corrupt session. Each key goes only into its own
+// families; and faults (429 with Retry-After exposed or hidden, Gemini's per-minute and per-day
+// 429s, a billing 429, 529, a cut stream, a refusal, OpenAI refusing to stream) end in a bounded
+// retry, a call asked again whole, or a clear pause, never in a corrupt session. The mock refuses
+// what each provider refuses (Groq's streamed json_schema, …), so a wrong request fails here. Each key goes only into its own
 // provider's requests.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -73,6 +75,13 @@ test('Test connection answers for each provider, fills its model list, and says 
     const text = await line.textContent();
     assert.match(text, /^Connected to /, `${p}: ${text}`);
   }
+  // Each price says where and when it was read; a model the table does not know has none.
+  const note = (p) => page.textContent(`p.price-note[data-provider="${p}"]`);
+  assert.match(await note('anthropic'), /^claude-sonnet-5-5: \$2 in \/ \$10 out per million tokens \(published price read 2026-11-26 from platform\.claude\.com\/docs\/about-claude\/models\/overview and each model's page; table checked 2026-11-26\)/);
+  assert.match(await note('groq'), /^openai\/gpt-oss-120b: \$0\.15 in \/ \$0\.6 out per million tokens \(published price read 2026-11-26 from console\.groq\.com/);
+  await page.fill('input[name="model-mistral"]', 'codestral-latest');
+  await page.waitForSelector('p.price-note[data-provider="mistral"]:has-text("No price known for codestral-latest")');
+  await page.fill('input[name="model-mistral"]', '');
   // The model list fills the model field's suggestions.
   const options = await page.$$eval('datalist#models-gemini option', (os) => os.map((o) => o.value));
   assert.deepEqual(options, ['gemini-2.5-flash'], 'embedding models are left out');
@@ -138,6 +147,9 @@ test('every family answers a chair\'s Bootstrap in its own wire format, schema e
     }
   }
   await shot(page, 'providers-bootstrap');
+  // Every preflight asked only for headers its provider allows (ALLOWED_HEADERS in the mock).
+  assert.ok(mock.state.preflights.length > 0, 'the keyed calls were preflighted');
+  assert.deepEqual(mock.state.preflights.filter((p) => p.refused.length), [], 'no header a provider does not take');
   assert.deepEqual(unexpected(errors), []);
 });
 
@@ -175,6 +187,8 @@ async function withFaults(page, provider, faults, request) {
 test('a 429 with Retry-After, a 529 and a cut stream are retried, then the answer is taken', async () => {
   const { page, errors } = browser;
   errors.length = 0;
+  // This provider lists Retry-After in Access-Control-Expose-Headers, so the page can read it.
+  mock.state.exposeRetryAfter = true;
   const t0 = Date.now();
   await withFaults(page, 'openrouter', [
     { status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Rate limit exceeded: slow down' } } },
@@ -182,7 +196,7 @@ test('a 429 with Retry-After, a 529 and a cut stream are retried, then the answe
     { text: ANSWERS.bootstrap.chair, cut: true },
   ], 'Plan a workshop through a flaky provider.');
   const banner = await page.waitForSelector('[data-banner="retry"]', { timeout: 20000 });
-  assert.match(await banner.textContent(), /rate limiting this key \(it asks to wait 1 s\)|Trying again/);
+  assert.match(await banner.textContent(), /rate limiting this key \(it asks to wait 1 s\)/);
   await page.waitForSelector('[data-live-state="retrying"]:has-text("retrying in")', { timeout: 20000 });
   await page.waitForSelector('[data-product-id="p3"]', { timeout: 60000 });
   assert.equal(await page.$('[data-banner="retry"]'), null, 'the retry banner goes once the retry succeeded');
@@ -190,7 +204,134 @@ test('a 429 with Retry-After, a 529 and a cut stream are retried, then the answe
   const posts = mock.state.requests.filter((r) => r.method === 'POST');
   assert.equal(posts.length, 4, 'three faults, then the answer');
   assert.ok(Date.now() - t0 >= 1000, 'the Retry-After second was waited');
+  mock.state.exposeRetryAfter = false;
   assert.deepEqual(unexpected(errors), []);
+});
+
+test('a Retry-After the provider does not expose is not read: the retry waits its own backoff', async () => {
+  const { page, errors } = browser;
+  errors.length = 0;
+  assert.equal(mock.state.exposeRetryAfter, false);
+  await withFaults(page, 'mistral', [
+    { status: 429, headers: { 'retry-after': '7' }, body: { message: 'Requests rate limit exceeded' } },
+  ], 'Plan a workshop behind a hidden Retry-After.');
+  const banner = await page.waitForSelector('[data-banner="retry"]', { timeout: 20000 });
+  const text = await banner.textContent();
+  assert.match(text, /Mistral is rate limiting this key: Requests rate limit exceeded/, text);
+  assert.doesNotMatch(text, /it asks to wait/, 'the hidden header was not read');
+  assert.match(text, /Trying again in [01] s \(attempt 2 of 4\)/, `a first backoff of at most a second: ${text}`);
+  await page.waitForSelector('[data-product-id="p3"]', { timeout: 60000 });
+  await waitStatus(page, ['paused'], 30000);
+  assert.equal(mock.state.requests.filter((r) => r.method === 'POST').length, 2, 'one retry, then the answer');
+  assert.deepEqual(unexpected(errors), []);
+});
+
+/** A real Gemini 429 body kept as a fixture of the Rust error tests (with its source). */
+const geminiBody = (name) => JSON.parse(readFileSync(join(ROOT, 'web/src/providers/fixtures/errors', name), 'utf8')).body;
+
+test('Gemini: a per-minute 429 is retried after its retryDelay; a day\'s quota used up pauses', async () => {
+  const { page, errors } = browser;
+  errors.length = 0;
+  // The recorded body asks for 26 s; the same body asking for 2 s keeps the test short.
+  const perMinute = geminiBody('gemini-429-per-minute.json');
+  perMinute.error.details.find((d) => d.retryDelay).retryDelay = '2s';
+  await withFaults(page, 'gemini', [{ status: 429, body: perMinute }], 'Plan a workshop at Gemini\'s per-minute limit.');
+  const banner = await page.waitForSelector('[data-banner="retry"]', { timeout: 20000 });
+  assert.match(await banner.textContent(), /Google Gemini is rate limiting this key \(it asks to wait 2 s\): You exceeded your current quota/);
+  await page.waitForSelector('[data-product-id="p3"]', { timeout: 60000 });
+  await waitStatus(page, ['paused'], 30000);
+  assert.equal(mock.state.requests.filter((r) => r.method === 'POST').length, 2, 'retried once, then answered');
+
+  await withFaults(page, 'gemini', [{ status: 429, body: geminiBody('gemini-429-per-day.json') }], 'Plan a workshop on a spent daily quota.');
+  const paused = await page.waitForSelector('[data-banner="paused"]', { timeout: 20000 });
+  assert.match(await paused.textContent(), /quota or credit is used up/);
+  await waitStatus(page, ['paused', 'draft']);
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(mock.state.requests.filter((r) => r.method === 'POST').length, 1, 'a day\'s quota is not retried');
+  assert.deepEqual(unexpected(errors), []);
+});
+
+/** A new Research-lab session whose one member runs `model` on `provider`. */
+async function createOn(page, request, provider, model) {
+  await open(page, server.url, '#/new');
+  await page.click('button[data-preset="research-lab"]');
+  await page.fill('textarea[name="request"]', request);
+  for (const select of await page.$$('select[name="member-provider"]')) await select.selectOption(provider);
+  if (model) for (const input of await page.$$('input[name="member-model"]')) await input.fill(model);
+  await page.click('button[name="create"]');
+  await page.waitForSelector('.session-head');
+}
+
+test('Groq: json_schema only on a model that has it, asked whole (never streamed); json_object on one that has not', async () => {
+  const { page, errors } = browser;
+  errors.length = 0;
+  const posts = () => mock.state.requests.filter((r) => r.method === 'POST');
+  mock.state.requests.length = 0;
+  const answer = scripted({});
+  // The whole answer comes a moment late: the call shows as running meanwhile.
+  mock.state.respond = (entry) => ({ ...answer(entry), delay: 1500 });
+  await createOn(page, 'Plan a workshop on Groq\'s gpt-oss.', 'groq');
+  await page.click('button[name="step"]');
+  await page.waitForSelector('[data-live-state="streaming"]', { timeout: 10000 });
+  await page.waitForSelector('[data-product-id="p3"]', { timeout: 60000 });
+  await waitStatus(page, ['paused'], 30000);
+  let [r] = posts();
+  assert.equal(posts().length, 1, 'answered at once: the mock refuses a streamed json_schema on Groq');
+  assert.equal(r.body.model, 'openai/gpt-oss-120b');
+  assert.equal(r.body.stream, false);
+  assert.equal(r.body.stream_options, undefined);
+  assert.equal(r.body.response_format.type, 'json_schema');
+  assert.equal(r.body.response_format.json_schema.strict, true);
+
+  mock.state.requests.length = 0;
+  // A json_object call carries no schema (so no title naming its step): it is the Bootstrap.
+  mock.state.respond = () => ({ text: ANSWERS.bootstrap.chair });
+  await createOn(page, 'Plan a workshop on Groq\'s Llama 3.3.', 'groq', 'llama-3.3-70b-versatile');
+  await page.click('button[name="step"]');
+  await page.waitForSelector('[data-product-id="p3"]', { timeout: 60000 });
+  await waitStatus(page, ['paused'], 30000);
+  [r] = posts();
+  assert.equal(posts().length, 1, 'no refusal: Llama 3.3 is not asked for a schema it has not');
+  assert.deepEqual(r.body.response_format, { type: 'json_object' });
+  assert.equal(r.body.stream, false);
+  assert.deepEqual(unexpected(errors).filter((e) => !/status of 400/.test(e)), []);
+});
+
+test('OpenAI refusing to stream for an unverified organisation: the call is asked again whole, said once, and the next calls go whole', async () => {
+  const { page, errors } = browser;
+  errors.length = 0;
+  const posts = () => mock.state.requests.filter((r) => r.method === 'POST');
+  mock.state.requests.length = 0;
+  mock.state.unverifiedOrg = true;
+  try {
+    mock.state.respond = scripted({});
+    await createOn(page, 'Plan a workshop on an unverified OpenAI organisation.', 'openai');
+    await page.click('button[name="step"]');
+    await page.waitForSelector('[data-product-id="p3"]', { timeout: 60000 });
+    await waitStatus(page, ['paused'], 30000);
+    const [refused, whole] = posts();
+    assert.equal(posts().length, 2, 'one refused stream, then the same call whole');
+    assert.equal(refused.body.stream, true);
+    assert.match(refused.refused.error.message, /must be verified to stream/);
+    assert.equal(whole.body.stream, false);
+    assert.equal(whole.body.stream_options, undefined);
+    assert.deepEqual(whole.body.messages, refused.body.messages, 'the same call');
+    assert.deepEqual(whole.body.response_format, refused.body.response_format);
+    const notices = await page.$$eval('[data-banner="notice"]', (bs) => bs.map((b) => b.textContent));
+    assert.equal(notices.length, 1, notices.join(' | '));
+    assert.match(notices[0], /OpenAI will not stream gpt-5\.4-mini until your organisation is verified/);
+    // The next step's call goes whole at once: no second refusal, nothing said again.
+    await page.click('button[name="step"]');
+    await page.waitForFunction(() => document.querySelector('.session')?.getAttribute('data-status') !== 'paused');
+    await waitStatus(page, ['paused', 'done'], 60000);
+    const later = posts().slice(2);
+    assert.ok(later.length >= 1, 'the next step asked');
+    assert.ok(later.every((q) => q.body.stream === false && !q.refused), 'asked whole, never refused again');
+    assert.equal((await page.$$('[data-banner="notice"]')).length, 1, 'said once');
+  } finally {
+    mock.state.unverifiedOrg = false;
+  }
+  assert.deepEqual(unexpected(errors).filter((e) => !/status of 400/.test(e)), []);
 });
 
 test('a billing 429 is not retried and pauses with what to do', async () => {

@@ -39,9 +39,11 @@ function usd(micro) {
   const cents = Math.floor((micro + 5000) / 10000);
   return `$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 }
-/** What one mock call costs per provider at its default model: the mock counts 1,000 tokens in
- * and 50 out; OpenRouter reports $0.000321 itself; Ollama is free. */
-const PER_CALL = { anthropic: 3750, gemini: 425, ollama: 0, openrouter: 321, openai: 480 };
+/** What one mock call costs per provider at its default model (web/src/providers/price.rs, read
+ * 2026-11-26): the mock counts 1,000 tokens in and 50 out; claude-sonnet-5-5 at $2 / $10,
+ * gemini-3.8-flash at $0.75 / $3.75, gpt-5.4-mini at $0.75 / $4.50 per million; OpenRouter
+ * reports $0.000321 itself; Ollama is free. */
+const PER_CALL = { anthropic: 2500, gemini: 938, ollama: 0, openrouter: 321, openai: 975 };
 
 let server;
 let browser;
@@ -206,7 +208,7 @@ test('a whole meeting runs to its minutes on four wire families', async () => {
 test('a money budget pauses before the call that could cross it, names it and the Budget panel; raising it there runs on to the end', async () => {
   const { page } = browser;
   mock.state.requests.length = 0;
-  const family = { openai: 'orchestrator', gemini: 'ana', ollama: 'bo', openrouter: 'cy' };
+  const family = { openai: 'orchestrator', anthropic: 'ana', ollama: 'bo', openrouter: 'cy' };
   mock.state.respond = replay(MEETING, family).respond;
   // The team form refuses an amount that is not one, next to the limits.
   await open(page, server.url, '#/new');
@@ -216,41 +218,41 @@ test('a money budget pauses before the call that could cross it, names it and th
   await page.click('button[name="create"]');
   await page.waitForSelector('.field-error:has-text("The money budget is an amount of dollars")');
   assert.equal(await page.getAttribute('input[name="money-budget"]', 'aria-invalid'), 'true');
-  // A meeting with a budget of two cents: the orchestrator (gpt-4.1-mini, $0.40 / $1.60 per
-  // million tokens) could cost up to ≈ $0.014 a call with its longest answer, Ana's Gemini
-  // (gemini-2.5-flash, $0.30 / $2.50) up to ≈ $0.021. Each call really costs well under a cent.
+  // A meeting with a budget of five cents: the orchestrator (gpt-5.4-mini, $0.75 / $4.50 per
+  // million tokens) could cost up to ≈ $0.04 a call with its longest answer, Ana's Claude
+  // (claude-sonnet-5-5, $2 / $10) up to ≈ $0.08. Each call really costs well under a cent.
   await open(page, server.url, '#/new');
   await page.click('button[data-kind="meeting"]');
   await page.fill('textarea[name="agenda"]', 'Choose where to hold the team offsite.');
   const selects = await page.$$('select[name="attendee-provider"]');
   for (const [i, select] of selects.entries()) await select.selectOption(Object.keys(family)[i]);
-  await page.fill('input[name="money-budget"]', '$0.02');
+  await page.fill('input[name="money-budget"]', '$0.05');
   await page.click('button[name="create-meeting"]');
   await page.waitForSelector('.session-head');
   await page.click('button[name="run"]');
   await waitStatus(page, ['paused'], 60000);
   // The orchestrator's call fit; Ana's could cross the budget, so it was never made — though
-  // only $0.0005 of the $0.02 is spent.
+  // only $0.0010 of the $0.05 is spent.
   const posts = mock.state.requests.filter((q) => q.method === 'POST');
   assert.deepEqual(posts.map((q) => q.provider), ['openai'], 'one call made, none past the bound');
   const banner = await page.textContent('[data-banner="paused"]');
-  assert.match(banner, /paused before ana's call at Contribution: it could cost up to \$0\.02, which would go past the money budget \(\$0\.0005 of \$0\.02 spent\): raise it under Budget on this page, then run on — or wrap up/);
+  assert.match(banner, /paused before ana's call at Contribution: it could cost up to \$0\.08, which would go past the money budget \(\$0\.0010 of \$0\.05 spent\): raise it under Budget on this page, then run on — or wrap up/);
   const c = await costs(page);
-  assert.match(c.budget, /money budget: \$0\.0005 of \$0\.02$/);
-  assert.match(await page.textContent('[data-limit="money-budget"] .used'), /\$0\.0005 of \$0\.02 used/);
+  assert.match(c.budget, /money budget: \$0\.0010 of \$0\.05$/);
+  assert.match(await page.textContent('[data-limit="money-budget"] .used'), /\$0\.0010 of \$0\.05 used/);
   await shot(page, 'providers-money-budget');
   // The banner's link goes to the money budget's own field in the Budget panel.
   await page.click('[data-banner="paused"] [data-fix="limits"]:has-text("Raise the money budget")');
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'money-budget');
   // Running on is refused while the next call could still cross it: nothing more is asked.
   await page.click('button[name="run"]');
-  await page.waitForSelector('[data-banner="error"]:has-text("could still cost up to $0.02")');
+  await page.waitForSelector('[data-banner="error"]:has-text("could still cost up to $0.08")');
   assert.equal(mock.state.requests.filter((q) => q.method === 'POST').length, 1, 'no call past the budget');
   assert.equal(await status(page), 'paused');
   // Raised to a dollar in the Budget panel, the meeting runs on to its minutes.
   await page.fill('input[name="money-budget"]', '1');
   await page.click('button[name="save-limits"]');
-  await page.waitForSelector('[data-limit="money-budget"] .used:has-text("$0.0005 of $1.00 used")');
+  await page.waitForSelector('[data-limit="money-budget"] .used:has-text("$0.0010 of $1.00 used")');
   await page.click('button[name="run"]');
   await page.waitForFunction(() => document.querySelector('.session')?.getAttribute('data-status') !== 'paused');
   assert.equal(await waitStatus(page, ['done', 'paused'], 120000), 'done');
@@ -317,13 +319,13 @@ test('the connection test makes a real tiny completion and names each kind of fa
   };
   mock.state.requests.length = 0;
   mock.state.testReply = undefined;
-  assert.match(await verdict('openrouter'), /^Connected to OpenRouter: openai\/gpt-4\.1-mini answered in \d+\.\d s \(\{"ok": true\}\); 1000 tokens in, 50 out, cost \$0\.0003 \(reported\)\.$/);
+  assert.match(await verdict('openrouter'), /^Connected to OpenRouter: openai\/gpt-5\.4-mini answered in \d+\.\d s \(\{"ok": true\}\); 1000 tokens in, 50 out, cost \$0\.0003 \(reported\)\.$/);
   const post = mock.state.requests.find((q) => q.method === 'POST');
   assert.ok(post, 'a completion was made, not only a model list');
   assert.equal(post.body.max_tokens, 32);
   assert.match(JSON.stringify(post.body.messages), /JSON/);
   const kinds = [
-    ['anthropic', { status: 404, body: { type: 'error', error: { type: 'not_found_error', message: 'model: claude-nope' } } }, /does not know the model "claude-sonnet-4-5"/],
+    ['anthropic', { status: 404, body: { type: 'error', error: { type: 'not_found_error', message: 'model: claude-nope' } } }, /does not know the model "claude-sonnet-5-5"/],
     ['openai', { status: 429, body: { error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', code: 'insufficient_quota' } } }, /quota or credit is used up/],
     ['gemini', { status: 503, body: { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } } }, /overloaded or failing right now \(HTTP 503\)/],
     ['ollama', { text: '', stop: 'length' }, /took the call but used the test's 32 tokens/],
@@ -393,7 +395,8 @@ test('the new-session forms offer the provider\'s model list and still take a ty
   await page.selectOption('select[name="member-provider"] >> nth=0', 'gemini');
   const input = page.locator('input[name="member-model"]').first();
   const list = await input.getAttribute('list');
-  await page.waitForFunction((id) => document.getElementById(id)?.options.length > 0, list);
+  // Gemini's list (the mock's), not the one the demo provider offered before it was switched.
+  await page.waitForFunction((id) => [...(document.getElementById(id)?.options ?? [])].some((o) => o.value.startsWith('gemini')), list);
   assert.deepEqual(await page.$$eval(`#${list} option`, (os) => os.map((o) => o.value)), ['gemini-2.5-flash']);
   await page.selectOption('select[name="member-provider"] >> nth=0', 'groq');
   await page.waitForFunction((id) => [...(document.getElementById(id)?.options ?? [])].some((o) => o.value === 'mock-large'), list);
@@ -462,6 +465,8 @@ test('a whole team session runs to done with a member on every provider, each wi
         assert.ok(!JSON.stringify(b.response_format.json_schema.schema).includes('"maxLength"'), `${where}: the strict form has no length limits`);
         assert.equal(p === 'openai' ? b.max_completion_tokens : b.max_tokens, 8192, where);
         assert.equal(p === 'openai' ? b.max_tokens : b.max_completion_tokens, undefined, where);
+        // Groq does not stream structured outputs: asked whole (the mock refuses it streamed).
+        assert.equal(b.stream, p !== 'groq', `${where}: stream`);
         break;
       case 'local': // LM Studio, vLLM, llama.cpp: json_schema in the grammar form, never json_object
         assert.equal(q.rest, '/chat/completions', where);
@@ -475,7 +480,7 @@ test('a whole team session runs to done with a member on every provider, each wi
         assert.equal(b.output_config.format.schema.type, 'object', where);
         break;
       case 'gemini':
-        assert.match(q.rest + q.search, /^\/models\/gemini-2\.5-flash:streamGenerateContent\?alt=sse$/, where);
+        assert.match(q.rest + q.search, /^\/models\/gemini-3\.8-flash:streamGenerateContent\?alt=sse$/, where);
         assert.equal(b.generationConfig.responseMimeType, 'application/json', where);
         assert.equal(b.generationConfig.responseJsonSchema.type, 'object', where);
         break;

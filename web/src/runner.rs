@@ -96,6 +96,9 @@ pub struct Runner {
     pub clock: RwSignal<u64>,
     /// The last run error (storage, a refused command), shown in a banner until the next run.
     pub error: RwSignal<Option<String>>,
+    /// What the providers' adapters said once this run (a model whose answers no longer stream,
+    /// [`providers::take_notices`]), shown until dismissed.
+    pub notes: RwSignal<Vec<String>>,
     /// Another tab is the writer: nothing here may change the session.
     pub read_only: RwSignal<bool>,
     /// The session was running when the page last closed and was paused on reopening.
@@ -134,6 +137,7 @@ impl Runner {
             retrying: RwSignal::new(BTreeMap::new()),
             clock: RwSignal::new(now()),
             error: RwSignal::new(None),
+            notes: RwSignal::new(Vec::new()),
             read_only: RwSignal::new(read_only),
             reopened_paused: RwSignal::new(false),
             driving: StoredValue::new(false),
@@ -481,6 +485,10 @@ impl Runner {
             let mut batch = vec![first];
             while let Ok(more) = rx.try_recv() {
                 batch.push(more);
+            }
+            let said = providers::take_notices();
+            if !said.is_empty() {
+                self.notes.update(|n| n.extend(said));
             }
             let mut answers: Vec<(ModelCall, String, Option<Usage>)> = Vec::new();
             for (call, attempt, result) in batch {

@@ -177,7 +177,16 @@ fn ProviderRow(
                 "{m}: ${} in / ${} out per million tokens ({}); a call of 4k tokens in and 1k out costs {}.",
                 price::dollars(p.input),
                 price::dollars(p.output),
-                if own.is_some() { "your price".to_string() } else { format!("table of {}", price::PRICES_DATED) },
+                match (own, price::known_row(provider, &m)) {
+                    (Some(_), _) => "your price".to_string(),
+                    (None, Some(row)) => format!(
+                        "published price read {} from {}; table checked {}",
+                        row.read,
+                        row.source,
+                        price::PRICES_DATED
+                    ),
+                    (None, None) => "runs on your machine".to_string(),
+                },
                 roundtable_core::cost::usd(p.of(4_000, 1_000)),
             ),
             None => format!("No price known for {m}: set one to see what calls cost."),

@@ -6,6 +6,14 @@
 //! an exhausted quota or spend limit (retrying only burns the person's patience), a 400 may be an
 //! unknown model, a prompt over the context window or a low credit balance, and Gemini answers a
 //! bad key with 400. Every message names the provider and says what to do; none includes a key.
+//!
+//! Each provider's own fields are read before any word of the message: Anthropic's `error.type`
+//! and `error.details.error_code` (a 429 `enforced_spend_limit_reached` is the month's spend cap,
+//! not a rate), OpenAI's `error.code` (`organization_spend_limit_exceeded`, …), Gemini's
+//! `QuotaFailure` quota ids and `RetryInfo` (its per-minute 429 says "You exceeded your current
+//! quota", the same words as a used-up day), and OpenRouter's `error.metadata` (the upstream's own
+//! body in `raw`, its name in `provider_name`, a moderation flag in `reasons`). The real bodies
+//! these rules were written from are kept, with their sources, in `fixtures/errors/`.
 
 use roundtable_core::engine::{clause, Fix};
 use serde_json::Value;
@@ -90,6 +98,17 @@ pub enum ProviderError {
     /// The provider's content filter withheld the answer.
     #[error("the provider's content filter withheld the answer ({0})")]
     Filtered(String),
+    /// The provider will not stream this model for this account (OpenAI's gpt-5 and o-series for
+    /// an organisation that has not verified its identity: 400 "must be verified to stream",
+    /// `param: stream`). The adapter asks the same call again without streaming; this error only
+    /// reaches the person if that is refused too.
+    #[error("{provider} will not stream this model for this account: {}. The call is asked again without streaming", clause(message))]
+    StreamNotAllowed {
+        /// The provider's name.
+        provider: &'static str,
+        /// The provider's message.
+        message: String,
+    },
     /// Any other refused request (a 4xx we did not recognise).
     #[error("{provider} refused the request (HTTP {status}): {message}")]
     BadRequest {
@@ -215,18 +234,39 @@ pub fn network(url: &str, detail: impl Into<String>) -> ProviderError {
 }
 
 /// The provider's own message in an error body (`error.message` in OpenAI, Anthropic, Gemini,
-/// Mistral; `error` as a string in Ollama; `message` or `detail` elsewhere), shortened.
+/// Mistral; `error` as a string in Ollama; `message` or `detail` elsewhere), shortened. When
+/// OpenRouter wraps an upstream error (`error.metadata.raw`, its `error.message` only "Provider
+/// returned error"), the upstream's own words are given, after its name.
 pub fn error_message(body: &str) -> String {
     let value = serde_json::from_str::<Value>(body).ok();
-    let message = value
-        .as_ref()
-        .and_then(|v| {
-            v.pointer("/error/message")
-                .or_else(|| v.get("error").filter(|e| e.is_string()))
-                .or_else(|| v.get("message"))
-                .or_else(|| v.get("detail"))
-                .and_then(|m| m.as_str().map(str::to_string))
-        })
+    let own = |v: &Value| {
+        v.pointer("/error/message")
+            .or_else(|| v.get("error").filter(|e| e.is_string()))
+            .or_else(|| v.get("message"))
+            .or_else(|| v.get("detail"))
+            .and_then(|m| m.as_str().map(str::to_string))
+    };
+    let upstream = value.as_ref().and_then(|v| {
+        let raw = v.pointer("/error/metadata/raw")?;
+        let text = match raw {
+            Value::String(s) => serde_json::from_str::<Value>(s)
+                .ok()
+                .and_then(|inner| own(&inner))
+                .unwrap_or_else(|| s.trim().to_string()),
+            other => own(other).unwrap_or_else(|| other.to_string()),
+        };
+        Some(
+            match v
+                .pointer("/error/metadata/provider_name")
+                .and_then(Value::as_str)
+            {
+                Some(name) => format!("{name} says: {}", text.trim()),
+                None => text,
+            },
+        )
+    });
+    let message = upstream
+        .or_else(|| value.as_ref().and_then(own))
         .unwrap_or_else(|| body.trim().to_string());
     // Our sentences go on after the provider's words: its own full stop would double ours.
     let message = message.trim().trim_end_matches('.').to_string();
@@ -283,8 +323,83 @@ fn millis(text: &str, shift: usize) -> Option<u64> {
         .checked_add(if shift == 0 { 0 } else { frac.parse().ok()? })
 }
 
+/// What a body's structured fields say, wherever the provider puts them (an OpenRouter-wrapped
+/// upstream body included): Gemini's quota ids and whether it sent a `RetryInfo`, and
+/// OpenRouter's moderation flag.
+#[derive(Default)]
+struct Fields {
+    /// Gemini `QuotaFailure.violations[].quotaId` (`…PerMinute…`, `…PerDay…`).
+    quota_ids: Vec<String>,
+    /// A `retryDelay` was given (Gemini's `RetryInfo`).
+    retry_info: bool,
+    /// OpenRouter's moderation metadata (`reasons`, `flagged_input`).
+    moderation: bool,
+}
+
+impl Fields {
+    fn read(value: &Value) -> Fields {
+        let mut fields = Fields::default();
+        fields.walk(value, 0);
+        fields.moderation = value.pointer("/error/metadata/reasons").is_some()
+            || value.pointer("/error/metadata/flagged_input").is_some();
+        fields
+    }
+
+    fn walk(&mut self, value: &Value, depth: usize) {
+        if depth > 12 {
+            return;
+        }
+        match value {
+            Value::Object(map) => {
+                for (key, v) in map {
+                    match (key.as_str(), v) {
+                        ("quotaId", Value::String(id)) => self.quota_ids.push(id.clone()),
+                        ("retryDelay", _) => self.retry_info = true,
+                        // OpenRouter's upstream body, itself JSON in a string.
+                        ("raw", Value::String(raw)) => {
+                            if let Ok(inner) = serde_json::from_str::<Value>(raw) {
+                                self.walk(&inner, depth + 1);
+                            }
+                        }
+                        _ => self.walk(v, depth + 1),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| self.walk(v, depth + 1)),
+            _ => {}
+        }
+    }
+
+    /// Gemini's quota for the day, or a model the key has no quota for at all (`limit: 0`):
+    /// no wait brings it back, even when the body offers a `retryDelay`.
+    fn gemini_day_gone(&self, lower: &str) -> bool {
+        self.quota_ids.iter().any(|id| id.contains("PerDay")) || lower.contains("limit: 0,")
+    }
+
+    /// Gemini's per-minute limit: a `PerMinute` quota id, or a `RetryInfo` without a day's
+    /// quota gone.
+    fn gemini_per_minute(&self) -> bool {
+        self.retry_info || self.quota_ids.iter().any(|id| id.contains("PerMinute"))
+    }
+}
+
 /// Sorts an HTTP error answer into its cause. `provider` names the service, `model` the model
 /// asked for, `retry_after_ms` what [`retry_after_ms`] read from the headers and body.
+///
+/// Rules, each from the provider's documentation or a real body in `fixtures/errors/`:
+/// - 401, and 403 without OpenRouter's moderation metadata: the key. A 403 with it
+///   (`reasons`, `flagged_input`) is OpenRouter's moderation: a filtered request (OpenRouter
+///   errors docs, read 2026-11-26).
+/// - 400 "must be verified to stream" (OpenAI, also inside OpenRouter's `metadata.raw`): the
+///   call is asked again without streaming.
+/// - 429 from Gemini: a `PerDay` quota id or `limit: 0` is a used-up quota; a `PerMinute` quota
+///   id or a `RetryInfo` is a rate limit, waited for (Gemini rate-limits docs; bodies in
+///   fixtures). The words "exceeded your current quota" decide nothing when either is there.
+/// - 429 with a spend or credit code (Anthropic `enforced_spend_limit_reached`, OpenAI
+///   `insufficient_quota`, `credit_balance_exhausted`, `*_spend_limit_exceeded`,
+///   `organization_usage_limit_exceeded`): a used-up quota; any other 429 is a rate limit.
+/// - 402, and a 400 about the credit balance or the person's own usage limit (Anthropic): a
+///   used-up quota.
 pub fn classify(
     provider: &'static str,
     model: &str,
@@ -295,13 +410,22 @@ pub fn classify(
     let message = error_message(body);
     let lower = body.to_ascii_lowercase();
     let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    let fields = serde_json::from_str::<Value>(body)
+        .map(|v| Fields::read(&v))
+        .unwrap_or_default();
     let quota = has(&[
         "insufficient_quota",
         "billing",
         "credit balance",
+        "credit_balance_exhausted",
         "insufficient credits",
         "spend limit",
         "spending limit",
+        "spend_limit_exceeded",
+        "enforced_spend_limit_reached",
+        "usage_limit_exceeded",
+        "specified api usage limits",
+        "specified workspace api usage limits",
         "exceeded your current quota",
         "payment required",
     ]);
@@ -323,7 +447,19 @@ pub fn classify(
         "no such model",
         "is not found for api version",
     ]) || (lower.contains("model") && lower.contains("not found"));
+    let stream_refused = has(&["must be verified to stream"]);
+    let quota_gone = ProviderError::QuotaExhausted {
+        provider,
+        message: message.clone(),
+    };
+    let rate_limited = ProviderError::RateLimited {
+        provider,
+        retry_after_ms,
+        message: message.clone(),
+    };
     match status {
+        400..=499 if stream_refused => ProviderError::StreamNotAllowed { provider, message },
+        403 if fields.moderation => ProviderError::Filtered(message),
         401 | 403 => ProviderError::KeyRejected {
             provider,
             status,
@@ -336,13 +472,11 @@ pub fn classify(
                 message,
             }
         }
-        402 => ProviderError::QuotaExhausted { provider, message },
-        429 if quota => ProviderError::QuotaExhausted { provider, message },
-        429 => ProviderError::RateLimited {
-            provider,
-            retry_after_ms,
-            message,
-        },
+        402 => quota_gone,
+        429 if fields.gemini_day_gone(&lower) => quota_gone,
+        429 if fields.gemini_per_minute() => rate_limited,
+        429 if quota => quota_gone,
+        429 => rate_limited,
         404 => ProviderError::ModelUnknown {
             provider,
             model: model.to_string(),
@@ -354,7 +488,7 @@ pub fn classify(
             retry_after_ms,
             message,
         },
-        _ if quota => ProviderError::QuotaExhausted { provider, message },
+        _ if quota => quota_gone,
         _ if context || status == 413 => ProviderError::ContextTooLong { provider, message },
         _ if model_unknown => ProviderError::ModelUnknown {
             provider,
@@ -487,6 +621,65 @@ mod tests {
         );
         let gemini = r#"{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"17s"}]}}"#;
         assert_eq!(retry_after_ms(None, None, gemini), Some(17000));
+    }
+
+    /// Every real error body in `fixtures/errors/` is sorted as its file says: the cause, whether
+    /// it is retried, the wait read from it, and the words the person reads. Each file names its
+    /// source and the date it was read.
+    #[test]
+    fn real_error_bodies_are_sorted_by_their_own_fields() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/providers/fixtures/errors");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if !name.ends_with(".json") {
+                continue;
+            }
+            let case: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            for field in ["source", "read", "about"] {
+                assert!(case[field].is_string(), "{name} says its {field}");
+            }
+            let provider: &'static str = match case["provider"].as_str().unwrap() {
+                "Google Gemini" => "Google Gemini",
+                "Anthropic" => "Anthropic",
+                "OpenRouter" => "OpenRouter",
+                "OpenAI" => "OpenAI",
+                other => panic!("{name}: provider {other}"),
+            };
+            let body = match &case["body"] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let status = case["status"].as_u64().unwrap() as u16;
+            let wait = retry_after_ms(None, None, &body);
+            let got = classify(provider, "the-model", status, &body, wait);
+            let kind = format!("{got:?}");
+            let kind = kind.split([' ', '(', '{']).next().unwrap();
+            assert_eq!(kind, case["expect"].as_str().unwrap(), "{name}: {got:?}");
+            let retried = super::super::retry::delay_ms(&got, 1, 7);
+            match case["retry_after_ms"].as_u64() {
+                Some(ms) => {
+                    assert_eq!(got.retry_after_ms(), Some(ms), "{name}");
+                    let wait = retried.unwrap_or_else(|| panic!("{name} is retried"));
+                    assert!((ms..=ms + 250).contains(&wait), "{name}: waits {wait}");
+                }
+                None => assert_eq!(
+                    retried.is_some(),
+                    matches!(kind, "RateLimited" | "Overloaded"),
+                    "{name}"
+                ),
+            }
+            let text = got.to_string();
+            assert!(!text.contains("Provider returned error"), "{name}: {text}");
+            for words in case["message_has"].as_array().into_iter().flatten() {
+                let words = words.as_str().unwrap();
+                assert!(text.contains(words), "{name}: {text} lacks {words}");
+            }
+            seen += 1;
+        }
+        assert!(seen >= 15, "{seen} fixtures");
     }
 
     #[test]

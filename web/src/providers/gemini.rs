@@ -8,7 +8,8 @@
 //!
 //! The stream is server-sent events, each one a whole `GenerateContentResponse`: text parts of
 //! the first candidate (thought parts skipped), a `finishReason` on the last, `usageMetadata`
-//! along the way. There is no end marker: the finish reason is the end. `SAFETY`, `RECITATION`,
+//! along the way (output tokens are `candidatesTokenCount` plus `thoughtsTokenCount`: a thinking
+//! model's thoughts are billed as output). There is no end marker: the finish reason is the end. `SAFETY`, `RECITATION`,
 //! `BLOCKLIST`, `PROHIBITED_CONTENT`, `SPII` and a prompt blocked outright
 //! (`promptFeedback.blockReason`) are a filtered answer, never validated as one.
 
@@ -90,7 +91,13 @@ fn add(answer: &mut StreamedAnswer, chunk: &Value) {
     }
     let count = |name: &str| chunk.pointer(&format!("/usageMetadata/{name}"))?.as_u64();
     answer.input_tokens = count("promptTokenCount").or(answer.input_tokens);
-    answer.output_tokens = count("candidatesTokenCount").or(answer.output_tokens);
+    // Thinking models count their thoughts apart (`thoughtsTokenCount`), and they are billed as
+    // output: the answer's tokens are both (Gemini API pricing and usage docs, read 2026-11-26).
+    let output = match (count("candidatesTokenCount"), count("thoughtsTokenCount")) {
+        (None, None) => None,
+        (answer, thoughts) => Some(answer.unwrap_or(0) + thoughts.unwrap_or(0)),
+    };
+    answer.output_tokens = output.or(answer.output_tokens);
 }
 
 /// Reads a whole `generateContent` answer.

@@ -143,14 +143,17 @@ impl ProviderId {
         }
     }
 
-    /// The model used when a member names none.
+    /// The model used when a member names none: each provider's current model of its kind,
+    /// none announced for retirement when chosen (2026-11-26; sources in ARCHITECTURE.md's
+    /// providers section and `price::TABLE`). `gemini-2.5-flash` (shut down 2026-12-01),
+    /// `gpt-4.1-mini` and the `gpt-5` / `o3` family are not defaults for that reason.
     pub fn default_model(self) -> &'static str {
         match self {
             ProviderId::Demo => roundtable_core::demo::MODEL,
-            ProviderId::OpenAi => "gpt-4.1-mini",
-            ProviderId::Anthropic => "claude-sonnet-4-5",
-            ProviderId::Gemini => "gemini-2.5-flash",
-            ProviderId::OpenRouter => "openai/gpt-4.1-mini",
+            ProviderId::OpenAi => "gpt-5.4-mini",
+            ProviderId::Anthropic => "claude-sonnet-5-5",
+            ProviderId::Gemini => "gemini-3.8-flash",
+            ProviderId::OpenRouter => "openai/gpt-5.4-mini",
             ProviderId::Mistral => "mistral-medium-latest",
             ProviderId::Groq => "openai/gpt-oss-120b",
             ProviderId::Ollama => "llama3.1",
@@ -352,14 +355,77 @@ impl Provider for Http {
                         openai::parse,
                     ),
                 };
+            let mut call = call;
+            if unstreamed(id, request.model) {
+                openai::without_stream(&mut call);
+            }
             // Queued here while the provider already has its limit of calls out.
             let _slot = limit::acquire(id, request.limit).await;
             if request.abort.is_some_and(|a| a.aborted()) {
                 return Err(errors::network(&call.url, "stopped before it was sent"));
             }
-            complete_streamed(id, request.model, call, &request, decoder.as_mut(), parse).await
+            let streamed = call.body.get("stream") == Some(&Value::Bool(true));
+            let first = complete_streamed(
+                id,
+                request.model,
+                call.clone(),
+                &request,
+                decoder.as_mut(),
+                parse,
+            )
+            .await;
+            match first {
+                // The provider will not stream this model for this account: the same call
+                // again as one whole answer, and this model asked so from now on (said once).
+                Err(ProviderError::StreamNotAllowed { .. }) if streamed => {
+                    remember_unstreamed(id, request.model);
+                    openai::without_stream(&mut call);
+                    complete_streamed(id, request.model, call, &request, decoder.as_mut(), parse)
+                        .await
+                }
+                other => other,
+            }
         })
     }
+}
+
+thread_local! {
+    /// Provider and model pairs that refused a streamed call in this tab: asked for whole answers
+    /// from then on, so the refused stream costs one request, once.
+    static UNSTREAMED: std::cell::RefCell<std::collections::BTreeSet<(&'static str, String)>> =
+        const { std::cell::RefCell::new(std::collections::BTreeSet::new()) };
+    /// What the adapters told the person since the runner last looked ([`take_notices`]).
+    static NOTICES: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether `model` on `provider` is asked for whole answers in this tab (it refused to stream).
+fn unstreamed(provider: ProviderId, model: &str) -> bool {
+    UNSTREAMED.with(|u| u.borrow().contains(&(provider.as_str(), model.to_string())))
+}
+
+/// Notes that `model` on `provider` refused to stream, and says so once, in words the person
+/// reads ([`take_notices`]).
+fn remember_unstreamed(provider: ProviderId, model: &str) {
+    let new = UNSTREAMED.with(|u| {
+        u.borrow_mut()
+            .insert((provider.as_str(), model.to_string()))
+    });
+    if new {
+        NOTICES.with(|n| n.borrow_mut().push(stream_refused_notice(provider, model)));
+    }
+}
+
+/// The words said once when a model's answers stop streaming.
+pub fn stream_refused_notice(provider: ProviderId, model: &str) -> String {
+    format!(
+        "{} will not stream {model} until your organisation is verified (its console: Settings →          Organization → Verify). Its answers now come whole: you see each one when it is done,          not as it is written.",
+        provider.label()
+    )
+}
+
+/// What the adapters have told the person since the last call of this (each said once).
+pub fn take_notices() -> Vec<String> {
+    NOTICES.with(|n| std::mem::take(&mut *n.borrow_mut()))
 }
 
 /// A family's reader of a whole (not streamed) JSON answer.

@@ -7,11 +7,20 @@
 //! - the token limit is `max_completion_tokens` for OpenAI (its gpt-5 and o-series models refuse
 //!   `max_tokens`), `max_tokens` elsewhere;
 //! - the answer's schema goes as `response_format: json_schema`, in OpenAI's strict form for
-//!   OpenAI, OpenRouter and Mistral (strict on), Groq (strict only on its `gpt-oss` models, the
-//!   ones its docs say enforce it), and in the grammar form for local servers. Without a schema a
-//!   cloud service gets `json_object`; a local server gets no `response_format` at all, because
-//!   LM Studio refuses `json_object` (it takes only `json_schema` or `text`);
+//!   OpenAI, OpenRouter and Mistral (strict on), and in the grammar form for local servers. Groq
+//!   takes `json_schema` only on the models its structured-outputs page lists ([`groq_schema`]:
+//!   strict on `gpt-oss`, best effort on Kimi K2 and Llama 4) and `json_object` on the others, our
+//!   validator judging the answer. Without a schema a cloud service gets `json_object`; a local
+//!   server gets no `response_format` at all, because LM Studio refuses `json_object` (it takes
+//!   only `json_schema` or `text`);
+//! - the answer is streamed, except on Groq: its docs say streaming is not supported with
+//!   structured outputs, so a Groq call with a `response_format` asks for one whole answer
+//!   (`stream: false`); the call still shows as running until it comes;
 //! - usage in the stream is asked for where it is documented (`stream_options`).
+//!
+//! OpenAI refuses to stream its reasoning models (gpt-5, o-series) for an organisation that has
+//! not verified its identity (400 "must be verified to stream this model", `param: stream`): the
+//! adapter then asks the same call again with [`without_stream`] (see `providers::Http`).
 //!
 //! The answer streams in; [`StreamState`] adds up the chunks (text, refusal, finish reason,
 //! usage with OpenRouter's reported `cost`, and Groq's `x_groq.usage`). A server that ignores `stream` and
@@ -35,9 +44,27 @@ pub(crate) fn role(role: ChatRole) -> &'static str {
     }
 }
 
-/// Whether Groq enforces a strict schema for `model` (its docs: the `gpt-oss` models).
-fn groq_strict(model: &str) -> bool {
-    model.starts_with("openai/gpt-oss")
+/// How Groq takes a schema for `model`: `Some(true)` strict (constrained decoding: the
+/// `gpt-oss` models), `Some(false)` best effort (Kimi K2, Llama 4), `None`: no structured
+/// outputs at all, so `json_object` and our validator. From Groq's structured-outputs page
+/// (console.groq.com/docs/structured-outputs, "Supported models"; read 2026-11-26).
+pub fn groq_schema(model: &str) -> Option<bool> {
+    if model.starts_with("openai/gpt-oss") {
+        Some(true)
+    } else if model.starts_with("moonshotai/kimi-k2") || model.starts_with("meta-llama/llama-4-") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// The same call asked for as one whole answer: `stream: false` and no `stream_options` (which
+/// OpenAI refuses without `stream: true`).
+pub fn without_stream(call: &mut HttpCall) {
+    if let Some(fields) = call.body.as_object_mut() {
+        fields.insert("stream".into(), json!(false));
+        fields.remove("stream_options");
+    }
 }
 
 /// The `response_format` for this service and schema, if any.
@@ -51,10 +78,10 @@ fn response_format(ask: &Ask<'_>) -> Option<Value> {
     match (ask.provider, ask.schema) {
         (ProviderId::Local, Some(s)) => Some(format(true, provider_schema::grammar(s))),
         (ProviderId::Local, None) => None,
-        (ProviderId::Groq, Some(s)) => Some(format(
-            groq_strict(ask.model),
-            provider_schema::openai_strict(s),
-        )),
+        (ProviderId::Groq, Some(s)) => match groq_schema(ask.model) {
+            Some(strict) => Some(format(strict, provider_schema::openai_strict(s))),
+            None => Some(json!({ "type": "json_object" })),
+        },
         (_, Some(s)) => Some(format(true, provider_schema::openai_strict(s))),
         (_, None) => Some(json!({ "type": "json_object" })),
     }
@@ -92,11 +119,16 @@ pub fn build(ask: &Ask<'_>) -> HttpCall {
         .key
         .map(|k| vec![("Authorization", format!("Bearer {k}"))])
         .unwrap_or_default();
-    HttpCall {
+    let mut call = HttpCall {
         url: format!("{}/chat/completions", ask.base),
         headers,
         body,
+    };
+    // Groq: "Streaming is not supported with Structured Outputs" (its structured-outputs page).
+    if ask.provider == ProviderId::Groq && call.body.get("response_format").is_some() {
+        without_stream(&mut call);
     }
+    call
 }
 
 /// The stop reason for a `finish_reason`.

@@ -118,11 +118,84 @@ fn openrouter_mistral_and_groq_get_their_own_url_and_token_field() {
         groq.body["response_format"]["json_schema"]["strict"],
         json!(true)
     );
-    let groq_llama = build(ProviderId::Groq, "llama-3.3-70b-versatile", Some(&schema));
+}
+
+/// Groq's structured-outputs page (console.groq.com/docs/structured-outputs, read 2026-11-26):
+/// `json_schema` only on the models it lists (strict on gpt-oss, best effort on Kimi K2 and
+/// Llama 4), and "streaming is not supported" with structured outputs. Any other Groq model gets
+/// `json_object`, and no Groq call with a response format streams.
+#[test]
+fn groq_gets_a_schema_only_where_it_has_one_and_never_streams_it() {
+    let schema = plan_schema();
+    let gpt_oss = build(ProviderId::Groq, "openai/gpt-oss-120b", Some(&schema));
     assert_eq!(
-        groq_llama.body["response_format"]["json_schema"]["strict"],
+        gpt_oss.url,
+        "https://api.groq.com/openai/v1/chat/completions"
+    );
+    let format = &gpt_oss.body["response_format"];
+    assert_eq!(format["type"], "json_schema");
+    assert_eq!(format["json_schema"]["strict"], json!(true));
+    let kimi = build(
+        ProviderId::Groq,
+        "moonshotai/kimi-k2-instruct-0905",
+        Some(&schema),
+    );
+    assert_eq!(
+        kimi.body["response_format"]["json_schema"]["strict"],
         json!(false)
     );
+    let llama4 = build(
+        ProviderId::Groq,
+        "meta-llama/llama-4-scout-17b-16e-instruct",
+        Some(&schema),
+    );
+    assert_eq!(llama4.body["response_format"]["type"], "json_schema");
+    let llama = build(ProviderId::Groq, "llama-3.3-70b-versatile", Some(&schema));
+    assert_eq!(
+        llama.body["response_format"],
+        json!({ "type": "json_object" })
+    );
+    for call in [&gpt_oss, &kimi, &llama4, &llama] {
+        assert_eq!(call.body["stream"], json!(false), "{}", call.body["model"]);
+        assert!(call.body.get("stream_options").is_none());
+    }
+    // A whole (not streamed) Groq answer is read as one chat completion.
+    let whole = json!({
+        "choices": [{ "message": { "role": "assistant", "content": "{}" }, "finish_reason": "stop" }],
+        "usage": { "prompt_tokens": 900, "completion_tokens": 40 },
+    });
+    let done = openai::parse(&whole).unwrap();
+    assert_eq!((done.text.as_str(), done.output_tokens), ("{}", Some(40)));
+}
+
+/// OpenAI's 400 "must be verified to stream this model": the call is asked again whole, and the
+/// person is told once per model, not on every call.
+#[test]
+fn a_refused_stream_is_asked_again_whole_and_said_once() {
+    let schema = plan_schema();
+    let mut call = build(ProviderId::OpenAi, "gpt-5.5", Some(&schema));
+    assert_eq!(call.body["stream"], json!(true));
+    assert!(call.body.get("stream_options").is_some());
+    let before = call.body.clone();
+    openai::without_stream(&mut call);
+    assert_eq!(call.body["stream"], json!(false));
+    assert!(call.body.get("stream_options").is_none());
+    // Nothing else changes: same schema, same token field.
+    assert_eq!(call.body["response_format"], before["response_format"]);
+    assert_eq!(
+        call.body["max_completion_tokens"],
+        before["max_completion_tokens"]
+    );
+    let _ = super::take_notices();
+    assert!(!super::unstreamed(ProviderId::OpenAi, "o3"));
+    super::remember_unstreamed(ProviderId::OpenAi, "o3");
+    super::remember_unstreamed(ProviderId::OpenAi, "o3");
+    assert!(super::unstreamed(ProviderId::OpenAi, "o3"));
+    assert!(!super::unstreamed(ProviderId::OpenAi, "gpt-5.5"));
+    let said = super::take_notices();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].contains("OpenAI will not stream o3"), "{}", said[0]);
+    assert!(super::take_notices().is_empty());
 }
 
 #[test]
@@ -464,4 +537,40 @@ fn groq_usage_is_read_from_x_groq() {
     )
     .unwrap();
     assert_eq!((got.input_tokens, got.output_tokens), (Some(12), Some(3)));
+}
+
+/// A thinking model's last event as Gemini sends it: `thoughtsTokenCount` apart from
+/// `candidatesTokenCount` (Gemini API "Thinking" docs: thought tokens are billed as output).
+const GEMINI_THINKING: &str = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"{}\"}],\"role\":\"model\"},\"finishReason\":\"STOP\",\"index\":0}],\"usageMetadata\":{\"promptTokenCount\":1000,\"candidatesTokenCount\":50,\"thoughtsTokenCount\":950,\"totalTokenCount\":2000}}\r\n\r\n";
+
+#[test]
+fn gemini_thinking_tokens_are_counted_and_priced_as_output() {
+    let got = run(
+        &mut gemini::StreamState::default(),
+        GEMINI_THINKING.as_bytes(),
+        &[40],
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        (got.input_tokens, got.output_tokens),
+        (Some(1000), Some(1000))
+    );
+    let body: Value =
+        serde_json::from_str(GEMINI_THINKING.trim_start_matches("data: ").trim()).unwrap();
+    assert_eq!(gemini::parse(&body).unwrap().output_tokens, Some(1000));
+    // Priced at the model's output rate: 1,000 output tokens, not the 50 of the answer alone.
+    let price = super::price::known(ProviderId::Gemini, "gemini-2.5-flash").unwrap();
+    let cost = roundtable_core::cost::of_call(
+        None,
+        Some(price),
+        got.input_tokens.zip(got.output_tokens),
+        (0, 0),
+    )
+    .unwrap();
+    assert_eq!(
+        cost.micro_usd,
+        price.of(1000, 0) + price.of(0, 1000),
+        "thoughts priced as output"
+    );
 }

@@ -313,6 +313,13 @@ fn Banners() -> impl IntoView {
                 <button class="ghost small" on:click=move |_| runner.error.set(None)>"Dismiss"</button>
             </div>
         })}
+        // What a provider's adapter said once (a model's answers no longer stream).
+        {move || runner.notes.get().into_iter().map(|text| view! {
+            <div class="banner warn" role="status" data-banner="notice">
+                <span class="grow">{text}</span>
+                <button class="ghost small" on:click=move |_| runner.notes.set(Vec::new())>"Dismiss"</button>
+            </div>
+        }).collect_view()}
         // A retry waiting, with its countdown (core's words; gone once the retry is out).
         {move || {
             let facts = runner.facts(false);
