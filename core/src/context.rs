@@ -83,13 +83,17 @@ pub struct Envelope {
     pub activity_counts: Vec<ActivityCount>,
     /// The chair's latest remark addressed to this member or the team.
     pub last_chair_note: Option<String>,
+    /// The round the chair wrote [`Envelope::last_chair_note`] in: a reader tells a stale note
+    /// from this round's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_chair_note_round: Option<u32>,
     /// Remarks addressed to this member (or to the team / chair when this member is the chair)
     /// in the last round, including the person's remarks to the chair.
     pub remarks_received: Vec<RemarkView>,
     /// Questions the team asked the person and the answers, oldest first.
     pub person_answers: Vec<PersonAnswerView>,
-    /// The chair (Bootstrap, PlanAssign): Bootstrap's `missingDetails`, what the person did not
-    /// say and the team assumed, at most [`MISSING_MAX`] (`missing_details_more` counts the rest).
+    /// The chair (Bootstrap, PlanAssign), the writers and the envoy: Bootstrap's
+    /// `missingDetails`, what the person did not say and the team assumed, at most [`MISSING_MAX`] (`missing_details_more` counts the rest).
     pub missing_details: Vec<String>,
     /// How many collabs, remarks, answers and missing details the lists above leave out.
     #[serde(default)]
@@ -907,15 +911,17 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
                 .iter()
                 .any(|x| x == member_id || x == "team" || (is_chair && x == "chair"))
     };
-    let last_chair_note = if is_chair {
+    let last_chair_note_at = if is_chair {
         None
     } else {
         s.remarks
             .iter()
             .rev()
             .find(|r| r.from == "chair" && addressed(r))
-            .map(|r| r.content.clone())
+            .map(|r| (r.round, r.content.clone()))
     };
+    let last_chair_note_round = last_chair_note_at.as_ref().map(|(r, _)| *r);
+    let last_chair_note = last_chair_note_at.map(|(_, n)| n);
     let (remarks_received, remarks_more) = last_of(
         s.remarks
             .iter()
@@ -1019,8 +1025,11 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
     let (recent_activity, activity_counts) =
         recent_activity(&s.activity, detail_from, own_rounds, &shown, &team_order);
 
+    // What is still open reaches whoever must say so: the chair as it plans, the writers (who
+    // say what is uncertain) and the envoy (who tells the person what is still open).
     let chair_plans = is_chair && matches!(step, Step::Bootstrap | Step::PlanAssign);
-    let (missing_details, missing_more) = if chair_plans {
+    let sees_open = chair_plans || matches!(step, Step::Write | Step::Presentation);
+    let (missing_details, missing_more) = if sees_open {
         let list: Vec<String> = s
             .missing_details
             .iter()
@@ -1103,6 +1112,7 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
         recent_activity,
         activity_counts,
         last_chair_note,
+        last_chair_note_round,
         remarks_received,
         person_answers,
         missing_details,
@@ -1970,38 +1980,63 @@ fn step_mistakes(step: Step) -> String {
     }
 }
 
+/// Whether this call's prompt offers `request_context`: only where a listed product has a
+/// version to serve. At Bootstrap, or before anything is written, a request can only answer
+/// "no version yet", and the prompt says nothing of it (the validator still accepts the form).
+fn context_offered(env: &Envelope) -> Option<&str> {
+    use crate::protocol::team::examples;
+    if env.step == Step::Bootstrap {
+        return None;
+    }
+    examples::product_with_version(env)
+}
+
 fn output_structure(env: &Envelope) -> String {
     use crate::protocol::team::examples;
     let step = env.step;
+    let mut forms = vec!["\"final_output\""];
+    if context_offered(env).is_some() {
+        forms.push("\"request_context\"");
+    }
+    if step.allows_halt() {
+        forms.push("\"halt\"");
+    }
+    let last = forms.pop().unwrap_or_default();
     let mut out = String::from(
         "Answer with exactly one JSON object, no code fence, no text around it. responseType is ",
     );
-    out.push_str(if step.allows_halt() {
-        "\"final_output\", \"request_context\" or \"halt\".\n"
+    if forms.is_empty() {
+        let _ = writeln!(out, "{last}.");
     } else {
-        "\"final_output\" or \"request_context\".\n"
-    });
+        let _ = writeln!(out, "{} or {last}.", forms.join(", "));
+    }
     out.push_str("Final output, for example:\n");
     out.push_str(&examples::final_output(env));
     out.push('\n');
     out.push_str(&final_output_notes(env));
     if step == Step::PlanAssign {
-        out.push_str("Other tree operations:\n");
-        out.push_str(&examples::other_tree_operations(env));
+        let ops = examples::other_tree_operations(env);
+        out.push_str(if ops.contains("\"ADD\"") {
+            "Tree operations:\n"
+        } else {
+            "Other tree operations:\n"
+        });
+        out.push_str(&ops);
         out.push('\n');
     }
-    let _ = write!(
-        out,
-        "Request context:\n{{\"responseType\":\"request_context\",\"contextRequests\":[{{\"productId\":\"{}\",\"need\":\"full_content\",\"reason\":\"Why you need it.\"}}]}}\nneed: full_content (the latest version), version_history, all_feedback or peer_content (its children one line each — this opens a folded branch — and their latest content by others); {}-{} requests; reason ≤ {} chars.\n",
-        examples::some_product(env),
-        limits::CONTEXT_REQUESTS_MIN,
-        limits::CONTEXT_REQUESTS_MAX,
-        limits::CONTEXT_REASON_MAX
-    );
+    if let Some(product) = context_offered(env) {
+        let _ = write!(
+            out,
+            "Request context:\n{{\"responseType\":\"request_context\",\"contextRequests\":[{{\"productId\":\"{product}\",\"need\":\"full_content\",\"reason\":\"Why you need it.\"}}]}}\nneed: full_content (the latest version), version_history, all_feedback or peer_content (its children one line each — this opens a folded branch — and their latest content by others); {}-{} requests; reason ≤ {} chars.\n",
+            limits::CONTEXT_REQUESTS_MIN,
+            limits::CONTEXT_REQUESTS_MAX,
+            limits::CONTEXT_REASON_MAX
+        );
+    }
     if step.allows_halt() {
         let _ = write!(
             out,
-            "Halt:\n{{\"responseType\":\"halt\",\"halt\":{{\"type\":\"question\",\"to\":[\"user-1\"],\"message\":\"Your question.\",\"options\":[\"One answer\",\"Another\"]}}}}\ntype: question (options optional){}; message ≤ {} chars.\n",
+            "Halt:\n{{\"responseType\":\"halt\",\"halt\":{{\"type\":\"question\",\"to\":[\"user-1\"],\"message\":\"Your question.\",\"options\":[\"One answer\",\"Another\"]}}}}\ntype: question (options optional){}; to: [\"user-1\"]; message ≤ {} chars.\n",
             if step == Step::Bootstrap {
                 ""
             } else {
@@ -2010,18 +2045,31 @@ fn output_structure(env: &Envelope) -> String {
             limits::HALT_MESSAGE_MAX
         );
     }
-    // Bootstrap's and Presentation's outputs have no collabs or remarks.
-    if !matches!(step, Step::Bootstrap | Step::Presentation) {
-        let (collab, remark) = examples::shared_parts(env);
-        let _ = write!(
-            out,
-            "Collabs and remarks (each list may be []):\n- collab: {collab}\n  type: feedback, question, suggestion, endorsement or concern; importance {}-{}; comment ≤ {} chars, shortestSummary ≤ {}; optional: refersToVersion, addresseeIds, respondingToCollabIds, referencesProductIds.\n- remark: {remark}\n  recipients: member ids, user, chair or team; type: question, suggestion, observation, note, missing_detail, blocker or comment; content ≤ {} chars; optional: isBlocker.\n",
-            limits::SCALE_MIN,
-            limits::SCALE_MAX,
-            limits::COLLAB_COMMENT_MAX,
-            limits::COLLAB_SUMMARY_MAX,
-            limits::REMARK_CONTENT_MAX
-        );
+    let (collab, remark) = examples::shared_parts(env);
+    let remark_notes = format!(
+        "recipients (at least one): member ids, user, chair or team; type: question, suggestion, observation, note, missing_detail, blocker or comment; content ≤ {} chars; optional: isBlocker.",
+        limits::REMARK_CONTENT_MAX
+    );
+    match step {
+        // Bootstrap's and Presentation's outputs have neither collabs nor remarks.
+        Step::Bootstrap | Step::Presentation => {}
+        // PlanAssign's output has remarks only (000): the chair's feedback goes in directives.
+        Step::PlanAssign => {
+            let _ = write!(
+                out,
+                "Remarks (the list may be []):\n- remark: {remark}\n  {remark_notes}\n"
+            );
+        }
+        _ => {
+            let _ = write!(
+                out,
+                "Collabs and remarks (each list may be []):\n- collab: {collab}\n  type: feedback, question, suggestion, endorsement or concern; importance {}-{}; comment ≤ {} chars, shortestSummary ≤ {}; optional: refersToVersion, addresseeIds, respondingToCollabIds, referencesProductIds.\n- remark: {remark}\n  {remark_notes}\n",
+                limits::SCALE_MIN,
+                limits::SCALE_MAX,
+                limits::COLLAB_COMMENT_MAX,
+                limits::COLLAB_SUMMARY_MAX,
+            );
+        }
     }
     out
 }
@@ -2036,12 +2084,20 @@ fn final_output_notes(env: &Envelope) -> String {
             limits::PRODUCT_DOD_MAX,
             limits::MISSION_MAX
         ),
-        Step::Reflect => "dodStatus: met, partially_met or not_met.\n".into(),
+        Step::Reflect => "dodStatus: met, partially_met or not_met; optional: blockers, what stops the product that only someone else can clear (the chair reads them when it plans).\n".into(),
         Step::PlanAssign => format!(
-            "Lists you do not need may be []. ADD: newId new-1, new-2, … names the product in later parts of this answer only; type: Content, Decision, Collection or Orchestration; name ≤ {} chars, dod ≤ {}; the tree is at most {} levels deep. Assign to operatives only; an assignment may add \"attachedContext\":[{{\"productId\":\"…\",\"include\":[\"content\",\"feedback\"],\"reason\":\"Why they need it.\"}}]. Reject: {{\"productId\":\"…\",\"accepted\":false,\"rejectionReason\":\"What to change.\"}}. UPDATE may change name, type, dod, description, assignee (null unassigns). Optional: chairVersions (versions you write yourself) and bootstrapOverrides (only when the mission really changed).\n",
+            "Lists you do not need may be []. ADD: newId new-1, new-2, … names the product in later parts of this answer only; type: Content, Decision, Collection or Orchestration; name ≤ {} chars, dod ≤ {}; the tree is at most {} levels deep. Assign to operatives only; an assignment may add \"attachedContext\":[{{\"productId\":\"…\",\"include\":[\"content\",\"feedback\"],\"reason\":\"Why they need it.\"}}]. Accept names the versionId; reject: {{\"productId\":\"…\",\"accepted\":false,\"rejectionReason\":\"What to change.\"}}. UPDATE may change name, type, dod, description, assignee (null unassigns); never the root p0.\nOptional, rarely: \"chairVersions\":[{{\"productId\":\"{product}\",\"content\":\"The whole product in Markdown, when writing it yourself is faster than a round.\",\"changeSummary\":\"What you changed.\"}}] (content {}-{} chars; not for p0). \"bootstrapOverrides\":{{\"objectives\":\"The objectives as they now stand.\"}} only when the mission really changed, with only the fields that change: mission ≤ {} chars, objectives ≤ {}, personas (member id → persona ≤ {}), operativeDomains (operative id → responsibility ≤ {}, area ≤ {}).\n",
             limits::PRODUCT_NAME_MAX,
             limits::PRODUCT_DOD_MAX,
-            limits::TREE_DEPTH_MAX
+            limits::TREE_DEPTH_MAX,
+            limits::CONTENT_MIN,
+            limits::CONTENT_MAX,
+            limits::MISSION_MAX,
+            limits::OBJECTIVES_MAX,
+            limits::PERSONA_MAX,
+            limits::DOMAIN_RESPONSIBILITY_MAX,
+            limits::DOMAIN_AREA_MAX,
+            product = crate::protocol::team::examples::some_product(env),
         ),
         Step::Write => format!(
             "contentTitle ≤ {} chars; content {}-{} chars.\n",
@@ -2131,7 +2187,7 @@ fn directive_line(d: &Directive) -> String {
         one_line(&d.why, 600)
     );
     if let Some(c) = d.context.as_deref().filter(|c| !c.trim().is_empty()) {
-        let _ = write!(out, " | note: {}", one_line(c, 600));
+        let _ = write!(out, " | chair's note: {}", one_line(c, 600));
     }
     out
 }
@@ -2210,7 +2266,7 @@ fn render_user(env: &Envelope) -> String {
                 a.directive.objective, a.directive.dod, a.directive.why
             );
             if let Some(c) = &a.directive.context {
-                let _ = writeln!(out, "  Note from the chair: {c}");
+                let _ = writeln!(out, "  Chair's note: {c}");
             }
             if let Some(v) = &a.current_version {
                 let _ = writeln!(out, "  Latest version: {} (see the structure above)", v.id);
@@ -2440,7 +2496,14 @@ fn render_user(env: &Envelope) -> String {
         out.push('\n');
     }
     if let Some(n) = &env.last_chair_note {
-        let _ = writeln!(out, "Last chair personal note: {}\n", n.trim());
+        match env.last_chair_note_round {
+            Some(r) => {
+                let _ = writeln!(out, "Chair's note (round {r}): {}\n", n.trim());
+            }
+            None => {
+                let _ = writeln!(out, "Chair's note: {}\n", n.trim());
+            }
+        }
     }
     if !env.remarks_received.is_empty() {
         out.push_str("Remarks for you:\n");
@@ -2470,17 +2533,30 @@ fn render_user(env: &Envelope) -> String {
         }
         None => out.push_str("Mission charter: not written yet (that is your task).\n\n"),
     }
-    // The one place that says how many context requests are left (the rules show the form).
-    if env.call.final_output_required {
-        out.push_str("You have used all your context requests at this step: answer with your final output now.");
-    } else {
-        let _ = write!(
-            out,
-            "If something essential is missing, you may ask for context ({} request(s) left at this step; then a final output is required).",
-            env.call.context_requests_left
-        );
+    // The one place that says how many context requests are left (the rules show the form),
+    // and where a missing fact about the person goes instead.
+    if context_offered(env).is_some() {
+        if env.call.final_output_required {
+            out.push_str("You have used all your context requests at this step: answer with your final output now.");
+        } else {
+            let _ = write!(
+                out,
+                "To read a product's content, history or feedback that is not shown here, ask for context ({} request(s) left at this step; then a final output is required).",
+                env.call.context_requests_left
+            );
+        }
     }
-    out
+    // Bootstrap's and PlanAssign's rules say to halt with a question; Presentation only reports.
+    if matches!(
+        env.step,
+        Step::Reflect | Step::Write | Step::PeerReview | Step::Inspection
+    ) {
+        if !out.ends_with("\n\n") {
+            out.push(' ');
+        }
+        out.push_str("A fact only the person knows is not in any product: say what you assumed in a remark to user.");
+    }
+    out.trim_end().to_string()
 }
 
 /// The product tree as this member sees it (003's "Reminder: current project structure"), with

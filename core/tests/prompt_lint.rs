@@ -36,8 +36,8 @@ struct Sent {
     now: u64,
 }
 
-/// Every call of a scripted demo session of each kind, with the session at the time.
-fn sessions() -> Vec<Sent> {
+/// Every call of a scripted demo team session, with the session at the time.
+fn team_session() -> Vec<Sent> {
     let mut out = Vec::new();
     let team = SessionConfig::standard(
         "Plan a half-day workshop for twenty people on customer interviews.",
@@ -47,6 +47,13 @@ fn sessions() -> Vec<Sent> {
         demo_ref(),
     );
     play(Session::new_team(team, 0).unwrap(), &mut out);
+    out
+}
+
+/// Every call of a scripted demo meeting of four (more than the turns of a phase), with the
+/// session at the time.
+fn meeting_session() -> Vec<Sent> {
+    let mut out = Vec::new();
     let meeting = MeetingConfig::standard(
         "Pick a database for the notes app.\nWe have 3 weeks and a budget of £200 a month.",
         &[
@@ -176,12 +183,24 @@ fn has_word(text: &str, word: &str) -> bool {
 }
 
 /// The fields of a step's answer: the properties reachable from the schema's root (a shared
-/// definition the step never uses, such as `Halt` on a step without halt, does not count).
-fn answer_fields(step: &str) -> BTreeSet<String> {
+/// definition the step never uses, such as `Halt` on a step without halt, does not count), in
+/// the answer forms the prompt offers (`offered`: the `responseType`s it names; a form the
+/// prompt does not offer need not be explained).
+fn answer_fields(step: &str, offered: &dyn Fn(&str) -> bool) -> BTreeSet<String> {
     let root = schema(step);
     let mut all = BTreeSet::new();
     let mut seen = BTreeSet::new();
-    reachable(&root, &root, &mut all, &mut seen);
+    match root.get("oneOf").and_then(Value::as_array) {
+        Some(branches) => {
+            for b in branches {
+                let form = b["properties"]["responseType"]["const"].as_str();
+                if form.is_none_or(offered) {
+                    reachable(&root, b, &mut all, &mut seen);
+                }
+            }
+        }
+        None => reachable(&root, &root, &mut all, &mut seen),
+    }
     all
 }
 
@@ -252,8 +271,9 @@ fn instructions(text: &str) -> String {
 fn sentences(text: &str, system: bool) -> Vec<String> {
     let mut out = Vec::new();
     let lines = if system {
+        // Indented lines hold what members wrote (personas, responsibilities).
         text.lines()
-            .filter(|l| !l.trim_start().starts_with('{'))
+            .filter(|l| !l.starts_with(' ') && !l.starts_with('{'))
             .map(|l| l.trim_start().trim_start_matches("- ").to_string())
             .collect::<Vec<_>>()
             .join("\n")
@@ -296,12 +316,12 @@ fn conditions(text: &str) -> Vec<String> {
     out
 }
 
-/// Findings of the linter on one prompt.
-fn lint(sent: &Sent) -> Vec<String> {
+/// Findings of the linter on one prompt; `written` holds every answer the session's model
+/// gave (an ellipsis the model wrote itself is not a cut of the prompt's).
+fn lint(sent: &Sent, written: &[String]) -> Vec<String> {
     let call = &sent.call;
     let mut found = Vec::new();
     let at = format!("{} ({} of {})", call.id, call.step, call.member);
-    let fields = answer_fields(call.step);
     let system = call
         .messages
         .iter()
@@ -316,6 +336,8 @@ fn lint(sent: &Sent) -> Vec<String> {
         .next()
         .unwrap_or_default();
     let whole = format!("{system}\n{user}");
+    let offered = |form: &str| system.contains(&format!("\"{form}\""));
+    let fields = answer_fields(call.step, &offered);
     let ids = call_ids(call);
 
     // invites: keys of examples, field names in the rules.
@@ -348,12 +370,14 @@ fn lint(sent: &Sent) -> Vec<String> {
             .flatten()
         {
             let p = r["productId"].as_str().unwrap_or_default();
-            let listed_without_version = user.lines().any(|l| {
-                l.trim_start().starts_with(&format!("- {p} \"")) && !l.contains("versions:")
+            // A line of the tree: `- p1 "Name" [Content, pending] owner: …` (pending: no
+            // version yet).
+            let listed_without_version = user.lines().find(|l| {
+                l.trim_start().starts_with(&format!("- {p} \"")) && l.contains(", pending]")
             });
-            if r["need"] == "full_content" && listed_without_version {
+            if let Some(line) = listed_without_version.filter(|_| r["need"] == "full_content") {
                 found.push(format!(
-                    "{at}: the request_context example asks for the full content of {p}, which has no version"
+                    "{at}: the request_context example asks for the full content of {p}, which has no version: {line}"
                 ));
             }
         }
@@ -473,7 +497,16 @@ fn lint(sent: &Sent) -> Vec<String> {
         let block = before == Some('[') && after.contains(" more character");
         // "new-1, new-2, …" and "…" as a placeholder value are not cuts.
         let placeholder = matches!(before, Some(' ' | '"')) && !marked;
-        if !placeholder && !marked && !block {
+        let head: String = whole[..i]
+            .chars()
+            .rev()
+            .take(20)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let own = written.iter().any(|w| w.contains(&format!("{head}…")));
+        if !placeholder && !marked && !block && !own {
             let ctx: String = whole[..i]
                 .chars()
                 .rev()
@@ -497,42 +530,37 @@ fn strings<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
     }
 }
 
-#[test]
-#[ignore = "fails on today's prompts (issue 19 points 1-5, 7); un-ignored as they are fixed"]
-fn every_prompt_of_every_kind_passes_the_linter() {
-    let sent = sessions();
+/// Lints every prompt of a session and says what it found, one line per distinct finding (the
+/// same prompt text recurs call after call).
+fn lint_all(sent: &[Sent], steps: &[&str]) {
+    let seen: BTreeSet<&str> = sent.iter().map(|s| s.call.step).collect();
+    for step in steps {
+        assert!(seen.contains(step), "the session reaches {step}: {seen:?}");
+    }
     if let Ok(dir) = std::env::var("PROMPT_LINT_DUMP") {
-        for s in &sent {
+        for s in sent {
             let text: Vec<String> = s
                 .call
                 .messages
                 .iter()
                 .map(|m| format!("=== {:?} ===\n{}", m.role, m.content))
                 .collect();
-            std::fs::write(
-                format!("{dir}/{}-{}.txt", s.call.id, s.call.step),
-                text.join("\n"),
-            )
-            .unwrap();
+            let path = format!("{dir}/{}-{}.txt", s.call.id, s.call.step);
+            std::fs::write(path, text.join("\n")).unwrap();
         }
     }
-    let steps: BTreeSet<&str> = sent.iter().map(|s| s.call.step).collect();
-    for step in [
-        "bootstrap",
-        "reflect",
-        "plan_assign",
-        "write",
-        "peer_review",
-        "inspection",
-        "presentation",
-        "meeting_decision",
-        "meeting_contribution",
-        "meeting_minutes",
-    ] {
-        assert!(steps.contains(step), "the sessions reach {step}: {steps:?}");
-    }
-    let mut found: Vec<String> = sent.iter().flat_map(lint).collect();
-    // One line per distinct finding (the same prompt text recurs call after call).
+    let written: Vec<String> = sent
+        .iter()
+        .filter_map(|s| s.call.demo.as_ref())
+        .map(|d| {
+            serde_json::from_str::<Value>(&d.text).map_or(d.text.clone(), |v| {
+                let mut all = Vec::new();
+                strings(&v, &mut all);
+                all.join("\n")
+            })
+        })
+        .collect();
+    let mut found: Vec<String> = sent.iter().flat_map(|s| lint(s, &written)).collect();
     let mut distinct = BTreeSet::new();
     found.retain(|f| {
         let key = f
@@ -552,6 +580,35 @@ fn every_prompt_of_every_kind_passes_the_linter() {
         "{} findings:\n{}",
         found.len(),
         found.join("\n")
+    );
+}
+
+#[test]
+fn every_team_prompt_passes_the_linter() {
+    lint_all(
+        &team_session(),
+        &[
+            "bootstrap",
+            "reflect",
+            "plan_assign",
+            "write",
+            "peer_review",
+            "inspection",
+            "presentation",
+        ],
+    );
+}
+
+#[test]
+#[ignore = "fails on today's meeting prompts (issue 19 points 1, 5); un-ignored as they are fixed"]
+fn every_meeting_prompt_passes_the_linter() {
+    lint_all(
+        &meeting_session(),
+        &[
+            "meeting_decision",
+            "meeting_contribution",
+            "meeting_minutes",
+        ],
     );
 }
 
