@@ -260,6 +260,8 @@ impl MeetingState {
                             return Err(FoldError::Refused {
                                 pointer: "/next_agent_id".into(),
                                 reason: format!("{next_agent_id} is not an attendee"),
+                                expected: "an attendee's id".into(),
+                                received: next_agent_id.clone(),
                             });
                         }
                         self.floor = Some((next_agent_id.clone(), rationale.clone()));
