@@ -600,7 +600,6 @@ fn every_team_prompt_passes_the_linter() {
 }
 
 #[test]
-#[ignore = "fails on today's meeting prompts (issue 19 points 1, 5); un-ignored as they are fixed"]
 fn every_meeting_prompt_passes_the_linter() {
     lint_all(
         &meeting_session(),
