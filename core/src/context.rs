@@ -2078,8 +2078,10 @@ fn output_structure(env: &Envelope) -> String {
 fn final_output_notes(env: &Envelope) -> String {
     match env.step {
         Step::Bootstrap => format!(
-            "personas: one per member id, ≤ {} chars each; operativeDomains: one per operative id; a product's type: Content, Decision, Collection or Orchestration; name ≤ {} chars, dod ≤ {}; mission ≤ {}.\n",
+            "personas: one per member id, ≤ {} chars each; operativeDomains: one per operative id (responsibility ≤ {} chars, area ≤ {}); a product's type: Content, Decision, Collection or Orchestration; name ≤ {} chars, dod ≤ {}; mission ≤ {}.\n",
             limits::PERSONA_MAX,
+            limits::DOMAIN_RESPONSIBILITY_MAX,
+            limits::DOMAIN_AREA_MAX,
             limits::PRODUCT_NAME_MAX,
             limits::PRODUCT_DOD_MAX,
             limits::MISSION_MAX

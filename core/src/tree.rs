@@ -381,7 +381,7 @@ pub enum TreeProblem {
     #[error("product {0} was removed")]
     RemovedProduct(String),
     /// The root is fixed.
-    #[error("the root product {ROOT_ID} cannot be moved or removed")]
+    #[error("the root product {ROOT_ID} cannot be moved, removed or changed")]
     Root,
     /// A MOVE under the product itself or one of its descendants.
     #[error("{product} cannot move under {parent}, which is itself or one of its descendants")]
@@ -1473,6 +1473,9 @@ fn apply_one(
             ..
         } => {
             let id = resolve(product_id);
+            if id == ROOT_ID {
+                return Err(TreeProblem::Root);
+            }
             let idx = live_index(products, &id)?;
             update_product(products, siblings, idx, patch)?;
         }

@@ -34,7 +34,7 @@ use crate::schema::{
     OperativeDomain, PresentationMessage, RemarkOutput, Step, StepAnswer, TreeOperation,
 };
 use crate::text::{cut, one_line, wire_word};
-use crate::tree::{ProductStatus, ProductTree, TreeError, TreeProblem, VersionDraft};
+use crate::tree::{ProductStatus, ProductTree, TreeError, TreeProblem, VersionDraft, ROOT_ID};
 use crate::validate::{self, Known, Report, Violation};
 
 /// A team session: the engine driving the team protocol.
@@ -1726,8 +1726,32 @@ pub fn check_output(
                     ));
                 }
             }
+            // The root has no versions: it is accepted when every child is.
+            for (i, cv) in p.chair_versions.iter().flatten().enumerate() {
+                if cv.product_id == ROOT_ID {
+                    errors.push(violation(
+                        format!("/chairVersions/{i}/productId"),
+                        format!("{ROOT_ID} is the root: it has no versions"),
+                        "the id of a product under the root",
+                        &cv.product_id,
+                        "write a version of a product under the root",
+                    ));
+                }
+            }
             let mut decided = BTreeSet::new();
             for (i, d) in p.acceptance.iter().enumerate() {
+                if d.product_id == ROOT_ID {
+                    errors.push(violation(
+                        format!("/acceptance/{i}/productId"),
+                        format!(
+                            "{ROOT_ID} is the root: it has no versions to accept or reject; it is accepted when every child is"
+                        ),
+                        "the id of a product under the root with a version awaiting acceptance",
+                        &d.product_id,
+                        "decide on the versions awaiting acceptance, listed by product",
+                    ));
+                    continue;
+                }
                 if !decided.insert(d.product_id.as_str()) {
                     errors.push(violation(
                         format!("/acceptance/{i}/productId"),
