@@ -532,7 +532,7 @@ pub struct PersonAnswerView {
 }
 
 /// How many items each capped list of the envelope leaves out (the prompt says so).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LeftOut {
     /// Older collabs than the ones listed.
@@ -556,6 +556,10 @@ pub struct LeftOut {
     /// How many of those had it met.
     #[serde(default)]
     pub reflections_met: usize,
+    /// Write: this round's assignments past [`ASSIGNED_LISTED_MAX`], by product id (one call
+    /// writes the listed ones; these wait).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assignments: Vec<String>,
 }
 
 /// The state of the call inside its step.
@@ -640,6 +644,10 @@ pub const ASSESSMENTS_MAX: usize = 40;
 /// are counted first.
 pub const REFLECTIONS_MAX: usize = 40;
 
+/// How many of its assignments a Write call lists and must write: what one answer can hold
+/// well. More assignments (a plan may give one operative thousands) are counted by id and wait.
+pub const ASSIGNED_LISTED_MAX: usize = 12;
+
 /// How many of Bootstrap's missing details the chair sees; the rest are counted.
 pub const MISSING_MAX: usize = 12;
 
@@ -694,12 +702,16 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
     let slot = s.core.slots.iter().find(|x| x.member == member_id);
 
     // Who needs what at this step.
-    let my_assignments: Vec<&crate::protocol::team::Assignment> = if step == Step::Write {
-        s.assignments_of_round(round)
-            .filter(|a| a.assignee == member_id)
-            .collect()
+    let (my_assignments, assignments_more) = if step == Step::Write {
+        let all = crate::protocol::team::write_assignments(s, member_id);
+        let more: Vec<String> = all
+            .iter()
+            .skip(ASSIGNED_LISTED_MAX)
+            .map(|a| a.product_id.clone())
+            .collect();
+        (all.into_iter().take(ASSIGNED_LISTED_MAX).collect(), more)
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     let to_review: Vec<VersionRef> = match step {
         Step::PeerReview | Step::Inspection => s
@@ -1125,6 +1137,7 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
             assessments_approved: assessments_left.1,
             reflections: reflections_left.0,
             reflections_met: reflections_left.1,
+            assignments: assignments_more,
         },
         call: CallState {
             context_requests_made: made,
@@ -1174,9 +1187,12 @@ fn focus<'a>(
     // has is left out).
     let id_in = |id: &str| -> Option<&'a str> { s.tree.product(id).map(|p| p.id.as_str()) };
     let mut out: Vec<(&'a str, Tier)> = Vec::new();
+    // Reflect: the products shown in detail (at most WORKED_DETAIL_MAX) at full tier; the rest
+    // are named by id in the prompt's list, not listed again in the tree.
     out.extend(
         work.wrote_last_round
             .iter()
+            .filter(|w| w.detail.is_some())
             .filter_map(|v| Some((id_in(&v.product_id)?, Tier::Full))),
     );
     out.extend(
@@ -1918,6 +1934,9 @@ fn render_system(env: &Envelope) -> String {
     out.push_str(&step_mistakes(env.step));
     out.push_str("\n## Token rules\n");
     out.push_str(TOKEN_RULES);
+    if context_offered(env).is_some() {
+        out.push_str(CONTEXT_RULE);
+    }
     out
 }
 
@@ -1933,7 +1952,10 @@ const COMMON_MISTAKES: &str =
 ";
 
 const TOKEN_RULES: &str = "- Be dense: every sentence carries information the team needs; never repeat the prompt or earlier answers.
-- Ask for context only when something you need is missing: each request costs a round trip.
+";
+
+/// The token rule on context requests, where the prompt offers them.
+const CONTEXT_RULE: &str = "- Ask for context only for a product's content, history or feedback you need and do not see here: each request costs a round trip.
 ";
 
 fn step_rules(step: Step) -> &'static str {
@@ -2047,7 +2069,7 @@ fn output_structure(env: &Envelope) -> String {
     }
     let (collab, remark) = examples::shared_parts(env);
     let remark_notes = format!(
-        "recipients (at least one): member ids, user, chair or team; type: question, suggestion, observation, note, missing_detail, blocker or comment; content ≤ {} chars; optional: isBlocker.",
+        "recipients: one or more of member ids, user, chair or team; type: question, suggestion, observation, note, missing_detail, blocker or comment; content ≤ {} chars; optional: isBlocker.",
         limits::REMARK_CONTENT_MAX
     );
     match step {
@@ -2297,6 +2319,19 @@ fn render_user(env: &Envelope) -> String {
                 }
             }
         }
+        if !env.left_out.assignments.is_empty() {
+            let more = &env.left_out.assignments;
+            let _ = write!(
+                out,
+                "- and {} more assignment(s) not listed: write only the ones above in this answer; these wait for a later round: {}",
+                more.len(),
+                more[..more.len().min(WORKED_LIST_MAX)].join(", ")
+            );
+            if more.len() > WORKED_LIST_MAX {
+                let _ = write!(out, " … and {} more", more.len() - WORKED_LIST_MAX);
+            }
+            out.push('\n');
+        }
         out.push('\n');
     }
     if !env.wrote_last_round.is_empty() {
@@ -2498,7 +2533,8 @@ fn render_user(env: &Envelope) -> String {
         out.push('\n');
     }
     if let Some(n) = &env.last_chair_note {
-        match env.last_chair_note_round {
+        // A note of an earlier round says its round: a stale note reads as one.
+        match env.last_chair_note_round.filter(|r| *r != env.round) {
             Some(r) => {
                 let _ = writeln!(out, "Chair's note (round {r}): {}\n", n.trim());
             }
@@ -2543,7 +2579,7 @@ fn render_user(env: &Envelope) -> String {
         } else {
             let _ = write!(
                 out,
-                "To read a product's content, history or feedback that is not shown here, ask for context ({} request(s) left at this step; then a final output is required).",
+                "Context requests left at this step: {}; then a final output is required.",
                 env.call.context_requests_left
             );
         }
@@ -2556,7 +2592,9 @@ fn render_user(env: &Envelope) -> String {
         if !out.ends_with("\n\n") {
             out.push(' ');
         }
-        out.push_str("A fact only the person knows is not in any product: say what you assumed in a remark to user.");
+        out.push_str(
+            "A fact only the person knows: write down what you assumed, in a remark to user.",
+        );
     }
     out.trim_end().to_string()
 }

@@ -362,7 +362,7 @@ pub enum TreeError {
         /// Position in the list.
         index: usize,
         /// `ADD`, `REMOVE`, `MOVE` or `UPDATE`.
-        action: String,
+        action: &'static str,
         /// What went wrong.
         reason: TreeProblem,
     },
@@ -737,7 +737,7 @@ impl ProductTree {
             if let Err(reason) = apply_one(&mut next, &mut siblings, &mut applied, op) {
                 return Err(TreeError::Operation {
                     index,
-                    action: action_name(op).into(),
+                    action: action_name(op),
                     reason: reason.named_as_answered(&applied.new_ids),
                 });
             }
@@ -1539,7 +1539,7 @@ impl From<TreeError> for crate::engine::FoldError {
             } => {
                 // A clashing name points at the field that clashes: the name an ADD or UPDATE
                 // gives, or the parent a MOVE picks.
-                let field = match (&reason, action.as_str()) {
+                let field = match (&reason, action) {
                     (TreeProblem::DuplicateSibling { .. }, "ADD" | "UPDATE") => "/product/name",
                     (TreeProblem::DuplicateSibling { .. }, "MOVE") => "/parentId",
                     (TreeProblem::TooDeep { .. }, _) => "/parentId",

@@ -224,7 +224,7 @@ pub fn final_output<'a>(env: &'a Envelope) -> String {
                 .map(|a| WrittenVersion {
                     product_id: a.product_id.clone(),
                     new_version: NewVersion {
-                        content_title: format!("{} – what this version is", a.product_name),
+                        content_title: a.product_name.clone(),
                         content: format!(
                             "# {}\n\nThe whole product in Markdown, every part its definition of done asks for.",
                             a.product_name

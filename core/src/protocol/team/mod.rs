@@ -1423,6 +1423,14 @@ pub fn report_of(step: Step, findings: &Findings) -> Report {
     }
 }
 
+/// `member`'s assignments of this round in the order the chair gave them: a Write call lists
+/// (and requires) the first [`context::ASSIGNED_LISTED_MAX`].
+pub fn write_assignments<'a>(s: &'a TeamState, member: &str) -> Vec<&'a Assignment> {
+    s.assignments_of_round(s.core.round)
+        .filter(|a| a.assignee == member)
+        .collect()
+}
+
 /// The fields of `step`'s final output (from its committed schema), in schema order.
 fn final_fields(step: Step) -> Vec<String> {
     let schema = crate::json_schema::step_schema(step, crate::json_schema::SchemaFlavor::Plain);
@@ -1784,6 +1792,12 @@ pub fn check_output(
                 .filter(|a| a.assignee == member)
                 .map(|a| a.product_id.as_str())
                 .collect();
+            // What the call listed is what it must write; any other assignment may be written.
+            let listed: Vec<&str> = write_assignments(s, member)
+                .into_iter()
+                .take(context::ASSIGNED_LISTED_MAX)
+                .map(|a| a.product_id.as_str())
+                .collect();
             let mut seen = BTreeSet::new();
             for (i, v) in w.versions.iter().enumerate() {
                 if !mine.contains(v.product_id.as_str()) {
@@ -1804,7 +1818,11 @@ pub fn check_output(
                     ));
                 }
             }
-            let missing: Vec<&str> = mine.iter().copied().filter(|p| !seen.contains(p)).collect();
+            let missing: Vec<&str> = listed
+                .iter()
+                .copied()
+                .filter(|p| !seen.contains(p))
+                .collect();
             if !missing.is_empty() {
                 errors.push(violation(
                     "/versions".into(),
