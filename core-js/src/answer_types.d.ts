@@ -96,7 +96,10 @@ export interface BootstrapThinking {
 export interface ChairVersion {
   /** Product temp id. */
   productId: string;
-  /** The content. */
+  /**
+   * The content: the whole product, held to a written version's limits
+   * (50–100000 chars).
+   */
   content: string;
   /** What changed. */
   changeSummary: string;
@@ -278,7 +281,10 @@ export type InspectionAssessment = "approved" | "needs_revision" | "blocked";
 
 /** Inspection's final output. */
 export interface InspectionOutput {
-  /** The inspections. */
+  /**
+   * The inspections: at least one (the inspector is called only when there are versions to
+   * inspect).
+   */
   inspections: Inspection[];
   /** Default `[]`. */
   collabs: CollabOutput[];
@@ -312,9 +318,12 @@ export interface NewVersion {
 
 /** An operative's field of work. */
 export interface OperativeDomain {
-  /** What it is responsible for. */
+  /**
+   * What it is responsible for (max 500 chars, as an
+   * override may set it: one limit for both).
+   */
   responsibility: string;
-  /** Its area. */
+  /** Its area (max 100 chars). */
   area: string;
 }
 
@@ -439,7 +448,10 @@ export interface Reflection {
 
 /** A message to people or members that is not about one product (e.g. to the person, to the chair). */
 export interface RemarkOutput {
-  /** `['user']`, `['chair']`, `['team']`, `['operative-1']`. */
+  /**
+   * `['user']`, `['chair']`, `['team']`, `['operative-1']`: at least one (a remark to nobody
+   * reaches nobody).
+   */
   recipients: string[];
   /** Kind of remark. */
   type: RemarkType;

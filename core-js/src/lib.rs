@@ -410,7 +410,7 @@ pub fn apply_tree_operations(tree: JsValue, operations: JsValue) -> Result<JsVal
                 } => TreeFailure {
                     path: format!("/{index}"),
                     index: Some(*index),
-                    action: Some(action.clone()),
+                    action: Some((*action).to_string()),
                     message: reason.to_string(),
                 },
                 TreeError::Change(problem) => TreeFailure {

@@ -7,9 +7,11 @@
 //! which every content product gets a version; then rounds in which each operative gets two
 //! assignments), with four operatives, an inspector and an envoy; the chair halts done at round 8's
 //! PlanAssign, so the envoy presents. Every call of the measured rounds is read: Bootstrap, and
-//! every call from round 6 on — except round 6's Reflect, which looks back on round 5, where each
-//! operative rewrote a quarter of the tree. Tokens are estimated as characters / 4 of the system
-//! and user texts. For each step it prints the largest prompt and its target, and it checks, on
+//! every call from round 6 on — round 6's Reflect included, which looks back on round 5, where
+//! each operative rewrote a quarter of the tree. Tokens are estimated as characters / 4 of the
+//! system and user texts. Then hostile but valid answers (issue 19): a PlanAssign giving 2,000 new
+//! products to one operative (its Write prompt ≤ 8k), and a refused 1 MB Write answer (the repair
+//! call ≤ the first prompt + 3k). For each step it prints the largest prompt and its target, and it checks, on
 //! every call, that the prompt names:
 //! - the charter's mission (every step after Bootstrap) and the person's request (Bootstrap);
 //! - Write: each assigned product with the chair's directive, and every product the member owns
@@ -75,6 +77,7 @@ fn facts(s: &TeamState, call: &DueCall) -> Vec<(String, String, bool)> {
             for a in s
                 .assignments_of_round(round)
                 .filter(|a| a.assignee == member)
+                .take(roundtable_core::context::ASSIGNED_LISTED_MAX)
             {
                 id(format!("assigned product {}", a.product_id), &a.product_id);
             }
@@ -85,10 +88,15 @@ fn facts(s: &TeamState, call: &DueCall) -> Vec<(String, String, bool)> {
             }
         }
         Step::Reflect => {
+            // A Reflect lists what one answer can act on and counts the rest: the products it
+            // details and the ones it names by id, then "… and N more".
+            let named = roundtable_core::context::WORKED_DETAIL_MAX
+                + roundtable_core::context::WORKED_LIST_MAX;
             for w in s
                 .written
                 .iter()
                 .filter(|w| w.member == member && w.round + 1 == round && w.step == Step::Write)
+                .take(named)
             {
                 id(
                     format!("product written last round {}", w.product_id),
@@ -135,6 +143,7 @@ fn facts(s: &TeamState, call: &DueCall) -> Vec<(String, String, bool)> {
         for a in s
             .assignments_of_round(round)
             .filter(|a| a.assignee == member)
+            .take(roundtable_core::context::ASSIGNED_LISTED_MAX)
         {
             out.push((
                 format!("directive of {}", a.product_id),
@@ -222,9 +231,9 @@ fn measure(n: usize, show: Option<(usize, String)>) -> (usize, BTreeMap<Step, St
         let st = s.state();
         products = st.tree.walk().len();
         for call in calls {
-            let measured = call.step == Step::Bootstrap
-                || call.round >= bench_common::SMALL_FROM
-                    && !(call.step == Step::Reflect && call.round == bench_common::SMALL_FROM);
+            // Round 6's Reflect looks back on round 5, where each operative rewrote a quarter
+            // of the tree (≈ 250 products at 1,000): it is read too, held to the same target.
+            let measured = call.step == Step::Bootstrap || call.round >= bench_common::SMALL_FROM;
             // Only first asks: a repair or a follow-up is a conversation, not a prompt.
             if !measured || call.messages.len() != 2 {
                 continue;
@@ -265,6 +274,79 @@ fn measure(n: usize, show: Option<(usize, String)>) -> (usize, BTreeMap<Step, St
     };
     bench_common::grow(n, true, Some(8), &mut visit);
     (products, figures)
+}
+
+/// Hostile but valid answers, each grown on a session of 10 products: a PlanAssign that adds
+/// 2,000 products and assigns them all to operative-1 (its Write prompt is read), then a refused
+/// Write answer of 1 MB (the repair call, the whole conversation, is read). Returns lines for the
+/// table and the failures.
+fn hostile() -> (Vec<String>, Vec<String>) {
+    use bench_common::{answer, config};
+    use roundtable_core::engine::{estimate_messages, Outcome, Status};
+    use serde_json::json;
+    let tokens = |call: &DueCall| estimate_messages(&call.messages);
+    let mut s = Session::new(config(false), 0).unwrap();
+    s.start(0).unwrap();
+    let mut now = 0;
+    let mut rows = Vec::new();
+    let mut failures = Vec::new();
+    let mut write_first = 0;
+    'grow: while s.status() == &Status::Running {
+        for call in s.calls_due() {
+            now += 1;
+            let text = match call.step {
+                Step::PlanAssign if call.round == 1 => {
+                    let ops: Vec<_> = (0..2_000)
+                        .map(|i| json!({"action": "ADD", "newId": format!("new-{}", i + 1), "parentId": ROOT_ID,
+                            "product": {"name": format!("Extra part {i}"), "type": "Content", "dod": "Written."}}))
+                        .collect();
+                    let asg: Vec<_> = (0..2_000)
+                        .map(|i| json!({"productId": format!("new-{}", i + 1), "assignee": "operative-1",
+                            "directive": {"objective": format!("Write extra part {i}"), "dod": "Written.", "why": "The plan needs it.", "context": "Keep it short."}}))
+                        .collect();
+                    json!({"responseType": "final_output", "thinking": {"roundStrategy": "s", "acceptanceRationale": "r"},
+                        "treeOperations": ops, "assignments": asg, "acceptance": [], "remarks": []})
+                    .to_string()
+                }
+                Step::Write if call.member == "operative-1" => {
+                    let t = tokens(&call);
+                    if call.messages.len() == 2 {
+                        write_first = t;
+                        rows.push(format!(
+                            "| Write of operative-1 after a PlanAssign gave it 2,000 new products | {t} | ≤ 8000 |"
+                        ));
+                        if t > 8_000 {
+                            failures.push(format!("hostile Write prompt: {t} tokens > 8000"));
+                        }
+                        // A refused answer of 1 MB: valid JSON, every version of a product that
+                        // is not operative-1's.
+                        let big = "An answer far longer than any product needs. ".repeat(23_000);
+                        json!({"responseType": "final_output", "versions": [{"productId": "p2",
+                            "newVersion": {"contentTitle": "Too much", "content": big, "changeSummary": "All of it."}}]})
+                        .to_string()
+                    } else {
+                        let limit = write_first + 3_000;
+                        rows.push(format!(
+                            "| its repair call after a refused 1 MB Write answer (whole conversation) | {t} | ≤ {limit} (the first prompt + 3,000) |"
+                        ));
+                        if t > limit {
+                            failures.push(format!("hostile repair call: {t} tokens > {limit}"));
+                        }
+                        break 'grow;
+                    }
+                }
+                _ => answer(s.state(), &call, 10, false),
+            };
+            let out = s.submit(&call.id, &text, None, now).unwrap();
+            if call.step == Step::Write && call.member == "operative-1" {
+                assert!(matches!(out, Outcome::Invalid { .. }), "{out:?}");
+            }
+        }
+    }
+    if rows.len() < 2 {
+        failures.push("the hostile session did not reach operative-1's repair".into());
+    }
+    (rows, failures)
 }
 
 fn main() -> ExitCode {
@@ -329,6 +411,12 @@ fn main() -> ExitCode {
             }
         }
     }
+    let (rows, hostile_failures) = hostile();
+    println!("\nHostile but valid answers (est. tokens):\n\n| prompt | largest | target |\n|---|---:|---:|");
+    for r in &rows {
+        println!("{r}");
+    }
+    failures.extend(hostile_failures);
     if !breakdowns.is_empty() {
         println!("\nWhere the tokens go (the largest prompt; every target exceeded, or all with --sections):");
         for b in &breakdowns {

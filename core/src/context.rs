@@ -83,13 +83,17 @@ pub struct Envelope {
     pub activity_counts: Vec<ActivityCount>,
     /// The chair's latest remark addressed to this member or the team.
     pub last_chair_note: Option<String>,
+    /// The round the chair wrote [`Envelope::last_chair_note`] in: a reader tells a stale note
+    /// from this round's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_chair_note_round: Option<u32>,
     /// Remarks addressed to this member (or to the team / chair when this member is the chair)
     /// in the last round, including the person's remarks to the chair.
     pub remarks_received: Vec<RemarkView>,
     /// Questions the team asked the person and the answers, oldest first.
     pub person_answers: Vec<PersonAnswerView>,
-    /// The chair (Bootstrap, PlanAssign): Bootstrap's `missingDetails`, what the person did not
-    /// say and the team assumed, at most [`MISSING_MAX`] (`missing_details_more` counts the rest).
+    /// The chair (Bootstrap, PlanAssign), the writers and the envoy: Bootstrap's
+    /// `missingDetails`, what the person did not say and the team assumed, at most [`MISSING_MAX`] (`missing_details_more` counts the rest).
     pub missing_details: Vec<String>,
     /// How many collabs, remarks, answers and missing details the lists above leave out.
     #[serde(default)]
@@ -528,7 +532,7 @@ pub struct PersonAnswerView {
 }
 
 /// How many items each capped list of the envelope leaves out (the prompt says so).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LeftOut {
     /// Older collabs than the ones listed.
@@ -552,6 +556,10 @@ pub struct LeftOut {
     /// How many of those had it met.
     #[serde(default)]
     pub reflections_met: usize,
+    /// Write: this round's assignments past [`ASSIGNED_LISTED_MAX`], by product id (one call
+    /// writes the listed ones; these wait).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assignments: Vec<String>,
 }
 
 /// The state of the call inside its step.
@@ -636,6 +644,10 @@ pub const ASSESSMENTS_MAX: usize = 40;
 /// are counted first.
 pub const REFLECTIONS_MAX: usize = 40;
 
+/// How many of its assignments a Write call lists and must write: what one answer can hold
+/// well. More assignments (a plan may give one operative thousands) are counted by id and wait.
+pub const ASSIGNED_LISTED_MAX: usize = 12;
+
 /// How many of Bootstrap's missing details the chair sees; the rest are counted.
 pub const MISSING_MAX: usize = 12;
 
@@ -690,12 +702,16 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
     let slot = s.core.slots.iter().find(|x| x.member == member_id);
 
     // Who needs what at this step.
-    let my_assignments: Vec<&crate::protocol::team::Assignment> = if step == Step::Write {
-        s.assignments_of_round(round)
-            .filter(|a| a.assignee == member_id)
-            .collect()
+    let (my_assignments, assignments_more) = if step == Step::Write {
+        let all = crate::protocol::team::write_assignments(s, member_id);
+        let more: Vec<String> = all
+            .iter()
+            .skip(ASSIGNED_LISTED_MAX)
+            .map(|a| a.product_id.clone())
+            .collect();
+        (all.into_iter().take(ASSIGNED_LISTED_MAX).collect(), more)
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     let to_review: Vec<VersionRef> = match step {
         Step::PeerReview | Step::Inspection => s
@@ -907,15 +923,17 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
                 .iter()
                 .any(|x| x == member_id || x == "team" || (is_chair && x == "chair"))
     };
-    let last_chair_note = if is_chair {
+    let last_chair_note_at = if is_chair {
         None
     } else {
         s.remarks
             .iter()
             .rev()
             .find(|r| r.from == "chair" && addressed(r))
-            .map(|r| r.content.clone())
+            .map(|r| (r.round, r.content.clone()))
     };
+    let last_chair_note_round = last_chair_note_at.as_ref().map(|(r, _)| *r);
+    let last_chair_note = last_chair_note_at.map(|(_, n)| n);
     let (remarks_received, remarks_more) = last_of(
         s.remarks
             .iter()
@@ -1019,8 +1037,11 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
     let (recent_activity, activity_counts) =
         recent_activity(&s.activity, detail_from, own_rounds, &shown, &team_order);
 
+    // What is still open reaches whoever must say so: the chair as it plans, the writers (who
+    // say what is uncertain) and the envoy (who tells the person what is still open).
     let chair_plans = is_chair && matches!(step, Step::Bootstrap | Step::PlanAssign);
-    let (missing_details, missing_more) = if chair_plans {
+    let sees_open = chair_plans || matches!(step, Step::Write | Step::Presentation);
+    let (missing_details, missing_more) = if sees_open {
         let list: Vec<String> = s
             .missing_details
             .iter()
@@ -1103,6 +1124,7 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
         recent_activity,
         activity_counts,
         last_chair_note,
+        last_chair_note_round,
         remarks_received,
         person_answers,
         missing_details,
@@ -1115,6 +1137,7 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
             assessments_approved: assessments_left.1,
             reflections: reflections_left.0,
             reflections_met: reflections_left.1,
+            assignments: assignments_more,
         },
         call: CallState {
             context_requests_made: made,
@@ -1164,9 +1187,12 @@ fn focus<'a>(
     // has is left out).
     let id_in = |id: &str| -> Option<&'a str> { s.tree.product(id).map(|p| p.id.as_str()) };
     let mut out: Vec<(&'a str, Tier)> = Vec::new();
+    // Reflect: the products shown in detail (at most WORKED_DETAIL_MAX) at full tier; the rest
+    // are named by id in the prompt's list, not listed again in the tree.
     out.extend(
         work.wrote_last_round
             .iter()
+            .filter(|w| w.detail.is_some())
             .filter_map(|v| Some((id_in(&v.product_id)?, Tier::Full))),
     );
     out.extend(
@@ -1908,6 +1934,9 @@ fn render_system(env: &Envelope) -> String {
     out.push_str(&step_mistakes(env.step));
     out.push_str("\n## Token rules\n");
     out.push_str(TOKEN_RULES);
+    if context_offered(env).is_some() {
+        out.push_str(CONTEXT_RULE);
+    }
     out
 }
 
@@ -1923,7 +1952,10 @@ const COMMON_MISTAKES: &str =
 ";
 
 const TOKEN_RULES: &str = "- Be dense: every sentence carries information the team needs; never repeat the prompt or earlier answers.
-- Ask for context only when something you need is missing: each request costs a round trip.
+";
+
+/// The token rule on context requests, where the prompt offers them.
+const CONTEXT_RULE: &str = "- Ask for context only for a product's content, history or feedback you need and do not see here: each request costs a round trip.
 ";
 
 fn step_rules(step: Step) -> &'static str {
@@ -1934,7 +1966,7 @@ fn step_rules(step: Step) -> &'static str {
 - List in missingDetails what the request leaves open and you had to assume; if something essential is missing, halt with a question to user-1 instead.
 ",
         Step::Reflect => "- For each product you worked on last round: how far it is from its dod, and the gaps.
-- Answer every collab you received in feedbackResponses (accept, defer or reject, with the rationale and the planned change).
+- Answer every collab you received in feedbackResponses.
 - nextVersionDelta: exactly what your next version changes.
 ",
         Step::PlanAssign => "- Every assignment gets a directive: objective, dod, why (importance, link to the bigger picture) and context (a personal note: what is left, whether the operative is on track); attach related products it needs.
@@ -1970,38 +2002,63 @@ fn step_mistakes(step: Step) -> String {
     }
 }
 
+/// Whether this call's prompt offers `request_context`: only where a listed product has a
+/// version to serve. At Bootstrap, or before anything is written, a request can only answer
+/// "no version yet", and the prompt says nothing of it (the validator still accepts the form).
+fn context_offered(env: &Envelope) -> Option<&str> {
+    use crate::protocol::team::examples;
+    if env.step == Step::Bootstrap {
+        return None;
+    }
+    examples::product_with_version(env)
+}
+
 fn output_structure(env: &Envelope) -> String {
     use crate::protocol::team::examples;
     let step = env.step;
+    let mut forms = vec!["\"final_output\""];
+    if context_offered(env).is_some() {
+        forms.push("\"request_context\"");
+    }
+    if step.allows_halt() {
+        forms.push("\"halt\"");
+    }
+    let last = forms.pop().unwrap_or_default();
     let mut out = String::from(
         "Answer with exactly one JSON object, no code fence, no text around it. responseType is ",
     );
-    out.push_str(if step.allows_halt() {
-        "\"final_output\", \"request_context\" or \"halt\".\n"
+    if forms.is_empty() {
+        let _ = writeln!(out, "{last}.");
     } else {
-        "\"final_output\" or \"request_context\".\n"
-    });
+        let _ = writeln!(out, "{} or {last}.", forms.join(", "));
+    }
     out.push_str("Final output, for example:\n");
     out.push_str(&examples::final_output(env));
     out.push('\n');
     out.push_str(&final_output_notes(env));
     if step == Step::PlanAssign {
-        out.push_str("Other tree operations:\n");
-        out.push_str(&examples::other_tree_operations(env));
+        let ops = examples::other_tree_operations(env);
+        out.push_str(if ops.contains("\"ADD\"") {
+            "Tree operations:\n"
+        } else {
+            "Other tree operations:\n"
+        });
+        out.push_str(&ops);
         out.push('\n');
     }
-    let _ = write!(
-        out,
-        "Request context:\n{{\"responseType\":\"request_context\",\"contextRequests\":[{{\"productId\":\"{}\",\"need\":\"full_content\",\"reason\":\"Why you need it.\"}}]}}\nneed: full_content (the latest version), version_history, all_feedback or peer_content (its children one line each — this opens a folded branch — and their latest content by others); {}-{} requests; reason ≤ {} chars.\n",
-        examples::some_product(env),
-        limits::CONTEXT_REQUESTS_MIN,
-        limits::CONTEXT_REQUESTS_MAX,
-        limits::CONTEXT_REASON_MAX
-    );
+    if let Some(product) = context_offered(env) {
+        let _ = write!(
+            out,
+            "Request context:\n{{\"responseType\":\"request_context\",\"contextRequests\":[{{\"productId\":\"{product}\",\"need\":\"full_content\",\"reason\":\"Why you need it.\"}}]}}\nneed: full_content (the latest version), version_history, all_feedback or peer_content (its children one line each — this opens a folded branch — and their latest content by others); {}-{} requests; reason ≤ {} chars.\n",
+            limits::CONTEXT_REQUESTS_MIN,
+            limits::CONTEXT_REQUESTS_MAX,
+            limits::CONTEXT_REASON_MAX
+        );
+    }
     if step.allows_halt() {
         let _ = write!(
             out,
-            "Halt:\n{{\"responseType\":\"halt\",\"halt\":{{\"type\":\"question\",\"to\":[\"user-1\"],\"message\":\"Your question.\",\"options\":[\"One answer\",\"Another\"]}}}}\ntype: question (options optional){}; message ≤ {} chars.\n",
+            "Halt:\n{{\"responseType\":\"halt\",\"halt\":{{\"type\":\"question\",\"to\":[\"user-1\"],\"message\":\"Your question.\",\"options\":[\"One answer\",\"Another\"]}}}}\ntype: question (options optional){}; to: [\"user-1\"]; message ≤ {} chars.\n",
             if step == Step::Bootstrap {
                 ""
             } else {
@@ -2010,18 +2067,31 @@ fn output_structure(env: &Envelope) -> String {
             limits::HALT_MESSAGE_MAX
         );
     }
-    // Bootstrap's and Presentation's outputs have no collabs or remarks.
-    if !matches!(step, Step::Bootstrap | Step::Presentation) {
-        let (collab, remark) = examples::shared_parts(env);
-        let _ = write!(
-            out,
-            "Collabs and remarks (each list may be []):\n- collab: {collab}\n  type: feedback, question, suggestion, endorsement or concern; importance {}-{}; comment ≤ {} chars, shortestSummary ≤ {}; optional: refersToVersion, addresseeIds, respondingToCollabIds, referencesProductIds.\n- remark: {remark}\n  recipients: member ids, user, chair or team; type: question, suggestion, observation, note, missing_detail, blocker or comment; content ≤ {} chars; optional: isBlocker.\n",
-            limits::SCALE_MIN,
-            limits::SCALE_MAX,
-            limits::COLLAB_COMMENT_MAX,
-            limits::COLLAB_SUMMARY_MAX,
-            limits::REMARK_CONTENT_MAX
-        );
+    let (collab, remark) = examples::shared_parts(env);
+    let remark_notes = format!(
+        "recipients: one or more of member ids, user, chair or team; type: question, suggestion, observation, note, missing_detail, blocker or comment; content ≤ {} chars; optional: isBlocker.",
+        limits::REMARK_CONTENT_MAX
+    );
+    match step {
+        // Bootstrap's and Presentation's outputs have neither collabs nor remarks.
+        Step::Bootstrap | Step::Presentation => {}
+        // PlanAssign's output has remarks only (000): the chair's feedback goes in directives.
+        Step::PlanAssign => {
+            let _ = write!(
+                out,
+                "Remarks (the list may be []):\n- remark: {remark}\n  {remark_notes}\n"
+            );
+        }
+        _ => {
+            let _ = write!(
+                out,
+                "Collabs and remarks (each list may be []):\n- collab: {collab}\n  type: feedback, question, suggestion, endorsement or concern; importance {}-{}; comment ≤ {} chars, shortestSummary ≤ {}; optional: refersToVersion, addresseeIds, respondingToCollabIds, referencesProductIds.\n- remark: {remark}\n  {remark_notes}\n",
+                limits::SCALE_MIN,
+                limits::SCALE_MAX,
+                limits::COLLAB_COMMENT_MAX,
+                limits::COLLAB_SUMMARY_MAX,
+            );
+        }
     }
     out
 }
@@ -2030,18 +2100,28 @@ fn output_structure(env: &Envelope) -> String {
 fn final_output_notes(env: &Envelope) -> String {
     match env.step {
         Step::Bootstrap => format!(
-            "personas: one per member id, ≤ {} chars each; operativeDomains: one per operative id; a product's type: Content, Decision, Collection or Orchestration; name ≤ {} chars, dod ≤ {}; mission ≤ {}.\n",
+            "personas: one per member id, ≤ {} chars each; operativeDomains: one per operative id (responsibility ≤ {} chars, area ≤ {}); a product's type: Content, Decision, Collection or Orchestration; name ≤ {} chars, dod ≤ {}; mission ≤ {}.\n",
             limits::PERSONA_MAX,
+            limits::DOMAIN_RESPONSIBILITY_MAX,
+            limits::DOMAIN_AREA_MAX,
             limits::PRODUCT_NAME_MAX,
             limits::PRODUCT_DOD_MAX,
             limits::MISSION_MAX
         ),
-        Step::Reflect => "dodStatus: met, partially_met or not_met.\n".into(),
+        Step::Reflect => "dodStatus: met, partially_met or not_met; optional: blockers, what stops the product that only someone else can clear (the chair reads them when it plans). feedbackResponses: one per collab you received, each with collabId, action (accept, defer or reject), rationale, and plannedChange (what your next version changes for it; optional).\n".into(),
         Step::PlanAssign => format!(
-            "Lists you do not need may be []. ADD: newId new-1, new-2, … names the product in later parts of this answer only; type: Content, Decision, Collection or Orchestration; name ≤ {} chars, dod ≤ {}; the tree is at most {} levels deep. Assign to operatives only; an assignment may add \"attachedContext\":[{{\"productId\":\"…\",\"include\":[\"content\",\"feedback\"],\"reason\":\"Why they need it.\"}}]. Reject: {{\"productId\":\"…\",\"accepted\":false,\"rejectionReason\":\"What to change.\"}}. UPDATE may change name, type, dod, description, assignee (null unassigns). Optional: chairVersions (versions you write yourself) and bootstrapOverrides (only when the mission really changed).\n",
+            "Lists you do not need may be []. ADD: newId new-1, new-2, … names the product in later parts of this answer only; type: Content, Decision, Collection or Orchestration; name ≤ {} chars, dod ≤ {}; the tree is at most {} levels deep. Assign to operatives only; an assignment may add \"attachedContext\":[{{\"productId\":\"…\",\"include\":[\"content\",\"feedback\"],\"reason\":\"Why they need it.\"}}]. Accept names the versionId; reject: {{\"productId\":\"…\",\"accepted\":false,\"rejectionReason\":\"What to change.\"}}. UPDATE may change name, type, dod, description, assignee (null unassigns); never the root p0.\nOptional, rarely: \"chairVersions\":[{{\"productId\":\"{product}\",\"content\":\"The whole product in Markdown, when writing it yourself is faster than a round.\",\"changeSummary\":\"What you changed.\"}}] (content {}-{} chars; not for p0). \"bootstrapOverrides\":{{\"objectives\":\"The objectives as they now stand.\"}} only when the mission really changed, with only the fields that change: mission ≤ {} chars, objectives ≤ {}, personas (member id → persona ≤ {}), operativeDomains (operative id → responsibility ≤ {}, area ≤ {}).\n",
             limits::PRODUCT_NAME_MAX,
             limits::PRODUCT_DOD_MAX,
-            limits::TREE_DEPTH_MAX
+            limits::TREE_DEPTH_MAX,
+            limits::CONTENT_MIN,
+            limits::CONTENT_MAX,
+            limits::MISSION_MAX,
+            limits::OBJECTIVES_MAX,
+            limits::PERSONA_MAX,
+            limits::DOMAIN_RESPONSIBILITY_MAX,
+            limits::DOMAIN_AREA_MAX,
+            product = crate::protocol::team::examples::some_product(env),
         ),
         Step::Write => format!(
             "contentTitle ≤ {} chars; content {}-{} chars.\n",
@@ -2131,7 +2211,7 @@ fn directive_line(d: &Directive) -> String {
         one_line(&d.why, 600)
     );
     if let Some(c) = d.context.as_deref().filter(|c| !c.trim().is_empty()) {
-        let _ = write!(out, " | note: {}", one_line(c, 600));
+        let _ = write!(out, " | chair's note: {}", one_line(c, 600));
     }
     out
 }
@@ -2210,7 +2290,7 @@ fn render_user(env: &Envelope) -> String {
                 a.directive.objective, a.directive.dod, a.directive.why
             );
             if let Some(c) = &a.directive.context {
-                let _ = writeln!(out, "  Note from the chair: {c}");
+                let _ = writeln!(out, "  Chair's note: {c}");
             }
             if let Some(v) = &a.current_version {
                 let _ = writeln!(out, "  Latest version: {} (see the structure above)", v.id);
@@ -2238,6 +2318,19 @@ fn render_user(env: &Envelope) -> String {
                     );
                 }
             }
+        }
+        if !env.left_out.assignments.is_empty() {
+            let more = &env.left_out.assignments;
+            let _ = write!(
+                out,
+                "- and {} more assignment(s) not listed: write only the ones above in this answer; these wait for a later round: {}",
+                more.len(),
+                more[..more.len().min(WORKED_LIST_MAX)].join(", ")
+            );
+            if more.len() > WORKED_LIST_MAX {
+                let _ = write!(out, " … and {} more", more.len() - WORKED_LIST_MAX);
+            }
+            out.push('\n');
         }
         out.push('\n');
     }
@@ -2440,7 +2533,15 @@ fn render_user(env: &Envelope) -> String {
         out.push('\n');
     }
     if let Some(n) = &env.last_chair_note {
-        let _ = writeln!(out, "Last chair personal note: {}\n", n.trim());
+        // A note of an earlier round says its round: a stale note reads as one.
+        match env.last_chair_note_round.filter(|r| *r != env.round) {
+            Some(r) => {
+                let _ = writeln!(out, "Chair's note (round {r}): {}\n", n.trim());
+            }
+            None => {
+                let _ = writeln!(out, "Chair's note: {}\n", n.trim());
+            }
+        }
     }
     if !env.remarks_received.is_empty() {
         out.push_str("Remarks for you:\n");
@@ -2470,17 +2571,32 @@ fn render_user(env: &Envelope) -> String {
         }
         None => out.push_str("Mission charter: not written yet (that is your task).\n\n"),
     }
-    // The one place that says how many context requests are left (the rules show the form).
-    if env.call.final_output_required {
-        out.push_str("You have used all your context requests at this step: answer with your final output now.");
-    } else {
-        let _ = write!(
-            out,
-            "If something essential is missing, you may ask for context ({} request(s) left at this step; then a final output is required).",
-            env.call.context_requests_left
+    // The one place that says how many context requests are left (the rules show the form),
+    // and where a missing fact about the person goes instead.
+    if context_offered(env).is_some() {
+        if env.call.final_output_required {
+            out.push_str("You have used all your context requests at this step: answer with your final output now.");
+        } else {
+            let _ = write!(
+                out,
+                "Context requests left at this step: {}; then a final output is required.",
+                env.call.context_requests_left
+            );
+        }
+    }
+    // Bootstrap's and PlanAssign's rules say to halt with a question; Presentation only reports.
+    if matches!(
+        env.step,
+        Step::Reflect | Step::Write | Step::PeerReview | Step::Inspection
+    ) {
+        if !out.ends_with("\n\n") {
+            out.push(' ');
+        }
+        out.push_str(
+            "A fact only the person knows: write down what you assumed, in a remark to user.",
         );
     }
-    out
+    out.trim_end().to_string()
 }
 
 /// The product tree as this member sees it (003's "Reminder: current project structure"), with

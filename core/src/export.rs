@@ -466,6 +466,25 @@ pub fn check_file(text: &str) -> Result<CheckedFile<'_>, ImportError> {
     for name in fields.keys().filter(|name| name.as_str() != "events") {
         envelope.insert(name.clone(), read(name)?);
     }
+    // Since version 2 a file names its kind and saves its state's snapshot: a kind that is not
+    // text, or a snapshot that is null or not an object, is a damaged file — never read as an
+    // old team file, and never a reason to skip the check against the replayed state.
+    if version >= 2 {
+        match envelope.get("kind") {
+            Some(Value::String(_)) => {}
+            Some(_) => {
+                return Err(ImportError::Malformed(
+                    "the field `kind` is not text".into(),
+                ))
+            }
+            None => return Err(ImportError::Malformed("missing field `kind`".into())),
+        }
+        if !envelope.get("snapshot").is_some_and(Value::is_object) {
+            return Err(ImportError::Malformed(
+                "the field `snapshot` is not the session's saved state".into(),
+            ));
+        }
+    }
     let events = if version == u64::from(SCHEMA_VERSION) {
         // The events stay the file's own text; shared lines (`@@`, see `shared_lines`) are
         // expanded by the next stage.

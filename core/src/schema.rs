@@ -268,7 +268,9 @@ pub enum RemarkType {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RemarkOutput {
-    /// `['user']`, `['chair']`, `['team']`, `['operative-1']`.
+    /// `['user']`, `['chair']`, `['team']`, `['operative-1']`: at least one (a remark to nobody
+    /// reaches nobody).
+    #[schemars(length(min = 1))]
     pub recipients: Vec<String>,
     /// Kind of remark.
     #[serde(rename = "type")]
@@ -481,7 +483,9 @@ pub struct AcceptanceDecision {
 pub struct ChairVersion {
     /// Product temp id.
     pub product_id: String,
-    /// The content.
+    /// The content: the whole product, held to a written version's limits
+    /// ([`limits::CONTENT_MIN`]–[`limits::CONTENT_MAX`] chars).
+    #[schemars(length(min = limits::CONTENT_MIN, max = limits::CONTENT_MAX))]
     pub content: crate::text::Text,
     /// What changed.
     pub change_summary: String,
@@ -490,9 +494,12 @@ pub struct ChairVersion {
 /// An operative's field of work.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct OperativeDomain {
-    /// What it is responsible for.
+    /// What it is responsible for (max [`limits::DOMAIN_RESPONSIBILITY_MAX`] chars, as an
+    /// override may set it: one limit for both).
+    #[schemars(length(max = limits::DOMAIN_RESPONSIBILITY_MAX))]
     pub responsibility: String,
-    /// Its area.
+    /// Its area (max [`limits::DOMAIN_AREA_MAX`] chars).
+    #[schemars(length(max = limits::DOMAIN_AREA_MAX))]
     pub area: String,
 }
 
@@ -830,7 +837,9 @@ pub struct Inspection {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InspectionOutput {
-    /// The inspections.
+    /// The inspections: at least one (the inspector is called only when there are versions to
+    /// inspect).
+    #[schemars(length(min = 1))]
     pub inspections: Vec<Inspection>,
     /// Default `[]`.
     #[serde(default)]

@@ -8,24 +8,32 @@
 /// and its call record. It reads and serialises as a plain string.
 pub type Text = std::sync::Arc<str>;
 
-/// A text on one line, cut at `max` characters.
+use std::fmt::Write as _;
+
+/// A text on one line, at most about `max` characters: when it is longer, cut after the last
+/// whole word that fits and marked with what was left out (`… (312 more characters)`), so a
+/// reader never takes a cut word for a real one nor a cut text for the whole. The marker is
+/// counted in `max` (a single word longer than the room is cut inside, still marked).
 pub(crate) fn one_line(text: &str, max: usize) -> String {
-    let mut out = String::with_capacity(text.len().min(max * 4));
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let total: usize =
+        words.iter().map(|w| w.chars().count()).sum::<usize>() + words.len().saturating_sub(1);
+    if total <= max {
+        return words.join(" ");
+    }
+    // Room for the words: the limit less the marker (`… (` + the digits + ` more characters)`).
+    let marker = 20 + total.to_string().len();
+    let room = max.saturating_sub(marker).max(1);
+    let mut out = String::with_capacity(room + marker);
     let mut count = 0;
-    for word in text.split_whitespace() {
+    for word in &words {
         let extra = word.chars().count() + usize::from(count > 0);
-        if count + extra > max {
-            // Cut inside the budget, leaving room for the ellipsis.
-            let room = max.saturating_sub(1).saturating_sub(count);
-            if count > 0 && room > 0 {
-                out.push(' ');
+        if count + extra > room {
+            if count == 0 {
+                out.extend(word.chars().take(room));
+                count = room;
             }
-            out.extend(
-                word.chars()
-                    .take(room.saturating_sub(usize::from(count > 0))),
-            );
-            out.push('…');
-            return out;
+            break;
         }
         if count > 0 {
             out.push(' ');
@@ -33,6 +41,7 @@ pub(crate) fn one_line(text: &str, max: usize) -> String {
         out.push_str(word);
         count += extra;
     }
+    let _ = write!(out, "… ({} more characters)", total - count);
     out
 }
 
@@ -44,14 +53,21 @@ pub(crate) fn wire_word<T: serde::Serialize>(v: &T) -> String {
         .unwrap_or_default()
 }
 
-/// Cuts a text at `max` characters, saying so.
+/// Cuts a text at its last whitespace within `max` characters (never mid-word, unless a single
+/// word is longer), saying how much was left out.
 pub(crate) fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        let head: String = text.chars().take(max).collect();
-        format!("{head}\n[… cut at {max} characters]")
+    let total = text.chars().count();
+    if total <= max {
+        return text.to_string();
     }
+    let end = text.char_indices().nth(max).map_or(text.len(), |(i, _)| i);
+    let head = &text[..end];
+    let head = match head.rfind(char::is_whitespace) {
+        Some(i) if i > 0 => head[..i].trim_end(),
+        _ => head,
+    };
+    let left = total - head.chars().count();
+    format!("{head}\n[… {left} more characters left out]")
 }
 
 /// A title for lists: the first line of the request, shortened.
@@ -90,18 +106,30 @@ pub fn title_of(request: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{one_line, title_of};
+    use super::{cut, one_line, title_of};
 
     #[test]
     fn one_line_flattens_and_cuts_at_the_limit() {
         assert_eq!(one_line("a  b\n\tc", 10), "a b c");
         assert_eq!(one_line("", 10), "");
         assert_eq!(one_line("abcdef ghij", 11), "abcdef ghij");
-        let cut = one_line("abcdef ghijkl", 10);
-        assert_eq!(cut.chars().count(), 10);
-        assert!(cut.ends_with('…'));
-        assert!(cut.starts_with("abcdef gh"));
-        assert_eq!(one_line("abcdefghijkl", 5).chars().count(), 5);
+        // Cut after a whole word, marked with what was left out, within the limit.
+        let long = "alpha beta gamma delta epsilon zeta eta theta iota kappa";
+        let cut = one_line(long, 40);
+        assert_eq!(cut, "alpha beta gamma… (40 more characters)");
+        assert!(cut.chars().count() <= 40);
+        // A single word longer than the room is cut inside, still marked.
+        assert_eq!(
+            one_line(&"x".repeat(100), 40),
+            format!("{}… (83 more characters)", "x".repeat(17))
+        );
+    }
+
+    #[test]
+    fn cut_ends_at_a_word_and_says_how_much_is_left_out() {
+        let text = "one two three four five";
+        assert_eq!(cut(text, 100), text);
+        assert_eq!(cut(text, 10), "one two\n[… 16 more characters left out]");
     }
 
     #[test]

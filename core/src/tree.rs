@@ -362,7 +362,7 @@ pub enum TreeError {
         /// Position in the list.
         index: usize,
         /// `ADD`, `REMOVE`, `MOVE` or `UPDATE`.
-        action: String,
+        action: &'static str,
         /// What went wrong.
         reason: TreeProblem,
     },
@@ -381,7 +381,7 @@ pub enum TreeProblem {
     #[error("product {0} was removed")]
     RemovedProduct(String),
     /// The root is fixed.
-    #[error("the root product {ROOT_ID} cannot be moved or removed")]
+    #[error("the root product {ROOT_ID} cannot be moved, removed or changed")]
     Root,
     /// A MOVE under the product itself or one of its descendants.
     #[error("{product} cannot move under {parent}, which is itself or one of its descendants")]
@@ -392,14 +392,16 @@ pub enum TreeProblem {
         parent: String,
     },
     /// Another child of the same parent already has that name.
-    #[error("{parent} already has a child named \"{name}\" ({existing})")]
+    #[error("{}", duplicate_words(parent, name, existing, existing_name))]
     DuplicateSibling {
         /// Parent id.
         parent: String,
-        /// The clashing name.
+        /// The clashing name, as the change gave it.
         name: String,
         /// The sibling that has it.
         existing: String,
+        /// The sibling's own name (it may differ in case, width or spacing from `name`).
+        existing_name: String,
     },
     /// A name that is empty once trimmed.
     #[error("a product name cannot be empty")]
@@ -449,6 +451,77 @@ pub enum TreeProblem {
     /// A restore of a product that is not removed, or whose parent is removed.
     #[error("{0} cannot be restored: it is not removed or its parent is removed")]
     NotRestorable(String),
+}
+
+/// The duplicate-sibling refusal in words: the existing child by its own name, and the new name
+/// beside it when the two differ only as names that read the same (case, width, spacing).
+fn duplicate_words(parent: &str, name: &str, existing: &str, existing_name: &str) -> String {
+    if name == existing_name {
+        format!("{parent} already has a child named \"{name}\" ({existing})")
+    } else {
+        format!(
+            "{parent} already has a child {existing} named \"{existing_name}\"; \"{name}\" reads as the same name"
+        )
+    }
+}
+
+impl TreeProblem {
+    /// What the tree accepts instead, for the `expected` of a repair.
+    pub fn rule(&self) -> String {
+        match self {
+            TreeProblem::UnknownProduct(_) => {
+                "an id listed in the current project structure (or a new-N this answer adds)".into()
+            }
+            TreeProblem::RemovedProduct(_) => "a product that is not removed".into(),
+            TreeProblem::Root => format!("a product other than the root {ROOT_ID}"),
+            TreeProblem::Cycle { product, .. } => {
+                format!("a parent outside {product}'s own branch")
+            }
+            TreeProblem::DuplicateSibling { parent, .. } => {
+                format!("a name no other child of {parent} has")
+            }
+            TreeProblem::EmptyName => "a name with words in it".into(),
+            TreeProblem::BadNewId(_) => "new-1, new-2, …".into(),
+            TreeProblem::DuplicateNewId(_) => "each newId once in an answer".into(),
+            TreeProblem::UnknownVersion(_) => "an existing version id".into(),
+            TreeProblem::VersionOfOtherProduct { product, .. } => {
+                format!("a version of {product}")
+            }
+            TreeProblem::DuplicateCollab { .. } => "a comment not made before".into(),
+            TreeProblem::TooDeep { .. } => format!(
+                "a parent under which it and everything below it stay within level {} (the root is level 0)",
+                limits::TREE_DEPTH_MAX
+            ),
+            TreeProblem::NotRestorable(_) => "a removed product whose parent is live".into(),
+        }
+    }
+
+    /// What the refused change asked for, for the `received` of a repair.
+    pub fn found(&self) -> String {
+        match self {
+            TreeProblem::UnknownProduct(id)
+            | TreeProblem::RemovedProduct(id)
+            | TreeProblem::BadNewId(id)
+            | TreeProblem::DuplicateNewId(id)
+            | TreeProblem::UnknownVersion(id)
+            | TreeProblem::NotRestorable(id) => id.clone(),
+            TreeProblem::Root => ROOT_ID.into(),
+            TreeProblem::Cycle { product, parent } => format!("{product} under {parent}"),
+            TreeProblem::DuplicateSibling { parent, name, .. } => {
+                format!("\"{name}\" under {parent}")
+            }
+            TreeProblem::EmptyName => "\"\"".into(),
+            TreeProblem::VersionOfOtherProduct { version, owner, .. } => {
+                format!("{version} (of {owner})")
+            }
+            TreeProblem::DuplicateCollab { existing, .. } => format!("the comment of {existing}"),
+            TreeProblem::TooDeep {
+                product,
+                parent,
+                depth,
+            } => format!("{product} under {parent}, at level {depth}"),
+        }
+    }
 }
 
 /// What [`ProductTree::roll_back`] puts back: the products as they were, and how many versions
@@ -664,7 +737,7 @@ impl ProductTree {
             if let Err(reason) = apply_one(&mut next, &mut siblings, &mut applied, op) {
                 return Err(TreeError::Operation {
                     index,
-                    action: action_name(op).into(),
+                    action: action_name(op),
                     reason: reason.named_as_answered(&applied.new_ids),
                 });
             }
@@ -690,11 +763,14 @@ impl ProductTree {
         }
         let parent = product.parent.clone().unwrap_or_default();
         let siblings = Siblings::of(&self.products);
-        if let Some(existing) = siblings.named(&self.products, &parent, &product.name, Some(idx)) {
+        if let Some((existing, existing_name)) =
+            siblings.named(&self.products, &parent, &product.name, Some(idx))
+        {
             return problem(TreeProblem::DuplicateSibling {
                 parent,
                 name: product.name.clone(),
                 existing,
+                existing_name,
             });
         }
         for i in subtree(&self.products, idx) {
@@ -1193,12 +1269,12 @@ impl Siblings {
         parent: &str,
         name: &str,
         except: Option<usize>,
-    ) -> Option<String> {
+    ) -> Option<(String, String)> {
         self.by_name
             .get(&(parent.to_string(), name_key(name)))?
             .iter()
             .find(|&&i| Some(i) != except && products[i].status != ProductStatus::Removed)
-            .map(|&i| products[i].id.clone())
+            .map(|&i| (products[i].id.clone(), products[i].name.clone()))
     }
 }
 
@@ -1218,11 +1294,12 @@ fn insert_product(
     if name.trim().is_empty() {
         return Err(TreeProblem::EmptyName);
     }
-    if let Some(existing) = siblings.named(products, parent, name, None) {
+    if let Some((existing, existing_name)) = siblings.named(products, parent, name, None) {
         return Err(TreeProblem::DuplicateSibling {
             parent: parent.into(),
             name: name.into(),
             existing,
+            existing_name,
         });
     }
     siblings.add(parent, name, products.len());
@@ -1265,10 +1342,12 @@ impl TreeProblem {
                 parent,
                 name: n,
                 existing,
+                existing_name,
             } => TreeProblem::DuplicateSibling {
                 parent: name(parent),
                 name: n,
                 existing: name(existing),
+                existing_name,
             },
             TreeProblem::TooDeep {
                 product,
@@ -1371,7 +1450,7 @@ fn apply_one(
                     depth,
                 });
             }
-            if let Some(existing) =
+            if let Some((existing, existing_name)) =
                 siblings.named(products, &parent, &products[idx].name, Some(idx))
             {
                 let name = products[idx].name.clone();
@@ -1379,6 +1458,7 @@ fn apply_one(
                     parent,
                     name,
                     existing,
+                    existing_name,
                 });
             }
             if let Some(old) = &products[idx].parent {
@@ -1393,6 +1473,9 @@ fn apply_one(
             ..
         } => {
             let id = resolve(product_id);
+            if id == ROOT_ID {
+                return Err(TreeProblem::Root);
+            }
             let idx = live_index(products, &id)?;
             update_product(products, siblings, idx, patch)?;
         }
@@ -1411,11 +1494,14 @@ fn update_product(
             return Err(TreeProblem::EmptyName);
         }
         if let Some(parent) = products[idx].parent.clone() {
-            if let Some(existing) = siblings.named(products, &parent, name, Some(idx)) {
+            if let Some((existing, existing_name)) =
+                siblings.named(products, &parent, name, Some(idx))
+            {
                 return Err(TreeProblem::DuplicateSibling {
                     parent,
                     name: name.clone(),
                     existing,
+                    existing_name,
                 });
             }
             siblings.remove(&parent, &products[idx].name, idx);
@@ -1453,7 +1539,7 @@ impl From<TreeError> for crate::engine::FoldError {
             } => {
                 // A clashing name points at the field that clashes: the name an ADD or UPDATE
                 // gives, or the parent a MOVE picks.
-                let field = match (&reason, action.as_str()) {
+                let field = match (&reason, action) {
                     (TreeProblem::DuplicateSibling { .. }, "ADD" | "UPDATE") => "/product/name",
                     (TreeProblem::DuplicateSibling { .. }, "MOVE") => "/parentId",
                     (TreeProblem::TooDeep { .. }, _) => "/parentId",
@@ -1461,12 +1547,16 @@ impl From<TreeError> for crate::engine::FoldError {
                 };
                 crate::engine::FoldError::Refused {
                     pointer: format!("/treeOperations/{index}{field}"),
-                    reason: reason.to_string(),
+                    reason: format!("the {action} cannot be applied: {reason}"),
+                    expected: reason.rule(),
+                    received: reason.found(),
                 }
             }
             TreeError::Change(problem) => crate::engine::FoldError::Refused {
                 pointer: String::new(),
                 reason: format!("the tree refused a change: {problem}"),
+                expected: problem.rule(),
+                received: problem.found(),
             },
         }
     }

@@ -98,6 +98,40 @@ fn an_envelope_of_the_wrong_types_names_the_field() {
             ))
         );
     }
+    // A file of version 2 or later names its kind as text and saves its snapshot: a kind that
+    // is not text is not read as an old team file, and a null snapshot does not skip the check
+    // of the replayed state. (Version 1 files, which had neither, still open: see above.)
+    let mut checked = 0;
+    for (_, text, _) in FILES {
+        let value: serde_json::Value = serde_json::from_str(text).unwrap();
+        if value["schema_version"].as_u64().unwrap() < 2 {
+            continue;
+        }
+        checked += 1;
+        for (field, bad, why) in [
+            ("kind", serde_json::json!(5), "the field `kind` is not text"),
+            (
+                "kind",
+                serde_json::json!(null),
+                "the field `kind` is not text",
+            ),
+            (
+                "snapshot",
+                serde_json::json!(null),
+                "the field `snapshot` is not the session's saved state",
+            ),
+        ] {
+            // Written last (the value that counts), the events' text untouched.
+            let end = text.rfind('}').unwrap();
+            let edited = format!("{},\"{field}\": {bad}}}", &text[..end]);
+            assert_eq!(
+                export::from_file(&edited).unwrap_err(),
+                ImportError::Malformed(why.into()),
+                "{field}"
+            );
+        }
+    }
+    assert!(checked >= 3, "the shipped demo and both v2 files");
     let mut edited = value.clone();
     edited.as_object_mut().unwrap().remove("events");
     assert_eq!(

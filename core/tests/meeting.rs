@@ -529,3 +529,248 @@ fn attendee_ids_are_made_from_names() {
     assert_eq!(MeetingConfig::id_for("!!!", &taken), "participant");
     assert_eq!(MeetingConfig::id_for("Orchestrator", &taken), "participant");
 }
+
+/// Plays a meeting where the orchestrator answers `decide(phase, spoken)` and every speaker says
+/// `say(speaker, round)`; returns the session and the first prompt of every call (system and
+/// user joined), in order.
+fn scripted_meeting(
+    cfg: MeetingConfig,
+    decide: impl Fn(&MeetingState) -> String,
+    say: impl Fn(&str, u32) -> String,
+) -> (MeetingSession, Vec<(String, String)>) {
+    let mut s = MeetingSession::new(cfg, 0).unwrap();
+    let mut now = 1;
+    s.start(now).unwrap();
+    let mut prompts = Vec::new();
+    for _ in 0..400 {
+        now += 1;
+        if *s.status() != Status::Running {
+            break;
+        }
+        let c = s.calls_due().remove(0);
+        let text: Vec<String> = c
+            .call
+            .messages
+            .iter()
+            .map(|m| m.content.to_string())
+            .collect();
+        prompts.push((c.call.member.clone(), text.join("\n")));
+        let answer = match c.step {
+            roundtable_core::protocol::meeting::MeetingStep::Decide => decide(s.state()),
+            roundtable_core::protocol::meeting::MeetingStep::Speak => {
+                serde_json::json!({"contribution": say(&c.call.member, s.state().core.round)})
+                    .to_string()
+            }
+            roundtable_core::protocol::meeting::MeetingStep::Minutes => {
+                r#"{"summary":"The meeting went through its phases.","decisions":[],"action_items":[],"open_questions":[]}"#.into()
+            }
+        };
+        s.submit(&c.id, &answer, None, now).unwrap();
+    }
+    (s, prompts)
+}
+
+#[test]
+fn the_orchestrators_policy_is_checked_and_a_broken_decision_falls_back_saying_why() {
+    // Phases move forward one at a time; the meeting ends only in its last phases.
+    for (answer, path, words) in [
+        (
+            r#"{"decision":"change_phase","new_phase":"Evaluation","rationale":"Skip ahead."}"#,
+            "/new_phase",
+            "phases move forward one at a time: after Initialization comes ProblemClarification, not Evaluation",
+        ),
+        (
+            r#"{"decision":"end_meeting","end_reason":"Done.","rationale":"Nothing to say."}"#,
+            "/decision",
+            "the meeting can end only in ExecutionPlanning or Conclusion, and it is in Initialization",
+        ),
+    ] {
+        let mut s = MeetingSession::new(config(AGENDA), 0).unwrap();
+        s.start(1).unwrap();
+        let c = s.calls_due().remove(0);
+        let out = s.submit(&c.id, answer, None, 2).unwrap();
+        let roundtable_core::engine::Outcome::FellBack { report } = out else {
+            panic!("{answer}: {out:?}")
+        };
+        assert_eq!(report.errors[0].path, path);
+        assert_eq!(report.errors[0].message, words);
+        assert_eq!(s.state().phase, Phase::Initialization);
+        // The transcript says the rule decided, and why.
+        let c = s.calls_due().remove(0);
+        s.submit(&c.id, r#"{"contribution":"I bring the backend view."}"#, None, 3)
+            .unwrap();
+        let next = s.calls_due().remove(0);
+        let user = next.call.messages[1].content.to_string();
+        assert!(
+            user.contains(&format!(
+                "_The fallback rule gave the floor to engineer-1 (the orchestrator's decision was not used: {words})._"
+            )),
+            "{user}"
+        );
+    }
+    // The prompt says the policy, with the phases in the one spelling the answer needs.
+    let s = MeetingSession::new(config(AGENDA), 0).unwrap();
+    let mut s = s;
+    s.start(1).unwrap();
+    let system = s.calls_due().remove(0).call.messages[0].content.to_string();
+    assert!(system.contains("forward and one at a time"), "{system}");
+    assert!(
+        system.contains("only in ExecutionPlanning or Conclusion"),
+        "{system}"
+    );
+    assert!(!system.contains("Problem clarification"), "{system}");
+}
+
+#[test]
+fn the_fallback_rotation_runs_across_phases_so_the_last_attendees_get_the_floor() {
+    // Two turns a phase, three participants: a rotation that restarted in every phase would
+    // never give pm-1 the floor.
+    let mut cfg = config(AGENDA);
+    cfg.max_turns_per_phase = 2;
+    let (s, _) = scripted_meeting(
+        cfg,
+        |_| "no decision".into(),
+        |who, r| format!("{who} speaks in round {r}, briefly and to the point."),
+    );
+    let speakers: Vec<(Phase, String)> = s
+        .state()
+        .transcript
+        .iter()
+        .filter_map(|t| match t {
+            roundtable_core::protocol::meeting::Turn::Contribution { phase, speaker, .. } => {
+                Some((*phase, speaker.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    let in_phase = |p: Phase| -> Vec<&str> {
+        speakers
+            .iter()
+            .filter(|(q, _)| *q == p)
+            .map(|(_, s)| s.as_str())
+            .collect()
+    };
+    assert_eq!(
+        in_phase(Phase::Initialization),
+        ["engineer-1", "designer-1"]
+    );
+    assert_eq!(
+        in_phase(Phase::ProblemClarification),
+        ["pm-1", "engineer-1"]
+    );
+}
+
+#[test]
+fn a_member_is_told_its_own_id() {
+    let mut s = MeetingSession::new(config(AGENDA), 0).unwrap();
+    s.start(1).unwrap();
+    let c = s.calls_due().remove(0);
+    s.submit(
+        &c.id,
+        r#"{"decision":"continue","next_agent_id":"engineer-1","rationale":"Ana owns the data side."}"#,
+        None,
+        2,
+    )
+    .unwrap();
+    let system = s.calls_due().remove(0).call.messages[0].content.to_string();
+    assert!(
+        system.starts_with("You are Ana (engineer-1), Backend engineer, attending a meeting; the transcript names you **engineer-1**."),
+        "{system}"
+    );
+}
+
+#[test]
+fn speakers_and_the_minutes_read_whole_contributions_within_the_budget() {
+    use roundtable_core::protocol::meeting::TRANSCRIPT_BUDGET;
+    // Four participants, each turn a contribution of whole sentences naming its option: the
+    // minutes see every option put — whole while it fits, else its opening sentences — and no
+    // prompt passes the budget.
+    for size in [1_000, 3_000] {
+        let mut cfg = config(AGENDA);
+        cfg.attendees.push(
+            MeetingConfig::standard(AGENDA, &[("qa-1", "Di", "Quality engineer")], demo_ref())
+                .attendees
+                .into_iter()
+                .find(|a| a.id == "qa-1")
+                .unwrap(),
+        );
+        let (s, prompts) = scripted_meeting(
+            cfg,
+            |st| {
+                let waiting = st
+                    .participants()
+                    .into_iter()
+                    .find(|p| !st.spoken.iter().any(|s| s == p));
+                match (waiting, st.phase.next()) {
+                    (Some(p), _) if !st.phase_turns_used() => format!(
+                        r#"{{"decision":"continue","next_agent_id":"{p}","rationale":"Their turn."}}"#
+                    ),
+                    (_, Some(n)) => format!(
+                        r#"{{"decision":"change_phase","new_phase":"{}","rationale":"Next."}}"#,
+                        n.name()
+                    ),
+                    _ => {
+                        r#"{"decision":"end_meeting","end_reason":"All done.","rationale":"Done."}"#
+                            .into()
+                    }
+                }
+            },
+            |who, r| {
+                let mut t = format!("Option {who}-{r}: the path {who} proposes in round {r}. ");
+                while t.len() < size {
+                    t.push_str("It keeps the cost low, fits the three weeks, and works offline. ");
+                }
+                t.push_str(&format!("That is the end of option {who}-{r}."));
+                t
+            },
+        );
+        assert_eq!(s.status(), &Status::Done);
+        let minutes = &prompts.last().unwrap().1;
+        for t in &s.state().transcript {
+            if let roundtable_core::protocol::meeting::Turn::Contribution { phase, text, .. } = t {
+                if matches!(
+                    phase,
+                    Phase::OptionGeneration | Phase::Evaluation | Phase::Decision
+                ) {
+                    let opening = text.split(". ").next().unwrap();
+                    assert!(
+                        minutes.contains(opening),
+                        "{size}: the minutes read {opening}"
+                    );
+                    if size == 1_000 {
+                        assert!(minutes.contains(text.trim()), "the minutes read it whole");
+                    }
+                }
+            }
+        }
+        for (_, p) in &prompts {
+            let transcript = p
+                .split("# Transcript")
+                .nth(1)
+                .unwrap_or("")
+                .split("\n# ")
+                .next()
+                .unwrap_or("");
+            assert!(
+                transcript.chars().count() <= TRANSCRIPT_BUDGET + 200,
+                "{} chars",
+                transcript.chars().count()
+            );
+            // A summary ends at a sentence or says what it left out; nothing is cut mid-word.
+            for line in transcript.lines().filter(|l| l.contains('…')) {
+                assert!(line.contains("more characters"), "{line}");
+            }
+        }
+        // Older phases are read in short, whole sentences first.
+        let last_decide = &prompts
+            .iter()
+            .rev()
+            .find(|(m, _)| m == "orchestrator" && !m.is_empty())
+            .unwrap()
+            .1;
+        assert!(
+            last_decide.contains("(Initialization, in short):\nOption engineer-1-"),
+            "{last_decide}"
+        );
+    }
+}

@@ -411,10 +411,25 @@ fn the_chair_sees_the_team_the_gaps_the_answers_and_the_missing_details() {
     assert!(seen
         .user(1, Step::PlanAssign, "chair")
         .contains("The size of the room"));
-    // Operatives do not get the chair's list of assumptions.
+    // What is still open reaches the writers (who say what is uncertain) and the envoy (who
+    // tells the person), not the reviewers.
+    assert!(seen.user(2, Step::Write, "operative-1").contains(
+        "Missing details (the person did not say; Bootstrap assumed): The size of the room"
+    ));
     assert!(!seen
-        .user(2, Step::Write, "operative-1")
+        .user(2, Step::Inspection, "inspector")
         .contains("The size of the room"));
+    let present = &seen
+        .prompts
+        .iter()
+        .rfind(|p| p.1 == Step::Presentation)
+        .unwrap()
+        .3;
+    assert!(present.contains(
+        "Missing details (the person did not say; Bootstrap assumed): The size of the room"
+    ));
+    // The envoy's chair note says its round: a stale note reads as one.
+    assert!(present.contains("Chair's note (round 1): Drafts first."));
 }
 
 #[test]
@@ -439,7 +454,7 @@ fn reflect_shows_the_last_directive_and_the_last_version_diff() {
     // The History does not repeat the directive shown in full.
     assert_eq!(count(reflect, "Add the coffee break"), 1);
     let first = seen.user(2, Step::Reflect, "operative-1");
-    assert!(first.contains("Last directive: objective: Draft the agenda | dod: Timed blocks, breaks included. | why: Everything hangs on it. | note: Start from nine."));
+    assert!(first.contains("Last directive: objective: Draft the agenda | dod: Timed blocks, breaks included. | why: Everything hangs on it. | chair's note: Start from nine."));
     assert!(first.contains("Last version diff: none, it is the first version."));
 }
 

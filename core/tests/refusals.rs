@@ -136,7 +136,29 @@ fn answers_that_break_the_teams_rules_are_refused_with_their_pointers() {
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
     assert!(cases.len() >= 20, "the cases are read");
     // What the model reads back for each: the repair prompt.
-    insta::assert_snapshot!("team_refusal_repair_prompts", prompts.join("\n\n"));
+    let all = prompts.join("\n\n");
+    insta::assert_snapshot!("team_refusal_repair_prompts", all);
+    // Every repair says which change and why, never a placeholder for it.
+    assert!(!all.contains("a change the tree refused"), "{all}");
+    let of = |about: &str| {
+        prompts
+            .iter()
+            .find(|p| p.starts_with(&format!("## {about}")))
+            .unwrap_or_else(|| panic!("no case {about}"))
+            .clone()
+    };
+    // The clash names the existing child by its own name.
+    assert!(
+        of("PlanAssign: a sibling name that differs only by full-width letters")
+            .contains("p0 already has a child p1 named \"Agenda and timing\"")
+    );
+    // An answer in another step's shape says so, and shows the fields that were dropped.
+    let shape = of("Write: another step's shape");
+    assert!(shape.contains("this answer has the shape of the PeerReview step (reviews)"));
+    assert!(shape.contains("/reviews: unknown field reviews is ignored"));
+    // A question to nobody names who it may go to; a blank text shows as blank.
+    assert!(of("PlanAssign: a question addressed to nobody").contains("user-1"));
+    assert!(of("Bootstrap: a mission of spaces").contains("received: \"   \" (blank)"));
 }
 
 /// A value of the case file, with `{"$repeat": [text, n]}` written out as `text` n times (long

@@ -143,7 +143,7 @@ fn move_under_own_descendant_fails_and_names_the_operation() {
         err,
         TreeError::Operation {
             index: 1,
-            action: "MOVE".into(),
+            action: "MOVE",
             reason: TreeProblem::Cycle {
                 product: "p1".into(),
                 parent: "p4".into()

@@ -351,8 +351,10 @@ impl<P: Protocol> Core<P> {
                     .find(|s| s.call_id.as_deref() == Some(call_id))
                     .ok_or_else(|| FoldError::Call(call_id.clone()))?;
                 slot.call_id = None;
+                // The conversation goes on only for a repair or a follow-up: it quotes the
+                // answer as far as its problems need (the event and the call keep it whole).
                 slot.messages
-                    .push(Message::new(ChatRole::Assistant, &**raw));
+                    .push(Message::new(ChatRole::Assistant, quoted_answer(raw)));
                 let rec = self.call_mut(call_id)?;
                 rec.raw_answer = Some(raw.clone());
                 rec.answered_at = Some(at);
@@ -549,4 +551,35 @@ fn call_index(id: &str) -> Option<usize> {
         .parse::<usize>()
         .ok()?
         .checked_sub(1)
+}
+
+/// The most characters of a model's own answer the conversation quotes back to it after a refusal
+/// or a served context request: a refused answer of a megabyte would otherwise go back whole, and
+/// every later call of the conversation with it. The repair prompt that follows points at each
+/// problem by path and quotes what it found there.
+pub const ANSWER_QUOTE_MAX: usize = 6_000;
+
+/// `raw` whole when it is short, else its first and last parts (cut at whitespace) around a line
+/// saying how much was left out.
+pub fn quoted_answer(raw: &str) -> std::borrow::Cow<'_, str> {
+    let total = raw.chars().count();
+    if total <= ANSWER_QUOTE_MAX {
+        return std::borrow::Cow::Borrowed(raw);
+    }
+    let byte_at = |chars: usize| raw.char_indices().nth(chars).map_or(raw.len(), |(i, _)| i);
+    // The head: two thirds of the room, back to the last whitespace.
+    let head_end = byte_at(ANSWER_QUOTE_MAX * 2 / 3);
+    let head = raw[..head_end]
+        .rfind(char::is_whitespace)
+        .filter(|i| *i > head_end / 2)
+        .map_or(&raw[..head_end], |i| &raw[..i]);
+    // The tail: the last sixth, forward to the next whitespace.
+    let tail_start = byte_at(total - ANSWER_QUOTE_MAX / 6);
+    let tail = raw[tail_start..]
+        .find(char::is_whitespace)
+        .map_or(&raw[tail_start..], |i| &raw[tail_start + i..]);
+    let left = total - head.chars().count() - tail.chars().count();
+    std::borrow::Cow::Owned(format!(
+        "{head}\n[… {left} more characters of this answer left out here; the problems below name where they are …]\n{tail}"
+    ))
 }

@@ -385,6 +385,10 @@ pub enum FoldError {
         pointer: String,
         /// Why.
         reason: String,
+        /// What the state accepts instead (the repair's `expected`).
+        expected: String,
+        /// What the refused part asked for (the repair's `received`).
+        received: String,
     },
     /// Anything else out of order.
     #[error("{0}")]

@@ -574,7 +574,11 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
             };
             let name = self.field_name();
             let hint = if n < min {
-                format!("Give at least {min}.")
+                // Name what may go in, when the items are from a fixed list (halt `to`: user-1).
+                match item {
+                    Ty::Enum(values) => format!("Give at least {min}: {}.", values.join(" or ")),
+                    _ => format!("Give at least {min}."),
+                }
             } else {
                 format!("Keep only the {max} most important.")
             };
@@ -1059,6 +1063,7 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
             return;
         }
         let name = self.field_name();
+        let blank = n == 0 && !text.is_empty();
         let (message, hint) = if n == 0 {
             (
                 format!("{name} is empty"),
@@ -1070,10 +1075,15 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
                 format!("Write {name} out in full: at least {min} chars of text."),
             )
         };
+        // A blank text shows as blank: `"   "` alone reads as nothing at all.
+        let mut received = json::shorten(&format!("{text:?}"), RECEIVED_MAX);
+        if blank {
+            received.push_str(" (blank)");
+        }
         self.error(
             message,
             format!("a string of at least {min} chars of text"),
-            json::shorten(&format!("{text:?}"), RECEIVED_MAX),
+            received,
             hint,
         );
     }

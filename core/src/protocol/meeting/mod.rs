@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::answer::{ActionItem, Contribution, Decision, Minutes, Phase};
 pub use self::config::{Attendee, MeetingConfig, MeetingConfigError, MeetingRole};
-pub use self::prompt::MeetingEnvelope;
+pub use self::prompt::{MeetingEnvelope, TRANSCRIPT_BUDGET};
 pub use self::view::{AttendeeMark, MeetingView, PhaseMark, TurnView};
 use crate::engine::{
     Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError, IdChoice, Judgement,
@@ -95,6 +95,10 @@ pub enum Turn {
         decision: Decision,
         /// True when the orchestrator's answer was refused and the rule decided.
         fell_back: bool,
+        /// When the rule decided: why the orchestrator's decision was not usable (its first
+        /// violation), so the transcript says why the rule spoke.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        refused: Option<String>,
     },
     /// An attendee spoke.
     Contribution {
@@ -184,7 +188,7 @@ impl MeetingState {
                     new_phase: next,
                     rationale: format!(
                         "Fallback rule: {} is complete, so the meeting moves on.",
-                        self.phase.title()
+                        self.phase.name()
                     ),
                 },
                 None => Decision::EndMeeting {
@@ -193,10 +197,16 @@ impl MeetingState {
                 },
             };
         }
-        let last = self
-            .spoken
-            .last()
-            .and_then(|l| participants.iter().position(|p| p == l));
+        // The rotation runs across phases: it starts after whoever spoke last in the meeting,
+        // so when a phase has fewer turns than participants the last ones still get the floor
+        // in the next phase.
+        let last_speaker = self.spoken.last().map(String::as_str).or_else(|| {
+            self.transcript.iter().rev().find_map(|t| match t {
+                Turn::Contribution { speaker, .. } => Some(speaker.as_str()),
+                _ => None,
+            })
+        });
+        let last = last_speaker.and_then(|l| participants.iter().position(|p| *p == l));
         let start = last.map_or(0, |i| i + 1);
         let next = (0..participants.len())
             .map(|k| participants[(start + k) % participants.len()])
@@ -206,13 +216,18 @@ impl MeetingState {
             next_agent_id: next.to_string(),
             rationale: format!(
                 "Fallback rule: {next} is next in turn and has not spoken in {} yet.",
-                self.phase.title()
+                self.phase.name()
             ),
         }
     }
 
-    /// `001`'s rules beyond the shape, against the meeting as it stands: the floor only while the
-    /// phase has turns left, and a phase change only to another phase.
+    /// `001`'s rules beyond the shape, against the meeting as it stands — the orchestrator's
+    /// policy, said in its prompt and checked here (a decision that breaks one is not repaired:
+    /// the fallback rule decides, 001):
+    /// - `continue` only while the phase has speaking turns left;
+    /// - `change_phase` only to the next phase: phases move forward, one at a time;
+    /// - `end_meeting` only in the last phases (ExecutionPlanning, Conclusion): earlier, the
+    ///   person ends the meeting themselves (wrap up), and sees why in the end reason.
     fn decision_rules(&self, decision: &Decision) -> Vec<Violation> {
         let mut errors = Vec::new();
         match decision {
@@ -220,20 +235,51 @@ impl MeetingState {
                 path: "/decision".into(),
                 message: format!(
                     "{} has used its {} speaking turns",
-                    self.phase.title(),
+                    self.phase.name(),
                     self.max_turns_per_phase
                 ),
                 expected: "\"change_phase\" or \"end_meeting\"".into(),
                 received: "\"continue\"".into(),
                 hint: "Move the meeting to the next phase, or end it.".into(),
             }),
-            Decision::ChangePhase { new_phase, .. } if *new_phase == self.phase => {
+            Decision::ChangePhase { new_phase, .. } if Some(*new_phase) != self.phase.next() => {
+                let (message, expected) = match self.phase.next() {
+                    Some(next) if *new_phase == self.phase => (
+                        format!("the meeting is already in {}", new_phase.name()),
+                        format!("\"{}\"", next.name()),
+                    ),
+                    Some(next) => (
+                        format!(
+                            "phases move forward one at a time: after {} comes {}, not {}",
+                            self.phase.name(),
+                            next.name(),
+                            new_phase.name()
+                        ),
+                        format!("\"{}\"", next.name()),
+                    ),
+                    None => (
+                        format!("{} is the last phase", self.phase.name()),
+                        "\"end_meeting\"".into(),
+                    ),
+                };
                 errors.push(Violation {
                     path: "/new_phase".into(),
-                    message: format!("the meeting is already in {}", new_phase.name()),
-                    expected: "another phase".into(),
+                    message,
+                    expected,
                     received: format!("\"{}\"", new_phase.name()),
-                    hint: "Name the phase to move to, or continue in this one.".into(),
+                    hint: "Move to the next phase, or continue in this one.".into(),
+                });
+            }
+            Decision::EndMeeting { .. } if !Self::may_end_in(self.phase) => {
+                errors.push(Violation {
+                    path: "/decision".into(),
+                    message: format!(
+                    "the meeting can end only in ExecutionPlanning or Conclusion, and it is in {}",
+                    self.phase.name()
+                ),
+                    expected: "\"continue\" or \"change_phase\"".into(),
+                    received: "\"end_meeting\"".into(),
+                    hint: "Move the meeting on to the next phase.".into(),
                 })
             }
             _ => {}
@@ -241,13 +287,19 @@ impl MeetingState {
         errors
     }
 
+    /// Whether the orchestrator may end the meeting in `phase`: only in the last two.
+    pub fn may_end_in(phase: Phase) -> bool {
+        matches!(phase, Phase::ExecutionPlanning | Phase::Conclusion)
+    }
+
     /// Folds an applied (or fallen-back) output; returns the change in words.
     fn apply(
         &mut self,
         call_id: &str,
         output: &MeetingOutput,
-        fell_back: bool,
+        refused: Option<&Findings>,
     ) -> Result<Vec<String>, FoldError> {
+        let fell_back = refused.is_some();
         let round = self.core.round;
         let change = match output {
             MeetingOutput::Decision(decision) => {
@@ -260,6 +312,8 @@ impl MeetingState {
                             return Err(FoldError::Refused {
                                 pointer: "/next_agent_id".into(),
                                 reason: format!("{next_agent_id} is not an attendee"),
+                                expected: "an attendee's id".into(),
+                                received: next_agent_id.clone(),
                             });
                         }
                         self.floor = Some((next_agent_id.clone(), rationale.clone()));
@@ -277,6 +331,9 @@ impl MeetingState {
                     phase: self.phase,
                     decision: decision.clone(),
                     fell_back,
+                    refused: refused
+                        .and_then(|f| f.errors.first())
+                        .map(|v| v.message.clone()),
                 });
                 decision.describe()
             }
@@ -494,10 +551,12 @@ impl Protocol for MeetingState {
             EventKind::RoundStarted { .. } => self.floor = None,
             EventKind::Applied {
                 call_id, output, ..
-            } => return self.apply(call_id, output, false),
+            } => return self.apply(call_id, output, None),
             EventKind::FellBack {
-                call_id, output, ..
-            } => return self.apply(call_id, output, true),
+                call_id,
+                output,
+                report,
+            } => return self.apply(call_id, output, Some(report)),
             EventKind::PersonEdited {
                 edit: EngineEdit::Protocol(MeetingEdit::Remark { content }),
             } => self.transcript.push(Turn::Remark {

@@ -4,6 +4,7 @@
 //! The answer examples in the prompts are values of the answer types, serialised, so they are
 //! valid by construction and name this meeting's real attendees.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
@@ -11,13 +12,16 @@ use serde::{Deserialize, Serialize};
 use super::answer::{limits, ActionItem, Contribution, Decision, DecisionWire, Minutes, Phase};
 use super::{MeetingRole, MeetingState, MeetingStep, Turn, PERSON};
 use crate::engine::{ChatRole, Findings, Message};
-use crate::text::{cut, one_line};
+use crate::text::one_line;
 
-/// How many transcript entries a prompt carries in full; older ones are one line each.
-const RECENT_FULL: usize = 16;
+/// The most characters of transcript a prompt carries (≈ 6k tokens): whole contributions of the
+/// phases that matter to this step, older phases in short (each contribution's opening whole
+/// sentences), and — only past this — the oldest summaries left out, counted.
+pub const TRANSCRIPT_BUDGET: usize = 24_000;
 
-/// The longest a contribution is quoted in a prompt.
-const QUOTE_MAX: usize = 1200;
+/// How much of a contribution an older phase's summary keeps: whole sentences up to this many
+/// characters (at least the first sentence, cut at a word when it alone is longer).
+const SUMMARY_MAX: usize = 280;
 
 /// One attendee as the prompts list it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,29 +135,58 @@ fn json(value: &impl Serialize) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
+/// The decision the example shows: the one the state calls for (the floor while the phase has
+/// turns and someone has not spoken, else the next phase, else the end), so the example is a
+/// valid decision as it stands.
+fn example_decision(env: &MeetingEnvelope) -> Decision {
+    let ids = participants(env);
+    let waiting = ids
+        .iter()
+        .find(|p| !env.spoken_in_phase.iter().any(|s| s == *p));
+    let used = env.spoken_in_phase.len() as u32 >= env.max_turns_per_phase;
+    match (waiting, used, env.phase.next()) {
+        (Some(p), false, _) => Decision::Continue {
+            next_agent_id: (*p).to_string(),
+            rationale: "They have not spoken in this phase yet and own the topic at hand.".into(),
+        },
+        (_, _, Some(next)) => Decision::ChangePhase {
+            new_phase: next,
+            rationale: "Everyone has spoken to this phase's purpose; the next one can start."
+                .into(),
+        },
+        (_, _, None) => Decision::EndMeeting {
+            end_reason: "The options were weighed, one was chosen, and every task has an owner."
+                .into(),
+            rationale: "The recap is done and nobody raised anything new.".into(),
+        },
+    }
+}
+
 fn decide_system(env: &MeetingEnvelope) -> String {
     let ids = participants(env);
     let phases: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
-    let example = Decision::Continue {
-        next_agent_id: ids.first().copied().unwrap_or("participant").to_string(),
-        rationale: "They have not spoken in this phase yet and own the topic at hand.".into(),
-    };
     format!(
-        "You are {name}, the orchestrator of a meeting. You do not argue a position: you decide who \
-speaks next, when the meeting moves to its next phase, and when it ends.\n\n\
-The meeting goes through seven phases in this order: {phases}.\n\n\
+        "You are {name} ({id}), the orchestrator of a meeting. You do not argue a position: you \
+decide who speaks next, when the meeting moves to its next phase, and when it ends.\n\n\
+The meeting goes through seven phases, forward and one at a time: {phases}.\n\n\
 Answer with one JSON object and nothing else:\n\
 - \"decision\": \"continue\", \"change_phase\" or \"end_meeting\";\n\
-- \"next_agent_id\": with \"continue\", the attendee who speaks next: {ids};\n\
-- \"new_phase\": with \"change_phase\", the phase to move to, spelled exactly as above;\n\
-- \"end_reason\": with \"end_meeting\", why the meeting can end;\n\
-- \"rationale\": always, the reasoning behind the decision (at most {max} characters).\n\n\
+- \"next_agent_id\": with \"continue\", the attendee who speaks next: {ids} — only while the \
+phase has speaking turns left;\n\
+- \"new_phase\": with \"change_phase\", the next phase only, written exactly as in the list \
+above (the meeting moves on once the phase's purpose is met or its turns are used);\n\
+- \"end_reason\": with \"end_meeting\", why the meeting can end, in a sentence the person \
+reads — only in ExecutionPlanning or Conclusion;\n\
+- \"rationale\": always, the reasoning behind the decision (at most {max} characters).\n\
+A decision that breaks one of these rules is not used: a fixed rule decides in its place (the \
+next participant in turn, or the next phase), and the transcript says so.\n\n\
 Example:\n{example}",
         name = env.me.name,
+        id = env.me.id,
         phases = phases.join(", "),
         ids = ids.join(", "),
         max = limits::RATIONALE_MAX,
-        example = json(&DecisionWire::from(&example)),
+        example = json(&DecisionWire::from(&example_decision(env))),
     )
 }
 
@@ -162,9 +195,15 @@ fn decide_user(env: &MeetingEnvelope) -> String {
     let used = env.spoken_in_phase.len() as u32;
     let turns_left = env.max_rounds.saturating_sub(env.round);
     let _ = writeln!(out, "# Where the meeting stands");
+    let next = env
+        .phase
+        .next()
+        .map_or("none: this is the last phase".to_string(), |n| {
+            n.name().to_string()
+        });
     let _ = writeln!(
         out,
-        "Phase: {} ({} of 7) — {}.",
+        "Phase: {} ({} of 7) — {}. Next phase: {next}.",
         env.phase.name(),
         Phase::ALL.iter().position(|p| *p == env.phase).unwrap_or(0) + 1,
         env.phase.purpose()
@@ -182,7 +221,12 @@ fn decide_user(env: &MeetingEnvelope) -> String {
     if used >= env.max_turns_per_phase {
         let _ = writeln!(
             out,
-            "This phase has used its turns: decide \"change_phase\" or \"end_meeting\"."
+            "This phase has used its turns: decide \"change_phase\"{}.",
+            if super::MeetingState::may_end_in(env.phase) {
+                " or \"end_meeting\""
+            } else {
+                ""
+            }
         );
     }
     let _ = writeln!(
@@ -203,12 +247,14 @@ fn speak_system(env: &MeetingEnvelope) -> String {
         format!("{}\n\n", env.persona.trim())
     };
     format!(
-        "You are {name}, {role}, attending a meeting.\n\n{persona}\
+        "You are {name} ({id}), {role}, attending a meeting; the transcript names you \
+**{id}**.\n\n{persona}\
 Speak for yourself, from your role. Be concrete and brief; build on what was said instead of \
 repeating it, and disagree when you see a problem.\n\n\
 Answer with one JSON object and nothing else: \"contribution\" is what you say, in Markdown — one \
 to four short paragraphs or a short list ({min}–{max} characters).\n\nExample:\n{example}",
         name = env.me.name,
+        id = env.me.id,
         role = env.me.role,
         min = limits::CONTRIBUTION_MIN,
         max = limits::CONTRIBUTION_MAX,
@@ -294,6 +340,17 @@ fn common_context(env: &MeetingEnvelope) -> String {
         return out;
     }
     let _ = writeln!(out, "# Transcript");
+    out.push_str(&transcript_text(env));
+    out.push('\n');
+    out
+}
+
+/// The transcript within [`TRANSCRIPT_BUDGET`], keeping whole contributions: everything in full
+/// while it fits. Past the budget, whole phases are put in short (each contribution's opening
+/// whole sentences): first those far behind, then the phase before this one and — for the
+/// minutes and from the Decision phase on — the phases where options, evaluations and decisions
+/// were put; never the current one. Past that, the oldest entries are left out, counted.
+fn transcript_text(env: &MeetingEnvelope) -> String {
     // The decision that gave this speaker the floor is said once, in its own section with its
     // reason ("Your turn"), not again as the transcript's last line.
     let shown = match (env.step, env.transcript.last()) {
@@ -302,9 +359,81 @@ fn common_context(env: &MeetingEnvelope) -> String {
         }
         _ => &env.transcript[..],
     };
-    let older = shown.len().saturating_sub(RECENT_FULL);
-    for (i, turn) in shown.iter().enumerate() {
-        let full = i >= older;
+    // The phase each entry belongs to: a contribution's own; a decision's is the phase it was
+    // taken in (a phase change opens the phase it moves to); a remark, the phase around it.
+    let mut phase = Phase::Initialization;
+    let phase_of: Vec<Phase> = shown
+        .iter()
+        .map(|t| {
+            match t {
+                Turn::Contribution { phase: p, .. } | Turn::Decision { phase: p, .. } => {
+                    phase = *p;
+                }
+                Turn::Remark { .. } => {}
+            }
+            phase
+        })
+        .collect();
+    // Everything whole while it fits. Past the budget, phases are put in short in this order:
+    // those far behind that hold no option, oldest first; then the phase before this one and
+    // (where the options matter) the options' own phases, in that order; never the current one.
+    let mut whole: BTreeSet<Phase> = phase_of.iter().copied().collect();
+    whole.insert(env.phase);
+    let previous = Phase::ALL
+        .iter()
+        .position(|p| *p == env.phase)
+        .and_then(|i| i.checked_sub(1))
+        .map(|i| Phase::ALL[i]);
+    let key = [Phase::OptionGeneration, Phase::Evaluation, Phase::Decision];
+    let needs_options = env.step == MeetingStep::Minutes || env.phase >= Phase::Decision;
+    let kept_long = |p: &Phase| Some(*p) == previous || (needs_options && key.contains(p));
+    let mut text = render_transcript(shown, &phase_of, &whole, 0);
+    while text.chars().count() > TRANSCRIPT_BUDGET {
+        let demotable = |p: &Phase| *p != env.phase;
+        let options = |p: &Phase| needs_options && key.contains(p);
+        let far = whole
+            .iter()
+            .copied()
+            .find(|p| demotable(p) && !kept_long(p));
+        let before = || whole.iter().copied().find(|p| demotable(p) && !options(p));
+        let Some(oldest) = far
+            .or_else(before)
+            .or_else(|| whole.iter().copied().find(demotable))
+        else {
+            break;
+        };
+        whole.remove(&oldest);
+        text = render_transcript(shown, &phase_of, &whole, 0);
+    }
+    // Still over: leave out the oldest entries, counted.
+    let mut skip = 0;
+    while text.chars().count() > TRANSCRIPT_BUDGET && skip < shown.len() {
+        skip += (shown.len() / 20).max(1);
+        text = render_transcript(shown, &phase_of, &whole, skip.min(shown.len()));
+    }
+    text
+}
+
+/// The transcript from entry `skip` on: phases in `whole` entry by entry, the others in short.
+fn render_transcript(
+    shown: &[Turn],
+    phase_of: &[Phase],
+    whole: &BTreeSet<Phase>,
+    skip: usize,
+) -> String {
+    let mut out = String::new();
+    if skip > 0 {
+        let left: usize = shown[..skip]
+            .iter()
+            .filter(|t| matches!(t, Turn::Contribution { .. }))
+            .count();
+        let _ = writeln!(
+            out,
+            "\n_[… {left} earlier contributions are left out: the transcript is too long for one prompt.]_"
+        );
+    }
+    for (turn, phase) in shown.iter().zip(phase_of).skip(skip) {
+        let full = whole.contains(phase);
         match turn {
             Turn::Contribution {
                 speaker,
@@ -312,15 +441,47 @@ fn common_context(env: &MeetingEnvelope) -> String {
                 phase,
                 ..
             } => {
-                let body = if full {
-                    cut(text.trim(), QUOTE_MAX)
+                if full {
+                    let _ = writeln!(out, "\n**{speaker}** ({}):\n{}", phase.name(), text.trim());
                 } else {
-                    one_line(text, 160)
-                };
-                let _ = writeln!(out, "\n**{speaker}** ({}):\n{body}", phase.name());
+                    let _ = writeln!(
+                        out,
+                        "\n**{speaker}** ({}, in short):\n{}",
+                        phase.name(),
+                        opening(text)
+                    );
+                }
             }
-            Turn::Decision { decision, .. } => {
-                let _ = writeln!(out, "\n_Orchestrator {}._", decision.describe());
+            Turn::Decision {
+                decision,
+                fell_back,
+                refused,
+                ..
+            } => {
+                // In a phase shown in short, who got the floor is already in the speakers'
+                // names; the phase changes and the end stay.
+                if !full && matches!(decision, Decision::Continue { .. }) {
+                    continue;
+                }
+                let what = decision_words(decision);
+                match (fell_back, refused) {
+                    (true, Some(why)) => {
+                        let _ = writeln!(
+                            out,
+                            "\n_The fallback rule {what} (the orchestrator's decision was not used: {})._",
+                            one_line(why, 200)
+                        );
+                    }
+                    (true, None) => {
+                        let _ = writeln!(
+                            out,
+                            "\n_The fallback rule {what} (the orchestrator's decision was not used)._"
+                        );
+                    }
+                    _ => {
+                        let _ = writeln!(out, "\n_Orchestrator {what}._");
+                    }
+                }
             }
             Turn::Remark { text, .. } => {
                 let _ = writeln!(
@@ -331,7 +492,60 @@ fn common_context(env: &MeetingEnvelope) -> String {
             }
         }
     }
-    out.push('\n');
+    out
+}
+
+/// A decision in the words of the prompts, phases in their wire spelling (the one the
+/// orchestrator must write).
+fn decision_words(decision: &Decision) -> String {
+    match decision {
+        Decision::ChangePhase { new_phase, .. } => {
+            format!("moved the meeting to {}", new_phase.name())
+        }
+        other => other.describe(),
+    }
+}
+
+/// A contribution in short: its opening whole sentences (a list item counts as one), up to
+/// [`SUMMARY_MAX`] characters on one line, then how much was left out. Never cut mid-word: a
+/// first sentence longer than that is cut at a word, marked.
+fn opening(text: &str) -> String {
+    let mut units: Vec<String> = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut rest = line.as_str();
+        while !rest.is_empty() {
+            let end = rest
+                .char_indices()
+                .find(|(i, c)| {
+                    matches!(c, '.' | '!' | '?') && rest[i + c.len_utf8()..].starts_with(' ')
+                })
+                .map_or(rest.len(), |(i, c)| i + c.len_utf8());
+            units.push(rest[..end].trim().to_string());
+            rest = rest[end..].trim_start();
+        }
+    }
+    let total: usize = units.iter().map(|u| u.chars().count() + 1).sum::<usize>();
+    let mut out = String::new();
+    let mut count = 0;
+    for u in &units {
+        let n = u.chars().count() + usize::from(count > 0);
+        if count > 0 && count + n > SUMMARY_MAX {
+            break;
+        }
+        if count == 0 && n > SUMMARY_MAX {
+            return one_line(&units.join(" "), SUMMARY_MAX + 20);
+        }
+        if count > 0 {
+            out.push(' ');
+        }
+        out.push_str(u);
+        count += n;
+    }
+    let left = total.saturating_sub(count + 1);
+    if left > 0 {
+        let _ = write!(out, " [… {left} more characters]");
+    }
     out
 }
 

@@ -102,6 +102,7 @@ impl MeetingState {
                     phase,
                     decision,
                     fell_back,
+                    ..
                 } => {
                     phase_of_turn.push(None);
                     TurnView {

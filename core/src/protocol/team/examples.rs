@@ -38,6 +38,23 @@ pub fn some_product(env: &Envelope) -> &str {
         .unwrap_or(ROOT_ID)
 }
 
+/// The first listed product that has a version: what a `request_context` can serve. `None`
+/// when nothing has a version yet (Bootstrap, a first round), where asking for context can only
+/// answer "no version yet" and the prompt offers no such request.
+pub fn product_with_version(env: &Envelope) -> Option<&str> {
+    env.products
+        .iter()
+        .filter(|p| p.latest_version.is_some())
+        .map(|p| p.id.as_str())
+        .find(|p| *p != ROOT_ID)
+        .or_else(|| {
+            env.products
+                .iter()
+                .find(|p| p.latest_version.is_some())
+                .map(|p| p.id.as_str())
+        })
+}
+
 /// The first operative (or the chair of a team without one): who work goes to.
 fn some_worker(env: &Envelope) -> &str {
     let by_role = |role: TeamRole| {
@@ -56,12 +73,14 @@ fn directive() -> Directive {
         objective: "What this round's version must achieve.".into(),
         dod: "How to tell it is done.".into(),
         why: "Why it matters for the mission.".into(),
-        context: None,
+        context: Some(
+            "Your personal note: what is left, whether you are on track, what to watch.".into(),
+        ),
     }
 }
 
 /// The example final output of the call's step, with a line on what it leaves out.
-pub fn final_output(env: &Envelope) -> String {
+pub fn final_output<'a>(env: &'a Envelope) -> String {
     match env.step {
         Step::Bootstrap => {
             let personas: BTreeMap<String, String> = env
@@ -138,8 +157,7 @@ pub fn final_output(env: &Envelope) -> String {
             })
         }
         Step::PlanAssign => {
-            let worker = some_worker(env).to_string();
-            let acceptance = env
+            let acceptance: Vec<AcceptanceDecision> = env
                 .awaiting_acceptance
                 .first()
                 .map(|v| AcceptanceDecision {
@@ -150,29 +168,49 @@ pub fn final_output(env: &Envelope) -> String {
                 })
                 .into_iter()
                 .collect();
+            // The move the state calls for: the products still to do (pending first) get
+            // assignments; only a tree with nothing left to do shows an ADD.
+            let to_do = still_to_do(env);
+            let operative = |id: Option<&'a str>| {
+                id.filter(|o| {
+                    env.members
+                        .iter()
+                        .any(|m| m.id == *o && m.team_role == TeamRole::Operative.word())
+                })
+            };
+            let (tree_operations, assignments) = if to_do.is_empty() {
+                (
+                    vec![add()],
+                    vec![AssignmentOutput {
+                        product_id: "new-1".into(),
+                        assignee: some_worker(env).into(),
+                        directive: directive(),
+                        attached_context: None,
+                    }],
+                )
+            } else {
+                let assignments = to_do
+                    .iter()
+                    .take(2)
+                    .map(|p| AssignmentOutput {
+                        product_id: p.id.clone(),
+                        assignee: operative(p.assignee.as_deref())
+                            .or_else(|| operative(p.owner.as_deref()))
+                            .unwrap_or_else(|| some_worker(env))
+                            .into(),
+                        directive: directive(),
+                        attached_context: None,
+                    })
+                    .collect();
+                (Vec::new(), assignments)
+            };
             answer(PlanAssignOutput {
                 thinking: PlanThinking {
                     round_strategy: "What this round achieves and why in this order.".into(),
                     acceptance_rationale: "Why each decision on a version.".into(),
                 },
-                tree_operations: vec![TreeOperation::Add {
-                    new_id: "new-1".into(),
-                    parent_id: ROOT_ID.into(),
-                    product: NewProduct {
-                        name: "A distinct product name".into(),
-                        product_type: ProductType::Content,
-                        dod: "What must be true for it to be done.".into(),
-                        description: None,
-                        assignee: None,
-                    },
-                    reason: Some("Why the tree needs it.".into()),
-                }],
-                assignments: vec![AssignmentOutput {
-                    product_id: "new-1".into(),
-                    assignee: worker,
-                    directive: directive(),
-                    attached_context: None,
-                }],
+                tree_operations,
+                assignments,
                 acceptance,
                 chair_versions: None,
                 remarks: Vec::new(),
@@ -186,7 +224,7 @@ pub fn final_output(env: &Envelope) -> String {
                 .map(|a| WrittenVersion {
                     product_id: a.product_id.clone(),
                     new_version: NewVersion {
-                        content_title: format!("{} – what this version is", a.product_name),
+                        content_title: a.product_name.clone(),
                         content: format!(
                             "# {}\n\nThe whole product in Markdown, every part its definition of done asks for.",
                             a.product_name
@@ -247,32 +285,67 @@ pub fn final_output(env: &Envelope) -> String {
     }
 }
 
-/// The other tree operations, each as its own shape, on products this prompt shows.
+/// An ADD of a placeholder product under the root.
+fn add() -> TreeOperation {
+    TreeOperation::Add {
+        new_id: "new-1".into(),
+        parent_id: ROOT_ID.into(),
+        product: NewProduct {
+            name: "A distinct product name".into(),
+            product_type: ProductType::Content,
+            dod: "What must be true for it to be done.".into(),
+            description: None,
+            assignee: None,
+        },
+        reason: Some("Why the tree needs it.".into()),
+    }
+}
+
+/// PlanAssign: the listed products still to do (not accepted, not the one the example accepts),
+/// pending first: the example assigns them rather than adding a placeholder.
+fn still_to_do(env: &Envelope) -> Vec<&crate::tree::ProductView> {
+    let accepted_now = env
+        .awaiting_acceptance
+        .first()
+        .map(|v| v.product_id.as_str());
+    let mut to_do: Vec<_> = env
+        .products
+        .iter()
+        .filter(|p| p.id != ROOT_ID && p.status != "accepted" && p.status != "removed")
+        .filter(|p| Some(p.id.as_str()) != accepted_now)
+        .collect();
+    to_do.sort_by_key(|p| p.status != "pending");
+    to_do
+}
+
+/// The other tree operations, each as its own shape, on products this prompt shows (with the
+/// ADD first when the final output's example assigns existing products instead).
 pub fn other_tree_operations(env: &Envelope) -> String {
     let product = some_product(env).to_string();
-    [
-        TreeOperation::Update {
-            product_id: product.clone(),
-            product: ProductPatch {
-                dod: Some("A sharper definition of done.".into()),
-                ..ProductPatch::default()
+    let add = (!still_to_do(env).is_empty()).then(add);
+    add.into_iter()
+        .chain([
+            TreeOperation::Update {
+                product_id: product.clone(),
+                product: ProductPatch {
+                    dod: Some("A sharper definition of done.".into()),
+                    ..ProductPatch::default()
+                },
+                reason: Some("Why.".into()),
             },
-            reason: Some("Why.".into()),
-        },
-        TreeOperation::Move {
-            product_id: product.clone(),
-            parent_id: ROOT_ID.into(),
-            reason: Some("Why.".into()),
-        },
-        TreeOperation::Remove {
-            product_id: product,
-            reason: "Why it is no longer needed.".into(),
-        },
-    ]
-    .iter()
-    .map(json)
-    .collect::<Vec<_>>()
-    .join("\n")
+            TreeOperation::Move {
+                product_id: product.clone(),
+                parent_id: ROOT_ID.into(),
+                reason: Some("Why.".into()),
+            },
+            TreeOperation::Remove {
+                product_id: product,
+                reason: "Why it is no longer needed.".into(),
+            },
+        ])
+        .map(|op| json(&op))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A collab and a remark, the parts every step may add, on ids this prompt shows.

@@ -34,7 +34,7 @@ use crate::schema::{
     OperativeDomain, PresentationMessage, RemarkOutput, Step, StepAnswer, TreeOperation,
 };
 use crate::text::{cut, one_line, wire_word};
-use crate::tree::{ProductStatus, ProductTree, TreeError, TreeProblem, VersionDraft};
+use crate::tree::{ProductStatus, ProductTree, TreeError, TreeProblem, VersionDraft, ROOT_ID};
 use crate::validate::{self, Known, Report, Violation};
 
 /// A team session: the engine driving the team protocol.
@@ -1282,7 +1282,7 @@ impl Protocol for TeamState {
     }
 
     fn repair_prompt(&self, step: Step, findings: &Findings) -> String {
-        report_of(step, findings).repair_prompt()
+        repair_report(step, findings).repair_prompt()
     }
 
     fn served_lines(served: &Vec<ContextSlice>) -> Vec<(String, String)> {
@@ -1298,16 +1298,28 @@ impl Protocol for TeamState {
     }
 
     fn refusal(&self, error: &FoldError) -> Violation {
-        let (path, message) = match error {
-            FoldError::Refused { pointer, reason } => (pointer.clone(), reason.clone()),
-            other => (String::new(), other.to_string()),
-        };
-        Violation {
-            path,
-            message: format!("this change cannot be applied: {message}"),
-            expected: "a change the product tree accepts".into(),
-            received: "a change the tree refused".into(),
-            hint: "fix this part using the ids and names in the current project structure".into(),
+        match error {
+            FoldError::Refused {
+                pointer,
+                reason,
+                expected,
+                received,
+            } => Violation {
+                path: pointer.clone(),
+                message: reason.clone(),
+                expected: expected.clone(),
+                received: received.clone(),
+                hint: "fix this part using the ids and names in the current project structure"
+                    .into(),
+            },
+            other => Violation {
+                path: String::new(),
+                message: format!("this change cannot be applied: {other}"),
+                expected: "a change the product tree accepts".into(),
+                received: String::new(),
+                hint: "fix this part using the ids and names in the current project structure"
+                    .into(),
+            },
         }
     }
 
@@ -1409,6 +1421,81 @@ pub fn report_of(step: Step, findings: &Findings) -> Report {
         errors: findings.errors.clone(),
         warnings: findings.warnings.clone(),
     }
+}
+
+/// `member`'s assignments of this round in the order the chair gave them: a Write call lists
+/// (and requires) the first [`context::ASSIGNED_LISTED_MAX`].
+pub fn write_assignments<'a>(s: &'a TeamState, member: &str) -> Vec<&'a Assignment> {
+    s.assignments_of_round(s.core.round)
+        .filter(|a| a.assignee == member)
+        .collect()
+}
+
+/// The fields of `step`'s final output (from its committed schema), in schema order.
+fn final_fields(step: Step) -> Vec<String> {
+    let schema = crate::json_schema::step_schema(step, crate::json_schema::SchemaFlavor::Plain);
+    let branch = schema["oneOf"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|b| b["properties"]["responseType"]["const"] == "final_output");
+    let Some(name) = branch.and_then(|b| b["$ref"].as_str()) else {
+        return Vec::new();
+    };
+    let def = &schema["$defs"][name.trim_start_matches("#/$defs/")];
+    def["properties"]
+        .as_object()
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// The report a repair prompt words: the errors, then the fields that were ignored (a model
+/// that answered in another step's shape reads which fields were dropped, not only what is
+/// missing), led by a line naming the step whose shape the answer has.
+fn repair_report(step: Step, findings: &Findings) -> Report {
+    let mut report = report_of(step, findings);
+    let ignored: Vec<&Violation> = findings
+        .warnings
+        .iter()
+        .filter(|w| w.message.starts_with("unknown field "))
+        .collect();
+    let top: Vec<&str> = ignored
+        .iter()
+        .filter_map(|w| w.path.strip_prefix('/'))
+        .filter(|p| !p.contains('/'))
+        .collect();
+    if !top.is_empty() {
+        let other = Step::ALL.into_iter().find(|o| {
+            *o != step && {
+                let fields = final_fields(*o);
+                top.iter().all(|f| fields.iter().any(|x| x == f))
+            }
+        });
+        if let Some(other) = other {
+            let mine = final_fields(step);
+            report.errors.insert(
+                0,
+                violation(
+                    String::new(),
+                    format!(
+                        "this answer has the shape of the {} step ({}), not of the {} step",
+                        other.title(),
+                        top.join(", "),
+                        step.title()
+                    ),
+                    &format!("the {} step's fields: {}", step.title(), mine.join(", ")),
+                    &format!("{} fields: {}", other.title(), top.join(", ")),
+                    &format!(
+                        "answer the {} step, as its prompt shows; the {} fields are ignored",
+                        step.title(),
+                        other.title()
+                    ),
+                ),
+            );
+        }
+    }
+    report.errors.extend(ignored.into_iter().cloned());
+    report
 }
 
 /// A refused tree change as the fold reports it.
@@ -1647,8 +1734,32 @@ pub fn check_output(
                     ));
                 }
             }
+            // The root has no versions: it is accepted when every child is.
+            for (i, cv) in p.chair_versions.iter().flatten().enumerate() {
+                if cv.product_id == ROOT_ID {
+                    errors.push(violation(
+                        format!("/chairVersions/{i}/productId"),
+                        format!("{ROOT_ID} is the root: it has no versions"),
+                        "the id of a product under the root",
+                        &cv.product_id,
+                        "write a version of a product under the root",
+                    ));
+                }
+            }
             let mut decided = BTreeSet::new();
             for (i, d) in p.acceptance.iter().enumerate() {
+                if d.product_id == ROOT_ID {
+                    errors.push(violation(
+                        format!("/acceptance/{i}/productId"),
+                        format!(
+                            "{ROOT_ID} is the root: it has no versions to accept or reject; it is accepted when every child is"
+                        ),
+                        "the id of a product under the root with a version awaiting acceptance",
+                        &d.product_id,
+                        "decide on the versions awaiting acceptance, listed by product",
+                    ));
+                    continue;
+                }
                 if !decided.insert(d.product_id.as_str()) {
                     errors.push(violation(
                         format!("/acceptance/{i}/productId"),
@@ -1681,6 +1792,12 @@ pub fn check_output(
                 .filter(|a| a.assignee == member)
                 .map(|a| a.product_id.as_str())
                 .collect();
+            // What the call listed is what it must write; any other assignment may be written.
+            let listed: Vec<&str> = write_assignments(s, member)
+                .into_iter()
+                .take(context::ASSIGNED_LISTED_MAX)
+                .map(|a| a.product_id.as_str())
+                .collect();
             let mut seen = BTreeSet::new();
             for (i, v) in w.versions.iter().enumerate() {
                 if !mine.contains(v.product_id.as_str()) {
@@ -1701,7 +1818,11 @@ pub fn check_output(
                     ));
                 }
             }
-            let missing: Vec<&str> = mine.iter().copied().filter(|p| !seen.contains(p)).collect();
+            let missing: Vec<&str> = listed
+                .iter()
+                .copied()
+                .filter(|p| !seen.contains(p))
+                .collect();
             if !missing.is_empty() {
                 errors.push(violation(
                     "/versions".into(),
@@ -1780,11 +1901,17 @@ pub fn check_output(
 /// A charter field must say something: the whole team works from it.
 fn not_blank(path: &str, what: &str, text: &str, errors: &mut Vec<Violation>) {
     if text.trim().is_empty() {
+        // A blank text shows as blank: `"   "` alone reads as nothing at all.
+        let received = if text.is_empty() {
+            format!("{text:?}")
+        } else {
+            format!("{text:?} (blank)")
+        };
         errors.push(violation(
             path.into(),
             format!("the {what} field is empty"),
             "a non-empty text",
-            &format!("{text:?}"),
+            &received,
             &format!("write the {what}; the whole team works from it"),
         ));
     }

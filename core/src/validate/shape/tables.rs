@@ -52,7 +52,7 @@ pub(super) static BOOTSTRAP_THINKING: Obj = Obj {
 pub(super) static CHAIR_VERSION: Obj = Obj {
     fields: &[
         Field { name: "productId", ty: Ty::Id(IdKind::ProductOrNew as u8), required: true, nullable: false },
-        Field { name: "content", ty: Ty::Text { max: usize::MAX }, required: true, nullable: false },
+        Field { name: "content", ty: Ty::NonBlank { min: 50, max: 100000 }, required: true, nullable: false },
         Field { name: "changeSummary", ty: Ty::Text { max: usize::MAX }, required: true, nullable: false },
     ],
 };
@@ -168,8 +168,8 @@ pub(super) static NEW_VERSION: Obj = Obj {
 
 pub(super) static OPERATIVE_DOMAIN: Obj = Obj {
     fields: &[
-        Field { name: "responsibility", ty: Ty::Text { max: usize::MAX }, required: true, nullable: false },
-        Field { name: "area", ty: Ty::Text { max: usize::MAX }, required: true, nullable: false },
+        Field { name: "responsibility", ty: Ty::Text { max: 500 }, required: true, nullable: false },
+        Field { name: "area", ty: Ty::Text { max: 100 }, required: true, nullable: false },
     ],
 };
 
@@ -219,7 +219,7 @@ pub(super) static REFLECTION: Obj = Obj {
 
 pub(super) static REMARK_OUTPUT: Obj = Obj {
     fields: &[
-        Field { name: "recipients", ty: Ty::Array { item: &Ty::Id(IdKind::Recipient as u8), min: 0, max: usize::MAX }, required: true, nullable: false },
+        Field { name: "recipients", ty: Ty::Array { item: &Ty::Id(IdKind::Recipient as u8), min: 1, max: usize::MAX }, required: true, nullable: false },
         Field { name: "type", ty: Ty::Enum(REMARK_TYPE), required: true, nullable: false },
         Field { name: "content", ty: Ty::Text { max: 2000 }, required: true, nullable: false },
         Field { name: "isBlocker", ty: Ty::Bool, required: false, nullable: true },
@@ -350,7 +350,7 @@ pub(super) static PEER_REVIEW_FINAL: Obj = Obj {
 pub(super) static INSPECTION_FINAL: Obj = Obj {
     fields: &[
         Field { name: "responseType", ty: Ty::Enum(&["final_output"]), required: true, nullable: false },
-        Field { name: "inspections", ty: Ty::Array { item: &Ty::Object(&INSPECTION), min: 0, max: usize::MAX }, required: true, nullable: false },
+        Field { name: "inspections", ty: Ty::Array { item: &Ty::Object(&INSPECTION), min: 1, max: usize::MAX }, required: true, nullable: false },
         Field { name: "collabs", ty: Ty::Array { item: &Ty::Object(&COLLAB_OUTPUT), min: 0, max: usize::MAX }, required: false, nullable: false },
         Field { name: "remarks", ty: Ty::Array { item: &Ty::Object(&REMARK_OUTPUT), min: 0, max: usize::MAX }, required: false, nullable: false },
     ],
