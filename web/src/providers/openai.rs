@@ -18,7 +18,7 @@
 //! answers with one JSON body is read by [`parse`].
 
 use roundtable_core::protocol::ChatRole;
-use roundtable_core::provider_schema;
+use roundtable_core::provider_rules::Family;
 use serde_json::{json, Value};
 
 use super::{
@@ -49,13 +49,13 @@ fn response_format(ask: &Ask<'_>) -> Option<Value> {
         })
     };
     match (ask.provider, ask.schema) {
-        (ProviderId::Local, Some(s)) => Some(format(true, provider_schema::grammar(s))),
+        (ProviderId::Local, Some(s)) => Some(format(true, super::schema::sent(Family::Grammar, s))),
         (ProviderId::Local, None) => None,
         (ProviderId::Groq, Some(s)) => Some(format(
             groq_strict(ask.model),
-            provider_schema::openai_strict(s),
+            super::schema::sent(Family::OpenaiStrict, s),
         )),
-        (_, Some(s)) => Some(format(true, provider_schema::openai_strict(s))),
+        (_, Some(s)) => Some(format(true, super::schema::sent(Family::OpenaiStrict, s))),
         (_, None) => Some(json!({ "type": "json_object" })),
     }
 }
