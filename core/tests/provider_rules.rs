@@ -77,9 +77,20 @@ fn form(family: Family, schema: &Value) -> Value {
 fn every_schema_of_every_kind_meets_every_familys_published_rules() {
     let mut failures = Vec::new();
     let mut counts = Vec::new();
+    // `ROUNDTABLE_GRAMMAR_DUMP=<dir>` writes every grammar form there, for the check with
+    // llama.cpp's own converter (scripts/check-grammars.py, run by scripts/test-all.sh).
+    let dump = std::env::var_os("ROUNDTABLE_GRAMMAR_DUMP").map(std::path::PathBuf::from);
     for (label, schema) in every_schema() {
         for family in Family::ALL {
             let sent = form(family, &schema);
+            if let (Some(dir), Family::Grammar) = (&dump, family) {
+                let file: String = label
+                    .chars()
+                    .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                    .collect();
+                std::fs::create_dir_all(dir).unwrap();
+                std::fs::write(dir.join(format!("{file}.json")), sent.to_string()).unwrap();
+            }
             for b in provider_rules::check(family, &sent) {
                 failures.push(format!("{label} [{}] {b}", family.name()));
             }
