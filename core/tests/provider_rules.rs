@@ -68,11 +68,6 @@ fn every_schema() -> Vec<(String, Value)> {
     all
 }
 
-/// The form `family`'s providers are sent.
-fn form(family: Family, schema: &Value) -> Value {
-    provider_schema::for_family(family, schema).schema
-}
-
 #[test]
 fn every_schema_of_every_kind_meets_every_familys_published_rules() {
     let mut failures = Vec::new();
@@ -82,7 +77,13 @@ fn every_schema_of_every_kind_meets_every_familys_published_rules() {
     let dump = std::env::var_os("ROUNDTABLE_GRAMMAR_DUMP").map(std::path::PathBuf::from);
     for (label, schema) in every_schema() {
         for family in Family::ALL {
-            let sent = form(family, &schema);
+            let fitted = provider_schema::for_family(family, &schema);
+            let sent = fitted.schema;
+            if fitted.form == roundtable_core::engine::SchemaForm::JsonMode {
+                failures.push(format!("{label} [{}]: not enforced at all", family.name()));
+            } else if fitted.form != roundtable_core::engine::SchemaForm::Full {
+                counts.push(format!("{label} [{}]: {:?}", family.name(), fitted.form));
+            }
             if let (Some(dir), Family::Grammar) = (&dump, family) {
                 let file: String = label
                     .chars()
@@ -102,7 +103,10 @@ fn every_schema_of_every_kind_meets_every_familys_published_rules() {
             }
         }
     }
-    eprintln!("Anthropic (optional, union) counts:\n{}", counts.join("\n"));
+    eprintln!(
+        "Anthropic (optional, union) counts, and the forms not sent whole:\n{}",
+        counts.join("\n")
+    );
     let shown: Vec<&String> = failures.iter().take(60).collect();
     assert!(
         failures.is_empty(),
@@ -224,4 +228,55 @@ fn bootstrap_personas_and_domains_survive_every_familys_form() {
         }
         assert_eq!(s.state().domains.len(), 3, "{family:?}");
     }
+}
+
+#[test]
+fn the_form_a_call_was_sent_is_on_its_record_and_in_the_transcript() {
+    use roundtable_core::engine::{ModelRef, SchemaForm, Usage};
+    use roundtable_core::protocol::team::SessionConfig;
+    use roundtable_core::session::Session;
+    let model = ModelRef {
+        provider: "demo".into(),
+        model: "demo-1".into(),
+    };
+    let mut s = Session::new_team(
+        SessionConfig::standard("A guide.", 2, false, false, model),
+        0,
+    )
+    .unwrap();
+    s.start(1).unwrap();
+    let call = s.next_calls().into_iter().next().unwrap();
+    let usage = Usage {
+        input_tokens: 100,
+        output_tokens: 20,
+        schema_form: Some(SchemaForm::Trimmed),
+        ..Usage::default()
+    };
+    s.submit(&call.id, &call.demo.unwrap().text, Some(usage), 2)
+        .unwrap();
+    let view = s.call_view(&call.id).unwrap();
+    assert_eq!(view.schema_form, Some(SchemaForm::Trimmed.words()));
+    assert!(view.schema_form.unwrap().contains("trimmed"));
+    // Kept in the log: a replay reads it back, and a log written before it existed still reads.
+    let events: Vec<String> = s
+        .events_json(0)
+        .unwrap()
+        .into_iter()
+        .map(|(_, e)| e)
+        .collect();
+    assert!(events
+        .iter()
+        .any(|e| e.contains(r#""schemaForm":"trimmed""#)));
+    let replayed = Session::replay_stored(&events).unwrap();
+    assert_eq!(
+        replayed.call_view(&call.id).unwrap().schema_form,
+        view.schema_form
+    );
+    let old: Vec<String> = events
+        .iter()
+        .map(|e| e.replace(r#","schemaForm":"trimmed""#, ""))
+        .collect();
+    assert!(!old.iter().any(|e| e.contains("schemaForm")));
+    let replayed = Session::replay_stored(&old).unwrap();
+    assert_eq!(replayed.call_view(&call.id).unwrap().schema_form, None);
 }
