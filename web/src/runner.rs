@@ -761,6 +761,14 @@ pub async fn perform(
             }
         })
     };
+    // A schema too large for the provider's published limits even once fitted goes as JSON mode
+    // (the adapter is given none); the call's record says so (`schema_form_of`).
+    let enforced = schema.as_deref().filter(|plain| {
+        providers::schema::family(id).is_none_or(|family| {
+            roundtable_core::provider_schema::for_family(family, plain).form
+                != roundtable_core::engine::SchemaForm::JsonMode
+        })
+    });
     if id == ProviderId::Demo {
         let delay = storage::get_setting(DEMO_DELAY_SETTING)
             .await
@@ -775,7 +783,7 @@ pub async fn perform(
     adapter
         .complete(CallRequest {
             call,
-            schema: schema.as_deref(),
+            schema: enforced,
             model,
             max_tokens: MAX_TOKENS,
             key: config.key.as_deref(),

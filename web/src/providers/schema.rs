@@ -51,20 +51,6 @@ pub async fn load(name: &str) -> Option<Rc<Value>> {
     fetched
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_plain_names_make_a_path() {
-        assert!(valid_name("plan_assign"));
-        assert_eq!(path("write"), "schemas/write.plain.json");
-        for bad in ["", "../secrets", "a/b", "Write", "x.json", "%2e%2e"] {
-            assert!(!valid_name(bad), "{bad}");
-        }
-    }
-}
-
 /// The schema family a provider's structured-output mode belongs to (`None` for the demo, which
 /// is sent no schema).
 pub fn family(id: super::ProviderId) -> Option<roundtable_core::provider_rules::Family> {
@@ -83,4 +69,18 @@ pub fn family(id: super::ProviderId) -> Option<roundtable_core::provider_rules::
 /// family's published limits (`roundtable_core::provider_schema::for_family`).
 pub fn sent(family: roundtable_core::provider_rules::Family, plain: &Value) -> Value {
     roundtable_core::provider_schema::for_family(family, plain).schema
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_names_make_a_path() {
+        assert!(valid_name("plan_assign"));
+        assert_eq!(path("write"), "schemas/write.plain.json");
+        for bad in ["", "../secrets", "a/b", "Write", "x.json", "%2e%2e"] {
+            assert!(!valid_name(bad), "{bad}");
+        }
+    }
 }
