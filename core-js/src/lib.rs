@@ -118,9 +118,10 @@ export interface RuleBreak { at: string; message: string; sourceUrl: string; }
 /** Every published rule of `family` that `schema` breaks (empty when the provider takes it).
  * Throws for an unknown family. */
 export function checkProviderSchema(family: SchemaFamily, schema: JsonSchema): RuleBreak[];
-/** An answer to a strict-flavour schema (maps sent as `{key, value}` pair lists) with its pairs
- * turned back into maps, ready for validateStep; null when it holds none or is not JSON. */
-export function mapsFromPairs(step: StepName, raw: string): string | null;
+/** An answer to a strict-flavour schema in the plain shape, ready for validateStep: its
+ * `{key, value}` pair lists turned back into maps, and a `null` that stood for "absent" where the
+ * plain schema takes none left out; null when it needs neither or is not JSON. */
+export function plainAnswer(step: StepName, raw: string): string | null;
 
 /** The wire names of every step, in session order. */
 export function stepNames(): StepName[];
@@ -296,16 +297,14 @@ pub fn check_provider_schema_js(family: &str, schema: JsValue) -> Result<JsValue
     to_js(&roundtable_core::provider_rules::check(family, &schema))
 }
 
-/// `mapsFromPairs(step, raw)`: a strict-flavour answer with its `{key, value}` pair lists turned
-/// back into the maps the step's plain schema has (`provider_schema::maps_from_pairs`).
-#[wasm_bindgen(js_name = mapsFromPairs, skip_typescript)]
-pub fn maps_from_pairs_js(step: &str, raw: &str) -> Result<JsValue, JsError> {
+/// `plainAnswer(step, raw)`: a strict-flavour answer in the step's plain shape (pair lists back
+/// into maps, "absent" nulls left out: `provider_schema::plain_answer`).
+#[wasm_bindgen(js_name = plainAnswer, skip_typescript)]
+pub fn plain_answer_js(step: &str, raw: &str) -> Result<JsValue, JsError> {
     let step = parse_step(step)?;
     let plain = roundtable_core::json_schema::step_schema(step, SchemaFlavor::Plain);
-    Ok(
-        roundtable_core::provider_schema::maps_from_pairs(&plain, raw)
-            .map_or(JsValue::NULL, |text| JsValue::from_str(&text)),
-    )
+    Ok(roundtable_core::provider_schema::plain_answer(&plain, raw)
+        .map_or(JsValue::NULL, |text| JsValue::from_str(&text)))
 }
 
 /// Reads `options[name]` as a boolean: absent/undefined → `default`, anything but a boolean → error

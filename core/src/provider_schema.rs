@@ -299,7 +299,7 @@ fn known_keys(schema: &mut Value) {
 /// array of `{key, value}` pairs, the form strict providers take for keys they cannot list: no
 /// key is optional, so the map costs none of Anthropic's optional budget, and nothing is forced
 /// empty. The key is an enum of the ids [`narrow`] named, when it named them.
-/// [`maps_from_pairs`] turns the answer back before the validator reads it.
+/// [`plain_answer`] turns the answer back before the validator reads it.
 fn maps_to_pairs(schema: &mut Value) {
     walk_schemas(schema, &mut |node| {
         let Some(value) = node
@@ -351,11 +351,12 @@ fn maps_to_pairs(schema: &mut Value) {
     });
 }
 
-/// Turns every `{key, value}` pair list an answer holds where `plain` has a map back into the
-/// map ([`maps_to_pairs`] sent the pairs): the text the validator reads has the wire shape.
-/// `None` when the answer is not JSON or holds no pairs (then it goes to the validator as it
-/// came).
-pub fn maps_from_pairs(plain: &Value, answer: &str) -> Option<String> {
+/// An answer written to a strict family's form, in the plain schema's shape, so the validator
+/// reads the wire shape: every `{key, value}` pair list where `plain` has a map becomes the map
+/// ([`maps_to_pairs`] sent the pairs), and a `null` the strict form used for "absent" where
+/// `plain` takes no `null` (an optional list, say) is left out. `None` when the answer is not
+/// JSON or needs neither (then it goes to the validator as it came).
+pub fn plain_answer(plain: &Value, answer: &str) -> Option<String> {
     let mut value: Value = serde_json::from_str(answer.trim()).ok()?;
     let defs = plain.get("$defs").cloned().unwrap_or(Value::Null);
     let mut changed = false;
@@ -363,7 +364,7 @@ pub fn maps_from_pairs(plain: &Value, answer: &str) -> Option<String> {
     changed.then(|| value.to_string())
 }
 
-/// [`maps_from_pairs`] at one schema position, following `$ref`s and every branch.
+/// [`plain_answer`] at one schema position, following `$ref`s and every branch.
 fn unpair(schema: &Value, defs: &Value, value: &mut Value, changed: &mut bool, depth: usize) {
     if depth > 32 {
         return;
@@ -385,7 +386,9 @@ fn unpair(schema: &Value, defs: &Value, value: &mut Value, changed: &mut bool, d
             .into_iter()
             .flatten()
         {
-            unpair(branch, defs, value, changed, depth + 1);
+            if tag_matches(branch, defs, value) {
+                unpair(branch, defs, value, changed, depth + 1);
+            }
         }
     }
     match value {
@@ -422,7 +425,18 @@ fn unpair(schema: &Value, defs: &Value, value: &mut Value, changed: &mut bool, d
         }
         Value::Object(fields) => {
             if let Some(Value::Object(props)) = node.get("properties") {
+                let required = strings(node.get("required"));
                 for (name, sub) in props {
+                    // A strict form sends "absent" as `null`: where the plain schema takes no
+                    // `null` and the field may be left out, it is left out.
+                    let absent = fields.get(name).is_some_and(Value::is_null)
+                        && !required.contains(name)
+                        && !allows_null(sub, defs, 0);
+                    if absent {
+                        fields.remove(name);
+                        *changed = true;
+                        continue;
+                    }
                     if let Some(v) = fields.get_mut(name) {
                         unpair(sub, defs, v, changed, depth + 1);
                     }
@@ -431,6 +445,61 @@ fn unpair(schema: &Value, defs: &Value, value: &mut Value, changed: &mut bool, d
         }
         _ => {}
     }
+}
+
+/// Whether a schema position takes `null` (its type, an enum value, or a branch says so).
+fn allows_null(schema: &Value, defs: &Value, depth: usize) -> bool {
+    if depth > 16 {
+        return true;
+    }
+    let Some(node) = schema.as_object() else {
+        return true;
+    };
+    if let Some(target) = node
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| resolve(defs, r))
+    {
+        return allows_null(target, defs, depth + 1);
+    }
+    let branches: Vec<&Value> = ["oneOf", "anyOf"]
+        .iter()
+        .filter_map(|k| node.get(*k).and_then(Value::as_array))
+        .flatten()
+        .collect();
+    if !branches.is_empty() {
+        return branches.iter().any(|b| allows_null(b, defs, depth + 1));
+    }
+    match node.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
+        _ => node
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_none_or(|values| values.contains(&Value::Null)),
+    }
+}
+
+/// Whether `value` may be an instance of `branch` by its tag: a `const` property of the branch
+/// that the value holds with another value rules the branch out.
+fn tag_matches(branch: &Value, defs: &Value, value: &Value) -> bool {
+    let branch = match branch
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| resolve(defs, r))
+    {
+        Some(target) if branch.get("properties").is_none() => target,
+        _ => branch,
+    };
+    branch
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .all(|(name, prop)| match (prop.get("const"), value.get(name)) {
+            (Some(tag), Some(v)) => tag == v,
+            _ => true,
+        })
 }
 
 /// An `anyOf` of object branches becomes one object (OpenAI refuses object branches that start
@@ -512,6 +581,8 @@ fn merge_objects(objects: &[Value], defs: &Value) -> Value {
                     let (a, b) = (resolved(seen), resolved(&prop));
                     *seen = if a.get("properties").is_some() && b.get("properties").is_some() {
                         merge_objects(&[a, b], defs)
+                    } else if let Some(joined) = same_but_notes(seen, &prop) {
+                        joined
                     } else {
                         json!({ "anyOf": [std::mem::take(seen), prop] })
                     };
@@ -524,6 +595,80 @@ fn merge_objects(objects: &[Value], defs: &Value) -> Value {
         "properties": props,
         "required": required.unwrap_or_default(),
     })
+}
+
+/// Two branches' spellings of one property that differ only in their notes (`description`) and
+/// in whether `null` is allowed: one schema, both descriptions, the types joined (an ADD's `name`
+/// and an UPDATE's nullable `name` are both a string).
+fn same_but_notes(a: &Value, b: &Value) -> Option<Value> {
+    // `X` and `anyOf: [X, null]` (a `$ref` made nullable) are the same place, nullable.
+    let nullable_ref = |v: &Value| -> Option<Value> {
+        let branches = v.get("anyOf")?.as_array()?;
+        match branches.as_slice() {
+            [x, n] if n == &json!({"type": "null"}) && x.get("$ref").is_some() => Some(x.clone()),
+            _ => None,
+        }
+    };
+    let (ra, rb) = (nullable_ref(a), nullable_ref(b));
+    if ra.is_some() || rb.is_some() {
+        let (xa, xb) = (
+            ra.clone().unwrap_or_else(|| a.clone()),
+            rb.clone().unwrap_or_else(|| b.clone()),
+        );
+        if xa != xb {
+            return None;
+        }
+        return Some(json!({ "anyOf": [xa, {"type": "null"}] }));
+    }
+    let strip = |v: &Value| {
+        let mut v = v.clone();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("description");
+            o.remove("type");
+        }
+        v
+    };
+    if strip(a) != strip(b) {
+        return None;
+    }
+    let types = |v: &Value| -> Vec<Value> {
+        match v.get("type") {
+            Some(Value::Array(t)) => t.clone(),
+            Some(t) => vec![t.clone()],
+            None => Vec::new(),
+        }
+    };
+    let mut joined_types = types(a);
+    for t in types(b) {
+        if !joined_types.contains(&t) {
+            joined_types.push(t);
+        }
+    }
+    let mut out = strip(a);
+    let obj = out.as_object_mut()?;
+    match joined_types.len() {
+        0 => {}
+        1 => {
+            obj.insert("type".into(), joined_types.remove(0));
+        }
+        _ => {
+            obj.insert("type".into(), Value::Array(joined_types));
+        }
+    }
+    let mut notes: Vec<&str> = Vec::new();
+    for note in [a, b]
+        .iter()
+        .filter_map(|v| v.get("description").and_then(Value::as_str))
+        .flat_map(|d| d.split(" / "))
+    {
+        if !notes.contains(&note) {
+            notes.push(note);
+        }
+    }
+    if !notes.is_empty() {
+        obj.insert("description".into(), json!(notes.join(" / ")));
+    }
+    Some(out)
 }
 
 /// A `const` tag spelled as a one-value `enum`, so branches' tags can be joined.
@@ -1051,7 +1196,7 @@ mod tests {
             json!(["chair-1", "operative-1"])
         );
         let answer = r#"{"responseType":"final_output","personas":[{"key":"chair-1","value":"Leads."}],"operativeDomains":[]}"#;
-        let back: Value = serde_json::from_str(&maps_from_pairs(&plain, answer).unwrap()).unwrap();
+        let back: Value = serde_json::from_str(&plain_answer(&plain, answer).unwrap()).unwrap();
         assert_eq!(back["personas"], json!({"chair-1": "Leads."}));
         assert_eq!(back["operativeDomains"], json!({}));
         // Gemini and grammars keep the map, with the keys named.

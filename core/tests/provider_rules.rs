@@ -214,7 +214,7 @@ fn bootstrap_personas_and_domains_survive_every_familys_form() {
             answer[name] = as_sent(family, map);
         }
         let sent = answer.to_string();
-        let text = provider_schema::maps_from_pairs(&plain, &sent).unwrap_or(sent);
+        let text = provider_schema::plain_answer(&plain, &sent).unwrap_or(sent);
         assert_eq!(
             s.submit(&call.id, &text, None, 2).unwrap(),
             Outcome::Applied
@@ -279,4 +279,44 @@ fn the_form_a_call_was_sent_is_on_its_record_and_in_the_transcript() {
     assert!(!old.iter().any(|e| e.contains("schemaForm")));
     let replayed = Session::replay_stored(&old).unwrap();
     assert_eq!(replayed.call_view(&call.id).unwrap().schema_form, None);
+}
+
+/// OpenAI gets a tree operation as one object with every branch's fields, and every optional
+/// field as nullable; an answer to it names them all, the unused ones `null`. Turned into the
+/// plain shape (a `null` the plain schema refuses is left out), the validator takes it: only
+/// "ignored" warnings for the other branches' null fields.
+#[test]
+fn a_tree_operation_in_openais_one_object_form_validates() {
+    use roundtable_core::validate::validate_step;
+    let ops = serde_json::json!([
+        {"action": "ADD", "newId": "new-1", "parentId": "p1", "productId": null, "reason": null,
+         "product": {"name": "Agenda", "type": "Content", "dod": "Covers the day.", "description": null, "assignee": null}},
+        {"action": "UPDATE", "newId": null, "parentId": null, "productId": "p2", "reason": "Sharper.",
+         "product": {"name": "Exercises", "type": null, "dod": null, "description": null, "assignee": null}},
+        {"action": "REMOVE", "newId": null, "parentId": null, "productId": "p3", "reason": "Out of scope.", "product": null},
+    ]);
+    let answer = serde_json::json!({
+        "responseType": "final_output",
+        "thinking": {"roundStrategy": "a", "acceptanceRationale": "c"},
+        "treeOperations": ops,
+        "contextRequests": null, "halt": null, "acceptance": null, "assignments": null,
+        "bootstrapOverrides": null, "chairVersions": null, "remarks": null,
+    });
+    let form = provider_schema::for_family(Family::OpenaiStrict, &plain_schema("plan_assign"));
+    assert!(form.schema["$defs"]["TreeOperation"].get("anyOf").is_none());
+    let plain = plain_schema("plan_assign");
+    let text = provider_schema::plain_answer(&plain, &answer.to_string()).expect("nulls left out");
+    let back: Value = serde_json::from_str(&text).unwrap();
+    assert!(
+        back.get("acceptance").is_none() && back.get("remarks").is_none(),
+        "{back}"
+    );
+    match validate_step(Step::PlanAssign, &text, None) {
+        Ok(v) => assert!(
+            v.warnings.iter().all(|w| w.message.contains("ignored")),
+            "{:?}",
+            v.warnings
+        ),
+        Err(report) => panic!("{report:?}"),
+    }
 }

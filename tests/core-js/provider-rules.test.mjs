@@ -52,7 +52,7 @@ test('an answer is spelled as the sent schema asks: maps as pairs under a strict
   const text = JSON.stringify({ responseType: 'final_output', personas: { 'chair-1': 'Leads.' } });
   const sent = JSON.parse(answerAsSent('openai', body, text));
   assert.deepEqual(sent.personas, [{ key: 'chair-1', value: 'Leads.' }]);
-  assert.equal(JSON.parse(core.mapsFromPairs('bootstrap', JSON.stringify(sent))).personas['chair-1'], 'Leads.');
+  assert.equal(JSON.parse(core.plainAnswer('bootstrap', JSON.stringify(sent))).personas['chair-1'], 'Leads.');
   assert.equal(answerAsSent('gemini', {}, text), text);
   assert.equal(answerAsSent('openai', body, 'not json'), 'not json');
 });

@@ -109,8 +109,8 @@ test('checkProviderSchema: the strict flavour meets OpenAI\'s rules; a map, a de
   assert.throws(() => core.checkProviderSchema('cohere', {}), /unknown schema family/);
 });
 
-test('mapsFromPairs turns a strict answer\'s pair lists back into maps', () => {
+test('plainAnswer turns a strict answer\'s pair lists back into maps', () => {
   const raw = JSON.stringify({ responseType: 'final_output', personas: [{ key: 'chair-1', value: 'Leads.' }] });
-  assert.deepEqual(JSON.parse(core.mapsFromPairs('bootstrap', raw)).personas, { 'chair-1': 'Leads.' });
-  assert.equal(core.mapsFromPairs('bootstrap', '{"responseType":"final_output"}'), null);
+  assert.deepEqual(JSON.parse(core.plainAnswer('bootstrap', raw)).personas, { 'chair-1': 'Leads.' });
+  assert.equal(core.plainAnswer('bootstrap', '{"responseType":"final_output"}'), null);
 });

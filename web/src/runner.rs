@@ -794,11 +794,12 @@ pub async fn perform(
         })
         .await
         .map(|mut done| {
-            // A strict provider was sent maps as `{key, value}` pairs: the validator reads the
-            // answer in the wire shape.
-            if let Some(text) = schema.as_deref().and_then(|plain| {
-                roundtable_core::provider_schema::maps_from_pairs(plain, &done.text)
-            }) {
+            // A strict provider was sent maps as `{key, value}` pairs and "absent" as `null`: the
+            // validator reads the answer in the plain shape.
+            if let Some(text) = schema
+                .as_deref()
+                .and_then(|plain| roundtable_core::provider_schema::plain_answer(plain, &done.text))
+            {
                 done.text = text;
             }
             done
