@@ -6,15 +6,23 @@
 //! provider's structured-output mode takes all of that, and each refuses a different part:
 //!
 //! - [`openai_strict`] (OpenAI, OpenRouter, Mistral, Groq's strict mode): an object at the root,
-//!   every property required (optional ones nullable), `additionalProperties: false` everywhere,
-//!   `anyOf` not `oneOf`, a `$ref` with no sibling keywords, no string length limits, no `format`
-//!   outside the short list OpenAI names.
+//!   every property required (optional ones nullable), `additionalProperties: false` on every
+//!   object, maps as `{key, value}` pair lists, an `anyOf` of objects as one object (OpenAI
+//!   refuses branches that share a first key), a `$ref` with no sibling keywords, no string
+//!   length limits, no `format` outside the short list OpenAI names.
 //! - [`anthropic`] (Claude structured outputs, `output_config.format`): an object at the root,
-//!   `additionalProperties: false` on every object, no numeric or string-length constraints,
-//!   `minItems` only 0 or 1, no `maxItems`.
-//! - [`gemini`] (`responseJsonSchema`): only the keywords of Gemini's documented subset.
+//!   `additionalProperties: false` on every object, maps as pair lists, no numeric or
+//!   string-length constraints, `minItems` only 0 or 1, and at most 24 optional and 16
+//!   union-typed properties (optional ones sent without their `null`).
+//! - [`gemini`] (`responseJsonSchema`): only the keywords and formats of Gemini's documented
+//!   subset, no `null` in an `enum`, a map's known keys as its properties.
 //! - [`grammar`] (Ollama `format`, LM Studio / llama.cpp / vLLM `json_schema`): servers that turn
-//!   the schema into a sampling grammar; the plain schema minus what grammar converters trip on.
+//!   the schema into a sampling grammar; the plain schema minus what grammar converters trip on,
+//!   and minus the limits of 2,000 and more (llama.cpp refuses them; the validator keeps them).
+//!
+//! The rules each form must meet are [`crate::provider_rules`]' checkers, which state them with
+//! their sources; [`for_family`] picks a family's form and fits it to the published limits.
+//! [`plain_answer`] turns an answer to a strict form back into the plain shape.
 //!
 //! Flattening the root into one object changes how a branch is spelled, not what an answer
 //! says: a strict answer carries the other branches' fields as `null`, which the validator
@@ -353,7 +361,7 @@ fn maps_to_pairs(schema: &mut Value) {
 
 /// An answer written to a strict family's form, in the plain schema's shape, so the validator
 /// reads the wire shape: every `{key, value}` pair list where `plain` has a map becomes the map
-/// ([`maps_to_pairs`] sent the pairs), and a `null` the strict form used for "absent" where
+/// (the strict forms sent pairs), and a `null` the strict form used for "absent" where
 /// `plain` takes no `null` (an optional list, say) is left out. `None` when the answer is not
 /// JSON or needs neither (then it goes to the validator as it came).
 pub fn plain_answer(plain: &Value, answer: &str) -> Option<String> {
