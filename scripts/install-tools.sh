@@ -4,8 +4,8 @@
 # fuzz run's libFuzzer), the wasm32 target, wasm-bindgen-cli at exactly the version Cargo.lock
 # pins, wasm-pack 0.15.1, trunk 0.21.14
 # (0.22 needs a newer rustc), and the npm dev tools (ajv, zod, typescript, binaryen's wasm-opt,
-# playwright-core — which never downloads a browser). Only registries are used (apt, crates.io,
-# npm); nothing comes from GitHub. ../shared/TOOLCHAIN.md says why each pin is what it is.
+# playwright-core — which never downloads a browser), and llama.cpp's grammar converter. Only
+# registries are used (apt, crates.io, npm, PyPI); nothing comes from GitHub. ../shared/TOOLCHAIN.md says why each pin is what it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -48,5 +48,18 @@ fi
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "installing npm dev dependencies…"
   npm ci --no-audit --no-fund
+fi
+# llama.cpp's JSON-schema-to-grammar converter, for scripts/check-grammars.py: the pure-Python
+# port in the llama-cpp-python sdist (PyPI; downloaded, never built or installed — only
+# llama_cpp/llama_grammar.py is kept). xgrammar (vLLM's engine) is not used: its wheel requires
+# torch, transformers and triton, several GB for one check.
+if [ ! -f .cache/llama-grammar/llama_grammar.py ]; then
+  echo "fetching llama.cpp's grammar converter (llama-cpp-python 0.3.36 sdist, PyPI)…"
+  mkdir -p .cache/llama-grammar
+  python3 -m pip download --quiet --no-deps --no-binary llama-cpp-python \
+    llama-cpp-python==0.3.36 -d .cache/llama-grammar
+  tar -xzf .cache/llama-grammar/llama_cpp_python-0.3.36.tar.gz -C .cache/llama-grammar \
+    --strip-components=2 llama_cpp_python-0.3.36/llama_cpp/llama_grammar.py
+  rm .cache/llama-grammar/llama_cpp_python-0.3.36.tar.gz
 fi
 echo "tools ready"

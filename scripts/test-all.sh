@@ -23,6 +23,12 @@ cargo test -p roundtable-core
 cargo test -p roundtable-core-js
 cargo test -p roundtable-web
 
+echo "== every grammar-form schema through llama.cpp's own converter (scripts/check-grammars.py)"
+grammars=$(mktemp -d)
+ROUNDTABLE_GRAMMAR_DUMP="$grammars" cargo test -q -p roundtable-core --test provider_rules every_schema
+python3 scripts/check-grammars.py "$grammars"
+rm -rf "$grammars"
+
 echo "== Node tests of the WASM package"
 bash scripts/test-core-js.sh
 

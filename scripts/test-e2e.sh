@@ -18,6 +18,10 @@ if [ "$stale" = 1 ] || [ "${RT_REBUILD:-0}" = 1 ]; then
   bash scripts/build-web.sh
 fi
 
+# The provider mock judges each request's schema with the core's rule checkers, loaded from the
+# JS API's Node package (tests/e2e/provider-rules.mjs); rebuilt only when a Rust input changed.
+bash scripts/build-core-pkg.sh node
+
 PORT="${RT_PORT:-8765}"
 python3 -m http.server "$PORT" --bind 127.0.0.1 --directory dist >/dev/null 2>&1 &
 SERVER=$!

@@ -110,6 +110,19 @@ export interface StepSchemaOptions {
 /** The JSON Schema of `step`'s answer. Throws for an unknown step name. */
 export function stepSchema(step: StepName, options?: StepSchemaOptions): JsonSchema;
 
+/** A family of structured-output APIs: OpenAI strict (OpenRouter, Mistral, Groq), Anthropic,
+ * Gemini `responseJsonSchema`, local grammar servers (Ollama, LM Studio, llama.cpp, vLLM). */
+export type SchemaFamily = "openai_strict" | "anthropic" | "gemini" | "grammar";
+/** One published rule a schema breaks: where, what, and the page that says so. */
+export interface RuleBreak { at: string; message: string; sourceUrl: string; }
+/** Every published rule of `family` that `schema` breaks (empty when the provider takes it).
+ * Throws for an unknown family. */
+export function checkProviderSchema(family: SchemaFamily, schema: JsonSchema): RuleBreak[];
+/** An answer to a strict-flavour schema in the plain shape, ready for validateStep: its
+ * `{key, value}` pair lists turned back into maps, and a `null` that stood for "absent" where the
+ * plain schema takes none left out; null when it needs neither or is not JSON. */
+export function plainAnswer(step: StepName, raw: string): string | null;
+
 /** The wire names of every step, in session order. */
 export function stepNames(): StepName[];
 
@@ -268,6 +281,30 @@ pub fn step_schema_js(step: &str, options: JsValue) -> Result<JsValue, JsError> 
     // The committed schema text goes to JSON.parse as it is: no serde round trip.
     js_sys::JSON::parse(step_schema_text(step, flavor))
         .map_err(|_| JsError::new("internal error: a committed schema is not JSON"))
+}
+
+/// `checkProviderSchema(family, schema)`: every published rule of that provider family the
+/// schema breaks (`roundtable_core::provider_rules`), so a mock or a tool refuses what the real
+/// API refuses.
+#[wasm_bindgen(js_name = checkProviderSchema, skip_typescript)]
+pub fn check_provider_schema_js(family: &str, schema: JsValue) -> Result<JsValue, JsError> {
+    let family = roundtable_core::provider_rules::Family::parse(family).ok_or_else(|| {
+        JsError::new(&format!(
+            "unknown schema family {family:?}: expected openai_strict, anthropic, gemini or grammar"
+        ))
+    })?;
+    let schema: serde_json::Value = from_js(&schema, "schema").map_err(|e| JsError::new(&e))?;
+    to_js(&roundtable_core::provider_rules::check(family, &schema))
+}
+
+/// `plainAnswer(step, raw)`: a strict-flavour answer in the step's plain shape (pair lists back
+/// into maps, "absent" nulls left out: `provider_schema::plain_answer`).
+#[wasm_bindgen(js_name = plainAnswer, skip_typescript)]
+pub fn plain_answer_js(step: &str, raw: &str) -> Result<JsValue, JsError> {
+    let step = parse_step(step)?;
+    let plain = roundtable_core::json_schema::step_schema(step, SchemaFlavor::Plain);
+    Ok(roundtable_core::provider_schema::plain_answer(&plain, raw)
+        .map_or(JsValue::NULL, |text| JsValue::from_str(&text)))
 }
 
 /// Reads `options[name]` as a boolean: absent/undefined → `default`, anything but a boolean → error

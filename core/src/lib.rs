@@ -19,6 +19,7 @@ pub mod history;
 pub mod json_schema;
 pub mod live;
 pub mod protocol;
+pub mod provider_rules;
 pub mod provider_schema;
 pub mod safe_markdown;
 pub mod schema;

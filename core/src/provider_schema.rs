@@ -6,15 +6,23 @@
 //! provider's structured-output mode takes all of that, and each refuses a different part:
 //!
 //! - [`openai_strict`] (OpenAI, OpenRouter, Mistral, Groq's strict mode): an object at the root,
-//!   every property required (optional ones nullable), `additionalProperties: false` everywhere,
-//!   `anyOf` not `oneOf`, a `$ref` with no sibling keywords, no string length limits, no `format`
-//!   outside the short list OpenAI names.
+//!   every property required (optional ones nullable), `additionalProperties: false` on every
+//!   object, maps as `{key, value}` pair lists, an `anyOf` of objects as one object (OpenAI
+//!   refuses branches that share a first key), a `$ref` with no sibling keywords, no string
+//!   length limits, no `format` outside the short list OpenAI names.
 //! - [`anthropic`] (Claude structured outputs, `output_config.format`): an object at the root,
-//!   `additionalProperties: false` on every object, no numeric or string-length constraints,
-//!   `minItems` only 0 or 1, no `maxItems`.
-//! - [`gemini`] (`responseJsonSchema`): only the keywords of Gemini's documented subset.
+//!   `additionalProperties: false` on every object, maps as pair lists, no numeric or
+//!   string-length constraints, `minItems` only 0 or 1, and at most 24 optional and 16
+//!   union-typed properties (optional ones sent without their `null`).
+//! - [`gemini`] (`responseJsonSchema`): only the keywords and formats of Gemini's documented
+//!   subset, no `null` in an `enum`, a map's known keys as its properties.
 //! - [`grammar`] (Ollama `format`, LM Studio / llama.cpp / vLLM `json_schema`): servers that turn
-//!   the schema into a sampling grammar; the plain schema minus what grammar converters trip on.
+//!   the schema into a sampling grammar; the plain schema minus what grammar converters trip on,
+//!   and minus the limits of 2,000 and more (llama.cpp refuses them; the validator keeps them).
+//!
+//! The rules each form must meet are [`crate::provider_rules`]' checkers, which state them with
+//! their sources; [`for_family`] picks a family's form and fits it to the published limits.
+//! [`plain_answer`] turns an answer to a strict form back into the plain shape.
 //!
 //! Flattening the root into one object changes how a branch is spelled, not what an answer
 //! says: a strict answer carries the other branches' fields as `null`, which the validator
@@ -23,7 +31,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::engine::IdChoice;
+use crate::engine::{IdChoice, SchemaForm};
+use crate::provider_rules::Family;
 
 /// The plain schema of a step narrowed to one call: every place a [`IdChoice`] names gets an
 /// `enum` of the ids the call may name there (plus `null` where the place is nullable). A
@@ -48,6 +57,9 @@ pub fn narrow(plain: &Value, choices: &[IdChoice]) -> Value {
     }
     schema
 }
+
+/// The last step of an [`IdChoice`] path that names a map's keys (`personas/@keys`), not a value.
+pub const KEYS: &str = "@keys";
 
 /// Marks a definition copied by [`narrow`] for one place.
 const COPY_MARK: &str = "__";
@@ -81,6 +93,21 @@ fn set_enum(node: &mut Value, defs: &mut Map<String, Value>, path: &[&str], ids:
             }
         }
     }
+    if path == [KEYS] {
+        // A map's keys: named as `propertyNames`, which the plain schema's readers ignore and
+        // each family's form turns into keys a provider enforces (see `map_form`).
+        if let Some(obj) = node
+            .as_object_mut()
+            .filter(|o| o.get("additionalProperties").is_some_and(Value::is_object))
+        {
+            let values: Vec<Value> = ids.iter().map(|id| Value::from(id.as_str())).collect();
+            obj.insert(
+                "propertyNames".into(),
+                json!({ "type": "string", "enum": values }),
+            );
+        }
+        return;
+    }
     let Some((first, rest)) = path.split_first() else {
         let nullable = match node.get("type") {
             Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
@@ -105,21 +132,105 @@ fn set_enum(node: &mut Value, defs: &mut Map<String, Value>, path: &[&str], ids:
     }
 }
 
+/// A schema in the form one family's providers are sent, and how much of the answer it enforces.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fitted {
+    /// The schema to send (for [`SchemaForm::JsonMode`], the plain one, for the prompt only).
+    pub schema: Value,
+    /// Whether the provider enforces all of it, a trimmed part, or nothing (JSON mode).
+    pub form: SchemaForm,
+}
+
+/// The form `family`'s providers are sent of `plain` (a step's plain schema, already
+/// [`narrow`]ed for the call), fitted to that family's published limits
+/// ([`crate::provider_rules`]): OpenAI's enum budget (the widest id enums are left to the
+/// validator), Anthropic's optional and union budgets (optional fields are sent optional, not
+/// nullable, and as many as the union budget allows are sent required-but-nullable instead).
+/// When even that does not fit, JSON mode: the provider is sent no schema.
+pub fn for_family(family: Family, plain: &Value) -> Fitted {
+    let (schema, mut form) = match family {
+        Family::OpenaiStrict => {
+            let mut schema = openai_strict(plain);
+            let trimmed = fit_enums(&mut schema);
+            (
+                schema,
+                if trimmed {
+                    SchemaForm::Trimmed
+                } else {
+                    SchemaForm::Full
+                },
+            )
+        }
+        Family::Anthropic => (anthropic(plain), SchemaForm::Full),
+        Family::Gemini => (gemini(plain), SchemaForm::Full),
+        Family::Grammar => (grammar(plain), SchemaForm::Full),
+    };
+    if !crate::provider_rules::check(family, &schema).is_empty() {
+        form = SchemaForm::JsonMode;
+    }
+    Fitted { schema, form }
+}
+
+/// Removes the widest `enum`s (the ids [`narrow`] wrote in; the validator still checks every id)
+/// until the schema is inside OpenAI's enum limits. Says whether it removed any.
+fn fit_enums(schema: &mut Value) -> bool {
+    use crate::provider_rules::openai::{LONG_ENUM, MAX_ENUM_VALUES, MAX_LONG_ENUM_CHARS};
+    let mut trimmed = false;
+    loop {
+        let mut total = 0;
+        let mut widest: Option<(usize, usize)> = None;
+        let mut index = 0;
+        let mut too_long = false;
+        walk_schemas(schema, &mut |node| {
+            if let Some(values) = node.get("enum").and_then(Value::as_array) {
+                total += values.len();
+                let chars: usize = values.iter().filter_map(Value::as_str).map(str::len).sum();
+                too_long |= values.len() > LONG_ENUM && chars > MAX_LONG_ENUM_CHARS;
+                if widest.is_none_or(|(_, n)| values.len() > n) {
+                    widest = Some((index, values.len()));
+                }
+                index += 1;
+            }
+        });
+        let Some((target, _)) = widest.filter(|_| total > MAX_ENUM_VALUES || too_long) else {
+            return trimmed;
+        };
+        let mut index = 0;
+        walk_schemas(schema, &mut |node| {
+            if node.contains_key("enum") {
+                if index == target {
+                    node.remove("enum");
+                }
+                index += 1;
+            }
+        });
+        trimmed = true;
+    }
+}
+
 /// The schema for OpenAI's `response_format: {type: "json_schema", strict: true}` (and the
 /// services that copy it: OpenRouter, Mistral, Groq).
 pub fn openai_strict(plain: &Value) -> Value {
     let mut schema = common(plain);
+    maps_to_pairs(&mut schema);
+    merge_object_branches(&mut schema);
     make_strict(&mut schema);
-    keep_keywords(&mut schema, OPENAI_KEYWORDS, OPENAI_FORMATS);
+    keep_keywords(&mut schema, openai_rules::KEYWORDS, openai_rules::FORMATS);
     schema
 }
 
 /// The schema for Anthropic's `output_config.format` (`type: "json_schema"`).
 pub fn anthropic(plain: &Value) -> Value {
     let mut schema = common(plain);
+    maps_to_pairs(&mut schema);
     close_objects(&mut schema);
-    keep_keywords(&mut schema, ANTHROPIC_KEYWORDS, ANTHROPIC_FORMATS);
+    keep_keywords(
+        &mut schema,
+        anthropic_rules::KEYWORDS,
+        anthropic_rules::FORMATS,
+    );
     limit_min_items(&mut schema);
+    fit_optional_and_unions(&mut schema);
     schema
 }
 
@@ -133,7 +244,14 @@ pub fn gemini(plain: &Value) -> Value {
             node.insert("enum".into(), json!([value]));
         }
     });
-    keep_keywords(&mut schema, GEMINI_KEYWORDS, GEMINI_FORMATS);
+    known_keys(&mut schema);
+    keep_keywords(&mut schema, gemini_rules::KEYWORDS, gemini_rules::FORMATS);
+    // Gemini's `enum` holds strings and numbers: a nullable place says null by its type.
+    walk_schemas(&mut schema, &mut |node| {
+        if let Some(Value::Array(values)) = node.get_mut("enum") {
+            values.retain(|v| !v.is_null());
+        }
+    });
     schema
 }
 
@@ -141,8 +259,527 @@ pub fn gemini(plain: &Value) -> Value {
 /// `json_schema` response format of LM Studio, llama.cpp and vLLM.
 pub fn grammar(plain: &Value) -> Value {
     let mut schema = common(plain);
-    keep_keywords(&mut schema, GRAMMAR_KEYWORDS, &[]);
+    known_keys(&mut schema);
+    keep_keywords(&mut schema, grammar_rules::KEYWORDS, &[]);
+    // A long limit is a repetition llama.cpp refuses at 2,000 and that makes every engine's
+    // grammar slow to compile; the validator keeps it.
+    walk_schemas(&mut schema, &mut |node| {
+        for key in ["maxLength", "minLength", "maxItems", "minItems"] {
+            if node
+                .get(key)
+                .and_then(Value::as_u64)
+                .is_some_and(|n| n >= GRAMMAR_MAX_REPETITION)
+            {
+                node.remove(key);
+            }
+        }
+    });
     schema
+}
+
+/// The longest repetition the grammar form keeps ([`crate::provider_rules::grammar`]).
+const GRAMMAR_MAX_REPETITION: u64 = grammar_rules::MAX_REPETITION;
+
+/// A map whose keys [`narrow`] named becomes an object with one optional property per key (the
+/// answer keeps its shape); a map with unknown keys stays a map.
+fn known_keys(schema: &mut Value) {
+    walk_schemas(schema, &mut |node| {
+        let Some(Value::Object(names)) = node.remove("propertyNames") else {
+            return;
+        };
+        let Some(value) = node.get("additionalProperties").cloned() else {
+            return;
+        };
+        let props: Map<String, Value> = names
+            .get("enum")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(|k| (k.to_string(), value.clone()))
+            .collect();
+        node.insert("properties".into(), Value::Object(props));
+        node.insert("additionalProperties".into(), json!(false));
+    });
+}
+
+/// A map (an object whose `additionalProperties` is a schema: member id → persona) becomes an
+/// array of `{key, value}` pairs, the form strict providers take for keys they cannot list: no
+/// key is optional, so the map costs none of Anthropic's optional budget, and nothing is forced
+/// empty. The key is an enum of the ids [`narrow`] named, when it named them.
+/// [`plain_answer`] turns the answer back before the validator reads it.
+fn maps_to_pairs(schema: &mut Value) {
+    walk_schemas(schema, &mut |node| {
+        let Some(value) = node
+            .get("additionalProperties")
+            .filter(|v| v.is_object())
+            .cloned()
+        else {
+            return;
+        };
+        if node.contains_key("properties") {
+            return;
+        }
+        let mut key = json!({ "type": "string" });
+        if let Some(Value::Object(names)) = node.get("propertyNames") {
+            if let Some(ids) = names.get("enum") {
+                key["enum"] = ids.clone();
+            }
+        }
+        let nullable =
+            matches!(node.get("type"), Some(Value::Array(t)) if t.contains(&json!("null")));
+        let description = node.get("description").cloned();
+        node.clear();
+        node.insert(
+            "type".into(),
+            if nullable {
+                json!(["array", "null"])
+            } else {
+                json!("array")
+            },
+        );
+        if let Some(d) = description {
+            node.insert(
+                "description".into(),
+                json!(format!(
+                    "{} As a list of {{key, value}} pairs.",
+                    d.as_str().unwrap_or("")
+                )),
+            );
+        }
+        node.insert(
+            "items".into(),
+            json!({
+                "type": "object",
+                "properties": { "key": key, "value": value },
+                "required": ["key", "value"],
+                "additionalProperties": false,
+            }),
+        );
+    });
+}
+
+/// An answer written to a strict family's form, in the plain schema's shape, so the validator
+/// reads the wire shape: every `{key, value}` pair list where `plain` has a map becomes the map
+/// (the strict forms sent pairs), and a `null` the strict form used for "absent" where
+/// `plain` takes no `null` (an optional list, say) is left out. `None` when the answer is not
+/// JSON or needs neither (then it goes to the validator as it came).
+pub fn plain_answer(plain: &Value, answer: &str) -> Option<String> {
+    let mut value: Value = serde_json::from_str(answer.trim()).ok()?;
+    let defs = plain.get("$defs").cloned().unwrap_or(Value::Null);
+    let mut changed = false;
+    unpair(plain, &defs, &mut value, &mut changed, 0);
+    changed.then(|| value.to_string())
+}
+
+/// [`plain_answer`] at one schema position, following `$ref`s and every branch.
+fn unpair(schema: &Value, defs: &Value, value: &mut Value, changed: &mut bool, depth: usize) {
+    if depth > 32 {
+        return;
+    }
+    let Some(node) = schema.as_object() else {
+        return;
+    };
+    if let Some(target) = node
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| resolve(defs, r))
+    {
+        unpair(target, defs, value, changed, depth + 1);
+    }
+    for key in ["oneOf", "anyOf", "allOf"] {
+        for branch in node
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if tag_matches(branch, defs, value) {
+                unpair(branch, defs, value, changed, depth + 1);
+            }
+        }
+    }
+    match value {
+        Value::Array(items) => {
+            if node
+                .get("additionalProperties")
+                .is_some_and(Value::is_object)
+            {
+                let pairs = items.iter().all(|i| {
+                    i.as_object().is_some_and(|o| {
+                        o.len() == 2 && o.contains_key("key") && o.contains_key("value")
+                    }) && i["key"].is_string()
+                });
+                if pairs {
+                    let map: Map<String, Value> = items
+                        .iter()
+                        .map(|i| {
+                            (
+                                i["key"].as_str().unwrap_or_default().to_string(),
+                                i["value"].clone(),
+                            )
+                        })
+                        .collect();
+                    *value = Value::Object(map);
+                    *changed = true;
+                    return;
+                }
+            }
+            if let Some(item) = node.get("items") {
+                for v in items.iter_mut() {
+                    unpair(item, defs, v, changed, depth + 1);
+                }
+            }
+        }
+        Value::Object(fields) => {
+            if let Some(Value::Object(props)) = node.get("properties") {
+                let required = strings(node.get("required"));
+                for (name, sub) in props {
+                    // A strict form sends "absent" as `null`: where the plain schema takes no
+                    // `null` and the field may be left out, it is left out.
+                    let absent = fields.get(name).is_some_and(Value::is_null)
+                        && !required.contains(name)
+                        && !allows_null(sub, defs, 0);
+                    if absent {
+                        fields.remove(name);
+                        *changed = true;
+                        continue;
+                    }
+                    if let Some(v) = fields.get_mut(name) {
+                        unpair(sub, defs, v, changed, depth + 1);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a schema position takes `null` (its type, an enum value, or a branch says so).
+fn allows_null(schema: &Value, defs: &Value, depth: usize) -> bool {
+    if depth > 16 {
+        return true;
+    }
+    let Some(node) = schema.as_object() else {
+        return true;
+    };
+    if let Some(target) = node
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| resolve(defs, r))
+    {
+        return allows_null(target, defs, depth + 1);
+    }
+    let branches: Vec<&Value> = ["oneOf", "anyOf"]
+        .iter()
+        .filter_map(|k| node.get(*k).and_then(Value::as_array))
+        .flatten()
+        .collect();
+    if !branches.is_empty() {
+        return branches.iter().any(|b| allows_null(b, defs, depth + 1));
+    }
+    match node.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
+        _ => node
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_none_or(|values| values.contains(&Value::Null)),
+    }
+}
+
+/// Whether `value` may be an instance of `branch` by its tag: a `const` property of the branch
+/// that the value holds with another value rules the branch out.
+fn tag_matches(branch: &Value, defs: &Value, value: &Value) -> bool {
+    let branch = match branch
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| resolve(defs, r))
+    {
+        Some(target) if branch.get("properties").is_none() => target,
+        _ => branch,
+    };
+    branch
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .all(|(name, prop)| match (prop.get("const"), value.get(name)) {
+            (Some(tag), Some(v)) => tag == v,
+            _ => true,
+        })
+}
+
+/// An `anyOf` of object branches becomes one object (OpenAI refuses object branches that start
+/// with the same key, and `serde_json` keeps keys sorted, so every tree operation would start
+/// with `action`): the union of the branches' properties, required only what every branch
+/// requires; a property the branches spell differently keeps both as an `anyOf` (merged the same
+/// way when both are objects). The tag (`action`) becomes an enum of every branch's value. Like
+/// the flattened root, an answer carries the other branches' fields as `null`, which the
+/// validator reports as ignored.
+fn merge_object_branches(schema: &mut Value) {
+    let defs = schema.get("$defs").cloned().unwrap_or(Value::Null);
+    walk_schemas(schema, &mut |node| {
+        let Some(Value::Array(branches)) = node.get("anyOf") else {
+            return;
+        };
+        let objects: Vec<Value> = branches
+            .iter()
+            .map(|b| {
+                match b
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|r| resolve(&defs, r))
+                {
+                    Some(t) => t.clone(),
+                    None => b.clone(),
+                }
+            })
+            .collect();
+        let all_objects = objects.len() > 1
+            && objects
+                .iter()
+                .all(|o| o.get("properties").is_some_and(Value::is_object));
+        if !all_objects {
+            return;
+        }
+        let merged = merge_objects(&objects, &defs);
+        node.remove("anyOf");
+        if let Value::Object(m) = merged {
+            for (k, v) in m {
+                node.entry(k).or_insert(v);
+            }
+        }
+    });
+}
+
+/// One object with every branch's properties (see [`merge_object_branches`]).
+fn merge_objects(objects: &[Value], defs: &Value) -> Value {
+    let mut props = Map::new();
+    let mut required: Option<Vec<String>> = None;
+    for o in objects {
+        let names = strings(o.get("required"));
+        required = Some(match required {
+            None => names,
+            Some(r) => r.into_iter().filter(|n| names.contains(n)).collect(),
+        });
+        for (name, prop) in o["properties"].as_object().into_iter().flatten() {
+            let prop = single_value_enum(prop);
+            match props.get_mut(name) {
+                None => {
+                    props.insert(name.clone(), prop);
+                }
+                Some(seen) if *seen == prop => {}
+                Some(seen) => {
+                    let tags = (seen.get("enum"), prop.get("enum"));
+                    if let (Some(Value::Array(a)), Some(Value::Array(b))) = tags {
+                        let mut values = a.clone();
+                        values.extend(b.iter().filter(|v| !a.contains(v)).cloned());
+                        seen["enum"] = Value::Array(values);
+                        continue;
+                    }
+                    let resolved = |v: &Value| match v
+                        .get("$ref")
+                        .and_then(Value::as_str)
+                        .and_then(|r| resolve(defs, r))
+                    {
+                        Some(t) => t.clone(),
+                        None => v.clone(),
+                    };
+                    let (a, b) = (resolved(seen), resolved(&prop));
+                    *seen = if a.get("properties").is_some() && b.get("properties").is_some() {
+                        merge_objects(&[a, b], defs)
+                    } else if let Some(joined) = same_but_notes(seen, &prop) {
+                        joined
+                    } else {
+                        json!({ "anyOf": [std::mem::take(seen), prop] })
+                    };
+                }
+            }
+        }
+    }
+    json!({
+        "type": "object",
+        "properties": props,
+        "required": required.unwrap_or_default(),
+    })
+}
+
+/// Two branches' spellings of one property that differ only in their notes (`description`) and
+/// in whether `null` is allowed: one schema, both descriptions, the types joined (an ADD's `name`
+/// and an UPDATE's nullable `name` are both a string).
+fn same_but_notes(a: &Value, b: &Value) -> Option<Value> {
+    // `X` and `anyOf: [X, null]` (a `$ref` made nullable) are the same place, nullable.
+    let nullable_ref = |v: &Value| -> Option<Value> {
+        let branches = v.get("anyOf")?.as_array()?;
+        match branches.as_slice() {
+            [x, n] if n == &json!({"type": "null"}) && x.get("$ref").is_some() => Some(x.clone()),
+            _ => None,
+        }
+    };
+    let (ra, rb) = (nullable_ref(a), nullable_ref(b));
+    if ra.is_some() || rb.is_some() {
+        let (xa, xb) = (
+            ra.clone().unwrap_or_else(|| a.clone()),
+            rb.clone().unwrap_or_else(|| b.clone()),
+        );
+        if xa != xb {
+            return None;
+        }
+        return Some(json!({ "anyOf": [xa, {"type": "null"}] }));
+    }
+    let strip = |v: &Value| {
+        let mut v = v.clone();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("description");
+            o.remove("type");
+        }
+        v
+    };
+    if strip(a) != strip(b) {
+        return None;
+    }
+    let types = |v: &Value| -> Vec<Value> {
+        match v.get("type") {
+            Some(Value::Array(t)) => t.clone(),
+            Some(t) => vec![t.clone()],
+            None => Vec::new(),
+        }
+    };
+    let mut joined_types = types(a);
+    for t in types(b) {
+        if !joined_types.contains(&t) {
+            joined_types.push(t);
+        }
+    }
+    let mut out = strip(a);
+    let obj = out.as_object_mut()?;
+    match joined_types.len() {
+        0 => {}
+        1 => {
+            obj.insert("type".into(), joined_types.remove(0));
+        }
+        _ => {
+            obj.insert("type".into(), Value::Array(joined_types));
+        }
+    }
+    let mut notes: Vec<&str> = Vec::new();
+    for note in [a, b]
+        .iter()
+        .filter_map(|v| v.get("description").and_then(Value::as_str))
+        .flat_map(|d| d.split(" / "))
+    {
+        if !notes.contains(&note) {
+            notes.push(note);
+        }
+    }
+    if !notes.is_empty() {
+        obj.insert("description".into(), json!(notes.join(" / ")));
+    }
+    Some(out)
+}
+
+/// A `const` tag spelled as a one-value `enum`, so branches' tags can be joined.
+fn single_value_enum(prop: &Value) -> Value {
+    let mut prop = prop.clone();
+    if let Some(obj) = prop.as_object_mut() {
+        if let Some(c) = obj.remove("const") {
+            obj.insert("enum".into(), json!([c]));
+        }
+    }
+    prop
+}
+
+/// Anthropic counts optional properties and union-typed ones (`anyOf`, a list of types) against
+/// two budgets ([`crate::provider_rules::anthropic`]). An optional property may simply be left
+/// out, so it is sent without its `null`; while the optional budget is exceeded, optional
+/// properties the plain schema already lets be `null` are sent required-but-nullable instead,
+/// as long as the union budget allows (the validator reads `null` as absent there).
+fn fit_optional_and_unions(schema: &mut Value) {
+    use crate::provider_rules::anthropic::{MAX_OPTIONAL, MAX_UNION};
+    // Every optional property: drop its `null` (absence says the same).
+    let mut nullable_optional = Vec::new();
+    let mut index = 0;
+    walk_schemas(schema, &mut |node| {
+        let required = strings(node.get("required"));
+        if let Some(Value::Object(props)) = node.get_mut("properties") {
+            for (name, prop) in props.iter_mut() {
+                if !required.contains(name) && drop_null(prop) {
+                    nullable_optional.push(index);
+                }
+                index += 1;
+            }
+        }
+    });
+    let (mut optional, mut union) = crate::provider_rules::optional_and_union_counts(schema);
+    let mut promote = Vec::new();
+    for i in nullable_optional {
+        if optional <= MAX_OPTIONAL || union >= MAX_UNION {
+            break;
+        }
+        promote.push(i);
+        optional -= 1;
+        union += 1;
+    }
+    let mut index = 0;
+    walk_schemas(schema, &mut |node| {
+        let mut now_required = Vec::new();
+        if let Some(Value::Object(props)) = node.get_mut("properties") {
+            for (name, prop) in props.iter_mut() {
+                if promote.contains(&index) {
+                    make_nullable(prop);
+                    now_required.push(json!(name));
+                }
+                index += 1;
+            }
+        }
+        if !now_required.is_empty() {
+            let req = node.entry("required").or_insert_with(|| json!([]));
+            if let Some(list) = req.as_array_mut() {
+                list.extend(now_required);
+            }
+        }
+    });
+}
+
+/// Removes `null` from a property's types (a type list, an `anyOf` branch, an enum value); says
+/// whether there was one.
+fn drop_null(prop: &mut Value) -> bool {
+    let Some(obj) = prop.as_object_mut() else {
+        return false;
+    };
+    let mut had = false;
+    if let Some(Value::Array(types)) = obj.get_mut("type") {
+        let before = types.len();
+        types.retain(|t| t != "null");
+        had |= types.len() < before;
+        if types.len() == 1 {
+            let only = types[0].clone();
+            obj.insert("type".into(), only);
+        }
+    }
+    if let Some(Value::Array(values)) = obj.get_mut("enum") {
+        values.retain(|v| !v.is_null());
+    }
+    if let Some(Value::Array(branches)) = obj.get_mut("anyOf") {
+        let before = branches.len();
+        branches.retain(|b| b != &json!({"type": "null"}));
+        had |= branches.len() < before;
+        if branches.len() == 1 {
+            let only = branches.remove(0);
+            obj.remove("anyOf");
+            if let Value::Object(o) = only {
+                if o.contains_key("$ref") {
+                    // A `$ref` stands alone (its definition carries the description).
+                    obj.clear();
+                }
+                for (k, v) in o {
+                    obj.entry(k).or_insert(v);
+                }
+            }
+        }
+    }
+    had
 }
 
 /// What every provider's form starts from: one object at the root, sibling-free `$ref`s,
@@ -158,119 +795,44 @@ fn common(plain: &Value) -> Value {
     });
     let defs = schema.get("$defs").cloned().unwrap_or(Value::Null);
     walk_schemas(&mut schema, &mut |node| lone_ref(node, &defs));
+    prune_defs(&mut schema);
     schema
 }
 
-/// Keywords OpenAI's strict mode accepts.
-const OPENAI_KEYWORDS: &[&str] = &[
-    "$defs",
-    "$ref",
-    "additionalProperties",
-    "anyOf",
-    "const",
-    "description",
-    "enum",
-    "exclusiveMaximum",
-    "exclusiveMinimum",
-    "format",
-    "items",
-    "maxItems",
-    "maximum",
-    "minItems",
-    "minimum",
-    "multipleOf",
-    "pattern",
-    "properties",
-    "required",
-    "title",
-    "type",
-];
-/// String formats OpenAI's strict mode accepts.
-const OPENAI_FORMATS: &[&str] = &[
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "uuid",
-];
-/// Keywords Anthropic's structured outputs accept.
-const ANTHROPIC_KEYWORDS: &[&str] = &[
-    "$defs",
-    "$ref",
-    "additionalProperties",
-    "allOf",
-    "anyOf",
-    "const",
-    "description",
-    "enum",
-    "format",
-    "items",
-    "minItems",
-    "properties",
-    "required",
-    "title",
-    "type",
-];
-/// String formats Anthropic's structured outputs accept.
-const ANTHROPIC_FORMATS: &[&str] = &[
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "uri",
-    "ipv4",
-    "ipv6",
-    "uuid",
-];
-/// Keywords of Gemini's `responseJsonSchema` subset.
-const GEMINI_KEYWORDS: &[&str] = &[
-    "$defs",
-    "$ref",
-    "additionalProperties",
-    "anyOf",
-    "description",
-    "enum",
-    "format",
-    "items",
-    "maxItems",
-    "maximum",
-    "minItems",
-    "minimum",
-    "prefixItems",
-    "properties",
-    "required",
-    "title",
-    "type",
-];
-/// Formats Gemini accepts.
-const GEMINI_FORMATS: &[&str] = &["date-time", "date", "time", "int32", "int64", "enum"];
-/// Keywords grammar converters (llama.cpp's `json-schema-to-grammar`, Outlines) handle.
-const GRAMMAR_KEYWORDS: &[&str] = &[
-    "$defs",
-    "$ref",
-    "additionalProperties",
-    "anyOf",
-    "const",
-    "description",
-    "enum",
-    "items",
-    "maxItems",
-    "maxLength",
-    "maximum",
-    "minItems",
-    "minLength",
-    "minimum",
-    "properties",
-    "required",
-    "title",
-    "type",
-];
+/// Removes the definitions nothing reachable from the root names ([`narrow`] leaves the shared
+/// ones beside its copies): a provider compiles, and counts, only what is sent.
+fn prune_defs(schema: &mut Value) {
+    let mut used = std::collections::BTreeSet::new();
+    let mut todo: Vec<Value> = vec![without_defs(schema)];
+    while let Some(node) = todo.pop() {
+        let text = node.to_string();
+        for (i, _) in text.match_indices("\"$ref\":\"#/$defs/") {
+            let name: String = text[i + 16..].chars().take_while(|c| *c != '"').collect();
+            if used.insert(name.clone()) {
+                if let Some(def) = schema.get("$defs").and_then(|d| d.get(&name)) {
+                    todo.push(def.clone());
+                }
+            }
+        }
+    }
+    if let Some(Value::Object(defs)) = schema.get_mut("$defs") {
+        defs.retain(|name, _| used.contains(name));
+    }
+}
+
+/// The schema without its `$defs`.
+fn without_defs(schema: &Value) -> Value {
+    let mut root = schema.clone();
+    if let Some(obj) = root.as_object_mut() {
+        obj.remove("$defs");
+    }
+    root
+}
+
+// The keywords and formats each form keeps are the ones its family's rules name
+// (`crate::provider_rules`), so the form and its checker read one list.
+use crate::provider_rules::{anthropic as anthropic_rules, gemini as gemini_rules};
+use crate::provider_rules::{grammar as grammar_rules, openai as openai_rules};
 
 /// Calls `f` on every schema object in `node`: the node itself, and every subschema under
 /// `properties`, `$defs`, `items`, `prefixItems`, `anyOf`, `oneOf`, `allOf`, and
@@ -513,7 +1075,17 @@ fn limit_min_items(schema: &mut Value) {
 pub(crate) fn make_strict(schema: &mut Value) {
     walk_schemas(schema, &mut |obj| {
         obj.remove("default");
+        let is_object = match obj.get("type") {
+            Some(Value::String(t)) => t == "object",
+            Some(Value::Array(ts)) => ts.contains(&json!("object")),
+            _ => false,
+        };
         if !obj.contains_key("properties") {
+            // Strict mode closes every object, one without properties too (a map was already
+            // turned into pairs, so nothing is forced empty).
+            if is_object {
+                obj.insert("additionalProperties".into(), json!(false));
+            }
             return;
         }
         let required = strings(obj.get("required"));
@@ -573,112 +1145,75 @@ mod tests {
     use crate::json_schema::{step_schema, SchemaFlavor};
     use crate::schema::Step;
 
-    /// Every schema position of `v` with its JSON pointer.
-    fn nodes(v: &Value) -> Vec<(String, Map<String, Value>)> {
-        fn go(v: &Value, at: String, out: &mut Vec<(String, Map<String, Value>)>) {
-            let Some(obj) = v.as_object() else { return };
-            out.push((at.clone(), obj.clone()));
-            for (k, c) in obj {
-                match k.as_str() {
-                    "properties" | "$defs" => {
-                        for (n, s) in c.as_object().into_iter().flatten() {
-                            go(s, format!("{at}/{k}/{n}"), out);
-                        }
-                    }
-                    "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                        for (i, s) in c.as_array().into_iter().flatten().enumerate() {
-                            go(s, format!("{at}/{k}/{i}"), out);
-                        }
-                    }
-                    "items" | "additionalProperties" => go(c, format!("{at}/{k}"), out),
-                    _ => {}
-                }
-            }
-        }
-        let mut out = Vec::new();
-        go(v, String::new(), &mut out);
-        out
-    }
-
-    fn each_step(f: impl Fn(Step, &Value)) {
+    /// Every step's form in every family meets that family's published rules (the narrowed
+    /// forms of a large session: `tests/provider_rules.rs`).
+    #[test]
+    fn every_steps_form_meets_its_familys_rules() {
         for step in Step::ALL {
-            f(step, &step_schema(step, SchemaFlavor::Plain));
+            let plain = step_schema(step, SchemaFlavor::Plain);
+            for family in Family::ALL {
+                let fitted = for_family(family, &plain);
+                let breaks = crate::provider_rules::check(family, &fitted.schema);
+                assert!(breaks.is_empty(), "{step} {family:?}: {breaks:?}");
+                assert_eq!(fitted.form, SchemaForm::Full, "{step} {family:?}");
+            }
         }
     }
 
-    /// Checks the rules every provider shares: an object at the root, every `$ref` alone and
-    /// resolving, no `oneOf`, only allowed keywords and formats.
-    fn common_rules(step: Step, schema: &Value, allowed: &[&str], formats: &[&str]) {
+    #[test]
+    fn grammars_keep_the_short_limits_and_leave_the_long_ones_to_the_validator() {
+        let g = grammar(&step_schema(Step::Write, SchemaFlavor::Plain));
+        let text = g.to_string();
+        assert!(text.contains("\"maxLength\":500"), "{text}");
+        assert!(!text.contains("\"maxLength\":100000"), "{text}");
+        assert!(!text.contains("\"maxLength\":5000"), "{text}");
+    }
+
+    #[test]
+    fn openai_tree_operations_are_one_object_with_every_action() {
+        let s = openai_strict(&step_schema(Step::PlanAssign, SchemaFlavor::Plain));
+        let op = &s["$defs"]["TreeOperation"];
+        assert!(op.get("anyOf").is_none(), "{op}");
         assert_eq!(
-            schema["type"],
-            json!("object"),
-            "{step}: root is not an object"
+            op["properties"]["action"]["enum"],
+            json!(["ADD", "REMOVE", "MOVE", "UPDATE"])
         );
-        assert!(schema.get("anyOf").is_none(), "{step}: root anyOf");
-        let tags = &schema["properties"]["responseType"]["enum"];
-        assert!(tags.as_array().unwrap().contains(&json!("final_output")));
-        for (at, node) in nodes(schema) {
-            for (k, v) in &node {
-                assert!(allowed.contains(&k.as_str()), "{step}: {k} at {at}");
-                if k == "format" {
-                    assert!(
-                        formats.contains(&v.as_str().unwrap()),
-                        "{step}: {v} at {at}"
-                    );
-                }
-            }
-            if let Some(r) = node.get("$ref") {
-                assert_eq!(node.len(), 1, "{step}: $ref with siblings at {at}");
-                assert!(resolve(&schema["$defs"], r.as_str().unwrap()).is_some());
-            }
-        }
+        assert_eq!(
+            op["required"],
+            json!([
+                "action",
+                "newId",
+                "parentId",
+                "product",
+                "productId",
+                "reason"
+            ])
+        );
     }
 
     #[test]
-    fn openai_strict_schemas_follow_openais_rules() {
-        each_step(|step, plain| {
-            let s = openai_strict(plain);
-            common_rules(step, &s, OPENAI_KEYWORDS, OPENAI_FORMATS);
-            for (at, node) in nodes(&s) {
-                if let Some(Value::Object(props)) = node.get("properties") {
-                    let req = strings(node.get("required"));
-                    assert_eq!(req.len(), props.len(), "{step}: not all required at {at}");
-                    assert_eq!(node["additionalProperties"], json!(false), "{step} {at}");
-                }
-                assert!(!node.contains_key("maxLength"), "{step}: maxLength at {at}");
-            }
-            // the integer keeps its range, not its int64 format
-            assert!(!s.to_string().contains("int64"), "{step}");
-        });
-    }
-
-    #[test]
-    fn anthropic_schemas_follow_anthropics_rules() {
-        each_step(|step, plain| {
-            let s = anthropic(plain);
-            common_rules(step, &s, ANTHROPIC_KEYWORDS, ANTHROPIC_FORMATS);
-            for (at, node) in nodes(&s) {
-                if node.contains_key("properties") {
-                    assert_eq!(node["additionalProperties"], json!(false), "{step} {at}");
-                }
-                if let Some(n) = node.get("minItems") {
-                    assert!(n.as_u64().unwrap() <= 1, "{step}: minItems {n} at {at}");
-                }
-            }
-        });
-    }
-
-    #[test]
-    fn gemini_and_grammar_schemas_keep_only_their_subset() {
-        each_step(|step, plain| {
-            common_rules(step, &gemini(plain), GEMINI_KEYWORDS, GEMINI_FORMATS);
-            let g = grammar(plain);
-            common_rules(step, &g, GRAMMAR_KEYWORDS, &[]);
-            // grammars keep the limits that shape the text
-            if step == Step::Write {
-                assert!(g.to_string().contains("maxLength"));
-            }
-        });
+    fn strict_maps_become_pairs_that_turn_back_into_the_map() {
+        let plain = step_schema(Step::Bootstrap, SchemaFlavor::Plain);
+        let choices = [IdChoice::new("personas/@keys", ["chair-1", "operative-1"])];
+        let s = openai_strict(&narrow(&plain, &choices));
+        let personas = &s["properties"]["personas"];
+        // (nullable: the flattened root leaves a branch's fields optional)
+        assert_eq!(personas["type"], json!(["array", "null"]));
+        assert_eq!(
+            personas["items"]["properties"]["key"]["enum"],
+            json!(["chair-1", "operative-1"])
+        );
+        let answer = r#"{"responseType":"final_output","personas":[{"key":"chair-1","value":"Leads."}],"operativeDomains":[]}"#;
+        let back: Value = serde_json::from_str(&plain_answer(&plain, answer).unwrap()).unwrap();
+        assert_eq!(back["personas"], json!({"chair-1": "Leads."}));
+        assert_eq!(back["operativeDomains"], json!({}));
+        // Gemini and grammars keep the map, with the keys named.
+        let g = gemini(&narrow(&plain, &choices));
+        assert_eq!(
+            g["properties"]["personas"]["additionalProperties"],
+            json!(false)
+        );
+        assert!(g["properties"]["personas"]["properties"]["operative-1"].is_object());
     }
 
     #[test]

@@ -548,6 +548,9 @@ pub struct CallView {
     pub tokens: u64,
     /// They are the engine's estimate, not the provider's count.
     pub tokens_estimated: bool,
+    /// How the provider was held to the answer's schema, in words (`None` for the demo, or a
+    /// call recorded before this was kept).
+    pub schema_form: Option<&'static str>,
     /// What the provider reported.
     pub usage: Option<Usage>,
     /// What the call cost in words ([`crate::cost::Cost::text`]), once answered and priced.
@@ -614,6 +617,10 @@ fn call_view_of<P: Protocol>(core: &crate::engine::Core<P>, id: &str) -> Option<
         tokens_estimated: rec.tokens_estimated(),
         usage: rec.usage,
         cost: rec.usage.and_then(|u| u.cost).map(|c| c.text()),
+        schema_form: rec
+            .usage
+            .and_then(|u| u.schema_form)
+            .map(crate::engine::SchemaForm::words),
         result: rec.result.as_ref().map(|r| match r {
             CallResult::Applied { changes, warnings } => ResultView::Applied {
                 changes: changes.clone(),

@@ -258,3 +258,30 @@ fn meeting_decisions_name_only_participants() {
     assert!(landed >= 5, "choices land as enums ({landed})");
     let _ = <roundtable_core::protocol::meeting::MeetingState as Protocol>::KIND;
 }
+
+#[test]
+fn a_bootstrap_call_names_the_keys_of_its_maps() {
+    let config = SessionConfig::standard("A short guide.", 3, true, false, demo());
+    let mut s = TeamSession::new(config, 0).unwrap();
+    s.start(1).unwrap();
+    let call = s.next_calls().into_iter().next().unwrap();
+    assert_eq!(call.step, "bootstrap");
+    let narrowed = narrow(&plain_schema("bootstrap"), &call.ids);
+    // Personas are for every member, domains for the operatives: the keys a strict family's
+    // pair list may name, and the properties Gemini's and a grammar's map may have.
+    let keys = |map: &str| -> Vec<String> {
+        let names = &narrowed["$defs"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .find(|(n, _)| n.starts_with("BootstrapOutput__"))
+            .expect("the output's definition is narrowed on a copy")
+            .1["properties"][map]["propertyNames"]["enum"];
+        serde_json::from_value(names.clone()).unwrap()
+    };
+    let members: Vec<String> = s.state().members.iter().map(|m| m.id.clone()).collect();
+    assert_eq!(keys("personas"), members);
+    let operatives: Vec<String> = s.state().workers().iter().map(|w| w.to_string()).collect();
+    assert_eq!(keys("operativeDomains"), operatives);
+    assert_eq!(operatives.len(), 3);
+}

@@ -78,6 +78,7 @@ fn play(s: &mut Session, now: &mut u64, max: usize) -> usize {
                 _ => cost::of_call(None, Some(PRICE), None, counted),
             };
             let usage = Usage {
+                schema_form: None,
                 input_tokens: reply.prompt_tokens,
                 output_tokens: reply.completion_tokens,
                 stopped_for_length: false,

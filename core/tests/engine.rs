@@ -422,6 +422,7 @@ fn the_token_budget_pauses_before_the_next_call() {
     s.start(1).unwrap();
     let call = s.calls_due().pop().unwrap();
     let usage = Usage {
+        schema_form: None,
         input_tokens: 900,
         output_tokens: 200,
         stopped_for_length: false,

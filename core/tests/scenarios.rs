@@ -66,6 +66,7 @@ fn play<P: Protocol>(scenario: &Value, wrap: fn(Engine<P>) -> Session) -> (Sessi
         // A cost for every answer, or per member (a member not named: no cost known).
         let cost = cost.and_then(|c| c.as_u64().or_else(|| c[&call.member].as_u64()));
         let usage = cost.map(|micro_usd| Usage {
+            schema_form: None,
             input_tokens: 0,
             output_tokens: 0,
             stopped_for_length: false,

@@ -41,6 +41,7 @@ fn play(s: &mut Session, now: &mut u64, stop: impl Fn(&Session) -> bool) {
                 .demo
                 .expect("a demo member's call carries the demo answer");
             let usage = Usage {
+                schema_form: None,
                 input_tokens: reply.prompt_tokens,
                 output_tokens: reply.completion_tokens,
                 stopped_for_length: reply.finish_reason == "length",

@@ -32,6 +32,7 @@ fuzz_target!(init: write_seeds_if_asked(answer_seeds), |data: &[u8]| {
     let mut session = at.session.clone();
     let before = session.event_count();
     let usage = Usage {
+        schema_form: None,
         input_tokens: 100,
         output_tokens: rest.len() as u64 / 4,
         stopped_for_length: pick & 0x80 != 0,

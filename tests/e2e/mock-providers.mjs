@@ -6,6 +6,7 @@
 // setting points it here. Every request is recorded (path, headers, body, the step read from the
 // schema's title); a test decides the answer (text, or a fault) per request.
 import http from 'node:http';
+import { schemaRefusal, answerAsSent } from './provider-rules.mjs';
 
 /** Path prefix → provider id. The app's base URL for a provider is `${url}${prefix}`. */
 export const PREFIXES = {
@@ -293,9 +294,10 @@ export async function startProviderMock({ originPerProvider = false } = {}) {
       // Settings' connection test (its system message says so): `state.testReply` decides, else
       // a tiny answer. Any other request: `state.respond` (which may return a promise).
       const test = raw.includes('You are a connection test');
-      const reply = test
+      // A schema the provider's published rules refuse gets its 400 (provider-rules.mjs).
+      const reply = schemaRefusal(provider, body) ?? (test
         ? (state.testReply?.(entry) ?? { text: '{"ok": true}' })
-        : await state.respond?.(entry);
+        : await state.respond?.(entry));
       if (!reply) return; // held open
       if (reply.delay) await new Promise((r) => setTimeout(r, reply.delay));
       if (reply.status) {
@@ -306,14 +308,15 @@ export async function startProviderMock({ originPerProvider = false } = {}) {
       }
       // OpenRouter reports what each call cost in its usage (dollars); the others do not.
       const cost = reply.cost ?? (provider === 'openrouter' ? 0.000321 : undefined);
+      const text = reply.refusal ?? answerAsSent(provider, body, reply.text ?? '');
       if (family === 'openai' && !entry.streamed) {
         entry.answered = true;
         entry.endedAt = Date.now();
         res.writeHead(200, { ...cors, 'content-type': 'application/json' });
-        res.end(JSON.stringify(whole(reply.refusal ?? reply.text ?? '', { ...reply, refusal: reply.refusal !== undefined, cost })));
+        res.end(JSON.stringify(whole(text, { ...reply, refusal: reply.refusal !== undefined, cost })));
         return;
       }
-      const { type, chunks } = stream(family, reply.refusal ?? reply.text ?? '', { ...reply, cost });
+      const { type, chunks } = stream(family, text, { ...reply, cost });
       res.writeHead(200, { ...cors, 'content-type': type, 'cache-control': 'no-cache' });
       res.flushHeaders();
       const chunkDelay = reply.chunkDelay ?? 5;

@@ -471,7 +471,8 @@ test('a whole team session runs to done with a member on every provider, each wi
       case 'local': // LM Studio, vLLM, llama.cpp: json_schema in the grammar form, never json_object
         assert.equal(q.rest, '/chat/completions', where);
         assert.equal(b.response_format.type, 'json_schema', where);
-        assert.ok(JSON.stringify(b.response_format.json_schema.schema).includes('"maxLength"'), `${where}: the grammar form keeps length limits`);
+        assert.ok(JSON.stringify(b.response_format.json_schema.schema).includes('"maxLength"'), `${where}: the grammar form keeps the short length limits`);
+        assert.ok(!/"maxLength":([2-9]\d{3}|\d{5,})/.test(JSON.stringify(b.response_format.json_schema.schema)), `${where}: and none of 2,000 or more (llama.cpp refuses them)`);
         break;
       case 'anthropic':
         assert.equal(q.rest, '/messages', where);
@@ -493,6 +494,21 @@ test('a whole team session runs to done with a member on every provider, each wi
         assert.fail(`unexpected provider ${p}`);
     }
   }
+  // Claude (the chair) was sent the maps as {key, value} pairs keyed by the team's ids, answered
+  // in pairs (the mock spells the recorded answer as the schema asks: provider-rules.mjs), and
+  // the app turned them back: Bootstrap applied with no repair (one request per answer, above).
+  const boot = posts.find((q) => q.provider === 'anthropic' && q.step === 'bootstrap');
+  const personas = boot.body.output_config.format.schema.properties.personas;
+  assert.deepEqual(Object.keys(personas.items.properties).sort(), ['key', 'value']);
+  assert.equal(personas.items.properties.key.enum.length, 8, 'a persona key per member');
+  // Each call's transcript says how its provider was held to the schema.
+  await page.locator('.call-line button.link').first().click();
+  await page.waitForSelector('.dialog[role="dialog"] [data-schema-form]');
+  assert.equal(
+    await page.textContent('.dialog[role="dialog"] [data-schema-form]'),
+    'schema: the provider enforced the whole answer schema',
+  );
+  await page.keyboard.press('Escape');
   // The model lists asked for on the way (the form's) carried only their own key too.
   for (const q of mock.state.requests.filter((x) => x.method === 'GET')) {
     const sent = JSON.stringify(q.headers) + q.path + q.search;

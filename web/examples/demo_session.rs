@@ -69,6 +69,7 @@ pub fn play() -> String {
                 let answer = call.demo.expect("every member is on the demo provider");
                 // What the app's runner hands in for the demo provider's completion.
                 let usage = Usage {
+                    schema_form: None,
                     input_tokens: answer.prompt_tokens,
                     output_tokens: answer.completion_tokens,
                     stopped_for_length: answer.finish_reason == "length",

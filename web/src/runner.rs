@@ -641,7 +641,9 @@ impl Runner {
         let cost = roundtable_core::cost::of_call(done.cost_micro_usd, price, counted, estimated);
         let stopped_for_length = done.stop == providers::StopReason::Length;
         let reported = done.input_tokens.is_some() || done.output_tokens.is_some();
-        (reported || stopped_for_length || cost.is_some()).then(|| Usage {
+        let schema_form = schema_form_of(call, &model.provider).await;
+        (reported || stopped_for_length || cost.is_some() || schema_form.is_some()).then(|| Usage {
+            schema_form,
             input_tokens: done.input_tokens.unwrap_or(0),
             output_tokens: done.output_tokens.unwrap_or(0),
             stopped_for_length,
@@ -767,6 +769,14 @@ pub async fn perform(
             }
         })
     };
+    // A schema too large for the provider's published limits even once fitted goes as JSON mode
+    // (the adapter is given none); the call's record says so (`schema_form_of`).
+    let enforced = schema.as_deref().filter(|plain| {
+        providers::schema::family(id).is_none_or(|family| {
+            roundtable_core::provider_schema::for_family(family, plain).form
+                != roundtable_core::engine::SchemaForm::JsonMode
+        })
+    });
     if id == ProviderId::Demo {
         let delay = storage::get_setting(DEMO_DELAY_SETTING)
             .await
@@ -781,7 +791,7 @@ pub async fn perform(
     adapter
         .complete(CallRequest {
             call,
-            schema: schema.as_deref(),
+            schema: enforced,
             model,
             max_tokens: MAX_TOKENS,
             key: config.key.as_deref(),
@@ -791,6 +801,29 @@ pub async fn perform(
             on_text: Some(on_text),
         })
         .await
+        .map(|mut done| {
+            // A strict provider was sent maps as `{key, value}` pairs and "absent" as `null`: the
+            // validator reads the answer in the plain shape.
+            if let Some(text) = schema
+                .as_deref()
+                .and_then(|plain| roundtable_core::provider_schema::plain_answer(plain, &done.text))
+            {
+                done.text = text;
+            }
+            done
+        })
+}
+
+/// How `provider` was held to `call`'s schema: the form its family is sent of the call's
+/// narrowed schema (`None` for the demo, or a schema that could not be loaded).
+async fn schema_form_of(
+    call: &ModelCall,
+    provider: &str,
+) -> Option<roundtable_core::engine::SchemaForm> {
+    let family = providers::schema::family(ProviderId::parse(provider)?)?;
+    let plain = providers::schema::load(call.step).await?;
+    let narrowed = roundtable_core::provider_schema::narrow(&plain, &call.ids);
+    Some(roundtable_core::provider_schema::for_family(family, &narrowed).form)
 }
 
 /// Sleeps without blocking the page.

@@ -31,6 +31,7 @@ impl super::DemoAnswer {
     /// Usage in the event log's terms (the demo never stops for length).
     pub fn engine_usage(&self) -> Usage {
         Usage {
+            schema_form: None,
             input_tokens: self.usage.prompt_tokens,
             output_tokens: self.usage.completion_tokens,
             stopped_for_length: false,
@@ -43,6 +44,7 @@ impl DemoReply {
     /// Usage in the event log's terms (the demo never stops for length).
     pub fn engine_usage(&self) -> Usage {
         Usage {
+            schema_form: None,
             input_tokens: self.prompt_tokens,
             output_tokens: self.completion_tokens,
             stopped_for_length: false,

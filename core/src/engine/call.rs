@@ -156,6 +156,35 @@ impl IdChoice {
     }
 }
 
+/// How a provider was held to a call's answer schema, as the adapter sent it: the whole schema,
+/// a trimmed one (parts a provider's limits leave out stay with the validator), or JSON mode
+/// (no schema enforced). The validator judges every answer in full either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchemaForm {
+    /// The provider enforced the whole schema.
+    Full,
+    /// The provider enforced a schema that leaves rarely used optional parts to the validator.
+    Trimmed,
+    /// The provider only promised JSON; the schema was too large for its limits.
+    JsonMode,
+}
+
+impl SchemaForm {
+    /// The form in words, for the transcript.
+    pub fn words(self) -> &'static str {
+        match self {
+            SchemaForm::Full => "the provider enforced the whole answer schema",
+            SchemaForm::Trimmed => {
+                "the provider enforced a trimmed answer schema (its limits left some optional parts to the validator)"
+            }
+            SchemaForm::JsonMode => {
+                "the provider enforced JSON only (the schema exceeds its limits); the validator checked the rest"
+            }
+        }
+    }
+}
+
 /// What the built-in demo model answers to one call, as a provider adapter would report it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

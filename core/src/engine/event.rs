@@ -46,6 +46,10 @@ pub struct Usage {
     /// tokens; [`crate::cost::of_call`]); counted against the money budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<crate::cost::Cost>,
+    /// How the provider was held to the answer's schema (whole, trimmed, JSON mode), when the
+    /// runner sent one; absent in sessions recorded before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema_form: Option<super::SchemaForm>,
 }
 
 /// Where a fork came from: the session it was made of and the last event it kept.

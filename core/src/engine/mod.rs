@@ -31,7 +31,7 @@ use serde::Serialize;
 
 pub use self::call::{
     estimate_messages, estimate_tokens, CallKind, CallRecord, CallResult, ChatRole, DemoReply,
-    DueCall, IdChoice, Message, ModelCall, StoredCall, MAX_ANSWER_TOKENS,
+    DueCall, IdChoice, Message, ModelCall, SchemaForm, StoredCall, MAX_ANSWER_TOKENS,
 };
 pub use self::control::{RunTarget, Until};
 pub use self::core::{Core, HaltRecord, Slot, StepRecord};

@@ -216,6 +216,7 @@ pub fn check_allowed(
 /// Usage from a demo answer.
 pub fn usage(prompt: u64, completion: u64) -> Usage {
     Usage {
+        schema_form: None,
         input_tokens: prompt,
         output_tokens: completion,
         stopped_for_length: false,

@@ -6,13 +6,13 @@
 //! requires alternating turns.
 //!
 //! The answer's schema goes as structured output (`output_config.format`, `json_schema`, in the
-//! form [`provider_schema::anthropic`] makes) on the models that have it (the 4.5 generation and
+//! form `provider_schema::anthropic` makes) on the models that have it (the 4.5 generation and
 //! later); older models get a forced tool call whose input schema is the same, and the tool's
 //! input is the answer. The answer is asked for as a stream and added up by [`StreamState`]; a
 //! plain JSON answer (a proxy that does not stream) is still read by [`parse`]. A `refusal` stop
 //! is an error, never an answer.
 
-use roundtable_core::provider_schema;
+use roundtable_core::provider_rules::Family;
 use serde_json::{json, Value};
 
 use super::{Ask, Completion, HttpCall, ProviderError, StopReason, StreamedAnswer, SCHEMA_NAME};
@@ -55,7 +55,7 @@ pub fn build(ask: &Ask<'_>) -> HttpCall {
         "stream": true,
     });
     if let (Some(schema), Some(fields)) = (ask.schema, body.as_object_mut()) {
-        let schema = provider_schema::anthropic(schema);
+        let schema = super::schema::sent(Family::Anthropic, schema);
         if has_structured_outputs(ask.model) {
             fields.insert(
                 "output_config".into(),

@@ -3,7 +3,7 @@
 //!
 //! System messages go to `systemInstruction`; the turns are `user` and `model` with text parts,
 //! consecutive ones of the same role merged. The answer's schema goes as
-//! `generationConfig.responseJsonSchema` (in [`provider_schema::gemini`]'s subset) with
+//! `generationConfig.responseJsonSchema` (in `provider_schema::gemini`'s subset) with
 //! `responseMimeType: application/json`.
 //!
 //! The stream is server-sent events, each one a whole `GenerateContentResponse`: text parts of
@@ -13,7 +13,7 @@
 //! `BLOCKLIST`, `PROHIBITED_CONTENT`, `SPII` and a prompt blocked outright
 //! (`promptFeedback.blockReason`) are a filtered answer, never validated as one.
 
-use roundtable_core::provider_schema;
+use roundtable_core::provider_rules::Family;
 use serde_json::{json, Value};
 
 use super::{Ask, Completion, HttpCall, ProviderError, StopReason, StreamedAnswer};
@@ -30,7 +30,7 @@ pub fn build(ask: &Ask<'_>) -> HttpCall {
         "responseMimeType": "application/json",
     });
     if let Some(schema) = ask.schema {
-        config["responseJsonSchema"] = provider_schema::gemini(schema);
+        config["responseJsonSchema"] = super::schema::sent(Family::Gemini, schema);
     }
     let mut body = json!({ "contents": contents, "generationConfig": config });
     if !system.is_empty() {

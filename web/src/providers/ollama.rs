@@ -12,7 +12,7 @@
 //! `eval_count`). A line with `error` is an error.
 
 use roundtable_core::protocol::estimate_tokens;
-use roundtable_core::provider_schema;
+use roundtable_core::provider_rules::Family;
 use serde_json::{json, Value};
 
 use super::openai::role;
@@ -48,7 +48,7 @@ pub fn build(ask: &Ask<'_>) -> HttpCall {
         .map(|m| estimate_tokens(&m.content) as u32)
         .sum();
     let format = match ask.schema {
-        Some(schema) => provider_schema::grammar(schema),
+        Some(schema) => super::schema::sent(Family::Grammar, schema),
         None => json!("json"),
     };
     HttpCall {

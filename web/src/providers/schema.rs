@@ -51,6 +51,26 @@ pub async fn load(name: &str) -> Option<Rc<Value>> {
     fetched
 }
 
+/// The schema family a provider's structured-output mode belongs to (`None` for the demo, which
+/// is sent no schema).
+pub fn family(id: super::ProviderId) -> Option<roundtable_core::provider_rules::Family> {
+    use super::ProviderId as P;
+    use roundtable_core::provider_rules::Family;
+    match id {
+        P::Demo => None,
+        P::OpenAi | P::OpenRouter | P::Mistral | P::Groq => Some(Family::OpenaiStrict),
+        P::Anthropic => Some(Family::Anthropic),
+        P::Gemini => Some(Family::Gemini),
+        P::Ollama | P::Local => Some(Family::Grammar),
+    }
+}
+
+/// The schema `family`'s providers are sent of `plain` (narrowed for the call), fitted to the
+/// family's published limits (`roundtable_core::provider_schema::for_family`).
+pub fn sent(family: roundtable_core::provider_rules::Family, plain: &Value) -> Value {
+    roundtable_core::provider_schema::for_family(family, plain).schema
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

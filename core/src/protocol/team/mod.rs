@@ -1379,7 +1379,12 @@ pub fn id_choices(s: &TeamState, member: &str, step: Step) -> Vec<IdChoice> {
         ));
     };
     match step {
-        Step::Bootstrap => choices.push(IdChoice::new("initialProducts/*/owner", workers)),
+        Step::Bootstrap => {
+            // The maps' keys (`@keys`): personas are for members, domains for operatives.
+            choices.push(IdChoice::new("personas/@keys", members.clone()));
+            choices.push(IdChoice::new("operativeDomains/@keys", workers.clone()));
+            choices.push(IdChoice::new("initialProducts/*/owner", workers));
+        }
         Step::Reflect => {
             let wrote: BTreeSet<&str> = s
                 .written
@@ -1394,6 +1399,11 @@ pub fn id_choices(s: &TeamState, member: &str, step: Step) -> Vec<IdChoice> {
             ));
         }
         Step::PlanAssign => {
+            choices.push(IdChoice::new("bootstrapOverrides/personas/@keys", members));
+            choices.push(IdChoice::new(
+                "bootstrapOverrides/operativeDomains/@keys",
+                workers.clone(),
+            ));
             choices.push(IdChoice::new("assignments/*/assignee", workers));
             choices.push(IdChoice::new("acceptance/*/productId", products.clone()));
             choices.push(IdChoice::new("acceptance/*/versionId", versions));

@@ -130,6 +130,7 @@ fn CallDetail(record: CallView) -> impl IntoView {
             }}</span>
             {usage.map(|u| view! { <span class="muted small">{format!("provider: {u}")}</span> })}
             {record.cost.clone().map(|c| view! { <span class="muted small" data-call-cost>{format!("cost: {c}")}</span> })}
+            {record.schema_form.map(|f| view! { <span class="muted small" data-schema-form>{format!("schema: {f}")}</span> })}
         </div>
         {(attempts.len() > 1).then(|| view! {
             <nav class="row center" aria-label="Attempts at this step">

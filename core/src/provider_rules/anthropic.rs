@@ -1,0 +1,103 @@
+//! Anthropic's rules for structured outputs (`output_config.format` with `type: "json_schema"`,
+//! and strict tool inputs, which share them).
+//!
+//! Read 2026-11-26: <https://platform.claude.com/docs/en/build-with-claude/structured-outputs>
+//! ("JSON Schema limitations"). The search index held mirrors of the page rather than the page
+//! itself (learn-ai.blindshot.kz's copy of the original documentation and SDK notes quoting it):
+//! supported are the basic types, `enum` of primitives, `const`, `anyOf`, `allOf`, local
+//! `$ref`/`$defs`, `required`, `additionalProperties: false`, the string formats below, and
+//! `minItems` of 0 or 1; not supported are recursive schemas, numeric constraints (`minimum`,
+//! `maximum`, `multipleOf`), string constraints (`minLength`, `maxLength`), array constraints
+//! beyond `minItems` 0/1, and `additionalProperties` other than `false`. The complexity limits
+//! (at most 24 optional parameters and 16 parameters with union types across the schema) are
+//! the figures the issue quotes from the same page.
+
+use serde_json::Value;
+
+use super::{keywords, nodes, optional_and_union_counts, refs_resolve, Breaks, RuleBreak};
+
+/// "JSON Schema limitations" of structured outputs.
+pub const DOCS: &str =
+    "https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations";
+/// The keywords structured outputs take.
+pub const KEYWORDS: &[&str] = &[
+    "$defs",
+    "$ref",
+    "additionalProperties",
+    "allOf",
+    "anyOf",
+    "const",
+    "description",
+    "enum",
+    "format",
+    "items",
+    "minItems",
+    "properties",
+    "required",
+    "title",
+    "type",
+];
+/// The string formats structured outputs take.
+pub const FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+/// Most optional parameters (properties not `required`) across the schema.
+pub const MAX_OPTIONAL: usize = 24;
+/// Most parameters with union types (`anyOf`, or a list of types) across the schema.
+pub const MAX_UNION: usize = 16;
+
+/// Every Anthropic structured-output rule `schema` breaks.
+pub fn check(schema: &Value) -> Vec<RuleBreak> {
+    let mut list = Vec::new();
+    let mut b = Breaks { list: &mut list };
+    if schema.get("type") != Some(&Value::from("object")) {
+        b.add("", DOCS, "the root must be an object");
+    }
+    keywords(schema, KEYWORDS, FORMATS, DOCS, &mut b);
+    refs_resolve(schema, DOCS, &mut b);
+    for node in nodes(schema) {
+        let at = node.at.as_str();
+        if node.is_object() && node.obj.get("additionalProperties") != Some(&Value::Bool(false)) {
+            b.add(
+                at,
+                DOCS,
+                "`additionalProperties` must be `false` on every object",
+            );
+        }
+        if let Some(n) = node.obj.get("minItems") {
+            if !matches!(n.as_u64(), Some(0 | 1)) {
+                b.add(at, DOCS, format!("`minItems` may be 0 or 1, not {n}"));
+            }
+        }
+        if let Some(values) = node.obj.get("enum").and_then(Value::as_array) {
+            if values.iter().any(|v| v.is_array() || v.is_object()) {
+                b.add(at, DOCS, "`enum` may hold only primitives");
+            }
+        }
+    }
+    let (optional, union) = optional_and_union_counts(schema);
+    if optional > MAX_OPTIONAL {
+        b.add(
+            "",
+            DOCS,
+            format!("{optional} optional parameters exceed the limit of {MAX_OPTIONAL}"),
+        );
+    }
+    if union > MAX_UNION {
+        b.add(
+            "",
+            DOCS,
+            format!("{union} parameters with union types exceed the limit of {MAX_UNION}"),
+        );
+    }
+    list
+}

@@ -1,0 +1,292 @@
+//! The published rules each provider family holds a response schema to, as checkers: one module
+//! per family ([`openai`], [`anthropic`], [`gemini`], [`grammar`]), each rule with the page it
+//! comes from and the date it was read. [`check`] lists every rule a schema breaks, so a test (or
+//! the loopback mock, through `core-js`) refuses what the real API refuses — judged by the
+//! providers' words, not by the code that writes the schemas ([`crate::provider_schema`]).
+//!
+//! Pure: a schema in, the broken rules out; no I/O.
+
+pub mod anthropic;
+pub mod gemini;
+pub mod grammar;
+pub mod openai;
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value};
+
+/// A family of structured-output APIs: the providers in one family take the same schema form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// OpenAI strict `json_schema`, and the services that copy it (OpenRouter, Mistral, Groq).
+    OpenaiStrict,
+    /// Anthropic structured outputs (`output_config.format`).
+    Anthropic,
+    /// Gemini `responseJsonSchema`.
+    Gemini,
+    /// Servers that compile the schema into a sampling grammar (Ollama, LM Studio, llama.cpp,
+    /// vLLM).
+    Grammar,
+}
+
+impl Family {
+    /// Every family.
+    pub const ALL: [Family; 4] = [
+        Family::OpenaiStrict,
+        Family::Anthropic,
+        Family::Gemini,
+        Family::Grammar,
+    ];
+
+    /// The family's wire name (`openai_strict`, `anthropic`, `gemini`, `grammar`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::OpenaiStrict => "openai_strict",
+            Family::Anthropic => "anthropic",
+            Family::Gemini => "gemini",
+            Family::Grammar => "grammar",
+        }
+    }
+
+    /// The family of a wire name; `None` for a name no family has.
+    pub fn parse(name: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// One published rule a schema breaks, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize)]
+#[error("{at}: {message} ({source_url})")]
+#[serde(rename_all = "camelCase")]
+pub struct RuleBreak {
+    /// JSON pointer of the schema position (`""` for the root).
+    pub at: String,
+    /// What is wrong there, in the provider's terms.
+    pub message: String,
+    /// The page the rule is published on.
+    pub source_url: &'static str,
+}
+
+/// Every rule of `family` that `schema` breaks (empty when the provider would take it).
+pub fn check(family: Family, schema: &Value) -> Vec<RuleBreak> {
+    match family {
+        Family::OpenaiStrict => openai::check(schema),
+        Family::Anthropic => anthropic::check(schema),
+        Family::Gemini => gemini::check(schema),
+        Family::Grammar => grammar::check(schema),
+    }
+}
+
+/// Collects rule breaks under one source.
+pub(crate) struct Breaks<'a> {
+    /// The breaks so far.
+    pub list: &'a mut Vec<RuleBreak>,
+}
+
+impl Breaks<'_> {
+    /// Records that the rule published at `source` is broken at `at`.
+    pub fn add(&mut self, at: &str, source: &'static str, message: impl Into<String>) {
+        self.list.push(RuleBreak {
+            at: at.to_string(),
+            message: message.into(),
+            source_url: source,
+        });
+    }
+}
+
+/// Every schema position of `schema` with its JSON pointer: the root and everything under
+/// `properties`, `$defs`, `items`, `prefixItems`, `anyOf`, `oneOf`, `allOf`,
+/// `additionalProperties` (when a schema). `depth` counts the objects (schemas with
+/// `properties`) on the way, the node's own included.
+pub(crate) fn nodes(schema: &Value) -> Vec<Node<'_>> {
+    fn go<'v>(v: &'v Value, at: String, depth: usize, out: &mut Vec<Node<'v>>) {
+        let Some(obj) = v.as_object() else { return };
+        let depth = depth + usize::from(obj.contains_key("properties"));
+        out.push(Node {
+            at: at.clone(),
+            obj,
+            depth,
+        });
+        for (k, c) in obj {
+            match k.as_str() {
+                "properties" | "$defs" => {
+                    for (n, s) in c.as_object().into_iter().flatten() {
+                        go(s, format!("{at}/{k}/{}", escape(n)), depth, out);
+                    }
+                }
+                "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                    for (i, s) in c.as_array().into_iter().flatten().enumerate() {
+                        go(s, format!("{at}/{k}/{i}"), depth, out);
+                    }
+                }
+                "items" | "additionalProperties" => go(c, format!("{at}/{k}"), depth, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(schema, String::new(), 0, &mut out);
+    out
+}
+
+/// A JSON pointer token (`~` and `/` escaped).
+fn escape(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
+}
+
+/// One schema position.
+pub(crate) struct Node<'v> {
+    /// Its JSON pointer.
+    pub at: String,
+    /// The schema object.
+    pub obj: &'v Map<String, Value>,
+    /// Object levels down to it (the root object is 1).
+    pub depth: usize,
+}
+
+impl Node<'_> {
+    /// The node describes an object (its type says so, or it has properties).
+    pub fn is_object(&self) -> bool {
+        self.obj.contains_key("properties") || types(self.obj).contains(&"object")
+    }
+}
+
+/// The node's `type`, as a list.
+pub(crate) fn types(obj: &Map<String, Value>) -> Vec<&str> {
+    match obj.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Every keyword outside `allowed`, and every `format` outside `formats`.
+pub(crate) fn keywords(
+    schema: &Value,
+    allowed: &[&str],
+    formats: &[&str],
+    source: &'static str,
+    breaks: &mut Breaks<'_>,
+) {
+    for node in nodes(schema) {
+        for (k, v) in node.obj {
+            if !allowed.contains(&k.as_str()) {
+                breaks.add(&node.at, source, format!("keyword `{k}` is not supported"));
+            } else if k == "format" && !v.as_str().is_some_and(|f| formats.contains(&f)) {
+                breaks.add(&node.at, source, format!("format {v} is not supported"));
+            }
+        }
+    }
+}
+
+/// The definition a local `$ref` names.
+pub(crate) fn resolve<'a>(schema: &'a Value, reference: &str) -> Option<&'a Value> {
+    schema
+        .get("$defs")?
+        .get(reference.strip_prefix("#/$defs/")?)
+}
+
+/// Every `$ref` resolves to a local definition.
+pub(crate) fn refs_resolve(schema: &Value, source: &'static str, breaks: &mut Breaks<'_>) {
+    for node in nodes(schema) {
+        if let Some(r) = node.obj.get("$ref") {
+            if r.as_str().and_then(|r| resolve(schema, r)).is_none() {
+                breaks.add(&node.at, source, format!("$ref {r} does not resolve"));
+            }
+        }
+    }
+}
+
+/// The schema positions reachable from the root, each definition once however often it is
+/// named (a `$ref` followed to its definition): what a provider compiles.
+pub(crate) fn reachable(schema: &Value) -> Vec<Node<'_>> {
+    fn go<'v>(
+        root: &'v Value,
+        v: &'v Value,
+        at: String,
+        seen: &mut BTreeSet<String>,
+        out: &mut Vec<Node<'v>>,
+    ) {
+        let Some(obj) = v.as_object() else { return };
+        if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
+            if seen.insert(r.to_string()) {
+                if let Some(def) = resolve(root, r) {
+                    go(root, def, r.trim_start_matches('#').to_string(), seen, out);
+                }
+            }
+        }
+        out.push(Node {
+            at: at.clone(),
+            obj,
+            depth: 0,
+        });
+        for (k, c) in obj {
+            match k.as_str() {
+                "properties" => {
+                    for (n, s) in c.as_object().into_iter().flatten() {
+                        go(root, s, format!("{at}/{k}/{}", escape(n)), seen, out);
+                    }
+                }
+                "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                    for (i, s) in c.as_array().into_iter().flatten().enumerate() {
+                        go(root, s, format!("{at}/{k}/{i}"), seen, out);
+                    }
+                }
+                "items" | "additionalProperties" => go(root, c, format!("{at}/{k}"), seen, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(
+        schema,
+        schema,
+        String::new(),
+        &mut BTreeSet::new(),
+        &mut out,
+    );
+    out
+}
+
+/// The property names of an object node, in order.
+pub(crate) fn property_names(obj: &Map<String, Value>) -> Vec<&str> {
+    obj.get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// The names in a node's `required`.
+pub(crate) fn required(obj: &Map<String, Value>) -> Vec<&str> {
+    obj.get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// Counts the properties reachable from the root that are optional (not in their object's
+/// `required`) and that are union-typed (an `anyOf`, or a `type` list of more than one type): the
+/// figures Anthropic limits. Each definition counts once.
+pub fn optional_and_union_counts(schema: &Value) -> (usize, usize) {
+    let (mut optional, mut union) = (0, 0);
+    for node in reachable(schema) {
+        let req = required(node.obj);
+        for (name, prop) in node
+            .obj
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            if !req.contains(&name.as_str()) {
+                optional += 1;
+            }
+            let Some(p) = prop.as_object() else { continue };
+            if p.contains_key("anyOf") || p.contains_key("oneOf") || types(p).len() > 1 {
+                union += 1;
+            }
+        }
+    }
+    (optional, union)
+}
