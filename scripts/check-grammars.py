@@ -6,7 +6,7 @@ vLLM), dumped by `ROUNDTABLE_GRAMMAR_DUMP=<dir> cargo test -p roundtable-core --
 provider_rules` (every step of every kind, plain and narrowed from a 1,000-product session). The
 converter is `llama_cpp/llama_grammar.py` of the `llama-cpp-python` sdist on PyPI (a pure-Python
 port of llama.cpp's `json-schema-to-grammar`), which scripts/install-tools.sh downloads to
-.cache/llama-grammar/. Each schema must convert without error, quickly, and into a grammar whose
+.cache/llama-grammar/. Each schema must convert without error into a grammar whose
 every repetition stays under llama.cpp's `MAX_REPETITION_THRESHOLD` (2000, src/llama-grammar.cpp:
 a bounded repetition `x{m,n}` of that size is refused when the grammar is parsed).
 
@@ -19,9 +19,6 @@ import sys
 import time
 
 MAX_REPETITION = 2000  # llama.cpp src/llama-grammar.cpp, MAX_REPETITION_THRESHOLD
-# A local server compiles the grammar before the first token; what takes longer than this on
-# one core is a stall a person notices (Outlines once took 184 s on Write's schema).
-MAX_SECONDS = 1.0
 
 
 def load_converter(path):
@@ -76,8 +73,6 @@ def main():
         print(f"{f.name}: {len(grammar)} chars of GBNF, widest repetition {widest}, {took * 1000:.0f} ms")
         if widest >= MAX_REPETITION:
             failures.append(f"{f.name}: a repetition of {widest} reaches llama.cpp's limit of {MAX_REPETITION}")
-        if took >= MAX_SECONDS:
-            failures.append(f"{f.name}: took {took:.2f} s to convert")
     if failures:
         sys.exit("\n".join(failures))
     print(f"{len(files)} grammar-form schemas convert with llama.cpp's converter")

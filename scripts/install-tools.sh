@@ -51,8 +51,7 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 fi
 # llama.cpp's JSON-schema-to-grammar converter, for scripts/check-grammars.py: the pure-Python
 # port in the llama-cpp-python sdist (PyPI; downloaded, never built or installed — only
-# llama_cpp/llama_grammar.py is kept). xgrammar (vLLM's engine) is not used: its wheel requires
-# torch, transformers and triton, several GB for one check.
+# llama_cpp/llama_grammar.py is kept).
 if [ ! -f .cache/llama-grammar/llama_grammar.py ]; then
   echo "fetching llama.cpp's grammar converter (llama-cpp-python 0.3.36 sdist, PyPI)…"
   mkdir -p .cache/llama-grammar
@@ -61,5 +60,16 @@ if [ ! -f .cache/llama-grammar/llama_grammar.py ]; then
   tar -xzf .cache/llama-grammar/llama_cpp_python-0.3.36.tar.gz -C .cache/llama-grammar \
     --strip-components=2 llama_cpp_python-0.3.36/llama_cpp/llama_grammar.py
   rm .cache/llama-grammar/llama_cpp_python-0.3.36.tar.gz
+fi
+# xgrammar (vLLM's structured-generation engine), for scripts/check-grammars-xgrammar.py: its
+# wheel with --no-deps plus only what its grammar compiler needs (PyPI, pinned). Its torch,
+# transformers and triton requirements (several GB) serve only its GPU kernels; the script stubs them.
+if ! .cache/xgrammar/bin/python -c "import xgrammar" 2>/dev/null; then
+  echo "installing xgrammar 0.2.8 (PyPI, no torch) into .cache/xgrammar…"
+  rm -rf .cache/xgrammar
+  python3 -m venv .cache/xgrammar
+  .cache/xgrammar/bin/pip install --quiet --no-deps xgrammar==0.2.8 apache-tvm-ffi==0.1.15.post2 \
+    pydantic==2.14.4 pydantic_core==2.50.5 annotated-types==0.8.0 typing-inspection==0.4.5 \
+    typing_extensions==4.16.0 numpy==2.4.6
 fi
 echo "tools ready"

@@ -27,6 +27,8 @@ echo "== every grammar-form schema through llama.cpp's own converter (scripts/ch
 grammars=$(mktemp -d)
 ROUNDTABLE_GRAMMAR_DUMP="$grammars" cargo test -q -p roundtable-core --test provider_rules every_schema
 python3 scripts/check-grammars.py "$grammars"
+echo "== every grammar-form schema compiled by xgrammar (scripts/check-grammars-xgrammar.py)"
+.cache/xgrammar/bin/python scripts/check-grammars-xgrammar.py "$grammars"
 rm -rf "$grammars"
 
 echo "== Node tests of the WASM package"
