@@ -236,6 +236,19 @@ impl Session {
         each!(self, s => s.submit(call_id, raw, usage, now))
     }
 
+    /// Hands in an answer kept as the model sent it (`raw`) but judged in the plain shape
+    /// (`read_as`): see [`crate::engine::Engine::submit_read_as`].
+    pub fn submit_read_as(
+        &mut self,
+        call_id: &str,
+        raw: &str,
+        read_as: Option<&str>,
+        usage: Option<Usage>,
+        now: u64,
+    ) -> Result<Outcome, EngineError> {
+        each!(self, s => s.submit_read_as(call_id, raw, read_as, usage, now))
+    }
+
     /// Starts a draft to run to the end.
     pub fn start(&mut self, now: u64) -> Result<(), EngineError> {
         each!(self, s => s.start(now))

@@ -214,10 +214,23 @@ fn bootstrap_personas_and_domains_survive_every_familys_form() {
             answer[name] = as_sent(family, map);
         }
         let sent = answer.to_string();
-        let text = provider_schema::plain_answer(&plain, &sent).unwrap_or(sent);
+        // As the runner does: judged in the plain shape, kept as the model sent it.
+        let read_as = provider_schema::plain_answer(&plain, &sent);
         assert_eq!(
-            s.submit(&call.id, &text, None, 2).unwrap(),
+            read_as.is_some(),
+            matches!(family, Family::OpenaiStrict | Family::Anthropic),
+            "{family:?}: only the pair forms need re-spelling"
+        );
+        assert_eq!(
+            s.submit_read_as(&call.id, &sent, read_as.as_deref(), None, 2)
+                .unwrap(),
             Outcome::Applied
+        );
+        let record = s.state().core.call(&call.id).unwrap();
+        assert_eq!(
+            record.raw_answer.as_deref(),
+            Some(sent.as_str()),
+            "{family:?}: the transcript keeps the answer verbatim"
         );
         for m in &s.state().members {
             assert_eq!(

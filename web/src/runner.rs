@@ -38,9 +38,22 @@ use crate::util::now_ms;
 use crate::{locks, sessions};
 
 /// A performed call, its attempt number and what the provider said.
-type CallOutcome = (ModelCall, u32, Result<Completion, ProviderError>);
+type CallOutcome = (ModelCall, u32, Result<Answered, ProviderError>);
+
+/// A provider's answer to one call, and the same answer in the plain shape when the provider's
+/// strict form made the model spell it otherwise (maps as `{key, value}` pairs, "absent" as
+/// `null`): the log keeps `done.text` verbatim, the engine judges `read_as`.
+pub struct Answered {
+    /// What the provider returned, the text exactly as received.
+    pub done: Completion,
+    /// The text re-spelt in the plain schema's shape, when that changed anything.
+    pub read_as: Option<String>,
+}
 /// Where performed calls report to the loop.
 type Sender = mpsc::UnboundedSender<CallOutcome>;
+/// An answer on its way to the engine: the call, the text as received, the text to judge when
+/// it had to be re-spelt ([`Answered::read_as`]), and what the provider said of the call.
+type Submission = (ModelCall, String, Option<String>, Option<Usage>);
 
 /// Which run control the person last pressed (for the page; the boundary itself is the
 /// engine's, see `roundtable_core::engine::control`).
@@ -490,7 +503,7 @@ impl Runner {
             if !said.is_empty() {
                 self.notes.update(|n| n.extend(said));
             }
-            let mut answers: Vec<(ModelCall, String, Option<Usage>)> = Vec::new();
+            let mut answers: Vec<Submission> = Vec::new();
             for (call, attempt, result) in batch {
                 // Retry policy (providers::retry): Retry-After honoured up to a cap, else backoff
                 // with jitter; quota, key, model and refusal errors are not retried.
@@ -498,7 +511,7 @@ impl Runner {
                     providers::retry::delay_ms(e, attempt, now() ^ u64::from(attempt) << 48)
                 });
                 match result {
-                    Ok(done) => {
+                    Ok(Answered { done, read_as }) => {
                         self.validating.update(|v| {
                             v.insert(call.id.clone());
                         });
@@ -506,7 +519,7 @@ impl Runner {
                             v.remove(&call.id);
                         });
                         let usage = self.usage_of(&call, &done).await;
-                        answers.push((call, done.text, usage));
+                        answers.push((call, done.text, read_as, usage));
                     }
                     Err(err) if retry_in.is_some() => {
                         let wait = retry_in.unwrap_or_default();
@@ -564,15 +577,17 @@ impl Runner {
     /// Hands answers to the engine in the order they came, in one command (one IndexedDB
     /// transaction for all their events). An answer the engine refuses does not stop the
     /// others; the first refusal is shown and the run goes idle.
-    async fn submit_all(&self, answers: Vec<(ModelCall, String, Option<Usage>)>) {
+    async fn submit_all(&self, answers: Vec<Submission>) {
         if answers.is_empty() {
             return;
         }
         let outcome = self
             .command(|s| {
                 let mut first_error = None;
-                for (call, text, usage) in &answers {
-                    if let Err(e) = s.submit(&call.id, text, *usage, now()) {
+                for (call, text, read_as, usage) in &answers {
+                    if let Err(e) =
+                        s.submit_read_as(&call.id, text, read_as.as_deref(), *usage, now())
+                    {
                         first_error.get_or_insert(e);
                     }
                 }
@@ -580,7 +595,7 @@ impl Runner {
             })
             .await;
         self.validating.update(|v| {
-            for (call, _, _) in &answers {
+            for (call, ..) in &answers {
                 v.remove(&call.id);
             }
         });
@@ -752,7 +767,7 @@ pub async fn perform(
     model: &str,
     abort: Option<&web_sys::AbortSignal>,
     on_text: &dyn Fn(&str),
-) -> Result<Completion, ProviderError> {
+) -> Result<Answered, ProviderError> {
     let id = ProviderId::parse(provider).unwrap_or(ProviderId::Demo);
     // The provider's key and base URL (Settings), and the answer's schema by name.
     let config = providers::config::load(id).await;
@@ -801,16 +816,13 @@ pub async fn perform(
             on_text: Some(on_text),
         })
         .await
-        .map(|mut done| {
+        .map(|done| {
             // A strict provider was sent maps as `{key, value}` pairs and "absent" as `null`: the
-            // validator reads the answer in the plain shape.
-            if let Some(text) = schema
-                .as_deref()
-                .and_then(|plain| roundtable_core::provider_schema::plain_answer(plain, &done.text))
-            {
-                done.text = text;
-            }
-            done
+            // validator reads the answer in the plain shape; the log keeps what the model sent.
+            let read_as = schema.as_deref().and_then(|plain| {
+                roundtable_core::provider_schema::plain_answer(plain, &done.text)
+            });
+            Answered { done, read_as }
         })
 }
 

@@ -260,6 +260,22 @@ impl<P: Protocol> Engine<P> {
         usage: Option<Usage>,
         now: u64,
     ) -> Result<Outcome, EngineError> {
+        self.submit_read_as(call_id, raw, None, usage, now)
+    }
+
+    /// [`Engine::submit`] of an answer the runner had to re-spell before it can be judged: a
+    /// provider's strict form made the model write maps as `{key, value}` pairs and "absent" as
+    /// `null` (`provider_schema::plain_answer`). `raw`, exactly as the model sent it, is what the
+    /// log, the transcript and the member's conversation keep; `read_as` (when given) is what the
+    /// kind judges. The judgement is recorded as events, so a replay never judges again.
+    pub fn submit_read_as(
+        &mut self,
+        call_id: &str,
+        raw: &str,
+        read_as: Option<&str>,
+        usage: Option<Usage>,
+        now: u64,
+    ) -> Result<Outcome, EngineError> {
         let core = self.state.core();
         let outstanding = core
             .slots
@@ -304,7 +320,7 @@ impl<P: Protocol> Engine<P> {
             now,
         )?;
         let truncated = usage.is_some_and(|u| u.stopped_for_length);
-        let outcome = match self.state.judge(&call, raw, truncated) {
+        let outcome = match self.state.judge(&call, read_as.unwrap_or(raw), truncated) {
             Judgement::Invalid {
                 findings,
                 fallback: None,
