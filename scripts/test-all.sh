@@ -18,6 +18,8 @@ cargo clippy -p roundtable-core --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p roundtable-core-js --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p roundtable-web --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p roundtable-web --all-targets -- -D warnings
+echo "== generated files current (schemas → shape tables → TS types)"
+bash scripts/codegen.sh --check
 echo "== cargo test (core, the JS API's host tests: UTF-16 transcoder, and the web crate's host tests: safe Markdown, diff, routes, demo file)"
 cargo test -p roundtable-core
 cargo test -p roundtable-core-js
