@@ -28,6 +28,9 @@ cargo test -p roundtable-web
 echo "== Node tests of the WASM package"
 bash scripts/test-core-js.sh
 
+echo "== the static server (scripts/serve.mjs, scripts/precompress.mjs)"
+node --test tests/serve/*.test.mjs
+
 echo "== browser tests (release build of the app, headless Chromium)"
 bash scripts/test-e2e.sh
 echo "all tests passed"
