@@ -31,3 +31,7 @@ console.log(`csp-boot: moved ${moved} inline script(s) to files`);
 // Then the service worker's file list, which must see the final index.html and boot file (one
 // hook, so the two never run side by side).
 await import('./offline-files.mjs');
+// Last, the Brotli and gzip copies of every compressible file (after the list, so sw.js is final
+// and the copies are not in it).
+const { precompressDir, summary } = await import('./precompress.mjs');
+console.log(summary(precompressDir(dir)));

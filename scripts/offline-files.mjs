@@ -18,7 +18,9 @@ const files = [];
     else files.push(relative(dir, path).split('\\').join('/'));
   }
 })(dir);
-const kept = files.filter((f) => f !== 'sw.js');
+// Not the service worker itself, nor the precompressed copies (a server picks those by the
+// request's Accept-Encoding; the browser caches the decoded file under its own name).
+const kept = files.filter((f) => f !== 'sw.js' && !/\.(br|gz)$/.test(f));
 const hash = createHash('sha256');
 for (const f of kept) hash.update(f).update('\0').update(readFileSync(join(dir, f)));
 const version = hash.digest('hex').slice(0, 16);

@@ -18,6 +18,8 @@ cargo clippy -p roundtable-core --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p roundtable-core-js --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p roundtable-web --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p roundtable-web --all-targets -- -D warnings
+echo "== generated files current (schemas → shape tables → TS types)"
+bash scripts/codegen.sh --check
 echo "== cargo test (core, the JS API's host tests: UTF-16 transcoder, and the web crate's host tests: safe Markdown, diff, routes, demo file)"
 cargo test -p roundtable-core
 cargo test -p roundtable-core-js
@@ -33,6 +35,9 @@ rm -rf "$grammars"
 
 echo "== Node tests of the WASM package"
 bash scripts/test-core-js.sh
+
+echo "== the static server (scripts/serve.mjs, scripts/precompress.mjs)"
+node --test tests/serve/*.test.mjs
 
 echo "== browser tests (release build of the app, headless Chromium)"
 bash scripts/test-e2e.sh

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the browser tests: builds dist/ (release) if it is missing or older than the sources,
-# serves it on loopback, runs tests/e2e with node --test, and stops the server by its PID.
+# serves it on loopback (scripts/serve.mjs, the server scripts/serve.sh runs), runs tests/e2e
+# with node --test, and stops the server by its PID.
 # Screenshots and downloads land in tests/output/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,7 @@ fi
 bash scripts/build-core-pkg.sh node
 
 PORT="${RT_PORT:-8765}"
-python3 -m http.server "$PORT" --bind 127.0.0.1 --directory dist >/dev/null 2>&1 &
+node scripts/serve.mjs dist --port "$PORT" >/dev/null 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do

@@ -391,7 +391,7 @@ mod tests {
         } else {
             assert!(
                 include_str!("answer_types.d.ts") == text,
-                "core-js/src/answer_types.d.ts is stale: run UPDATE_TS_TYPES=1 cargo test -p roundtable-core-js ts_types"
+                "core-js/src/answer_types.d.ts is stale: run `bash scripts/codegen.sh`"
             );
         }
     }

@@ -229,7 +229,7 @@ mod tests {
                     assert_eq!(
                         step_schema(step, flavor),
                         derived,
-                        "core/schemas/{}.{name}.json is stale: run UPDATE_SCHEMAS=1 cargo test -p roundtable-core --lib json_schema",
+                        "core/schemas/{}.{name}.json is stale: run `bash scripts/codegen.sh` (schemas, then the tables and TS types made from them)",
                         step.wire_name()
                     );
                 }

@@ -437,7 +437,7 @@ fn schemas_are_derived_from_the_answer_types_and_agree_with_the_checker() {
         assert_eq!(
             committed,
             text,
-            "{} is stale: run UPDATE_SCHEMAS=1 cargo test -p roundtable-core --test meeting",
+            "{} is stale: run `bash scripts/codegen.sh` (schemas, then the tables and TS types made from them)",
             path.display()
         );
         // Every field the schema requires is one the checker refuses to do without.

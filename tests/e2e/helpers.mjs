@@ -1,28 +1,16 @@
 // Shared set-up for the browser tests: a static server for dist/ on loopback, a fresh Chromium
 // profile per test file (persistent, so IndexedDB survives reloads), and page helpers.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import net from 'node:net';
 import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = process.env.RT_DIST || join(ROOT, 'dist');
 export const OUTPUT = join(ROOT, 'tests', 'output');
 mkdirSync(OUTPUT, { recursive: true });
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** Serves dist/ (or RT_BASE_URL when given) and returns { url, stop }. */
 export async function serveDist() {
@@ -30,27 +18,11 @@ export async function serveDist() {
   return serveDir(DIST);
 }
 
-/** Serves a directory on a free loopback port and returns { url, stop }. */
+/** Serves a directory on a free loopback port with the app's own server (scripts/serve.mjs: the
+ *  precompressed copies, the cache headers) and returns { url, stop }. */
 export async function serveDir(dir) {
-  const port = await freePort();
-  const child = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', dir], {
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) break;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    },
-  };
+  const srv = await startServer({ dir });
+  return { url: srv.url, stop: srv.close };
 }
 
 /** A fresh persistent Chromium profile; returns { context, page, close, errors }. Service workers

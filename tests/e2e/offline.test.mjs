@@ -4,10 +4,11 @@
 // app can be installed (a manifest with icons).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DIST, serveDir, launch, open, shot, waitStatus } from './helpers.mjs';
+import { precompressFile } from '../../scripts/precompress.mjs';
 
 // A copy of dist/ of its own, so this test can deploy a "new version" without touching the others.
 let dir;
@@ -44,6 +45,10 @@ test('with the network cut after the first visit, the page opens and a demo sess
   const wasm = readFileSync(join(dir, 'index.html'), 'utf8').match(/roundtable-web-[0-9a-f]{8,16}_bg\.wasm/)[0];
   assert.ok(kept.some((p) => p.endsWith(wasm)), 'the app itself is kept');
   assert.ok(kept.some((p) => p.endsWith('demo/demo-session.roundtable.json')), 'the demo session is kept');
+  // The build's precompressed copies are beside the files, and not in the list (the server picks
+  // them by Accept-Encoding; the cache keeps the decoded file under its own name).
+  assert.ok(existsSync(join(dir, `${wasm}.br`)) && existsSync(join(dir, `${wasm}.gz`)), 'the wasm is precompressed');
+  assert.deepEqual(kept.filter((p) => /\.(br|gz)$/.test(p)), [], 'no .br/.gz in the offline list');
   const manifest = await page.evaluate(async () => {
     const href = document.querySelector('link[rel="manifest"]').href;
     return (await fetch(href)).json();
@@ -89,6 +94,9 @@ test('a new deploy is picked up on the next visit, with a quiet "updated" notice
   const version = sw.match(/const VERSION = '([0-9a-f]{16})'/)[1];
   writeFileSync(join(dir, 'index.html'), readFileSync(join(dir, 'index.html'), 'utf8').replace('</head>', '<meta name="deploy" content="2">\n</head>'));
   writeFileSync(swPath, sw.replace(version, 'feedfacefeedface'));
+  // The build writes their .br/.gz copies too (the server sends those first).
+  precompressFile(join(dir, 'index.html'));
+  precompressFile(swPath);
   await page.reload();
   await page.locator('.notice', { hasText: 'Roundtable was updated to its latest version.' }).waitFor({ timeout: 30000 });
   const after = await page.evaluate(async () => (await caches.keys()).filter((n) => n !== 'roundtable-meta'));

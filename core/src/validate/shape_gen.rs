@@ -432,7 +432,7 @@ mod tests {
         } else {
             assert!(
                 include_str!("shape/tables.rs") == text,
-                "core/src/validate/shape/tables.rs is stale: run UPDATE_SHAPES=1 cargo test -p roundtable-core --lib shape_gen"
+                "core/src/validate/shape/tables.rs is stale: run `bash scripts/codegen.sh`"
             );
         }
     }

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Every generated file, regenerated in the order each is made from the one before:
+#   1. the JSON Schemas (core/schemas/*.json), derived from the answer types (the team's steps:
+#      core/src/json_schema.rs; the meeting's three: core/tests/meeting.rs);
+#   2. the validator's shape tables (core/src/validate/shape/tables.rs), made from those schemas
+#      and the team's id scope by core/src/validate/shape_gen.rs;
+#   3. the TypeScript answer types (core-js/src/answer_types.d.ts), made from the schemas by
+#      core-js/src/ts_types.rs.
+# Each generator is a test that compares the committed file with what it derives, and rewrites the
+# file when its variable is set. `--check` (what scripts/test-all.sh runs) only compares, in the
+# same order: it fails naming the first stale file and the command that fixes it — this script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+mode=write
+case "${1:-}" in
+  --check) mode=check ;;
+  "") ;;
+  *) echo "usage: bash scripts/codegen.sh [--check]" >&2; exit 2 ;;
+esac
+
+# step VAR PACKAGE TARGET TEST: runs the generator's test (by its exact name), rewriting its file
+# in write mode; fails unless exactly that one test ran and passed (a renamed test is an error, not
+# a silent no-op).
+step() {
+  local var=$1 pkg=$2 target=$3 name=$4 out
+  local set_var=(env -u "$var")
+  [ "$mode" = write ] && set_var=(env "$var=1")
+  if ! out=$("${set_var[@]}" cargo test -q -p "$pkg" $target -- --exact "$name" 2>&1); then
+    echo "$out" >&2
+    exit 1
+  fi
+  if ! grep -q "test result: ok. 1 passed" <<<"$out"; then
+    echo "$out" >&2
+    echo "codegen: $name did not run (renamed?): scripts/codegen.sh names it" >&2
+    exit 1
+  fi
+}
+
+echo "== codegen ($mode) 1/3: JSON Schemas (core/schemas/)"
+step UPDATE_SCHEMAS roundtable-core --lib json_schema::tests::committed_schemas_are_current
+step UPDATE_SCHEMAS roundtable-core "--test meeting" \
+  schemas_are_derived_from_the_answer_types_and_agree_with_the_checker
+echo "== codegen ($mode) 2/3: validator shape tables (core/src/validate/shape/tables.rs)"
+step UPDATE_SHAPES roundtable-core --lib validate::shape_gen::tests::committed_tables_are_current
+echo "== codegen ($mode) 3/3: TypeScript answer types (core-js/src/answer_types.d.ts)"
+step UPDATE_TS_TYPES roundtable-core-js --lib ts_types::tests::committed_declarations_are_current
+if [ "$mode" = write ]; then
+  echo "codegen: done; review \`git diff core/schemas core/src/validate/shape/tables.rs core-js/src/answer_types.d.ts\`"
+else
+  echo "codegen: every generated file is current"
+fi
