@@ -321,8 +321,13 @@ test('OpenAI refusing to stream for an unverified organisation: the call is aske
     assert.equal(notices.length, 1, notices.join(' | '));
     assert.match(notices[0], /OpenAI will not stream gpt-5\.4-mini until your organisation is verified/);
     // The next step's call goes whole at once: no second refusal, nothing said again.
+    // Wait on the mock seeing the next step's request, not on the page leaving `paused`: a
+    // quick step can pause again between two looks at the page.
     await page.click('button[name="step"]');
-    await page.waitForFunction(() => document.querySelector('.session')?.getAttribute('data-status') !== 'paused');
+    for (const end = Date.now() + 60000; posts().length <= 2; ) {
+      assert.ok(Date.now() < end, 'the next step was asked within a minute');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await waitStatus(page, ['paused', 'done'], 60000);
     const later = posts().slice(2);
     assert.ok(later.length >= 1, 'the next step asked');
