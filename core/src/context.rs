@@ -1966,7 +1966,6 @@ fn step_rules(step: Step) -> &'static str {
 - List in missingDetails what the request leaves open and you had to assume; if something essential is missing, halt with a question to user-1 instead.
 ",
         Step::Reflect => "- For each product you worked on last round: how far it is from its dod, and the gaps.
-- Answer every collab you received in feedbackResponses.
 - nextVersionDelta: exactly what your next version changes.
 ",
         Step::PlanAssign => "- Every assignment gets a directive: objective, dod, why (importance, link to the bigger picture) and context (a personal note: what is left, whether the operative is on track); attach related products it needs.

@@ -135,7 +135,8 @@ fn set_enum(node: &mut Value, defs: &mut Map<String, Value>, path: &[&str], ids:
 /// A schema in the form one family's providers are sent, and how much of the answer it enforces.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fitted {
-    /// The schema to send (for [`SchemaForm::JsonMode`], the plain one, for the prompt only).
+    /// The schema to send; for [`SchemaForm::JsonMode`] the closest fit, which still breaks the
+    /// family's limits, so the runner sends no schema at all.
     pub schema: Value,
     /// Whether the provider enforces all of it, a trimmed part, or nothing (JSON mode).
     pub form: SchemaForm,
@@ -449,6 +450,12 @@ fn unpair(schema: &Value, defs: &Value, value: &mut Value, changed: &mut bool, d
                         unpair(sub, defs, v, changed, depth + 1);
                     }
                 }
+                // A strict form flattens the alternatives into one object with every field
+                // required, so the fields of the branches not taken come as `null`: they are no
+                // part of this answer (and must not read as unknown fields to remove).
+                let before = fields.len();
+                fields.retain(|name, v| !v.is_null() || props.contains_key(name));
+                *changed |= fields.len() != before;
             }
         }
         _ => {}

@@ -774,3 +774,47 @@ fn speakers_and_the_minutes_read_whole_contributions_within_the_budget() {
         );
     }
 }
+
+/// The last phase has no next one: once its turns are used, the orchestrator is offered only
+/// the end (a `change_phase` there is refused by the policy and would fall back).
+#[test]
+fn the_last_phase_offers_only_the_end_once_its_turns_are_used() {
+    use roundtable_core::protocol::meeting::{MeetingEnvelope, MeetingStep};
+    let s = played(AGENDA);
+    let orchestrator = s
+        .state()
+        .attendees
+        .iter()
+        .find(|a| a.meeting_role == roundtable_core::protocol::meeting::MeetingRole::Orchestrator)
+        .map(|a| a.id.clone())
+        .expect("an orchestrator");
+    let mut env = s.state().envelope(&orchestrator);
+    env.step = MeetingStep::Decide;
+    let offered = |env: &MeetingEnvelope| {
+        let text: String = s
+            .state()
+            .first_messages(env)
+            .iter()
+            .map(|m| format!("{}\n", m.content))
+            .collect();
+        text.lines()
+            .find(|l| l.starts_with("This phase has used its turns"))
+            .map(str::to_string)
+    };
+    env.spoken_in_phase = vec!["engineer-1".into(); env.max_turns_per_phase as usize];
+    env.phase = Phase::Conclusion;
+    assert_eq!(
+        offered(&env).as_deref(),
+        Some("This phase has used its turns: decide \"end_meeting\".")
+    );
+    env.phase = Phase::ExecutionPlanning;
+    assert_eq!(
+        offered(&env).as_deref(),
+        Some("This phase has used its turns: decide \"change_phase\" or \"end_meeting\".")
+    );
+    env.phase = Phase::Initialization;
+    assert_eq!(
+        offered(&env).as_deref(),
+        Some("This phase has used its turns: decide \"change_phase\".")
+    );
+}

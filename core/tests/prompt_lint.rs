@@ -631,3 +631,34 @@ fn the_linter_finds_a_stray_field_a_twice_said_sentence_and_a_cut_word() {
     );
     assert_eq!(s.len(), 2);
 }
+
+/// `lint` itself, on a real prompt spoiled three ways: an example inviting a field the schema
+/// has not, a rule said twice, and a text cut mid-word with no marker.
+#[test]
+fn lint_reports_a_spoiled_prompt() {
+    let sent = team_session()
+        .into_iter()
+        .find(|s| s.call.step == "plan_assign")
+        .expect("a PlanAssign prompt");
+    assert!(lint(&sent, &[]).is_empty(), "{:?}", lint(&sent, &[]));
+    let mut spoiled = Sent {
+        call: sent.call.clone(),
+        session: sent.session.clone(),
+        now: sent.now,
+    };
+    let system = spoiled
+        .call
+        .messages
+        .iter_mut()
+        .find(|m| m.role == ChatRole::System)
+        .expect("a system message");
+    let text = format!(
+        "{}\nStray, for example:\n{{\"responseType\":\"final_output\",\"strayField\":[]}}\n- Accept a version that meets its dod; reject with a reason the writer can act on.\nThe agenda is cut here wi…\n",
+        system.content
+    );
+    system.content = text.as_str().into();
+    let found = lint(&spoiled, &[]).join("\n");
+    assert!(found.contains("invites `strayField`"), "{found}");
+    assert!(found.contains("said 2 times"), "{found}");
+    assert!(found.contains("a cut mid-word or unmarked"), "{found}");
+}

@@ -296,8 +296,9 @@ fn the_form_a_call_was_sent_is_on_its_record_and_in_the_transcript() {
 
 /// OpenAI gets a tree operation as one object with every branch's fields, and every optional
 /// field as nullable; an answer to it names them all, the unused ones `null`. Turned into the
-/// plain shape (a `null` the plain schema refuses is left out), the validator takes it: only
-/// "ignored" warnings for the other branches' null fields.
+/// plain shape (a `null` the plain schema refuses is left out, and so is every `null` field of a
+/// branch not taken), the validator takes it without a warning: a repair never asks the model to
+/// remove a field its own schema requires.
 #[test]
 fn a_tree_operation_in_openais_one_object_form_validates() {
     use roundtable_core::validate::validate_step;
@@ -324,12 +325,17 @@ fn a_tree_operation_in_openais_one_object_form_validates() {
         back.get("acceptance").is_none() && back.get("remarks").is_none(),
         "{back}"
     );
+    assert!(
+        back.get("contextRequests").is_none() && back.get("halt").is_none(),
+        "the other branches' fields are gone: {back}"
+    );
+    assert_eq!(
+        back["treeOperations"][0].get("productId"),
+        None,
+        "an ADD keeps no UPDATE field"
+    );
     match validate_step(Step::PlanAssign, &text, None) {
-        Ok(v) => assert!(
-            v.warnings.iter().all(|w| w.message.contains("ignored")),
-            "{:?}",
-            v.warnings
-        ),
+        Ok(v) => assert!(v.warnings.is_empty(), "{:?}", v.warnings),
         Err(report) => panic!("{report:?}"),
     }
 }

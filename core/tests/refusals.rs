@@ -156,6 +156,14 @@ fn answers_that_break_the_teams_rules_are_refused_with_their_pointers() {
     let shape = of("Write: another step's shape");
     assert!(shape.contains("this answer has the shape of the PeerReview step (reviews)"));
     assert!(shape.contains("/reviews: unknown field reviews is ignored"));
+    // One stray list many steps have proves no other step's shape.
+    let stray =
+        of("PlanAssign: a stray collabs list (one ignored field, not another step's shape)");
+    assert!(!stray.contains("has the shape of"), "{stray}");
+    assert!(
+        stray.contains("unknown field collabs is ignored"),
+        "{stray}"
+    );
     // A question to nobody names who it may go to; a blank text shows as blank.
     assert!(of("PlanAssign: a question addressed to nobody").contains("user-1"));
     assert!(of("Bootstrap: a mission of spaces").contains("received: \"   \" (blank)"));

@@ -80,7 +80,7 @@ test('duplicate sibling names and unknown products are refused', () => {
     { action: 'ADD', newId: 'new-1', parentId: 'p0', product: { name: 'brief ', type: 'Content', dod: 'x' } },
   ]);
   assert.equal(dup.ok, false);
-  assert.match(dup.errors[0].message, /already has a child named/);
+  assert.match(dup.errors[0].message, /p0 already has a child p1 named "Brief"; "brief " reads as the same name/);
   const unknown = core.applyTreeOperations(tree, [{ action: 'REMOVE', productId: 'p9', reason: 'gone' }]);
   assert.equal(unknown.ok, false);
   assert.match(unknown.errors[0].message, /no product p9/);

@@ -29,7 +29,11 @@ test('omitted default lists are filled with [] in the value, per step', () => {
     ],
     write: [{}, ['versions', 'collabs', 'remarks']],
     peer_review: [{ reviews: [] }, ['collabs', 'remarks']],
-    inspection: [{ inspections: [] }, ['collabs', 'remarks']],
+    // An inspection inspects at least one version (issue 19 point 12).
+    inspection: [
+      { inspections: [{ productId: 'p1', versionId: 'v1', assessment: 'approved', findings: [] }] },
+      ['collabs', 'remarks'],
+    ],
   };
   for (const [step, [body, lists]] of Object.entries(cases)) {
     const r = core.validateStep(step, JSON.stringify({ responseType: 'final_output', ...body }));

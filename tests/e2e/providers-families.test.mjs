@@ -294,6 +294,14 @@ test('Groq: json_schema only on a model that has it, asked whole (never streamed
   assert.equal(posts().length, 1, 'no refusal: Llama 3.3 is not asked for a schema it has not');
   assert.deepEqual(r.body.response_format, { type: 'json_object' });
   assert.equal(r.body.stream, false);
+  // Its transcript says JSON only was enforced, not the schema.
+  await page.locator('.call-line button.link').first().click();
+  await page.waitForSelector('.dialog[role="dialog"] [data-schema-form]');
+  assert.match(
+    await page.textContent('.dialog[role="dialog"] [data-schema-form]'),
+    /^schema: the provider enforced JSON only/,
+  );
+  await page.keyboard.press('Escape');
   assert.deepEqual(unexpected(errors).filter((e) => !/status of 400/.test(e)), []);
 });
 

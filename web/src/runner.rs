@@ -656,7 +656,7 @@ impl Runner {
         let cost = roundtable_core::cost::of_call(done.cost_micro_usd, price, counted, estimated);
         let stopped_for_length = done.stop == providers::StopReason::Length;
         let reported = done.input_tokens.is_some() || done.output_tokens.is_some();
-        let schema_form = schema_form_of(call, &model.provider).await;
+        let schema_form = schema_form_of(call, &model.provider, &model.model).await;
         (reported || stopped_for_length || cost.is_some() || schema_form.is_some()).then(|| Usage {
             schema_form,
             input_tokens: done.input_tokens.unwrap_or(0),
@@ -827,12 +827,18 @@ pub async fn perform(
 }
 
 /// How `provider` was held to `call`'s schema: the form its family is sent of the call's
-/// narrowed schema (`None` for the demo, or a schema that could not be loaded).
+/// narrowed schema, or JSON mode for a Groq model that takes no schema (`None` for the demo, or
+/// a schema that could not be loaded).
 async fn schema_form_of(
     call: &ModelCall,
     provider: &str,
+    model: &str,
 ) -> Option<roundtable_core::engine::SchemaForm> {
-    let family = providers::schema::family(ProviderId::parse(provider)?)?;
+    let id = ProviderId::parse(provider)?;
+    let family = providers::schema::family(id)?;
+    if id == ProviderId::Groq && providers::openai::groq_schema(model).is_none() {
+        return Some(roundtable_core::engine::SchemaForm::JsonMode);
+    }
     let plain = providers::schema::load(call.step).await?;
     let narrowed = roundtable_core::provider_schema::narrow(&plain, &call.ids);
     Some(roundtable_core::provider_schema::for_family(family, &narrowed).form)

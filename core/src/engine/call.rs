@@ -166,7 +166,8 @@ pub enum SchemaForm {
     Full,
     /// The provider enforced a schema that leaves rarely used optional parts to the validator.
     Trimmed,
-    /// The provider only promised JSON; the schema was too large for its limits.
+    /// The provider only promised JSON: the schema was too large for its limits, or the model
+    /// takes no schema (a Groq model without structured outputs).
     JsonMode,
 }
 
@@ -179,7 +180,7 @@ impl SchemaForm {
                 "the provider enforced a trimmed answer schema (its limits left some optional parts to the validator)"
             }
             SchemaForm::JsonMode => {
-                "the provider enforced JSON only (the schema exceeds its limits); the validator checked the rest"
+                "the provider enforced JSON only (the schema exceeds its limits, or the model takes none); the validator checked the rest"
             }
         }
     }

@@ -418,7 +418,9 @@ fn remember_unstreamed(provider: ProviderId, model: &str) {
 /// The words said once when a model's answers stop streaming.
 pub fn stream_refused_notice(provider: ProviderId, model: &str) -> String {
     format!(
-        "{} will not stream {model} until your organisation is verified (its console: Settings →          Organization → Verify). Its answers now come whole: you see each one when it is done,          not as it is written.",
+        "{} will not stream {model} until your organisation is verified (its console: Settings → \
+         Organization → Verify). Its answers now come whole: you see each one when it is done, \
+         not as it is written.",
         provider.label()
     )
 }

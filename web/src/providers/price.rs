@@ -68,8 +68,9 @@ const fn row(
 }
 
 /// Every priced model, by exact name. A name matches its own row, or a dated snapshot of it
-/// (`gpt-4.1-mini-2025-04-14`, `claude-opus-4-5-20251101`, `mistral-medium-2508`) or its
-/// `-latest` alias; never a longer name, so `gpt-5` does not price `gpt-5-pro`, `o3` not
+/// (`gpt-4.1-mini-2025-04-14`, `claude-opus-4-5-20251101`) or its `-latest` alias; never a
+/// longer name (Mistral's `YYMM` versions are other models: `mistral-medium-2508` is Medium 3.1,
+/// not the 3.5 that `-latest` names), so `gpt-5` does not price `gpt-5-pro`, `o3` not
 /// `o3-pro`, and `claude-opus-4` not `claude-opus-4-6`: a variant the table does not list has
 /// no price (the person sets one in Settings) rather than a wrong one.
 pub const TABLE: &[Row] = &[
@@ -273,12 +274,12 @@ pub const TABLE: &[Row] = &[
 ];
 
 /// Whether `rest` (what follows a table name and a `-`) only dates or aliases it: `latest`, a
-/// date (`20251101`, `2025-04-14`) or a `YYMM` version (`2508`).
+/// date (`20251101`, `2025-04-14`).
 fn snapshot_suffix(rest: &str) -> bool {
     let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
     let parts: Vec<&str> = rest.split('-').collect();
     rest == "latest"
-        || matches!(parts.as_slice(), [one] if digits(one, 8) || digits(one, 4))
+        || matches!(parts.as_slice(), [one] if digits(one, 8))
         || matches!(parts.as_slice(), [y, m, d] if digits(y, 4) && digits(m, 2) && digits(d, 2))
 }
 
@@ -444,6 +445,8 @@ mod tests {
         assert_eq!(p(ProviderId::OpenAi, "gpt-5-pro"), None);
         assert_eq!(p(ProviderId::OpenAi, "gpt-5-codex"), None);
         assert_eq!(p(ProviderId::OpenAi, "o3-deep-research"), None);
+        // Mistral's YYMM versions are other models (2508 is Medium 3.1), not Medium 3.5.
+        assert_eq!(p(ProviderId::Mistral, "mistral-medium-2508"), None);
         // Dated snapshots still match.
         assert_eq!(
             p(ProviderId::OpenAi, "gpt-5-2025-08-07"),

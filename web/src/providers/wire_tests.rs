@@ -195,6 +195,7 @@ fn a_refused_stream_is_asked_again_whole_and_said_once() {
     let said = super::take_notices();
     assert_eq!(said.len(), 1, "{said:?}");
     assert!(said[0].contains("OpenAI will not stream o3"), "{}", said[0]);
+    assert!(!said[0].contains("  "), "no run of spaces: {}", said[0]);
     assert!(super::take_notices().is_empty());
 }
 

@@ -219,15 +219,16 @@ fn decide_user(env: &MeetingEnvelope) -> String {
         env.max_turns_per_phase
     );
     if used >= env.max_turns_per_phase {
-        let _ = writeln!(
-            out,
-            "This phase has used its turns: decide \"change_phase\"{}.",
-            if super::MeetingState::may_end_in(env.phase) {
-                " or \"end_meeting\""
-            } else {
-                ""
-            }
-        );
+        // The last phase has no next one: its only way on is the end.
+        let options = match (
+            env.phase.next().is_some(),
+            super::MeetingState::may_end_in(env.phase),
+        ) {
+            (true, true) => "\"change_phase\" or \"end_meeting\"",
+            (true, false) => "\"change_phase\"",
+            (false, _) => "\"end_meeting\"",
+        };
+        let _ = writeln!(out, "This phase has used its turns: decide {options}.");
     }
     let _ = writeln!(
         out,

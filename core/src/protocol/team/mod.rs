@@ -1475,11 +1475,15 @@ fn repair_report(step: Step, findings: &Findings) -> Report {
         .filter(|p| !p.contains('/'))
         .collect();
     if !top.is_empty() {
+        // Another step's shape, not one stray field: every ignored field is that step's, and
+        // one of them is that step's alone (a shared list such as `collabs` proves nothing).
+        let has = |o: Step, f: &str| final_fields(o).iter().any(|x| x == f);
         let other = Step::ALL.into_iter().find(|o| {
-            *o != step && {
-                let fields = final_fields(*o);
-                top.iter().all(|f| fields.iter().any(|x| x == f))
-            }
+            *o != step
+                && top.iter().all(|f| has(*o, f))
+                && top
+                    .iter()
+                    .any(|f| Step::ALL.into_iter().filter(|s| has(*s, f)).count() == 1)
         });
         if let Some(other) = other {
             let mine = final_fields(step);
