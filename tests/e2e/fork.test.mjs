@@ -144,7 +144,7 @@ test('the history slider steps back and forward with the keyboard, and an @seq l
   await page.keyboard.press('Home');
   await page.waitForSelector('[data-banner="history"]');
   await page.waitForFunction(() => location.hash.endsWith('@0'));
-  assert.equal(await page.getAttribute('.session', 'data-status'), 'draft');
+  await page.waitForFunction(() => document.querySelector('.session')?.getAttribute('data-status') === 'draft');
   // Arrow keys step one event at a time.
   for (let i = 1; i <= 5; i++) {
     await page.keyboard.press('ArrowRight');
@@ -178,6 +178,8 @@ test('the history slider steps back and forward with the keyboard, and an @seq l
   await page.locator('input#history-slider').focus();
   await page.keyboard.press('End');
   await page.waitForFunction((n) => location.hash.endsWith(`@${n - 1}`), total);
+  // The route moves first; the tree follows when the fold to that point is drawn.
+  await page.waitForFunction((n) => document.querySelectorAll('.tree-row').length === n, liveProducts);
   assert.equal(await products(), liveProducts);
   await page.click('[data-banner="history"] button[name="back-to-live"]');
   await page.waitForSelector('[data-banner="history"]', { state: 'detached' });
