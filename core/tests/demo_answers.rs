@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use demo_common::demo_ref;
 use roundtable_core::demo::topics;
-use roundtable_core::protocol::meeting::{MeetingConfig, MeetingEdit, Minutes, Phase, Turn};
+use roundtable_core::protocol::meeting::{Minutes, Phase, Turn};
 use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::session::Session;
 use serde::Deserialize;
@@ -727,47 +727,16 @@ fn the_chair_accepts_only_a_version_that_meets_its_definition_of_done() {
 /// Plays a meeting of three attendees on `case.agenda` to done; with `wrap_in`, the person wraps
 /// it up once that phase has heard one contribution. The person's remark comes in the third turn.
 fn play_meeting(case: &Case, wrap_in: Option<Phase>) -> (Session, Minutes) {
-    let config = MeetingConfig::standard(
+    let s = demo_common::meeting_with(
         &case.agenda,
         &[
             ("ana", "Ana", "Organiser"),
             ("bo", "Bo", "Treasurer"),
             ("cy", "Cy", "Engineer"),
         ],
-        demo_ref(),
+        case.remark.as_deref(),
+        wrap_in,
     );
-    let mut s = Session::new_meeting(config, 0).unwrap();
-    let mut now = 1;
-    s.start(now).unwrap();
-    let mut remark = case.remark.clone();
-    let mut wrapped = false;
-    for _ in 0..2_000 {
-        now += 1;
-        if !s.is_running() {
-            break;
-        }
-        if s.round() >= 3 {
-            if let Some(r) = remark.take() {
-                s.as_meeting_mut()
-                    .unwrap()
-                    .edit(MeetingEdit::Remark { content: r }, now)
-                    .unwrap();
-            }
-        }
-        if let (Some(phase), false) = (wrap_in, wrapped) {
-            let state = s.as_meeting().unwrap().state();
-            if state.phase == phase && !state.spoken.is_empty() {
-                s.finish(now).unwrap();
-                wrapped = true;
-                continue;
-            }
-        }
-        for call in s.next_calls() {
-            let reply = call.demo.unwrap();
-            s.submit(&call.id, &reply.text, None, now).unwrap();
-        }
-    }
-    assert_eq!(s.status_word(), "done", "{}", case.name);
     let minutes = s.as_meeting().unwrap().state().minutes.clone().unwrap();
     (s, minutes)
 }

@@ -49,15 +49,29 @@ pub fn team_asked(request: &str, answer: &str) -> (Session, String) {
 /// Plays a meeting of Ana (organiser) and Bo (treasurer) on `agenda` to done; with `remark`, the
 /// person says it once the meeting is in its third turn.
 pub fn meeting(agenda: &str, remark: Option<&str>) -> Session {
-    let config = MeetingConfig::standard(
+    meeting_with(
         agenda,
         &[("ana", "Ana", "Organiser"), ("bo", "Bo", "Treasurer")],
-        demo_ref(),
-    );
+        remark,
+        None,
+    )
+}
+
+/// Plays a meeting of `attendees` on `agenda` to done: with `remark`, the person says it once
+/// the meeting is in its third turn; with `wrap_in`, the person presses Wrap up once that phase
+/// has heard its first speaker.
+pub fn meeting_with(
+    agenda: &str,
+    attendees: &[(&str, &str, &str)],
+    remark: Option<&str>,
+    wrap_in: Option<roundtable_core::protocol::meeting::Phase>,
+) -> Session {
+    let config = MeetingConfig::standard(agenda, attendees, demo_ref());
     let mut s = Session::new_meeting(config, 0).unwrap();
     let mut now = 1;
     s.start(now).unwrap();
     let mut remark = remark;
+    let mut wrap_in = wrap_in;
     for _ in 0..2_000 {
         now += 1;
         if !s.is_running() {
@@ -71,11 +85,19 @@ pub fn meeting(agenda: &str, remark: Option<&str>) -> Session {
                     .unwrap();
             }
         }
+        if let Some(phase) = wrap_in {
+            let state = s.as_meeting().unwrap().state();
+            if state.phase == phase && !state.spoken.is_empty() {
+                s.finish(now).unwrap();
+                wrap_in = None;
+                continue;
+            }
+        }
         for call in s.next_calls() {
             let reply = call.demo.unwrap();
             s.submit(&call.id, &reply.text, None, now).unwrap();
         }
     }
-    assert_eq!(s.status_word(), "done");
+    assert_eq!(s.status_word(), "done", "{agenda}");
     s
 }
