@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every generated file, regenerated in the order each is made from the one before:
 #   1. the JSON Schemas (core/schemas/*.json), derived from the answer types (the team's steps:
-#      core/src/json_schema.rs; the meeting's three: core/tests/meeting.rs);
+#      core/src/protocol/team/answer_schema.rs; the meeting's three: core/tests/meeting.rs);
 #   2. the validator's shape tables (core/src/validate/shape/tables.rs), made from those schemas
 #      and the team's id scope by core/src/validate/shape_gen.rs;
 #   3. the TypeScript answer types (core-js/src/answer_types.d.ts), made from the schemas by

@@ -26,9 +26,9 @@ use js_sys::{Array, JsString, Object, Reflect, Uint8Array, WebAssembly};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use roundtable_core::json_schema::{step_schema_text, SchemaFlavor};
-use roundtable_core::schema::{Step, TreeOperation};
-use roundtable_core::tree::{ProductTree, TreeError};
+use roundtable_core::protocol::team::answer_schema::{step_schema_text, SchemaFlavor};
+use roundtable_core::protocol::team::tree::{ProductTree, TreeError};
+use roundtable_core::protocol::team::wire::{Step, TreeOperation};
 use roundtable_core::validate::{
     check_step_with, check_step_with_tape, Known, Options, Report, Verdict, Violation,
 };
@@ -131,7 +131,7 @@ export function benchCopyString(raw: string): number;
 /** @internal For bench/validate.mjs: runs the verdict-only check `n` times inside WASM; returns how many were valid. */
 export function benchCheckStep(step: StepName, raw: string, n: number): number;
 
-// ---- the product tree (core/src/tree.rs, serialized as the host stores it) ----
+// ---- the product tree (core/src/protocol/team/tree.rs, serialized as the host stores it) ----
 export type ProductStatus = "pending" | "in_progress" | "accepted" | "removed";
 export interface Product {
   id: string;
@@ -302,7 +302,8 @@ pub fn check_provider_schema_js(family: &str, schema: JsValue) -> Result<JsValue
 #[wasm_bindgen(js_name = plainAnswer, skip_typescript)]
 pub fn plain_answer_js(step: &str, raw: &str) -> Result<JsValue, JsError> {
     let step = parse_step(step)?;
-    let plain = roundtable_core::json_schema::step_schema(step, SchemaFlavor::Plain);
+    let plain =
+        roundtable_core::protocol::team::answer_schema::step_schema(step, SchemaFlavor::Plain);
     Ok(roundtable_core::provider_schema::plain_answer(&plain, raw)
         .map_or(JsValue::NULL, |text| JsValue::from_str(&text)))
 }

@@ -340,7 +340,7 @@ fn ty(node: &Value, indent: &str, at: &str) -> Res<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use roundtable_core::schema::Step;
+    use roundtable_core::protocol::team::wire::Step;
     use std::path::Path;
 
     /// Every committed plain schema: the team's steps in session order, then the rest by name.

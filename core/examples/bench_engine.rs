@@ -23,10 +23,10 @@ use std::time::Instant;
 mod bench_common;
 
 use bench_common::{answer, Flow};
-use roundtable_core::context::{build_envelope, render_prompt};
 use roundtable_core::engine::estimate_tokens;
 use roundtable_core::history::History;
-use roundtable_core::schema::Step;
+use roundtable_core::protocol::team::prompt::{build_envelope, render_prompt};
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::validate::validate_step;
 
 /// The submit the table measures, as a frame of its own for a profiler (`--profile-submit`).

@@ -36,9 +36,9 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use bench_common::{DueCall, Flow, MISSION};
+use roundtable_core::protocol::team::tree::ROOT_ID;
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::{TeamSession as Session, TeamState};
-use roundtable_core::schema::Step;
-use roundtable_core::tree::ROOT_ID;
 
 /// The target of a step at a size, in estimated tokens (issue 10). 100 products are held to the
 /// 1,000-product targets; Bootstrap sees only the root at any size.
@@ -77,7 +77,7 @@ fn facts(s: &TeamState, call: &DueCall) -> Vec<(String, String, bool)> {
             for a in s
                 .assignments_of_round(round)
                 .filter(|a| a.assignee == member)
-                .take(roundtable_core::context::ASSIGNED_LISTED_MAX)
+                .take(roundtable_core::protocol::team::prompt::ASSIGNED_LISTED_MAX)
             {
                 id(format!("assigned product {}", a.product_id), &a.product_id);
             }
@@ -90,8 +90,8 @@ fn facts(s: &TeamState, call: &DueCall) -> Vec<(String, String, bool)> {
         Step::Reflect => {
             // A Reflect lists what one answer can act on and counts the rest: the products it
             // details and the ones it names by id, then "… and N more".
-            let named = roundtable_core::context::WORKED_DETAIL_MAX
-                + roundtable_core::context::WORKED_LIST_MAX;
+            let named = roundtable_core::protocol::team::prompt::WORKED_DETAIL_MAX
+                + roundtable_core::protocol::team::prompt::WORKED_LIST_MAX;
             for w in s
                 .written
                 .iter()
@@ -143,7 +143,7 @@ fn facts(s: &TeamState, call: &DueCall) -> Vec<(String, String, bool)> {
         for a in s
             .assignments_of_round(round)
             .filter(|a| a.assignee == member)
-            .take(roundtable_core::context::ASSIGNED_LISTED_MAX)
+            .take(roundtable_core::protocol::team::prompt::ASSIGNED_LISTED_MAX)
         {
             out.push((
                 format!("directive of {}", a.product_id),

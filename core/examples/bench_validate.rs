@@ -11,7 +11,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use roundtable_core::schema::Step;
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::validate::{check_step, validate_step, Known};
 
 const VALID: &str = include_str!("../tests/fixtures/plan_assign/valid/large_20k.json");

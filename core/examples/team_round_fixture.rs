@@ -56,7 +56,8 @@ fn main() {
                 raws.insert(call_id.clone(), raw.clone());
             }
             EventKind::HaltRaised { call_id, halt, .. }
-                if whole && halt.halt_type == roundtable_core::schema::HaltType::Done =>
+                if whole
+                    && halt.halt_type == roundtable_core::protocol::team::wire::HaltType::Done =>
             {
                 let (member, step) = &calls[call_id];
                 answers.push(serde_json::json!({

@@ -1,5 +1,5 @@
 //! The one line diff between two versions of a product: the app's "what changed between v2 and
-//! v3?" and the "last version diff" line of a prompt ([`crate::context::line_diff`]) both read it.
+//! v3?" and the "last version diff" line of a prompt ([`crate::protocol::team::prompt::line_diff`]) both read it.
 //!
 //! Longest common subsequence over lines after trimming the common head and tail, which is what
 //! people read in a review. Versions are prose of a few kilobytes, so the quadratic table is small;

@@ -8,7 +8,6 @@
 //! disk: time, ids and seeds come in as arguments, so every function runs under plain `cargo test`
 //! and in the browser alike. See `ARCHITECTURE.md` at the repository root.
 
-pub mod context;
 pub mod cost;
 pub mod demo;
 pub mod diff;
@@ -16,18 +15,12 @@ pub mod engine;
 pub mod export;
 pub mod fork;
 pub mod history;
-pub mod json_schema;
 pub mod live;
 pub mod protocol;
 pub mod provider_rules;
 pub mod provider_schema;
 pub mod safe_markdown;
-pub mod schema;
 pub mod session;
 pub mod share_link;
 pub mod text;
-pub mod tree;
 pub mod validate;
-
-pub use json_schema::{step_schema, SchemaFlavor};
-pub use schema::Step;

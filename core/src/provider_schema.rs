@@ -34,6 +34,15 @@ use serde_json::{json, Map, Value};
 use crate::engine::{IdChoice, SchemaForm};
 use crate::provider_rules::Family;
 
+/// Which dialect of JSON Schema to produce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SchemaFlavor {
+    /// Draft 2020-12 as `schemars` writes it; optional fields may be absent.
+    Plain,
+    /// OpenAI strict mode: all properties required, optional ones nullable, no extra properties.
+    OpenAiStrict,
+}
+
 /// The plain schema of a step narrowed to one call: every place a [`IdChoice`] names gets an
 /// `enum` of the ids the call may name there (plus `null` where the place is nullable). A
 /// definition (`$defs`) on the way is copied for that place (`WriteOutput__1`), so the shared one
@@ -1154,8 +1163,8 @@ fn make_nullable(prop: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json_schema::{step_schema, SchemaFlavor};
-    use crate::schema::Step;
+    use crate::protocol::team::answer_schema::{step_schema, SchemaFlavor};
+    use crate::protocol::team::wire::Step;
 
     /// Every step's form in every family meets that family's published rules (the narrowed
     /// forms of a large session: `tests/provider_rules.rs`).

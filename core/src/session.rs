@@ -486,7 +486,7 @@ impl Session {
 
     /// The open question to the person, if one is open: who asked, and the halt (its message and
     /// options).
-    pub fn question(&self) -> Option<(&str, &crate::schema::Halt)> {
+    pub fn question(&self) -> Option<(&str, &crate::protocol::team::wire::Halt)> {
         each!(self, s => match s.status() {
             Status::AwaitingPerson { asked_by, halt } => Some((asked_by.as_str(), halt)),
             _ => None,
@@ -608,7 +608,7 @@ pub enum ResultView {
     /// A halt.
     Halted {
         /// The halt.
-        halt: crate::schema::Halt,
+        halt: crate::protocol::team::wire::Halt,
     },
     /// Superseded before an answer came.
     Superseded,

@@ -149,3 +149,20 @@ mod tests {
         assert!(t.ends_with('…') && t.chars().count() <= 89, "{t}");
     }
 }
+
+/// At most `max` chars, cut at the last space before the limit when there is one.
+pub fn cut_at_word(text: &str, max: usize) -> &str {
+    if text.chars().count() <= max {
+        return text;
+    }
+    let byte_end = text
+        .char_indices()
+        .nth(max)
+        .map(|(i, _)| i)
+        .unwrap_or(text.len());
+    let head = &text[..byte_end];
+    match head.rfind(' ') {
+        Some(i) if i > max / 2 => head[..i].trim_end(),
+        _ => head,
+    }
+}

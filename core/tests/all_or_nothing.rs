@@ -11,8 +11,10 @@ use roundtable_core::engine::{Engine, Event, EventKind, ModelRef, Protocol, Stat
 use roundtable_core::protocol::meeting::{
     Decision, MeetingConfig, MeetingOutput, MeetingSession, MeetingStep,
 };
+use roundtable_core::protocol::team::wire::{
+    CollabOutput, FinalOutput, Step, StepAnswer, WrittenVersion,
+};
 use roundtable_core::protocol::team::{SessionConfig, TeamSession};
-use roundtable_core::schema::{CollabOutput, FinalOutput, Step, StepAnswer, WrittenVersion};
 use roundtable_core::validate::validate_step;
 
 fn demo() -> ModelRef {
@@ -259,7 +261,7 @@ fn a_plan_assign_refused_at_its_last_assignment_changes_nothing() {
         .unwrap(),
     );
     bad.assignments
-        .push(roundtable_core::schema::AssignmentOutput {
+        .push(roundtable_core::protocol::team::wire::AssignmentOutput {
             product_id: "p999".into(),
             ..good.assignments[0].clone()
         });

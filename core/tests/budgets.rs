@@ -2,10 +2,10 @@
 //! one call can act on and counts the rest by id, and a repair quotes a refused answer only as
 //! far as its problems need. The sizes themselves are measured by `examples/bench_prompts.rs`.
 
-use roundtable_core::context::ASSIGNED_LISTED_MAX;
 use roundtable_core::engine::{ModelRef, Outcome, Status};
+use roundtable_core::protocol::team::prompt::ASSIGNED_LISTED_MAX;
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::{SessionConfig, TeamSession};
-use roundtable_core::schema::Step;
 use serde_json::json;
 
 fn session() -> TeamSession {

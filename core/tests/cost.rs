@@ -6,12 +6,12 @@
 
 use roundtable_core::cost::MemberPrices;
 use roundtable_core::cost::{self, Price};
-use roundtable_core::demo;
 use roundtable_core::engine::{
     ModelRef, PauseReason, Protocol, RunTarget, Settings, Status, Usage, MAX_ANSWER_TOKENS,
 };
 use roundtable_core::export;
 use roundtable_core::protocol::meeting::MeetingConfig;
+use roundtable_core::protocol::team::demo;
 use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::session::Session;
 

@@ -5,11 +5,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
-use roundtable_core::demo::{
+use roundtable_core::protocol::team::demo::{
     DemoCollab, DemoInput, DemoMember, DemoModel, DemoProduct, DemoRole, Mistake, TopicKind,
     Verdict, VersionRef, MISTAKE_ONE_IN,
 };
-use roundtable_core::schema::{
+use roundtable_core::protocol::team::wire::{
     FinalOutput, HaltType, InspectionAssessment, ProductType, ReviewAssessment, Step, StepAnswer,
     TreeOperation,
 };
@@ -256,7 +256,11 @@ impl Sim {
         }
     }
 
-    fn add_collabs(&mut self, member: &str, collabs: &[roundtable_core::schema::CollabOutput]) {
+    fn add_collabs(
+        &mut self,
+        member: &str,
+        collabs: &[roundtable_core::protocol::team::wire::CollabOutput],
+    ) {
         for c in collabs {
             let id = format!("c{}", self.next_c);
             self.next_c += 1;
@@ -618,11 +622,14 @@ fn the_topic_shapes_the_products() {
         (REQUESTS[5], TopicKind::Generic, "Scope and goals"),
     ];
     for (request, kind, first) in cases {
-        assert_eq!(roundtable_core::demo::topics::detect(request).kind, kind);
+        assert_eq!(
+            roundtable_core::protocol::team::demo::topics::detect(request).kind,
+            kind
+        );
         let mut sim = Sim::new(1, request, team(2, false, false));
         sim.run();
         assert_eq!(sim.products[1].name, first, "{request}");
-        let subject = roundtable_core::demo::topics::subject(request);
+        let subject = roundtable_core::protocol::team::demo::topics::subject(request);
         let write = &sim.clean["write_r1"];
         assert!(
             write.contains(&subject),

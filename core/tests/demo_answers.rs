@@ -21,8 +21,8 @@ mod demo_common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use demo_common::demo_ref;
-use roundtable_core::demo::topics;
 use roundtable_core::protocol::meeting::{Minutes, Phase, Turn};
+use roundtable_core::protocol::team::demo::topics;
 use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::session::Session;
 use serde::Deserialize;

@@ -4,12 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use roundtable_core::demo::{self, DemoModel, Mistake};
 use roundtable_core::engine::CallKind;
+use roundtable_core::protocol::team::demo::{self, DemoModel, Mistake};
 type ModelCall = roundtable_core::engine::DueCall<roundtable_core::protocol::team::TeamState>;
 use roundtable_core::engine::{ModelRef, Outcome, Status};
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session};
-use roundtable_core::schema::Step;
 
 fn demo_ref() -> ModelRef {
     ModelRef {

@@ -6,10 +6,10 @@ use engine_common::*;
 use roundtable_core::engine::{EngineError, Outcome, PauseReason, Settings, Status};
 use roundtable_core::engine::{EventKind, Usage};
 use roundtable_core::export::{self, ImportError};
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::PersonEdit;
 use roundtable_core::protocol::team::{Charter, TeamSession as Session};
 use roundtable_core::protocol::{CallKind, ChatRole};
-use roundtable_core::schema::Step;
 use roundtable_core::session::Session as AnySession;
 
 #[test]
@@ -175,13 +175,13 @@ fn peer_review_shows_the_versions_to_review_at_extra_tier_and_own_products_minim
     let calls = s.calls_due();
     let c1 = calls.iter().find(|c| c.member == "operative-1").unwrap();
     assert_eq!(c1.step, Step::PeerReview);
-    let tiers: Vec<(String, roundtable_core::tree::Tier)> = c1
+    let tiers: Vec<(String, roundtable_core::protocol::team::tree::Tier)> = c1
         .envelope
         .products
         .iter()
         .map(|p| (p.id.clone(), p.tier))
         .collect();
-    use roundtable_core::tree::Tier::*;
+    use roundtable_core::protocol::team::tree::Tier::*;
     assert_eq!(
         tiers,
         vec![
@@ -733,8 +733,8 @@ fn a_plan_whose_later_part_fails_applies_nothing_of_its_tree_changes() {
 
 #[test]
 fn in_a_large_tree_own_products_are_capped_and_the_rest_named_in_the_folded_line() {
-    use roundtable_core::context::{LIST_ALL_MAX, OWN_LISTED_MAX};
-    use roundtable_core::tree::Tier;
+    use roundtable_core::protocol::team::prompt::{LIST_ALL_MAX, OWN_LISTED_MAX};
+    use roundtable_core::protocol::team::tree::Tier;
     let mut s = Session::new(config(1, false, false), 0).unwrap();
     s.start(1).unwrap();
     let count = LIST_ALL_MAX + 10;
@@ -769,7 +769,11 @@ fn in_a_large_tree_own_products_are_capped_and_the_rest_named_in_the_folded_line
     answer_all(&mut s, &mut now, many); // plan: every product assigned to operative-1
     answer_all(&mut s, &mut now, many); // write: a version of each
     let st = s.state();
-    let env = roundtable_core::context::build_envelope(st, "operative-1", Step::PeerReview);
+    let env = roundtable_core::protocol::team::prompt::build_envelope(
+        st,
+        "operative-1",
+        Step::PeerReview,
+    );
     let own: Vec<&str> = env
         .products
         .iter()
@@ -806,7 +810,7 @@ fn in_a_large_tree_own_products_are_capped_and_the_rest_named_in_the_folded_line
     all.sort_by_key(|id| id[1..].parse::<u32>().unwrap());
     let expected: Vec<String> = (1..=count).map(|i| format!("p{i}")).collect();
     assert_eq!(all, expected.iter().map(String::as_str).collect::<Vec<_>>());
-    let prompt = roundtable_core::context::render_prompt(&env).user;
+    let prompt = roundtable_core::protocol::team::prompt::render_prompt(&env).user;
     assert!(prompt.contains(&format!(
         "  Folded below: {} products ({} awaiting acceptance; yours: {}",
         count - OWN_LISTED_MAX,
@@ -856,7 +860,7 @@ fn folded_session() -> Session {
 #[test]
 fn a_large_tree_is_folded_around_the_members_work_and_a_folded_branch_opens_through_request_context(
 ) {
-    use roundtable_core::tree::Tier;
+    use roundtable_core::protocol::team::tree::Tier;
     let mut s = folded_session();
     let call = s.calls_due().pop().unwrap();
     assert_eq!(
@@ -926,8 +930,10 @@ fn a_large_tree_is_folded_around_the_members_work_and_a_folded_branch_opens_thro
 
 #[test]
 fn the_chair_sees_what_needs_a_decision_and_the_rest_folded() {
-    use roundtable_core::context::{build_envelope, CHAIR_EXTRA_MAX, DECISIONS_LISTED_MAX};
-    use roundtable_core::tree::Tier;
+    use roundtable_core::protocol::team::prompt::{
+        build_envelope, CHAIR_EXTRA_MAX, DECISIONS_LISTED_MAX,
+    };
+    use roundtable_core::protocol::team::tree::Tier;
     let mut s = folded_session();
     let mut now = 10;
     // Write p4 and p5; the chair (inspecting, as there is no inspector) blocks p5's version.
@@ -993,7 +999,7 @@ fn the_chair_sees_what_needs_a_decision_and_the_rest_folded() {
 
 #[test]
 fn a_branch_outline_counts_what_is_below_each_child_and_caps_the_children() {
-    use roundtable_core::context::{branch_outline, OUTLINE_MAX};
+    use roundtable_core::protocol::team::prompt::{branch_outline, OUTLINE_MAX};
     let s = folded_session();
     let st = s.state();
     // The root's children: three sections, each with what is below it counted.

@@ -5,8 +5,8 @@ mod engine_common;
 
 use engine_common::*;
 use roundtable_core::engine::Status;
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::TeamSession as Session;
-use roundtable_core::schema::Step;
 
 #[test]
 fn one_prompt_per_step() {

@@ -3,9 +3,9 @@
 //! prompts written once in the file. A deterministic figure, so a test of the target: at most
 //! 9 KB per call on the 6-operative demo session, pretty-printed (37 KB in schema version 1).
 
-use roundtable_core::demo::{self, DemoModel};
 use roundtable_core::engine::ModelRef;
 use roundtable_core::export;
+use roundtable_core::protocol::team::demo::{self, DemoModel};
 use roundtable_core::protocol::team::{SessionConfig, TeamSession};
 use roundtable_core::session::Session;
 

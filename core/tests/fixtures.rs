@@ -12,7 +12,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use roundtable_core::schema::Step;
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::validate::{check_step, validate_step, Known};
 use serde::Deserialize;
 use serde_json::{json, Value};

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use roundtable_core::engine::EventKind;
 use roundtable_core::export;
-use roundtable_core::schema::FinalOutput;
+use roundtable_core::protocol::team::wire::FinalOutput;
 use roundtable_core::session::Session;
 
 /// How many contents and raw answers were found shared; panics on one that is a copy.

@@ -6,10 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use roundtable_core::demo;
 use roundtable_core::engine::{Fix, ModelRef};
 use roundtable_core::live::{CallActivity, RunFacts};
 use roundtable_core::protocol::meeting::MeetingConfig;
+use roundtable_core::protocol::team::demo;
 use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::session::Session;
 

@@ -13,8 +13,8 @@ mod engine_common;
 
 use engine_common::*;
 use roundtable_core::engine::Status;
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session};
-use roundtable_core::schema::Step;
 use serde_json::{json, Value};
 
 /// Every prompt of a session, in order: (round, step, member, user text, system text).

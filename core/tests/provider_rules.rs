@@ -9,9 +9,9 @@ mod bench_common;
 use std::collections::BTreeMap;
 
 use roundtable_core::protocol::team::id_choices;
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::provider_rules::{self, Family};
 use roundtable_core::provider_schema::{self, narrow};
-use roundtable_core::schema::Step;
 use serde_json::Value;
 
 /// Every answer schema's name: the team's steps, then the meeting's answers.

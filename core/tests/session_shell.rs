@@ -2,8 +2,8 @@
 //! a command taken back by rewinding, the timeline, the live words, the open question and the
 //! round's progress — each decided by core so no page re-derives it.
 
-use roundtable_core::demo;
 use roundtable_core::engine::{ModelRef, Usage};
+use roundtable_core::protocol::team::demo;
 use roundtable_core::protocol::team::{Charter, PersonEdit, SessionConfig};
 use roundtable_core::session::{LogError, Session};
 
@@ -183,14 +183,14 @@ fn a_charter_edit_is_held_to_the_charter_limits() {
         },
     };
     let team = s.as_team_mut().unwrap();
-    let max = roundtable_core::schema::limits::OBJECTIVES_MAX;
+    let max = roundtable_core::protocol::team::wire::limits::OBJECTIVES_MAX;
     assert!(team.edit(charter(long(max + 1)), 1).is_err());
     team.edit(charter(long(max)), 1).unwrap();
 }
 
 #[test]
 fn the_prompts_line_diff_is_the_apps_diff_in_reading_order() {
-    use roundtable_core::context::line_diff;
+    use roundtable_core::protocol::team::prompt::line_diff;
     assert_eq!(line_diff("a\nb\nc", "a\nB\nc"), "- b\n+ B");
     // A moved line is a change a reader sees; trailing spaces and blank lines are not.
     assert_eq!(line_diff("x\ny  \n\nz", "y\nz\nx"), "- x\n+ x");

@@ -2,7 +2,7 @@
 //! fixture: rebuilt the way the JS builder does it, each gives back exactly the parsed answer.
 #![allow(clippy::disallowed_methods)] // Tests read their fixture files.
 
-use roundtable_core::schema::Step;
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::validate::tape::{self, key_names};
 use roundtable_core::validate::{check_step_with_tape, Options};
 use serde_json::Value;

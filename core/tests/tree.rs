@@ -2,11 +2,11 @@
 //! and a property test on random operation sequences.
 
 use proptest::prelude::*;
-use roundtable_core::schema::{
-    CollabOutput, CollabType, InitialProduct, NewProduct, ProductPatch, ProductType, TreeOperation,
-};
-use roundtable_core::tree::{
+use roundtable_core::protocol::team::tree::{
     ProductStatus, ProductTree, Tier, TreeError, TreeProblem, VersionDraft, ROOT_ID,
+};
+use roundtable_core::protocol::team::wire::{
+    CollabOutput, CollabType, InitialProduct, NewProduct, ProductPatch, ProductType, TreeOperation,
 };
 
 fn initial(name: &str) -> InitialProduct {
@@ -511,7 +511,7 @@ fn many_initial_products_are_added_in_one_pass_and_a_duplicate_still_refuses_the
 
 #[test]
 fn the_tree_is_at_most_twelve_levels_deep() {
-    use roundtable_core::schema::limits::TREE_DEPTH_MAX;
+    use roundtable_core::protocol::team::wire::limits::TREE_DEPTH_MAX;
     // p1 is at depth 1; a chain of ADDs under it reaches depth TREE_DEPTH_MAX and no further.
     let chain = |n: usize| -> Vec<TreeOperation> {
         (1..=n)

@@ -7,8 +7,8 @@
 #![allow(dead_code, clippy::disallowed_methods)]
 
 use roundtable_core::engine::{ModelRef, Outcome, Status};
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session, TeamState};
-use roundtable_core::schema::Step;
 use serde_json::json;
 
 /// A call due, with its envelope.

@@ -1,15 +1,13 @@
-//! Plays a whole session on the demo model, as the web runner would, for tests, benchmarks and the
-//! ready-made demo sessions shipped with the app.
+//! Plays a session of any kind on its demo model, as the web runner would, for tests, benchmarks
+//! and the ready-made demo sessions shipped with the app.
 //!
-//! The person's side is played too: the one Bootstrap question is answered with its first option.
-//! Time is a counter passed in and advanced by one per command, so a played session is as
+//! The person's side is played too: a question is answered with its first option (or a default
+//! line). Time is a counter passed in and advanced by one per command, so a played session is as
 //! deterministic as the model.
 
 use serde::{Deserialize, Serialize};
 
-use super::DemoModel;
 use crate::engine::{DemoReply, DueCall, Engine, EngineError, Outcome, Protocol, Status, Usage};
-use crate::protocol::team::TeamSession;
 
 /// What happened while playing, for assertions and the benchmark log.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,20 +24,6 @@ pub struct PlayReport {
     pub last_round: u32,
 }
 
-/// The answer's usage as the engine records it.
-impl super::DemoAnswer {
-    /// Usage in the event log's terms (the demo never stops for length).
-    pub fn engine_usage(&self) -> Usage {
-        Usage {
-            schema_form: None,
-            input_tokens: self.usage.prompt_tokens,
-            output_tokens: self.usage.completion_tokens,
-            stopped_for_length: false,
-            cost: None,
-        }
-    }
-}
-
 impl DemoReply {
     /// Usage in the event log's terms (the demo never stops for length).
     pub fn engine_usage(&self) -> Usage {
@@ -51,33 +35,6 @@ impl DemoReply {
             cost: None,
         }
     }
-}
-
-impl From<super::DemoAnswer> for DemoReply {
-    fn from(answer: super::DemoAnswer) -> Self {
-        DemoReply {
-            text: answer.text,
-            finish_reason: answer.finish_reason,
-            prompt_tokens: answer.usage.prompt_tokens,
-            completion_tokens: answer.usage.completion_tokens,
-        }
-    }
-}
-
-/// Runs a team session on `model` until it is done or paused, or `max_calls` answers were given.
-/// `now` is the clock value of the next command; it is advanced by one per command.
-pub fn play(
-    session: &mut TeamSession,
-    model: &DemoModel,
-    now: &mut u64,
-    max_calls: usize,
-) -> Result<PlayReport, EngineError> {
-    play_with(
-        session,
-        |_, call| model.answer_call(call).into(),
-        now,
-        max_calls,
-    )
 }
 
 /// Runs a session of any kind with `answer` as its model (the kind's own demo model:

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::status::Findings;
 use super::{Protocol, Usage};
-use crate::schema::Halt;
+use crate::protocol::team::wire::Halt;
 use crate::validate::Violation;
 
 /// Who speaks in a chat message, as every chat API names it.
@@ -296,6 +296,10 @@ impl<P: Protocol> CallRecord<P> {
         CallResult::word(self.result.as_ref(), self.raw_answer.is_some())
     }
 }
+
+/// The provider name of the built-in demo model: a call to a member on it carries the demo's answer
+/// ([`ModelCall::demo`]), built from the call's envelope, so the runner needs no network.
+pub const DEMO_PROVIDER: &str = "demo";
 
 /// The longest answer asked of a model, in tokens (the request's max output tokens): what bounds
 /// a call's cost before it is made, so the runner asks for no more.

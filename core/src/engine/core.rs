@@ -14,7 +14,7 @@ use super::event::{EngineEdit, Event, EventKind, ForkOrigin};
 use super::status::{Findings, FoldError, PauseReason, Settings, Status};
 use super::Protocol;
 use crate::cost::MemberPrices;
-use crate::schema::{Halt, HaltType};
+use crate::protocol::team::wire::{Halt, HaltType};
 
 /// One member's place in the current step.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

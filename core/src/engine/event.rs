@@ -15,7 +15,7 @@ use super::control::Until;
 use super::status::{Findings, PauseReason, Settings};
 use super::Protocol;
 use crate::cost::MemberPrices;
-use crate::schema::Halt;
+use crate::protocol::team::wire::Halt;
 use crate::validate::Violation;
 
 /// One entry of the log: its position, when it happened (ms, passed in), and what happened.

@@ -31,7 +31,8 @@ use serde::Serialize;
 
 pub use self::call::{
     estimate_messages, estimate_tokens, CallKind, CallRecord, CallResult, ChatRole, DemoReply,
-    DueCall, IdChoice, Message, ModelCall, SchemaForm, StoredCall, MAX_ANSWER_TOKENS,
+    DueCall, IdChoice, Message, ModelCall, SchemaForm, StoredCall, DEMO_PROVIDER,
+    MAX_ANSWER_TOKENS,
 };
 pub use self::control::{RunTarget, Until};
 pub use self::core::{Core, HaltRecord, Slot, StepRecord};
@@ -43,7 +44,7 @@ pub use self::status::{
     Settings, Status,
 };
 
-use crate::schema::Halt;
+use crate::protocol::team::wire::Halt;
 use crate::validate::Violation;
 
 /// What a type must be to travel in events and session files.

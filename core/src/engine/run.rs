@@ -16,7 +16,7 @@ use super::status::{
 };
 use super::{Judgement, Move, Protocol};
 use crate::cost::MemberPrices;
-use crate::schema::HaltType;
+use crate::protocol::team::wire::HaltType;
 use crate::validate::Violation;
 
 /// A session of kind `P`: its event log and the state folded from it.
@@ -130,7 +130,7 @@ impl<P: Protocol> Engine<P> {
                 let on_demo = self
                     .state
                     .model_of(&call.member)
-                    .is_some_and(|m| m.provider == crate::demo::PROVIDER);
+                    .is_some_and(|m| m.provider == super::DEMO_PROVIDER);
                 let demo = on_demo.then(|| {
                     let envelope = self.state.envelope(&call.member);
                     self.state.demo_answer(call, &envelope)

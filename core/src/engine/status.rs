@@ -5,7 +5,7 @@ use thiserror::Error;
 
 use super::control::Until;
 use super::Protocol;
-use crate::schema::Halt;
+use crate::protocol::team::wire::Halt;
 use crate::validate::Violation;
 
 /// Limits of a session; reaching one pauses it with a reason.

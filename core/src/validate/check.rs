@@ -13,8 +13,8 @@ use super::json::{self, Seg, Stop};
 use super::shape::{self, enums, Field, Obj, Ty, Union};
 use super::tape::{self, Emit, NoTape};
 use super::Violation;
-use crate::schema::limits;
-use crate::schema::Step;
+use crate::protocol::team::wire::limits;
+use crate::protocol::team::wire::Step;
 
 /// Deeper nesting than this is refused (as `serde_json` does), so no input can exhaust the stack.
 const MAX_DEPTH: u32 = 128;
@@ -1349,7 +1349,7 @@ pub(crate) fn describe(ty: &Ty) -> String {
 #[cfg(test)]
 mod tests {
     use super::{content_problem, eq_bytes, plainly_text};
-    use crate::schema::limits::CONTENT_MIN;
+    use crate::protocol::team::wire::limits::CONTENT_MIN;
     use proptest::prelude::*;
 
     /// A text as it stands inside a JSON string (escaped, without the quotes), and whether it has

@@ -34,7 +34,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::team::ids::TeamIds;
-use crate::schema::{
+use crate::protocol::team::wire::{
     BootstrapOutput, FinalOutput, InspectionOutput, PeerReviewOutput, PlanAssignOutput,
     PresentationOutput, ReflectOutput, Step, StepAnswer, WireAnswer, WriteOutput,
 };

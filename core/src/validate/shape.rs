@@ -3,7 +3,7 @@
 //! minutes (one object each, [`answer_object`]).
 //!
 //! The tables (`shape/tables.rs`) are generated, not written: `shape_gen.rs` reads the JSON Schema
-//! that [`crate::step_schema`] derives from the serde types of [`crate::schema`], and the team's
+//! that [`crate::protocol::team::answer_schema::step_schema`] derives from the serde types of [`crate::protocol::team::wire`], and the team's
 //! id scope (`protocol/team/ids.rs`: which strings name a product, a version, a collab, a member or
 //! a `new-N`, and which field is a version's content), and writes them out as constants, so that
 //! checking needs no allocation and no `serde_json::Value`; a test regenerates the file and fails
@@ -12,7 +12,7 @@
 //! side, so a fault in the generator shows too. What a schema cannot say is here, marked as such:
 //! which strings are ids (`Ty::Id`, judged by the kind's id scope), that Write content is not JSON ([`Ty::Content`]).
 
-use crate::schema::Step;
+use crate::protocol::team::wire::Step;
 
 #[rustfmt::skip]
 mod tables;
@@ -32,7 +32,7 @@ pub(crate) enum Ty {
     /// A string naming something of the session: the kind's id scope judges it
     /// (`check::IdScope`), by this number, which the kind gives meaning to.
     Id(u8),
-    /// Write `newVersion.content`: at least [`crate::schema::limits::CONTENT_MIN`] chars, and not
+    /// Write `newVersion.content`: at least [`crate::protocol::team::wire::limits::CONTENT_MIN`] chars, and not
     /// JSON.
     Content,
     /// An integer in `min..=max`.
@@ -146,8 +146,8 @@ pub(crate) fn allowed_response_types(step: Step) -> &'static [&'static str] {
 mod tests {
     //! The generated shapes must say exactly what `step_schema(step, Plain)` says.
     use super::*;
-    use crate::schema::limits;
-    use crate::{step_schema, SchemaFlavor};
+    use crate::protocol::team::answer_schema::{step_schema, SchemaFlavor};
+    use crate::protocol::team::wire::limits;
     use serde_json::Value;
 
     /// Follows `$ref` (possibly inside `anyOf [ref, null]`) and reports whether null was allowed.

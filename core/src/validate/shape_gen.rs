@@ -16,9 +16,9 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use crate::protocol::team::answer_schema::{step_schema, SchemaFlavor};
 use crate::protocol::team::ids::{IdKind, CONTENT_FIELDS, ID_FIELDS};
-use crate::schema::Step;
-use crate::{step_schema, SchemaFlavor};
+use crate::protocol::team::wire::Step;
 
 /// The generated Rust text of `shape/tables.rs`.
 pub(crate) fn generate() -> String {
@@ -103,7 +103,7 @@ pub(crate) fn generate() -> String {
         );
     }
     out.push_str("\n/// The object a `final_output` answer of `step` must be.\n");
-    out.push_str("pub(super) fn final_output(step: crate::schema::Step) -> &'static Obj {\n    use crate::schema::Step;\n    match step {\n");
+    out.push_str("pub(super) fn final_output(step: crate::protocol::team::wire::Step) -> &'static Obj {\n    use crate::protocol::team::wire::Step;\n    match step {\n");
     for (step, _) in &schemas {
         let _ = writeln!(
             out,

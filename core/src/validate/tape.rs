@@ -25,7 +25,7 @@
 use std::sync::OnceLock;
 
 use super::shape::{self, Obj, Ty};
-use crate::schema::Step;
+use crate::protocol::team::wire::Step;
 
 /// Tag of an object: `OBJECT n`, then `n` × (key id, value).
 pub const OBJECT: u32 = 1;

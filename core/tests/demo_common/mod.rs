@@ -2,9 +2,9 @@
 //! to done on the demo model, answering the chair's question or remarking as a person would.
 #![allow(dead_code)]
 
-use roundtable_core::demo;
 use roundtable_core::engine::ModelRef;
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingEdit};
+use roundtable_core::protocol::team::demo;
 use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::session::Session;
 

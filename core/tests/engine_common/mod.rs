@@ -4,14 +4,14 @@
 
 use std::collections::BTreeSet;
 
-use roundtable_core::demo::DemoModel;
 use roundtable_core::engine::StoredCall;
 use roundtable_core::engine::Usage;
+use roundtable_core::protocol::team::demo::DemoModel;
 pub type ModelCall = roundtable_core::engine::DueCall<roundtable_core::protocol::team::TeamState>;
 use roundtable_core::engine::{ModelRef, Outcome, Status};
+use roundtable_core::protocol::team::tree::{ProductStatus, ProductTree, ROOT_ID};
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session};
-use roundtable_core::schema::Step;
-use roundtable_core::tree::{ProductStatus, ProductTree, ROOT_ID};
 use serde_json::json;
 
 /// A demo model reference.

@@ -2,9 +2,9 @@
 //! decoder over recorded payloads cut at random chunk boundaries, faults included.
 
 use proptest::prelude::*;
-use roundtable_core::json_schema::{step_schema, SchemaFlavor};
+use roundtable_core::protocol::team::answer_schema::{step_schema, SchemaFlavor};
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::{ChatRole, Message};
-use roundtable_core::Step;
 use serde_json::{json, Value};
 
 use super::{

@@ -90,7 +90,7 @@ fn whole(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_string();
     }
-    format!("{}…", crate::demo::topics::cut_at_word(text, max - 1))
+    format!("{}…", crate::text::cut_at_word(text, max - 1))
 }
 
 /// The choices the meeting decides between: those the agenda lists after a colon ("…: email,
@@ -343,7 +343,7 @@ fn quoted(text: &str) -> String {
     if t.chars().count() <= 240 {
         return format!("“{t}”");
     }
-    format!("“{}…”", crate::demo::topics::cut_at_word(t, 239))
+    format!("“{}…”", crate::text::cut_at_word(t, 239))
 }
 
 /// The person's remark made since `env.me` last spoke, if any: the speaker answers it first.

@@ -540,7 +540,7 @@ impl Protocol for MeetingState {
                     return Err(format!("there is no attendee {}", change.member));
                 }
                 change
-                    .problem(crate::schema::limits::PERSONA_MAX)
+                    .problem(crate::protocol::team::wire::limits::PERSONA_MAX)
                     .map_or(Ok(()), Err)
             }
         }

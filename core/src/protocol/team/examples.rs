@@ -6,8 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::context::Envelope;
-use crate::schema::{
+use crate::protocol::team::prompt::Envelope;
+use crate::protocol::team::tree::ROOT_ID;
+use crate::protocol::team::wire::{
     AcceptanceDecision, AssignmentOutput, BootstrapOutput, BootstrapThinking, CollabOutput,
     CollabType, Directive, DodStatus, FeedbackAction, FeedbackResponse, Finding, FindingCategory,
     InitialProduct, Inspection, InspectionAssessment, InspectionOutput, NewProduct, NewVersion,
@@ -16,7 +17,6 @@ use crate::schema::{
     RemarkType, Review, ReviewAssessment, Step, TreeOperation, WireAnswer, WriteOutput,
     WrittenVersion,
 };
-use crate::tree::ROOT_ID;
 
 use super::config::TeamRole;
 
@@ -303,7 +303,7 @@ fn add() -> TreeOperation {
 
 /// PlanAssign: the listed products still to do (not accepted, not the one the example accepts),
 /// pending first: the example assigns them rather than adding a placeholder.
-fn still_to_do(env: &Envelope) -> Vec<&crate::tree::ProductView> {
+fn still_to_do(env: &Envelope) -> Vec<&crate::protocol::team::tree::ProductView> {
     let accepted_now = env
         .awaiting_acceptance
         .first()

@@ -2,7 +2,7 @@
 //! product, a version, a collab, a member, a `new-N` of the same answer), and which field is a
 //! version's content, which the validator holds to rules a JSON Schema cannot say.
 //!
-//! The shapes themselves come from the serde types (`crate::schema`) through their JSON Schema;
+//! The shapes themselves come from the serde types (`crate::protocol::team::wire`) through their JSON Schema;
 //! the validator's tables are generated from that schema plus this scope
 //! (`crate::validate::shape`), so a field's type, limits and optionality are written once, on the
 //! type. Each entry is `(schema definition, field, what the string names)`; for a list of ids the

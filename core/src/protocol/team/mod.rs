@@ -11,9 +11,14 @@
 //! with nobody to act are skipped. A `halt done` (or the person's wrap-up) ends the rounds and the
 //! envoy (or the chair) presents.
 
+pub mod answer_schema;
 pub mod config;
+pub mod demo;
 pub mod examples;
 pub(crate) mod ids;
+pub mod prompt;
+pub mod tree;
+pub mod wire;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -21,20 +26,21 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 pub use self::config::{Charter, ConfigError, Member, SessionConfig, TeamRole};
-use crate::context::{
-    self, ActivityItem, ActivityKind, AssessmentView, ContextSlice, Envelope, ReflectionView,
-    RemarkView,
+use self::prompt::{
+    ActivityItem, ActivityKind, AssessmentView, ContextSlice, Envelope, ReflectionView, RemarkView,
 };
 use crate::engine::{
     CallRecord, ChatRole, Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError,
     IdChoice, Judgement, MemberChange, Message, ModelRef, Move, Protocol, Settings, StoredCall,
 };
-use crate::schema::{
+use crate::protocol::team::tree::{
+    ProductStatus, ProductTree, TreeError, TreeProblem, VersionDraft, ROOT_ID,
+};
+use crate::protocol::team::wire::{
     AttachedContext, CollabOutput, ContextNeed, ContextRequest, Directive, FinalOutput, HaltType,
     OperativeDomain, PresentationMessage, RemarkOutput, Step, StepAnswer, TreeOperation,
 };
 use crate::text::{cut, one_line, wire_word};
-use crate::tree::{ProductStatus, ProductTree, TreeError, TreeProblem, VersionDraft, ROOT_ID};
 use crate::validate::{self, Known, Report, Violation};
 
 /// A team session: the engine driving the team protocol.
@@ -568,7 +574,7 @@ impl TeamState {
     /// [`TeamState::apply_output`] never stops halfway (the engine takes no copy to put back).
     /// Bootstrap and PlanAssign are all-or-nothing on their own (Bootstrap's products go in
     /// together or not at all; PlanAssign's tree changes, whose later parts depend on the
-    /// earlier, are undone from a [`crate::tree::Mark`] when one fails); a Presentation changes
+    /// earlier, are undone from a [`crate::protocol::team::tree::Mark`] when one fails); a Presentation changes
     /// nothing that can refuse.
     fn check_applies(&self, member: &str, output: &FinalOutput) -> Result<(), FoldError> {
         let collabs = match output {
@@ -954,7 +960,7 @@ fn plan_tree(
     member: &str,
     round: u32,
     step: Step,
-    p: &crate::schema::PlanAssignOutput,
+    p: &crate::protocol::team::wire::PlanAssignOutput,
     changes: &mut Vec<(ActivityKind, String)>,
 ) -> Result<(Vec<Assignment>, Vec<Written>), FoldError> {
     use ActivityKind as K;
@@ -1044,19 +1050,19 @@ fn plan_tree(
     Ok((new_assignments, new_written))
 }
 
-fn dod_in_words(s: crate::schema::DodStatus) -> &'static str {
+fn dod_in_words(s: crate::protocol::team::wire::DodStatus) -> &'static str {
     match s {
-        crate::schema::DodStatus::Met => "met",
-        crate::schema::DodStatus::PartiallyMet => "partly met",
-        crate::schema::DodStatus::NotMet => "not met yet",
+        crate::protocol::team::wire::DodStatus::Met => "met",
+        crate::protocol::team::wire::DodStatus::PartiallyMet => "partly met",
+        crate::protocol::team::wire::DodStatus::NotMet => "not met yet",
     }
 }
 
-fn dod_word(s: crate::schema::DodStatus) -> &'static str {
+fn dod_word(s: crate::protocol::team::wire::DodStatus) -> &'static str {
     match s {
-        crate::schema::DodStatus::Met => "met",
-        crate::schema::DodStatus::PartiallyMet => "partially_met",
-        crate::schema::DodStatus::NotMet => "not_met",
+        crate::protocol::team::wire::DodStatus::Met => "met",
+        crate::protocol::team::wire::DodStatus::PartiallyMet => "partially_met",
+        crate::protocol::team::wire::DodStatus::NotMet => "not_met",
     }
 }
 
@@ -1194,11 +1200,11 @@ impl Protocol for TeamState {
     }
 
     fn envelope(&self, member: &str) -> Envelope {
-        context::build_envelope(self, member, self.step_now())
+        prompt::build_envelope(self, member, self.step_now())
     }
 
     fn first_messages(&self, envelope: &Envelope) -> Vec<Message> {
-        let prompt = context::render_prompt(envelope);
+        let prompt = prompt::render_prompt(envelope);
         vec![
             Message::new(ChatRole::System, prompt.system),
             Message::new(ChatRole::User, prompt.user),
@@ -1277,7 +1283,7 @@ impl Protocol for TeamState {
         left: u32,
     ) -> (Vec<ContextSlice>, String) {
         let slices = serve_context(self, member, ask);
-        let follow_up = context::follow_up_text(self.step_now(), &slices, left);
+        let follow_up = prompt::follow_up_text(self.step_now(), &slices, left);
         (slices, follow_up)
     }
 
@@ -1337,9 +1343,12 @@ impl Protocol for TeamState {
 
     fn demo_answer(&self, call: &StoredCall<TeamState>, envelope: &Envelope) -> DemoReply {
         let model = self.model_of(&call.member).map_or("", |m| m.model.as_str());
-        crate::demo::DemoModel::variant(crate::demo::rng::fnv1a(self.request.as_bytes()), model)
-            .answer_to(call, envelope)
-            .into()
+        crate::protocol::team::demo::DemoModel::variant(
+            crate::demo::rng::fnv1a(self.request.as_bytes()),
+            model,
+        )
+        .answer_to(call, envelope)
+        .into()
     }
 }
 
@@ -1434,7 +1443,7 @@ pub fn report_of(step: Step, findings: &Findings) -> Report {
 }
 
 /// `member`'s assignments of this round in the order the chair gave them: a Write call lists
-/// (and requires) the first [`context::ASSIGNED_LISTED_MAX`].
+/// (and requires) the first [`prompt::ASSIGNED_LISTED_MAX`].
 pub fn write_assignments<'a>(s: &'a TeamState, member: &str) -> Vec<&'a Assignment> {
     s.assignments_of_round(s.core.round)
         .filter(|a| a.assignee == member)
@@ -1443,7 +1452,10 @@ pub fn write_assignments<'a>(s: &'a TeamState, member: &str) -> Vec<&'a Assignme
 
 /// The fields of `step`'s final output (from its committed schema), in schema order.
 fn final_fields(step: Step) -> Vec<String> {
-    let schema = crate::json_schema::step_schema(step, crate::json_schema::SchemaFlavor::Plain);
+    let schema = crate::protocol::team::answer_schema::step_schema(
+        step,
+        crate::protocol::team::answer_schema::SchemaFlavor::Plain,
+    );
     let branch = schema["oneOf"]
         .as_array()
         .into_iter()
@@ -1521,7 +1533,7 @@ fn tree_refused(error: TreeError) -> FoldError {
 pub fn check_edit(s: &TeamState, edit: &PersonEdit) -> Result<(), String> {
     match edit {
         PersonEdit::Charter { charter } => {
-            use crate::schema::limits::{MISSION_MAX, OBJECTIVES_MAX};
+            use crate::protocol::team::wire::limits::{MISSION_MAX, OBJECTIVES_MAX};
             if charter.mission.chars().count() > MISSION_MAX {
                 return Err(format!(
                     "the mission is longer than {MISSION_MAX} characters"
@@ -1559,7 +1571,7 @@ pub fn check_edit(s: &TeamState, edit: &PersonEdit) -> Result<(), String> {
                 return Err(format!("there is no member {}", change.member));
             }
             change
-                .problem(crate::schema::limits::PERSONA_MAX)
+                .problem(crate::protocol::team::wire::limits::PERSONA_MAX)
                 .map_or(Ok(()), Err)
         }
     }
@@ -1712,7 +1724,7 @@ pub fn check_output(
                     &a.assignee,
                     &mut errors,
                 );
-                if a.product_id == crate::tree::ROOT_ID {
+                if a.product_id == crate::protocol::team::tree::ROOT_ID {
                     errors.push(violation(
                         format!("/assignments/{i}/productId"),
                         format!(
@@ -1809,7 +1821,7 @@ pub fn check_output(
             // What the call listed is what it must write; any other assignment may be written.
             let listed: Vec<&str> = write_assignments(s, member)
                 .into_iter()
-                .take(context::ASSIGNED_LISTED_MAX)
+                .take(prompt::ASSIGNED_LISTED_MAX)
                 .map(|a| a.product_id.as_str())
                 .collect();
             let mut seen = BTreeSet::new();
@@ -2121,7 +2133,7 @@ pub fn serve_context(
                         // The branch first, one line per child with what is below it counted,
                         // so a branch folded in the prompt opens level by level.
                         let mut parts = Vec::new();
-                        let outline = context::branch_outline(s, member, &p.id);
+                        let outline = prompt::branch_outline(s, member, &p.id);
                         if !outline.is_empty() {
                             parts.push(format!("Below {} \"{}\":\n{outline}", p.id, p.name));
                         }

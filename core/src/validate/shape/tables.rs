@@ -381,8 +381,8 @@ pub(super) static ANSWER_REQUEST_CONTEXT: Obj = Obj {
 };
 
 /// The object a `final_output` answer of `step` must be.
-pub(super) fn final_output(step: crate::schema::Step) -> &'static Obj {
-    use crate::schema::Step;
+pub(super) fn final_output(step: crate::protocol::team::wire::Step) -> &'static Obj {
+    use crate::protocol::team::wire::Step;
     match step {
         Step::Bootstrap => &BOOTSTRAP_FINAL,
         Step::Reflect => &REFLECT_FINAL,

@@ -4,10 +4,10 @@
 
 use leptos::prelude::*;
 use roundtable_core::diff::{diff_lines, DiffLine};
+use roundtable_core::protocol::team::tree::{Collab, Product, ProductTree, Version};
+use roundtable_core::protocol::team::wire::{CollabType, ProductType};
 use roundtable_core::protocol::team::PersonEdit;
-use roundtable_core::schema::{CollabType, ProductType};
 use roundtable_core::session::Session;
-use roundtable_core::tree::{Collab, Product, ProductTree, Version};
 
 use super::{edit_team, ViewMemo};
 use crate::app::app_state;

@@ -10,7 +10,8 @@
 use super::facts::Facts;
 use super::input::{DemoCollab, DemoInput, DemoProduct};
 use super::rng::SplitMix64;
-use super::topics::{self, cut_at_word, ProductTemplate, Topic};
+use super::topics::{self, ProductTemplate, Topic};
+use crate::text::cut_at_word;
 
 /// What one call's answer is built from.
 pub(crate) struct Ctx<'a> {
@@ -586,7 +587,7 @@ impl<'a> Ctx<'a> {
             // An endorsement asks for no change: only the points that did are "taken in".
             for c in feedback
                 .iter()
-                .filter(|c| c.collab_type != crate::schema::CollabType::Endorsement)
+                .filter(|c| c.collab_type != crate::protocol::team::wire::CollabType::Endorsement)
                 .take(3)
             {
                 out.push_str(&format!(

@@ -4,7 +4,7 @@
 //! the spec spells them (`ADD`, `needs_revision`, `full_content`). Every limit of the spec is a named
 //! constant in [`limits`] so that the validator, the JSON Schemas and the prompts quote the same
 //! numbers. The types derive `serde` (to read a validated answer and to write events) and `schemars`
-//! (to hand providers a JSON Schema of each step); see [`crate::step_schema`].
+//! (to hand providers a JSON Schema of each step); see [`crate::protocol::team::answer_schema::step_schema`].
 
 use std::collections::BTreeMap;
 
@@ -870,7 +870,7 @@ pub struct PresentationOutput {
 
 /// The wire shape of one step's answer: `responseType` tags which of the three it is. Steps that may
 /// not halt still parse a halt here; the validator refuses it with a clear message and the JSON
-/// Schema of such a step drops the branch (see [`crate::step_schema`]).
+/// Schema of such a step drops the branch (see crate::step_schema).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "responseType", rename_all = "snake_case")]
 pub enum WireAnswer<F> {

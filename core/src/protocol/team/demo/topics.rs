@@ -6,6 +6,8 @@
 //! chair lists — so that a first-time visitor watching the demo sees work that is about
 //! *their* request. `{subject}` in the texts is replaced by the request's subject.
 
+use crate::text::cut_at_word;
+
 /// The kinds of request the demo recognises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TopicKind {
@@ -391,23 +393,6 @@ fn first_sentence(text: &str) -> &str {
         .map(|(i, _)| i)
         .unwrap_or(text.len());
     text[..end].trim()
-}
-
-/// At most `max` chars, cut at the last space before the limit when there is one.
-pub fn cut_at_word(text: &str, max: usize) -> &str {
-    if text.chars().count() <= max {
-        return text;
-    }
-    let byte_end = text
-        .char_indices()
-        .nth(max)
-        .map(|(i, _)| i)
-        .unwrap_or(text.len());
-    let head = &text[..byte_end];
-    match head.rfind(' ') {
-        Some(i) if i > max / 2 => head[..i].trim_end(),
-        _ => head,
-    }
 }
 
 /// Replaces `{subject}` in a template.

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::input::DemoInput;
 use super::rng::SplitMix64;
-use crate::schema::{FinalOutput, Step};
+use crate::protocol::team::wire::{FinalOutput, Step};
 
 /// On average one answer in this many carries a mistake.
 pub const MISTAKE_ONE_IN: u64 = 7;
@@ -114,7 +114,7 @@ fn long_summary(out: &mut FinalOutput) -> bool {
         return false;
     };
     c.shortest_summary = format!("{}{}", c.shortest_summary.trim_end_matches('.'), LONG_TAIL);
-    c.shortest_summary.chars().count() > crate::schema::limits::COLLAB_SUMMARY_MAX
+    c.shortest_summary.chars().count() > crate::protocol::team::wire::limits::COLLAB_SUMMARY_MAX
 }
 
 /// A product id the session does not know.

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use super::compose::{clip, dod_gap, quote, Ctx};
 use super::input::{DemoProduct, DemoRole, Verdict};
 use super::Draft;
-use crate::schema::{
+use crate::protocol::team::wire::{
     AcceptanceDecision, AssignmentOutput, AttachedContext, AttachmentPart, BootstrapOutput,
     BootstrapThinking, Directive, FinalOutput, Halt, HaltType, InitialProduct, NewProduct,
     OperativeDomain, PlanAssignOutput, PlanThinking, PresentationMessage, PresentationOutput,
@@ -155,7 +155,7 @@ pub(crate) fn bootstrap(cx: &mut Ctx) -> Draft {
         },
         mission,
         objectives: cx.fill(cx.topic.objectives),
-        constraints: clip(&constraints, crate::schema::limits::OBJECTIVES_MAX),
+        constraints: clip(&constraints, crate::protocol::team::wire::limits::OBJECTIVES_MAX),
         personas,
         operative_domains: domains,
         initial_products: initial,

@@ -9,7 +9,7 @@
 use super::compose::{clip, Ctx};
 use super::input::{DemoCollab, DemoProduct, Verdict, VersionRef};
 use super::Draft;
-use crate::schema::{
+use crate::protocol::team::wire::{
     CollabOutput, CollabType, ContextNeed, ContextRequest, DodStatus, FeedbackAction,
     FeedbackResponse, FinalOutput, Finding, FindingCategory, Inspection, InspectionAssessment,
     InspectionOutput, NewVersion, PeerReviewOutput, ReflectOutput, Reflection, RemarkOutput,
@@ -39,7 +39,10 @@ fn received_on<'a>(cx: &Ctx<'a>, product_id: &str) -> Vec<&'a DemoCollab> {
 
 /// A one-line summary within the schema's limit.
 fn summary(text: String) -> String {
-    clip(&text, crate::schema::limits::COLLAB_SUMMARY_MAX)
+    clip(
+        &text,
+        crate::protocol::team::wire::limits::COLLAB_SUMMARY_MAX,
+    )
 }
 
 /// Reflect: where each product written last round stands and what happens to each collab.
@@ -230,7 +233,7 @@ pub(crate) fn write(cx: &mut Ctx) -> Draft {
                 fallback = DemoProduct {
                     id: id.clone(),
                     name: format!("Product {id}"),
-                    product_type: crate::schema::ProductType::Content,
+                    product_type: crate::protocol::team::wire::ProductType::Content,
                     parent_id: None,
                     owner: Some(me.to_string()),
                     dod: String::new(),
@@ -276,7 +279,10 @@ pub(crate) fn write(cx: &mut Ctx) -> Draft {
         versions.push(WrittenVersion {
             product_id: id.clone(),
             new_version: NewVersion {
-                content_title: clip(&title, crate::schema::limits::CONTENT_TITLE_MAX),
+                content_title: clip(
+                    &title,
+                    crate::protocol::team::wire::limits::CONTENT_TITLE_MAX,
+                ),
                 content: content.into(),
                 change_summary: change,
             },

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::schema::{CollabType, ProductType, Step};
+use crate::protocol::team::wire::{CollabType, ProductType, Step};
 
 /// A member's place in the team, as far as the demo needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

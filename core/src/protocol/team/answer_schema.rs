@@ -1,6 +1,6 @@
 //! A JSON Schema of each step's answer, for providers that constrain their output with one.
 //!
-//! Two flavours: [`SchemaFlavor::Plain`] is the schema `schemars` derives from [`crate::schema`],
+//! Two flavours: [`SchemaFlavor::Plain`] is the schema `schemars` derives from [`crate::protocol::team::wire`],
 //! with the halt branch dropped on steps that may not halt; [`SchemaFlavor::OpenAiStrict`] is
 //! [`crate::provider_schema::openai_strict`] of it: the form OpenAI's strict structured outputs
 //! accept (an object at the root, every property required, optional ones nullable,
@@ -15,19 +15,11 @@
 use schemars::{generate::SchemaSettings, JsonSchema};
 use serde_json::{json, Map, Value};
 
-use crate::schema::{
+use crate::protocol::team::wire::{
     limits, BootstrapOutput, InspectionOutput, PeerReviewOutput, PlanAssignOutput,
     PresentationOutput, ReflectOutput, Step, WireAnswer, WriteOutput,
 };
-
-/// Which dialect of JSON Schema to produce.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SchemaFlavor {
-    /// Draft 2020-12 as `schemars` writes it; optional fields may be absent.
-    Plain,
-    /// OpenAI strict mode: all properties required, optional ones nullable, no extra properties.
-    OpenAiStrict,
-}
+pub use crate::provider_schema::SchemaFlavor;
 
 /// The JSON Schema of `step`'s answer in the given flavour, as providers and JS callers get it.
 pub fn step_schema(step: Step, flavor: SchemaFlavor) -> Value {
@@ -40,9 +32,11 @@ pub fn step_schema_text(step: Step, flavor: SchemaFlavor) -> &'static str {
     macro_rules! file {
         ($name:literal) => {
             match flavor {
-                SchemaFlavor::Plain => include_str!(concat!("../schemas/", $name, ".plain.json")),
+                SchemaFlavor::Plain => {
+                    include_str!(concat!("../../../schemas/", $name, ".plain.json"))
+                }
                 SchemaFlavor::OpenAiStrict => {
-                    include_str!(concat!("../schemas/", $name, ".strict.json"))
+                    include_str!(concat!("../../../schemas/", $name, ".strict.json"))
                 }
             }
         };

@@ -17,8 +17,8 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::schema::limits;
-use crate::schema::{
+use crate::protocol::team::wire::limits;
+use crate::protocol::team::wire::{
     CollabOutput, CollabType, Directive, InitialProduct, ProductPatch, ProductType, TreeOperation,
 };
 use crate::text::{one_line, wire_word, Text};

@@ -4,10 +4,10 @@
 
 use super::input::{DemoCollab, DemoInput, DemoMember, DemoProduct, DemoRole, Verdict, VersionRef};
 use super::{DemoAnswer, DemoModel};
-use crate::context::{AssessmentView, Envelope};
 use crate::engine::{CallKind, DueCall, StoredCall};
+use crate::protocol::team::prompt::{AssessmentView, Envelope};
+use crate::protocol::team::wire::{CollabType, HaltType, Step};
 use crate::protocol::team::TeamState;
-use crate::schema::{CollabType, HaltType, Step};
 
 impl DemoModel {
     /// The answer to an engine call: what the runner submits under `call.id`. Usage reports the
@@ -42,7 +42,7 @@ fn input_from(call: &StoredCall<TeamState>, env: &Envelope) -> DemoInput {
         .person_answers
         .iter()
         .any(|a| a.halt_type == HaltType::Question);
-    let refs = |list: &[crate::context::VersionRef]| {
+    let refs = |list: &[crate::protocol::team::prompt::VersionRef]| {
         list.iter()
             .map(|r| VersionRef {
                 product_id: r.product_id.clone(),

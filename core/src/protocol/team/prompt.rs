@@ -18,7 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::schema::{
+use crate::protocol::team::wire::{
     AttachmentPart, ContextNeed, Directive, FeedbackResponse, HaltType, InspectionAssessment,
     OperativeDomain, ReviewAssessment, Step,
 };
@@ -611,11 +611,13 @@ pub struct KnownIds {
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
+use crate::protocol::team::tree::{
+    render_views, Folded, Product, ProductStatus, ProductView, Tier, VersionView,
+};
+use crate::protocol::team::wire::limits;
 use crate::protocol::team::Member;
 use crate::protocol::team::TeamState;
-use crate::schema::limits;
 use crate::text::{cut, one_line, wire_word};
-use crate::tree::{render_views, Folded, Product, ProductStatus, ProductView, Tier, VersionView};
 
 /// How many activity lines (each a group of one member's lines of one kind), collabs, remarks
 /// and answers to collabs a prompt carries at most; the rest is counted, never dropped silently.
@@ -1055,7 +1057,10 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
 
     let mut owned: HashMap<&str, (usize, usize)> = HashMap::new();
     // The root is the whole project, not a piece of work: it counts for nobody.
-    for (_, p) in live.iter().filter(|(_, p)| p.id != crate::tree::ROOT_ID) {
+    for (_, p) in live
+        .iter()
+        .filter(|(_, p)| p.id != crate::protocol::team::tree::ROOT_ID)
+    {
         if let Some(o) = p.owner.as_deref() {
             let e = owned.entry(o).or_default();
             e.0 += 1;
@@ -1253,7 +1258,7 @@ fn focus<'a>(
             out.extend(
                 products()
                     .filter(|p| {
-                        p.id != crate::tree::ROOT_ID
+                        p.id != crate::protocol::team::tree::ROOT_ID
                             && !has_children.contains(p.id.as_str())
                             && (p.status == ProductStatus::Pending
                                 || p.assignee.is_none() && p.status != ProductStatus::Accepted)
@@ -1281,7 +1286,7 @@ fn focus<'a>(
         _ => {
             let own = most_recent(
                 products().filter(|p| {
-                    p.id != crate::tree::ROOT_ID
+                    p.id != crate::protocol::team::tree::ROOT_ID
                         && (p.owner.as_deref() == Some(member_id)
                             || p.assignee.as_deref() == Some(member_id))
                 }),
@@ -1498,7 +1503,7 @@ fn version_ref(s: &TeamState, product_id: &str, version_id: &str) -> Option<Vers
     })
 }
 
-fn collab_view(c: &crate::tree::Collab) -> CollabView {
+fn collab_view(c: &crate::protocol::team::tree::Collab) -> CollabView {
     CollabView {
         id: c.id.clone(),
         author: c.author.clone(),
@@ -2670,5 +2675,5 @@ pub fn follow_up_text(step: Step, slices: &[ContextSlice], left: u32) -> String 
 }
 
 #[cfg(test)]
-#[path = "context_tests.rs"]
+#[path = "prompt_tests.rs"]
 mod tests;
