@@ -55,10 +55,10 @@ fn main() {
             EventKind::AnswerReceived { call_id, raw, .. } => {
                 raws.insert(call_id.clone(), raw.clone());
             }
-            EventKind::HaltRaised { call_id, halt, .. }
-                if whole
-                    && halt.halt_type == roundtable_core::protocol::team::wire::HaltType::Done =>
-            {
+            EventKind::RoundsEnded {
+                call_id: Some(call_id),
+                ..
+            } if whole => {
                 let (member, step) = &calls[call_id];
                 answers.push(serde_json::json!({
                     "member": member,

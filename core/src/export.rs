@@ -560,7 +560,12 @@ impl CheckedFile<'_> {
             &self.events
         };
         let kind_events = match self.kind {
-            Kind::Team => KindEvents::Team(events(text)?),
+            Kind::Team => KindEvents::Team(
+                match crate::protocol::team::migrate::done_halts_in_array(text) {
+                    Some(migrated) => events(&migrated)?,
+                    None => events(text)?,
+                },
+            ),
             Kind::Meeting => KindEvents::Meeting(events(text)?),
         };
         Ok(ReadFile {

@@ -290,6 +290,16 @@ impl Session {
         each!(self, s => s.answer_halt(answer, now))
     }
 
+    /// The person's word on the oldest open ask: an answer, or a verdict on an approval
+    /// ([`crate::engine::Engine::reply`]).
+    pub fn reply(
+        &mut self,
+        reply: crate::engine::PersonReply,
+        now: u64,
+    ) -> Result<(), EngineError> {
+        each!(self, s => s.reply(None, reply.clone(), now))
+    }
+
     /// A provider call failed for good: the session pauses with the error and where to fix it
     /// ([`crate::engine::Engine::fail_call`]).
     pub fn fail_call(
@@ -444,9 +454,13 @@ impl Session {
         })?;
         let name = head.kind.kind;
         match Kind::from_name(&name).ok_or(LogError::UnknownKind(name))? {
-            Kind::Team => Ok(Session::Team(crate::engine::Engine::replay(&decode(
-                events,
-            )?)?)),
+            Kind::Team => {
+                let events = match crate::protocol::team::migrate::done_halts(events) {
+                    Some(migrated) => decode(&migrated)?,
+                    None => decode(events)?,
+                };
+                Ok(Session::Team(crate::engine::Engine::replay(&events)?))
+            }
             Kind::Meeting => Ok(Session::Meeting(crate::engine::Engine::replay(&decode(
                 events,
             )?)?)),
@@ -484,9 +498,8 @@ impl Session {
         }
     }
 
-    /// The open question to the person, if one is open: who asked, and the halt (its message and
-    /// options).
-    pub fn question(&self) -> Option<(&str, &crate::protocol::team::wire::Halt)> {
+    /// The oldest open question or approval to the person, if one is open: who asked, and what.
+    pub fn question(&self) -> Option<(&str, &crate::engine::PersonAsk)> {
         each!(self, s => match s.status() {
             Status::AwaitingPerson { asked_by, halt } => Some((asked_by.as_str(), halt)),
             _ => None,
@@ -607,8 +620,13 @@ pub enum ResultView {
     },
     /// A halt.
     Halted {
-        /// The halt.
-        halt: crate::protocol::team::wire::Halt,
+        /// What was put to the person.
+        halt: crate::engine::PersonAsk,
+    },
+    /// The kind judged the answer to end the rounds.
+    Ended {
+        /// The member's words.
+        message: String,
     },
     /// Superseded before an answer came.
     Superseded,
@@ -650,6 +668,9 @@ fn call_view_of<P: Protocol>(core: &crate::engine::Core<P>, id: &str) -> Option<
                 slices: P::served_lines(slices),
             },
             CallResult::Halted { halt } => ResultView::Halted { halt: halt.clone() },
+            CallResult::Ended { message } => ResultView::Ended {
+                message: message.clone(),
+            },
             CallResult::Superseded => ResultView::Superseded,
         }),
         failed: rec.failed.as_ref().map(|e| {
@@ -818,7 +839,7 @@ fn event_line<P: Protocol>(e: &Event<P>) -> String {
             call_id, reason, ..
         } => format!("{name} {call_id}: {reason}"),
         EventKind::HaltRaised { call_id, halt, .. } => {
-            format!("{name} {call_id} {:?}", halt.halt_type)
+            format!("{name} {call_id} {}", halt.word())
         }
         EventKind::Paused { reason } => format!(
             "{name} {}",
@@ -827,7 +848,7 @@ fn event_line<P: Protocol>(e: &Event<P>) -> String {
                 .and_then(|v| v.get("reason").and_then(|r| r.as_str()).map(str::to_string))
                 .unwrap_or_default()
         ),
-        EventKind::RoundsEnded { by } => format!("{name} by {by}"),
+        EventKind::RoundsEnded { by, .. } => format!("{name} by {by}"),
         _ => name.to_string(),
     }
 }

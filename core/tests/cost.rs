@@ -57,9 +57,9 @@ fn play(s: &mut Session, now: &mut u64, max: usize) -> usize {
         *now += 1;
         if let Some((_, halt)) = s.question() {
             let answer = halt
-                .options
-                .as_ref()
-                .and_then(|o| o.first().cloned())
+                .options()
+                .first()
+                .cloned()
                 .unwrap_or_else(|| "Go ahead.".into());
             s.answer_halt(&answer, *now).unwrap();
             continue;

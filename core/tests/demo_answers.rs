@@ -71,13 +71,13 @@ fn play_team(case: &Case) -> Team {
     for _ in 0..3_000 {
         now += 1;
         if let Some((_, halt)) = s.question() {
-            let options = halt.options.clone().unwrap_or_default();
+            let options = halt.options().to_vec();
             answer = case
                 .answer
                 .clone()
                 .or_else(|| options.first().cloned())
                 .unwrap_or_else(|| "Go ahead.".into());
-            question = Some((halt.message.clone(), options));
+            question = Some((halt.message().to_string(), options));
             s.answer_halt(&answer, now).unwrap();
         } else if s.is_running() {
             for call in s.next_calls() {

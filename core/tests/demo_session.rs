@@ -85,7 +85,7 @@ fn drive(s: &mut Session, model: &DemoModel) -> Seen {
             Status::AwaitingPerson { halt, asked_by } => {
                 assert_eq!(asked_by, "chair");
                 seen.questions += 1;
-                let first = halt.options.unwrap()[0].clone();
+                let first = halt.options()[0].clone();
                 s.answer_halt(&first, now).unwrap();
             }
             Status::Done => return seen,

@@ -232,12 +232,11 @@ fn the_chair_asks_only_what_the_request_left_open_and_the_helpers_named_do_the_w
         }
     }
     let (_, halt) = launch.question().expect("the chair asks");
-    assert!(halt.message.contains("go/no-go"), "{}", halt.message);
-    let options = halt.options.clone().unwrap_or_default().join(" | ");
+    assert!(halt.message().contains("go/no-go"), "{}", halt.message());
+    let options = halt.options().join(" | ");
     assert!(
-        halt.options
+        halt.options()
             .iter()
-            .flatten()
             .all(|o| o.contains("success") && !o.contains("£")),
         "each choice answers what is asked, not what the request said: {options}"
     );

@@ -26,9 +26,9 @@ fn play(s: &mut Session, now: &mut u64, stop: impl Fn(&Session) -> bool) {
         *now += 1;
         if let Some((_, halt)) = s.question() {
             let answer = halt
-                .options
-                .as_ref()
-                .and_then(|o| o.first().cloned())
+                .options()
+                .first()
+                .cloned()
                 .unwrap_or_else(|| "Go ahead.".into());
             s.answer_halt(&answer, *now).unwrap();
             continue;
@@ -148,7 +148,7 @@ fn the_view_marks_who_asked_the_open_question_and_the_rounds_progress() {
         s.question().is_some() || !s.is_running()
     });
     let (asked_by, halt) = s.question().expect("the demo chair asks at Bootstrap");
-    assert!(!halt.message.is_empty());
+    assert!(!halt.message().is_empty());
     let asked_by = asked_by.to_string();
     let view = s.view();
     assert_eq!(view.status, "awaiting_person");

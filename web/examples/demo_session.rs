@@ -57,9 +57,9 @@ pub fn play() -> String {
     for _ in 0..2_000 {
         if let Some((_, halt)) = session.question() {
             let answer = halt
-                .options
-                .as_ref()
-                .and_then(|o| o.first().cloned())
+                .options()
+                .first()
+                .cloned()
                 .unwrap_or_else(|| "Go ahead as you think best.".into());
             session
                 .answer_halt(&answer, tick())

@@ -447,8 +447,11 @@ impl Runner {
 
     /// The person's answer to the open halt; the run goes on to the boundary it was given
     /// when it began (the engine keeps it: answering never runs further than that).
-    pub async fn answer_halt(&self, answer: String) -> Result<(), String> {
-        self.command(|s| s.answer_halt(&answer, now())).await?;
+    pub async fn answer_halt(
+        &self,
+        reply: roundtable_core::engine::PersonReply,
+    ) -> Result<(), String> {
+        self.command(|s| s.reply(reply.clone(), now())).await?;
         if self.mode.get_untracked() == RunMode::Idle {
             self.mode.set(RunMode::ToEnd);
         }

@@ -76,9 +76,9 @@ pub fn play_with<P: Protocol>(
             }
             Status::AwaitingPerson { halt, .. } => {
                 let answer = halt
-                    .options
-                    .as_ref()
-                    .and_then(|o| o.first().cloned())
+                    .options()
+                    .first()
+                    .cloned()
                     .unwrap_or_else(|| "Go ahead as you think best.".to_string());
                 report.questions += 1;
                 session.answer_halt(&answer, tick(now))?;

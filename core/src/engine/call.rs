@@ -14,7 +14,6 @@ use serde_json::Value;
 
 use super::status::Findings;
 use super::{Protocol, Usage};
-use crate::protocol::team::wire::Halt;
 use crate::validate::Violation;
 
 /// Who speaks in a chat message, as every chat API names it.
@@ -228,10 +227,15 @@ pub enum CallResult<P: Protocol> {
         /// What was served.
         slices: P::Served,
     },
-    /// A halt.
+    /// The member put something to the person.
     Halted {
-        /// The halt.
-        halt: Halt,
+        /// What waits (or waited) for the person.
+        halt: super::PersonAsk,
+    },
+    /// The kind judged this answer to end the rounds.
+    Ended {
+        /// The member's words.
+        message: String,
     },
     /// Superseded before an answer came (the rounds ended, or the person stopped the run).
     Superseded,
@@ -246,6 +250,7 @@ impl<P: Protocol> CallResult<P> {
             Some(CallResult::FellBack { .. }) => "fell back",
             Some(CallResult::ContextServed { .. }) => "asked for context",
             Some(CallResult::Halted { .. }) => "halted",
+            Some(CallResult::Ended { .. }) => "ended the work",
             Some(CallResult::Superseded) => "superseded",
             None if answered => "answered",
             None => "waiting",

@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 use super::call::{CallKind, CallRecord, CallResult, ChatRole, Message, MAX_ANSWER_TOKENS};
 use super::control::{Until, PERSON};
 use super::event::{EngineEdit, Event, EventKind, ForkOrigin};
+use super::inbox::{PersonAsk, PersonReply};
 use super::status::{Findings, FoldError, PauseReason, Settings, Status};
 use super::Protocol;
 use crate::cost::MemberPrices;
-use crate::protocol::team::wire::{Halt, HaltType};
 
 /// One member's place in the current step.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -82,7 +82,7 @@ impl Slot {
     }
 }
 
-/// A halt the person saw, and their answer.
+/// Something a member put to the person, and the person's word once given.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", bound = "")]
 pub struct HaltRecord<P: Protocol> {
@@ -90,12 +90,14 @@ pub struct HaltRecord<P: Protocol> {
     pub round: u32,
     /// Step.
     pub step: Option<P::Step>,
-    /// Member who halted.
+    /// Member who asked.
     pub asked_by: String,
-    /// The halt.
-    pub halt: Halt,
-    /// The person's answer (questions only).
-    pub answer: Option<String>,
+    /// The call whose answer asked.
+    pub call_id: String,
+    /// What was put to the person.
+    pub halt: PersonAsk,
+    /// The person's word; `None` while it waits.
+    pub answer: Option<PersonReply>,
 }
 
 /// One step of the timeline.
@@ -207,6 +209,11 @@ impl<P: Protocol> Core<P> {
             .iter()
             .map(|s| (s.member.as_str(), s.live_state()))
             .collect()
+    }
+
+    /// What waits for the person, oldest first: the session's inbox.
+    pub fn open_asks(&self) -> impl Iterator<Item = &HaltRecord<P>> {
+        self.halts.iter().filter(|h| h.answer.is_none())
     }
 
     /// The member of an answered call whose result is not decided yet.
@@ -417,26 +424,20 @@ impl<P: Protocol> Core<P> {
                 let member = self.answered_member(call_id)?.to_string();
                 let (round, step) = (self.round, self.step);
                 let slot = self.slot_mut(&member)?;
-                match halt.halt_type {
-                    HaltType::Question => {
-                        // Asked afresh once the person answers: the answer is in the new prompt.
-                        slot.restart();
-                        slot.context_requests = 0;
-                        self.status = Status::AwaitingPerson {
-                            asked_by: member.clone(),
-                            halt: halt.clone(),
-                        };
-                    }
-                    HaltType::Done => {
-                        slot.done = true;
-                        slot.pending_report = None;
-                        self.rounds_ended = true;
-                    }
+                // Asked afresh once the person answers: the answer is in the new prompt.
+                slot.restart();
+                slot.context_requests = 0;
+                if !matches!(self.status, Status::AwaitingPerson { .. }) {
+                    self.status = Status::AwaitingPerson {
+                        asked_by: member.clone(),
+                        halt: halt.clone(),
+                    };
                 }
                 self.halts.push(HaltRecord {
                     round,
                     step,
                     asked_by: member,
+                    call_id: call_id.clone(),
                     halt: halt.clone(),
                     answer: None,
                 });
@@ -454,19 +455,32 @@ impl<P: Protocol> Core<P> {
                     warnings: warnings.clone(),
                 });
             }
-            EventKind::PersonAnswered { answer } => {
+            EventKind::PersonAnswered {
+                answer,
+                verdict,
+                call_id,
+            } => {
                 let Status::AwaitingPerson { .. } = self.status else {
                     return Err(FoldError::Unexpected("no question is open".into()));
                 };
-                if let Some(h) = self
+                let open = self
                     .halts
                     .iter_mut()
-                    .rev()
-                    .find(|h| h.halt.halt_type == HaltType::Question && h.answer.is_none())
-                {
-                    h.answer = Some(answer.clone());
-                }
-                self.status = Status::Running;
+                    .filter(|h| h.answer.is_none())
+                    .find(|h| call_id.as_ref().is_none_or(|id| *id == h.call_id))
+                    .ok_or_else(|| FoldError::Unexpected("no such question is open".into()))?;
+                open.answer = Some(PersonReply {
+                    text: answer.clone(),
+                    verdict: *verdict,
+                });
+                let next = self
+                    .open_asks()
+                    .next()
+                    .map(|next| (next.asked_by.clone(), next.halt.clone()));
+                self.status = match next {
+                    Some((asked_by, halt)) => Status::AwaitingPerson { asked_by, halt },
+                    None => Status::Running,
+                };
             }
             EventKind::PersonEdited { edit } => {
                 if let EngineEdit::Settings { settings } = edit {
@@ -495,9 +509,24 @@ impl<P: Protocol> Core<P> {
                 }
                 self.status = Status::Running;
             }
-            EventKind::RoundsEnded { by } => {
-                // The person's wrap-up runs the closing step to the end; a member's `done` keeps
-                // the run's boundary, so the closing step waits for the next run control.
+            EventKind::RoundsEnded {
+                call_id: Some(call_id),
+                message,
+                ..
+            } => {
+                // A member's answer ended the rounds: its step is done, the others finish theirs,
+                // and the run's boundary holds, so the closing step waits for the next run control.
+                let member = self.answered_member(call_id)?.to_string();
+                let slot = self.slot_mut(&member)?;
+                slot.done = true;
+                slot.pending_report = None;
+                self.call_mut(call_id)?.result = Some(CallResult::Ended {
+                    message: message.clone().unwrap_or_default(),
+                });
+                self.rounds_ended = true;
+            }
+            EventKind::RoundsEnded { by, .. } => {
+                // The person's wrap-up runs the closing step to the end.
                 if by == PERSON {
                     self.until = None;
                 }

@@ -15,7 +15,6 @@ use super::control::Until;
 use super::status::{Findings, PauseReason, Settings};
 use super::Protocol;
 use crate::cost::MemberPrices;
-use crate::protocol::team::wire::Halt;
 use crate::validate::Violation;
 
 /// One entry of the log: its position, when it happened (ms, passed in), and what happened.
@@ -172,12 +171,12 @@ pub enum EventKind<P: Protocol> {
         /// Warnings from validation.
         warnings: Vec<Violation>,
     },
-    /// A member halted: a question for the person, or `done`.
+    /// A member put a question or an approval to the person ([`super::PersonAsk`]).
     HaltRaised {
         /// The call.
         call_id: String,
-        /// The halt.
-        halt: Halt,
+        /// What waits for the person.
+        halt: super::PersonAsk,
         /// Warnings from validation.
         warnings: Vec<Violation>,
     },
@@ -190,10 +189,16 @@ pub enum EventKind<P: Protocol> {
         /// Warnings from validation.
         warnings: Vec<Violation>,
     },
-    /// The person answered the open halt question.
+    /// The person answered an open question or decided an approval.
     PersonAnswered {
-        /// Free text or one of the options.
+        /// Free text or one of the options; with a verdict, its note.
         answer: String,
+        /// For an approval: the person's decision.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        verdict: Option<super::Verdict>,
+        /// The call whose ask this answers; left out for the oldest open one (older files).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        call_id: Option<String>,
     },
     /// The person changed something.
     PersonEdited {
@@ -215,11 +220,21 @@ pub enum EventKind<P: Protocol> {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         prices: Option<MemberPrices>,
     },
-    /// The work ends (a member halted `done`, the protocol ended it, or the person wrapped up);
-    /// outstanding calls are superseded and the closing step follows.
+    /// The work ends: the person wrapped up (outstanding calls are superseded), or the kind
+    /// judged a member's answer to end the rounds ([`super::Judgement::EndRounds`]: that call is
+    /// done, the others finish their step); the closing step follows.
     RoundsEnded {
         /// A member id or `user-1`.
         by: String,
+        /// The answer that ended the rounds, when a member's did.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        call_id: Option<String>,
+        /// The member's words, when a member's answer ended the rounds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+        /// Warnings from validating that answer.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        warnings: Vec<Violation>,
     },
     /// The session is over.
     Finished,

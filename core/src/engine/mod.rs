@@ -21,6 +21,7 @@ pub mod control;
 pub mod core;
 pub mod event;
 pub mod fork;
+pub mod inbox;
 mod run;
 pub mod status;
 
@@ -38,13 +39,13 @@ pub use self::control::{RunTarget, Until};
 pub use self::core::{Core, HaltRecord, Slot, StepRecord};
 pub use self::event::{EngineEdit, Event, EventKind, ForkOrigin, Usage};
 pub use self::fork::{ForkError, ForkPlan};
+pub use self::inbox::{PersonAsk, PersonReply, Verdict};
 pub use self::run::Engine;
 pub use self::status::{
     clause, CallBound, EngineError, Findings, Fix, FoldError, LimitKind, Outcome, PauseReason,
     Settings, Status,
 };
 
-use crate::protocol::team::wire::Halt;
 use crate::validate::Violation;
 
 /// What a type must be to travel in events and session files.
@@ -138,10 +139,18 @@ pub enum Judgement<P: Protocol> {
         /// Warnings from validation.
         warnings: Vec<Violation>,
     },
-    /// A question for the person, or the member says the work is done.
-    Halt {
-        /// The halt.
-        halt: Halt,
+    /// The member puts a question or an approval to the person; the session waits for the word.
+    Ask {
+        /// What waits for the person.
+        ask: PersonAsk,
+        /// Warnings from validation.
+        warnings: Vec<Violation>,
+    },
+    /// The kind's verdict on this answer: the rounds are over (the member may say the work is
+    /// finished); the member's step is done and the closing step follows.
+    EndRounds {
+        /// Why, in the member's words, for the transcript.
+        message: String,
         /// Warnings from validation.
         warnings: Vec<Violation>,
     },

@@ -10,13 +10,13 @@ use super::call::{
 };
 use super::control::{RunTarget, Until, PERSON};
 use super::event::{EngineEdit, Event, EventKind, Usage};
+use super::inbox::PersonReply;
 use super::status::{
     budget_words, money_words, CallBound, EngineError, Findings, FoldError, Outcome, PauseReason,
     Status,
 };
 use super::{Judgement, Move, Protocol};
 use crate::cost::MemberPrices;
-use crate::protocol::team::wire::HaltType;
 use crate::validate::Violation;
 
 /// A session of kind `P`: its event log and the state folded from it.
@@ -376,21 +376,28 @@ impl<P: Protocol> Engine<P> {
                     Outcome::ContextServed
                 }
             }
-            Judgement::Halt { halt, warnings } => {
-                let done = halt.halt_type == HaltType::Done;
+            Judgement::Ask { ask, warnings } => {
                 self.record(
                     EventKind::HaltRaised {
                         call_id: call.id.clone(),
-                        halt,
+                        halt: ask,
                         warnings,
                     },
                     now,
                 )?;
-                if done {
-                    Outcome::RoundsEnded
-                } else {
-                    Outcome::AwaitingPerson
-                }
+                Outcome::AwaitingPerson
+            }
+            Judgement::EndRounds { message, warnings } => {
+                self.record(
+                    EventKind::RoundsEnded {
+                        by: call.member.clone(),
+                        call_id: Some(call.id.clone()),
+                        message: Some(message),
+                        warnings,
+                    },
+                    now,
+                )?;
+                Outcome::RoundsEnded
             }
             Judgement::Apply { output, warnings } => {
                 let kind = EventKind::Applied {
@@ -416,14 +423,38 @@ impl<P: Protocol> Engine<P> {
         Ok(outcome)
     }
 
-    /// The person's answer to the open question (free text or one of the options).
+    /// The person's answer to the oldest open question (free text or one of the options).
     pub fn answer_halt(&mut self, answer: &str, now: u64) -> Result<(), EngineError> {
-        if !matches!(self.state.core().status, Status::AwaitingPerson { .. }) {
+        self.reply(None, PersonReply::answer(answer), now)
+    }
+
+    /// The person's word on one open ask of the inbox (`call_id`; `None`: the oldest): an
+    /// answer to a question, or a verdict on an approval. Refused when nothing is open, when
+    /// `call_id` names no open ask, or when the reply does not fit what was asked.
+    pub fn reply(
+        &mut self,
+        call_id: Option<&str>,
+        reply: PersonReply,
+        now: u64,
+    ) -> Result<(), EngineError> {
+        let core = self.state.core();
+        if !matches!(core.status, Status::AwaitingPerson { .. }) {
             return Err(self.wrong("answer a question"));
+        }
+        let open = core
+            .open_asks()
+            .find(|h| call_id.is_none_or(|id| id == h.call_id))
+            .ok_or(EngineError::Reply(
+                "nothing of that call waits for an answer",
+            ))?;
+        if let Some(problem) = reply.problem(&open.halt) {
+            return Err(EngineError::Reply(problem));
         }
         self.record(
             EventKind::PersonAnswered {
-                answer: answer.to_string(),
+                answer: reply.text,
+                verdict: reply.verdict,
+                call_id: call_id.map(str::to_string),
             },
             now,
         )?;
@@ -572,7 +603,15 @@ impl<P: Protocol> Engine<P> {
         if let Some(why) = self.cannot_finish() {
             return Err(EngineError::StillBlocked(why));
         }
-        self.record(EventKind::RoundsEnded { by: PERSON.into() }, now)?;
+        self.record(
+            EventKind::RoundsEnded {
+                by: PERSON.into(),
+                call_id: None,
+                message: None,
+                warnings: Vec::new(),
+            },
+            now,
+        )?;
         self.advance(now)
     }
 

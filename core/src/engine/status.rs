@@ -5,7 +5,6 @@ use thiserror::Error;
 
 use super::control::Until;
 use super::Protocol;
-use crate::protocol::team::wire::Halt;
 use crate::validate::Violation;
 
 /// Limits of a session; reaching one pauses it with a reason.
@@ -332,12 +331,13 @@ pub enum Status<P: Protocol> {
         /// Why.
         reason: PauseReason<P>,
     },
-    /// A member asked the person a question.
+    /// A member put a question or an approval to the person (the oldest open one; see
+    /// [`super::Core::open_asks`] for all).
     AwaitingPerson {
         /// Who asked.
         asked_by: String,
-        /// The question.
-        halt: Halt,
+        /// What waits for the person.
+        halt: super::PersonAsk,
     },
     /// Over.
     Done,
@@ -418,6 +418,9 @@ pub enum EngineError {
         /// The status word.
         status: &'static str,
     },
+    /// The person's reply does not fit what was asked.
+    #[error("reply refused: {0}")]
+    Reply(&'static str),
     /// Resume (or wrap-up) would hit the same limit again.
     #[error("cannot resume: {0}")]
     StillBlocked(String),

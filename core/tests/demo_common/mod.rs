@@ -31,7 +31,7 @@ pub fn team_asked(request: &str, answer: &str) -> (Session, String) {
     for _ in 0..3_000 {
         now += 1;
         if let Some((_, halt)) = s.question() {
-            asked = halt.message.clone();
+            asked = halt.message().to_string();
             s.answer_halt(answer, now).unwrap();
         } else if s.is_running() {
             for call in s.next_calls() {

@@ -258,9 +258,9 @@ pub fn drive_demo(s: &mut Session, seed: u64, max_steps: usize) -> usize {
             Status::AwaitingPerson { halt, .. } => {
                 now += 10;
                 let answer = halt
-                    .options
-                    .as_ref()
-                    .and_then(|o| o.first().cloned())
+                    .options()
+                    .first()
+                    .cloned()
                     .unwrap_or_else(|| "Keep it simple.".into());
                 s.answer_halt(&answer, now).unwrap();
                 check_session(s);

@@ -16,6 +16,7 @@ pub mod config;
 pub mod demo;
 pub mod examples;
 pub(crate) mod ids;
+pub mod migrate;
 pub mod prompt;
 pub mod tree;
 pub mod wire;
@@ -31,7 +32,8 @@ use self::prompt::{
 };
 use crate::engine::{
     CallRecord, ChatRole, Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError,
-    IdChoice, Judgement, MemberChange, Message, ModelRef, Move, Protocol, Settings, StoredCall,
+    IdChoice, Judgement, MemberChange, Message, ModelRef, Move, PersonAsk, Protocol, Settings,
+    StoredCall,
 };
 use crate::protocol::team::tree::{
     ProductStatus, ProductTree, TreeError, TreeProblem, VersionDraft, ROOT_ID,
@@ -428,25 +430,13 @@ impl TeamState {
             }
             EventKind::HaltRaised { call_id, halt, .. } => {
                 let member = self.core.answered_member(call_id)?.to_string();
-                let (about, what) = match halt.halt_type {
-                    HaltType::Question => {
-                        self.served.remove(&member);
-                        (
-                            ActivityKind::Question,
-                            format!("asked the person: {}", one_line(&halt.message, 160)),
-                        )
-                    }
-                    HaltType::Done => (
-                        ActivityKind::Other,
-                        format!("declared the work done: {}", one_line(&halt.message, 160)),
-                    ),
-                };
+                self.served.remove(&member);
                 self.activity.push(ActivityItem {
                     round,
                     step,
                     who: member,
-                    what,
-                    about,
+                    what: format!("asked the person: {}", one_line(halt.message(), 160)),
+                    about: ActivityKind::Question,
                 });
             }
             EventKind::Applied {
@@ -455,7 +445,7 @@ impl TeamState {
                 let member = self.core.answered_member(call_id)?.to_string();
                 return self.apply_output(&member, output);
             }
-            EventKind::PersonAnswered { answer } => self.activity.push(ActivityItem {
+            EventKind::PersonAnswered { answer, .. } => self.activity.push(ActivityItem {
                 round,
                 step,
                 who: "user-1".into(),
@@ -488,11 +478,14 @@ impl TeamState {
                     about,
                 });
             }
-            EventKind::RoundsEnded { by } => self.activity.push(ActivityItem {
+            EventKind::RoundsEnded { by, message, .. } => self.activity.push(ActivityItem {
                 round,
                 step,
                 who: by.clone(),
-                what: "ended the rounds".into(),
+                what: match message {
+                    Some(m) => format!("declared the work done: {}", one_line(m, 160)),
+                    None => "ended the rounds".into(),
+                },
                 about: ActivityKind::Other,
             }),
             EventKind::Created { .. }
@@ -1250,9 +1243,21 @@ impl Protocol for TeamState {
                         fallback: None,
                     }
                 }
-                StepAnswer::Halt { halt } => Judgement::Halt {
-                    halt,
-                    warnings: validated.warnings,
+                StepAnswer::Halt { halt } => match halt.halt_type {
+                    // The chair declaring the work finished is the team's verdict: the rounds end
+                    // and Presentation follows.
+                    HaltType::Done => Judgement::EndRounds {
+                        message: halt.message,
+                        warnings: validated.warnings,
+                    },
+                    HaltType::Question => Judgement::Ask {
+                        ask: PersonAsk::Question {
+                            to: halt.to,
+                            message: halt.message,
+                            options: halt.options,
+                        },
+                        warnings: validated.warnings,
+                    },
                 },
                 StepAnswer::FinalOutput { output } => {
                     let errors = check_output(self, &call.member, call.step, &output);

@@ -19,7 +19,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::team::wire::{
-    AttachmentPart, ContextNeed, Directive, FeedbackResponse, HaltType, InspectionAssessment,
+    AttachmentPart, ContextNeed, Directive, FeedbackResponse, InspectionAssessment,
     OperativeDomain, ReviewAssessment, Step,
 };
 
@@ -521,8 +521,6 @@ pub struct PersonAnswerView {
     pub round: u32,
     /// Who asked.
     pub asked_by: String,
-    /// Question or done.
-    pub halt_type: HaltType,
     /// The question.
     pub question: String,
     /// The options offered.
@@ -952,10 +950,9 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
             Some(PersonAnswerView {
                 round: h.round,
                 asked_by: h.asked_by.clone(),
-                halt_type: h.halt.halt_type,
-                question: h.halt.message.clone(),
-                options: h.halt.options.clone().unwrap_or_default(),
-                answer: h.answer.clone()?,
+                question: h.halt.message().to_string(),
+                options: h.halt.options().to_vec(),
+                answer: h.answer.as_ref()?.words(),
             })
         })
         .collect();

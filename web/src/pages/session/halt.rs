@@ -2,6 +2,7 @@
 //! takes one of them or a free answer, and lets the run go on.
 
 use leptos::prelude::*;
+use roundtable_core::engine::{PersonReply, Verdict};
 
 use crate::app::app_state;
 use crate::markdown::to_safe_html;
@@ -35,20 +36,29 @@ pub fn HaltDialog() -> impl IntoView {
                 .map(|(asked_by, halt)| (asked_by.to_string(), halt.clone()))
         })
     };
-    let send = move || {
+    // `verdict` is the button pressed on an approval; a question sends its answer without one.
+    let send = move |verdict: Option<Verdict>| {
         let text = answer.get_untracked().trim().to_string();
-        if text.is_empty() {
-            error.set(Some("Type an answer or pick one of the options.".into()));
-            return;
-        }
         if text.chars().count() > 4000 {
             error.set(Some("Keep the answer under 4,000 characters.".into()));
+            return;
+        }
+        let reply = match verdict {
+            Some(v) => PersonReply::verdict(v, text),
+            None => PersonReply::answer(text),
+        };
+        let asked = runner.with_untracked(|s| s.question().map(|(_, ask)| ask.clone()));
+        if let Some(problem) = asked.as_ref().and_then(|ask| reply.problem(ask)) {
+            error.set(Some(match problem {
+                "the answer is empty" => "Type an answer or pick one of the options.".to_string(),
+                other => format!("{}{}.", other[..1].to_uppercase(), &other[1..]),
+            }));
             return;
         }
         error.set(None);
         busy.set(true);
         leptos::task::spawn_local(async move {
-            match runner.answer_halt(text).await {
+            match runner.answer_halt(reply).await {
                 Ok(()) => answer.set(String::new()),
                 Err(e) => state.error(e),
             }
@@ -65,7 +75,8 @@ pub fn HaltDialog() -> impl IntoView {
                     </div>
                 }.into_any();
             }
-            let options = halt.options.clone().unwrap_or_default();
+            let options = halt.options().to_vec();
+            let approval = halt.is_approval();
             view! {
                 <div class="overlay">
                     <div class="dialog small" role="dialog" aria-modal="true" aria-labelledby="halt-title" data-dialog="halt"
@@ -82,7 +93,7 @@ pub fn HaltDialog() -> impl IntoView {
                             <h2 id="halt-title">{format!("{asked_by} asks you")}</h2>
                         </header>
                         <div class="body">
-                            <div class="markdown" inner_html=to_safe_html(&halt.message)></div>
+                            <div class="markdown" inner_html=to_safe_html(halt.message())></div>
                             {(!options.is_empty()).then(|| view! {
                                 <div class="options" role="group" aria-label="Options">
                                     {options.into_iter().map(|o| {
@@ -96,18 +107,28 @@ pub fn HaltDialog() -> impl IntoView {
                                 </div>
                             })}
                             <label class="field">
-                                <span>"Your answer"</span>
+                                <span>{if approval { "A note (needed to ask for a revision)" } else { "Your answer" }}</span>
                                 <textarea name="halt-answer" rows="3" prop:value=move || answer.get()
                                     aria-invalid=move || error.get().is_some().to_string()
                                     on:input=move |ev| answer.set(event_target_value(&ev))
                                     on:keydown=move |ev: web_sys::KeyboardEvent| {
-                                        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) { send(); }
+                                        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) && !approval { send(None); }
                                     }></textarea>
                             </label>
                             <div class="field-error" role="alert">{move || error.get()}</div>
                             <div class="row end">
                                 <button class="ghost" on:click=move |_| later.set(true)>"Later"</button>
-                                <button name="send-answer" disabled=move || busy.get() on:click=move |_| send()>"Send answer"</button>
+                                {if approval {
+                                    view! {
+                                        <button class="ghost" name="reject" disabled=move || busy.get() on:click=move |_| send(Some(Verdict::Reject))>"Reject"</button>
+                                        <button class="ghost" name="revise" disabled=move || busy.get() on:click=move |_| send(Some(Verdict::Revise))>"Ask for a revision"</button>
+                                        <button name="approve" disabled=move || busy.get() on:click=move |_| send(Some(Verdict::Approve))>"Approve"</button>
+                                    }.into_any()
+                                } else {
+                                    view! {
+                                        <button name="send-answer" disabled=move || busy.get() on:click=move |_| send(None)>"Send answer"</button>
+                                    }.into_any()
+                                }}
                             </div>
                         </div>
                     </div>

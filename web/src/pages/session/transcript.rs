@@ -256,9 +256,13 @@ fn ResultView(result: Option<CallResultView>) -> impl IntoView {
             }).collect_view()}
         }.into_any(),
         Some(CallResultView::Halted { halt }) => view! {
-            <p><span class="badge warn">"halted"</span> " " {format!("{:?}", halt.halt_type).to_lowercase()}</p>
-            <p>{halt.message}</p>
-            {halt.options.map(|o| view! { <ul>{o.into_iter().map(|x| view! { <li>{x}</li> }).collect_view()}</ul> })}
+            <p><span class="badge warn">"halted"</span> " " {halt.word()}</p>
+            <p>{halt.message().to_string()}</p>
+            {(!halt.options().is_empty()).then(|| view! { <ul>{halt.options().iter().map(|x| view! { <li>{x.clone()}</li> }).collect_view()}</ul> })}
+        }.into_any(),
+        Some(CallResultView::Ended { message }) => view! {
+            <p><span class="badge ok">"ended the work"</span></p>
+            <p>{message}</p>
         }.into_any(),
         Some(CallResultView::Superseded) => view! {
             <p><span class="badge">"superseded"</span> " The work ended before this call was answered."</p>

@@ -6,7 +6,7 @@ use super::input::{DemoCollab, DemoInput, DemoMember, DemoProduct, DemoRole, Ver
 use super::{DemoAnswer, DemoModel};
 use crate::engine::{CallKind, DueCall, StoredCall};
 use crate::protocol::team::prompt::{AssessmentView, Envelope};
-use crate::protocol::team::wire::{CollabType, HaltType, Step};
+use crate::protocol::team::wire::{CollabType, Step};
 use crate::protocol::team::TeamState;
 
 impl DemoModel {
@@ -35,13 +35,9 @@ fn input_from(call: &StoredCall<TeamState>, env: &Envelope) -> DemoInput {
     let person_answer = env
         .person_answers
         .iter()
-        .rev()
-        .find(|a| a.halt_type == HaltType::Question)
+        .next_back()
         .map(|a| a.answer.clone());
-    let question_asked = env
-        .person_answers
-        .iter()
-        .any(|a| a.halt_type == HaltType::Question);
+    let question_asked = !env.person_answers.is_empty();
     let refs = |list: &[crate::protocol::team::prompt::VersionRef]| {
         list.iter()
             .map(|r| VersionRef {
