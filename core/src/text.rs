@@ -104,6 +104,23 @@ pub fn title_of(request: &str) -> String {
     }
 }
 
+/// At most `max` chars, cut at the last space before the limit when there is one.
+pub fn cut_at_word(text: &str, max: usize) -> &str {
+    if text.chars().count() <= max {
+        return text;
+    }
+    let byte_end = text
+        .char_indices()
+        .nth(max)
+        .map(|(i, _)| i)
+        .unwrap_or(text.len());
+    let head = &text[..byte_end];
+    match head.rfind(' ') {
+        Some(i) if i > max / 2 => head[..i].trim_end(),
+        _ => head,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{cut, one_line, title_of};
@@ -147,22 +164,5 @@ mod tests {
         let long = "word ".repeat(40);
         let t = title_of(&long);
         assert!(t.ends_with('…') && t.chars().count() <= 89, "{t}");
-    }
-}
-
-/// At most `max` chars, cut at the last space before the limit when there is one.
-pub fn cut_at_word(text: &str, max: usize) -> &str {
-    if text.chars().count() <= max {
-        return text;
-    }
-    let byte_end = text
-        .char_indices()
-        .nth(max)
-        .map(|(i, _)| i)
-        .unwrap_or(text.len());
-    let head = &text[..byte_end];
-    match head.rfind(' ') {
-        Some(i) if i > max / 2 => head[..i].trim_end(),
-        _ => head,
     }
 }
