@@ -37,6 +37,14 @@ pub(crate) enum Ty {
     Content,
     /// An integer in `min..=max`.
     Int { min: i64, max: i64 },
+    /// A number (a whole one when `integer`), within the bounds given: the `number` and
+    /// `integer` of a schema a person gives at run time (`runtime.rs`); the generated tables use
+    /// [`Ty::Int`].
+    Number {
+        min: Option<f64>,
+        max: Option<f64>,
+        integer: bool,
+    },
     /// `true` or `false`.
     Bool,
     /// An array of `item`, with `min..=max` entries.
@@ -265,6 +273,7 @@ mod tests {
                 assert_eq!(node["maximum"].as_i64(), Some(*max), "{at}");
             }
             Ty::Bool => assert_eq!(base_type(node).as_deref(), Some("boolean"), "{at}"),
+            Ty::Number { .. } => panic!("{at}: a run-time shape in the generated tables"),
             Ty::Array { item, min, max } => {
                 assert_eq!(base_type(node).as_deref(), Some("array"), "{at}");
                 assert_eq!(
