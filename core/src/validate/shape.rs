@@ -1,6 +1,7 @@
 //! The shape of every answer of every kind as static data, walked by the checker while it parses:
 //! a team step's answer (a union on `responseType`), a meeting's decision, contribution and
-//! minutes (one object each, [`answer_object`]).
+//! minutes, a dialectic's thesis, antithesis, synthesis and single shot (one object each,
+//! [`answer_object`]).
 //!
 //! The tables (`shape/tables.rs`) are generated, not written: `shape_gen.rs` reads the JSON Schema
 //! that [`crate::step_schema`] derives from the serde types of [`crate::schema`], and the team's
@@ -351,6 +352,22 @@ mod tests {
             compare_obj(&root, &root, obj, name);
         }
         assert!(answer_object("write").is_none());
+    }
+
+    #[test]
+    fn shapes_match_the_plain_json_schema_of_every_dialectic_answer() {
+        use crate::protocol::dialectic::{answer::derive_schema, DialecticStep};
+        for step in [
+            DialecticStep::Thesis,
+            DialecticStep::Antithesis,
+            DialecticStep::Synthesis,
+            DialecticStep::SingleShot,
+        ] {
+            let root = derive_schema(step);
+            let name = root["title"].as_str().unwrap();
+            let obj = answer_object(name).unwrap_or_else(|| panic!("no shape for {name}"));
+            compare_obj(&root, &root, obj, name);
+        }
     }
 
     #[test]
