@@ -26,7 +26,7 @@ pub const SCHEMA_VERSION: u8 = 1;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[schemars(title = "dialectic_thesis")]
 pub struct Thesis {
-    /// Always 1.
+    /// The version of this structure.
     #[schemars(range(min = 1, max = 1))]
     pub schema_version: u8,
     /// The position, argued in Markdown.
@@ -55,7 +55,7 @@ pub struct Contradiction {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[schemars(title = "dialectic_antithesis")]
 pub struct Antithesis {
-    /// Always 1.
+    /// The version of this structure.
     #[schemars(range(min = 1, max = 1))]
     pub schema_version: u8,
     /// The critique, in Markdown.
@@ -87,7 +87,7 @@ pub struct ResearchProposal {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(title = "dialectic_synthesis")]
 pub struct Synthesis {
-    /// Always 1.
+    /// The version of this structure.
     #[schemars(range(min = 1, max = 1))]
     pub schema_version: u8,
     /// The synthesis, in the response style.
@@ -111,7 +111,7 @@ pub struct Synthesis {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(title = "dialectic_single_shot")]
 pub struct SingleShot {
-    /// Always 1.
+    /// The version of this structure.
     #[schemars(range(min = 1, max = 1))]
     pub schema_version: u8,
     /// The thesis, argued in Markdown.
@@ -186,7 +186,7 @@ pub fn check_thesis(
     options: Options,
     warnings: &mut Vec<Violation>,
 ) -> Result<Thesis, Vec<Violation>> {
-    let (value, errors) = walk("dialectic_thesis", raw, options, warnings)?;
+    let (value, errors, _) = walk("dialectic_thesis", raw, options, warnings)?;
     done(&value, errors)
 }
 
@@ -196,7 +196,7 @@ pub fn check_antithesis(
     options: Options,
     warnings: &mut Vec<Violation>,
 ) -> Result<Antithesis, Vec<Violation>> {
-    let (value, errors) = walk("dialectic_antithesis", raw, options, warnings)?;
+    let (value, errors, _) = walk("dialectic_antithesis", raw, options, warnings)?;
     done(&value, errors)
 }
 
@@ -218,8 +218,8 @@ pub fn check_synthesis(
     rules: Rules,
     warnings: &mut Vec<Violation>,
 ) -> Result<Synthesis, Vec<Violation>> {
-    let (value, mut errors) = walk("dialectic_synthesis", raw, options, warnings)?;
-    rules.apply(&value, "synthesis", &mut errors, warnings);
+    let (value, mut errors, json) = walk("dialectic_synthesis", raw, options, warnings)?;
+    rules.apply(&value, &json, &mut errors, warnings);
     done(&value, errors)
 }
 
@@ -230,21 +230,24 @@ pub fn check_single_shot(
     rules: Rules,
     warnings: &mut Vec<Violation>,
 ) -> Result<SingleShot, Vec<Violation>> {
-    let (value, mut errors) = walk("dialectic_single_shot", raw, options, warnings)?;
-    rules.apply(&value, "synthesis", &mut errors, warnings);
+    let (value, mut errors, json) = walk("dialectic_single_shot", raw, options, warnings)?;
+    rules.apply(&value, &json, &mut errors, warnings);
     done(&value, errors)
 }
 
 impl Rules {
+    /// The style's rule on `synthesis`, then `result` against the person's schema — walked as
+    /// the model wrote it (`json`: the checked answer's text), so its violations come in the
+    /// order of the answer.
     fn apply(
         &self,
         value: &Value,
-        field: &str,
+        json: &str,
         errors: &mut Vec<Violation>,
         warnings: &mut Vec<Violation>,
     ) {
-        if let Some(text) = value.get(field).and_then(Value::as_str) {
-            errors.extend(style_problem(self.style, text, field));
+        if let Some(text) = value.get("synthesis").and_then(Value::as_str) {
+            errors.extend(style_problem(self.style, text, "synthesis"));
         }
         match (self.schema, value.get("result")) {
             (Some(_), None | Some(Value::Null)) => errors.push(Violation {
@@ -255,7 +258,14 @@ impl Rules {
                 hint: "Add result: the answer in the shape the response schema gives.".into(),
             }),
             (Some(shape), Some(result)) => {
-                let text = result.to_string();
+                /// The answer's `result` as it stands in the text.
+                #[derive(Deserialize)]
+                struct Raw<'a> {
+                    #[serde(borrow)]
+                    result: &'a serde_json::value::RawValue,
+                }
+                let text = serde_json::from_str::<Raw>(json)
+                    .map_or_else(|_| result.to_string(), |r| r.result.get().to_string());
                 let verdict = validate::check_against_schema(shape, &text, Options::default());
                 let at = |mut v: Violation| {
                     v.path = format!("/result{}", v.path);
@@ -362,14 +372,15 @@ fn done<T: serde::de::DeserializeOwned>(
 }
 
 /// The validator's walk of `raw` against the generated shape named `schema`: the answer as a
-/// value and the shape's violations, or — when no JSON object could be read at all — only the
-/// violations. The hint of a field's violation says what to do in the prompts' words.
+/// value, the shape's violations and the checked JSON text, or — when no JSON object could be
+/// read at all — only the violations. The hint of a field's violation says what to do in the
+/// prompts' words.
 fn walk(
     schema: &str,
     raw: &str,
     options: Options,
     warnings: &mut Vec<Violation>,
-) -> Result<(Value, Vec<Violation>), Vec<Violation>> {
+) -> Result<(Value, Vec<Violation>, String), Vec<Violation>> {
     let mut verdict = validate::check_object_answer(schema, raw, options)
         .expect("every dialectic answer has a generated shape");
     warnings.extend(verdict.warnings);
@@ -381,7 +392,7 @@ fn walk(
         }
     }
     match serde_json::from_str::<Value>(&verdict.json) {
-        Ok(value) if value.is_object() => Ok((value, verdict.errors)),
+        Ok(value) if value.is_object() => Ok((value, verdict.errors, verdict.json.into_owned())),
         _ => Err(verdict.errors),
     }
 }

@@ -239,8 +239,8 @@ impl DialecticConfig {
             query: query.into(),
             response_style: style,
             mode,
-            thesis: member("thesis", "Thesis", ""),
-            synthesis: member("synthesis", "Synthesis", ""),
+            thesis: member("thesis", "The Proponent", ""),
+            synthesis: member("synthesis", "The Synthesizer", ""),
             critics: DEFAULT_CRITICS
                 .iter()
                 .map(|(id, name, persona)| member(id, name, persona))

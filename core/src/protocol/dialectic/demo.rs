@@ -2,8 +2,8 @@
 //! the query it was given — a thesis built on the query's own words, critiques that differ by the
 //! critic's standpoint (the Logician attacks the argument, the Empiricist the evidence, the
 //! Ethicist who pays; another persona gets one of these by its words), and a synthesis in the
-//! chosen style that answers each critique by name. Now and then (seeded, at most once a call and
-//! only on its first try) it sends an invalid answer, so the repair shows in a demo.
+//! chosen style that answers each critique by name. Now and then (seeded: on its first try, at most
+//! once a dialectic) it sends an invalid answer, so the repair shows in a demo.
 //! Seeded by the query and the call id: the same dialectic plays the same way again.
 
 use serde_json::Value;
@@ -18,11 +18,13 @@ use super::{DialecticState, DialecticStep};
 use crate::demo::rng::{fnv1a, mix, SplitMix64};
 use crate::engine::{estimate_tokens, CallKind, DemoReply, StoredCall};
 
-/// Words that carry no topic.
+/// Words that carry no topic: the query is cut into phrases at them.
 const STOP: &[&str] = &[
-    "about", "after", "again", "against", "should", "would", "could", "their", "there", "these",
-    "those", "which", "where", "while", "whether", "really", "being", "worth", "better", "other",
-    "every", "what", "when", "with", "from", "into", "than", "that", "this", "have", "does",
+    "a", "an", "the", "to", "of", "in", "on", "for", "from", "with", "as", "at", "by", "or", "and",
+    "is", "are", "be", "it", "its", "their", "our", "we", "you", "they", "should", "would",
+    "could", "can", "do", "does", "did", "will", "worth", "what", "when", "which", "who", "how",
+    "why", "whether", "than", "that", "this", "there", "these", "those", "one", "move", "use",
+    "make", "build", "replace", "ban", "cut", "good", "way", "quickly", "strong", "really",
 ];
 
 /// The critics' standpoints the demo knows.
@@ -68,34 +70,44 @@ fn question(env: &DialecticEnvelope) -> String {
     }
 }
 
-/// Up to three words of the query that carry its topic (longest first), lowercase.
+/// Up to three phrases of the query that carry its topic ("four-day work week", "small
+/// software company"), the longest first, lowercase: the query cut at its [`STOP`] words.
 fn terms(env: &DialecticEnvelope) -> Vec<String> {
-    let mut words: Vec<String> = env
+    let mut phrases: Vec<Vec<String>> = vec![Vec::new()];
+    for word in env
         .query
-        .split(|c: char| !c.is_alphanumeric() && c != '-')
-        .map(str::to_lowercase)
-        .filter(|w| w.chars().count() >= 5 && !STOP.contains(&w.as_str()))
-        .collect();
-    let mut seen = Vec::new();
-    words.retain(|w| {
-        let new = !seen.contains(w);
-        seen.push(w.clone());
-        new
-    });
-    words.sort_by_key(|w| std::cmp::Reverse(w.chars().count()));
-    words.truncate(3);
-    while words.len() < 3 {
-        words.push(["the proposal", "the change", "the outcome"][words.len()].to_string());
+        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '\'')
+        .filter(|w| !w.is_empty())
+    {
+        let lower = word.to_lowercase();
+        if STOP.contains(&lower.as_str()) || lower.chars().count() < 3 {
+            phrases.push(Vec::new());
+        } else if let Some(last) = phrases.last_mut() {
+            last.push(lower);
+        }
     }
-    words
+    let mut terms: Vec<String> = Vec::new();
+    for p in phrases.into_iter().filter(|p| !p.is_empty()) {
+        let phrase = p.join(" ");
+        if !terms.contains(&phrase) && phrase.chars().count() <= 60 {
+            terms.push(phrase);
+        }
+    }
+    terms.sort_by_key(|t| std::cmp::Reverse((t.split(' ').count(), t.chars().count())));
+    terms.truncate(3);
+    // A query with fewer phrases: what the demo says instead, by place.
+    const FALLBACK: [&str; 3] = ["the question", "the change", "those affected"];
+    while terms.len() < 3 {
+        terms.push(FALLBACK[terms.len()].to_string());
+    }
+    terms
 }
 
 /// The demo's answer to `call`.
 pub fn answer(call: &StoredCall<DialecticState>, env: &DialecticEnvelope) -> DemoReply {
     let seed = fnv1a(env.query.as_bytes());
     let mut rng = SplitMix64::new(mix(seed, &[&call.id]));
-    // At most one mistake a call, only on its first try: the repair then always succeeds.
-    let err = call.kind == CallKind::Initial && rng.chance(1, 4);
+    let err = call.kind == CallKind::Initial && errs_here(seed, env);
     let mut value = match env.step {
         DialecticStep::Thesis => serde_json::to_value(thesis(env)),
         DialecticStep::Antithesis => serde_json::to_value(antithesis(env, &env.me)),
@@ -112,6 +124,23 @@ pub fn answer(call: &StoredCall<DialecticState>, env: &DialecticEnvelope) -> Dem
         prompt_tokens: call.token_estimate,
         finish_reason: "stop".into(),
         text,
+    }
+}
+
+/// Whether this call is the one of the dialectic that gets a mistake: at most one a dialectic,
+/// on its first try (the repair then succeeds), in three dialectics of four — the phase, and the
+/// critic within a council, picked by the query's seed.
+fn errs_here(seed: u64, env: &DialecticEnvelope) -> bool {
+    let mut rng = SplitMix64::new(mix(seed, &["mistake"]));
+    let phase = rng.below(4);
+    let critic = rng.below(env.critics.len().max(1));
+    match env.step {
+        DialecticStep::SingleShot => phase < 3,
+        DialecticStep::Thesis => phase == 0,
+        DialecticStep::Antithesis => {
+            phase == 1 && env.critics.get(critic).is_some_and(|c| c.id == env.me.id)
+        }
+        DialecticStep::Synthesis => phase == 2,
     }
 }
 
@@ -162,39 +191,39 @@ fn thesis(env: &DialecticEnvelope) -> Thesis {
     Thesis {
         schema_version: SCHEMA_VERSION,
         thesis: format!(
-            "Asked \"{q}\", the strongest answer is a qualified yes. {A} pays off when {b} is \
-handled deliberately: the benefits show early, the costs are known and bounded, and the \
-alternative — doing nothing about {c} — carries costs of its own that are easy to overlook.{cite}",
+            "Asked \"{q}\", the strongest answer is a qualified yes. Everything turns on {a} \
+and {b}: the benefits show early, the costs are known and bounded, and doing nothing has costs of \
+its own for {c} that are easy to overlook.{cite}",
             q = question(env),
-            A = capital(&a),
         ),
         assumptions: vec![
-            format!("The benefits of {a} last beyond the first months."),
-            format!("The costs of {b} are known in advance."),
+            format!("The early benefits for {a} last beyond the first months."),
+            format!("The costs that come with {b} are known in advance."),
         ],
         uncertainties: vec![format!(
-            "How {c} plays out where conditions differ from the usual case."
+            "How this plays out for {c} where conditions differ from the usual case."
         )],
     }
 }
 
 fn antithesis(env: &DialecticEnvelope, critic: &MemberView) -> Antithesis {
-    let [a, b, c] = three(env);
+    let [a, b, _] = three(env);
     let (text, contradictions, assumption) = match lens(critic) {
         Lens::Logic => (
             format!(
-                "The thesis slides from \"the benefits show early\" to \"{a} pays off\" without the \
-premise that early benefits last, and it uses \"{b}\" both for the means and for the result. \
-Grant its premises and the conclusion still does not follow."
+                "The thesis slides from \"the benefits show early\" to \"the answer is yes\" \
+without the premise that early benefits last, and it treats {b} both as the means and as the \
+measure of success. Grant its premises and the conclusion still does not follow."
             ),
             vec![
                 Contradiction {
-                    description: format!("It calls the costs of {b} bounded, yet counts only the first months."),
-                    evidence: "Its own assumptions list says the benefits must last; the argument never shows they do.".into(),
+                    description: "It calls the costs bounded, yet counts only the first months."
+                        .into(),
+                    evidence: "Its own assumptions say the benefits must last; the argument never shows they do.".into(),
                 },
                 Contradiction {
-                    description: format!("\"{b}\" is the means and the measure of success at once."),
-                    evidence: "The same word carries both senses in consecutive sentences of the thesis.".into(),
+                    description: format!("{} is the means and the measure of success at once.", capital(&b)),
+                    evidence: format!("The thesis counts {b} as what is done and as what is gained, in consecutive sentences."),
                 },
             ],
             "A valid argument is enough to settle the question.".to_string(),
@@ -202,22 +231,23 @@ Grant its premises and the conclusion still does not follow."
         Lens::Evidence => (
             format!(
                 "Nothing in the thesis was measured. Which cases of {a} were looked at, and how \
-were they chosen? We hear about {a} where it worked; the failures of {c} rarely get written up, \
-so \"the costs are known\" is an assumption dressed as a finding."
+were they chosen? We hear of the cases that worked; the failures rarely get written up, so \
+\"the costs are known\" is an assumption dressed as a finding."
             ),
             vec![Contradiction {
-                description: format!("The thesis says the costs of {b} are known, but cites no figure."),
+                description: format!("The thesis says the costs are known, but cites no figure about {b}."),
                 evidence: "No count, rate or study appears anywhere in it; survivorship bias would produce the same impression.".into(),
             }],
             "Published cases are a fair sample of what happens.".to_string(),
         ),
         Lens::Ethics => (
             format!(
-                "The thesis weighs benefits to those who choose {a} and never asks who carries the \
-cost of {b}. The people affected by {c} who had no say are missing from its framing."
+                "The thesis weighs the benefits to those who decide and never asks who carries the \
+cost. Those affected by {b} who had no say are missing from its framing, and so is what they are \
+owed."
             ),
             vec![Contradiction {
-                description: format!("\"Bounded costs\" are bounded for the decision-maker, not for those who bear {b}."),
+                description: "\"Bounded costs\" are bounded for the decision-maker, not for those who bear them.".into(),
                 evidence: "The thesis names beneficiaries but no one who pays, consents or can opt out.".into(),
             }],
             "Those affected would agree if asked.".to_string(),
@@ -237,26 +267,27 @@ cost of {b}. The people affected by {c} who had no say are missing from its fram
 /// The point each critique leaves standing, and the research that would settle it.
 fn answer_to(critique: &CritiqueView, terms: &[String; 3]) -> (String, ResearchProposal) {
     let [a, b, _] = terms;
+    let name = &critique.critic.name;
     match lens(&critique.critic) {
         Lens::Logic => (
-            format!("{} is right that early benefits prove nothing about later ones: the claim holds only where {a} keeps paying after the first months.", critique.critic.name),
+            format!("{name} is right that early benefits prove nothing about later ones: the yes holds only where {a} keeps paying after the first months."),
             ResearchProposal {
                 proposal: format!("Follow cases of {a} for two years, not two months."),
                 testable_prediction: "Where the benefits are real, they are still measurable after a year.".into(),
             },
         ),
         Lens::Evidence => (
-            format!("{} is right that the costs were assumed, not counted: until they are, the yes is provisional.", critique.critic.name),
+            format!("{name} is right that the costs were assumed, not counted: until {b} is measured, the yes is provisional."),
             ResearchProposal {
                 proposal: format!("Collect the costs of {b} from every case, the failures included."),
                 testable_prediction: "The failed cases cost at least as much as the successful ones reported.".into(),
             },
         ),
         Lens::Ethics => (
-            format!("{} is right that those who bear {b} must be asked: a yes that skips them does not stand.", critique.critic.name),
+            format!("{name} is right that those who bear the cost of {b} must be asked: a yes that skips them does not stand."),
             ResearchProposal {
                 proposal: format!("Ask those affected by {b} before deciding, and record their answer."),
-                testable_prediction: "Support among those affected is lower than among those who choose.".into(),
+                testable_prediction: "Support among those affected is lower than among those who decide.".into(),
             },
         ),
     }
@@ -405,9 +436,17 @@ fn replace_texts(schema: &Value, value: &mut Value, text: &str) {
     }
 }
 
+/// The query's three topic phrases, each as a noun phrase ("the four-day work week").
 fn three(env: &DialecticEnvelope) -> [String; 3] {
     let t = terms(env);
-    [t[0].clone(), t[1].clone(), t[2].clone()]
+    let the = |p: &String| {
+        if p.starts_with("the ") || p.starts_with("those ") {
+            p.clone()
+        } else {
+            format!("the {p}")
+        }
+    };
+    [the(&t[0]), the(&t[1]), the(&t[2])]
 }
 
 fn capital(s: &str) -> String {

@@ -190,14 +190,14 @@ pub fn messages(env: &DialecticEnvelope) -> Vec<Message> {
             "You are {}, a critic in a dialectic (thesis → antithesis → synthesis).",
             env.me.name
         ),
-        _ => format!(
+        DialecticStep::SingleShot => format!(
+            "You are {}, writing a whole dialectic (thesis → antithesis → synthesis) in one answer.",
+            env.me.name
+        ),
+        step => format!(
             "You are {}, writing the {} of a dialectic (thesis → antithesis → synthesis).",
             env.me.name,
-            match env.step {
-                DialecticStep::Thesis => "thesis",
-                DialecticStep::Synthesis => "synthesis",
-                _ => "whole",
-            }
+            DialecticState::phase_name(step)
         ),
     };
     let persona = if persona.is_empty() {
@@ -308,27 +308,29 @@ open, each proposal with a prediction that could fail. {}",
 
 fn single_shot_instructions(env: &DialecticEnvelope) -> String {
     let lenses = if env.use_council {
-        let names: Vec<String> = env
+        let lines: Vec<String> = env
             .critics
             .iter()
             .map(|c| match c.persona.trim() {
-                "" => c.name.clone(),
-                p => format!("{} ({})", c.name, p.trim_end_matches('.')),
+                "" => format!("  - {}", c.name),
+                p => format!("  - {}. {p}", c.name),
             })
             .collect();
         format!(
-            " Write the antithesis as a council would, from each of these standpoints in turn: {}.",
-            names.join("; ")
+            " Write it as a council would, one standpoint after another:\n{}",
+            lines.join("\n")
         )
     } else {
         String::new()
     };
     format!(
-        "Reason in three moves. Thesis: argue the strongest honest answer to the query (cite any \
-attached sources as [1], [2]; nobody can search the web for you). Antithesis: attack it — where \
-it contradicts itself, the facts or what it leaves out, each contradiction with its evidence.{lenses} \
-Synthesis: what survives both — resolve each contradiction or say why it stands — and research \
-that would settle what is open, each proposal with a prediction that could fail. {}",
+        "Reason in three moves:\n\
+- Thesis: argue the strongest honest answer to the query (cite any attached sources as [1], [2]; \
+nobody can search the web for you).\n\
+- Antithesis: attack it — where it contradicts itself, the facts or what it leaves out, each \
+contradiction with its evidence.{lenses}\n\
+- Synthesis: what survives both — resolve each contradiction or say why it stands — and research \
+that would settle what is open, each proposal with a prediction that could fail.\n\n{}",
         style_instruction(env)
     )
 }
@@ -364,9 +366,8 @@ pub fn antithesis_output(critiques: &[CritiqueView]) -> String {
         }
         let _ = writeln!(
             out,
-            "## {} ({})\n{}",
+            "## {}\n{}",
             c.critic.name,
-            c.critic.id,
             c.antithesis.antithesis.trim()
         );
         out.push_str("\nContradictions:");
@@ -621,10 +622,10 @@ pub fn example_of_schema(schema: &Value) -> Value {
 /// The message that sends an invalid answer back. Worded like every repair prompt.
 pub fn repair(step: DialecticStep, findings: &Findings) -> String {
     let what = match step {
-        DialecticStep::Thesis => "your thesis",
-        DialecticStep::Antithesis => "your antithesis",
-        DialecticStep::Synthesis => "your synthesis",
-        DialecticStep::SingleShot => "your answer",
+        DialecticStep::Thesis => "the thesis",
+        DialecticStep::Antithesis => "the antithesis",
+        DialecticStep::Synthesis => "the synthesis",
+        DialecticStep::SingleShot => "the whole dialectic",
     };
     crate::validate::repair_prompt(what, &findings.errors)
 }
