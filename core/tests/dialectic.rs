@@ -308,7 +308,7 @@ fn topic_words(query: &str) -> Vec<String> {
     query
         .split(|c: char| !c.is_alphanumeric() && c != '-')
         .map(str::to_lowercase)
-        .filter(|w| w.chars().count() >= 7)
+        .filter(|w| w.chars().count() >= 6)
         .collect()
 }
 
@@ -330,10 +330,20 @@ fn a_demo_dialectic_plays_to_its_synthesis_in_every_style_mode_and_council() {
                     let thesis = view.thesis.text.clone().unwrap();
                     // The demo argues about the query it was given.
                     let words = topic_words(query);
+                    // Past the query it quotes, the thesis argues about the query's own topic.
+                    let argued = thesis.replace(query, "").to_lowercase();
                     assert!(
-                        words.iter().any(|w| thesis.to_lowercase().contains(w)),
+                        words.iter().any(|w| argued.contains(w)),
                         "{at}: the thesis names none of {words:?}: {thesis}"
                     );
+                    for k in &view.critiques {
+                        let text = k.text.clone().unwrap().to_lowercase();
+                        assert!(
+                            words.iter().any(|w| text.contains(w)),
+                            "{at}: {}'s critique names none of {words:?}: {text}",
+                            k.author.name
+                        );
+                    }
                     assert!(
                         words.iter().any(|w| synthesis.to_lowercase().contains(w)),
                         "{at}: the synthesis names none of {words:?}: {synthesis}"

@@ -71,7 +71,7 @@ fn question(env: &DialecticEnvelope) -> String {
 }
 
 /// Up to three phrases of the query that carry its topic ("four-day work week", "small
-/// software company"), the longest first, lowercase: the query cut at its [`STOP`] words.
+/// software company"), lowercase: the query cut at its [`STOP`] words.
 fn terms(env: &DialecticEnvelope) -> Vec<String> {
     let mut phrases: Vec<Vec<String>> = vec![Vec::new()];
     for word in env
@@ -89,11 +89,19 @@ fn terms(env: &DialecticEnvelope) -> Vec<String> {
     let mut terms: Vec<String> = Vec::new();
     for p in phrases.into_iter().filter(|p| !p.is_empty()) {
         let phrase = p.join(" ");
-        if !terms.contains(&phrase) && phrase.chars().count() <= 60 {
+        // A lone word names a topic only when it is a long one ("rewriting", not "scratch").
+        let topical = p.len() > 1 || phrase.chars().count() >= 8;
+        if topical && !terms.contains(&phrase) && phrase.chars().count() <= 60 {
             terms.push(phrase);
         }
     }
-    terms.sort_by_key(|t| std::cmp::Reverse((t.split(' ').count(), t.chars().count())));
+    // Phrases of several words first, the later in the query first: what a question asks about
+    // tends to close it ("… move to a four-day work week?").
+    let order: Vec<String> = terms.clone();
+    terms.sort_by_key(|t| {
+        let place = order.iter().position(|o| o == t).unwrap_or(0);
+        std::cmp::Reverse((t.contains(' '), place))
+    });
     terms.truncate(3);
     // A query with fewer phrases: what the demo says instead, by place.
     const FALLBACK: [&str; 3] = ["the question", "the change", "those affected"];
@@ -212,7 +220,7 @@ fn antithesis(env: &DialecticEnvelope, critic: &MemberView) -> Antithesis {
         Lens::Logic => (
             format!(
                 "The thesis slides from \"the benefits show early\" to \"the answer is yes\" \
-without the premise that early benefits last, and it treats {b} both as the means and as the \
+without the premise that early benefits last, and it treats {a} both as the means and as the \
 measure of success. Grant its premises and the conclusion still does not follow."
             ),
             vec![
@@ -222,8 +230,8 @@ measure of success. Grant its premises and the conclusion still does not follow.
                     evidence: "Its own assumptions say the benefits must last; the argument never shows they do.".into(),
                 },
                 Contradiction {
-                    description: format!("{} is the means and the measure of success at once.", capital(&b)),
-                    evidence: format!("The thesis counts {b} as what is done and as what is gained, in consecutive sentences."),
+                    description: format!("{} is the means and the measure of success at once.", capital(&a)),
+                    evidence: format!("The thesis counts {a} as what is done and as what is gained, in consecutive sentences."),
                 },
             ],
             "A valid argument is enough to settle the question.".to_string(),
@@ -243,7 +251,7 @@ were they chosen? We hear of the cases that worked; the failures rarely get writ
         Lens::Ethics => (
             format!(
                 "The thesis weighs the benefits to those who decide and never asks who carries the \
-cost. Those affected by {b} who had no say are missing from its framing, and so is what they are \
+cost. Those affected by {a} who had no say are missing from its framing, and so is what they are \
 owed."
             ),
             vec![Contradiction {
