@@ -882,3 +882,68 @@ fn a_fork_what_if_changes_a_critics_model_and_persona() {
         change: Default::default(),
     });
 }
+
+/// The synthesis instructions of each style side by side (the rest of the prompt is the same),
+/// the lone critic's antithesis and the single shot without the council, and the repair of a
+/// synthesis in the wrong form.
+#[test]
+fn what_differs_by_style_council_and_mode_reads_as_snapshots() {
+    use roundtable_core::protocol::dialectic::prompt;
+    let mut out = String::new();
+    for style in ResponseStyle::ALL {
+        let mut schemas = vec![None];
+        if style == ResponseStyle::Json {
+            schemas.push(Some(
+                json!({"type": "object", "properties": {"verdict": {"type": "string"}}}),
+            ));
+        }
+        for schema in schemas {
+            let mut c = standard(QUERIES[1], style, Mode::Workflow, true);
+            c.response_schema = schema.clone();
+            let s = DialecticSession::new(c, 0).unwrap();
+            let mut env = prompt::envelope(s.state(), "synthesis");
+            env.step = DialecticStep::Synthesis;
+            let p = prompt::dialectical_prompt(&env);
+            out.push_str(&format!(
+                "## {}{}\n{}\n\n",
+                style.name(),
+                if schema.is_some() {
+                    " with a response schema"
+                } else {
+                    ""
+                },
+                p.instructions
+            ));
+        }
+    }
+    insta::assert_snapshot!("dialectic_synthesis_instructions_by_style", out);
+
+    let s = played(standard(
+        QUERIES[3],
+        ResponseStyle::Sections,
+        Mode::Workflow,
+        false,
+    ));
+    insta::assert_snapshot!(
+        "dialectic_prompt_antithesis_lone_critic",
+        messages_text(&s, DialecticStep::Antithesis, "logician", false)
+    );
+    let s = played(standard(
+        QUERIES[3],
+        ResponseStyle::SynthesisOnly,
+        Mode::SingleShot,
+        false,
+    ));
+    insta::assert_snapshot!(
+        "dialectic_prompt_single_shot_synthesis_only",
+        messages_text(&s, DialecticStep::SingleShot, "thesis", false)
+    );
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/scenarios/dialectic/bullet_points_one_critic.json");
+    let scenario: Value = serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+    let (s, _) = play(&scenario);
+    insta::assert_snapshot!(
+        "dialectic_repair_synthesis_not_in_bullet_points",
+        messages_text(&s, DialecticStep::Synthesis, "synthesis", true)
+    );
+}

@@ -440,3 +440,130 @@ const HINTS: &[(&str, &str)] = &[
         "List each uncertainty as one string (an empty list if none).",
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn synthesis_with(text: &str, result: Option<Value>) -> String {
+        let mut v = json!({
+            "schema_version": 1,
+            "synthesis": text,
+            "research_proposals": [{"proposal": "Measure it.", "testable_prediction": "It holds."}],
+            "assumptions": [],
+            "uncertainties": []
+        });
+        if let Some(r) = result {
+            v["result"] = r;
+        }
+        v.to_string()
+    }
+
+    fn errors(style: ResponseStyle, schema: Option<&Value>, raw: &str) -> Vec<Violation> {
+        let rules = Rules {
+            style,
+            schema: schema.map(|s| validate::compile_schema(s).unwrap()),
+        };
+        check_synthesis(raw, Options::default(), rules, &mut Vec::new())
+            .err()
+            .unwrap_or_default()
+    }
+
+    const PROSE: &str =
+        "A conditional yes: it holds where the upkeep is planned for from the start.";
+
+    #[test]
+    fn each_style_holds_the_synthesis_to_its_form() {
+        let points = "- It holds where upkeep is planned.\n- Not elsewhere.\n- Measure it first.";
+        for style in ResponseStyle::ALL {
+            let prose = errors(style, None, &synthesis_with(PROSE, None));
+            let list = errors(style, None, &synthesis_with(points, None));
+            match style {
+                ResponseStyle::Conversational => {
+                    assert!(prose.is_empty(), "{prose:?}");
+                    assert_eq!(list[0].path, "/synthesis");
+                    assert!(list[0].message.contains("it has a list"), "{list:?}");
+                }
+                ResponseStyle::BulletPoints => {
+                    assert!(list.is_empty(), "{list:?}");
+                    assert!(prose[0].message.contains("only bullet points"), "{prose:?}");
+                }
+                _ => assert!(prose.is_empty() && list.is_empty(), "{style:?}"),
+            }
+        }
+        let two = errors(
+            ResponseStyle::BulletPoints,
+            None,
+            &synthesis_with("- One point that is long enough.\n- And a second.", None),
+        );
+        assert!(
+            two[0].message.contains("2 bullet points; at least 3"),
+            "{two:?}"
+        );
+        let heading = errors(
+            ResponseStyle::Conversational,
+            None,
+            &synthesis_with(
+                "## Verdict\nA conditional yes, where upkeep is planned.",
+                None,
+            ),
+        );
+        assert!(
+            heading[0].message.contains("it has a heading"),
+            "{heading:?}"
+        );
+    }
+
+    #[test]
+    fn the_persons_schema_is_walked_under_result_and_required() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"verdict": {"type": "string", "enum": ["yes", "no"]}, "score": {"type": "integer", "minimum": 1, "maximum": 5}},
+            "required": ["verdict", "score"]
+        });
+        let missing = errors(
+            ResponseStyle::Json,
+            Some(&schema),
+            &synthesis_with(PROSE, None),
+        );
+        assert_eq!(missing.len(), 1);
+        assert_eq!(missing[0].path, "/result");
+        let wrong = errors(
+            ResponseStyle::Json,
+            Some(&schema),
+            &synthesis_with(PROSE, Some(json!({"score": 9, "verdict": "maybe"}))),
+        );
+        let paths: Vec<&str> = wrong.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["/result/score", "/result/verdict"], "{wrong:#?}");
+        assert_eq!(wrong[0].expected, "an integer from 1 to 5");
+        let right = errors(
+            ResponseStyle::Json,
+            Some(&schema),
+            &synthesis_with(PROSE, Some(json!({"verdict": "yes", "score": 4}))),
+        );
+        assert!(right.is_empty(), "{right:?}");
+        // Without a schema, a result is ignored with a warning, not refused.
+        let mut warnings = Vec::new();
+        let rules = Rules {
+            style: ResponseStyle::Json,
+            schema: None,
+        };
+        let ok = check_synthesis(
+            &synthesis_with(PROSE, Some(json!({"x": 1}))),
+            Options::default(),
+            rules,
+            &mut warnings,
+        );
+        assert!(ok.is_ok());
+        assert_eq!(warnings[0].path, "/result");
+    }
+
+    #[test]
+    fn a_shape_violation_carries_the_prompts_hint() {
+        let raw = r#"{"thesis": "A thesis long enough to pass its minimum length.", "assumptions": [], "uncertainties": []}"#;
+        let errors = check_thesis(raw, Options::default(), &mut Vec::new()).unwrap_err();
+        assert_eq!(errors[0].path, "/schema_version");
+        assert_eq!(errors[0].hint, "Write \"schema_version\": 1.");
+    }
+}

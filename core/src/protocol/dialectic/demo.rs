@@ -463,3 +463,69 @@ fn capital(s: &str) -> String {
         .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ModelRef;
+    use crate::protocol::dialectic::{DialecticConfig, DialecticState, Mode};
+
+    fn env(query: &str) -> DialecticEnvelope {
+        let config = DialecticConfig::standard(
+            query,
+            ResponseStyle::Sections,
+            Mode::Workflow,
+            true,
+            ModelRef {
+                provider: "demo".into(),
+                model: "demo-1".into(),
+            },
+        );
+        let state = <DialecticState as crate::engine::Protocol>::create(&config).unwrap();
+        super::super::prompt::envelope(&state, "thesis")
+    }
+
+    #[test]
+    fn the_topic_is_the_querys_own_phrases() {
+        assert_eq!(
+            terms(&env(
+                "Should a small software company move to a four-day work week?"
+            )),
+            [
+                "four-day work week",
+                "small software company",
+                "those affected"
+            ]
+        );
+        assert_eq!(
+            terms(&env(
+                "Is it worth rewriting a legacy billing system from scratch?"
+            )),
+            ["legacy billing system", "rewriting", "those affected"]
+        );
+        assert_eq!(
+            terms(&env("Why?")),
+            ["the question", "the change", "those affected"]
+        );
+    }
+
+    #[test]
+    fn each_critic_objects_from_its_own_standpoint() {
+        let e = env("Should cities ban cars from their historic centres?");
+        let texts: Vec<String> = e
+            .critics
+            .iter()
+            .map(|c| antithesis(&e, c).antithesis)
+            .collect();
+        assert!(texts[0].contains("does not follow"), "{}", texts[0]);
+        assert!(texts[1].contains("measured"), "{}", texts[1]);
+        assert!(texts[2].contains("had no say"), "{}", texts[2]);
+        // A persona the demo does not know by name gets a standpoint by its words.
+        let other = MemberView {
+            id: "auditor".into(),
+            name: "The Auditor".into(),
+            persona: "You ask for the data behind every claim.".into(),
+        };
+        assert_eq!(lens(&other), Lens::Evidence);
+    }
+}
