@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every generated file, regenerated in the order each is made from the one before:
 #   1. the JSON Schemas (core/schemas/*.json), derived from the answer types (the team's steps:
-#      core/src/protocol/team/answer_schema.rs; the meeting's three: core/tests/meeting.rs);
+#      core/src/protocol/team/answer_schema.rs; the meeting's three: core/tests/meeting.rs; the dialectic's four:
+#      core/tests/dialectic.rs);
 #   2. the validator's shape tables (core/src/validate/shape/tables.rs), made from those schemas
 #      and the team's id scope by core/src/validate/shape_gen.rs;
 #   3. the TypeScript answer types (core-js/src/answer_types.d.ts), made from the schemas by
@@ -42,6 +43,7 @@ echo "== codegen ($mode) 1/3: JSON Schemas (core/schemas/)"
 step UPDATE_SCHEMAS roundtable-core --lib json_schema::tests::committed_schemas_are_current
 step UPDATE_SCHEMAS roundtable-core "--test meeting" \
   schemas_are_derived_from_the_answer_types_and_agree_with_the_checker
+step UPDATE_SCHEMAS roundtable-core "--test dialectic" schemas_are_derived_from_the_answer_types
 echo "== codegen ($mode) 2/3: validator shape tables (core/src/validate/shape/tables.rs)"
 step UPDATE_SHAPES roundtable-core --lib validate::shape_gen::tests::committed_tables_are_current
 echo "== codegen ($mode) 3/3: TypeScript answer types (core-js/src/answer_types.d.ts)"

@@ -156,6 +156,14 @@ export interface ContextRequest {
   reason: string;
 }
 
+/** One contradiction a critic finds in the thesis (Hegelion's `contradictions`). */
+export interface Contradiction {
+  /** What contradicts what. */
+  description: string;
+  /** What shows it: a fact, a case, a step of the argument. */
+  evidence: string;
+}
+
 /**
  * The three decisions of spec `001`.
  * - `continue`: Give the floor to someone.
@@ -473,6 +481,14 @@ export interface RemarkOutput {
  */
 export type RemarkType = "question" | "suggestion" | "observation" | "note" | "missing_detail" | "blocker" | "comment";
 
+/** A way to settle what the dialectic left open (Hegelion's `research_proposals`). */
+export interface ResearchProposal {
+  /** What to find out, and how. */
+  proposal: string;
+  /** What would be observed if the synthesis is right. */
+  testable_prediction: string;
+}
+
 /** One peer review of one version. */
 export interface Review {
   /** Product temp id. */
@@ -664,6 +680,70 @@ export type PresentationAnswer =
     responseType: "final_output";
   } & PresentationOutput);
 
+/** A critic's antithesis: the thesis attacked from its own standpoint. */
+export interface DialecticAntithesis {
+  /** The version of this structure. */
+  schema_version: number;
+  /** The critique, in Markdown. */
+  antithesis: string;
+  /** The contradictions found, each with its evidence. */
+  contradictions: Contradiction[];
+  /** What the critique itself takes for granted. */
+  assumptions: string[];
+  /** What it is unsure of. */
+  uncertainties: string[];
+}
+
+/** The single shot: thesis, antithesis and synthesis in one answer. */
+export interface DialecticSingleShot {
+  /** The version of this structure. */
+  schema_version: number;
+  /** The thesis, argued in Markdown. */
+  thesis: string;
+  /** The strongest critique of it, in Markdown. */
+  antithesis: string;
+  /** The synthesis, in the response style. */
+  synthesis: string;
+  /** The contradictions the critique found, each with its evidence. */
+  contradictions: Contradiction[];
+  /** How to test what remains open. */
+  research_proposals: ResearchProposal[];
+  /** What the answer takes for granted. */
+  assumptions: string[];
+  /** What it is still unsure of. */
+  uncertainties: string[];
+  /** With the `json` style and the person's `response_schema`: the answer in that shape. */
+  result?: unknown;
+}
+
+/** The synthesis: what survives thesis and critiques, in the response style. */
+export interface DialecticSynthesis {
+  /** The version of this structure. */
+  schema_version: number;
+  /** The synthesis, in the response style. */
+  synthesis: string;
+  /** How to test what remains open. */
+  research_proposals: ResearchProposal[];
+  /** What the synthesis takes for granted. */
+  assumptions: string[];
+  /** What it is still unsure of. */
+  uncertainties: string[];
+  /** With the `json` style and the person's `response_schema`: the answer in that shape. */
+  result?: unknown;
+}
+
+/** The thesis: the strongest honest answer to the query. */
+export interface DialecticThesis {
+  /** The version of this structure. */
+  schema_version: number;
+  /** The position, argued in Markdown. */
+  thesis: string;
+  /** What the position takes for granted, one item each. */
+  assumptions: string[];
+  /** What it is unsure of, one item each. */
+  uncertainties: string[];
+}
+
 /** A member's turn: what it says, in Markdown. */
 export interface MeetingContribution {
   /** What the member says, in Markdown: one to four short paragraphs or a short list. */
@@ -705,6 +785,10 @@ export interface Answers {
   peer_review: PeerReviewAnswer;
   inspection: InspectionAnswer;
   presentation: PresentationAnswer;
+  dialectic_antithesis: DialecticAntithesis;
+  dialectic_single_shot: DialecticSingleShot;
+  dialectic_synthesis: DialecticSynthesis;
+  dialectic_thesis: DialecticThesis;
   meeting_contribution: MeetingContribution;
   meeting_decision: MeetingDecision;
   meeting_minutes: MeetingMinutes;

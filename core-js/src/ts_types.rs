@@ -13,7 +13,8 @@
 //! The generator knows the small subset of JSON Schema that `schemars` writes for our types:
 //! `$ref`, `type` (with `null` for `Option`), `const`, `enum`, `oneOf` (unit enums and tagged
 //! unions), `anyOf [T, null]`, `properties` / `required`, `additionalProperties` (maps), `items`,
-//! `default`. Anything else is a test failure, not a silent `unknown`. A field with a `default` is
+//! `default`, and `{}` with only a description (any value: `unknown`). Anything else is a test
+//! failure, not a silent `unknown`. A field with a `default` is
 //! declared present: the API fills the spec's defaults into the value it hands back.
 
 use std::collections::BTreeMap;
@@ -303,6 +304,9 @@ fn ty(node: &Value, indent: &str, at: &str) -> Res<String> {
                 _ => return Err(unsupported()),
             }
         }
+        // A schema with no keyword but its description: any value (a `serde_json::Value` field,
+        // the dialectic's `result` in the person's own shape).
+        None if obj.keys().all(|k| k == "description") => return Ok("unknown".to_string()),
         _ => return Err(unsupported()),
     };
     let base = match base {

@@ -1,11 +1,13 @@
 //! The kinds of session, one folder each. Every kind implements [`crate::engine::Protocol`]: its
 //! configuration, its state, who acts next, the prompt of each call, how an answer is judged and
 //! what it changes. [`team`] is the team session of specs `000` and `003`; [`meeting`] is the
-//! phased meeting of spec `001`.
+//! phased meeting of spec `001`; [`dialectic`] is the thesis → antithesis → synthesis of spec
+//! `002`.
 //!
 //! The call types every kind shares live in the engine; they are re-exported here because the
 //! runner and the providers name them from this module.
 
+pub mod dialectic;
 pub mod meeting;
 pub mod team;
 

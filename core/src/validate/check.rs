@@ -958,7 +958,9 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
             _ => "a number",
         };
         let hint = match (ty, self.b[start]) {
-            (Ty::Int { .. } | Ty::Bool, b'"') => "Write the value without quotes.".to_string(),
+            (Ty::Int { .. } | Ty::Number { .. } | Ty::Bool, b'"') => {
+                "Write the value without quotes.".to_string()
+            }
             (Ty::Array { .. }, _) => {
                 format!("Wrap it in [ ] even when there is only one item: {name} is a list.")
             }
@@ -1004,6 +1006,27 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
                         describe(ty),
                         token.to_string(),
                         format!("Use a whole number from {min} to {max}."),
+                    );
+                }
+            }
+            Ty::Number { min, max, integer } => {
+                let token = &self.text[start..self.pos];
+                let value = token.parse::<f64>().ok();
+                let whole = integer_token(token);
+                let in_range =
+                    value.is_some_and(|v| min.is_none_or(|m| v >= m) && max.is_none_or(|m| v <= m));
+                if (*integer && !whole) || !in_range {
+                    let name = self.field_name();
+                    let message = if *integer && !whole {
+                        format!("{name} must be a whole number")
+                    } else {
+                        format!("{name} is out of range")
+                    };
+                    self.error(
+                        message,
+                        describe(ty),
+                        token.to_string(),
+                        format!("Use {}.", describe(ty)),
                     );
                 }
             }
@@ -1127,6 +1150,14 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
         };
         self.ids.id(kind, id, &mut at);
     }
+}
+
+/// True when a JSON number token is a whole number (`3`, `-2`, `4.0`, `1e2`), as JSON Schema's
+/// `integer` reads it.
+fn integer_token(token: &str) -> bool {
+    token
+        .parse::<f64>()
+        .is_ok_and(|v| v.is_finite() && v.fract() == 0.0)
 }
 
 /// Index of the field named `key`, trying `hint` first.
@@ -1340,6 +1371,15 @@ pub(crate) fn describe(ty: &Ty) -> String {
             limits::CONTENT_MIN
         ),
         Ty::Int { min, max } => format!("an integer from {min} to {max}"),
+        Ty::Number { min, max, integer } => {
+            let what = if *integer { "an integer" } else { "a number" };
+            match (min, max) {
+                (Some(a), Some(b)) => format!("{what} from {a} to {b}"),
+                (Some(a), None) => format!("{what} of at least {a}"),
+                (None, Some(b)) => format!("{what} of at most {b}"),
+                (None, None) => what.to_string(),
+            }
+        }
         Ty::Bool => "true or false".into(),
         Ty::Array { .. } => "an array".into(),
         Ty::Object(_) | Ty::Map(_) | Ty::Union(_) => "an object".into(),

@@ -44,6 +44,8 @@ pub(crate) mod json;
 mod recover;
 mod report;
 pub use report::repair_prompt;
+mod runtime;
+pub use runtime::{check_against_schema, compile_schema, RuntimeShape, SchemaProblem};
 pub(crate) mod shape;
 #[cfg(test)]
 mod shape_gen;

@@ -1,6 +1,7 @@
 //! The shape of every answer of every kind as static data, walked by the checker while it parses:
 //! a team step's answer (a union on `responseType`), a meeting's decision, contribution and
-//! minutes (one object each, [`answer_object`]).
+//! minutes, a dialectic's thesis, antithesis, synthesis and single shot (one object each,
+//! [`answer_object`]).
 //!
 //! The tables (`shape/tables.rs`) are generated, not written: `shape_gen.rs` reads the JSON Schema
 //! that [`crate::protocol::team::answer_schema::step_schema`] derives from the serde types of [`crate::protocol::team::wire`], and the team's
@@ -37,6 +38,14 @@ pub(crate) enum Ty {
     Content,
     /// An integer in `min..=max`.
     Int { min: i64, max: i64 },
+    /// A number (a whole one when `integer`), within the bounds given: the `number` and
+    /// `integer` of a schema a person gives at run time (`runtime.rs`); the generated tables use
+    /// [`Ty::Int`].
+    Number {
+        min: Option<f64>,
+        max: Option<f64>,
+        integer: bool,
+    },
     /// `true` or `false`.
     Bool,
     /// An array of `item`, with `min..=max` entries.
@@ -265,6 +274,7 @@ mod tests {
                 assert_eq!(node["maximum"].as_i64(), Some(*max), "{at}");
             }
             Ty::Bool => assert_eq!(base_type(node).as_deref(), Some("boolean"), "{at}"),
+            Ty::Number { .. } => panic!("{at}: a run-time shape in the generated tables"),
             Ty::Array { item, min, max } => {
                 assert_eq!(base_type(node).as_deref(), Some("array"), "{at}");
                 assert_eq!(
@@ -342,6 +352,22 @@ mod tests {
             compare_obj(&root, &root, obj, name);
         }
         assert!(answer_object("write").is_none());
+    }
+
+    #[test]
+    fn shapes_match_the_plain_json_schema_of_every_dialectic_answer() {
+        use crate::protocol::dialectic::{answer::derive_schema, DialecticStep};
+        for step in [
+            DialecticStep::Thesis,
+            DialecticStep::Antithesis,
+            DialecticStep::Synthesis,
+            DialecticStep::SingleShot,
+        ] {
+            let root = derive_schema(step);
+            let name = root["title"].as_str().unwrap();
+            let obj = answer_object(name).unwrap_or_else(|| panic!("no shape for {name}"));
+            compare_obj(&root, &root, obj, name);
+        }
     }
 
     #[test]

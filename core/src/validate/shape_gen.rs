@@ -123,50 +123,64 @@ pub(crate) fn generate() -> String {
 }
 
 /// The answers of kinds whose shapes are one object each, with no `responseType` (the meeting's
-/// decision, contribution and minutes): their definitions prefixed with the kind's name, each
-/// answer an `Obj` named after its schema's title, and `answer_object` to find one by that name.
+/// decision, contribution and minutes; the dialectic's thesis, antithesis, synthesis and single
+/// shot): their definitions prefixed with the kind's name, each answer an `Obj` named after its
+/// schema's title, and `answer_object` to find one by that name.
 fn kinds_without_response_type(out: &mut String) {
-    use crate::protocol::meeting::{answer::derive_schema, MeetingStep};
-    let steps = [
-        MeetingStep::Decide,
-        MeetingStep::Speak,
-        MeetingStep::Minutes,
-    ];
-    let schemas: Vec<Value> = steps.iter().map(|&s| derive_schema(s)).collect();
-    let mut defs: BTreeMap<String, Value> = BTreeMap::new();
-    for schema in &schemas {
-        for (name, def) in schema["$defs"].as_object().into_iter().flatten() {
-            if let Some(seen) = defs.insert(name.clone(), def.clone()) {
-                assert_eq!(
-                    &seen, def,
-                    "$defs/{name} differs between the meeting's answers"
-                );
+    use crate::protocol::{dialectic, meeting};
+    let meeting: Vec<Value> = [
+        meeting::MeetingStep::Decide,
+        meeting::MeetingStep::Speak,
+        meeting::MeetingStep::Minutes,
+    ]
+    .iter()
+    .map(|&s| meeting::answer::derive_schema(s))
+    .collect();
+    let dialectic: Vec<Value> = [
+        dialectic::DialecticStep::Thesis,
+        dialectic::DialecticStep::Antithesis,
+        dialectic::DialecticStep::Synthesis,
+        dialectic::DialecticStep::SingleShot,
+    ]
+    .iter()
+    .map(|&s| dialectic::answer::derive_schema(s))
+    .collect();
+    let mut names = Vec::new();
+    for (prefix, schemas) in [("Meeting", &meeting), ("Dialectic", &dialectic)] {
+        let mut defs: BTreeMap<String, Value> = BTreeMap::new();
+        for schema in schemas {
+            for (name, def) in schema["$defs"].as_object().into_iter().flatten() {
+                if let Some(seen) = defs.insert(name.clone(), def.clone()) {
+                    assert_eq!(
+                        &seen, def,
+                        "$defs/{name} differs between the {prefix} answers"
+                    );
+                }
             }
         }
-    }
-    let mut used = Vec::new();
-    let gen = Gen {
-        defs: &defs,
-        prefix: "Meeting",
-        ids: &[],
-        content: &[],
-        used: std::cell::RefCell::new(&mut used),
-    };
-    for (name, def) in &defs {
-        gen.def(out, name, def);
-    }
-    let mut names = Vec::new();
-    for schema in &schemas {
-        let title = schema["title"]
-            .as_str()
-            .expect("an answer schema has a title");
-        let _ = write!(
-            out,
-            "\n/// The `{title}` answer.\npub(super) static {}: Obj = {};\n",
-            title.to_uppercase(),
-            gen.obj(schema, title)
-        );
-        names.push(title);
+        let mut used = Vec::new();
+        let gen = Gen {
+            defs: &defs,
+            prefix,
+            ids: &[],
+            content: &[],
+            used: std::cell::RefCell::new(&mut used),
+        };
+        for (name, def) in &defs {
+            gen.def(out, name, def);
+        }
+        for schema in schemas {
+            let title = schema["title"]
+                .as_str()
+                .expect("an answer schema has a title");
+            let _ = write!(
+                out,
+                "\n/// The `{title}` answer.\npub(super) static {}: Obj = {};\n",
+                title.to_uppercase(),
+                gen.obj(schema, title)
+            );
+            names.push(title.to_string());
+        }
     }
     out.push_str(
         "\n/// The object an answer with no `responseType` must be, by its schema's name.\n",
@@ -351,6 +365,13 @@ impl Gen<'_, '_> {
         }
         if let Some(values) = enum_values(node) {
             return format!("Ty::Enum({})", str_list(&values));
+        }
+        // A field of any value (a `serde_json::Value`: no type, no reference).
+        if ["type", "oneOf", "anyOf"]
+            .iter()
+            .all(|k| node.get(k).is_none())
+        {
+            return "Ty::Any".into();
         }
         let uint = |key: &str| node.get(key).and_then(Value::as_u64);
         match node["type"].as_str() {

@@ -434,12 +434,78 @@ pub(super) static MEETING_MINUTES: Obj = Obj {
     ],
 };
 
+pub(super) static DIALECTIC_CONTRADICTION: Obj = Obj {
+    fields: &[
+        Field { name: "description", ty: Ty::NonBlank { min: 3, max: 600 }, required: true, nullable: false },
+        Field { name: "evidence", ty: Ty::NonBlank { min: 3, max: 600 }, required: true, nullable: false },
+    ],
+};
+
+pub(super) static DIALECTIC_RESEARCH_PROPOSAL: Obj = Obj {
+    fields: &[
+        Field { name: "proposal", ty: Ty::NonBlank { min: 3, max: 600 }, required: true, nullable: false },
+        Field { name: "testable_prediction", ty: Ty::NonBlank { min: 3, max: 600 }, required: true, nullable: false },
+    ],
+};
+
+/// The `dialectic_thesis` answer.
+pub(super) static DIALECTIC_THESIS: Obj = Obj {
+    fields: &[
+        Field { name: "schema_version", ty: Ty::Int { min: 1, max: 1 }, required: true, nullable: false },
+        Field { name: "thesis", ty: Ty::NonBlank { min: 40, max: 8000 }, required: true, nullable: false },
+        Field { name: "assumptions", ty: Ty::Array { item: &Ty::NonBlank { min: 3, max: 600 }, min: 0, max: 8 }, required: true, nullable: false },
+        Field { name: "uncertainties", ty: Ty::Array { item: &Ty::NonBlank { min: 3, max: 600 }, min: 0, max: 8 }, required: true, nullable: false },
+    ],
+};
+
+/// The `dialectic_antithesis` answer.
+pub(super) static DIALECTIC_ANTITHESIS: Obj = Obj {
+    fields: &[
+        Field { name: "schema_version", ty: Ty::Int { min: 1, max: 1 }, required: true, nullable: false },
+        Field { name: "antithesis", ty: Ty::NonBlank { min: 40, max: 8000 }, required: true, nullable: false },
+        Field { name: "contradictions", ty: Ty::Array { item: &Ty::Object(&DIALECTIC_CONTRADICTION), min: 1, max: 8 }, required: true, nullable: false },
+        Field { name: "assumptions", ty: Ty::Array { item: &Ty::NonBlank { min: 3, max: 600 }, min: 0, max: 8 }, required: true, nullable: false },
+        Field { name: "uncertainties", ty: Ty::Array { item: &Ty::NonBlank { min: 3, max: 600 }, min: 0, max: 8 }, required: true, nullable: false },
+    ],
+};
+
+/// The `dialectic_synthesis` answer.
+pub(super) static DIALECTIC_SYNTHESIS: Obj = Obj {
+    fields: &[
+        Field { name: "schema_version", ty: Ty::Int { min: 1, max: 1 }, required: true, nullable: false },
+        Field { name: "synthesis", ty: Ty::NonBlank { min: 40, max: 8000 }, required: true, nullable: false },
+        Field { name: "research_proposals", ty: Ty::Array { item: &Ty::Object(&DIALECTIC_RESEARCH_PROPOSAL), min: 1, max: 5 }, required: true, nullable: false },
+        Field { name: "assumptions", ty: Ty::Array { item: &Ty::NonBlank { min: 3, max: 600 }, min: 0, max: 8 }, required: true, nullable: false },
+        Field { name: "uncertainties", ty: Ty::Array { item: &Ty::NonBlank { min: 3, max: 600 }, min: 0, max: 8 }, required: true, nullable: false },
+        Field { name: "result", ty: Ty::Any, required: false, nullable: false },
+    ],
+};
+
+/// The `dialectic_single_shot` answer.
+pub(super) static DIALECTIC_SINGLE_SHOT: Obj = Obj {
+    fields: &[
+        Field { name: "schema_version", ty: Ty::Int { min: 1, max: 1 }, required: true, nullable: false },
+        Field { name: "thesis", ty: Ty::NonBlank { min: 40, max: 8000 }, required: true, nullable: false },
+        Field { name: "antithesis", ty: Ty::NonBlank { min: 40, max: 8000 }, required: true, nullable: false },
+        Field { name: "synthesis", ty: Ty::NonBlank { min: 40, max: 8000 }, required: true, nullable: false },
+        Field { name: "contradictions", ty: Ty::Array { item: &Ty::Object(&DIALECTIC_CONTRADICTION), min: 1, max: 8 }, required: true, nullable: false },
+        Field { name: "research_proposals", ty: Ty::Array { item: &Ty::Object(&DIALECTIC_RESEARCH_PROPOSAL), min: 1, max: 5 }, required: true, nullable: false },
+        Field { name: "assumptions", ty: Ty::Array { item: &Ty::NonBlank { min: 3, max: 600 }, min: 0, max: 8 }, required: true, nullable: false },
+        Field { name: "uncertainties", ty: Ty::Array { item: &Ty::NonBlank { min: 3, max: 600 }, min: 0, max: 8 }, required: true, nullable: false },
+        Field { name: "result", ty: Ty::Any, required: false, nullable: false },
+    ],
+};
+
 /// The object an answer with no `responseType` must be, by its schema's name.
 pub(super) fn answer_object(name: &str) -> Option<&'static Obj> {
     match name {
         "meeting_decision" => Some(&MEETING_DECISION),
         "meeting_contribution" => Some(&MEETING_CONTRIBUTION),
         "meeting_minutes" => Some(&MEETING_MINUTES),
+        "dialectic_thesis" => Some(&DIALECTIC_THESIS),
+        "dialectic_antithesis" => Some(&DIALECTIC_ANTITHESIS),
+        "dialectic_synthesis" => Some(&DIALECTIC_SYNTHESIS),
+        "dialectic_single_shot" => Some(&DIALECTIC_SINGLE_SHOT),
         _ => None,
     }
 }

@@ -1,0 +1,190 @@
+//! A dialectic as spec `002`'s documents, to save beside the session file: the
+//! `dialectical_workflow` (the steps, each a `DialecticalPrompt` with `{{thesis_output}}` /
+//! `{{antithesis_output}}` places, and the instructions to run them) or the
+//! `dialectical_single_shot` (the one prompt), with 002's exact field names — and the run's
+//! structured result (thesis, every critique, synthesis, contradictions, research proposals).
+
+use serde_json::{json, Map, Value};
+
+use super::answer::{self, SCHEMA_VERSION};
+use super::config::{Mode, ResponseStyle};
+use super::prompt::{self, MemberView};
+use super::{DialecticState, DialecticStep};
+
+/// 002's `workflow_type` of a prompt-driven dialectic.
+pub const WORKFLOW_TYPE: &str = "prompt_driven_dialectic";
+
+impl DialecticState {
+    /// 002's document of this dialectic: `dialectical_workflow` for a workflow,
+    /// `dialectical_single_shot` for a single shot.
+    pub fn document(&self) -> Value {
+        match self.config.mode {
+            Mode::Workflow => self.workflow_document(),
+            Mode::SingleShot => self.single_shot_document(),
+        }
+    }
+
+    /// The schema the final answer's JSON meets, for 002's `response_schema` (json style only):
+    /// the person's, else the derived schema of the synthesis (single shot: of the one answer).
+    fn response_schema_field(&self, step: DialecticStep) -> Option<Value> {
+        (self.config.response_style == ResponseStyle::Json).then(|| {
+            self.config
+                .response_schema
+                .clone()
+                .unwrap_or_else(|| answer::derive_schema(step))
+        })
+    }
+
+    /// 002's `dialectical_single_shot`: the one prompt a model answers with all three phases.
+    pub fn single_shot_document(&self) -> Value {
+        let mut env = prompt::envelope(self, &self.config.thesis.id);
+        env.step = DialecticStep::SingleShot;
+        let p = prompt::dialectical_prompt(&env);
+        let text = format!(
+            "{}\n\n{}\n\n{}",
+            p.instructions, p.expected_format, p.prompt
+        );
+        let mut doc = json!({
+            "schema_version": SCHEMA_VERSION,
+            "query": self.config.query,
+            "use_search": false,
+            "use_council": self.config.use_council,
+            "response_style": self.config.response_style.name(),
+            "prompt": text,
+        });
+        if let Some(schema) = self.response_schema_field(DialecticStep::SingleShot) {
+            doc["response_schema"] = schema;
+        }
+        doc
+    }
+
+    /// 002's `dialectical_workflow`: thesis, one antithesis step per critic, synthesis — each a
+    /// `DialecticalPrompt` template — and the instructions to run them.
+    pub fn workflow_document(&self) -> Value {
+        let c = &self.config;
+        let mut env = prompt::envelope(self, &c.thesis.id);
+        let critics: Vec<MemberView> = c.active_critics().iter().map(MemberView::from).collect();
+        let mut steps = Vec::new();
+        let mut push = |name: String, p: prompt::DialecticalPrompt| {
+            steps.push(json!({
+                "step": steps.len() + 1,
+                "name": name,
+                "prompt": p,
+            }));
+        };
+        let me = MemberView::from(&c.thesis);
+        env.step = DialecticStep::Thesis;
+        push(
+            "Generate Thesis".into(),
+            prompt::template(&env, DialecticStep::Thesis, &me),
+        );
+        env.step = DialecticStep::Antithesis;
+        for critic in &critics {
+            let name = if critics.len() > 1 {
+                format!("Generate Antithesis ({})", critic.name)
+            } else {
+                "Generate Antithesis".into()
+            };
+            push(
+                name,
+                prompt::template(&env, DialecticStep::Antithesis, critic),
+            );
+        }
+        env.step = DialecticStep::Synthesis;
+        push(
+            "Generate Synthesis".into(),
+            prompt::template(
+                &env,
+                DialecticStep::Synthesis,
+                &MemberView::from(&c.synthesis),
+            ),
+        );
+        let mut phase_schemas = Map::new();
+        for step in [
+            DialecticStep::Thesis,
+            DialecticStep::Antithesis,
+            DialecticStep::Synthesis,
+        ] {
+            phase_schemas.insert(Self::phase_name(step).into(), self.call_schema(step));
+        }
+        let council = if critics.len() > 1 {
+            format!(
+                " The antithesis steps ({}) may run in parallel: each sees only the thesis; {{{{antithesis_output}}}} is every critique, each under its critic's name.",
+                critics.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+            )
+        } else {
+            String::new()
+        };
+        let mut instructions = json!({
+            "execution_mode": "sequential",
+            "variable_substitution": format!("Replace {{{{variable_name}}}} with actual outputs: {{{{thesis_output}}}} with the thesis step's output, {{{{antithesis_output}}}} with the antithesis.{council}"),
+            "final_output": "Combine all outputs into a final response",
+            "response_style": c.response_style.name(),
+            "response_style_note": style_note(c.response_style),
+            "phase_schemas": phase_schemas,
+        });
+        if let Some(schema) = self.response_schema_field(DialecticStep::Synthesis) {
+            instructions["response_schema"] = schema;
+        }
+        json!({
+            "schema_version": SCHEMA_VERSION,
+            "query": c.query,
+            "workflow_type": WORKFLOW_TYPE,
+            "steps": steps,
+            "instructions": instructions,
+        })
+    }
+
+    /// The run's structured result: what each phase wrote, as Hegelion's result reads (thesis,
+    /// antithesis, synthesis, contradictions, research proposals), with every critique by critic.
+    pub fn result_document(&self) -> Value {
+        let c = &self.config;
+        let critiques: Vec<Value> = self
+            .critiques_in_order()
+            .into_iter()
+            .map(|k| {
+                json!({
+                    "critic": k.critic.id,
+                    "name": k.critic.name,
+                    "antithesis": k.antithesis,
+                })
+            })
+            .collect();
+        let mut doc = json!({
+            "schema_version": SCHEMA_VERSION,
+            "query": c.query,
+            "mode": match c.mode { Mode::Workflow => "workflow", Mode::SingleShot => "single_shot" },
+            "response_style": c.response_style.name(),
+            "use_search": false,
+            "use_council": c.use_council,
+        });
+        match &self.single_shot {
+            Some(one) => doc["single_shot"] = json!(one),
+            None => {
+                doc["thesis"] = json!(self.thesis);
+                doc["critiques"] = Value::Array(critiques);
+                doc["synthesis"] = json!(self.synthesis);
+            }
+        }
+        doc
+    }
+}
+
+/// What the style asks of the final response, for 002's `response_style_note`.
+pub fn style_note(style: ResponseStyle) -> &'static str {
+    match style {
+        ResponseStyle::Sections => {
+            "Show the thesis, each antithesis and the synthesis, each under its own heading."
+        }
+        ResponseStyle::Json => {
+            "Return the final response as one JSON object meeting response_schema."
+        }
+        ResponseStyle::SynthesisOnly => "Show only the synthesis; it must stand on its own.",
+        ResponseStyle::Conversational => {
+            "Write the final response as conversational prose: no headings, no lists."
+        }
+        ResponseStyle::BulletPoints => {
+            "Write the final response as a list of points, one per line."
+        }
+    }
+}

@@ -1,0 +1,468 @@
+//! The dialectic of spec `002` (Hegelion's dialectical reasoning): a query answered in three
+//! moves — a thesis, its antithesis, their synthesis — each call built as 002's
+//! `DialecticalPrompt` with the outputs before it substituted.
+//!
+//! A dialectic is one round. In a workflow the steps are [`DialecticStep::Thesis`] (the thesis
+//! member), [`DialecticStep::Antithesis`] (the critic, or — with the council — every critic in
+//! parallel, one engine step with several members: the Logician, the Empiricist, the Ethicist by
+//! default, each on its own provider and model) and [`DialecticStep::Synthesis`], which sees the
+//! thesis and every critique by critic name. A single shot is one call
+//! ([`DialecticStep::SingleShot`]) that writes all three. Every answer is a structured result with
+//! `schema_version: 1` (`answer.rs`); an invalid one is repaired by the same member. With the
+//! `json` style the person may give a `response_schema`: checked when the session is created, it
+//! is kept in the config and the synthesis's `result` is walked against it by the validator's own
+//! walker. Wrapping up skips to the synthesis once a thesis exists.
+
+pub mod answer;
+pub mod config;
+mod demo;
+pub mod export;
+pub mod prompt;
+pub mod view;
+
+use serde::{Deserialize, Serialize};
+
+pub use self::answer::{
+    Antithesis, Contradiction, ResearchProposal, SingleShot, Synthesis, Thesis, SCHEMA_VERSION,
+};
+pub use self::config::{
+    DialecticConfig, DialecticConfigError, DialecticConfigErrors, DialecticMember, Mode,
+    ResponseStyle, Source,
+};
+pub use self::prompt::{CritiqueView, DialecticEnvelope, DialecticalPrompt, MemberView};
+pub use self::view::DialecticView;
+use crate::engine::{
+    Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError, Judgement, MemberChange,
+    Message, ModelRef, Move, Protocol, Settings, StoredCall,
+};
+use crate::text::one_line;
+use crate::validate;
+
+/// A dialectic: the engine driving the dialectic protocol.
+pub type DialecticSession = crate::engine::Engine<DialecticState>;
+
+/// The steps of a dialectic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DialecticStep {
+    /// The thesis member argues a position.
+    Thesis,
+    /// The critic (or every critic of the council, in parallel) attacks it.
+    Antithesis,
+    /// The synthesis member writes what survives.
+    Synthesis,
+    /// One call writes all three.
+    SingleShot,
+}
+
+/// A valid answer of a dialectic step, as the fold applies it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DialecticOutput {
+    /// The thesis.
+    Thesis(Thesis),
+    /// One critic's antithesis.
+    Antithesis(Antithesis),
+    /// The synthesis.
+    Synthesis(Synthesis),
+    /// The single shot.
+    SingleShot(SingleShot),
+}
+
+/// A person's edit of a dialectic.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "edit", rename_all = "snake_case")]
+pub enum DialecticEdit {
+    /// A member's provider and model, or its persona, changed (a fork's what-if: another model
+    /// for the Empiricist, a harsher Logician).
+    Member {
+        /// The change.
+        #[serde(flatten)]
+        change: MemberChange,
+    },
+}
+
+/// A dialectic never waits for the person on its own account, so this has no values.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DialecticBlock {}
+
+/// One critic's antithesis as the state keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Critique {
+    /// The critic's id.
+    pub critic: String,
+    /// What it wrote.
+    pub antithesis: Antithesis,
+}
+
+/// The whole state of a dialectic: what the fold of its events gives.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DialecticState {
+    /// The engine's part.
+    pub core: Core<DialecticState>,
+    /// The configuration, with the person's member changes applied.
+    pub config: DialecticConfig,
+    /// The thesis, once written (a single shot's too).
+    pub thesis: Option<Thesis>,
+    /// The critiques, in the order they came.
+    pub critiques: Vec<Critique>,
+    /// The synthesis, once written.
+    pub synthesis: Option<Synthesis>,
+    /// The single shot's answer, once written.
+    pub single_shot: Option<SingleShot>,
+}
+
+impl DialecticState {
+    /// The phase word of a step, as 002's `DialecticalPrompt.phase` spells it.
+    pub fn phase_name(step: DialecticStep) -> &'static str {
+        match step {
+            DialecticStep::Thesis => "thesis",
+            DialecticStep::Antithesis => "antithesis",
+            DialecticStep::Synthesis => "synthesis",
+            DialecticStep::SingleShot => "single_shot",
+        }
+    }
+
+    /// The member with this id.
+    pub fn member(&self, id: &str) -> Option<&DialecticMember> {
+        self.config.members().find(|m| m.id == id)
+    }
+
+    /// The critiques in critic order (the order of the config), each with its critic.
+    pub fn critiques_in_order(&self) -> Vec<CritiqueView> {
+        self.config
+            .critics
+            .iter()
+            .filter_map(|c| {
+                self.critiques
+                    .iter()
+                    .find(|k| k.critic == c.id)
+                    .map(|k| CritiqueView {
+                        critic: MemberView::from(c),
+                        antithesis: k.antithesis.clone(),
+                    })
+            })
+            .collect()
+    }
+
+    /// True once the final answer is written (the synthesis, or the single shot).
+    pub fn is_answered(&self) -> bool {
+        self.synthesis.is_some() || self.single_shot.is_some()
+    }
+
+    /// How far the dialectic has got, in percent: a share per phase done; 100 once answered.
+    pub fn progress(&self) -> u32 {
+        if self.is_answered() {
+            return 100;
+        }
+        let critics = self.config.active_critics().len().max(1) as f64;
+        let done =
+            f64::from(u8::from(self.thesis.is_some())) + self.critiques.len() as f64 / critics;
+        (done / 3.0 * 100.0).round() as u32
+    }
+
+    /// The rules the synthesis (or single shot) is checked by beyond its shape.
+    fn rules(&self) -> answer::Rules {
+        answer::Rules {
+            style: self.config.response_style,
+            // `create` refused a schema that does not compile, so this is `Some` with one.
+            schema: self
+                .config
+                .response_schema
+                .as_ref()
+                .and_then(|s| validate::compile_schema(s).ok()),
+        }
+    }
+
+    /// The JSON Schema a call of `step` answers in, for providers that enforce one: the derived
+    /// schema, with the person's `response_schema` as the required `result` of the synthesis (and
+    /// single shot) when there is one.
+    pub fn call_schema(&self, step: DialecticStep) -> serde_json::Value {
+        let mut schema = answer::derive_schema(step);
+        let Some(props) = schema["properties"].as_object_mut() else {
+            return schema;
+        };
+        match &self.config.response_schema {
+            Some(person) if props.contains_key("result") => {
+                props.insert("result".into(), person.clone());
+                if let Some(required) = schema["required"].as_array_mut() {
+                    required.push("result".into());
+                }
+            }
+            // No schema of the person's: no `result` to send (a field of any value is one some
+            // providers' strict modes refuse).
+            _ => {
+                props.remove("result");
+            }
+        }
+        schema
+    }
+
+    /// Folds an applied output; returns the change in words.
+    fn apply(&mut self, call_id: &str, output: &DialecticOutput) -> Result<Vec<String>, FoldError> {
+        let member = self.core.answered_member(call_id)?.to_string();
+        let taken = |what: &str| FoldError::Refused {
+            pointer: String::new(),
+            reason: format!("the {what} is already written"),
+            expected: "an answer to the current phase".into(),
+            received: format!("a second {what}"),
+        };
+        let change = match output {
+            DialecticOutput::Thesis(t) => {
+                if self.thesis.is_some() {
+                    return Err(taken("thesis"));
+                }
+                self.thesis = Some(t.clone());
+                format!("{member} wrote the thesis: {}", one_line(&t.thesis, 100))
+            }
+            DialecticOutput::Antithesis(a) => {
+                if !self.config.active_critics().iter().any(|c| c.id == member) {
+                    return Err(FoldError::Refused {
+                        pointer: String::new(),
+                        reason: format!("{member} is not a critic of this dialectic"),
+                        expected: "a critic's antithesis".into(),
+                        received: member,
+                    });
+                }
+                if self.critiques.iter().any(|c| c.critic == member) {
+                    return Err(taken(&format!("antithesis of {member}")));
+                }
+                self.critiques.push(Critique {
+                    critic: member.clone(),
+                    antithesis: a.clone(),
+                });
+                format!(
+                    "{member} wrote an antithesis with {} contradiction(s): {}",
+                    a.contradictions.len(),
+                    one_line(&a.antithesis, 100)
+                )
+            }
+            DialecticOutput::Synthesis(s) => {
+                if self.synthesis.is_some() {
+                    return Err(taken("synthesis"));
+                }
+                self.synthesis = Some(s.clone());
+                format!(
+                    "{member} wrote the synthesis with {} research proposal(s): {}",
+                    s.research_proposals.len(),
+                    one_line(&s.synthesis, 100)
+                )
+            }
+            DialecticOutput::SingleShot(s) => {
+                if self.single_shot.is_some() {
+                    return Err(taken("answer"));
+                }
+                self.single_shot = Some(s.clone());
+                format!(
+                    "{member} wrote thesis, antithesis and synthesis: {}",
+                    one_line(&s.synthesis, 100)
+                )
+            }
+        };
+        Ok(vec![change])
+    }
+}
+
+impl Protocol for DialecticState {
+    const KIND: &'static str = "dialectic";
+    const ROUND_WORD: &'static str = "Pass";
+    type Config = DialecticConfig;
+    type Step = DialecticStep;
+    type Envelope = DialecticEnvelope;
+    type Output = DialecticOutput;
+    type Ask = ();
+    type Served = ();
+    type Edit = DialecticEdit;
+    type Block = DialecticBlock;
+
+    fn create(config: &DialecticConfig) -> Result<DialecticState, String> {
+        config.check().map_err(|e| e.to_string())?;
+        let mut config = config.clone();
+        config.use_search = false;
+        Ok(DialecticState {
+            core: Core::new(config.settings.clone()),
+            config,
+            thesis: None,
+            critiques: Vec::new(),
+            synthesis: None,
+            single_shot: None,
+        })
+    }
+
+    fn settings(config: &DialecticConfig) -> Settings {
+        config.settings.clone()
+    }
+
+    fn core(&self) -> &Core<DialecticState> {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut Core<DialecticState> {
+        &mut self.core
+    }
+
+    fn step_name(step: DialecticStep) -> &'static str {
+        match step {
+            DialecticStep::Thesis => "dialectic_thesis",
+            DialecticStep::Antithesis => "dialectic_antithesis",
+            DialecticStep::Synthesis => "dialectic_synthesis",
+            DialecticStep::SingleShot => "dialectic_single_shot",
+        }
+    }
+
+    fn step_title(step: DialecticStep) -> &'static str {
+        match step {
+            DialecticStep::Thesis => "Thesis",
+            DialecticStep::Antithesis => "Antithesis",
+            DialecticStep::Synthesis => "Synthesis",
+            DialecticStep::SingleShot => "Single shot",
+        }
+    }
+
+    fn model_of(&self, member: &str) -> Option<&ModelRef> {
+        self.member(member).map(|m| &m.model)
+    }
+
+    fn next_move(&self) -> Move<DialecticState> {
+        let core = &self.core;
+        let c = &self.config;
+        let synthesis = || vec![c.synthesis.id.clone()];
+        if core.rounds_ended {
+            return match core.step {
+                Some(DialecticStep::Synthesis | DialecticStep::SingleShot) => Move::Finish,
+                _ if self.thesis.is_some() && !self.is_answered() => {
+                    Move::Step(core.round.max(1), DialecticStep::Synthesis, synthesis())
+                }
+                _ => Move::Finish,
+            };
+        }
+        match (core.round, core.step) {
+            (0, _) => Move::Round(1),
+            (r, None) => match c.mode {
+                Mode::Workflow => Move::Step(r, DialecticStep::Thesis, vec![c.thesis.id.clone()]),
+                Mode::SingleShot => {
+                    Move::Step(r, DialecticStep::SingleShot, vec![c.thesis.id.clone()])
+                }
+            },
+            (r, Some(DialecticStep::Thesis)) => Move::Step(
+                r,
+                DialecticStep::Antithesis,
+                c.active_critics().iter().map(|m| m.id.clone()).collect(),
+            ),
+            (r, Some(DialecticStep::Antithesis)) => {
+                Move::Step(r, DialecticStep::Synthesis, synthesis())
+            }
+            (_, Some(DialecticStep::Synthesis | DialecticStep::SingleShot)) => Move::Finish,
+        }
+    }
+
+    fn still_blocked(&self, block: &DialecticBlock) -> Option<String> {
+        match *block {}
+    }
+
+    fn envelope(&self, member: &str) -> DialecticEnvelope {
+        prompt::envelope(self, member)
+    }
+
+    fn first_messages(&self, envelope: &DialecticEnvelope) -> Vec<Message> {
+        prompt::messages(envelope)
+    }
+
+    fn judge(
+        &self,
+        call: &StoredCall<DialecticState>,
+        raw: &str,
+        truncated: bool,
+    ) -> Judgement<DialecticState> {
+        let options = validate::Options { truncated };
+        let mut warnings = Vec::new();
+        let checked = match call.step {
+            DialecticStep::Thesis => {
+                answer::check_thesis(raw, options, &mut warnings).map(DialecticOutput::Thesis)
+            }
+            DialecticStep::Antithesis => answer::check_antithesis(raw, options, &mut warnings)
+                .map(DialecticOutput::Antithesis),
+            DialecticStep::Synthesis => {
+                answer::check_synthesis(raw, options, self.rules(), &mut warnings)
+                    .map(DialecticOutput::Synthesis)
+            }
+            DialecticStep::SingleShot => {
+                answer::check_single_shot(raw, options, self.rules(), &mut warnings)
+                    .map(DialecticOutput::SingleShot)
+            }
+        };
+        match checked {
+            Ok(output) => Judgement::Apply { output, warnings },
+            Err(errors) => Judgement::Invalid {
+                findings: Findings {
+                    step: Self::step_name(call.step).to_string(),
+                    errors,
+                    warnings,
+                },
+                fallback: None,
+            },
+        }
+    }
+
+    fn serve(&self, _member: &str, _ask: &(), _left: u32) -> ((), String) {
+        ((), String::new())
+    }
+
+    fn repair_prompt(&self, step: DialecticStep, findings: &Findings) -> String {
+        prompt::repair(step, findings)
+    }
+
+    fn check_edit(&self, edit: &DialecticEdit) -> Result<(), String> {
+        match edit {
+            DialecticEdit::Member { change } => {
+                if self.member(&change.member).is_none() {
+                    return Err(format!("there is no member {}", change.member));
+                }
+                change
+                    .problem(DialecticConfig::PERSONA_MAX)
+                    .map_or(Ok(()), Err)
+            }
+        }
+    }
+
+    fn fold(&mut self, event: &Event<DialecticState>) -> Result<Vec<String>, FoldError> {
+        match &event.kind {
+            EventKind::Applied {
+                call_id, output, ..
+            } => return self.apply(call_id, output),
+            EventKind::PersonEdited {
+                edit: EngineEdit::Protocol(DialecticEdit::Member { change }),
+            } => {
+                let c = &mut self.config;
+                let members = [&mut c.thesis, &mut c.synthesis]
+                    .into_iter()
+                    .chain(c.critics.iter_mut());
+                for m in members.filter(|m| m.id == change.member) {
+                    if let Some(model) = &change.model {
+                        m.model = model.clone();
+                    }
+                    if let Some(persona) = &change.persona {
+                        m.persona = persona.clone();
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(Vec::new())
+    }
+
+    fn demo_answer(
+        &self,
+        call: &StoredCall<DialecticState>,
+        envelope: &DialecticEnvelope,
+    ) -> DemoReply {
+        demo::answer(call, envelope)
+    }
+}
+
+impl From<DialecticEdit> for EngineEdit<DialecticState> {
+    fn from(edit: DialecticEdit) -> Self {
+        EngineEdit::Protocol(edit)
+    }
+}

@@ -1,0 +1,314 @@
+//! What a page shows of a dialectic, decided here so the page re-derives nothing: the thesis, one
+//! card per critic, the synthesis in the chosen style, and the status of each phase and card in
+//! one wording.
+
+use serde::{Deserialize, Serialize};
+
+use super::answer::{Contradiction, ResearchProposal};
+use super::config::{Mode, ResponseStyle, Source};
+use super::{DialecticMember, DialecticState, DialecticStep};
+use crate::engine::Protocol;
+
+/// Where a phase or a card stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseStatus {
+    /// Not started.
+    Waiting,
+    /// A call is out for it.
+    Writing,
+    /// Its answer was refused and is being repaired.
+    Repairing,
+    /// Written.
+    Done,
+    /// It will not be written (a wrap-up before it, or a single shot).
+    Skipped,
+}
+
+impl PhaseStatus {
+    /// The status in words.
+    pub fn word(self) -> &'static str {
+        match self {
+            PhaseStatus::Waiting => "waiting",
+            PhaseStatus::Writing => "writing",
+            PhaseStatus::Repairing => "repairing an invalid answer",
+            PhaseStatus::Done => "done",
+            PhaseStatus::Skipped => "skipped",
+        }
+    }
+}
+
+/// One phase in the strip at the top.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseMark {
+    /// `Thesis`, `Antithesis`, `Synthesis`.
+    pub title: String,
+    /// Where it stands.
+    pub status: PhaseStatus,
+    /// The status in words.
+    pub status_word: String,
+}
+
+/// Who wrote a card, as the card names them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Author {
+    /// Member id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// `provider/model`.
+    pub model: String,
+    /// Persona (may be empty).
+    pub persona: String,
+}
+
+impl From<&DialecticMember> for Author {
+    fn from(m: &DialecticMember) -> Self {
+        Author {
+            id: m.id.clone(),
+            name: m.name.clone(),
+            model: format!("{}/{}", m.model.provider, m.model.model),
+            persona: m.persona.clone(),
+        }
+    }
+}
+
+/// The thesis column.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThesisCard {
+    /// Who writes it.
+    pub author: Author,
+    /// Where it stands.
+    pub status: PhaseStatus,
+    /// The thesis (Markdown), once written.
+    pub text: Option<String>,
+    /// Its assumptions.
+    pub assumptions: Vec<String>,
+    /// Its uncertainties.
+    pub uncertainties: Vec<String>,
+}
+
+/// One critic's card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CritiqueCard {
+    /// The critic.
+    pub author: Author,
+    /// Where it stands.
+    pub status: PhaseStatus,
+    /// The antithesis (Markdown), once written.
+    pub text: Option<String>,
+    /// The contradictions it found.
+    pub contradictions: Vec<Contradiction>,
+    /// Its assumptions.
+    pub assumptions: Vec<String>,
+    /// Its uncertainties.
+    pub uncertainties: Vec<String>,
+}
+
+/// The synthesis column.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SynthesisCard {
+    /// Who writes it.
+    pub author: Author,
+    /// Where it stands.
+    pub status: PhaseStatus,
+    /// The synthesis (Markdown; prose or points by style), once written.
+    pub text: Option<String>,
+    /// With the json style: the answer to show as JSON — `result` when the person gave a schema,
+    /// else the whole structured result — pretty-printed.
+    pub json: Option<String>,
+    /// The research proposals.
+    pub research_proposals: Vec<ResearchProposal>,
+    /// Its assumptions.
+    pub assumptions: Vec<String>,
+    /// Its uncertainties.
+    pub uncertainties: Vec<String>,
+}
+
+/// Everything the dialectic page draws.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DialecticView {
+    /// The query.
+    pub query: String,
+    /// The response style.
+    pub style: ResponseStyle,
+    /// The style in words.
+    pub style_title: String,
+    /// Workflow or single shot.
+    pub mode: Mode,
+    /// Whether the council writes the antithesis.
+    pub use_council: bool,
+    /// The sources attached (the form says why: a tab cannot search the web).
+    pub sources: Vec<Source>,
+    /// The phases, in order.
+    pub phases: Vec<PhaseMark>,
+    /// False with `synthesis_only`: the page shows the synthesis alone, the phases folded.
+    pub show_phases: bool,
+    /// The thesis column.
+    pub thesis: ThesisCard,
+    /// One card per critic, in the config's order.
+    pub critiques: Vec<CritiqueCard>,
+    /// The synthesis column.
+    pub synthesis: SynthesisCard,
+    /// Done in percent.
+    pub progress: u32,
+}
+
+impl DialecticState {
+    /// The view of the dialectic as it stands.
+    pub fn view(&self) -> DialecticView {
+        let c = &self.config;
+        let core = &self.core;
+        let status_of = |step: DialecticStep, member: &str, written: bool| {
+            if written {
+                return PhaseStatus::Done;
+            }
+            if core.step == Some(step) {
+                return match core.slot(member) {
+                    Some(s) if s.done => PhaseStatus::Skipped,
+                    Some(s) if s.repairs > 0 => PhaseStatus::Repairing,
+                    Some(_) => PhaseStatus::Writing,
+                    None => PhaseStatus::Waiting,
+                };
+            }
+            let over = matches!(core.status, crate::engine::Status::Done)
+                || (core.rounds_ended && step != DialecticStep::Synthesis);
+            if over || c.mode == Mode::SingleShot {
+                PhaseStatus::Skipped
+            } else {
+                PhaseStatus::Waiting
+            }
+        };
+        let one = self.single_shot.as_ref();
+        let single = c.mode == Mode::SingleShot;
+        let thesis_status = if single {
+            status_of(DialecticStep::SingleShot, &c.thesis.id, one.is_some())
+        } else {
+            status_of(DialecticStep::Thesis, &c.thesis.id, self.thesis.is_some())
+        };
+        let thesis = ThesisCard {
+            author: Author::from(&c.thesis),
+            status: thesis_status,
+            text: self
+                .thesis
+                .as_ref()
+                .map(|t| t.thesis.clone())
+                .or_else(|| one.map(|s| s.thesis.clone())),
+            assumptions: self
+                .thesis
+                .as_ref()
+                .map(|t| t.assumptions.clone())
+                .or_else(|| one.map(|s| s.assumptions.clone()))
+                .unwrap_or_default(),
+            uncertainties: self
+                .thesis
+                .as_ref()
+                .map(|t| t.uncertainties.clone())
+                .unwrap_or_default(),
+        };
+        let critiques: Vec<CritiqueCard> = if single {
+            // One answer holds the antithesis: one card, by the member who wrote it all.
+            vec![CritiqueCard {
+                author: Author::from(&c.thesis),
+                status: thesis_status,
+                text: one.map(|s| s.antithesis.clone()),
+                contradictions: one.map(|s| s.contradictions.clone()).unwrap_or_default(),
+                assumptions: Vec::new(),
+                uncertainties: Vec::new(),
+            }]
+        } else {
+            c.active_critics()
+                .iter()
+                .map(|m| {
+                    let k = self.critiques.iter().find(|k| k.critic == m.id);
+                    CritiqueCard {
+                        author: Author::from(m),
+                        status: status_of(DialecticStep::Antithesis, &m.id, k.is_some()),
+                        text: k.map(|k| k.antithesis.antithesis.clone()),
+                        contradictions: k
+                            .map(|k| k.antithesis.contradictions.clone())
+                            .unwrap_or_default(),
+                        assumptions: k
+                            .map(|k| k.antithesis.assumptions.clone())
+                            .unwrap_or_default(),
+                        uncertainties: k
+                            .map(|k| k.antithesis.uncertainties.clone())
+                            .unwrap_or_default(),
+                    }
+                })
+                .collect()
+        };
+        let s = self.synthesis.as_ref();
+        let synthesis_status = if single {
+            thesis_status
+        } else {
+            status_of(DialecticStep::Synthesis, &c.synthesis.id, s.is_some())
+        };
+        let json = (c.response_style == ResponseStyle::Json)
+            .then(|| {
+                let result = s
+                    .and_then(|s| s.result.clone())
+                    .or_else(|| one.and_then(|o| o.result.clone()));
+                let whole = s
+                    .and_then(|s| serde_json::to_value(s).ok())
+                    .or_else(|| one.and_then(|o| serde_json::to_value(o).ok()));
+                result.or(whole)
+            })
+            .flatten()
+            .map(|v| serde_json::to_string_pretty(&v).unwrap_or_default());
+        let synthesis = SynthesisCard {
+            author: Author::from(if single { &c.thesis } else { &c.synthesis }),
+            status: synthesis_status,
+            text: s
+                .map(|s| s.synthesis.clone())
+                .or_else(|| one.map(|o| o.synthesis.clone())),
+            json,
+            research_proposals: s
+                .map(|s| s.research_proposals.clone())
+                .or_else(|| one.map(|o| o.research_proposals.clone()))
+                .unwrap_or_default(),
+            assumptions: s.map(|s| s.assumptions.clone()).unwrap_or_default(),
+            uncertainties: s
+                .map(|s| s.uncertainties.clone())
+                .or_else(|| one.map(|o| o.uncertainties.clone()))
+                .unwrap_or_default(),
+        };
+        let mark = |step: DialecticStep, status: PhaseStatus| PhaseMark {
+            title: Self::step_title(step).to_string(),
+            status,
+            status_word: status.word().to_string(),
+        };
+        let antithesis_status = {
+            let all: Vec<PhaseStatus> = critiques.iter().map(|k| k.status).collect();
+            if all.iter().all(|s| *s == PhaseStatus::Done) {
+                PhaseStatus::Done
+            } else if all.contains(&PhaseStatus::Repairing) {
+                PhaseStatus::Repairing
+            } else if all.contains(&PhaseStatus::Writing) {
+                PhaseStatus::Writing
+            } else if all.iter().all(|s| *s == PhaseStatus::Skipped) {
+                PhaseStatus::Skipped
+            } else {
+                all.first().copied().unwrap_or(PhaseStatus::Waiting)
+            }
+        };
+        DialecticView {
+            query: c.query.clone(),
+            style: c.response_style,
+            style_title: c.response_style.title().to_string(),
+            mode: c.mode,
+            use_council: c.use_council,
+            sources: c.sources.clone(),
+            phases: vec![
+                mark(DialecticStep::Thesis, thesis.status),
+                mark(DialecticStep::Antithesis, antithesis_status),
+                mark(DialecticStep::Synthesis, synthesis.status),
+            ],
+            show_phases: c.response_style != ResponseStyle::SynthesisOnly,
+            thesis,
+            critiques,
+            synthesis,
+            progress: self.progress(),
+        }
+    }
+}
