@@ -8,14 +8,13 @@
 //! snapshot, and returns a new [`Session`] — or an [`ImportError`] saying in plain words why the
 //! file was refused. It never touches any other session.
 
-use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use thiserror::Error;
 
 use crate::engine::{Engine, Event, ModelRef, Protocol};
-use crate::session::{Kind, Session};
+use crate::session::{Kind, Registered, Session};
 
 pub mod shared_lines;
 
@@ -220,10 +219,7 @@ fn file_within(session: &Session, now: u64, max: usize) -> Result<String, Export
 pub fn to_file(session: &Session, now: u64) -> String {
     let title = crate::text::title_of(session.request());
     let members = session.members();
-    match session {
-        Session::Team(s) => file_text(s, session.kind(), title, members, now),
-        Session::Meeting(s) => file_text(s, session.kind(), title, members, now),
-    }
+    crate::session::each!(session, s => file_text(s, session.kind(), title, members, now))
 }
 
 fn file_text<P: Protocol>(
@@ -391,11 +387,53 @@ pub struct ReadFile {
     members: Option<Value>,
 }
 
-#[derive(Debug)]
-enum KindEvents {
-    Team(Vec<Event<crate::protocol::team::TeamState>>),
-    Meeting(Vec<Event<crate::protocol::meeting::MeetingState>>),
+/// Writes [`KindEvents`]: one variant per kind of [`crate::session::with_kinds`].
+macro_rules! define_kind_events {
+    (() $($variant:ident($state:ty) $doc:literal,)*) => {
+        /// A file's events, read into the types of its kind.
+        #[derive(Debug)]
+        enum KindEvents {
+            $(#[doc = $doc] $variant(Vec<Event<$state>>),)*
+        }
+
+        impl KindEvents {
+            /// Reads a file's events (one JSON array) as those of `kind`, after the kind's
+            /// migration of an older log.
+            fn read(kind: Kind, text: &str) -> Result<KindEvents, ImportError> {
+                fn events<P: Protocol>(text: &str) -> Result<Vec<Event<P>>, ImportError> {
+                    let migrated = P::migrate_log_array(text);
+                    serde_json::from_str(migrated.as_deref().unwrap_or(text))
+                        .map_err(|e| ImportError::Malformed(e.to_string()))
+                }
+                Ok(match kind {
+                    $(Kind::$variant => KindEvents::$variant(events::<$state>(text)?),)*
+                })
+            }
+
+            fn len(&self) -> usize {
+                match self {
+                    $(KindEvents::$variant(e) => e.len(),)*
+                }
+            }
+
+            /// Replays the events into a session, and the summary a replay gives.
+            fn replay(&self) -> Result<(Session, Value), ImportError> {
+                fn replay<P: Registered>(
+                    events: &[Event<P>],
+                ) -> Result<(Session, Value), ImportError> {
+                    let engine =
+                        Engine::replay(events).map_err(|e| ImportError::Replay(e.to_string()))?;
+                    let summary = as_value(&summary(&engine));
+                    Ok((P::wrap(engine), summary))
+                }
+                match self {
+                    $(KindEvents::$variant(e) => replay(e),)*
+                }
+            }
+        }
+    };
 }
+crate::session::with_kinds!([define_kind_events]());
 
 /// Checks a session file's envelope without reading its events into Rust types: the size, that it
 /// is JSON, its format and version (an older file is migrated), the checksum of its events as
@@ -547,9 +585,6 @@ impl CheckedFile<'_> {
 
     /// Reads the events into Rust types: the second stage.
     pub fn read(self) -> Result<ReadFile, ImportError> {
-        fn events<P: Protocol>(text: &str) -> Result<Vec<Event<P>>, ImportError> {
-            serde_json::from_str(text).map_err(|e| ImportError::Malformed(e.to_string()))
-        }
         // A file without a shared line (`@@`) is read from its own text; any other from its
         // expanded events.
         let expanded;
@@ -559,17 +594,8 @@ impl CheckedFile<'_> {
         } else {
             &self.events
         };
-        let kind_events = match self.kind {
-            Kind::Team => KindEvents::Team(
-                match crate::protocol::team::migrate::done_halts_in_array(text) {
-                    Some(migrated) => events(&migrated)?,
-                    None => events(text)?,
-                },
-            ),
-            Kind::Meeting => KindEvents::Meeting(events(text)?),
-        };
         Ok(ReadFile {
-            events: kind_events,
+            events: KindEvents::read(self.kind, text)?,
             snapshot: self.snapshot,
             members: self.members,
         })
@@ -579,10 +605,7 @@ impl CheckedFile<'_> {
 impl ReadFile {
     /// How many events the file holds.
     pub fn len(&self) -> usize {
-        match &self.events {
-            KindEvents::Team(e) => e.len(),
-            KindEvents::Meeting(e) => e.len(),
-        }
+        self.events.len()
     }
 
     /// Whether the file holds no event (such a file does not replay).
@@ -593,18 +616,8 @@ impl ReadFile {
     /// Replays the events into a new session and compares it with the file's snapshot and member
     /// list: the last stage.
     pub fn replay(self) -> Result<Session, ImportError> {
-        fn replay<P: Protocol>(events: &[Event<P>]) -> Result<Engine<P>, ImportError> {
-            Engine::replay(events).map_err(|e| ImportError::Replay(e.to_string()))
-        }
-        let session = match &self.events {
-            KindEvents::Team(e) => Session::Team(replay(e)?),
-            KindEvents::Meeting(e) => Session::Meeting(replay(e)?),
-        };
+        let (session, replayed) = self.events.replay()?;
         if let Some(snapshot) = &self.snapshot {
-            let replayed = match &session {
-                Session::Team(s) => as_value(&summary(s)),
-                Session::Meeting(s) => as_value(&summary(s)),
-            };
             if &replayed != snapshot {
                 return Err(ImportError::SnapshotMismatch);
             }
@@ -662,70 +675,8 @@ pub fn migrate(mut value: Value, from: u64) -> Result<Value, ImportError> {
 /// What models wrote is made safe for any Markdown viewer by the rules the app's renderer keeps
 /// ([`crate::safe_markdown::defang`]): raw HTML shows as text, only http/https/mailto links stay.
 pub fn markdown_report(session: &Session) -> String {
-    let report = match session {
-        Session::Team(s) => team_report(s.state()),
-        Session::Meeting(s) => s.state().minutes_markdown(),
-    };
+    let report = crate::session::each!(session, s => s.state().report_markdown());
     crate::safe_markdown::defang(&report)
-}
-
-fn team_report(s: &crate::protocol::team::TeamState) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "# {}\n", s.team_name);
-    let _ = writeln!(out, "> {}\n", s.request.trim().replace('\n', "\n> "));
-    if let Some(c) = &s.charter {
-        let _ = writeln!(
-            out,
-            "**Mission.** {}\n\n**Objectives.** {}\n\n**Constraints.** {}\n",
-            c.mission.trim(),
-            c.objectives.trim(),
-            c.constraints.trim()
-        );
-    }
-    for (depth, p) in s.tree.walk() {
-        if depth == 0 {
-            continue;
-        }
-        let level = (depth + 1).min(6);
-        let _ = writeln!(out, "{} {} ({})\n", "#".repeat(level), p.name, p.id);
-        let accepted = p
-            .accepted_version
-            .as_deref()
-            .and_then(|v| s.tree.version(v));
-        let latest = p.latest_version().and_then(|v| s.tree.version(v));
-        match (accepted, latest) {
-            (Some(v), _) => {
-                let _ = writeln!(
-                    out,
-                    "_Accepted version {} by {}, round {}._\n",
-                    v.id, v.author, v.round
-                );
-                let _ = writeln!(out, "{}\n", v.content.trim());
-            }
-            (None, Some(v)) => {
-                let _ = writeln!(
-                    out,
-                    "_Not accepted yet. Latest version {} by {}, round {}._\n",
-                    v.id, v.author, v.round
-                );
-                let _ = writeln!(out, "{}\n", v.content.trim());
-            }
-            (None, None) => {
-                let _ = writeln!(
-                    out,
-                    "_No version yet._ Definition of done: {}\n",
-                    p.dod.trim()
-                );
-            }
-        }
-    }
-    if !s.presentation.is_empty() {
-        out.push_str("## Presentation\n\n");
-        for m in &s.presentation {
-            let _ = writeln!(out, "**{}:** {}\n", m.as_agent, m.content.trim());
-        }
-    }
-    out
 }
 
 #[cfg(test)]

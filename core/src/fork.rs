@@ -9,12 +9,10 @@
 use serde::Serialize;
 
 use crate::engine::{
-    Engine, EngineEdit, EngineError, ForkError, ForkOrigin, ForkPlan, MemberChange, ModelRef,
-    Protocol,
+    Engine, EngineEdit, EngineError, ForkError, ForkOrigin, ForkPlan, MemberChange, Protocol,
 };
-use crate::protocol::meeting::MeetingEdit;
 use crate::protocol::team::{Charter, PersonEdit};
-use crate::session::Session;
+use crate::session::{each, Registered, Session};
 
 /// Where a fork starts: at a call (it is made again, or answered by hand), or after any event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,17 +37,7 @@ pub struct WhatIf {
 }
 
 /// One member as the fork dialog shows it: as it was at the fork's point.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ForkMember {
-    /// Member id.
-    pub id: String,
-    /// Display name.
-    pub name: String,
-    /// Provider and model.
-    pub model: ModelRef,
-    /// Persona at that point.
-    pub persona: String,
-}
+pub type ForkMember = crate::engine::MemberInfo;
 
 /// What the fork dialog starts from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -69,18 +57,14 @@ pub struct ForkForm {
 impl Session {
     /// The original this session was forked from, if it is a fork.
     pub fn forked_from(&self) -> Option<&ForkOrigin> {
-        match self {
-            Session::Team(s) => s.state().core.forked_from.as_ref(),
-            Session::Meeting(s) => s.state().core.forked_from.as_ref(),
-        }
+        each!(self, s => s.state().core().forked_from.as_ref())
     }
 
     /// The last event a fork at `at` keeps.
     pub fn fork_seq(&self, at: &ForkAt) -> Result<u64, ForkError> {
-        let point = match (self, at) {
-            (_, ForkAt::Event(seq)) => *seq,
-            (Session::Team(s), ForkAt::Call(id)) => s.fork_point(id)?,
-            (Session::Meeting(s), ForkAt::Call(id)) => s.fork_point(id)?,
+        let point = match at {
+            ForkAt::Event(seq) => *seq,
+            ForkAt::Call(id) => each!(self, s => s.fork_point(id))?,
         };
         let len = self.event_count();
         if point as usize >= len {
@@ -102,36 +86,11 @@ impl Session {
                 .map(|c| (c.member.clone(), c.raw_answer.clone())),
             ForkAt::Event(_) => None,
         };
-        let (members, charter, has_charter) = match &before {
-            Session::Team(s) => (
-                s.state()
-                    .members
-                    .iter()
-                    .map(|m| ForkMember {
-                        id: m.id.clone(),
-                        name: m.name.clone(),
-                        model: m.model.clone(),
-                        persona: m.persona.clone(),
-                    })
-                    .collect(),
-                s.state().charter.clone(),
-                true,
-            ),
-            Session::Meeting(s) => (
-                s.state()
-                    .attendees
-                    .iter()
-                    .map(|a| ForkMember {
-                        id: a.id.clone(),
-                        name: a.name.clone(),
-                        model: a.model.clone(),
-                        persona: a.persona.clone(),
-                    })
-                    .collect(),
-                None,
-                false,
-            ),
-        };
+        let members = each!(&before, s => s.state().members());
+        // The charter is the team's own what-if; other kinds change members only.
+        let team = before.as_team();
+        let charter = team.and_then(|t| t.state().charter.clone());
+        let has_charter = team.is_some();
         Ok(ForkForm {
             seq,
             members,
@@ -169,48 +128,43 @@ impl Session {
             session: original_id.to_string(),
             seq,
         };
-        match self {
-            Session::Team(s) => {
-                let mut edits: Vec<EngineEdit<_>> = what_if
-                    .members
-                    .into_iter()
-                    .map(|change| PersonEdit::Member { change }.into())
-                    .collect();
-                if let Some(charter) = what_if.charter {
-                    edits.push(PersonEdit::Charter { charter }.into());
-                }
-                plan_fork(s, origin, edits, answer, now).map(Session::Team)
-            }
-            Session::Meeting(s) => {
-                if what_if.charter.is_some() {
-                    return Err(ForkError::Edit(EngineError::Edit(
-                        "a meeting has no charter to change".into(),
-                    )));
-                }
-                let edits = what_if
-                    .members
-                    .into_iter()
-                    .map(|change| MeetingEdit::Member { change }.into())
-                    .collect();
-                plan_fork(s, origin, edits, answer, now).map(Session::Meeting)
-            }
+        if let Some(charter) = what_if.charter {
+            let team = self.as_team().ok_or_else(|| {
+                ForkError::Edit(EngineError::Edit(format!(
+                    "a {} has no charter to change",
+                    self.kind().title().to_lowercase()
+                )))
+            })?;
+            let extra = EngineEdit::Protocol(PersonEdit::Charter { charter });
+            return plan_fork(team, origin, what_if.members, Some(extra), answer, now);
         }
+        each!(self, s => plan_fork(s, origin, what_if.members, None, answer, now))
     }
 }
 
-fn plan_fork<P: Protocol>(
+/// The fork of `engine`: each member change as the kind's own edit, then `extra` (a kind's own
+/// what-if), then the answer.
+fn plan_fork<P: Registered>(
     engine: &Engine<P>,
     origin: ForkOrigin,
-    edits: Vec<EngineEdit<P>>,
+    members: Vec<MemberChange>,
+    extra: Option<EngineEdit<P>>,
     answer: Option<(String, String)>,
     now: u64,
-) -> Result<Engine<P>, ForkError> {
-    engine.fork_at(
-        ForkPlan {
-            origin,
-            edits,
-            answer,
-        },
-        now,
-    )
+) -> Result<Session, ForkError> {
+    let edits = members
+        .into_iter()
+        .map(|change| EngineEdit::Protocol(P::member_edit(change)))
+        .chain(extra)
+        .collect();
+    engine
+        .fork_at(
+            ForkPlan {
+                origin,
+                edits,
+                answer,
+            },
+            now,
+        )
+        .map(P::wrap)
 }

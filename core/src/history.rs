@@ -8,7 +8,7 @@
 //! back to `k` clones the nearest mark at or before `k` and folds the few events after it.
 
 use crate::engine::FoldError;
-use crate::session::{LogError, Session};
+use crate::session::{each, LogError, Registered, Session};
 
 /// Marks every this many events unless asked otherwise.
 pub const DEFAULT_EVERY: usize = 64;
@@ -72,16 +72,19 @@ impl Session {
     /// is this session's future: the same log, longer).
     pub fn extend_from(&mut self, source: &Session, len: usize) -> Result<(), LogError> {
         let from = self.event_count();
-        let kinds = || LogError::Replay(FoldError::Unexpected("another kind of session".into()));
-        match (self, source) {
-            (Session::Team(s), Session::Team(src)) => {
-                s.extend(&src.events()[from.min(len)..len.min(src.events().len())])?
-            }
-            (Session::Meeting(s), Session::Meeting(src)) => {
-                s.extend(&src.events()[from.min(len)..len.min(src.events().len())])?
-            }
-            _ => return Err(kinds()),
+        fn extend<P: Registered>(
+            s: &mut crate::engine::Engine<P>,
+            source: &Session,
+            from: usize,
+            len: usize,
+        ) -> Result<(), LogError> {
+            let kinds =
+                || LogError::Replay(FoldError::Unexpected("another kind of session".into()));
+            let src = P::of(source).ok_or_else(kinds)?;
+            s.extend(&src.events()[from.min(len)..len.min(src.events().len())])?;
+            Ok(())
         }
+        each!(self, s => extend(s, source, from, len))?;
         Ok(())
     }
 }

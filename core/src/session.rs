@@ -16,43 +16,153 @@ use crate::engine::{
     RunTarget, Settings, Status, Usage,
 };
 use crate::live::{CallNow, MemberNow, Notice, RunFacts};
+use crate::protocol::dialectic::{DialecticSession, DialecticState};
 use crate::protocol::meeting::{MeetingSession, MeetingState};
 use crate::protocol::team::{TeamSession, TeamState};
 
-/// The kinds of session this build runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// A chair, operatives, an inspector and an envoy work in rounds on a tree of products.
-    Team,
-    /// An orchestrator moves attendees through seven phases to a decision and minutes.
-    Meeting,
+/// The kinds of session this build runs: one line per kind — its variant, its protocol state and
+/// a line about it. [`Kind`], [`Session`], `each!` and every other dispatch on the kind are
+/// generated from this list, so adding a kind is its folder under `protocol/` and a line here.
+macro_rules! with_kinds {
+    ([$($callback:tt)*] $args:tt) => {
+        $($callback)*! { $args
+            Team(crate::protocol::team::TeamState)
+                "A chair, operatives, an inspector and an envoy work in rounds on a tree of products.",
+            Meeting(crate::protocol::meeting::MeetingState)
+                "An orchestrator moves attendees through seven phases to a decision and minutes.",
+            Dialectic(crate::protocol::dialectic::DialecticState)
+                "A thesis, critiques by a council of critics, and a synthesis of them.",
+        }
+    };
+}
+
+/// Writes [`Kind`], [`Session`] and [`Registered`] for the kinds of [`with_kinds`].
+macro_rules! define_kinds {
+    (() $($variant:ident($state:ty) $doc:literal,)*) => {
+        /// The kinds of session this build runs.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Kind {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl Kind {
+            /// Every kind, in the order the new-session page offers them.
+            pub const ALL: &'static [Kind] = &[$(Kind::$variant),*];
+
+            /// The kind's name in files and the `created` event.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Kind::$variant => <$state as Protocol>::KIND,)*
+                }
+            }
+
+            /// The kind in words for people.
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(Kind::$variant => <$state as Protocol>::TITLE,)*
+                }
+            }
+
+            /// What a round is called in this kind ("Round", "Turn").
+            pub fn round_word(self) -> &'static str {
+                match self {
+                    $(Kind::$variant => <$state as Protocol>::ROUND_WORD,)*
+                }
+            }
+        }
+
+        /// A session of any kind.
+        // One value per open session, never held in bulk: boxing the larger kind would buy nothing.
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum Session {
+            $(#[doc = $doc] $variant(crate::engine::Engine<$state>),)*
+        }
+
+        $(
+            impl Registered for $state {
+                const KIND_OF: Kind = Kind::$variant;
+                fn of(session: &Session) -> Option<&crate::engine::Engine<Self>> {
+                    match session {
+                        Session::$variant(s) => Some(s),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+                fn of_mut(session: &mut Session) -> Option<&mut crate::engine::Engine<Self>> {
+                    match session {
+                        Session::$variant(s) => Some(s),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+                fn wrap(engine: crate::engine::Engine<Self>) -> Session {
+                    Session::$variant(engine)
+                }
+            }
+        )*
+    };
+}
+with_kinds!([define_kinds]());
+
+/// Runs the same expression on whichever engine the session holds (`$engine` is bound to it).
+macro_rules! each {
+    ($session:expr, $engine:ident => $body:expr) => {
+        $crate::session::with_kinds!([$crate::session::each_arm]($session, $engine, $body))
+    };
+}
+
+/// One arm of `each!` per kind.
+macro_rules! each_arm {
+    (($session:expr, $engine:ident, $body:expr) $($variant:ident($state:ty) $doc:literal,)*) => {
+        match $session {
+            $($crate::session::Session::$variant($engine) => $body,)*
+        }
+    };
+}
+
+/// Runs `$body` with `$p` naming the protocol state type of `$kind` (a [`Kind`] value).
+macro_rules! each_kind {
+    ($kind:expr, $p:ident => $body:expr) => {
+        $crate::session::with_kinds!([$crate::session::each_kind_arm]($kind, $p, $body))
+    };
+}
+
+/// One arm of `each_kind!` per kind.
+macro_rules! each_kind_arm {
+    (($kind:expr, $p:ident, $body:expr) $($variant:ident($state:ty) $doc:literal,)*) => {
+        match $kind {
+            $($crate::session::Kind::$variant => {
+                #[allow(dead_code)]
+                type $p = $state;
+                $body
+            })*
+        }
+    };
+}
+
+pub(crate) use {each, each_arm, each_kind_arm, with_kinds};
+
+/// A protocol this build registers as a kind of session: how to find its engine in a
+/// [`Session`] and wrap one into it. Generated for every kind of the list.
+pub trait Registered: Protocol {
+    /// Its [`Kind`].
+    const KIND_OF: Kind;
+    /// The engine, when `session` is of this kind.
+    fn of(session: &Session) -> Option<&crate::engine::Engine<Self>>;
+    /// The engine, mutably, when `session` is of this kind.
+    fn of_mut(session: &mut Session) -> Option<&mut crate::engine::Engine<Self>>;
+    /// The engine as a session.
+    fn wrap(engine: crate::engine::Engine<Self>) -> Session;
 }
 
 impl Kind {
-    /// Every kind, in the order the new-session page offers them.
-    pub const ALL: [Kind; 2] = [Kind::Team, Kind::Meeting];
-
-    /// The kind's name in files and the `created` event.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Team => TeamState::KIND,
-            Kind::Meeting => MeetingState::KIND,
-        }
-    }
-
-    /// The kind in words for people.
-    pub fn title(self) -> &'static str {
-        match self {
-            Kind::Team => "Team session",
-            Kind::Meeting => "Meeting",
-        }
-    }
-
     /// The kind named `name` (a log written before there were kinds names none: a team).
     pub fn from_name(name: &str) -> Option<Kind> {
         Kind::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|k| k.name() == name)
             .or((name.is_empty()).then_some(Kind::Team))
     }
@@ -78,27 +188,6 @@ pub enum LogError {
     /// The events do not fold.
     #[error("the events do not replay: {0}")]
     Replay(#[from] FoldError),
-}
-
-/// A session of any kind.
-// One value per open session, never held in bulk: boxing the larger kind would buy nothing.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, PartialEq)]
-pub enum Session {
-    /// A team session.
-    Team(TeamSession),
-    /// A meeting.
-    Meeting(MeetingSession),
-}
-
-/// Runs the same expression on whichever engine the session holds.
-macro_rules! each {
-    ($session:expr, $engine:ident => $body:expr) => {
-        match $session {
-            Session::Team($engine) => $body,
-            Session::Meeting($engine) => $body,
-        }
-    };
 }
 
 /// What the shell shows of a session, whatever its kind: computed by the engine's rules, never
@@ -173,28 +262,45 @@ impl Session {
         MeetingSession::new(config, now).map(Session::Meeting)
     }
 
+    /// A new dialectic.
+    pub fn new_dialectic(
+        config: crate::protocol::dialectic::DialecticConfig,
+        now: u64,
+    ) -> Result<Session, EngineError> {
+        DialecticSession::new(config, now).map(Session::Dialectic)
+    }
+
     /// The kind.
     pub fn kind(&self) -> Kind {
-        match self {
-            Session::Team(_) => Kind::Team,
-            Session::Meeting(_) => Kind::Meeting,
+        fn of<P: Registered>(_: &crate::engine::Engine<P>) -> Kind {
+            P::KIND_OF
         }
+        each!(self, s => of(s))
+    }
+
+    /// The engine of kind `P`, when the session is one.
+    pub fn engine<P: Registered>(&self) -> Option<&crate::engine::Engine<P>> {
+        P::of(self)
+    }
+
+    /// The engine of kind `P`, mutably, when the session is one.
+    pub fn engine_mut<P: Registered>(&mut self) -> Option<&mut crate::engine::Engine<P>> {
+        P::of_mut(self)
     }
 
     /// The team session, when this is one.
     pub fn as_team(&self) -> Option<&TeamSession> {
-        match self {
-            Session::Team(s) => Some(s),
-            _ => None,
-        }
+        self.engine::<TeamState>()
     }
 
     /// The meeting, when this is one.
     pub fn as_meeting(&self) -> Option<&MeetingSession> {
-        match self {
-            Session::Meeting(s) => Some(s),
-            _ => None,
-        }
+        self.engine::<MeetingState>()
+    }
+
+    /// The dialectic, when this is one.
+    pub fn as_dialectic(&self) -> Option<&DialecticSession> {
+        self.engine::<DialecticState>()
     }
 
     /// The number of events in the log.
@@ -362,36 +468,19 @@ impl Session {
 
     /// The person's request (or a meeting's agenda), verbatim.
     pub fn request(&self) -> &str {
-        match self {
-            Session::Team(s) => &s.state().request,
-            Session::Meeting(s) => &s.state().agenda,
-        }
+        each!(self, s => s.state().request())
     }
 
     /// The members with their provider and model (never a key), for lists and files.
     pub fn members(&self) -> Vec<crate::export::MemberBrief> {
-        match self {
-            Session::Team(s) => s
-                .state()
-                .members
-                .iter()
-                .map(|m| crate::export::MemberBrief {
-                    id: m.id.clone(),
-                    name: m.name.clone(),
-                    model: m.model.clone(),
-                })
-                .collect(),
-            Session::Meeting(s) => s
-                .state()
-                .attendees
-                .iter()
-                .map(|a| crate::export::MemberBrief {
-                    id: a.id.clone(),
-                    name: a.name.clone(),
-                    model: a.model.clone(),
-                })
-                .collect(),
-        }
+        each!(self, s => s.state().members())
+            .into_iter()
+            .map(|m| crate::export::MemberBrief {
+                id: m.id,
+                name: m.name,
+                model: m.model,
+            })
+            .collect()
     }
 
     /// The title for lists: the first line of the request without its Markdown markup.
@@ -402,10 +491,7 @@ impl Session {
     /// What the shell shows of the session.
     pub fn view(&self) -> SessionView {
         let mut view = each!(self, s => view_of(self.kind(), s));
-        view.progress = match self {
-            Session::Team(s) => s.state().progress(),
-            Session::Meeting(s) => s.state().progress(),
-        };
+        view.progress = each!(self, s => s.state().progress());
         view
     }
 
@@ -453,49 +539,38 @@ impl Session {
             reason: err.to_string(),
         })?;
         let name = head.kind.kind;
-        match Kind::from_name(&name).ok_or(LogError::UnknownKind(name))? {
-            Kind::Team => {
-                let events = match crate::protocol::team::migrate::done_halts(events) {
-                    Some(migrated) => decode(&migrated)?,
-                    None => decode(events)?,
-                };
-                Ok(Session::Team(crate::engine::Engine::replay(&events)?))
-            }
-            Kind::Meeting => Ok(Session::Meeting(crate::engine::Engine::replay(&decode(
-                events,
-            )?)?)),
+        fn replay<P: Registered, S: AsRef<str>>(events: &[S]) -> Result<Session, LogError> {
+            let events = match P::migrate_log(events) {
+                Some(migrated) => decode::<P, _>(&migrated)?,
+                None => decode::<P, _>(events)?,
+            };
+            Ok(P::wrap(crate::engine::Engine::replay(&events)?))
         }
+        let kind = Kind::from_name(&name).ok_or(LogError::UnknownKind(name))?;
+        each_kind!(kind, P => replay::<P, S>(events))
     }
 
     /// The session as it stood after its first `len` events: how the app takes back a command
     /// whose events could not be stored, without keeping a copy of the session per command.
     pub fn rewound(&self, len: usize) -> Result<Session, LogError> {
-        match self {
-            Session::Team(s) => {
-                let events = &s.events()[..len.min(s.events().len())];
-                Ok(Session::Team(crate::engine::Engine::replay(events)?))
-            }
-            Session::Meeting(s) => {
-                let events = &s.events()[..len.min(s.events().len())];
-                Ok(Session::Meeting(crate::engine::Engine::replay(events)?))
-            }
+        fn rewind<P: Registered>(
+            s: &crate::engine::Engine<P>,
+            len: usize,
+        ) -> Result<Session, LogError> {
+            let events = &s.events()[..len.min(s.events().len())];
+            Ok(P::wrap(crate::engine::Engine::replay(events)?))
         }
+        each!(self, s => rewind(s, len))
     }
 
     /// The team session, when this is one, for the person's edits of the team's state.
     pub fn as_team_mut(&mut self) -> Option<&mut TeamSession> {
-        match self {
-            Session::Team(s) => Some(s),
-            _ => None,
-        }
+        self.engine_mut::<TeamState>()
     }
 
     /// The meeting, when this is one, for the person's remarks.
     pub fn as_meeting_mut(&mut self) -> Option<&mut MeetingSession> {
-        match self {
-            Session::Meeting(s) => Some(s),
-            _ => None,
-        }
+        self.engine_mut::<MeetingState>()
     }
 
     /// The oldest open question or approval to the person, if one is open: who asked, and what.

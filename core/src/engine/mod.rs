@@ -61,6 +61,20 @@ pub struct ModelRef {
     pub model: String,
 }
 
+/// One member as lists, files and the fork dialog show it: who, on which model, with which
+/// persona (never a key).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct MemberInfo {
+    /// Member id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Provider and model.
+    pub model: ModelRef,
+    /// Persona (empty when it has none).
+    pub persona: String,
+}
+
 /// A person's change of one member (a what-if of a fork): its provider and model, its persona.
 /// Every kind carries it in its own edits; `None` leaves that part as it is.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
@@ -172,6 +186,8 @@ pub enum Judgement<P: Protocol> {
 pub trait Protocol: Debug + Clone + PartialEq + Sized {
     /// The kind's name in files and the `created` event (one lowercase word).
     const KIND: &'static str;
+    /// The kind in words for people ("Team session").
+    const TITLE: &'static str;
     /// What a round is called in this kind, for people ("Round 2").
     const ROUND_WORD: &'static str = "Round";
     /// Everything a session of this kind starts from (the `created` event holds it).
@@ -196,6 +212,29 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     fn create(config: &Self::Config) -> Result<Self, String>;
     /// The limits the session starts with.
     fn settings(config: &Self::Config) -> Settings;
+    /// What the person asked for, verbatim (a request, an agenda, a query): the session's title
+    /// is its first line.
+    fn request(&self) -> &str;
+    /// The members, in the kind's order.
+    fn members(&self) -> Vec<MemberInfo>;
+    /// How far the current round (or opening/closing step) has got, in percent.
+    fn progress(&self) -> u32;
+    /// The session's result as Markdown, for the report download (products, minutes, the
+    /// synthesis…). Raw model text: the caller makes it safe.
+    fn report_markdown(&self) -> String;
+    /// The kind's edit that applies a member change (a fork's what-if).
+    fn member_edit(change: MemberChange) -> Self::Edit;
+    /// A log written by an older build, rewritten to what this one reads (one JSON text per
+    /// event), or `None` when it needs nothing. The checksum is checked before this runs.
+    fn migrate_log<S: AsRef<str>>(events: &[S]) -> Option<Vec<String>> {
+        let _ = events;
+        None
+    }
+    /// The same for a log held as one JSON array (a session file's `events`).
+    fn migrate_log_array(text: &str) -> Option<String> {
+        let _ = text;
+        None
+    }
     /// The engine's part of the state.
     fn core(&self) -> &Core<Self>;
     /// The engine's part of the state, for the engine's fold only.

@@ -62,7 +62,7 @@ fn question(env: &DialecticEnvelope) -> String {
         .next()
         .unwrap_or(first)
         .trim();
-    let cut = crate::demo::topics::cut_at_word(sentence, 160);
+    let cut = crate::text::cut_at_word(sentence, 160);
     if cut.len() < sentence.len() {
         format!("{cut}…")
     } else {
@@ -193,7 +193,7 @@ fn thesis(env: &DialecticEnvelope) -> Thesis {
     } else {
         format!(
             " The attached source \"{}\" [1] points the same way.",
-            crate::demo::topics::cut_at_word(env.sources[0].title.trim(), 80)
+            crate::text::cut_at_word(env.sources[0].title.trim(), 80)
         )
     };
     Thesis {

@@ -18,6 +18,7 @@ pub mod config;
 mod demo;
 pub mod export;
 pub mod prompt;
+pub mod report;
 pub mod view;
 
 use serde::{Deserialize, Serialize};
@@ -266,6 +267,7 @@ impl DialecticState {
 
 impl Protocol for DialecticState {
     const KIND: &'static str = "dialectic";
+    const TITLE: &'static str = "Dialectic";
     const ROUND_WORD: &'static str = "Pass";
     type Config = DialecticConfig;
     type Step = DialecticStep;
@@ -275,6 +277,34 @@ impl Protocol for DialecticState {
     type Served = ();
     type Edit = DialecticEdit;
     type Block = DialecticBlock;
+
+    fn request(&self) -> &str {
+        &self.config.query
+    }
+
+    fn members(&self) -> Vec<crate::engine::MemberInfo> {
+        self.config
+            .members()
+            .map(|m| crate::engine::MemberInfo {
+                id: m.id.clone(),
+                name: m.name.clone(),
+                model: m.model.clone(),
+                persona: m.persona.clone(),
+            })
+            .collect()
+    }
+
+    fn progress(&self) -> u32 {
+        DialecticState::progress(self)
+    }
+
+    fn report_markdown(&self) -> String {
+        report::markdown(self)
+    }
+
+    fn member_edit(change: MemberChange) -> DialecticEdit {
+        DialecticEdit::Member { change }
+    }
 
     fn create(config: &DialecticConfig) -> Result<DialecticState, String> {
         config.check().map_err(|e| e.to_string())?;

@@ -383,6 +383,7 @@ impl MeetingState {
 
 impl Protocol for MeetingState {
     const KIND: &'static str = "meeting";
+    const TITLE: &'static str = "Meeting";
     const ROUND_WORD: &'static str = "Turn";
     type Config = MeetingConfig;
     type Step = MeetingStep;
@@ -392,6 +393,34 @@ impl Protocol for MeetingState {
     type Served = ();
     type Edit = MeetingEdit;
     type Block = MeetingBlock;
+
+    fn request(&self) -> &str {
+        &self.agenda
+    }
+
+    fn members(&self) -> Vec<crate::engine::MemberInfo> {
+        self.attendees
+            .iter()
+            .map(|a| crate::engine::MemberInfo {
+                id: a.id.clone(),
+                name: a.name.clone(),
+                model: a.model.clone(),
+                persona: a.persona.clone(),
+            })
+            .collect()
+    }
+
+    fn progress(&self) -> u32 {
+        MeetingState::progress(self)
+    }
+
+    fn report_markdown(&self) -> String {
+        self.minutes_markdown()
+    }
+
+    fn member_edit(change: crate::engine::MemberChange) -> MeetingEdit {
+        MeetingEdit::Member { change }
+    }
 
     fn create(config: &MeetingConfig) -> Result<MeetingState, String> {
         config.check().map_err(|e| e.to_string())?;

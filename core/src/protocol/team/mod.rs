@@ -18,6 +18,7 @@ pub mod examples;
 pub(crate) mod ids;
 pub mod migrate;
 pub mod prompt;
+pub mod report;
 pub mod tree;
 pub mod wire;
 
@@ -1095,6 +1096,7 @@ fn describe_op(op: &TreeOperation, new_ids: &BTreeMap<String, String>, _i: usize
 
 impl Protocol for TeamState {
     const KIND: &'static str = "team";
+    const TITLE: &'static str = "Team session";
     type Config = SessionConfig;
     type Step = Step;
     type Envelope = Envelope;
@@ -1103,6 +1105,42 @@ impl Protocol for TeamState {
     type Served = Vec<ContextSlice>;
     type Edit = PersonEdit;
     type Block = TeamBlock;
+
+    fn request(&self) -> &str {
+        &self.request
+    }
+
+    fn members(&self) -> Vec<crate::engine::MemberInfo> {
+        self.members
+            .iter()
+            .map(|m| crate::engine::MemberInfo {
+                id: m.id.clone(),
+                name: m.name.clone(),
+                model: m.model.clone(),
+                persona: m.persona.clone(),
+            })
+            .collect()
+    }
+
+    fn progress(&self) -> u32 {
+        TeamState::progress(self)
+    }
+
+    fn report_markdown(&self) -> String {
+        report::markdown(self)
+    }
+
+    fn member_edit(change: MemberChange) -> PersonEdit {
+        PersonEdit::Member { change }
+    }
+
+    fn migrate_log<S: AsRef<str>>(events: &[S]) -> Option<Vec<String>> {
+        migrate::done_halts(events)
+    }
+
+    fn migrate_log_array(text: &str) -> Option<String> {
+        migrate::done_halts_in_array(text)
+    }
 
     fn create(config: &SessionConfig) -> Result<TeamState, String> {
         config.check().map_err(|e| e.to_string())?;
