@@ -947,3 +947,43 @@ fn what_differs_by_style_council_and_mode_reads_as_snapshots() {
         messages_text(&s, DialecticStep::Synthesis, "synthesis", true)
     );
 }
+
+/// The schema a synthesis call is sent with the person's `response_schema` as its `result`, in
+/// every family's form, breaks none of that provider's published rules (`provider_rules`), and is
+/// enforced, not dropped to JSON mode.
+#[test]
+fn a_call_schema_with_the_persons_shape_fits_every_provider() {
+    use roundtable_core::provider_rules::{self, Family};
+    use roundtable_core::provider_schema;
+    let mut c = standard(QUERIES[0], ResponseStyle::Json, Mode::Workflow, true);
+    c.response_schema = Some(json!({
+        "type": "object",
+        "properties": {
+            "verdict": {"type": "string", "enum": ["adopt", "trial", "reject"]},
+            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+            "reasons": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 4},
+            "owner": {"type": ["string", "null"]}
+        },
+        "required": ["verdict", "confidence", "reasons"],
+        "additionalProperties": false
+    }));
+    let s = DialecticSession::new(c, 0).unwrap();
+    for step in [DialecticStep::Synthesis, DialecticStep::SingleShot] {
+        let schema = s.state().call_schema(step);
+        for family in Family::ALL {
+            let fitted = provider_schema::for_family(family, &schema);
+            assert_ne!(
+                fitted.form,
+                roundtable_core::engine::SchemaForm::JsonMode,
+                "{step:?} [{}]",
+                family.name()
+            );
+            let breaks = provider_rules::check(family, &fitted.schema);
+            assert!(
+                breaks.is_empty(),
+                "{step:?} [{}]: {breaks:?}",
+                family.name()
+            );
+        }
+    }
+}
