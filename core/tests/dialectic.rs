@@ -987,3 +987,30 @@ fn a_call_schema_with_the_persons_shape_fits_every_provider() {
         }
     }
 }
+
+#[test]
+fn the_report_reads_as_a_snapshot_and_the_demos_play_to_the_end() {
+    let run = played(standard(
+        QUERIES[0],
+        ResponseStyle::Sections,
+        Mode::Workflow,
+        true,
+    ));
+    insta::assert_snapshot!("dialectic_report_sections_council", run.state().markdown());
+    let only = played(standard(
+        QUERIES[2],
+        ResponseStyle::SynthesisOnly,
+        Mode::Workflow,
+        false,
+    ));
+    let md = only.state().markdown();
+    assert!(
+        md.find("## Synthesis").unwrap() < md.find("## Thesis").unwrap(),
+        "synthesis only puts the synthesis first"
+    );
+    assert_eq!(only.state().title(), QUERIES[2]);
+    for config in DialecticConfig::demos(demo_ref()) {
+        let s = played(config);
+        assert_eq!(s.status(), &Status::Done);
+    }
+}
