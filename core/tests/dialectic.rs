@@ -1014,3 +1014,20 @@ fn the_report_reads_as_a_snapshot_and_the_demos_play_to_the_end() {
         assert_eq!(s.status(), &Status::Done);
     }
 }
+
+#[test]
+fn a_council_needs_two_critics_in_either_mode() {
+    for mode in [Mode::Workflow, Mode::SingleShot] {
+        let mut c = standard(QUERIES[0], ResponseStyle::Sections, mode, true);
+        c.critics.clear();
+        let err = DialecticSession::new(c, 0).unwrap_err().to_string();
+        assert!(
+            err.contains("a council needs at least two critics (it has 0)"),
+            "{err}"
+        );
+    }
+    // A single shot without the council needs no critic at all.
+    let mut c = standard(QUERIES[0], ResponseStyle::Sections, Mode::SingleShot, false);
+    c.critics.clear();
+    assert_eq!(played(c).status(), &Status::Done);
+}

@@ -340,7 +340,7 @@ impl DialecticConfig {
         if self.mode == Mode::Workflow && critics == 0 {
             errors.push(E::NoCritic);
         }
-        if self.use_council && critics == 1 {
+        if self.use_council && critics < 2 {
             errors.push(E::SmallCouncil(critics));
         }
         if critics > Self::COUNCIL_MAX {
