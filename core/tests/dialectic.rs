@@ -1031,3 +1031,30 @@ fn a_council_needs_two_critics_in_either_mode() {
     c.critics.clear();
     assert_eq!(played(c).status(), &Status::Done);
 }
+
+/// The event log goes through JSON and back (as the session file and the app's storage keep it)
+/// and folds into the same dialectic: config with a schema, outputs with a result, refused
+/// answers; member edits.
+#[test]
+fn the_event_log_reads_back_from_json_into_the_same_dialectic() {
+    for name in [
+        "json_schema_refused_then_repaired",
+        "what_if_the_empiricist_runs_elsewhere",
+    ] {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("tests/scenarios/dialectic/{name}.json"));
+        let scenario: Value = serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+        let (s, _) = play(&scenario);
+        let text: Vec<String> = s
+            .events()
+            .iter()
+            .map(|e| serde_json::to_string(e).unwrap())
+            .collect();
+        let events: Vec<Event<DialecticState>> = text
+            .iter()
+            .map(|t| serde_json::from_str(t).unwrap())
+            .collect();
+        let back = Engine::<DialecticState>::replay(&events).unwrap();
+        assert_eq!(back.state(), s.state(), "{name}");
+    }
+}
