@@ -453,11 +453,12 @@ fn every_example_in_every_prompt_is_a_valid_answer() {
         "type": "object",
         "properties": {
             "verdict": {"type": "string", "enum": ["adopt", "trial", "reject"]},
-            "confidence": {"type": "number", "minimum": 0.5, "maximum": 1},
+            "confidence": {"type": "number", "minimum": 0.25, "maximum": 0.75},
+            "count": {"type": "integer", "minimum": -9, "maximum": -2},
             "reasons": {"type": "array", "items": {"type": "string", "minLength": 10}, "minItems": 2},
             "owner": {"type": "object", "properties": {"name": {"type": "string", "minLength": 2}}, "required": ["name"], "additionalProperties": false}
         },
-        "required": ["verdict", "confidence", "reasons", "owner"],
+        "required": ["verdict", "confidence", "count", "reasons", "owner"],
         "additionalProperties": false
     });
     let mut checked = 0;
