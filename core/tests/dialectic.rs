@@ -453,11 +453,12 @@ fn every_example_in_every_prompt_is_a_valid_answer() {
         "type": "object",
         "properties": {
             "verdict": {"type": "string", "enum": ["adopt", "trial", "reject"]},
-            "confidence": {"type": "number", "minimum": 0.5, "maximum": 1},
+            "confidence": {"type": "number", "minimum": 0.25, "maximum": 0.75},
+            "count": {"type": "integer", "minimum": -9, "maximum": -2},
             "reasons": {"type": "array", "items": {"type": "string", "minLength": 10}, "minItems": 2},
             "owner": {"type": "object", "properties": {"name": {"type": "string", "minLength": 2}}, "required": ["name"], "additionalProperties": false}
         },
-        "required": ["verdict", "confidence", "reasons", "owner"],
+        "required": ["verdict", "confidence", "count", "reasons", "owner"],
         "additionalProperties": false
     });
     let mut checked = 0;
@@ -946,4 +947,115 @@ fn what_differs_by_style_council_and_mode_reads_as_snapshots() {
         "dialectic_repair_synthesis_not_in_bullet_points",
         messages_text(&s, DialecticStep::Synthesis, "synthesis", true)
     );
+}
+
+/// The schema a synthesis call is sent with the person's `response_schema` as its `result`, in
+/// every family's form, breaks none of that provider's published rules (`provider_rules`), and is
+/// enforced, not dropped to JSON mode.
+#[test]
+fn a_call_schema_with_the_persons_shape_fits_every_provider() {
+    use roundtable_core::provider_rules::{self, Family};
+    use roundtable_core::provider_schema;
+    let mut c = standard(QUERIES[0], ResponseStyle::Json, Mode::Workflow, true);
+    c.response_schema = Some(json!({
+        "type": "object",
+        "properties": {
+            "verdict": {"type": "string", "enum": ["adopt", "trial", "reject"]},
+            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+            "reasons": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 4},
+            "owner": {"type": ["string", "null"]}
+        },
+        "required": ["verdict", "confidence", "reasons"],
+        "additionalProperties": false
+    }));
+    let s = DialecticSession::new(c, 0).unwrap();
+    for step in [DialecticStep::Synthesis, DialecticStep::SingleShot] {
+        let schema = s.state().call_schema(step);
+        for family in Family::ALL {
+            let fitted = provider_schema::for_family(family, &schema);
+            assert_ne!(
+                fitted.form,
+                roundtable_core::engine::SchemaForm::JsonMode,
+                "{step:?} [{}]",
+                family.name()
+            );
+            let breaks = provider_rules::check(family, &fitted.schema);
+            assert!(
+                breaks.is_empty(),
+                "{step:?} [{}]: {breaks:?}",
+                family.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_report_reads_as_a_snapshot_and_the_demos_play_to_the_end() {
+    let run = played(standard(
+        QUERIES[0],
+        ResponseStyle::Sections,
+        Mode::Workflow,
+        true,
+    ));
+    insta::assert_snapshot!("dialectic_report_sections_council", run.state().markdown());
+    let only = played(standard(
+        QUERIES[2],
+        ResponseStyle::SynthesisOnly,
+        Mode::Workflow,
+        false,
+    ));
+    let md = only.state().markdown();
+    assert!(
+        md.find("## Synthesis").unwrap() < md.find("## Thesis").unwrap(),
+        "synthesis only puts the synthesis first"
+    );
+    assert_eq!(only.state().title(), QUERIES[2]);
+    for config in DialecticConfig::demos(demo_ref()) {
+        let s = played(config);
+        assert_eq!(s.status(), &Status::Done);
+    }
+}
+
+#[test]
+fn a_council_needs_two_critics_in_either_mode() {
+    for mode in [Mode::Workflow, Mode::SingleShot] {
+        let mut c = standard(QUERIES[0], ResponseStyle::Sections, mode, true);
+        c.critics.clear();
+        let err = DialecticSession::new(c, 0).unwrap_err().to_string();
+        assert!(
+            err.contains("a council needs at least two critics (it has 0)"),
+            "{err}"
+        );
+    }
+    // A single shot without the council needs no critic at all.
+    let mut c = standard(QUERIES[0], ResponseStyle::Sections, Mode::SingleShot, false);
+    c.critics.clear();
+    assert_eq!(played(c).status(), &Status::Done);
+}
+
+/// The event log goes through JSON and back (as the session file and the app's storage keep it)
+/// and folds into the same dialectic: config with a schema, outputs with a result, refused
+/// answers; member edits.
+#[test]
+fn the_event_log_reads_back_from_json_into_the_same_dialectic() {
+    for name in [
+        "json_schema_refused_then_repaired",
+        "what_if_the_empiricist_runs_elsewhere",
+    ] {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("tests/scenarios/dialectic/{name}.json"));
+        let scenario: Value = serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+        let (s, _) = play(&scenario);
+        let text: Vec<String> = s
+            .events()
+            .iter()
+            .map(|e| serde_json::to_string(e).unwrap())
+            .collect();
+        let events: Vec<Event<DialecticState>> = text
+            .iter()
+            .map(|t| serde_json::from_str(t).unwrap())
+            .collect();
+        let back = Engine::<DialecticState>::replay(&events).unwrap();
+        assert_eq!(back.state(), s.state(), "{name}");
+    }
 }

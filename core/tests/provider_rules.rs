@@ -1,6 +1,7 @@
 //! Every schema of every kind, in every family's form, judged by that provider's published rules
-//! (`provider_rules`): the team's seven steps and the meeting's three as committed, and the team's
-//! steps narrowed to the ids of a grown 1,000-product session (the enums a real call carries).
+//! (`provider_rules`): the team's seven steps, the meeting's three and the dialectic's four as
+//! committed, and the team's steps narrowed to the ids of a grown 1,000-product session (the
+//! enums a real call carries).
 #![allow(clippy::disallowed_methods)] // tests read the committed schema files
 
 #[path = "../examples/bench_common/mod.rs"]
@@ -14,13 +15,17 @@ use roundtable_core::provider_rules::{self, Family};
 use roundtable_core::provider_schema::{self, narrow};
 use serde_json::Value;
 
-/// Every answer schema's name: the team's steps, then the meeting's answers.
+/// Every answer schema's name: the team's steps, then the meeting's and the dialectic's answers.
 fn names() -> Vec<&'static str> {
     let mut names: Vec<&str> = Step::ALL.iter().map(|s| s.wire_name()).collect();
     names.extend([
         "meeting_contribution",
         "meeting_decision",
         "meeting_minutes",
+        "dialectic_thesis",
+        "dialectic_antithesis",
+        "dialectic_synthesis",
+        "dialectic_single_shot",
     ]);
     names
 }

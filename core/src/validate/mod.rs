@@ -10,7 +10,10 @@
 //! (`check::IdScope`; the team's is `protocol::team::ids::TeamIds`, with the ids the session
 //! knows), collecting every violation with a JSON pointer, what was expected, what was received
 //! and a hint (the error format of spec `002`). A team step's answer comes in through
-//! [`check_step`] / [`validate_step`], a meeting's through [`check_object_answer`].
+//! [`check_step`] / [`validate_step`], a meeting's or a dialectic's through
+//! [`check_object_answer`]; a shape a person gives at run time (a dialectic's `response_schema`)
+//! is compiled by [`compile_schema`] into the same walker's shape and checked by
+//! [`check_against_schema`].
 //! [`Report::repair_prompt`] turns the violations into the message sent back to the same model.
 //!
 //! # Two entry points

@@ -256,6 +256,34 @@ impl DialecticConfig {
         }
     }
 
+    /// The demo dialectics the app offers (a query, a style, a mode, the council), on `model`: one
+    /// of each mode, with and without the council, in different styles.
+    pub fn demos(model: ModelRef) -> Vec<DialecticConfig> {
+        [
+            (
+                "Should a small software company move to a four-day work week?",
+                ResponseStyle::Sections,
+                Mode::Workflow,
+                true,
+            ),
+            (
+                "Is it worth rewriting a legacy billing system from scratch?",
+                ResponseStyle::BulletPoints,
+                Mode::Workflow,
+                false,
+            ),
+            (
+                "Should cities ban cars from their historic centres?",
+                ResponseStyle::Conversational,
+                Mode::SingleShot,
+                true,
+            ),
+        ]
+        .into_iter()
+        .map(|(q, style, mode, council)| Self::standard(q, style, mode, council, model.clone()))
+        .collect()
+    }
+
     /// The critics who write the antithesis: every one with the council, else the first.
     pub fn active_critics(&self) -> &[DialecticMember] {
         if self.use_council {
@@ -312,7 +340,7 @@ impl DialecticConfig {
         if self.mode == Mode::Workflow && critics == 0 {
             errors.push(E::NoCritic);
         }
-        if self.use_council && critics == 1 {
+        if self.use_council && critics < 2 {
             errors.push(E::SmallCouncil(critics));
         }
         if critics > Self::COUNCIL_MAX {

@@ -111,8 +111,13 @@ fn terms(env: &DialecticEnvelope) -> Vec<String> {
     terms
 }
 
-/// The demo's answer to `call`.
-pub fn answer(call: &StoredCall<DialecticState>, env: &DialecticEnvelope) -> DemoReply {
+/// The demo's answer to `call`, as the demo model `model` (another demo variant than
+/// [`crate::demo::MODEL`] speaks in a second voice, so a fork's what-if shows a difference).
+pub fn answer(
+    call: &StoredCall<DialecticState>,
+    env: &DialecticEnvelope,
+    model: &str,
+) -> DemoReply {
     let seed = fnv1a(env.query.as_bytes());
     let mut rng = SplitMix64::new(mix(seed, &[&call.id]));
     let err = call.kind == CallKind::Initial && errs_here(seed, env);
@@ -123,6 +128,9 @@ pub fn answer(call: &StoredCall<DialecticState>, env: &DialecticEnvelope) -> Dem
         DialecticStep::SingleShot => serde_json::to_value(single_shot(env)),
     }
     .unwrap_or(Value::Null);
+    if model != crate::demo::MODEL && crate::demo::VARIANTS.contains(&model) {
+        second_voice(env, &mut value);
+    }
     if err {
         mistake(env, &mut value, &mut rng);
     }
@@ -132,6 +140,26 @@ pub fn answer(call: &StoredCall<DialecticState>, env: &DialecticEnvelope) -> Dem
         prompt_tokens: call.token_estimate,
         finish_reason: "stop".into(),
         text,
+    }
+}
+
+/// The phase's own text with a second voice's closing sentence: what would show it wrong.
+fn second_voice(env: &DialecticEnvelope, value: &mut Value) {
+    let field = match env.step {
+        DialecticStep::Thesis => "thesis",
+        DialecticStep::Antithesis => "antithesis",
+        DialecticStep::Synthesis | DialecticStep::SingleShot => "synthesis",
+    };
+    // A bullet-point synthesis stays points only.
+    let (sep, lead) = match (field, env.style) {
+        ("synthesis", ResponseStyle::BulletPoints) => ("\n", "- "),
+        _ => ("\n\n", ""),
+    };
+    if let Some(Value::String(text)) = value.get_mut(field) {
+        let [a, _, _] = three(env);
+        text.push_str(&format!(
+            "{sep}{lead}In a second voice: what observation about {a} would show this wrong?"
+        ));
     }
 }
 
@@ -469,6 +497,26 @@ mod tests {
     use super::*;
     use crate::engine::ModelRef;
     use crate::protocol::dialectic::{DialecticConfig, DialecticState, Mode};
+
+    #[test]
+    fn another_demo_variant_speaks_in_a_second_voice() {
+        let e = env("Should a newsroom use AI to write first drafts of local news?");
+        let call = crate::engine::StoredCall::<DialecticState> {
+            id: "call-1".into(),
+            member: "thesis".into(),
+            step: DialecticStep::Thesis,
+            round: 1,
+            kind: CallKind::Repair,
+            messages: Vec::new(),
+            token_estimate: 0,
+        };
+        let one = answer(&call, &e, crate::demo::MODEL).text;
+        let two = answer(&call, &e, "demo-2").text;
+        assert!(
+            !one.contains("second voice") && two.contains("second voice"),
+            "{two}"
+        );
+    }
 
     fn env(query: &str) -> DialecticEnvelope {
         let config = DialecticConfig::standard(

@@ -188,3 +188,119 @@ pub fn style_note(style: ResponseStyle) -> &'static str {
         }
     }
 }
+
+impl DialecticState {
+    /// A title for lists: the query's first line, shortened.
+    pub fn title(&self) -> String {
+        crate::text::title_of(&self.config.query)
+    }
+
+    /// The dialectic as Markdown, the session's report: the query, then each phase as it was
+    /// written — with `synthesis_only` the synthesis first and the phases behind it after.
+    pub fn markdown(&self) -> String {
+        use std::fmt::Write as _;
+        let v = self.view();
+        let c = &self.config;
+        let mut out = String::new();
+        let _ = writeln!(out, "# Dialectic: {}\n", self.title());
+        let _ = writeln!(out, "> {}\n", c.query.trim().replace('\n', "\n> "));
+        let mode = match c.mode {
+            Mode::Workflow => "workflow",
+            Mode::SingleShot => "single shot",
+        };
+        let _ = writeln!(
+            out,
+            "**Style.** {} · **Mode.** {mode}{}\n",
+            c.response_style.title(),
+            if c.use_council {
+                " · with the council"
+            } else {
+                ""
+            }
+        );
+        for (i, s) in c.sources.iter().enumerate() {
+            let _ = writeln!(out, "[{}] {}", i + 1, s.title.trim());
+        }
+        if !c.sources.is_empty() {
+            out.push('\n');
+        }
+        let list = |out: &mut String, title: &str, items: &[String]| {
+            if !items.is_empty() {
+                let _ = writeln!(out, "**{title}.**\n");
+                for i in items {
+                    let _ = writeln!(out, "- {}", i.trim());
+                }
+                out.push('\n');
+            }
+        };
+        let not_yet =
+            |status: super::view::PhaseStatus| format!("_Not written ({})._\n", status.word());
+        let synthesis = |out: &mut String| {
+            let s = &v.synthesis;
+            let _ = writeln!(out, "## Synthesis — {}\n", s.author.name);
+            match (&s.text, &s.json) {
+                (Some(text), json) => {
+                    let _ = writeln!(out, "{}\n", text.trim());
+                    if let Some(json) = json {
+                        let _ = writeln!(out, "```json\n{json}\n```\n");
+                    }
+                }
+                (None, _) => out.push_str(&not_yet(s.status)),
+            }
+            if !s.research_proposals.is_empty() {
+                let _ = writeln!(out, "**Research proposals.**\n");
+                for p in &s.research_proposals {
+                    let _ = writeln!(
+                        out,
+                        "- {} — _prediction:_ {}",
+                        p.proposal.trim().trim_end_matches('.'),
+                        p.testable_prediction.trim()
+                    );
+                }
+                out.push('\n');
+            }
+            list(out, "Assumptions", &s.assumptions);
+            list(out, "Uncertainties", &s.uncertainties);
+        };
+        if c.response_style == ResponseStyle::SynthesisOnly {
+            synthesis(&mut out);
+            let _ = writeln!(out, "---\n\n_The phases behind it:_\n");
+        }
+        let _ = writeln!(out, "## Thesis — {}\n", v.thesis.author.name);
+        match &v.thesis.text {
+            Some(t) => {
+                let _ = writeln!(out, "{}\n", t.trim());
+            }
+            None => out.push_str(&not_yet(v.thesis.status)),
+        }
+        list(&mut out, "Assumptions", &v.thesis.assumptions);
+        list(&mut out, "Uncertainties", &v.thesis.uncertainties);
+        for k in &v.critiques {
+            let _ = writeln!(out, "## Antithesis — {}\n", k.author.name);
+            match &k.text {
+                Some(t) => {
+                    let _ = writeln!(out, "{}\n", t.trim());
+                }
+                None => out.push_str(&not_yet(k.status)),
+            }
+            if !k.contradictions.is_empty() {
+                let _ = writeln!(out, "**Contradictions.**\n");
+                for x in &k.contradictions {
+                    let _ = writeln!(
+                        out,
+                        "- {} — _evidence:_ {}",
+                        x.description.trim().trim_end_matches('.'),
+                        x.evidence.trim()
+                    );
+                }
+                out.push('\n');
+            }
+            list(&mut out, "Assumptions", &k.assumptions);
+            list(&mut out, "Uncertainties", &k.uncertainties);
+        }
+        if c.response_style != ResponseStyle::SynthesisOnly {
+            synthesis(&mut out);
+        }
+        out
+    }
+}

@@ -487,7 +487,8 @@ impl Protocol for DialecticState {
         call: &StoredCall<DialecticState>,
         envelope: &DialecticEnvelope,
     ) -> DemoReply {
-        demo::answer(call, envelope)
+        let model = self.model_of(&call.member).map_or("", |m| m.model.as_str());
+        demo::answer(call, envelope, model)
     }
 }
 

@@ -604,16 +604,19 @@ pub fn example_of_schema(schema: &Value) -> Value {
             }
             text.chars().take(max.max(min)).collect::<String>().into()
         }
-        "integer" | "number" => {
-            let min = schema["minimum"].as_f64();
-            let max = schema["maximum"].as_f64();
-            let v = match (min, max) {
+        "integer" => {
+            let v = match (schema["minimum"].as_f64(), schema["maximum"].as_f64()) {
                 (Some(a), _) if a > 0.0 => a.ceil(),
                 (_, Some(b)) if b < 0.0 => b.floor(),
                 _ => 0.0,
             };
             serde_json::json!(v as i64)
         }
+        "number" => match (schema["minimum"].as_f64(), schema["maximum"].as_f64()) {
+            (Some(a), _) if a > 0.0 => schema["minimum"].clone(),
+            (_, Some(b)) if b < 0.0 => schema["maximum"].clone(),
+            _ => serde_json::json!(0),
+        },
         "boolean" => Value::Bool(true),
         _ => Value::Null,
     }
