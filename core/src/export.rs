@@ -8,7 +8,6 @@
 //! snapshot, and returns a new [`Session`] — or an [`ImportError`] saying in plain words why the
 //! file was refused. It never touches any other session.
 
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use thiserror::Error;
@@ -433,7 +432,7 @@ macro_rules! define_kind_events {
         }
     };
 }
-crate::session::with_kinds!([define_kind_events]());
+crate::with_kinds!([define_kind_events]());
 
 /// Checks a session file's envelope without reading its events into Rust types: the size, that it
 /// is JSON, its format and version (an older file is migrated), the checksum of its events as

@@ -23,14 +23,16 @@ use crate::protocol::team::{TeamSession, TeamState};
 /// The kinds of session this build runs: one line per kind — its variant, its protocol state and
 /// a line about it. [`Kind`], [`Session`], `each!` and every other dispatch on the kind are
 /// generated from this list, so adding a kind is its folder under `protocol/` and a line here.
+#[macro_export]
+#[doc(hidden)]
 macro_rules! with_kinds {
     ([$($callback:tt)*] $args:tt) => {
         $($callback)*! { $args
-            Team(crate::protocol::team::TeamState)
+            Team($crate::protocol::team::TeamState)
                 "A chair, operatives, an inspector and an envoy work in rounds on a tree of products.",
-            Meeting(crate::protocol::meeting::MeetingState)
+            Meeting($crate::protocol::meeting::MeetingState)
                 "An orchestrator moves attendees through seven phases to a decision and minutes.",
-            Dialectic(crate::protocol::dialectic::DialecticState)
+            Dialectic($crate::protocol::dialectic::DialecticState)
                 "A thesis, critiques by a council of critics, and a synthesis of them.",
         }
     };
@@ -61,6 +63,13 @@ macro_rules! define_kinds {
             pub fn title(self) -> &'static str {
                 match self {
                     $(Kind::$variant => <$state as Protocol>::TITLE,)*
+                }
+            }
+
+            /// What the kind is, in a line, for the kind picker.
+            pub fn blurb(self) -> &'static str {
+                match self {
+                    $(Kind::$variant => $doc,)*
                 }
             }
 
@@ -106,15 +115,19 @@ macro_rules! define_kinds {
 }
 with_kinds!([define_kinds]());
 
-/// Runs the same expression on whichever engine the session holds (`$engine` is bound to it).
-macro_rules! each {
+/// Runs the same expression on whichever engine a [`Session`] holds (`$engine` is bound to it):
+/// how code outside this module (tests too) reaches every kind without naming one.
+#[macro_export]
+macro_rules! each_session {
     ($session:expr, $engine:ident => $body:expr) => {
-        $crate::session::with_kinds!([$crate::session::each_arm]($session, $engine, $body))
+        $crate::with_kinds!([$crate::each_session_arm]($session, $engine, $body))
     };
 }
 
-/// One arm of `each!` per kind.
-macro_rules! each_arm {
+/// One arm of `each_session!` per kind.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! each_session_arm {
     (($session:expr, $engine:ident, $body:expr) $($variant:ident($state:ty) $doc:literal,)*) => {
         match $session {
             $($crate::session::Session::$variant($engine) => $body,)*
@@ -125,7 +138,7 @@ macro_rules! each_arm {
 /// Runs `$body` with `$p` naming the protocol state type of `$kind` (a [`Kind`] value).
 macro_rules! each_kind {
     ($kind:expr, $p:ident => $body:expr) => {
-        $crate::session::with_kinds!([$crate::session::each_kind_arm]($kind, $p, $body))
+        $crate::with_kinds!([each_kind_arm]($kind, $p, $body))
     };
 }
 
@@ -142,7 +155,7 @@ macro_rules! each_kind_arm {
     };
 }
 
-pub(crate) use {each, each_arm, each_kind_arm, with_kinds};
+pub(crate) use crate::each_session as each;
 
 /// A protocol this build registers as a kind of session: how to find its engine in a
 /// [`Session`] and wrap one into it. Generated for every kind of the list.

@@ -19,16 +19,10 @@ use roundtable_core::session::Session;
 /// Runs an expression on the engine's part of the state, whatever the kind.
 macro_rules! core_of {
     ($s:expr, $c:ident => $body:expr) => {
-        match $s {
-            Session::Team(e) => {
-                let $c = e.state().core();
-                $body
-            }
-            Session::Meeting(e) => {
-                let $c = e.state().core();
-                $body
-            }
-        }
+        roundtable_core::each_session!($s, e => {
+            let $c = e.state().core();
+            $body
+        })
     };
 }
 
@@ -36,6 +30,7 @@ macro_rules! core_of {
 enum Kind {
     Team,
     Meeting,
+    Dialectic,
 }
 
 /// What happens on the way.
@@ -101,6 +96,16 @@ fn new_session(kind: Kind) -> Session {
             config.settings.max_rounds = 12;
             Session::new_meeting(config, 0).unwrap()
         }
+        Kind::Dialectic => {
+            let config = roundtable_core::protocol::dialectic::DialecticConfig::standard(
+                "Should a small team adopt a four-day week?",
+                roundtable_core::protocol::dialectic::ResponseStyle::Sections,
+                roundtable_core::protocol::dialectic::Mode::Workflow,
+                true,
+                demo(),
+            );
+            Session::new_dialectic(config, 0).unwrap()
+        }
     }
 }
 
@@ -118,7 +123,7 @@ fn disruptive_answer(kind: Kind, interruption: Interruption, call: &ModelCall) -
                 .into(),
         ),
         (Kind::Team, Interruption::Repair) => Some("I think we should start with the agenda.".into()),
-        (Kind::Meeting, Interruption::Repair) if !decision => {
+        (Kind::Meeting | Kind::Dialectic, Interruption::Repair) if !decision => {
             Some("I think we should start with the agenda.".into())
         }
         (Kind::Team, Interruption::Context) => Some(
@@ -258,19 +263,20 @@ trait KindOf {
 }
 impl KindOf for Session {
     fn kind_of(&self) -> Kind {
-        match self {
-            Session::Team(_) => Kind::Team,
-            Session::Meeting(_) => Kind::Meeting,
+        match self.kind().name() {
+            "team" => Kind::Team,
+            "meeting" => Kind::Meeting,
+            _ => Kind::Dialectic,
         }
     }
 }
 
 /// The next move of the session's protocol (what would begin next).
 fn next_is_new_round(s: &Session) -> bool {
-    match s {
-        Session::Team(e) => matches!(e.state().next_move(), Move::Round(_) | Move::Finish),
-        Session::Meeting(e) => matches!(e.state().next_move(), Move::Round(_) | Move::Finish),
-    }
+    roundtable_core::each_session!(s, e => matches!(
+        e.state().next_move(),
+        Move::Round(_) | Move::Finish
+    ))
 }
 
 /// Brings a new session to a starting point: a draft (`0`), paused after its first step (`1`),
@@ -355,13 +361,16 @@ fn check(kind: Kind, target: RunTarget, interruption: Interruption, point: u8) -
 
 #[test]
 fn each_run_control_stops_where_it_says_for_every_kind_and_interruption() {
-    for kind in [Kind::Team, Kind::Meeting] {
+    for kind in [Kind::Team, Kind::Meeting, Kind::Dialectic] {
         for target in [RunTarget::Step, RunTarget::Round, RunTarget::End] {
             for interruption in ALL {
                 let applies = match (kind, interruption) {
                     // A meeting has no questions, no context requests; a team no fallback rule.
                     (Kind::Meeting, Interruption::Question | Interruption::Context) => false,
                     (Kind::Team, Interruption::FallBack) => false,
+                    // A dialectic has neither, nor a fallback rule.
+                    (Kind::Dialectic, Interruption::Question | Interruption::Context) => false,
+                    (Kind::Dialectic, Interruption::FallBack) => false,
                     _ => true,
                 };
                 if !applies {

@@ -111,7 +111,7 @@ fn event_line(e: &Event<DialecticState>) -> String {
                 .collect::<Vec<_>>()
                 .join("; ")
         ),
-        EventKind::RoundsEnded { by } => format!("{name} by {by}"),
+        EventKind::RoundsEnded { by, .. } => format!("{name} by {by}"),
         _ => name.to_string(),
     }
 }

@@ -31,10 +31,7 @@ fn play(session: &mut Session, now: &mut u64) {
     fn on<P: Protocol>(s: &mut roundtable_core::engine::Engine<P>, now: &mut u64) {
         play_with(s, |st, c| st.demo_answer(&c.call, &c.envelope), now, 2000).unwrap();
     }
-    match session {
-        Session::Team(s) => on(s, now),
-        Session::Meeting(s) => on(s, now),
-    }
+    roundtable_core::each_session!(session, s => on(s, now))
 }
 
 /// A session played once per test binary (kept as its stored events: a session is not `Sync`).
@@ -130,6 +127,7 @@ fn made(s: &Session) -> String {
         Session::Meeting(m) => {
             serde_json::to_string(&(&m.state().transcript, &m.state().minutes)).unwrap()
         }
+        Session::Dialectic(d) => d.state().markdown(),
     }
 }
 

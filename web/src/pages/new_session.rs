@@ -76,18 +76,6 @@ fn place_config_error(e: &mut FormErrors, err: &ConfigError) {
     }
 }
 
-/// What each kind of session is, in a line, for the kind picker.
-fn kind_blurb(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Team => {
-            "A chair, operatives, an inspector and an envoy work in rounds on a tree of products."
-        }
-        Kind::Meeting => {
-            "An orchestrator leads attendees through seven phases to a decision and minutes."
-        }
-    }
-}
-
 /// The new-session page.
 #[component]
 pub fn NewSessionPage() -> impl IntoView {
@@ -366,7 +354,7 @@ pub fn NewSessionPage() -> impl IntoView {
                             aria-checked=move || (kind.get() == k).to_string()
                             on:click=move |_| kind.set(k)>
                             <strong>{k.title()}</strong>
-                            <span class="muted small">{kind_blurb(k)}</span>
+                            <span class="muted small">{k.blurb()}</span>
                         </button>
                     }
                 }).collect_view()}

@@ -18,7 +18,6 @@ pub mod config;
 mod demo;
 pub mod export;
 pub mod prompt;
-pub mod report;
 pub mod view;
 
 use serde::{Deserialize, Serialize};
@@ -299,7 +298,7 @@ impl Protocol for DialecticState {
     }
 
     fn report_markdown(&self) -> String {
-        report::markdown(self)
+        self.markdown()
     }
 
     fn member_edit(change: MemberChange) -> DialecticEdit {
