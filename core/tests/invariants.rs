@@ -136,4 +136,13 @@ proptest! {
         config.max_turns_per_phase = per_phase;
         drive(MeetingSession::new(config, 0).unwrap(), &acts, Session::Meeting)?;
     }
+
+    #[test]
+    fn dialectics_keep_the_engine_invariants(style in 0usize..5, single_shot: bool, council: bool, acts in prop::collection::vec(act(), 1..40)) {
+        use roundtable_core::protocol::dialectic::{DialecticConfig, DialecticSession, Mode, ResponseStyle};
+        let style = [ResponseStyle::Sections, ResponseStyle::Json, ResponseStyle::SynthesisOnly, ResponseStyle::Conversational, ResponseStyle::BulletPoints][style];
+        let mode = if single_shot { Mode::SingleShot } else { Mode::Workflow };
+        let config = DialecticConfig::standard("Should a city ban cars from its centre?", style, mode, council, demo_ref());
+        drive(DialecticSession::new(config, 0).unwrap(), &acts, Session::Dialectic)?;
+    }
 }

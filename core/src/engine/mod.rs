@@ -186,7 +186,7 @@ pub enum Judgement<P: Protocol> {
 pub trait Protocol: Debug + Clone + PartialEq + Sized {
     /// The kind's name in files and the `created` event (one lowercase word).
     const KIND: &'static str;
-    /// The kind in words for people ("Team session").
+    /// The kind in words for people, as the kind picker names it.
     const TITLE: &'static str;
     /// What a round is called in this kind, for people ("Round 2").
     const ROUND_WORD: &'static str = "Round";
@@ -219,8 +219,8 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     fn members(&self) -> Vec<MemberInfo>;
     /// How far the current round (or opening/closing step) has got, in percent.
     fn progress(&self) -> u32;
-    /// The session's result as Markdown, for the report download (products, minutes, the
-    /// synthesis…). Raw model text: the caller makes it safe.
+    /// The session's result as Markdown, for the report download. Raw model text: the caller
+    /// makes it safe.
     fn report_markdown(&self) -> String;
     /// The kind's edit that applies a member change (a fork's what-if).
     fn member_edit(change: MemberChange) -> Self::Edit;
