@@ -44,10 +44,7 @@ fuzz_target!(init: write_seeds_if_asked(answer_seeds), |data: &[u8]| {
     {
         return;
     }
-    match &session {
-        Session::Team(s) => round_trip(&s.events()[before..]),
-        Session::Meeting(s) => round_trip(&s.events()[before..]),
-    }
+    roundtable_core::each_session!(&session, s => round_trip(&s.events()[before..]));
     if rest.len() % 16 == 0 {
         let stored: Vec<String> = session
             .events_json(0)
