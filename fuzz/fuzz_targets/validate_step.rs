@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use roundtable_core::schema::Step;
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::validate::{check_step, validate_step, Known};
 use roundtable_fuzz::{validate_seeds, write_seeds_if_asked};
 
