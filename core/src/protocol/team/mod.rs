@@ -20,6 +20,7 @@ pub mod migrate;
 pub mod prompt;
 pub mod report;
 pub mod tree;
+pub mod view;
 pub mod wire;
 
 use std::cell::RefCell;
@@ -1577,6 +1578,12 @@ pub fn check_edit(s: &TeamState, edit: &PersonEdit) -> Result<(), String> {
     match edit {
         PersonEdit::Charter { charter } => {
             use crate::protocol::team::wire::limits::{MISSION_MAX, OBJECTIVES_MAX};
+            if !charter.is_complete() {
+                return Err(
+                    "a charter needs a mission, objectives and constraints; none may be empty"
+                        .into(),
+                );
+            }
             if charter.mission.chars().count() > MISSION_MAX {
                 return Err(format!(
                     "the mission is longer than {MISSION_MAX} characters"

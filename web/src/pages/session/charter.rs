@@ -1,7 +1,7 @@
 //! Remarks addressed to the person (and a remark to the chair), and the mission charter, which
-//! the person may edit; each edit is recorded as the person's event. Core checks an edit (the
-//! charter's length limits are the ones the chair's answers are held to); the form only refuses
-//! an incomplete charter before asking.
+//! the person may edit; each edit is recorded as the person's event. Core decides which remarks
+//! are the person's and checks an edit (a complete charter, within the length limits the chair's
+//! answers are held to); the form shows core's reason.
 
 use leptos::prelude::*;
 use roundtable_core::protocol::team::{Charter, PersonEdit};
@@ -15,13 +15,6 @@ use crate::runner::Runner;
 fn editable(runner: Runner) -> impl Fn() -> bool + Copy {
     let ViewMemo(view) = expect_context::<ViewMemo>();
     move || view.with(|v| v.actions.edit) && !runner.read_only.get()
-}
-
-/// Whether a remark's recipients include the person.
-fn to_person(recipients: &[String]) -> bool {
-    recipients
-        .iter()
-        .any(|r| r == "user" || r == "user-1" || r == "u:all" || r == "person")
 }
 
 /// Remarks to the person, newest first, and a box to write to the chair.
@@ -53,7 +46,7 @@ pub fn Remarks() -> impl IntoView {
             <h2>"Remarks to you"</h2>
             <div class="panel-body">
                 {move || runner.with(|s| {
-                    let list: Vec<_> = s.as_team().map(|t| t.state().remarks.iter().filter(|r| to_person(&r.recipients)).cloned().collect()).unwrap_or_default();
+                    let list: Vec<_> = s.as_team().map(|t| t.state().remarks_to_person().into_iter().cloned().collect()).unwrap_or_default();
                     if list.is_empty() {
                         view! { <p class="muted small">"No remarks addressed to you yet."</p> }.into_any()
                     } else {
@@ -109,12 +102,6 @@ pub fn CharterPanel() -> impl IntoView {
             objectives: objectives.get_untracked().trim().to_string(),
             constraints: constraints.get_untracked().trim().to_string(),
         };
-        if !charter.is_complete() {
-            error.set(Some(
-                "A charter needs a mission, objectives and constraints; none may be empty.".into(),
-            ));
-            return;
-        }
         leptos::task::spawn_local(async move {
             match runner
                 .command(|s| edit_team(s, PersonEdit::Charter { charter }))

@@ -131,7 +131,12 @@ fn Current(product: Product) -> impl IntoView {
         return view! { <p class="muted">"No version written yet."</p> }.into_any();
     };
     let is_accepted = product.accepted_version.as_deref() == Some(v.id.as_str());
-    let latest = product.latest_version().map(str::to_string);
+    // What the person may do with this version is the team's rule, asked of core.
+    let actions = runner.with_untracked(|s| {
+        s.as_team()
+            .map(|t| t.state().version_actions(&product.id, &v.id))
+            .unwrap_or_default()
+    });
     let pid = product.id.clone();
     let vid = v.id.clone();
     let html = to_safe_html(&v.content);
@@ -153,7 +158,6 @@ fn Current(product: Product) -> impl IntoView {
             }
         });
     });
-    let is_latest = latest.as_deref() == Some(v.id.as_str());
     view! {
         <AskDialog ask=ask on_confirm=reject/>
         <div class="product-meta">
@@ -169,7 +173,7 @@ fn Current(product: Product) -> impl IntoView {
         <article class="markdown" inner_html=html></article>
         {move || editable().then(|| view! {
         <div class="row">
-            {(!is_accepted).then(|| {
+            {actions.accept.then(|| {
                 let pid = pid.clone();
                 let vid = vid.clone();
                 view! {
@@ -184,7 +188,7 @@ fn Current(product: Product) -> impl IntoView {
                     }>"Accept this version"</button>
                 }
             })}
-            {is_latest.then(|| {
+            {actions.reject.then(|| {
                 let pid = pid.clone();
                 view! {
                     <button class="ghost danger small" name="reject-version" disabled=move || read_only.get() on:click=move |_| {
