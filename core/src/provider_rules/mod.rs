@@ -97,41 +97,39 @@ impl Breaks<'_> {
 
 /// Every schema position of `schema` with its JSON pointer: the root and everything under
 /// `properties`, `$defs`, `items`, `prefixItems`, `anyOf`, `oneOf`, `allOf`,
-/// `additionalProperties` (when a schema). `depth` counts the objects (schemas with
-/// `properties`) on the way, the node's own included.
+/// `additionalProperties` (when a schema), each once where it is written (a `$ref` is not
+/// followed: [`reachable`] follows them).
 pub(crate) fn nodes(schema: &Value) -> Vec<Node<'_>> {
-    fn go<'v>(v: &'v Value, at: String, depth: usize, out: &mut Vec<Node<'v>>) {
+    fn go<'v>(v: &'v Value, at: String, out: &mut Vec<Node<'v>>) {
         let Some(obj) = v.as_object() else { return };
-        let depth = depth + usize::from(obj.contains_key("properties"));
         out.push(Node {
             at: at.clone(),
             obj,
-            depth,
         });
         for (k, c) in obj {
             match k.as_str() {
                 "properties" | "$defs" => {
                     for (n, s) in c.as_object().into_iter().flatten() {
-                        go(s, format!("{at}/{k}/{}", escape(n)), depth, out);
+                        go(s, format!("{at}/{k}/{}", escape(n)), out);
                     }
                 }
                 "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
                     for (i, s) in c.as_array().into_iter().flatten().enumerate() {
-                        go(s, format!("{at}/{k}/{i}"), depth, out);
+                        go(s, format!("{at}/{k}/{i}"), out);
                     }
                 }
-                "items" | "additionalProperties" => go(c, format!("{at}/{k}"), depth, out),
+                "items" | "additionalProperties" => go(c, format!("{at}/{k}"), out),
                 _ => {}
             }
         }
     }
     let mut out = Vec::new();
-    go(schema, String::new(), 0, &mut out);
+    go(schema, String::new(), &mut out);
     out
 }
 
 /// A JSON pointer token (`~` and `/` escaped).
-fn escape(name: &str) -> String {
+pub(crate) fn escape(name: &str) -> String {
     name.replace('~', "~0").replace('/', "~1")
 }
 
@@ -141,8 +139,6 @@ pub(crate) struct Node<'v> {
     pub at: String,
     /// The schema object.
     pub obj: &'v Map<String, Value>,
-    /// Object levels down to it (the root object is 1).
-    pub depth: usize,
 }
 
 impl Node<'_> {
@@ -219,7 +215,6 @@ pub(crate) fn reachable(schema: &Value) -> Vec<Node<'_>> {
         out.push(Node {
             at: at.clone(),
             obj,
-            depth: 0,
         });
         for (k, c) in obj {
             match k.as_str() {
