@@ -318,13 +318,13 @@ pub fn grammar(plain: &Value) -> Value {
     // bound from the limit up; the validator keeps every one of them.
     walk_schemas(&mut schema, &mut |node| {
         node.remove("maxLength");
-        for key in ["minLength", "maxItems", "minItems"] {
+        for key in grammar_rules::BOUNDS {
             if node
-                .get(key)
+                .get(*key)
                 .and_then(Value::as_u64)
                 .is_some_and(|n| n >= GRAMMAR_MAX_REPETITION)
             {
-                node.remove(key);
+                node.remove(*key);
             }
         }
     });
@@ -889,10 +889,12 @@ fn without_defs(schema: &Value) -> Value {
     root
 }
 
-// The keywords and formats each form keeps are the ones its family's rules name
-// (`crate::provider_rules`), so the form and its checker read one list.
+// The keywords and formats each form keeps, and the bounds it keeps within, are the ones its
+// family's rules name (`crate::provider_rules`), so the form and its checker read one list; the
+// walks over a schema go by the checkers' lists of the keywords that hold subschemas.
 use crate::provider_rules::{anthropic as anthropic_rules, gemini as gemini_rules};
 use crate::provider_rules::{grammar as grammar_rules, openai as openai_rules};
+use crate::provider_rules::{SUBSCHEMA_LISTS, SUBSCHEMA_MAPS, SUBSCHEMA_ONE};
 
 /// Calls `f` on every schema object in `node`: the node itself, and every subschema under
 /// `properties`, `$defs`, `items`, `prefixItems`, `anyOf`, `oneOf`, `allOf`, and
@@ -904,23 +906,21 @@ fn walk_schemas(node: &mut Value, f: &mut dyn FnMut(&mut Map<String, Value>)) {
     };
     f(obj);
     for (key, child) in obj.iter_mut() {
-        match key.as_str() {
-            "properties" | "$defs" => {
-                if let Some(map) = child.as_object_mut() {
-                    for sub in map.values_mut() {
-                        walk_schemas(sub, f);
-                    }
-                }
+        let key = key.as_str();
+        if SUBSCHEMA_MAPS.contains(&key) {
+            for sub in child
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|m| m.values_mut())
+            {
+                walk_schemas(sub, f);
             }
-            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                if let Some(items) = child.as_array_mut() {
-                    for sub in items {
-                        walk_schemas(sub, f);
-                    }
-                }
+        } else if SUBSCHEMA_LISTS.contains(&key) {
+            for sub in child.as_array_mut().into_iter().flatten() {
+                walk_schemas(sub, f);
             }
-            "items" | "additionalProperties" => walk_schemas(child, f),
-            _ => {}
+        } else if SUBSCHEMA_ONE.contains(&key) {
+            walk_schemas(child, f);
         }
     }
 }
@@ -1119,12 +1119,12 @@ fn close_objects(schema: &mut Value) {
     });
 }
 
-/// Anthropic accepts `minItems` of 0 or 1 only: a larger minimum becomes 1.
+/// Anthropic accepts `minItems` of 0 or 1 only: a larger minimum becomes the largest it takes.
 fn limit_min_items(schema: &mut Value) {
     walk_schemas(schema, &mut |node| {
         if let Some(n) = node.get("minItems").and_then(Value::as_u64) {
-            if n > 1 {
-                node.insert("minItems".into(), json!(1));
+            if n > anthropic_rules::MAX_MIN_ITEMS {
+                node.insert("minItems".into(), json!(anthropic_rules::MAX_MIN_ITEMS));
             }
         }
     });
@@ -1261,6 +1261,27 @@ mod tests {
 
     /// Every step's form in every family meets that family's published rules (the narrowed
     /// forms of a large session: `tests/provider_rules.rs`).
+    #[test]
+    fn the_forms_and_the_checkers_walk_the_same_places() {
+        // The forms' walk and the checkers' walk read one list of the keywords that hold
+        // subschemas: over every plain step schema and every family's form they visit the same
+        // positions, so a keyword the checker reads cannot be one the form leaves unvisited.
+        for step in Step::ALL {
+            let plain = step_schema(step, SchemaFlavor::Plain);
+            let mut forms = vec![plain.clone()];
+            forms.extend(Family::ALL.map(|f| for_family(f, &plain).schema));
+            for schema in forms {
+                let mut walked = 0;
+                walk_schemas(&mut schema.clone(), &mut |_| walked += 1);
+                assert_eq!(
+                    walked,
+                    crate::provider_rules::nodes(&schema).len(),
+                    "{step}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn every_steps_form_meets_its_familys_rules() {
         for step in Step::ALL {

@@ -50,6 +50,8 @@ pub const FORMATS: &[&str] = &[
     "ipv6",
     "uuid",
 ];
+/// The largest `minItems` structured outputs take ("`minItems` of 0 or 1").
+pub const MAX_MIN_ITEMS: u64 = 1;
 /// Most optional parameters (properties not `required`) across the schema.
 pub const MAX_OPTIONAL: usize = 24;
 /// Most parameters with union types (`anyOf`, or a list of types) across the schema.
@@ -74,8 +76,12 @@ pub fn check(schema: &Value) -> Vec<RuleBreak> {
             );
         }
         if let Some(n) = node.obj.get("minItems") {
-            if !matches!(n.as_u64(), Some(0 | 1)) {
-                b.add(at, DOCS, format!("`minItems` may be 0 or 1, not {n}"));
+            if !n.as_u64().is_some_and(|n| n <= MAX_MIN_ITEMS) {
+                b.add(
+                    at,
+                    DOCS,
+                    format!("`minItems` may be 0 to {MAX_MIN_ITEMS}, not {n}"),
+                );
             }
         }
         if let Some(values) = node.obj.get("enum").and_then(Value::as_array) {

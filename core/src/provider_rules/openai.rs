@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::{
-    escape, keywords, nodes, property_names, refs_resolve, required, resolve, Breaks, RuleBreak,
+    children, keywords, nodes, property_names, refs_resolve, required, resolve, Breaks, RuleBreak,
 };
 
 /// "Supported schemas" and "Limitations and restrictions".
@@ -208,23 +208,8 @@ fn nesting(schema: &Value) -> BTreeMap<String, usize> {
                 }
             }
         }
-        for (k, c) in obj {
-            match k.as_str() {
-                "properties" => {
-                    for (n, s) in c.as_object().into_iter().flatten() {
-                        go(root, s, format!("{at}/{k}/{}", escape(n)), depth, open, out);
-                    }
-                }
-                "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                    for (i, s) in c.as_array().into_iter().flatten().enumerate() {
-                        go(root, s, format!("{at}/{k}/{i}"), depth, open, out);
-                    }
-                }
-                "items" | "additionalProperties" => {
-                    go(root, c, format!("{at}/{k}"), depth, open, out)
-                }
-                _ => {}
-            }
+        for (suffix, c) in children(obj, false) {
+            go(root, c, format!("{at}{suffix}"), depth, open, out);
         }
     }
     let mut out = BTreeMap::new();
