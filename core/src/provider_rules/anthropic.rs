@@ -76,7 +76,7 @@ pub fn check(schema: &Value) -> Vec<RuleBreak> {
             );
         }
         if let Some(n) = node.obj.get("minItems") {
-            if !n.as_u64().is_some_and(|n| n <= MAX_MIN_ITEMS) {
+            if n.as_u64().is_none_or(|n| n > MAX_MIN_ITEMS) {
                 b.add(
                     at,
                     DOCS,
