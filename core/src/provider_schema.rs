@@ -153,8 +153,8 @@ pub struct Fitted {
 
 /// The form `family`'s providers are sent of `plain` (a step's plain schema, already
 /// [`narrow`]ed for the call), fitted to that family's published limits
-/// ([`crate::provider_rules`]): OpenAI's enum budget (the widest id enums are left to the
-/// validator), Anthropic's optional and union budgets (optional fields are sent optional, not
+/// ([`crate::provider_rules`]): OpenAI's enum budget (the id enums that keep the most values
+/// within it stay; the rest are left to the validator), Anthropic's optional and union budgets (optional fields are sent optional, not
 /// nullable, and as many as the union budget allows are sent required-but-nullable instead).
 /// When even that does not fit, JSON mode: the provider is sent no schema.
 pub fn for_family(family: Family, plain: &Value) -> Fitted {
@@ -181,41 +181,89 @@ pub fn for_family(family: Family, plain: &Value) -> Fitted {
     Fitted { schema, form }
 }
 
-/// Removes the widest `enum`s (the ids [`narrow`] wrote in; the validator still checks every id)
-/// until the schema is inside OpenAI's enum limits. Says whether it removed any.
+/// Removes `enum`s (the ids [`narrow`] wrote in; the validator still checks every id) until the
+/// schema is inside OpenAI's enum limits, keeping as many enumerated values as fit. Says whether
+/// it removed any.
+///
+/// An enum that breaks the per-enum rule (over [`LONG_ENUM`] values and [`MAX_LONG_ENUM_CHARS`]
+/// characters) goes whatever else happens. The rest must total at most [`MAX_ENUM_VALUES`]:
+/// which to keep is a knapsack (each enum's weight and worth its value count), solved exactly
+/// over the budget, so the most values stay enforced and, among equal totals, the most enums.
+/// Dropping the widest first, the rule this replaces, can throw away far more than the excess
+/// (900 + 200 + 10 values: it kept 210 where dropping the 200 keeps 910).
+///
+/// [`LONG_ENUM`]: crate::provider_rules::openai::LONG_ENUM
+/// [`MAX_LONG_ENUM_CHARS`]: crate::provider_rules::openai::MAX_LONG_ENUM_CHARS
+/// [`MAX_ENUM_VALUES`]: crate::provider_rules::openai::MAX_ENUM_VALUES
 fn fit_enums(schema: &mut Value) -> bool {
     use crate::provider_rules::openai::{LONG_ENUM, MAX_ENUM_VALUES, MAX_LONG_ENUM_CHARS};
-    let mut trimmed = false;
-    loop {
-        let mut total = 0;
-        let mut widest: Option<(usize, usize)> = None;
-        let mut index = 0;
-        let mut too_long = false;
-        walk_schemas(schema, &mut |node| {
-            if let Some(values) = node.get("enum").and_then(Value::as_array) {
-                total += values.len();
-                let chars: usize = values.iter().filter_map(Value::as_str).map(str::len).sum();
-                too_long |= values.len() > LONG_ENUM && chars > MAX_LONG_ENUM_CHARS;
-                if widest.is_none_or(|(_, n)| values.len() > n) {
-                    widest = Some((index, values.len()));
-                }
-                index += 1;
-            }
-        });
-        let Some((target, _)) = widest.filter(|_| total > MAX_ENUM_VALUES || too_long) else {
-            return trimmed;
-        };
-        let mut index = 0;
-        walk_schemas(schema, &mut |node| {
-            if node.contains_key("enum") {
-                if index == target {
-                    node.remove("enum");
-                }
-                index += 1;
-            }
-        });
-        trimmed = true;
+    // Every enum in walk order: its value count, and whether it breaks the per-enum rule.
+    let mut enums: Vec<(usize, bool)> = Vec::new();
+    walk_schemas(schema, &mut |node| {
+        if let Some(values) = node.get("enum").and_then(Value::as_array) {
+            let chars: usize = values
+                .iter()
+                .filter_map(Value::as_str)
+                .map(|v| v.chars().count())
+                .sum();
+            let too_long = values.len() > LONG_ENUM && chars > MAX_LONG_ENUM_CHARS;
+            enums.push((values.len(), too_long));
+        }
+    });
+    let keep = enums_to_keep(&enums, MAX_ENUM_VALUES);
+    if keep.iter().all(|k| *k) {
+        return false;
     }
+    let mut index = 0;
+    walk_schemas(schema, &mut |node| {
+        if node.contains_key("enum") {
+            if !keep[index] {
+                node.remove("enum");
+            }
+            index += 1;
+        }
+    });
+    true
+}
+
+/// Which enums to keep (`sizes`: each enum's value count and whether it must go): the set of the
+/// others whose sizes add up to the most values within `budget`, and among those the one that
+/// keeps the most enums. Exact: a table over every total up to the budget.
+fn enums_to_keep(sizes: &[(usize, bool)], budget: usize) -> Vec<bool> {
+    let mut keep: Vec<bool> = sizes.iter().map(|(_, must_go)| !must_go).collect();
+    let total: usize = sizes
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|((n, _), _)| n)
+        .sum();
+    if total <= budget {
+        return keep;
+    }
+    // best[t]: the most enums whose sizes add up to exactly t (None: no set does); taken[i][t]:
+    // enum i is in that set after the first i + 1 enums are considered.
+    let mut best: Vec<Option<usize>> = vec![None; budget + 1];
+    best[0] = Some(0);
+    let mut taken = vec![vec![false; budget + 1]; sizes.len()];
+    for (i, (n, _)) in sizes.iter().enumerate().filter(|(i, _)| keep[*i]) {
+        for t in (*n..=budget).rev() {
+            if let Some(count) = best[t - n] {
+                if best[t].is_none_or(|c| count + 1 > c) {
+                    best[t] = Some(count + 1);
+                    taken[i][t] = true;
+                }
+            }
+        }
+    }
+    let mut t = (0..=budget).rev().find(|t| best[*t].is_some()).unwrap_or(0);
+    for i in (0..sizes.len()).rev() {
+        if taken[i][t] {
+            t -= sizes[i].0;
+        } else {
+            keep[i] = false;
+        }
+    }
+    keep
 }
 
 /// The schema for OpenAI's `response_format: {type: "json_schema", strict: true}` (and the
@@ -279,13 +327,13 @@ pub fn grammar(plain: &Value) -> Value {
     // bound from the limit up; the validator keeps every one of them.
     walk_schemas(&mut schema, &mut |node| {
         node.remove("maxLength");
-        for key in ["minLength", "maxItems", "minItems"] {
+        for key in grammar_rules::BOUNDS {
             if node
-                .get(key)
+                .get(*key)
                 .and_then(Value::as_u64)
                 .is_some_and(|n| n >= GRAMMAR_MAX_REPETITION)
             {
-                node.remove(key);
+                node.remove(*key);
             }
         }
     });
@@ -850,10 +898,12 @@ fn without_defs(schema: &Value) -> Value {
     root
 }
 
-// The keywords and formats each form keeps are the ones its family's rules name
-// (`crate::provider_rules`), so the form and its checker read one list.
+// The keywords and formats each form keeps, and the bounds it keeps within, are the ones its
+// family's rules name (`crate::provider_rules`), so the form and its checker read one list; the
+// walks over a schema go by the checkers' lists of the keywords that hold subschemas.
 use crate::provider_rules::{anthropic as anthropic_rules, gemini as gemini_rules};
 use crate::provider_rules::{grammar as grammar_rules, openai as openai_rules};
+use crate::provider_rules::{SUBSCHEMA_LISTS, SUBSCHEMA_MAPS, SUBSCHEMA_ONE};
 
 /// Calls `f` on every schema object in `node`: the node itself, and every subschema under
 /// `properties`, `$defs`, `items`, `prefixItems`, `anyOf`, `oneOf`, `allOf`, and
@@ -865,23 +915,21 @@ fn walk_schemas(node: &mut Value, f: &mut dyn FnMut(&mut Map<String, Value>)) {
     };
     f(obj);
     for (key, child) in obj.iter_mut() {
-        match key.as_str() {
-            "properties" | "$defs" => {
-                if let Some(map) = child.as_object_mut() {
-                    for sub in map.values_mut() {
-                        walk_schemas(sub, f);
-                    }
-                }
+        let key = key.as_str();
+        if SUBSCHEMA_MAPS.contains(&key) {
+            for sub in child
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|m| m.values_mut())
+            {
+                walk_schemas(sub, f);
             }
-            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                if let Some(items) = child.as_array_mut() {
-                    for sub in items {
-                        walk_schemas(sub, f);
-                    }
-                }
+        } else if SUBSCHEMA_LISTS.contains(&key) {
+            for sub in child.as_array_mut().into_iter().flatten() {
+                walk_schemas(sub, f);
             }
-            "items" | "additionalProperties" => walk_schemas(child, f),
-            _ => {}
+        } else if SUBSCHEMA_ONE.contains(&key) {
+            walk_schemas(child, f);
         }
     }
 }
@@ -1080,12 +1128,12 @@ fn close_objects(schema: &mut Value) {
     });
 }
 
-/// Anthropic accepts `minItems` of 0 or 1 only: a larger minimum becomes 1.
+/// Anthropic accepts `minItems` of 0 or 1 only: a larger minimum becomes the largest it takes.
 fn limit_min_items(schema: &mut Value) {
     walk_schemas(schema, &mut |node| {
         if let Some(n) = node.get("minItems").and_then(Value::as_u64) {
-            if n > 1 {
-                node.insert("minItems".into(), json!(1));
+            if n > anthropic_rules::MAX_MIN_ITEMS {
+                node.insert("minItems".into(), json!(anthropic_rules::MAX_MIN_ITEMS));
             }
         }
     });
@@ -1166,8 +1214,83 @@ mod tests {
     use crate::protocol::team::answer_schema::{step_schema, SchemaFlavor};
     use crate::protocol::team::wire::Step;
 
+    /// OpenAI's enum budget keeps the most enumerated values that fit: of 900 + 200 + 10 ids
+    /// (1,110, over the 1,000), the 200 go, not the 900 (dropping the widest first kept 210); an
+    /// enum too long for the per-enum rule goes whatever its size; a schema inside the limits
+    /// keeps every enum.
+    #[test]
+    fn the_enum_budget_keeps_the_most_values_that_fit() {
+        let ids = |prefix: &str, n: usize, width: usize| -> Vec<Value> {
+            (0..n)
+                .map(|i| json!(format!("{prefix}{i:0width$}")))
+                .collect()
+        };
+        let object = |enums: Vec<(&str, Vec<Value>)>| {
+            let names: Vec<&str> = enums.iter().map(|(n, _)| *n).collect();
+            let props: Map<String, Value> = enums
+                .into_iter()
+                .map(|(n, e)| (n.to_string(), json!({"type": "string", "enum": e})))
+                .collect();
+            json!({"type": "object", "properties": props, "required": names, "additionalProperties": false})
+        };
+        let kept = |schema: &Value, p: &str| {
+            schema["properties"][p]
+                .get("enum")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len)
+        };
+        let mut schema = object(vec![
+            ("a", ids("a", 900, 3)),
+            ("b", ids("b", 200, 3)),
+            ("c", ids("c", 10, 3)),
+        ]);
+        assert!(fit_enums(&mut schema));
+        assert_eq!(
+            ["a", "b", "c"].map(|p| kept(&schema, p)),
+            [900, 0, 10],
+            "the most values that fit stay"
+        );
+        assert!(crate::provider_rules::check(Family::OpenaiStrict, &schema).is_empty());
+        // 300 ids of 60 characters (18,000, over 15,000 for an enum over 250 values) go, though
+        // the total is inside 1,000; the small enum stays.
+        let mut long = object(vec![("a", ids("a", 300, 59)), ("c", ids("c", 10, 3))]);
+        assert!(fit_enums(&mut long));
+        assert_eq!(["a", "c"].map(|p| kept(&long, p)), [0, 10]);
+        assert!(crate::provider_rules::check(Family::OpenaiStrict, &long).is_empty());
+        // Inside the limits nothing is trimmed.
+        let mut fits = object(vec![("a", ids("a", 600, 3)), ("c", ids("c", 400, 3))]);
+        assert!(!fit_enums(&mut fits));
+        assert_eq!(["a", "c"].map(|p| kept(&fits, p)), [600, 400]);
+        // Equal totals: the set with more enums stays (600 + 400 over 1,000 alone).
+        assert_eq!(
+            enums_to_keep(&[(1000, false), (600, false), (400, false)], 1000),
+            [false, true, true]
+        );
+    }
+
     /// Every step's form in every family meets that family's published rules (the narrowed
     /// forms of a large session: `tests/provider_rules.rs`).
+    #[test]
+    fn the_forms_and_the_checkers_walk_the_same_places() {
+        // The forms' walk and the checkers' walk read one list of the keywords that hold
+        // subschemas: over every plain step schema and every family's form they visit the same
+        // positions, so a keyword the checker reads cannot be one the form leaves unvisited.
+        for step in Step::ALL {
+            let plain = step_schema(step, SchemaFlavor::Plain);
+            let mut forms = vec![plain.clone()];
+            forms.extend(Family::ALL.map(|f| for_family(f, &plain).schema));
+            for schema in forms {
+                let mut walked = 0;
+                walk_schemas(&mut schema.clone(), &mut |_| walked += 1);
+                assert_eq!(
+                    walked,
+                    crate::provider_rules::nodes(&schema).len(),
+                    "{step}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn every_steps_form_meets_its_familys_rules() {
         for step in Step::ALL {

@@ -1,5 +1,5 @@
 //! The prompt linter: every prompt of every kind, as the demo model's scripted sessions send
-//! them (a team session with a question, every step, a repair; a meeting with every phase and
+//! them (a team session with a question, every step, its repairs; a meeting with every phase and
 //! its minutes), read against the call's own answer schema and session:
 //!
 //! - **invites**: every key of every JSON example, and every camelCase field named in the
@@ -15,6 +15,11 @@
 //!   is missing") leads to two instructions;
 //! - **cuts**: every cut text ends at a whole word, with a marker saying what was left out.
 //!
+//! The scripted sessions answer the first call of every step wrongly once (in turn: prose with
+//! no JSON, a required field left out, a field of the wrong type), so the repair prompt of every
+//! step is linted the same way, read in the conversation it is appended to; a repair names only
+//! fields of the answer.
+//!
 //! A later kind plugs in by adding its scripted session to [`sessions`].
 #![allow(clippy::disallowed_methods)] // reads the committed schema files
 
@@ -23,7 +28,7 @@ mod demo_common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use demo_common::demo_ref;
-use roundtable_core::engine::{ChatRole, ModelCall, Outcome};
+use roundtable_core::engine::{CallKind, ChatRole, ModelCall, Outcome};
 use roundtable_core::protocol::meeting::MeetingConfig;
 use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::session::Session;
@@ -68,8 +73,13 @@ fn meeting_session() -> Vec<Sent> {
     out
 }
 
+/// Plays a session to done on the demo model's answers, except that the first call of each step
+/// is first answered wrongly ([`spoil`]), so the session also sends the repair prompt of every
+/// step (a step whose wrong answer falls back to a rule instead, 001's Decide, sends none).
 fn play(mut s: Session, out: &mut Vec<Sent>) {
     let mut now = 1;
+    let mut spoiled = BTreeSet::new();
+    let mut fell_back = BTreeSet::new();
     s.start(now).unwrap();
     for _ in 0..3_000 {
         now += 1;
@@ -87,11 +97,86 @@ fn play(mut s: Session, out: &mut Vec<Sent>) {
                 session: s.clone(),
                 now,
             });
-            let reply = call.demo.unwrap();
+            let reply = call.demo.clone().unwrap();
+            if call.kind == CallKind::Initial && spoiled.insert(call.step) {
+                match spoil(&s, &call, &reply.text, spoiled.len(), now) {
+                    Some(wrong) => {
+                        s.submit(&call.id, &wrong, None, now).unwrap();
+                        continue;
+                    }
+                    None => {
+                        fell_back.insert(call.step);
+                    }
+                }
+            }
             s.submit(&call.id, &reply.text, None, now).unwrap();
         }
     }
     assert_eq!(s.status_word(), "done");
+    let repaired: BTreeSet<&str> = out
+        .iter()
+        .filter(|o| o.call.kind == CallKind::Repair)
+        .map(|o| o.call.step)
+        .collect();
+    assert_eq!(
+        repaired,
+        &spoiled - &fell_back,
+        "every step got its repair prompt"
+    );
+    assert!(
+        fell_back.iter().all(|step| *step == "meeting_decision"),
+        "{fell_back:?}"
+    );
+}
+
+/// A wrong answer to `call` in place of the demo's `right` one, the `n`th way in turn (prose with
+/// no JSON, a required field left out, a field of a wrong type, a field the schema has not): the
+/// first candidate a copy of the session refuses with a repair, trying the other ways after.
+/// `None` when the step falls back to its rule instead of asking for a repair.
+fn spoil(s: &Session, call: &ModelCall, right: &str, n: usize, now: u64) -> Option<String> {
+    // The demo sometimes wraps its answer (a fence, a sentence): the object is what matters.
+    let object = &right[right.find('{').unwrap_or(0)..=right.rfind('}').unwrap_or(0)];
+    let answer: serde_json::Map<String, Value> = serde_json::from_str(object).unwrap_or_default();
+    let fields: Vec<&String> = answer.keys().filter(|k| *k != "responseType").collect();
+    let with = |change: &dyn Fn(&mut serde_json::Map<String, Value>)| {
+        let mut a = answer.clone();
+        change(&mut a);
+        Value::Object(a).to_string()
+    };
+    let way = |w: usize| -> Vec<String> {
+        match w % 4 {
+            0 => vec!["I think the plan is fine as it is; nothing to change.".into()],
+            1 => fields
+                .iter()
+                .map(|f| with(&|a| drop(a.remove(*f))))
+                .collect(),
+            2 => fields
+                .iter()
+                .map(|f| with(&|a| drop(a.insert((*f).clone(), Value::from(42)))))
+                .collect(),
+            _ => vec![with(&|a| {
+                a.insert("extraNotes".into(), Value::from("also this"));
+            })],
+        }
+    };
+    let mut fell_back = false;
+    let wrong = (n..n + 4).flat_map(way).find(|wrong| {
+        let mut copy = s.clone();
+        match copy.submit(&call.id, wrong, None, now) {
+            Ok(Outcome::Invalid { .. }) => true,
+            Ok(Outcome::FellBack { .. }) => {
+                fell_back = true;
+                false
+            }
+            _ => false,
+        }
+    });
+    assert!(
+        wrong.is_some() || fell_back,
+        "no wrong answer to {} is refused",
+        call.step
+    );
+    wrong.filter(|_| !fell_back)
 }
 
 fn schema(step: &str) -> Value {
@@ -328,14 +413,16 @@ fn lint(sent: &Sent, written: &[String]) -> Vec<String> {
         .find(|m| m.role == ChatRole::System)
         .map(|m| m.content.to_string())
         .unwrap_or_default();
-    let user = call
+    // The user's messages: the step's prompt, then (in a repair) the repair prompt; what the
+    // model answered in between is its own, not the prompt's.
+    let users: Vec<String> = call
         .messages
         .iter()
         .filter(|m| m.role == ChatRole::User)
         .map(|m| m.content.to_string())
-        .next()
-        .unwrap_or_default();
-    let whole = format!("{system}\n{user}");
+        .collect();
+    let user = users.first().cloned().unwrap_or_default();
+    let whole = format!("{system}\n{}", users.join("\n"));
     let offered = |form: &str| system.contains(&format!("\"{form}\""));
     let fields = answer_fields(call.step, &offered);
     let ids = call_ids(call);
@@ -458,6 +545,24 @@ fn lint(sent: &Sent, written: &[String]) -> Vec<String> {
             ));
         }
     }
+    // A repair prompt names only the answer's own fields (what the model sent, quoted on its
+    // `received:` lines, is the model's).
+    if call.kind == CallKind::Repair {
+        let repair = users.last().cloned().unwrap_or_default();
+        let own: String = repair
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("received:"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for w in camel_words(&own) {
+            if !fields.contains(&w) {
+                found.push(format!(
+                    "{at}: the repair names `{w}`, not in the {} schema",
+                    call.step
+                ));
+            }
+        }
+    }
     // explains: every field of the answer is named.
     for f in &fields {
         if !has_word(&whole, f) {
@@ -468,7 +573,7 @@ fn lint(sent: &Sent, written: &[String]) -> Vec<String> {
     let mut seen = BTreeMap::new();
     for s in sentences(&system, true)
         .into_iter()
-        .chain(sentences(&user, false))
+        .chain(users.iter().flat_map(|u| sentences(u, false)))
     {
         *seen.entry(s).or_insert(0) += 1;
     }
@@ -478,7 +583,7 @@ fn lint(sent: &Sent, written: &[String]) -> Vec<String> {
     let mut conds = BTreeMap::new();
     for c in conditions(&system)
         .into_iter()
-        .chain(conditions(&instructions(&user)))
+        .chain(users.iter().flat_map(|u| conditions(&instructions(u))))
     {
         *conds.entry(c).or_insert(0) += 1;
     }
@@ -659,6 +764,49 @@ fn lint_reports_a_spoiled_prompt() {
     system.content = text.as_str().into();
     let found = lint(&spoiled, &[]).join("\n");
     assert!(found.contains("invites `strayField`"), "{found}");
+    assert!(found.contains("said 2 times"), "{found}");
+    assert!(found.contains("a cut mid-word or unmarked"), "{found}");
+}
+
+/// `lint` reads the repair prompts too: a real one is clean, and one spoiled with a field the
+/// schema has not, an instruction the prompt already gave, and a cut word is reported.
+#[test]
+fn lint_reports_a_spoiled_repair_prompt() {
+    let sent = team_session()
+        .into_iter()
+        .find(|s| s.call.kind == CallKind::Repair && s.call.step == "plan_assign")
+        .expect("a PlanAssign repair prompt");
+    assert!(lint(&sent, &[]).is_empty(), "{:?}", lint(&sent, &[]));
+    let mut spoiled = Sent {
+        call: sent.call.clone(),
+        session: sent.session.clone(),
+        now: sent.now,
+    };
+    let first = spoiled
+        .call
+        .messages
+        .iter()
+        .find(|m| m.role == ChatRole::User)
+        .map(|m| m.content.to_string())
+        .expect("the step's prompt");
+    let repeated = sentences(&first, false)
+        .into_iter()
+        .next()
+        .expect("an instruction sentence");
+    let repair = spoiled
+        .call
+        .messages
+        .iter_mut()
+        .rev()
+        .find(|m| m.role == ChatRole::User)
+        .expect("the repair prompt");
+    let text = format!(
+        "{}\nAlso fill strayField.\n{repeated}\nThe plan was cut wi…\n",
+        repair.content
+    );
+    repair.content = text.as_str().into();
+    let found = lint(&spoiled, &[]).join("\n");
+    assert!(found.contains("the repair names `strayField`"), "{found}");
     assert!(found.contains("said 2 times"), "{found}");
     assert!(found.contains("a cut mid-word or unmarked"), "{found}");
 }

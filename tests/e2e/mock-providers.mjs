@@ -131,9 +131,12 @@ const openaiError = (message, { type = 'invalid_request_error', param = null, co
 // shape). Each rule names its source and when it was read. `state` switches the rules a test
 // turns on (`unverifiedOrg`).
 
-/** Groq's models with structured outputs (`json_schema`): console.groq.com/docs/structured-outputs,
- * "Supported models" (gpt-oss strict; Kimi K2 and Llama 4 best effort); read 2026-11-26. */
-const GROQ_SCHEMA_MODELS = /^(openai\/gpt-oss|moonshotai\/kimi-k2|meta-llama\/llama-4-)/;
+/** Groq's models with structured outputs (`json_schema`), by exact id:
+ * console.groq.com/docs/structured-outputs, "Supported Models" (strict: gpt-oss 20b and 120b;
+ * best effort: those, gpt-oss-safeguard-20b, Kimi K2, Llama 4 Maverick and Scout); read
+ * 2026-11-26 in a stored copy (the app's list: web/src/providers/openai.rs, GROQ_STRICT and
+ * GROQ_BEST_EFFORT). */
+const GROQ_SCHEMA_MODELS = /^(openai\/gpt-oss-(20b|120b|safeguard-20b)|moonshotai\/kimi-k2-instruct(-0905)?|meta-llama\/llama-4-(maverick-17b-128e|scout-17b-16e)-instruct)$/;
 /** OpenAI's reasoning models (gpt-5 family, o-series): platform.openai.com/docs/guides/reasoning. */
 const OPENAI_REASONING = /^(gpt-5|o\d)/;
 

@@ -77,8 +77,8 @@ test('Test connection answers for each provider, fills its model list, and says 
   }
   // Each price says where and when it was read; a model the table does not know has none.
   const note = (p) => page.textContent(`p.price-note[data-provider="${p}"]`);
-  assert.match(await note('anthropic'), /^claude-sonnet-5-5: \$2 in \/ \$10 out per million tokens \(published price read 2026-11-26 from platform\.claude\.com\/docs\/about-claude\/models\/overview and each model's page; table checked 2026-11-26\)/);
-  assert.match(await note('groq'), /^openai\/gpt-oss-120b: \$0\.15 in \/ \$0\.6 out per million tokens \(published price read 2026-11-26 from console\.groq\.com/);
+  assert.match(await note('anthropic'), /^claude-sonnet-5-5: \$2 in \/ \$10 out per million tokens \(published price read 2026-11-26 from https:\/\/platform\.claude\.com\/docs\/about-claude\/models\/whats-new-opus-5 .*; table checked 2026-11-26\)/);
+  assert.match(await note('groq'), /^openai\/gpt-oss-120b: \$0\.15 in \/ \$0\.6 out per million tokens \(published price read 2026-11-26 from https:\/\/console\.groq\.com\/docs\/models/);
   await page.fill('input[name="model-mistral"]', 'codestral-latest');
   await page.waitForSelector('p.price-note[data-provider="mistral"]:has-text("No price known for codestral-latest")');
   await page.fill('input[name="model-mistral"]', '');

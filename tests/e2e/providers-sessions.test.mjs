@@ -41,9 +41,11 @@ function usd(micro) {
 }
 /** What one mock call costs per provider at its default model (web/src/providers/price.rs, read
  * 2026-11-26): the mock counts 1,000 tokens in and 50 out; claude-sonnet-5-5 at $2 / $10,
- * gemini-3.8-flash at $0.75 / $3.75, gpt-5.4-mini at $0.75 / $4.50 per million; OpenRouter
- * reports $0.000321 itself; Ollama is free. */
-const PER_CALL = { anthropic: 2500, gemini: 938, ollama: 0, openrouter: 321, openai: 975 };
+ * gemini-3.8-flash at $0.75 / $3.75 through 2026-12-31 and $1.50 / $7.50 from 2027-01-01 (its
+ * published schedule; the page is priced on the browser's day), gpt-5.4-mini at $0.75 / $4.50
+ * per million; OpenRouter reports $0.000321 itself; Ollama is free. */
+const GEMINI_PER_CALL = new Date() < new Date('2027-01-01T00:00:00Z') ? 938 : 1875;
+const PER_CALL = { anthropic: 2500, gemini: GEMINI_PER_CALL, ollama: 0, openrouter: 321, openai: 975 };
 
 let server;
 let browser;

@@ -622,13 +622,18 @@ impl Runner {
             .map(|m| providers::price::setting(provider(m), &m.model.model))
             .collect();
         let own = storage::get_settings(&keys).await.unwrap_or_default();
+        let today = crate::util::today();
         members
             .iter()
             .enumerate()
             .filter_map(|(i, m)| {
                 let own = own.get(i).cloned().flatten();
-                let price =
-                    providers::price::effective(provider(m), &m.model.model, own.as_deref());
+                let price = providers::price::effective(
+                    provider(m),
+                    &m.model.model,
+                    own.as_deref(),
+                    &today,
+                );
                 price.map(|p| (m.id.clone(), p))
             })
             .collect()
@@ -748,7 +753,7 @@ async fn model_price(provider: &str, model: &str) -> Option<roundtable_core::cos
         .await
         .ok()
         .flatten();
-    providers::price::effective(provider, model, own.as_deref())
+    providers::price::effective(provider, model, own.as_deref(), &crate::util::today())
 }
 
 /// The answer so far of one streaming request, published to [`Runner::partial`] by at most one

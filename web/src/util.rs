@@ -8,6 +8,13 @@ pub fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
+/// Today's date in UTC as `YYYY-MM-DD`, from the browser's clock: the day a price is charged
+/// for (a published price can change on a date, `providers::price::Next`).
+pub fn today() -> String {
+    let iso: String = js_sys::Date::new_0().to_iso_string().into();
+    iso.chars().take(10).collect()
+}
+
 /// A fresh random id for a session.
 pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()

@@ -8,9 +8,18 @@
 //! `$ref`/`$defs`, `required`, `additionalProperties: false`, the string formats below, and
 //! `minItems` of 0 or 1; not supported are recursive schemas, numeric constraints (`minimum`,
 //! `maximum`, `multipleOf`), string constraints (`minLength`, `maxLength`), array constraints
-//! beyond `minItems` 0/1, and `additionalProperties` other than `false`. The complexity limits
-//! (at most 24 optional parameters and 16 parameters with union types across the schema) are
-//! the figures the issue quotes from the same page.
+//! beyond `minItems` 0/1, and `additionalProperties` other than `false`.
+//!
+//! The complexity limits are the API's own 400s, read 2026-11-26 where developers quote them
+//! ([`LIMITS`]): "Schemas contains too many optional parameters (87), which would make grammar
+//! compilation inefficient. Reduce the number of optional parameters in your tool schemas
+//! (limit: 24)" (<https://github.com/elie222/inbox-zero/issues/2323>, 2026-04-20) and "Schemas
+//! contains too many parameters with union types (… limit: 16 …)" (<https://github.com/vercel/ai/pull/17268>,
+//! 2026-07-15, which also finds both figures in the page's "JSON Schema limitations"; the 400
+//! counts "parameters with type arrays or anyOf"). Both limits hold per request, across the
+//! output format and every strict tool (<https://github.com/ENTERPILOT/GoModel/pull/963>); this
+//! app sends one schema and no tools. <https://github.com/anthropics/claude-code/issues/55539>
+//! (2026-05-02) reports the optional limit found by trial before the page stated it.
 
 use serde_json::Value;
 
@@ -19,6 +28,9 @@ use super::{keywords, nodes, optional_and_union_counts, refs_resolve, Breaks, Ru
 /// "JSON Schema limitations" of structured outputs.
 pub const DOCS: &str =
     "https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations";
+/// Where the optional and union limits are quoted from the API's own 400 (and found on the
+/// "JSON Schema limitations" section).
+pub const LIMITS: &str = "https://github.com/vercel/ai/pull/17268";
 /// The keywords structured outputs take.
 pub const KEYWORDS: &[&str] = &[
     "$defs",
@@ -50,9 +62,12 @@ pub const FORMATS: &[&str] = &[
     "ipv6",
     "uuid",
 ];
-/// Most optional parameters (properties not `required`) across the schema.
+/// The largest `minItems` structured outputs take ("`minItems` of 0 or 1").
+pub const MAX_MIN_ITEMS: u64 = 1;
+/// Most optional parameters (properties not `required`) across the schema: "(limit: 24)".
 pub const MAX_OPTIONAL: usize = 24;
-/// Most parameters with union types (`anyOf`, or a list of types) across the schema.
+/// Most parameters with union types (`anyOf`, or a list of types) across the schema:
+/// "limit: 16".
 pub const MAX_UNION: usize = 16;
 
 /// Every Anthropic structured-output rule `schema` breaks.
@@ -74,8 +89,12 @@ pub fn check(schema: &Value) -> Vec<RuleBreak> {
             );
         }
         if let Some(n) = node.obj.get("minItems") {
-            if !matches!(n.as_u64(), Some(0 | 1)) {
-                b.add(at, DOCS, format!("`minItems` may be 0 or 1, not {n}"));
+            if n.as_u64().is_none_or(|n| n > MAX_MIN_ITEMS) {
+                b.add(
+                    at,
+                    DOCS,
+                    format!("`minItems` may be 0 to {MAX_MIN_ITEMS}, not {n}"),
+                );
             }
         }
         if let Some(values) = node.obj.get("enum").and_then(Value::as_array) {
@@ -88,14 +107,14 @@ pub fn check(schema: &Value) -> Vec<RuleBreak> {
     if optional > MAX_OPTIONAL {
         b.add(
             "",
-            DOCS,
+            LIMITS,
             format!("{optional} optional parameters exceed the limit of {MAX_OPTIONAL}"),
         );
     }
     if union > MAX_UNION {
         b.add(
             "",
-            DOCS,
+            LIMITS,
             format!("{union} parameters with union types exceed the limit of {MAX_UNION}"),
         );
     }

@@ -45,6 +45,8 @@ pub const KEYWORDS: &[&str] = &[
 ];
 /// llama.cpp's `MAX_REPETITION_THRESHOLD`: a bound this large (or larger) fails to compile.
 pub const MAX_REPETITION: u64 = 2000;
+/// The bounds that become a repetition in the grammar.
+pub const BOUNDS: &[&str] = &["maxLength", "minLength", "maxItems", "minItems"];
 
 /// Every grammar-form rule `schema` breaks.
 pub fn check(schema: &Value) -> Vec<RuleBreak> {
@@ -53,8 +55,8 @@ pub fn check(schema: &Value) -> Vec<RuleBreak> {
     keywords(schema, KEYWORDS, &[], DOCS, &mut b);
     refs_resolve(schema, DOCS, &mut b);
     for node in nodes(schema) {
-        for key in ["maxLength", "minLength", "maxItems", "minItems"] {
-            if let Some(n) = node.obj.get(key).and_then(Value::as_u64) {
+        for key in BOUNDS {
+            if let Some(n) = node.obj.get(*key).and_then(Value::as_u64) {
                 if n >= MAX_REPETITION {
                     b.add(
                         &node.at,

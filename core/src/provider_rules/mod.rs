@@ -95,43 +95,58 @@ impl Breaks<'_> {
     }
 }
 
+/// The keywords whose value is a map of subschemas (`$defs` holds definitions, not a place).
+pub(crate) const SUBSCHEMA_MAPS: &[&str] = &["properties", "$defs"];
+/// The keywords whose value is a list of subschemas.
+pub(crate) const SUBSCHEMA_LISTS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
+/// The keywords whose value is one subschema (`additionalProperties` when it is not a boolean).
+pub(crate) const SUBSCHEMA_ONE: &[&str] = &["items", "additionalProperties"];
+
+/// The subschemas directly under a schema object, each with its JSON pointer suffix
+/// (`/properties/name`, `/anyOf/0`, `/items`), in the keywords' order; the definitions under
+/// `$defs` only `with_defs`. Every walk over a schema, the checkers' and the forms', goes by
+/// these keyword lists.
+pub(crate) fn children(obj: &Map<String, Value>, with_defs: bool) -> Vec<(String, &Value)> {
+    let mut out = Vec::new();
+    for (k, c) in obj {
+        let k = k.as_str();
+        if SUBSCHEMA_MAPS.contains(&k) && (with_defs || k != "$defs") {
+            for (n, s) in c.as_object().into_iter().flatten() {
+                out.push((format!("/{k}/{}", escape(n)), s));
+            }
+        } else if SUBSCHEMA_LISTS.contains(&k) {
+            for (i, s) in c.as_array().into_iter().flatten().enumerate() {
+                out.push((format!("/{k}/{i}"), s));
+            }
+        } else if SUBSCHEMA_ONE.contains(&k) {
+            out.push((format!("/{k}"), c));
+        }
+    }
+    out
+}
+
 /// Every schema position of `schema` with its JSON pointer: the root and everything under
 /// `properties`, `$defs`, `items`, `prefixItems`, `anyOf`, `oneOf`, `allOf`,
-/// `additionalProperties` (when a schema). `depth` counts the objects (schemas with
-/// `properties`) on the way, the node's own included.
+/// `additionalProperties` (when a schema), each once where it is written (a `$ref` is not
+/// followed: [`reachable`] follows them).
 pub(crate) fn nodes(schema: &Value) -> Vec<Node<'_>> {
-    fn go<'v>(v: &'v Value, at: String, depth: usize, out: &mut Vec<Node<'v>>) {
+    fn go<'v>(v: &'v Value, at: String, out: &mut Vec<Node<'v>>) {
         let Some(obj) = v.as_object() else { return };
-        let depth = depth + usize::from(obj.contains_key("properties"));
         out.push(Node {
             at: at.clone(),
             obj,
-            depth,
         });
-        for (k, c) in obj {
-            match k.as_str() {
-                "properties" | "$defs" => {
-                    for (n, s) in c.as_object().into_iter().flatten() {
-                        go(s, format!("{at}/{k}/{}", escape(n)), depth, out);
-                    }
-                }
-                "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                    for (i, s) in c.as_array().into_iter().flatten().enumerate() {
-                        go(s, format!("{at}/{k}/{i}"), depth, out);
-                    }
-                }
-                "items" | "additionalProperties" => go(c, format!("{at}/{k}"), depth, out),
-                _ => {}
-            }
+        for (suffix, c) in children(obj, true) {
+            go(c, format!("{at}{suffix}"), out);
         }
     }
     let mut out = Vec::new();
-    go(schema, String::new(), 0, &mut out);
+    go(schema, String::new(), &mut out);
     out
 }
 
 /// A JSON pointer token (`~` and `/` escaped).
-fn escape(name: &str) -> String {
+pub(crate) fn escape(name: &str) -> String {
     name.replace('~', "~0").replace('/', "~1")
 }
 
@@ -141,8 +156,6 @@ pub(crate) struct Node<'v> {
     pub at: String,
     /// The schema object.
     pub obj: &'v Map<String, Value>,
-    /// Object levels down to it (the root object is 1).
-    pub depth: usize,
 }
 
 impl Node<'_> {
@@ -219,23 +232,9 @@ pub(crate) fn reachable(schema: &Value) -> Vec<Node<'_>> {
         out.push(Node {
             at: at.clone(),
             obj,
-            depth: 0,
         });
-        for (k, c) in obj {
-            match k.as_str() {
-                "properties" => {
-                    for (n, s) in c.as_object().into_iter().flatten() {
-                        go(root, s, format!("{at}/{k}/{}", escape(n)), seen, out);
-                    }
-                }
-                "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                    for (i, s) in c.as_array().into_iter().flatten().enumerate() {
-                        go(root, s, format!("{at}/{k}/{i}"), seen, out);
-                    }
-                }
-                "items" | "additionalProperties" => go(root, c, format!("{at}/{k}"), seen, out),
-                _ => {}
-            }
+        for (suffix, c) in children(obj, false) {
+            go(root, c, format!("{at}{suffix}"), seen, out);
         }
     }
     let mut out = Vec::new();

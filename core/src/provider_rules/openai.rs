@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{keywords, nodes, property_names, refs_resolve, required, resolve, Breaks, RuleBreak};
+use super::{
+    children, keywords, nodes, property_names, refs_resolve, required, resolve, Breaks, RuleBreak,
+};
 
 /// "Supported schemas" and "Limitations and restrictions".
 pub const DOCS: &str =
@@ -62,7 +64,8 @@ pub const FORMATS: &[&str] = &[
 ];
 /// "A schema may have up to 5000 object properties total".
 pub const MAX_PROPERTIES: usize = 5000;
-/// "… with up to 10 levels of nesting".
+/// "… with up to 10 levels of nesting", counted as the model meets them: through every `$ref`
+/// into its definition.
 pub const MAX_NESTING: usize = 10;
 /// "A schema may have up to 1000 enum values across all enum properties".
 pub const MAX_ENUM_VALUES: usize = 1000;
@@ -119,16 +122,6 @@ pub fn check(schema: &Value) -> Vec<RuleBreak> {
                 );
             }
         }
-        if node.depth > MAX_NESTING {
-            b.add(
-                at,
-                DOCS,
-                format!(
-                    "{} levels of nesting exceed the limit of {MAX_NESTING}",
-                    node.depth
-                ),
-            );
-        }
         if let Some(values) = node.obj.get("enum").and_then(Value::as_array) {
             enum_values += values.len();
             let len: usize = values
@@ -146,6 +139,15 @@ pub fn check(schema: &Value) -> Vec<RuleBreak> {
         }
         if let Some(branches) = node.obj.get("anyOf").and_then(Value::as_array) {
             first_keys(schema, at, branches, &mut b);
+        }
+    }
+    for (at, depth) in nesting(schema) {
+        if depth > MAX_NESTING {
+            b.add(
+                &at,
+                DOCS,
+                format!("{depth} levels of nesting exceed the limit of {MAX_NESTING}"),
+            );
         }
     }
     if properties > MAX_PROPERTIES {
@@ -172,6 +174,68 @@ pub fn check(schema: &Value) -> Vec<RuleBreak> {
     list
 }
 
+/// The deepest object nesting at each schema position, counted the way the model meets it: from
+/// the root down, a `$ref` followed into its definition (so a definition named five objects deep
+/// adds its own levels to those five), and each definition also from itself as if named at the
+/// root. A definition already open on the way down is not entered again: a recursive schema is
+/// counted once round its loop, not forever.
+fn nesting(schema: &Value) -> BTreeMap<String, usize> {
+    fn go<'v>(
+        root: &'v Value,
+        v: &'v Value,
+        at: String,
+        depth: usize,
+        open: &mut Vec<String>,
+        out: &mut BTreeMap<String, usize>,
+    ) {
+        let Some(obj) = v.as_object() else { return };
+        let depth = depth + usize::from(obj.contains_key("properties"));
+        let deepest = out.entry(at.clone()).or_default();
+        *deepest = (*deepest).max(depth);
+        if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
+            if !open.iter().any(|o| o == r) {
+                if let Some(def) = resolve(root, r) {
+                    open.push(r.to_string());
+                    go(
+                        root,
+                        def,
+                        r.trim_start_matches('#').to_string(),
+                        depth,
+                        open,
+                        out,
+                    );
+                    open.pop();
+                }
+            }
+        }
+        for (suffix, c) in children(obj, false) {
+            go(root, c, format!("{at}{suffix}"), depth, open, out);
+        }
+    }
+    let mut out = BTreeMap::new();
+    let mut open = Vec::new();
+    go(schema, schema, String::new(), 0, &mut open, &mut out);
+    let root_depth = usize::from(schema.get("properties").is_some());
+    for (name, def) in schema
+        .get("$defs")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        open.push(format!("#/$defs/{name}"));
+        go(
+            schema,
+            def,
+            format!("/$defs/{name}"),
+            root_depth,
+            &mut open,
+            &mut out,
+        );
+        open.clear();
+    }
+    out
+}
+
 /// Object branches of one `anyOf` must not start with the same property.
 fn first_keys(schema: &Value, at: &str, branches: &[Value], b: &mut Breaks<'_>) {
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
@@ -193,5 +257,68 @@ fn first_keys(schema: &Value, at: &str, branches: &[Value], b: &mut Breaks<'_>) 
                 format!("objects provided via 'anyOf' must not share identical first keys (`{first}`, as branch {j})"),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `inner` inside `levels` strict objects, each holding the next as its one property.
+    fn nest(levels: usize, inner: Value) -> Value {
+        (0..levels).fold(inner, |inner, _| {
+            json!({"type": "object", "properties": {"x": inner}, "required": ["x"], "additionalProperties": false})
+        })
+    }
+
+    fn nesting_breaks(schema: &Value) -> Vec<RuleBreak> {
+        check(schema)
+            .into_iter()
+            .filter(|b| b.message.contains("levels of nesting"))
+            .collect()
+    }
+
+    /// Five objects down to a `$ref` whose definition is six objects deep: eleven levels as the
+    /// model meets them, though neither part alone passes ten.
+    #[test]
+    fn nesting_counts_through_a_ref() {
+        let leaf = json!({"type": "string"});
+        let mut schema = nest(5, json!({"$ref": "#/$defs/Deep"}));
+        schema["$defs"] = json!({"Deep": nest(6, leaf.clone())});
+        let breaks = nesting_breaks(&schema);
+        assert!(!breaks.is_empty(), "eleven levels through the ref pass");
+        assert!(
+            breaks.iter().all(|b| b.at.starts_with("/$defs/Deep")),
+            "{breaks:?}"
+        );
+        assert!(breaks[0].message.starts_with("11 levels"), "{breaks:?}");
+        // The same eleven levels written out in place break the same rule.
+        assert!(!nesting_breaks(&nest(11, leaf.clone())).is_empty());
+        // Four down to the same definition is ten: inside the limit.
+        let mut fits = nest(4, json!({"$ref": "#/$defs/Deep"}));
+        fits["$defs"] = json!({"Deep": nest(6, leaf)});
+        assert!(
+            nesting_breaks(&fits).is_empty(),
+            "{:?}",
+            nesting_breaks(&fits)
+        );
+    }
+
+    /// A recursive definition (allowed by strict mode) is counted once round its loop: the
+    /// check ends, and a shallow loop passes.
+    #[test]
+    fn a_recursive_definition_is_counted_once_round_its_loop() {
+        let mut schema = nest(1, json!({"$ref": "#/$defs/Node"}));
+        schema["$defs"] = json!({"Node": {
+            "type": "object",
+            "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+            "required": ["children"],
+            "additionalProperties": false
+        }});
+        assert!(check(&schema).is_empty(), "{:?}", check(&schema));
+        let mut deep = nest(10, json!({"$ref": "#/$defs/Node"}));
+        deep["$defs"] = schema["$defs"].clone();
+        assert!(!nesting_breaks(&deep).is_empty());
     }
 }

@@ -172,7 +172,7 @@ fn ProviderRow(
     let price_note = move || {
         let m = priced_model();
         let own = price::parse(&own_price.get());
-        match own.or_else(|| price::known(provider, &m)) {
+        match own.or_else(|| price::known(provider, &m, &crate::util::today())) {
             Some(p) => format!(
                 "{m}: ${} in / ${} out per million tokens ({}); a call of 4k tokens in and 1k out costs {}.",
                 price::dollars(p.input),
@@ -180,10 +180,19 @@ fn ProviderRow(
                 match (own, price::known_row(provider, &m)) {
                     (Some(_), _) => "your price".to_string(),
                     (None, Some(row)) => format!(
-                        "published price read {} from {}; table checked {}",
+                        "published price read {} from {}; table checked {}{}",
                         row.read,
                         row.source,
-                        price::PRICES_DATED
+                        price::PRICES_DATED,
+                        row.next
+                            .filter(|n| crate::util::today().as_str() < n.from)
+                            .map(|n| format!(
+                                "; from {}: ${} in / ${} out, as published",
+                                n.from,
+                                price::dollars(n.input),
+                                price::dollars(n.output)
+                            ))
+                            .unwrap_or_default()
                     ),
                     (None, None) => "runs on your machine".to_string(),
                 },

@@ -144,9 +144,17 @@ impl ProviderId {
     }
 
     /// The model used when a member names none: each provider's current model of its kind,
-    /// none announced for retirement when chosen (2026-11-26; sources in ARCHITECTURE.md's
-    /// providers section and `price::TABLE`). `gemini-2.5-flash` (shut down 2026-12-01),
-    /// `gpt-4.1-mini` and the `gpt-5` / `o3` family are not defaults for that reason.
+    /// none announced for retirement when checked (2026-11-26; prices and sources in
+    /// `price::TABLE`). `gpt-5.4-mini`: on OpenAI's model pages and OpenRouter's
+    /// (openrouter.ai/openai/gpt-5.4-mini), not among the shutdowns OpenAI has announced
+    /// through 2027-04-01 (gpt-5.4-nano is); `claude-sonnet-5-5`: "Latest" on Anthropic's
+    /// Sonnet 5.5 page (platform.claude.com/docs/models/sonnet-5-5/overview), the id in the
+    /// dateless `claude-{name}-{major}-{minor}` form of Anthropic's "Model IDs and versioning"
+    /// and in listings (CometAPI, oxen.ai); `gemini-3.8-flash`: on Gemini's pricing page, no
+    /// shutdown announced, named as 2.5 Flash's replacement; `mistral-medium-latest`: Mistral
+    /// Medium 3.5; `openai/gpt-oss-120b`: a Groq production model with strict structured
+    /// outputs. `gemini-2.5-flash` (withdrawn in November 2026), `gpt-4.1-mini` (shuts down
+    /// 2027-01-14) and the `gpt-5` / `o3` family (2026-12-11) are not defaults for that reason.
     pub fn default_model(self) -> &'static str {
         match self {
             ProviderId::Demo => roundtable_core::demo::MODEL,

@@ -9,7 +9,8 @@
 //! - the answer's schema goes as `response_format: json_schema`, in OpenAI's strict form for
 //!   OpenAI, OpenRouter and Mistral (strict on), and in the grammar form for local servers. Groq
 //!   takes `json_schema` only on the models its structured-outputs page lists ([`groq_schema`]:
-//!   strict on `gpt-oss`, best effort on Kimi K2 and Llama 4) and `json_object` on the others, our
+//!   strict on `gpt-oss-20b`/`-120b`, best effort on the safeguard model, Kimi K2 and Llama 4)
+//!   and `json_object` on the others, our
 //!   validator judging the answer. Without a schema a cloud service gets `json_object`; a local
 //!   server gets no `response_format` at all, because LM Studio refuses `json_object` (it takes
 //!   only `json_schema` or `text`);
@@ -44,14 +45,32 @@ pub(crate) fn role(role: ChatRole) -> &'static str {
     }
 }
 
-/// How Groq takes a schema for `model`: `Some(true)` strict (constrained decoding: the
-/// `gpt-oss` models), `Some(false)` best effort (Kimi K2, Llama 4), `None`: no structured
-/// outputs at all, so `json_object` and our validator. From Groq's structured-outputs page
-/// (console.groq.com/docs/structured-outputs, "Supported models"; read 2026-11-26).
+/// Groq's models with strict structured outputs (constrained decoding), exactly as its
+/// structured-outputs page lists them ("Supported Models", strict mode).
+pub const GROQ_STRICT: &[&str] = &["openai/gpt-oss-20b", "openai/gpt-oss-120b"];
+/// Groq's models with best-effort structured outputs only (the page's best-effort list, less the
+/// strict ones; Kimi K2 under its old and its `-0905` id).
+pub const GROQ_BEST_EFFORT: &[&str] = &[
+    "openai/gpt-oss-safeguard-20b",
+    "moonshotai/kimi-k2-instruct",
+    "moonshotai/kimi-k2-instruct-0905",
+    "meta-llama/llama-4-maverick-17b-128e-instruct",
+    "meta-llama/llama-4-scout-17b-16e-instruct",
+];
+
+/// How Groq takes a schema for `model`: `Some(true)` strict (constrained decoding),
+/// `Some(false)` best effort, `None`: no structured outputs at all, so `json_object` and our
+/// validator. Exact ids, never a prefix (`openai/gpt-oss-safeguard-20b` is best effort only).
+/// From Groq's structured-outputs page (console.groq.com/docs/structured-outputs, "Supported
+/// Models": strict `gpt-oss-20b`/`-120b`; best effort those, `gpt-oss-safeguard-20b`, Kimi K2
+/// `-0905`, Llama 4 Maverick and Scout), read 2026-11-26 in a stored copy of the page; research
+/// notes retrieved 2026-08-23 from the same page agree on the strict pair and the safeguard
+/// model, and say Kimi K2 `-0905` and Llama 4 Scout were deprecated (a call to a model Groq has
+/// retired fails as an unknown model).
 pub fn groq_schema(model: &str) -> Option<bool> {
-    if model.starts_with("openai/gpt-oss") {
+    if GROQ_STRICT.contains(&model) {
         Some(true)
-    } else if model.starts_with("moonshotai/kimi-k2") || model.starts_with("meta-llama/llama-4-") {
+    } else if GROQ_BEST_EFFORT.contains(&model) {
         Some(false)
     } else {
         None

@@ -121,8 +121,9 @@ fn openrouter_mistral_and_groq_get_their_own_url_and_token_field() {
 }
 
 /// Groq's structured-outputs page (console.groq.com/docs/structured-outputs, read 2026-11-26):
-/// `json_schema` only on the models it lists (strict on gpt-oss, best effort on Kimi K2 and
-/// Llama 4), and "streaming is not supported" with structured outputs. Any other Groq model gets
+/// `json_schema` only on the models it lists, by exact id (strict on gpt-oss 20b/120b, best
+/// effort on the safeguard model, Kimi K2 and Llama 4), and "streaming is not supported" with
+/// structured outputs. Any other Groq model gets
 /// `json_object`, and no Groq call with a response format streams.
 #[test]
 fn groq_gets_a_schema_only_where_it_has_one_and_never_streams_it() {
@@ -150,6 +151,23 @@ fn groq_gets_a_schema_only_where_it_has_one_and_never_streams_it() {
         Some(&schema),
     );
     assert_eq!(llama4.body["response_format"]["type"], "json_schema");
+    // The safeguard model is on the best-effort list only: not strict, though its id starts
+    // like the strict pair's.
+    let safeguard = build(
+        ProviderId::Groq,
+        "openai/gpt-oss-safeguard-20b",
+        Some(&schema),
+    );
+    assert_eq!(
+        safeguard.body["response_format"]["json_schema"]["strict"],
+        json!(false)
+    );
+    // A model that merely starts like a listed one has no structured outputs.
+    let unlisted = build(ProviderId::Groq, "openai/gpt-oss-120b-next", Some(&schema));
+    assert_eq!(
+        unlisted.body["response_format"],
+        json!({ "type": "json_object" })
+    );
     let llama = build(ProviderId::Groq, "llama-3.3-70b-versatile", Some(&schema));
     assert_eq!(
         llama.body["response_format"],
@@ -561,7 +579,12 @@ fn gemini_thinking_tokens_are_counted_and_priced_as_output() {
         serde_json::from_str(GEMINI_THINKING.trim_start_matches("data: ").trim()).unwrap();
     assert_eq!(gemini::parse(&body).unwrap().output_tokens, Some(1000));
     // Priced at the model's output rate: 1,000 output tokens, not the 50 of the answer alone.
-    let price = super::price::known(ProviderId::Gemini, "gemini-2.5-flash").unwrap();
+    let price = super::price::known(
+        ProviderId::Gemini,
+        "gemini-3.8-flash",
+        super::price::PRICES_DATED,
+    )
+    .unwrap();
     let cost = roundtable_core::cost::of_call(
         None,
         Some(price),
