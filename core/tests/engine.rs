@@ -524,13 +524,21 @@ fn a_missing_charter_blocks_every_step_but_bootstrap() {
     let mut now = 1;
     answer_all(&mut s, &mut now, scripted); // bootstrap → plan issued
     s.pause(now).unwrap();
-    s.edit(
-        PersonEdit::Charter {
-            charter: Charter::default(),
+    // An incomplete charter is refused as an edit today; a log written before that rule holds
+    // one, and still blocks the steps after Bootstrap when replayed.
+    let blank = PersonEdit::Charter {
+        charter: Charter::default(),
+    };
+    assert!(s.edit(blank.clone(), now).is_err(), "refused as an edit");
+    let mut events = s.events().to_vec();
+    events.push(roundtable_core::engine::Event {
+        seq: events.len() as u64,
+        at: now,
+        kind: EventKind::PersonEdited {
+            edit: roundtable_core::engine::EngineEdit::Protocol(blank),
         },
-        now,
-    )
-    .unwrap();
+    });
+    let mut s = Session::replay(&events).unwrap();
     s.resume(now).unwrap(); // the plan call was already out: it still runs
     answer_all(&mut s, &mut now, scripted); // plan applied → Write would start: blocked
     assert_eq!(
