@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::engine::{Engine, Event, ModelRef, Protocol};
+use crate::engine::{Engine, Event, Protocol};
 use crate::session::{Kind, Registered, Session};
 
 pub mod shared_lines;
@@ -59,16 +59,7 @@ pub struct SessionFile {
     pub checksum: String,
 }
 
-/// One member as a file lists it: never a key.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MemberBrief {
-    /// Member id.
-    pub id: String,
-    /// Display name.
-    pub name: String,
-    /// Provider and model.
-    pub model: ModelRef,
-}
+pub use crate::session::MemberBrief;
 
 /// What a replay of the file's events must reproduce: the engine's state in brief, the same for
 /// every kind.
@@ -260,64 +251,7 @@ fn summary<P: Protocol>(session: &Engine<P>) -> Summary {
     }
 }
 
-/// Re-indents compact JSON exactly as `serde_json::to_string_pretty` would write it (two spaces,
-/// `"key": value`, `[]`/`{}` when empty).
-///
-/// Why not `to_string_pretty` directly: each serializer is compiled once per type it writes, so a
-/// pretty and a compact one for the whole event log and state doubled that code in the browser
-/// app. Everything is written compact (as the stored events are) and indented here afterwards.
-pub fn pretty_json(compact: &str) -> String {
-    let mut out = String::with_capacity(compact.len() + compact.len() / 2);
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    let mut chars = compact.chars().peekable();
-    let newline = |out: &mut String, depth: usize| {
-        out.push('\n');
-        for _ in 0..depth {
-            out.push_str("  ");
-        }
-    };
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => {
-                in_string = true;
-                out.push(c);
-            }
-            '{' | '[' => {
-                out.push(c);
-                if matches!(chars.peek(), Some('}' | ']')) {
-                    out.extend(chars.next());
-                } else {
-                    depth += 1;
-                    newline(&mut out, depth);
-                }
-            }
-            '}' | ']' => {
-                depth = depth.saturating_sub(1);
-                newline(&mut out, depth);
-                out.push(c);
-            }
-            ',' => {
-                out.push(c);
-                newline(&mut out, depth);
-            }
-            ':' => out.push_str(": "),
-            _ => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::text::pretty_json;
 
 /// A size in words: "812 bytes", "50.0 MB".
 pub fn bytes_words(size: u64) -> String {

@@ -181,6 +181,17 @@ impl Kind {
     }
 }
 
+/// One member as a file lists it: never a key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemberBrief {
+    /// Member id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Provider and model.
+    pub model: crate::engine::ModelRef,
+}
+
 /// Why a stored or imported log could not be read back into a session.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum LogError {
@@ -485,10 +496,10 @@ impl Session {
     }
 
     /// The members with their provider and model (never a key), for lists and files.
-    pub fn members(&self) -> Vec<crate::export::MemberBrief> {
+    pub fn members(&self) -> Vec<MemberBrief> {
         each!(self, s => s.state().members())
             .into_iter()
-            .map(|m| crate::export::MemberBrief {
+            .map(|m| MemberBrief {
                 id: m.id,
                 name: m.name,
                 model: m.model,

@@ -6,6 +6,9 @@ use thiserror::Error;
 
 use crate::engine::{ModelRef, Settings};
 
+/// The longest persona an attendee may be given, in characters (the team's limit too).
+pub const PERSONA_MAX: usize = 500;
+
 /// What an attendee does in the meeting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -28,7 +31,7 @@ pub struct Attendee {
     pub role: String,
     /// Its place in the meeting.
     pub meeting_role: MeetingRole,
-    /// A persona for its system prompt.
+    /// A persona for its system prompt (at most [`PERSONA_MAX`] characters).
     #[serde(default)]
     pub persona: String,
     /// The provider and model it runs on.

@@ -568,9 +568,7 @@ impl Protocol for MeetingState {
                 if !self.attendees.iter().any(|a| a.id == change.member) {
                     return Err(format!("there is no attendee {}", change.member));
                 }
-                change
-                    .problem(crate::protocol::team::wire::limits::PERSONA_MAX)
-                    .map_or(Ok(()), Err)
+                change.problem(config::PERSONA_MAX).map_or(Ok(()), Err)
             }
         }
     }

@@ -201,7 +201,7 @@ fn pretty<T: Serialize>(value: &T) -> String {
     // The schema types serialise infallibly (strings, numbers, maps with string keys). Compact,
     // then indented: the compact writer is already compiled for these types (see `pretty_json`).
     match serde_json::to_string(value) {
-        Ok(compact) => crate::export::pretty_json(&compact),
+        Ok(compact) => crate::text::pretty_json(&compact),
         Err(e) => format!("{{\"error\": \"{e}\"}}"),
     }
 }
