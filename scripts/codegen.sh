@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every generated file, regenerated in the order each is made from the one before:
-#   1. the JSON Schemas (core/schemas/*.json), derived from the answer types (the team's steps:
-#      core/src/protocol/team/answer_schema.rs; the meeting's three: core/tests/meeting.rs; the dialectic's four:
-#      core/tests/dialectic.rs);
+#   1. the JSON Schemas (core/schemas/*.json), derived from each kind's answer types by its test
+#      named `committed_schemas_are_current` (the team's in core/src/protocol/team/answer_schema.rs,
+#      the other kinds' in their core/tests/<kind>.rs) — every such test runs, so a new kind's
+#      schemas join by naming its test so;
 #   2. the validator's shape tables (core/src/validate/shape/tables.rs), made from those schemas
 #      and the team's id scope by core/src/validate/shape_gen.rs;
 #   3. the TypeScript answer types (core-js/src/answer_types.d.ts), made from the schemas by
@@ -40,10 +41,19 @@ step() {
 }
 
 echo "== codegen ($mode) 1/3: JSON Schemas (core/schemas/)"
-step UPDATE_SCHEMAS roundtable-core --lib json_schema::tests::committed_schemas_are_current
-step UPDATE_SCHEMAS roundtable-core "--test meeting" \
-  schemas_are_derived_from_the_answer_types_and_agree_with_the_checker
-step UPDATE_SCHEMAS roundtable-core "--test dialectic" schemas_are_derived_from_the_answer_types
+# Every kind's schema test, in every test target of core (at least one per kind that runs today).
+set_var=(env -u UPDATE_SCHEMAS)
+[ "$mode" = write ] && set_var=(env UPDATE_SCHEMAS=1)
+if ! out=$("${set_var[@]}" cargo test -q -p roundtable-core committed_schemas_are_current 2>&1); then
+  echo "$out" >&2
+  exit 1
+fi
+ran=$(grep -o "test result: ok. [0-9]* passed" <<<"$out" | awk '{s += $4} END {print s + 0}')
+if [ "$ran" -lt 3 ]; then
+  echo "$out" >&2
+  echo "codegen: only $ran schema tests named committed_schemas_are_current ran (one per kind expected)" >&2
+  exit 1
+fi
 echo "== codegen ($mode) 2/3: validator shape tables (core/src/validate/shape/tables.rs)"
 step UPDATE_SHAPES roundtable-core --lib validate::shape_gen::tests::committed_tables_are_current
 echo "== codegen ($mode) 3/3: TypeScript answer types (core-js/src/answer_types.d.ts)"

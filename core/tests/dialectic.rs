@@ -18,7 +18,7 @@ const STEPS: [DialecticStep; 4] = [
 /// The committed schema files equal what the answer types derive (`UPDATE_SCHEMAS=1` rewrites
 /// them).
 #[test]
-fn schemas_are_derived_from_the_answer_types() {
+fn committed_schemas_are_current() {
     let update = std::env::var("UPDATE_SCHEMAS").is_ok();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
     for step in STEPS {

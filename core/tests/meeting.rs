@@ -418,7 +418,7 @@ fn prompts_of_each_step_read_as_snapshots() {
 /// them), and the checker agrees with each schema on what is required.
 #[test]
 #[allow(clippy::disallowed_methods)] // a test may read the environment and write files
-fn schemas_are_derived_from_the_answer_types_and_agree_with_the_checker() {
+fn committed_schemas_are_current() {
     use roundtable_core::protocol::meeting::MeetingStep;
     let update = std::env::var("UPDATE_SCHEMAS").is_ok();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
