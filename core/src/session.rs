@@ -270,28 +270,34 @@ pub struct Actions {
 }
 
 impl Session {
-    /// A new team session.
+    /// A new session of kind `P` from its configuration (refused with the reason in words when
+    /// the configuration is not usable).
+    pub fn create<P: Registered>(config: P::Config, now: u64) -> Result<Session, EngineError> {
+        crate::engine::Engine::<P>::new(config, now).map(P::wrap)
+    }
+
+    /// A new team session ([`Session::create`] of the team).
     pub fn new_team(
         config: crate::protocol::team::SessionConfig,
         now: u64,
     ) -> Result<Session, EngineError> {
-        TeamSession::new(config, now).map(Session::Team)
+        Session::create::<TeamState>(config, now)
     }
 
-    /// A new meeting.
+    /// A new meeting ([`Session::create`] of the meeting).
     pub fn new_meeting(
         config: crate::protocol::meeting::MeetingConfig,
         now: u64,
     ) -> Result<Session, EngineError> {
-        MeetingSession::new(config, now).map(Session::Meeting)
+        Session::create::<MeetingState>(config, now)
     }
 
-    /// A new dialectic.
+    /// A new dialectic ([`Session::create`] of the dialectic).
     pub fn new_dialectic(
         config: crate::protocol::dialectic::DialecticConfig,
         now: u64,
     ) -> Result<Session, EngineError> {
-        DialecticSession::new(config, now).map(Session::Dialectic)
+        Session::create::<DialecticState>(config, now)
     }
 
     /// The kind.
