@@ -174,7 +174,7 @@ impl Session {
                 let mut edits: Vec<EngineEdit<_>> = what_if
                     .members
                     .into_iter()
-                    .map(|change| PersonEdit::Member { change }.into())
+                    .map(|change| PersonEdit::Member(change).into())
                     .collect();
                 if let Some(charter) = what_if.charter {
                     edits.push(PersonEdit::Charter { charter }.into());
@@ -190,7 +190,7 @@ impl Session {
                 let edits = what_if
                     .members
                     .into_iter()
-                    .map(|change| MeetingEdit::Member { change }.into())
+                    .map(|change| MeetingEdit::Member(change).into())
                     .collect();
                 plan_fork(s, origin, edits, answer, now).map(Session::Meeting)
             }

@@ -25,6 +25,7 @@ pub mod safe_markdown;
 pub mod schema;
 pub mod session;
 pub mod share_link;
+pub mod tagged;
 pub mod text;
 pub mod tree;
 pub mod validate;

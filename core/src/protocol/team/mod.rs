@@ -42,7 +42,7 @@ pub type TeamSession = crate::engine::Engine<TeamState>;
 
 /// A person's edit of a team session (besides the limits, which the engine owns).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "edit", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum PersonEdit {
     /// Replaces the mission charter.
     Charter {
@@ -69,12 +69,9 @@ pub enum PersonEdit {
         content: String,
     },
     /// A member's provider and model, or its persona, changed (a fork's what-if).
-    Member {
-        /// The change.
-        #[serde(flatten)]
-        change: MemberChange,
-    },
+    Member(MemberChange),
 }
+crate::tagged::tagged!([] PersonEdit, tag = "edit");
 
 impl From<PersonEdit> for EngineEdit<TeamState> {
     fn from(edit: PersonEdit) -> Self {
@@ -84,11 +81,12 @@ impl From<PersonEdit> for EngineEdit<TeamState> {
 
 /// Why a team session cannot go on until the person acts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "reason", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum TeamBlock {
     /// The charter lacks a mission, objectives or constraints; edit it to go on.
     MissingCharter,
 }
+crate::tagged::tagged!([] TeamBlock, tag = "reason");
 
 /// One assignment of one round.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -546,7 +544,7 @@ impl TeamState {
                     format!("told the chair: {}", one_line(content, 160)),
                 )
             }
-            PersonEdit::Member { change } => {
+            PersonEdit::Member(change) => {
                 let member = self
                     .members
                     .iter_mut()
@@ -1554,7 +1552,7 @@ pub fn check_edit(s: &TeamState, edit: &PersonEdit) -> Result<(), String> {
                 Ok(())
             }
         }
-        PersonEdit::Member { change } => {
+        PersonEdit::Member(change) => {
             if !s.members.iter().any(|m| m.id == change.member) {
                 return Err(format!("there is no member {}", change.member));
             }
