@@ -1439,22 +1439,17 @@ pub fn write_assignments<'a>(s: &'a TeamState, member: &str) -> Vec<&'a Assignme
         .collect()
 }
 
-/// The fields of `step`'s final output (from its committed schema), in schema order.
-fn final_fields(step: Step) -> Vec<String> {
-    let schema = crate::json_schema::step_schema(step, crate::json_schema::SchemaFlavor::Plain);
-    let branch = schema["oneOf"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|b| b["properties"]["responseType"]["const"] == "final_output");
-    let Some(name) = branch.and_then(|b| b["$ref"].as_str()) else {
-        return Vec::new();
-    };
-    let def = &schema["$defs"][name.trim_start_matches("#/$defs/")];
-    def["properties"]
-        .as_object()
-        .map(|p| p.keys().cloned().collect())
-        .unwrap_or_default()
+/// The fields of `step`'s final output, in name order: from the validator's shape of it (the
+/// committed schema's, generated), so the app carries no JSON Schema text to read them from.
+fn final_fields(step: Step) -> Vec<&'static str> {
+    let mut fields: Vec<&'static str> = crate::validate::shape::final_output(step)
+        .fields
+        .iter()
+        .map(|f| f.name)
+        .filter(|name| *name != "responseType")
+        .collect();
+    fields.sort_unstable();
+    fields
 }
 
 /// The report a repair prompt words: the errors, then the fields that were ignored (a model
@@ -1475,7 +1470,7 @@ fn repair_report(step: Step, findings: &Findings) -> Report {
     if !top.is_empty() {
         // Another step's shape, not one stray field: every ignored field is that step's, and
         // one of them is that step's alone (a shared list such as `collabs` proves nothing).
-        let has = |o: Step, f: &str| final_fields(o).iter().any(|x| x == f);
+        let has = |o: Step, f: &str| final_fields(o).contains(&f);
         let other = Step::ALL.into_iter().find(|o| {
             *o != step
                 && top.iter().all(|f| has(*o, f))
