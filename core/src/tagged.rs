@@ -420,17 +420,25 @@ impl<'de, T: ReadTagged> Visitor<'de> for TagFirst<T> {
         while let Some((k, v)) = map.next_entry::<String, serde_json::Value>()? {
             rest.insert(k, v);
         }
-        let tag = rest
-            .remove(T::TAG)
-            .ok_or_else(|| de::Error::missing_field(T::TAG))?;
-        let mut text = format!("{{{}:{tag}", serde_json::Value::from(T::TAG));
-        for (k, v) in rest {
-            text.push_str(&format!(",{}:{v}", serde_json::Value::from(k)));
-        }
-        text.push('}');
+        let text = with_tag_first(T::TAG, rest).ok_or_else(|| de::Error::missing_field(T::TAG))?;
         let mut again = serde_json::Deserializer::from_str(&text);
         deserialize(&mut again).map_err(de::Error::custom)
     }
+}
+
+/// `object` as JSON text with its `tag` first; none when it has no `tag`. Not generic: the slow
+/// path of every tagged enum shares it.
+fn with_tag_first(
+    tag: &str,
+    mut object: serde_json::Map<String, serde_json::Value>,
+) -> Option<String> {
+    let value = object.remove(tag)?;
+    let mut text = format!("{{{}:{value}", serde_json::Value::from(tag));
+    for (k, v) in object {
+        text.push_str(&format!(",{}:{v}", serde_json::Value::from(k)));
+    }
+    text.push('}');
+    Some(text)
 }
 
 /// The rest of a tagged object, read by the derived reader as its externally tagged variant.
