@@ -414,16 +414,26 @@ impl<'de, T: ReadTagged> Visitor<'de> for TagFirst<T> {
             });
         }
         // The slow path: the whole object, written again with its tag first.
-        let mut rest = serde_json::Map::new();
-        let first = map.next_value::<serde_json::Value>()?;
-        rest.insert(key, first);
-        while let Some((k, v)) = map.next_entry::<String, serde_json::Value>()? {
-            rest.insert(k, v);
-        }
+        let rest = rest_of(key, map)?;
         let text = with_tag_first(T::TAG, rest).ok_or_else(|| de::Error::missing_field(T::TAG))?;
         let mut again = serde_json::Deserializer::from_str(&text);
         deserialize(&mut again).map_err(de::Error::custom)
     }
+}
+
+/// The object a map reads, its first key (`key`) already read: generic over the map only, so the
+/// slow path of every tagged enum read from the same input shares it.
+fn rest_of<'de, A: MapAccess<'de>>(
+    key: String,
+    mut map: A,
+) -> Result<serde_json::Map<String, serde_json::Value>, A::Error> {
+    let mut rest = serde_json::Map::new();
+    let first = map.next_value::<serde_json::Value>()?;
+    rest.insert(key, first);
+    while let Some((k, v)) = map.next_entry::<String, serde_json::Value>()? {
+        rest.insert(k, v);
+    }
+    Ok(rest)
 }
 
 /// `object` as JSON text with its `tag` first; none when it has no `tag`. Not generic: the slow
