@@ -400,40 +400,45 @@ impl<'de, T: ReadTagged> Visitor<'de> for TagFirst<T> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
-        let Some(key) = map.next_key::<String>()? else {
-            return Err(de::Error::missing_field(T::TAG));
-        };
-        if key == T::TAG {
-            let variant: String = map.next_value()?;
-            return T::read_variant(VariantReader {
+        match read_tag(T::TAG, &mut map)? {
+            Ok(variant) => T::read_variant(VariantReader {
                 variant,
                 map,
                 tag: T::TAG,
                 content: T::CONTENT,
                 untagged: false,
-            });
+            }),
+            // The slow path: the whole object, written again with its tag first.
+            Err(text) => {
+                let mut again = serde_json::Deserializer::from_str(&text);
+                deserialize(&mut again).map_err(de::Error::custom)
+            }
         }
-        // The slow path: the whole object, written again with its tag first.
-        let rest = rest_of(key, map)?;
-        let text = with_tag_first(T::TAG, rest).ok_or_else(|| de::Error::missing_field(T::TAG))?;
-        let mut again = serde_json::Deserializer::from_str(&text);
-        deserialize(&mut again).map_err(de::Error::custom)
     }
 }
 
-/// The object a map reads, its first key (`key`) already read: generic over the map only, so the
-/// slow path of every tagged enum read from the same input shares it.
-fn rest_of<'de, A: MapAccess<'de>>(
-    key: String,
-    mut map: A,
-) -> Result<serde_json::Map<String, serde_json::Value>, A::Error> {
+/// Reads an object's first key: when it is `tag`, the tag's value (the variant's name); else the
+/// whole object, as text with its tag first. Generic over the map only, so every tagged enum read
+/// from the same input shares it.
+fn read_tag<'de, A: MapAccess<'de>>(
+    tag: &'static str,
+    map: &mut A,
+) -> Result<Result<String, String>, A::Error> {
+    let Some(key) = map.next_key::<String>()? else {
+        return Err(de::Error::missing_field(tag));
+    };
+    if key == tag {
+        return map.next_value().map(Ok);
+    }
     let mut rest = serde_json::Map::new();
     let first = map.next_value::<serde_json::Value>()?;
     rest.insert(key, first);
     while let Some((k, v)) = map.next_entry::<String, serde_json::Value>()? {
         rest.insert(k, v);
     }
-    Ok(rest)
+    with_tag_first(tag, rest)
+        .map(Err)
+        .ok_or_else(|| de::Error::missing_field(tag))
 }
 
 /// `object` as JSON text with its `tag` first; none when it has no `tag`. Not generic: the slow
