@@ -466,7 +466,8 @@ pub fn check_file(text: &str) -> Result<CheckedFile<'_>, ImportError> {
             serde_json::from_str(raw_events).map_err(|e| ImportError::Malformed(e.to_string()))?;
         // Files before version 3 have no shared lines.
         let mut value = migrate(value, version)?;
-        let events = value["events"].take().to_string();
+        // Written with its tags first, so the events are read without the slow path.
+        let events = crate::tagged::tags_first(&value["events"].take());
         envelope = match value {
             Value::Object(map) => map,
             _ => serde_json::Map::new(),

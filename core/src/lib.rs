@@ -22,5 +22,6 @@ pub mod provider_schema;
 pub mod safe_markdown;
 pub mod session;
 pub mod share_link;
+pub mod tagged;
 pub mod text;
 pub mod validate;

@@ -21,6 +21,7 @@ const ENGINE_MAY_IMPORT: &[&str] = &[
     "crate::validate::Violation",
     "crate::validate::Report",
     "crate::cost",
+    "crate::tagged",
     "crate::text",
 ];
 

@@ -863,7 +863,7 @@ fn a_fork_what_if_changes_a_critics_model_and_persona() {
         }),
         persona: Some("You speak for the people who would work the fifth day.".into()),
     };
-    s.edit(DialecticEdit::Member { change }, 1).unwrap();
+    s.edit(DialecticEdit::Member(change), 1).unwrap();
     let st = s.state();
     assert_eq!(st.model_of("ethicist").unwrap().provider, "anthropic");
     assert_eq!(
@@ -875,13 +875,9 @@ fn a_fork_what_if_changes_a_critics_model_and_persona() {
         model: None,
         persona: Some("x".repeat(501)),
     };
-    let err = s
-        .edit(DialecticEdit::Member { change: bad }, 2)
-        .unwrap_err();
+    let err = s.edit(DialecticEdit::Member(bad), 2).unwrap_err();
     assert!(err.to_string().contains("longer than 500"), "{err}");
-    let _ = EngineEdit::<DialecticState>::from(DialecticEdit::Member {
-        change: Default::default(),
-    });
+    let _ = EngineEdit::<DialecticState>::from(DialecticEdit::Member(Default::default()));
 }
 
 /// The synthesis instructions of each style side by side (the rest of the prompt is the same),

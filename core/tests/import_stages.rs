@@ -47,6 +47,29 @@ fn the_stages_give_what_from_file_gives_for_every_kind_and_version() {
     }
 }
 
+/// The reader takes a tagged object fast when its tag comes first (as the app writes), and any
+/// other key order the slow way: a file whose keys were sorted (as a `serde_json::Value` writes
+/// them, so every event's `type` comes after its other fields) opens to the same session.
+#[test]
+fn a_file_with_its_keys_sorted_opens_to_the_same_session() {
+    for (name, text, _) in FILES {
+        let mut file: serde_json::Value = serde_json::from_str(text).unwrap();
+        let events = file["events"].to_string();
+        assert!(
+            events.contains(r#""kind":{"call":{"#),
+            "{name}: no event has a field before its tag"
+        );
+        file["checksum"] = export::checksum_of_text(&events).into();
+        let sorted = export::from_file(&file.to_string()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let direct = export::from_file(text).unwrap();
+        assert_eq!(
+            sorted.events_json(0).unwrap(),
+            direct.events_json(0).unwrap(),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn a_10000_deep_document_is_refused_at_once_wherever_the_nesting_is() {
     let deep = |inner: &str| format!("{}{inner}{}", "[".repeat(10_000), "]".repeat(10_000));

@@ -201,7 +201,7 @@ pub struct DemoReply {
 
 /// What became of a call's answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "result", rename_all = "snake_case", bound = "")]
+#[serde(remote = "Self", rename_all = "snake_case", bound = "")]
 pub enum CallResult<P: Protocol> {
     /// Applied, with the changes in words.
     Applied {
@@ -240,6 +240,7 @@ pub enum CallResult<P: Protocol> {
     /// Superseded before an answer came (the rounds ended, or the person stopped the run).
     Superseded,
 }
+crate::tagged::tagged!([P: Protocol] CallResult<P>, tag = "result");
 
 impl<P: Protocol> CallResult<P> {
     /// The result in a few words, for the timeline and the transcript (one wording for both).

@@ -62,7 +62,7 @@ pub struct ForkOrigin {
 
 /// A person's edit: the engine's own (limits), or one of the protocol's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "edit", rename_all = "snake_case", bound = "")]
+#[serde(remote = "Self", rename_all = "snake_case", bound = "")]
 pub enum EngineEdit<P: Protocol> {
     /// New limits (round limit, token and money budgets, repairs allowed).
     Settings {
@@ -70,13 +70,14 @@ pub enum EngineEdit<P: Protocol> {
         settings: Settings,
     },
     /// An edit of the protocol's state (its own `edit` tag).
-    #[serde(untagged)]
+    #[serde(rename = "(untagged)")]
     Protocol(P::Edit),
 }
+crate::tagged::tagged!([P: Protocol] EngineEdit<P>, tag = "edit");
 
 /// Everything that can happen to a session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", bound = "")]
+#[serde(remote = "Self", rename_all = "snake_case", bound = "")]
 pub enum EventKind<P: Protocol> {
     /// The first event: the kind of session and its configuration.
     Created {
@@ -245,6 +246,7 @@ pub enum EventKind<P: Protocol> {
         from: ForkOrigin,
     },
 }
+crate::tagged::tagged!([P: Protocol] EventKind<P>, tag = "type");
 
 impl<P: Protocol> EventKind<P> {
     /// A short name for timelines and logs.

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 /// Something a member put to the person, which waits for their word.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum PersonAsk {
     /// A question: the person answers in their own words or picks one of the options.
     Question {
@@ -34,6 +34,8 @@ pub enum PersonAsk {
         message: String,
     },
 }
+
+crate::tagged::tagged!([] PersonAsk, tag = "type");
 
 impl PersonAsk {
     /// What the person reads.

@@ -70,7 +70,7 @@ impl From<crate::validate::Report> for Findings {
 
 /// Why the session is paused.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "reason", rename_all = "snake_case", bound = "")]
+#[serde(remote = "Self", rename_all = "snake_case", bound = "")]
 pub enum PauseReason<P: Protocol> {
     /// The person paused it.
     Person,
@@ -133,9 +133,10 @@ pub enum PauseReason<P: Protocol> {
     /// A fork was just made: it waits for the person to run it from where it was forked.
     Forked,
     /// The protocol cannot go on until the person fixes something (its own `reason` tag).
-    #[serde(untagged)]
+    #[serde(rename = "(untagged)")]
     Blocked(P::Block),
 }
+crate::tagged::tagged!([P: Protocol] PauseReason<P>, tag = "reason");
 
 /// A call the engine did not make because of the money budget: whose it was, at which step, and
 /// the most it could have cost (its estimated prompt and the longest answer it may be given, at
@@ -158,7 +159,7 @@ fn is_zero(n: &u64) -> bool {
 /// Where the person can fix what stopped a session or a call: every message the shell shows
 /// links there.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "place", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum Fix {
     /// The Settings page (a provider's key, base URL or models).
     Settings,
@@ -181,6 +182,7 @@ pub enum Fix {
     /// The kind's own setup (what its block names, e.g. a missing document to write first).
     Setup,
 }
+crate::tagged::tagged!([] Fix, tag = "place");
 
 /// One of the session's limits, as [`Fix::Limits`] names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -320,7 +322,7 @@ pub fn budget_words(used: u64, budget: u64) -> String {
 
 /// Where a session stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case", bound = "")]
+#[serde(remote = "Self", rename_all = "snake_case", bound = "")]
 pub enum Status<P: Protocol> {
     /// Created, not started.
     Draft,
@@ -342,6 +344,7 @@ pub enum Status<P: Protocol> {
     /// Over.
     Done,
 }
+crate::tagged::tagged!([P: Protocol] Status<P>, tag = "status");
 
 impl<P: Protocol> Status<P> {
     /// The one-word name of a status (`awaiting_person`).

@@ -129,7 +129,8 @@ pub fn expand_text_of(events: &str) -> Result<String, ImportError> {
         let mut value: Value =
             serde_json::from_str(text).map_err(|e| ImportError::Malformed(e.to_string()))?;
         numbered.expand_event(&mut value, i)?;
-        out.push_str(&value.to_string());
+        // Written with its tags first, so the events are read without the slow path.
+        out.push_str(&crate::tagged::tags_first(&value));
     }
     out.push(']');
     Ok(out)

@@ -71,16 +71,13 @@ pub enum DialecticOutput {
 
 /// A person's edit of a dialectic.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "edit", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum DialecticEdit {
     /// A member's provider and model, or its persona, changed (a fork's what-if: another model
     /// for the Empiricist, a harsher Logician).
-    Member {
-        /// The change.
-        #[serde(flatten)]
-        change: MemberChange,
-    },
+    Member(MemberChange),
 }
+crate::tagged::tagged!([] DialecticEdit, tag = "edit");
 
 /// A dialectic never waits for the person on its own account, so this has no values.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -302,7 +299,7 @@ impl Protocol for DialecticState {
     }
 
     fn member_edit(change: MemberChange) -> DialecticEdit {
-        DialecticEdit::Member { change }
+        DialecticEdit::Member(change)
     }
 
     fn create(config: &DialecticConfig) -> Result<DialecticState, String> {
@@ -444,7 +441,7 @@ impl Protocol for DialecticState {
 
     fn check_edit(&self, edit: &DialecticEdit) -> Result<(), String> {
         match edit {
-            DialecticEdit::Member { change } => {
+            DialecticEdit::Member(change) => {
                 if self.member(&change.member).is_none() {
                     return Err(format!("there is no member {}", change.member));
                 }
@@ -461,7 +458,7 @@ impl Protocol for DialecticState {
                 call_id, output, ..
             } => return self.apply(call_id, output),
             EventKind::PersonEdited {
-                edit: EngineEdit::Protocol(DialecticEdit::Member { change }),
+                edit: EngineEdit::Protocol(DialecticEdit::Member(change)),
             } => {
                 let c = &mut self.config;
                 let members = [&mut c.thesis, &mut c.synthesis]

@@ -108,7 +108,7 @@ impl Phase {
 
 /// The orchestrator's decision, as the engine keeps it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "decision", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum Decision {
     /// Give the floor to this attendee.
     Continue {
@@ -132,6 +132,7 @@ pub enum Decision {
         rationale: String,
     },
 }
+crate::tagged::tagged!([] Decision, tag = "decision");
 
 impl Decision {
     /// The decision in a few words for the timeline ("gave the floor to engineer-1").

@@ -61,7 +61,7 @@ pub enum MeetingOutput {
 
 /// A person's edit of a meeting.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "edit", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum MeetingEdit {
     /// A remark to the meeting, shown to every attendee from the next call on.
     Remark {
@@ -69,12 +69,9 @@ pub enum MeetingEdit {
         content: String,
     },
     /// An attendee's provider and model, or its persona, changed (a fork's what-if).
-    Member {
-        /// The change.
-        #[serde(flatten)]
-        change: MemberChange,
-    },
+    Member(MemberChange),
 }
+crate::tagged::tagged!([] MeetingEdit, tag = "edit");
 
 /// A meeting never waits for the person on its own account (it has no reason of its own to
 /// pause), so this has no values.
@@ -419,7 +416,7 @@ impl Protocol for MeetingState {
     }
 
     fn member_edit(change: crate::engine::MemberChange) -> MeetingEdit {
-        MeetingEdit::Member { change }
+        MeetingEdit::Member(change)
     }
 
     fn create(config: &MeetingConfig) -> Result<MeetingState, String> {
@@ -564,7 +561,7 @@ impl Protocol for MeetingState {
                 Err("the remark is longer than 2,000 characters".into())
             }
             MeetingEdit::Remark { .. } => Ok(()),
-            MeetingEdit::Member { change } => {
+            MeetingEdit::Member(change) => {
                 if !self.attendees.iter().any(|a| a.id == change.member) {
                     return Err(format!("there is no attendee {}", change.member));
                 }
@@ -591,7 +588,7 @@ impl Protocol for MeetingState {
                 text: content.clone(),
             }),
             EventKind::PersonEdited {
-                edit: EngineEdit::Protocol(MeetingEdit::Member { change }),
+                edit: EngineEdit::Protocol(MeetingEdit::Member(change)),
             } => {
                 if let Some(a) = self.attendees.iter_mut().find(|a| a.id == change.member) {
                     if let Some(model) = &change.model {

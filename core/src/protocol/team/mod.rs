@@ -52,7 +52,7 @@ pub type TeamSession = crate::engine::Engine<TeamState>;
 
 /// A person's edit of a team session (besides the limits, which the engine owns).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "edit", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum PersonEdit {
     /// Replaces the mission charter.
     Charter {
@@ -79,12 +79,9 @@ pub enum PersonEdit {
         content: String,
     },
     /// A member's provider and model, or its persona, changed (a fork's what-if).
-    Member {
-        /// The change.
-        #[serde(flatten)]
-        change: MemberChange,
-    },
+    Member(MemberChange),
 }
+crate::tagged::tagged!([] PersonEdit, tag = "edit");
 
 impl From<PersonEdit> for EngineEdit<TeamState> {
     fn from(edit: PersonEdit) -> Self {
@@ -94,11 +91,12 @@ impl From<PersonEdit> for EngineEdit<TeamState> {
 
 /// Why a team session cannot go on until the person acts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "reason", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum TeamBlock {
     /// The charter lacks a mission, objectives or constraints; edit it to go on.
     MissingCharter,
 }
+crate::tagged::tagged!([] TeamBlock, tag = "reason");
 
 /// One assignment of one round.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -547,7 +545,7 @@ impl TeamState {
                     format!("told the chair: {}", one_line(content, 160)),
                 )
             }
-            PersonEdit::Member { change } => {
+            PersonEdit::Member(change) => {
                 let member = self
                     .members
                     .iter_mut()
@@ -1132,7 +1130,7 @@ impl Protocol for TeamState {
     }
 
     fn member_edit(change: MemberChange) -> PersonEdit {
-        PersonEdit::Member { change }
+        PersonEdit::Member(change)
     }
 
     fn migrate_log<S: AsRef<str>>(events: &[S]) -> Option<Vec<String>> {
@@ -1494,25 +1492,17 @@ pub fn write_assignments<'a>(s: &'a TeamState, member: &str) -> Vec<&'a Assignme
         .collect()
 }
 
-/// The fields of `step`'s final output (from its committed schema), in schema order.
-fn final_fields(step: Step) -> Vec<String> {
-    let schema = crate::protocol::team::answer_schema::step_schema(
-        step,
-        crate::protocol::team::answer_schema::SchemaFlavor::Plain,
-    );
-    let branch = schema["oneOf"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|b| b["properties"]["responseType"]["const"] == "final_output");
-    let Some(name) = branch.and_then(|b| b["$ref"].as_str()) else {
-        return Vec::new();
-    };
-    let def = &schema["$defs"][name.trim_start_matches("#/$defs/")];
-    def["properties"]
-        .as_object()
-        .map(|p| p.keys().cloned().collect())
-        .unwrap_or_default()
+/// The fields of `step`'s final output, in name order: from the validator's shape of it (the
+/// committed schema's, generated), so the app carries no JSON Schema text to read them from.
+fn final_fields(step: Step) -> Vec<&'static str> {
+    let mut fields: Vec<&'static str> = crate::validate::shape::final_output(step)
+        .fields
+        .iter()
+        .map(|f| f.name)
+        .filter(|name| *name != "responseType")
+        .collect();
+    fields.sort_unstable();
+    fields
 }
 
 /// The report a repair prompt words: the errors, then the fields that were ignored (a model
@@ -1533,7 +1523,7 @@ fn repair_report(step: Step, findings: &Findings) -> Report {
     if !top.is_empty() {
         // Another step's shape, not one stray field: every ignored field is that step's, and
         // one of them is that step's alone (a shared list such as `collabs` proves nothing).
-        let has = |o: Step, f: &str| final_fields(o).iter().any(|x| x == f);
+        let has = |o: Step, f: &str| final_fields(o).contains(&f);
         let other = Step::ALL.into_iter().find(|o| {
             *o != step
                 && top.iter().all(|f| has(*o, f))
@@ -1616,7 +1606,7 @@ pub fn check_edit(s: &TeamState, edit: &PersonEdit) -> Result<(), String> {
                 Ok(())
             }
         }
-        PersonEdit::Member { change } => {
+        PersonEdit::Member(change) => {
             if !s.members.iter().any(|m| m.id == change.member) {
                 return Err(format!("there is no member {}", change.member));
             }

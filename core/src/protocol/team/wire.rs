@@ -362,7 +362,8 @@ mod double_option {
 
 /// One change to the product tree, applied all-or-nothing with the others of its answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "action")]
+#[serde(remote = "Self")]
+#[schemars(tag = "action")]
 pub enum TreeOperation {
     /// Adds a product under an existing (or just-added) parent.
     #[serde(rename = "ADD", rename_all = "camelCase")]
@@ -408,6 +409,7 @@ pub enum TreeOperation {
         reason: Option<String>,
     },
 }
+crate::tagged::tagged!([] TreeOperation, tag = "action");
 
 /// What the chair tells an assignee to do with a product this round.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -872,7 +874,8 @@ pub struct PresentationOutput {
 /// not halt still parse a halt here; the validator refuses it with a clear message and the JSON
 /// Schema of such a step drops the branch (see crate::step_schema).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "responseType", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
+#[schemars(tag = "responseType")]
 pub enum WireAnswer<F> {
     /// More context first.
     #[serde(rename_all = "camelCase")]
@@ -889,10 +892,11 @@ pub enum WireAnswer<F> {
     /// The step's result.
     FinalOutput(F),
 }
+crate::tagged::tagged!(ser [F: serde::Serialize] de [F: serde::de::DeserializeOwned] WireAnswer<F>, tag = "responseType");
 
 /// The final output of any step, tagged by step; what an applied answer carries.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "step", content = "output", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum FinalOutput {
     /// Bootstrap.
     Bootstrap(BootstrapOutput),
@@ -909,6 +913,7 @@ pub enum FinalOutput {
     /// Presentation.
     Presentation(PresentationOutput),
 }
+crate::tagged::tagged!([] FinalOutput, tag = "step", content = "output");
 
 impl FinalOutput {
     /// Which step this output answers.
@@ -927,7 +932,7 @@ impl FinalOutput {
 
 /// A validated answer of any step, as the engine consumes it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "responseType", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum StepAnswer {
     /// The member asks for more context; the engine answers and asks again.
     RequestContext {
@@ -946,3 +951,4 @@ pub enum StepAnswer {
         output: FinalOutput,
     },
 }
+crate::tagged::tagged!([] StepAnswer, tag = "responseType");
