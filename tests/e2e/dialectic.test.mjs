@@ -101,7 +101,7 @@ test('a dialectic with the council runs from the form to its synthesis, and trav
   await page.waitForSelector('.dialectic');
   originalId = sessionId(page);
   assert.equal(await page.getAttribute('.session', 'data-status'), 'draft');
-  assert.match(await page.textContent('.session-head'), /pass 0 of 1/);
+  assert.match(await page.textContent('.session-head'), /pass \d of 1/);
   let p = await picture(page);
   assert.deepEqual(p.phases, ['Thesis:waiting', 'Antithesis:waiting', 'Synthesis:waiting']);
   assert.deepEqual(p.critiques.map((c) => c.split(':').slice(0, 2).join(':')), CRITICS.map((c) => `${c}:waiting`));
@@ -137,9 +137,15 @@ test('a dialectic with the council runs from the form to its synthesis, and trav
   assert.match(doc.suggestedFilename(), /\.dialectical_workflow\.json$/);
   const workflow = JSON.parse(readFileSync(await doc.path(), 'utf8'));
   assert.equal(workflow.query, QUERY);
-  assert.equal(workflow.use_search, false);
-  assert.equal(workflow.use_council, true);
-  assert.equal(workflow.response_style, 'sections');
+  assert.equal(workflow.schema_version, 1);
+  assert.equal(workflow.workflow_type, 'prompt_driven_dialectic');
+  assert.deepEqual(workflow.steps.map((s) => s.name), [
+    'Generate Thesis',
+    'Generate Antithesis (The Logician)', 'Generate Antithesis (The Empiricist)', 'Generate Antithesis (The Ethicist)',
+    'Generate Synthesis',
+  ]);
+  assert.deepEqual(Object.keys(workflow.steps[0].prompt).sort(), ['expected_format', 'instructions', 'phase', 'prompt']);
+  assert.equal(workflow.instructions.response_style, 'sections');
 
   // Export, delete, import: the same view.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('.session-head button[name="export"]')]);
@@ -223,6 +229,39 @@ test('a fork with a critic on demo-2 runs to its own synthesis', async () => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const wide = await page.$$eval('#panel-thesis, #panel-critiques, #panel-synthesis', (els) => els.map((e) => e.getBoundingClientRect().y));
   assert.ok(Math.abs(wide[0] - wide[1]) < 1 && Math.abs(wide[1] - wide[2]) < 1, 'three columns side by side on a wide screen');
+  assert.deepEqual(b.errors, [], 'no page errors');
+});
+
+test('with the json style and a schema of the person\'s, a single shot shows its result as formatted JSON', async () => {
+  const { page } = b;
+  await open(page, srv.url, '#/new');
+  await page.click('button[data-kind="dialectic"]');
+  await page.fill('textarea[name="query"]', 'Should the city library open on Sundays?');
+  await page.check('input[name="response-style"][value="json"]');
+  await page.check('input[name="mode"][value="single_shot"]');
+  await page.uncheck('input[name="use-council"]');
+  await page.fill('textarea[name="response-schema"]', JSON.stringify({
+    type: 'object',
+    properties: { verdict: { type: 'string', enum: ['yes', 'no', 'trial'] }, reasons: { type: 'array', items: { type: 'string' }, minItems: 1 } },
+    required: ['verdict', 'reasons'],
+    additionalProperties: false,
+  }));
+  await page.click('button[name="create-dialectic"]');
+  await page.waitForSelector('.dialectic');
+  await page.click('button[name="run"]');
+  await waitStatus(page, 'done', 120000);
+  const shown = JSON.parse(await page.textContent('[data-card="synthesis"] [data-result="json"]'));
+  assert.ok(['yes', 'no', 'trial'].includes(shown.verdict), JSON.stringify(shown));
+  assert.ok(Array.isArray(shown.reasons) && shown.reasons.length >= 1);
+  assert.deepEqual(Object.keys(shown).sort(), ['reasons', 'verdict'], 'the person\'s shape, nothing else');
+  // A single shot's 002 document.
+  const [doc] = await Promise.all([page.waitForEvent('download'), page.click('.session-head button[name="export-002"]')]);
+  assert.match(doc.suggestedFilename(), /\.dialectical_single_shot\.json$/);
+  const single = JSON.parse(readFileSync(await doc.path(), 'utf8'));
+  assert.equal(single.response_style, 'json');
+  assert.equal(single.use_search, false);
+  assert.deepEqual(single.response_schema.required, ['verdict', 'reasons']);
+  await shot(page, 'dialectic-json-1440');
   assert.deepEqual(b.errors, [], 'no page errors');
 });
 

@@ -327,7 +327,7 @@ pub fn NewDialecticForm() -> impl IntoView {
                             aria-describedby="schema-error schema-hint"
                             prop:value=move || schema_text.get()
                             on:input=move |ev| schema_text.set(event_target_value(&ev))></textarea>
-                        <span class="muted small" id="schema-hint">"The synthesis's result must meet it. Supported: type, properties, required, additionalProperties, items, enum, string and list lengths, minimum and maximum; any other keyword is refused by name."</span>
+                        <small class="muted" id="schema-hint">"The synthesis's result must meet it. Supported: type, properties, required, additionalProperties, items, enum, string and list lengths, minimum and maximum; any other keyword is refused by name."</small>
                     </label>
                 })}
                 {error_line("schema", "schema-error".into(), Signal::derive(move || errors.get().schema))}

@@ -41,12 +41,16 @@ fn status_badge(status: PhaseStatus) -> impl IntoView {
     view! { <span class=format!("badge {tone}") data-card-status=status.word()>{status.word()}</span> }
 }
 
-/// Who wrote a card: name, model and (as its title) persona.
-fn byline(a: Author) -> impl IntoView {
+/// Who wrote a card: name (unless the card's heading says it), model, and persona.
+fn byline(a: Author, named: bool) -> impl IntoView {
+    let persona =
+        (!a.persona.is_empty()).then(|| view! { <span class="persona">{a.persona.clone()}</span> });
     view! {
-        <p class="muted small byline" title=a.persona>
-            <strong>{a.name}</strong>" · "<code>{a.model}</code>
+        <p class="muted small byline" title=a.persona.clone()>
+            {named.then(|| view! { <strong>{a.name}</strong>" · " })}
+            <code>{a.model}</code>
         </p>
+        {persona.map(|p| view! { <details class="card-list"><summary class="small">"Persona"</summary><p class="small muted">{p}</p></details> })}
     }
 }
 
@@ -157,7 +161,7 @@ pub fn DialecticPanels() -> impl IntoView {
                         {move || v().map(|v| {
                             let t = v.thesis;
                             view! {
-                                {byline(t.author)}
+                                {byline(t.author, true)}
                                 {body(t.text, t.status)}
                                 {items("Assumptions", t.assumptions)}
                                 {items("Uncertainties", t.uncertainties)}
@@ -182,7 +186,7 @@ pub fn DialecticPanels() -> impl IntoView {
                                     <h3 class="grow">{name}</h3>
                                     {status_badge(k.status)}
                                 </header>
-                                {byline(k.author)}
+                                {byline(k.author, false)}
                                 {body(k.text, k.status)}
                                 {contradictions(k.contradictions)}
                                 {items("Assumptions", k.assumptions)}
@@ -199,7 +203,7 @@ pub fn DialecticPanels() -> impl IntoView {
                         {move || v().map(|v| {
                             let s = v.synthesis;
                             view! {
-                                {byline(s.author)}
+                                {byline(s.author, true)}
                                 {match s.json {
                                     Some(json) => view! { <pre class="json-result" data-result="json"><code>{json}</code></pre> }.into_any(),
                                     None => body(s.text, s.status).into_any(),
@@ -224,7 +228,7 @@ pub fn DialecticPanels() -> impl IntoView {
                             view! { <p class="muted small">"No sources attached. A browser tab cannot search the web, so the thesis works from the query alone (use_search is recorded false)."</p> }.into_any()
                         } else {
                             view! {
-                                <ul class="small">{v.sources.into_iter().map(|s| view! {
+                                <ul class="small plain-list">{v.sources.into_iter().map(|s| view! {
                                     <li><details><summary>{s.title}</summary><p class="muted">{s.text}</p></details></li>
                                 }).collect_view()}</ul>
                             }.into_any()

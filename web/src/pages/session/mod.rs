@@ -1,9 +1,11 @@
-//! The session page: what the team is doing now, what it has made, and what each member saw and
+//! The session page: what the members are doing now, what they have made, and what each saw and
 //! said.
 //!
 //! Layout: a header with the status and the run controls; banners for whatever needs the
-//! person (a question, a pause reason, an error, a read-only view); then the product tree, the
-//! selected product (or the overview), and the timeline with the remarks and the charter.
+//! person (a question, a pause reason, an error, a read-only view); then the kind's own panels,
+//! picked in one place ([`kind_panels`]): a team's product tree, selected product (or overview)
+//! and timeline with the remarks and the charter; a meeting's phases, transcript and minutes; a
+//! dialectic's thesis, critiques and synthesis.
 
 use leptos::prelude::*;
 use roundtable_core::session::{Kind, Session, SessionView as View};
