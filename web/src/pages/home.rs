@@ -390,7 +390,7 @@ fn SessionTable(list: Vec<SessionRecord>, refresh: RwSignal<u32>) -> impl IntoVi
                         view! {
                             <tr data-session-id=r.id.clone()>
                                 <td class="title"><a href=Route::session(r.id.clone()).href()>{r.title.clone()}</a>{family}</td>
-                                <td>{r.kind.clone()}</td>
+                                <td data-kind=r.kind.clone()>{roundtable_core::session::Kind::from_name(&r.kind).map_or_else(|| r.kind.clone(), |k| k.title().to_string())}</td>
                                 <td><span class=format!("badge {}", r.status)>{status_label(&r.status)}</span></td>
                                 <td class="num" data-label="Round">{r.round}</td>
                                 <td>{ago(r.updated_at, now)}</td>
