@@ -88,9 +88,9 @@ fn record<P: Protocol>(
             }
             Status::AwaitingPerson { halt, .. } => {
                 let answer = halt
-                    .options
-                    .as_ref()
-                    .and_then(|o| o.first().cloned())
+                    .options()
+                    .first()
+                    .cloned()
                     .unwrap_or_else(|| "Go ahead as you think best.".into());
                 engine
                     .answer_halt(&answer, now)

@@ -226,7 +226,7 @@ pub fn NewDialecticForm() -> impl IntoView {
                 } else if !e.schema.is_empty() {
                     "textarea[name=response-schema]"
                 } else {
-                    "[aria-invalid=true]"
+                    "[data-invalid=true] input, [aria-invalid=true]"
                 };
                 errors.set(e);
                 request_animation_frame(move || {
@@ -270,7 +270,7 @@ pub fn NewDialecticForm() -> impl IntoView {
         let messages = member_errors(id.clone());
         view! {
             <div class="member-row dialectic-member" data-member=id.clone()
-                aria-invalid=move || (!messages.get().is_empty()).to_string()>
+                data-invalid=move || (!messages.get().is_empty()).to_string()>
                 {critic.then(|| view! { <TextField label="Name" name="critic-name" value=d.name/> })}
                 <ProviderModelFields name=if critic { "critic" } else { "member" } provider=d.provider model=d.model
                     default_model=Callback::new(|p: ProviderId| p.default_model().to_string())/>
