@@ -265,6 +265,32 @@ test('with the json style and a schema of the person\'s, a single shot shows its
   assert.deepEqual(b.errors, [], 'no page errors');
 });
 
+test('the form works from the keyboard alone: Create is three Tabs after the query', async () => {
+  const { page } = b;
+  await open(page, srv.url, '#/new');
+  await page.click('button[data-kind="dialectic"]');
+  await page.focus('textarea[name="query"]');
+  await page.keyboard.type('Is remote work better for junior developers?');
+  const focused = () => page.evaluate(() => `${document.activeElement?.name}:${document.activeElement?.value ?? ''}`);
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'response-style:sections');
+  // The arrow keys move along the styles; JSON brings its schema field.
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), 'response-style:json');
+  await page.waitForSelector('textarea[name="response-schema"]');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await focused(), 'response-style:sections');
+  await page.waitForSelector('textarea[name="response-schema"]', { state: 'detached' });
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'mode:workflow');
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'create-dialectic:');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.dialectic');
+  assert.match(await page.textContent('.session-head h1'), /remote work/);
+  assert.deepEqual(b.errors, [], 'no page errors');
+});
+
 test('"Try a demo dialectic" on the home page opens a dialectic with the council, ready to run', async () => {
   const { page } = b;
   await page.setViewportSize({ width: 390, height: 844 });
