@@ -223,6 +223,8 @@ test('a dialectic: its form (with errors), running and finished fit a phone and 
   await page.click('button[aria-label="Remove source 1"]');
   await page.click('button[name="create-dialectic"]');
   await page.waitForSelector('.dialectic');
+  // The share link opened in this tab before (team-shared-link) leaves no mark on a stored session.
+  assert.equal(await page.locator('[data-banner="shared"]').count(), 0, 'a stored session is not marked shared');
   await page.click('button[name="run"]');
   await page.waitForSelector('[data-live-state="streaming"]');
   await check(page, 'dialectic-running');
