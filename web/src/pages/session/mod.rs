@@ -230,7 +230,7 @@ fn DialecticDocumentButton() -> impl IntoView {
 fn TeamPanels(product: Signal<Option<String>>, select: Callback<Option<String>>) -> impl IntoView {
     let runner = expect_context::<Runner>();
     view! {
-            <JumpBar items=&[("Products", "panel-products"), ("Product", "panel-product"), ("Timeline", "panel-timeline")]/>
+        <JumpBar items=&[("Products", "panel-products"), ("Product", "panel-product"), ("Timeline", "panel-timeline")]/>
         <div class="session-grid">
             <aside class="panel" aria-label="Products" id="panel-products">
                 <h2>"Products" <span class="spacer"></span>
