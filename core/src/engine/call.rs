@@ -120,7 +120,7 @@ pub struct ModelCall {
     /// The conversation to send, system first.
     pub messages: Vec<Message>,
     /// The plain JSON Schema of this call's answer when the kind made one for it
-    /// ([`Protocol::call_schema`]: a dialectic's synthesis with the person's `response_schema`);
+    /// ([`Protocol::call_schema`]: an answer held to a schema the person chose at run time);
     /// `None`: the step's committed schema (`schemas/<step>.plain.json`) is the one to send.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub schema: Option<Value>,
