@@ -444,6 +444,54 @@ fn the_schema_sent_with_a_call_carries_the_persons_shape_as_result() {
     assert!(schema["properties"].get("result").is_none(), "{schema}");
 }
 
+/// The runner-facing call carries the kind's schema: the synthesis (and its repairs) the person's
+/// shape as `result`, every other phase none (it goes with its committed schema); a dialectic
+/// without the person's schema sends none of its own anywhere.
+#[test]
+fn the_model_call_of_a_synthesis_carries_the_persons_schema() {
+    let person = json!({"type": "object", "properties": {"verdict": {"type": "string"}}, "required": ["verdict"]});
+    for (schema, mode) in [
+        (Some(person.clone()), Mode::Workflow),
+        (Some(person.clone()), Mode::SingleShot),
+        (None, Mode::Workflow),
+    ] {
+        let mut c = standard(QUERIES[0], ResponseStyle::Json, mode, true);
+        c.response_schema = schema.clone();
+        let mut s = DialecticSession::new(c, 0).unwrap();
+        s.start_run(RunTarget::End, None, 1).unwrap();
+        let mut seen = Vec::new();
+        for now in 2..40 {
+            let calls = s.next_calls();
+            let Some(call) = calls.first() else { break };
+            seen.push((call.step, call.schema.clone()));
+            let text = call.demo.as_ref().expect("a demo answer").text.clone();
+            s.submit(&call.id, &text, None, now).unwrap();
+        }
+        assert_eq!(s.state().core().status, Status::Done, "{mode:?}");
+        let last = if mode == Mode::Workflow {
+            "dialectic_synthesis"
+        } else {
+            "dialectic_single_shot"
+        };
+        assert!(seen.iter().any(|(step, _)| *step == last), "{seen:?}");
+        for (step, sent) in &seen {
+            match (&schema, *step == last) {
+                (Some(person), true) => {
+                    let sent = sent
+                        .as_ref()
+                        .expect("the person's schema goes with the call");
+                    assert_eq!(&sent["properties"]["result"], person);
+                    assert!(sent["required"]
+                        .as_array()
+                        .unwrap()
+                        .contains(&json!("result")));
+                }
+                _ => assert_eq!(sent, &None, "{step} goes with its committed schema"),
+            }
+        }
+    }
+}
+
 /// Every prompt's example is a valid answer as it stands: for each phase, style, and with and
 /// without the person's schema, the example checks clean against the rules of that dialectic.
 #[test]

@@ -1,6 +1,7 @@
-//! Fuzz target: any bytes as a model's raw answer to a real call of either kind of session, at
+//! Fuzz target: any bytes as a model's raw answer to a real call of any kind of session, at
 //! every step the demo model reaches (team: all seven steps, first calls and repairs; meeting:
-//! decide, speak, minutes). The first byte picks the call (and whether the provider said it was
+//! decide, speak, minutes; dialectic: thesis, antithesis, synthesis, a single shot held to a
+//! schema of the person's). The first byte picks the call (and whether the provider said it was
 //! cut off); the rest is the answer. The engine's `submit` judges it with the kind's own
 //! validator and folds it. Nothing may panic, and whatever it logged must survive storage: each
 //! new event reads back equal from its stored JSON, and (for one input in 16, picked by length so

@@ -10,6 +10,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use roundtable_core::engine::{CallKind, Engine, ModelRef, Protocol, Status};
+use roundtable_core::protocol::dialectic::{
+    DialecticConfig, DialecticSession, Mode, ResponseStyle,
+};
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingSession};
 use roundtable_core::protocol::team::{SessionConfig, TeamSession};
 use roundtable_core::session::Session;
@@ -20,7 +23,7 @@ pub struct Position {
     pub session: Session,
     /// The outstanding call.
     pub call_id: String,
-    /// `team` or `meeting`.
+    /// `team`, `meeting` or `dialectic`.
     pub kind: &'static str,
     /// The call's step.
     pub step: &'static str,
@@ -113,10 +116,10 @@ fn played() -> &'static Played {
     thread_local! {
         static PLAYED: OnceCell<&'static Played> = const { OnceCell::new() };
     }
-    PLAYED.with(|cell| *cell.get_or_init(|| Box::leak(Box::new(play_both()))))
+    PLAYED.with(|cell| *cell.get_or_init(|| Box::leak(Box::new(play_every_kind()))))
 }
 
-fn play_both() -> Played {
+fn play_every_kind() -> Played {
     {
         let mut positions = Vec::new();
         let mut sessions = Vec::new();
@@ -150,6 +153,36 @@ fn play_both() -> Played {
             &mut positions,
             &mut sessions,
         );
+        // The dialectic: a council workflow, and a single shot held to a schema of the person's
+        // (the answer's `result` walked against it at run time).
+        let mut dialectics = DialecticConfig::demos(demo_ref());
+        dialectics.truncate(1);
+        let mut single = DialecticConfig::standard(
+            "Should the city library open on Sundays?",
+            ResponseStyle::Json,
+            Mode::SingleShot,
+            false,
+            demo_ref(),
+        );
+        single.response_schema = Some(serde_json::json!({
+            "type": "object",
+            "properties": {
+                "verdict": {"type": "string", "enum": ["yes", "no", "trial"]},
+                "reasons": {"type": "array", "items": {"type": "string"}, "minItems": 1}
+            },
+            "required": ["verdict", "reasons"],
+            "additionalProperties": false
+        }));
+        dialectics.push(single);
+        for config in dialectics {
+            record(
+                DialecticSession::new(config, 0).expect("a valid dialectic"),
+                "dialectic",
+                Session::Dialectic,
+                &mut positions,
+                &mut sessions,
+            );
+        }
         let names: Vec<String> = positions
             .iter()
             .map(|p| format!("{} {}", p.kind, p.step))
@@ -172,7 +205,7 @@ pub fn answer_positions() -> &'static [Position] {
     &positions[..positions.len().min(128)]
 }
 
-/// Sessions of both kinds at several points (running and finished), for the import seeds.
+/// Sessions of every kind at several points (running and finished), for the import seeds.
 pub fn sample_sessions() -> &'static [Session] {
     &played().sessions
 }

@@ -206,3 +206,36 @@ test('a point of history and the fork dialog fit a phone and pass axe-core (meet
   await page.keyboard.press('Escape');
   assert.deepEqual(b.errors, [], 'no page errors');
 });
+
+test('a dialectic: its form (with errors), running and finished fit a phone and pass axe-core', async () => {
+  const { page, context } = b;
+  await open(page, srv.url, '#/new');
+  await page.click('button[data-kind="dialectic"]');
+  await page.waitForSelector('form[data-form="dialectic"]');
+  await page.check('input[name="response-style"][value="json"]');
+  await page.click('button[name="add-source"]');
+  await page.click('button[name="create-dialectic"]');
+  await page.waitForSelector('[data-error="query"]:has-text("query is empty")');
+  await check(page, 'new-dialectic-errors');
+  await setDemoDelay(context, srv.url, 1500);
+  await page.fill('textarea[name="query"]', 'Should the village hall charge for the book swap?');
+  await page.check('input[name="response-style"][value="sections"]');
+  await page.click('button[aria-label="Remove source 1"]');
+  await page.click('button[name="create-dialectic"]');
+  await page.waitForSelector('.dialectic');
+  // The share link opened in this tab before (team-shared-link) leaves no mark on a stored session.
+  assert.equal(await page.locator('[data-banner="shared"]').count(), 0, 'a stored session is not marked shared');
+  await page.click('button[name="run"]');
+  await page.waitForSelector('[data-live-state="streaming"]');
+  await check(page, 'dialectic-running');
+  await setDemoDelay(context, srv.url, 0);
+  await waitStatus(page, 'done', 180000);
+  await check(page, 'dialectic-done');
+  await page.setViewportSize(PHONE);
+  for (const id of ['panel-synthesis', 'panel-critiques', 'panel-thesis']) {
+    await page.click(`.jump-bar button[data-jump="${id}"]`);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), id);
+  }
+  await page.setViewportSize(DESKTOP);
+  assert.deepEqual(b.errors, [], 'no page errors');
+});

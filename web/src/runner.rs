@@ -779,12 +779,13 @@ pub async fn perform(
     let id = ProviderId::parse(provider).unwrap_or(ProviderId::Demo);
     // The provider's key and base URL (Settings), and the answer's schema by name.
     let config = providers::config::load(id).await;
-    // The demo model answers from core without a schema; others get the step's, by its name,
-    // narrowed to the ids this call may name (so an enforcing provider cannot invent one).
+    // The demo model answers from core without a schema; others get the call's (the kind's own
+    // for this call, else the step's by its name), narrowed to the ids this call may name (so an
+    // enforcing provider cannot invent one).
     let schema = if id == ProviderId::Demo {
         None
     } else {
-        providers::schema::load(call.step).await.map(|plain| {
+        plain_schema(call).await.map(|plain| {
             if call.ids.is_empty() {
                 plain
             } else {
@@ -834,6 +835,16 @@ pub async fn perform(
         })
 }
 
+/// The plain schema of `call`'s answer: the one the kind made for this call
+/// (`ModelCall::schema`, such as a dialectic's synthesis with the person's `response_schema`),
+/// else the step's committed file.
+async fn plain_schema(call: &ModelCall) -> Option<std::rc::Rc<serde_json::Value>> {
+    match &call.schema {
+        Some(own) => Some(std::rc::Rc::new(own.clone())),
+        None => providers::schema::load(call.step).await,
+    }
+}
+
 /// How `provider` was held to `call`'s schema: the form its family is sent of the call's
 /// narrowed schema, or JSON mode for a Groq model that takes no schema (`None` for the demo, or
 /// a schema that could not be loaded).
@@ -847,7 +858,7 @@ async fn schema_form_of(
     if id == ProviderId::Groq && providers::openai::groq_schema(model).is_none() {
         return Some(roundtable_core::engine::SchemaForm::JsonMode);
     }
-    let plain = providers::schema::load(call.step).await?;
+    let plain = plain_schema(call).await?;
     let narrowed = roundtable_core::provider_schema::narrow(&plain, &call.ids);
     Some(roundtable_core::provider_schema::for_family(family, &narrowed).form)
 }

@@ -6,6 +6,7 @@
 //! [`Session::replay_stored`], and every field of the record is the session's own word — nothing
 //! here re-derives state.
 
+use roundtable_core::protocol::dialectic::DialecticConfig;
 use roundtable_core::protocol::meeting::MeetingConfig;
 use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::session::Session;
@@ -47,6 +48,12 @@ pub async fn create(config: SessionConfig) -> Result<String, String> {
 /// Creates a draft meeting from a config and stores it; returns its id.
 pub async fn create_meeting(config: MeetingConfig) -> Result<String, String> {
     let session = Session::new_meeting(config, now_ms() as u64).map_err(|e| e.to_string())?;
+    store_new(session).await
+}
+
+/// Creates a draft dialectic from a config and stores it; returns its id.
+pub async fn create_dialectic(config: DialecticConfig) -> Result<String, String> {
+    let session = Session::new_dialectic(config, now_ms() as u64).map_err(|e| e.to_string())?;
     store_new(session).await
 }
 

@@ -135,8 +135,10 @@ pub fn SharedPage(fragment: String) -> impl IntoView {
             });
         loaded.set(Some(opened));
     });
-    provide_context(SharedLink(text));
+    // Provided to this page's children only: a context provided in the body would sit on the
+    // router's owner and mark every page opened after this one as shared.
     view! {
+        <leptos::context::Provider value=SharedLink(text)>
         {move || match loaded.get() {
             None => view! {
                 <section class="page narrow">
@@ -162,6 +164,7 @@ pub fn SharedPage(fragment: String) -> impl IntoView {
                     on_select=Callback::new(move |p| selected.set(p))/>
             }.into_any(),
         }}
+        </leptos::context::Provider>
     }
 }
 

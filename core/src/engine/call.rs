@@ -119,9 +119,11 @@ pub struct ModelCall {
     pub kind: CallKind,
     /// The conversation to send, system first.
     pub messages: Vec<Message>,
-    /// The JSON Schema of the answer, when the caller asked for it (else null).
-    #[serde(skip_serializing_if = "Value::is_null")]
-    pub schema: Value,
+    /// The plain JSON Schema of this call's answer when the kind made one for it
+    /// ([`Protocol::call_schema`]: an answer held to a schema the person chose at run time);
+    /// `None`: the step's committed schema (`schemas/<step>.plain.json`) is the one to send.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema: Option<Value>,
     /// Estimated prompt tokens.
     pub token_estimate: u64,
     /// The built-in demo model's answer, filled in for members on the demo provider only.

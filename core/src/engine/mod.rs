@@ -305,4 +305,11 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     fn id_choices(&self, _call: &StoredCall<Self>) -> Vec<IdChoice> {
         Vec::new()
     }
+
+    /// The plain JSON Schema `call`'s answer is sent with when it is not the step's committed one
+    /// (a schema the person chose at run time), carried on [`ModelCall::schema`] for providers
+    /// that enforce one. None by default: the runner sends `schemas/<step>.plain.json`.
+    fn call_schema(&self, _call: &StoredCall<Self>) -> Option<serde_json::Value> {
+        None
+    }
 }

@@ -143,7 +143,7 @@ impl<P: Protocol> Engine<P> {
                     round: call.round,
                     kind: call.kind,
                     messages: call.messages.clone(),
-                    schema: serde_json::Value::Null,
+                    schema: self.state.call_schema(call),
                     token_estimate: call.token_estimate,
                     demo,
                     ids: self.state.id_choices(call),

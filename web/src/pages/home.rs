@@ -188,6 +188,31 @@ pub fn HomePage() -> impl IntoView {
         });
     };
 
+    // A dialectic on the demo model with the council of three critics, from core's demos: one
+    // click from the home page to a dialectic.
+    let demo_dialectic = move || {
+        use roundtable_core::engine::ModelRef;
+        use roundtable_core::protocol::dialectic::DialecticConfig;
+        let model = ModelRef {
+            provider: roundtable_core::demo::PROVIDER.into(),
+            model: roundtable_core::demo::MODEL.into(),
+        };
+        let Some(config) = DialecticConfig::demos(model)
+            .into_iter()
+            .find(|c| c.use_council && c.critics.len() > 1)
+        else {
+            return;
+        };
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            match crate::sessions::create_dialectic(config).await {
+                Ok(id) => navigate(&Route::session(id)),
+                Err(e) => state.error(e),
+            }
+            busy.set(false);
+        });
+    };
+
     view! {
         <section class="page home">
             <div class="hero">
@@ -215,6 +240,9 @@ pub fn HomePage() -> impl IntoView {
                     </button>
                     <button class="ghost" name="demo-meeting" disabled=move || busy.get() on:click=move |_| demo_meeting()>
                         "Try a demo meeting"
+                    </button>
+                    <button class="ghost" name="demo-dialectic" disabled=move || busy.get() on:click=move |_| demo_dialectic()>
+                        "Try a demo dialectic"
                     </button>
                 </div>
             </div>
@@ -362,7 +390,7 @@ fn SessionTable(list: Vec<SessionRecord>, refresh: RwSignal<u32>) -> impl IntoVi
                         view! {
                             <tr data-session-id=r.id.clone()>
                                 <td class="title"><a href=Route::session(r.id.clone()).href()>{r.title.clone()}</a>{family}</td>
-                                <td>{r.kind.clone()}</td>
+                                <td data-kind=r.kind.clone()>{roundtable_core::session::Kind::from_name(&r.kind).map_or_else(|| r.kind.clone(), |k| k.title().to_string())}</td>
                                 <td><span class=format!("badge {}", r.status)>{status_label(&r.status)}</span></td>
                                 <td class="num" data-label="Round">{r.round}</td>
                                 <td>{ago(r.updated_at, now)}</td>

@@ -5,6 +5,7 @@
 pub mod dialog;
 pub mod form;
 pub mod home;
+pub mod new_dialectic;
 pub mod new_meeting;
 pub mod new_session;
 pub mod session;

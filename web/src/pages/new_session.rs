@@ -359,7 +359,12 @@ pub fn NewSessionPage() -> impl IntoView {
                     }
                 }).collect_view()}
             </div>
-            {move || (kind.get() == Kind::Meeting).then(|| view! { <crate::pages::new_meeting::NewMeetingForm/> })}
+            // Each kind's own form; the team's stays mounted (hidden) so its preset keeps.
+            {move || match kind.get() {
+                Kind::Team => None,
+                Kind::Meeting => Some(view! { <crate::pages::new_meeting::NewMeetingForm/> }.into_any()),
+                Kind::Dialectic => Some(view! { <crate::pages::new_dialectic::NewDialecticForm/> }.into_any()),
+            }}
             <form class="stack" on:submit=move |ev| { ev.prevent_default(); create(); } novalidate
                 style:display=move || if kind.get() == Kind::Team { "" } else { "none" }>
                 <div class="card">

@@ -130,7 +130,7 @@ pub fn test_call() -> ModelCall {
                 "Reply with the JSON {\"ok\": true} and nothing else.",
             ),
         ],
-        schema: Value::Null,
+        schema: None,
         token_estimate: 24,
         demo: None,
         ids: Vec::new(),

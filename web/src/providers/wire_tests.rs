@@ -598,3 +598,86 @@ fn gemini_thinking_tokens_are_counted_and_priced_as_output() {
         "thoughts priced as output"
     );
 }
+
+/// The schema a dialectic's person gave reaches every family's request: the synthesis call
+/// carries it (core's `ModelCall::schema`) as the answer's `result`, and each family's body holds
+/// it in that family's form, within the family's published rules (`provider_rules::check`).
+#[test]
+fn a_persons_response_schema_reaches_every_family_inside_its_rules() {
+    use roundtable_core::engine::{ModelRef, RunTarget};
+    use roundtable_core::protocol::dialectic::{
+        DialecticConfig, DialecticSession, Mode, ResponseStyle,
+    };
+    use roundtable_core::provider_rules::{check, Family};
+    let mut config = DialecticConfig::standard(
+        "Should a small software company move to a four-day work week?",
+        ResponseStyle::Json,
+        Mode::Workflow,
+        false,
+        ModelRef {
+            provider: "demo".into(),
+            model: "demo-1".into(),
+        },
+    );
+    config.response_schema = Some(json!({
+        "type": "object",
+        "properties": {"verdict": {"type": "string", "enum": ["adopt", "trial", "reject"]}},
+        "required": ["verdict"],
+        "additionalProperties": false
+    }));
+    let mut s = DialecticSession::new(config, 0).unwrap();
+    s.start_run(RunTarget::End, None, 1).unwrap();
+    let mut sent = None;
+    for now in 2..20 {
+        let calls = s.next_calls();
+        let Some(call) = calls.first() else { break };
+        if call.step == "dialectic_synthesis" {
+            sent = call.schema.clone();
+            break;
+        }
+        let text = call.demo.as_ref().unwrap().text.clone();
+        s.submit(&call.id, &text, None, now).unwrap();
+    }
+    let plain = sent.expect("the synthesis call carries the person's schema");
+    let verdict =
+        |schema: &Value| schema["properties"]["result"]["properties"]["verdict"]["enum"].clone();
+    let want = json!(["adopt", "trial", "reject"]);
+    for (provider, model, family, at) in [
+        (
+            ProviderId::OpenAi,
+            "gpt-5-mini",
+            Family::OpenaiStrict,
+            "/response_format/json_schema/schema",
+        ),
+        (
+            ProviderId::Anthropic,
+            "claude-sonnet-4-5",
+            Family::Anthropic,
+            "/output_config/format/schema",
+        ),
+        (
+            ProviderId::Gemini,
+            "models/gemini-2.5-flash",
+            Family::Gemini,
+            "/generationConfig/responseJsonSchema",
+        ),
+        (ProviderId::Ollama, "llama3.1", Family::Grammar, "/format"),
+    ] {
+        let call = build(provider, model, Some(&plain));
+        let schema = call
+            .body
+            .pointer(at)
+            .unwrap_or_else(|| panic!("{provider:?}: no schema at {at}"));
+        assert_eq!(verdict(schema), want, "{provider:?}");
+        let required = schema["required"].as_array().unwrap();
+        assert!(
+            required.contains(&json!("result")),
+            "{provider:?}: result required"
+        );
+        assert_eq!(
+            check(family, schema),
+            Vec::new(),
+            "{provider:?} within its rules"
+        );
+    }
+}

@@ -486,6 +486,17 @@ impl Protocol for DialecticState {
         let model = self.model_of(&call.member).map_or("", |m| m.model.as_str());
         demo::answer(call, envelope, model)
     }
+
+    /// The synthesis (or single shot) with the person's `response_schema` is sent that schema as
+    /// its required `result`; every other call goes with its committed schema.
+    fn call_schema(&self, call: &StoredCall<DialecticState>) -> Option<serde_json::Value> {
+        let final_answer = matches!(
+            call.step,
+            DialecticStep::Synthesis | DialecticStep::SingleShot
+        );
+        (final_answer && self.config.response_schema.is_some())
+            .then(|| DialecticState::call_schema(self, call.step))
+    }
 }
 
 impl From<DialecticEdit> for EngineEdit<DialecticState> {

@@ -1,9 +1,11 @@
-//! The session page: what the team is doing now, what it has made, and what each member saw and
+//! The session page: what the members are doing now, what they have made, and what each saw and
 //! said.
 //!
 //! Layout: a header with the status and the run controls; banners for whatever needs the
-//! person (a question, a pause reason, an error, a read-only view); then the product tree, the
-//! selected product (or the overview), and the timeline with the remarks and the charter.
+//! person (a question, a pause reason, an error, a read-only view); then the kind's own panels,
+//! picked in one place ([`kind_panels`]): a team's product tree, selected product (or overview)
+//! and timeline with the remarks and the charter; a meeting's phases, transcript and minutes; a
+//! dialectic's thesis, critiques and synthesis.
 
 use leptos::prelude::*;
 use roundtable_core::session::{Kind, Session, SessionView as View};
@@ -19,6 +21,7 @@ mod cost;
 mod fix;
 mod fork;
 pub use fork::ForkFrom;
+mod dialectic;
 mod halt;
 mod history;
 mod meeting;
@@ -144,33 +147,109 @@ pub fn SessionView(
             {at.is_some().then(|| view! { <history::HistoryBar/> })}
             <cost::CostPanel/>
             <Banners/>
-            {(kind == Kind::Meeting).then(|| view! { <meeting::MeetingPanels/> <budget::BudgetPanel/> })}
-            {(kind == Kind::Team).then(|| view! {
-            <JumpBar items=&[("Products", "panel-products"), ("Product", "panel-product"), ("Timeline", "panel-timeline")]/>
-            <div class="session-grid">
-                <aside class="panel" aria-label="Products" id="panel-products">
-                    <h2>"Products" <span class="spacer"></span>
-                        <span class="muted small">{move || runner.with(|s| s.as_team().map_or(0, |t| t.state().tree.walk().len()))}</span>
-                    </h2>
-                    <tree::ProductTree selected=product on_select=select/>
-                </aside>
-                <div class="panel" aria-live="polite" id="panel-product">
-                    {move || match product.get() {
-                        Some(p) => view! { <product::ProductView product_id=p on_select=select/> }.into_any(),
-                        None => view! { <overview::Overview/> }.into_any(),
-                    }}
-                </div>
-                <div class="side-right stack" id="panel-timeline">
-                    <timeline::Timeline/>
-                    <charter::Remarks/>
-                    <charter::CharterPanel/>
-                    <budget::BudgetPanel/>
-                </div>
-            </div>
-            })}
+            {kind_panels(kind, product, select)}
             <transcript::TranscriptDialog/>
             <fork::ForkDialog/>
             <halt::HaltDialog/>
+        </div>
+    }
+}
+
+/// The panels of one kind of session: the one place the page picks by kind.
+fn kind_panels(
+    kind: Kind,
+    product: Signal<Option<String>>,
+    select: Callback<Option<String>>,
+) -> AnyView {
+    match kind {
+        Kind::Team => view! { <TeamPanels product=product select=select/> }.into_any(),
+        Kind::Meeting => view! { <meeting::MeetingPanels/> <budget::BudgetPanel/> }.into_any(),
+        Kind::Dialectic => view! { <dialectic::DialecticPanels/> }.into_any(),
+    }
+}
+
+/// What the shell says of one kind of session, in its words.
+struct KindWords {
+    /// The Wrap up button's title.
+    wrap_up: &'static str,
+    /// After "Done." when the session is over.
+    done: &'static str,
+    /// After "Use Run to the end" in a draft.
+    draft: &'static str,
+}
+
+/// The shell's sentences for `kind`.
+fn kind_words(kind: Kind) -> KindWords {
+    match kind {
+        Kind::Team => KindWords {
+            wrap_up: "End the rounds and ask for the presentation",
+            done: " The team presented its result; see the overview.",
+            draft: " to let the team work, or go one step at a time.",
+        },
+        Kind::Meeting => KindWords {
+            wrap_up: "End the meeting and ask for the minutes",
+            done: " The meeting is over; its minutes are below.",
+            draft: " to hold the meeting, or go one step at a time.",
+        },
+        Kind::Dialectic => KindWords {
+            wrap_up: "Skip the critiques still out and ask for the synthesis",
+            done: " The synthesis is written; it is below, beside the thesis and the critiques.",
+            draft:
+                " to write the thesis, the critiques and the synthesis, or go one phase at a time.",
+        },
+    }
+}
+
+/// Downloads a kind's own document of the session, where it has one (a dialectic's 002
+/// document), beside the session file.
+fn kind_exports(kind: Kind) -> Option<AnyView> {
+    match kind {
+        Kind::Dialectic => Some(view! { <DialecticDocumentButton/> }.into_any()),
+        Kind::Team | Kind::Meeting => None,
+    }
+}
+
+/// Downloads the dialectic as 002's `dialectical_workflow` / `dialectical_single_shot` document.
+#[component]
+fn DialecticDocumentButton() -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    let state = app_state();
+    view! {
+        <button name="export-002" class="ghost" title="Download the run as spec 002's dialectical_workflow or dialectical_single_shot document" on:click=move |_| {
+            match runner.with_untracked(dialectic::document_002) {
+                Some((name, text)) => if let Err(e) = crate::util::download(&name, "application/json", &text) { state.error(e); },
+                None => state.error("This session is not a dialectic."),
+            }
+        }>"002 document"</button>
+    }
+}
+
+/// A team's panels: the product tree, the selected product (or the overview), the timeline
+/// with the remarks, the charter and the limits.
+#[component]
+fn TeamPanels(product: Signal<Option<String>>, select: Callback<Option<String>>) -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    view! {
+        <JumpBar items=&[("Products", "panel-products"), ("Product", "panel-product"), ("Timeline", "panel-timeline")]/>
+        <div class="session-grid">
+            <aside class="panel" aria-label="Products" id="panel-products">
+                <h2>"Products" <span class="spacer"></span>
+                    <span class="muted small">{move || runner.with(|s| s.as_team().map_or(0, |t| t.state().tree.walk().len()))}</span>
+                </h2>
+                <tree::ProductTree selected=product on_select=select/>
+            </aside>
+            <div class="panel" aria-live="polite" id="panel-product">
+                {move || match product.get() {
+                    Some(p) => view! { <product::ProductView product_id=p on_select=select/> }.into_any(),
+                    None => view! { <overview::Overview/> }.into_any(),
+                }}
+            </div>
+            <div class="side-right stack" id="panel-timeline">
+                <timeline::Timeline/>
+                <charter::Remarks/>
+                <charter::CharterPanel/>
+                <budget::BudgetPanel/>
+            </div>
         </div>
     }
 }
@@ -241,7 +320,7 @@ fn SessionHeader() -> impl IntoView {
             </span>
             <span class="muted small">
                 {move || view.with(|v| {
-                    let unit = if v.kind == Kind::Meeting { "turn" } else { "round" };
+                    let unit = v.kind.round_word().to_lowercase();
                     // Estimated tokens are marked as such, never passed off as the provider's.
                     let approx = if v.tokens_estimated { "≈ " } else { "" };
                     format!("{unit} {} of {} · {approx}{} tokens", v.round, v.max_rounds, short_count(v.tokens_used))
@@ -257,7 +336,7 @@ fn SessionHeader() -> impl IntoView {
                 <button name="stop" class="ghost danger" title="Pause now and cancel the requests still out" disabled=move || !can_pause() on:click=move |_| {
                     leptos::task::spawn_local(async move { runner.stop().await });
                 }>"Stop"</button>
-                <button name="wrap-up" class="ghost" title=move || if view.with(|v| v.kind) == Kind::Meeting { "End the meeting and ask for the minutes" } else { "End the rounds and ask for the presentation" } disabled=move || !can_wrap() || running() on:click=move |_| {
+                <button name="wrap-up" class="ghost" title=move || kind_words(view.with(|v| v.kind)).wrap_up disabled=move || !can_wrap() || running() on:click=move |_| {
                     leptos::task::spawn_local(async move { runner.wrap_up().await });
                 }>"Wrap up"</button>
                 <button name="export" class="ghost" title="Download the session file" on:click=move |_| {
@@ -270,6 +349,7 @@ fn SessionHeader() -> impl IntoView {
                     let title = runner.record().title;
                     if let Err(e) = runner.with_untracked(|s| crate::transfer::export_report(&title, s)) { state.error(e); }
                 }>"Report"</button>
+                {kind_exports(runner.with_untracked(Session::kind))}
             </div>
         </header>
     }
@@ -351,13 +431,13 @@ fn Banners() -> impl IntoView {
             "done" => Some(view! {
                 <div class="banner info" role="status" data-banner="done">
                     <strong>"Done."</strong>
-                    {move || if view.with(|v| v.kind) == Kind::Meeting { " The meeting is over; its minutes are below." } else { " The team presented its result; see the overview." }}
+                    {move || kind_words(view.with(|v| v.kind)).done}
                 </div>
             }.into_any()),
             "draft" if !runner.read_only.get() => Some(view! {
                 <div class="banner info" role="status" data-banner="draft">
                     "Ready. Use " <strong>"Run to the end"</strong>
-                    {move || if view.with(|v| v.kind) == Kind::Meeting { " to hold the meeting, or go one step at a time." } else { " to let the team work, or go one step at a time." }}
+                    {move || kind_words(view.with(|v| v.kind)).draft}
                 </div>
             }.into_any()),
             _ => None,

@@ -1,0 +1,242 @@
+//! A dialectic's page body (spec `002`): the phases as a strip with each one's status, then three
+//! columns — the thesis | the critiques, one card per critic | the synthesis in the chosen style
+//! (Markdown through the app's safe renderer; a JSON answer as formatted JSON) with its research
+//! proposals — stacked on a phone; the sources the thesis saw and the timeline below. It renders
+//! core's [`DialecticView`] and decides nothing itself; the 002 document comes from core too.
+
+use leptos::prelude::*;
+use roundtable_core::protocol::dialectic::view::{Author, PhaseStatus};
+use roundtable_core::protocol::dialectic::{Contradiction, DialecticView, ResearchProposal};
+use roundtable_core::session::Session;
+
+use crate::markdown::to_safe_html;
+use crate::runner::Runner;
+
+/// The dialectic's view as core computes it, or `None` when the session is not a dialectic.
+fn dialectic_view(s: &Session) -> Option<DialecticView> {
+    s.as_dialectic().map(|d| d.state().view())
+}
+
+/// 002's document of the run (`dialectical_workflow` or `dialectical_single_shot`), pretty JSON,
+/// with the file name it downloads as; `None` when the session is not a dialectic.
+pub fn document_002(s: &Session) -> Option<(String, String)> {
+    let d = s.as_dialectic()?;
+    let doc = d.state().document();
+    let kind = match d.state().config.mode {
+        roundtable_core::protocol::dialectic::Mode::Workflow => "dialectical_workflow",
+        roundtable_core::protocol::dialectic::Mode::SingleShot => "dialectical_single_shot",
+    };
+    let name = format!("{}.{kind}.json", crate::util::file_stem(&s.title()));
+    Some((name, serde_json::to_string_pretty(&doc).unwrap_or_default()))
+}
+
+/// The class and words of a status badge.
+fn status_badge(status: PhaseStatus) -> impl IntoView {
+    let tone = match status {
+        PhaseStatus::Done => "done",
+        PhaseStatus::Writing => "running",
+        PhaseStatus::Repairing => "warn",
+        PhaseStatus::Waiting | PhaseStatus::Skipped => "draft",
+    };
+    view! { <span class=format!("badge {tone}") data-card-status=status.word()>{status.word()}</span> }
+}
+
+/// Who wrote a card: name (unless the card's heading says it), model, and persona.
+fn byline(a: Author, named: bool) -> impl IntoView {
+    let persona =
+        (!a.persona.is_empty()).then(|| view! { <span class="persona">{a.persona.clone()}</span> });
+    view! {
+        <p class="muted small byline" title=a.persona.clone()>
+            {named.then(|| view! { <strong>{a.name}</strong>" · " })}
+            <code>{a.model}</code>
+        </p>
+        {persona.map(|p| view! { <details class="card-list"><summary class="small">"Persona"</summary><p class="small muted">{p}</p></details> })}
+    }
+}
+
+/// A list of short items under a heading, or nothing when empty.
+fn items(title: &'static str, list: Vec<String>) -> Option<impl IntoView> {
+    (!list.is_empty()).then(|| {
+        view! {
+            <details class="card-list">
+                <summary class="small">{format!("{title} ({})", list.len())}</summary>
+                <ul class="small">{list.into_iter().map(|i| view! { <li>{i}</li> }).collect_view()}</ul>
+            </details>
+        }
+    })
+}
+
+/// The contradictions a critique found, each with its evidence.
+fn contradictions(list: Vec<Contradiction>) -> Option<impl IntoView> {
+    (!list.is_empty()).then(|| {
+        view! {
+            <div class="contradictions">
+                <h4 class="small">{format!("Contradictions ({})", list.len())}</h4>
+                <ul class="small">
+                    {list.into_iter().map(|c| view! {
+                        <li data-contradiction="true">{c.description}
+                            <span class="muted">" — evidence: "{c.evidence}</span></li>
+                    }).collect_view()}
+                </ul>
+            </div>
+        }
+    })
+}
+
+/// The research proposals, each with its testable prediction.
+fn proposals(list: Vec<ResearchProposal>) -> Option<impl IntoView> {
+    (!list.is_empty()).then(|| {
+        view! {
+            <div class="proposals">
+                <h4 class="small">"Research proposals"</h4>
+                <ul class="small">
+                    {list.into_iter().map(|p| view! {
+                        <li data-proposal="true">{p.proposal}
+                            <span class="muted">" — predicts: "{p.testable_prediction}</span></li>
+                    }).collect_view()}
+                </ul>
+            </div>
+        }
+    })
+}
+
+/// A card's text once written, else what it waits for.
+fn body(text: Option<String>, status: PhaseStatus) -> impl IntoView {
+    match text {
+        Some(t) => view! { <div class="md" inner_html=to_safe_html(&t)></div> }.into_any(),
+        None => view! {
+            <p class="muted small">{match status {
+                PhaseStatus::Writing => "Writing…",
+                PhaseStatus::Repairing => "The answer was invalid; the same member is repairing it…",
+                PhaseStatus::Skipped => "Not written.",
+                _ => "Not written yet.",
+            }}</p>
+        }
+        .into_any(),
+    }
+}
+
+/// The dialectic's panels.
+#[component]
+pub fn DialecticPanels() -> impl IntoView {
+    let runner = expect_context::<Runner>();
+    let view_memo = Memo::new(move |_| runner.with(dialectic_view));
+    let v = move || view_memo.get();
+    view! {
+        <div class="dialectic">
+            <nav class="phases" aria-label="Phases">
+                <ol>
+                    {move || v().map(|v| v.phases.into_iter().map(|p| {
+                        let current = matches!(p.status, PhaseStatus::Writing | PhaseStatus::Repairing);
+                        let state = match p.status {
+                            PhaseStatus::Done => "done",
+                            PhaseStatus::Writing | PhaseStatus::Repairing => "current",
+                            _ => "upcoming",
+                        };
+                        let (title, word) = (p.title.clone(), p.status_word.clone());
+                        view! {
+                            <li class=format!("phase {state}") data-phase=p.title data-phase-status=p.status_word
+                                aria-current=current.then_some("step")>
+                                <span class="phase-title">{title}</span>
+                                <span class="muted small">{word}</span>
+                            </li>
+                        }
+                    }).collect_view())}
+                </ol>
+            </nav>
+            <p class="muted small dialectic-meta">{move || v().map(|v| format!(
+                "{} · {} · {} · {}% done",
+                v.style_title,
+                match v.mode { roundtable_core::protocol::dialectic::Mode::Workflow => "workflow", roundtable_core::protocol::dialectic::Mode::SingleShot => "single shot" },
+                if v.use_council { format!("council of {}", v.critiques.len()) } else { "one critic".into() },
+                v.progress,
+            ))}</p>
+            <super::JumpBar items=&[("Thesis", "panel-thesis"), ("Critiques", "panel-critiques"), ("Synthesis", "panel-synthesis"), ("Timeline", "panel-timeline")]/>
+            <div class="dialectic-grid" aria-live="polite">
+                <section class="panel" aria-labelledby="thesis-heading" id="panel-thesis" data-card="thesis"
+                    style:display=move || if v().is_some_and(|v| v.show_phases) { "" } else { "none" }>
+                    <h2 id="thesis-heading">"Thesis" <span class="spacer"></span>
+                        {move || v().map(|v| status_badge(v.thesis.status))}</h2>
+                    <div class="panel-body">
+                        {move || v().map(|v| {
+                            let t = v.thesis;
+                            view! {
+                                {byline(t.author, true)}
+                                {body(t.text, t.status)}
+                                {items("Assumptions", t.assumptions)}
+                                {items("Uncertainties", t.uncertainties)}
+                            }
+                        })}
+                    </div>
+                </section>
+                <section class="panel" aria-labelledby="critiques-heading" id="panel-critiques"
+                    style:display=move || if v().is_some_and(|v| v.show_phases) { "" } else { "none" }>
+                    <h2 id="critiques-heading">"Critiques" <span class="spacer"></span>
+                        <span class="muted small">{move || v().map(|v| {
+                            let done = v.critiques.iter().filter(|k| k.status == PhaseStatus::Done).count();
+                            format!("{done} of {}", v.critiques.len())
+                        })}</span></h2>
+                    <div class="panel-body stack">
+                        {move || v().map(|v| v.critiques.into_iter().map(|k| {
+                            let (id, name) = (k.author.id.clone(), k.author.name.clone());
+                            view! {
+                            <article class="critique-card" data-card="critique" data-critic=id
+                                data-status=k.status.word()>
+                                <header class="row">
+                                    <h3 class="grow">{name}</h3>
+                                    {status_badge(k.status)}
+                                </header>
+                                {byline(k.author, false)}
+                                {body(k.text, k.status)}
+                                {contradictions(k.contradictions)}
+                                {items("Assumptions", k.assumptions)}
+                                {items("Uncertainties", k.uncertainties)}
+                            </article>
+                            }
+                        }).collect_view())}
+                    </div>
+                </section>
+                <section class="panel" aria-labelledby="synthesis-heading" id="panel-synthesis" data-card="synthesis">
+                    <h2 id="synthesis-heading">"Synthesis" <span class="spacer"></span>
+                        {move || v().map(|v| status_badge(v.synthesis.status))}</h2>
+                    <div class="panel-body">
+                        {move || v().map(|v| {
+                            let s = v.synthesis;
+                            view! {
+                                {byline(s.author, true)}
+                                {match s.json {
+                                    Some(json) => view! { <pre class="json-result" data-result="json"><code>{json}</code></pre> }.into_any(),
+                                    None => body(s.text, s.status).into_any(),
+                                }}
+                                {proposals(s.research_proposals)}
+                                {items("Assumptions", s.assumptions)}
+                                {items("Uncertainties", s.uncertainties)}
+                            }
+                        })}
+                    </div>
+                </section>
+            </div>
+            <div class="dialectic-below">
+                <div id="panel-timeline">
+                    <super::timeline::Timeline/>
+                </div>
+                <section class="panel" aria-label="Query and sources" data-section="sources">
+                    <h2>"Query and sources"</h2>
+                    <div class="panel-body stack">
+                        <p class="query">{move || v().map(|v| v.query)}</p>
+                        {move || v().map(|v| if v.sources.is_empty() {
+                            view! { <p class="muted small">"No sources attached. A browser tab cannot search the web, so the thesis works from the query alone (use_search is recorded false)."</p> }.into_any()
+                        } else {
+                            view! {
+                                <ul class="small plain-list">{v.sources.into_iter().map(|s| view! {
+                                    <li><details><summary>{s.title}</summary><p class="muted">{s.text}</p></details></li>
+                                }).collect_view()}</ul>
+                            }.into_any()
+                        })}
+                    </div>
+                </section>
+                <super::budget::BudgetPanel/>
+            </div>
+        </div>
+    }
+}
