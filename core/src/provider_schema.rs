@@ -325,6 +325,19 @@ pub fn grammar(plain: &Value) -> Value {
     // 1,000-character bounds and in 55 ms without (scripts/check-grammars-xgrammar.py,
     // BENCHMARKS.md "Grammar compile"). So no `maxLength` goes into a grammar, nor any other
     // bound from the limit up; the validator keeps every one of them.
+    // A schema that says nothing of its value (any JSON value: a dialectic's `result` when the
+    // person gave no shape) is refused by llama.cpp's converter, and `{}` means an object there:
+    // it becomes every kind of value spelled out.
+    walk_schemas(&mut schema, &mut |node| {
+        if !grammar_rules::SAYS_WHAT
+            .iter()
+            .any(|k| node.contains_key(*k))
+        {
+            let any = ["object", "array", "string", "number", "boolean", "null"]
+                .map(|t| json!({ "type": t }));
+            node.insert("anyOf".into(), Value::Array(any.to_vec()));
+        }
+    });
     walk_schemas(&mut schema, &mut |node| {
         node.remove("maxLength");
         for key in grammar_rules::BOUNDS {

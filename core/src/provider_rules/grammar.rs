@@ -9,6 +9,11 @@
 //! `MAX_REPETITION_THRESHOLD 2000` — a repetition `x{m,n}` whose rules times `n` reaches 2000
 //! throws "number of rules that are going to be repeated multiplied by the new repetition
 //! exceeds sane defaults"; a `maxLength` becomes such a repetition of one character rule.
+//! <https://github.com/ggml-org/llama.cpp/blob/master/examples/json_schema_to_grammar.py> (the
+//! converter, as llama-cpp-python 0.3.36 ships it and `scripts/check-grammars.py` runs it): a
+//! schema with none of the keywords that say what a value is (no `type`, `enum`, `const`, `$ref`,
+//! alternatives, properties or items) is refused ("Unrecognized schema"), unless it is empty —
+//! and an empty one means an object, not any value.
 
 use serde_json::Value;
 
@@ -47,6 +52,22 @@ pub const KEYWORDS: &[&str] = &[
 pub const MAX_REPETITION: u64 = 2000;
 /// The bounds that become a repetition in the grammar.
 pub const BOUNDS: &[&str] = &["maxLength", "minLength", "maxItems", "minItems"];
+/// The converter's source, which refuses a schema that says nothing of its value.
+pub const CONVERTER: &str =
+    "https://github.com/ggml-org/llama.cpp/blob/master/examples/json_schema_to_grammar.py";
+/// The keywords of which a schema needs one for the converter to know what its value is.
+pub const SAYS_WHAT: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "$ref",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "properties",
+    "items",
+    "prefixItems",
+];
 
 /// Every grammar-form rule `schema` breaks.
 pub fn check(schema: &Value) -> Vec<RuleBreak> {
@@ -55,6 +76,19 @@ pub fn check(schema: &Value) -> Vec<RuleBreak> {
     keywords(schema, KEYWORDS, &[], DOCS, &mut b);
     refs_resolve(schema, DOCS, &mut b);
     for node in nodes(schema) {
+        if !SAYS_WHAT.iter().any(|k| node.obj.contains_key(*k)) {
+            b.add(
+                &node.at,
+                CONVERTER,
+                if node.obj.is_empty() {
+                    "`{}` compiles as any object, not any value".to_string()
+                } else {
+                    "the schema says nothing of its value (no type, enum, const, $ref, \
+                     alternatives, properties or items): \"Unrecognized schema\""
+                        .to_string()
+                },
+            );
+        }
         for key in BOUNDS {
             if let Some(n) = node.obj.get(*key).and_then(Value::as_u64) {
                 if n >= MAX_REPETITION {
