@@ -3,6 +3,16 @@
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
+/// Moves focus to the first element matching `selector` once the page has drawn (a form's first
+/// field that needs attention, after its errors render).
+pub fn focus_after_render(selector: &'static str) {
+    leptos::prelude::request_animation_frame(move || {
+        if let Ok(Some(el)) = leptos::prelude::document().query_selector(selector) {
+            let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
+        }
+    });
+}
+
 /// Milliseconds since the epoch, from the browser's clock (core never reads one).
 pub fn now_ms() -> f64 {
     js_sys::Date::now()

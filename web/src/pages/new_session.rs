@@ -266,12 +266,7 @@ pub fn NewSessionPage() -> impl IntoView {
                     ".limits input[aria-invalid=true]"
                 };
                 errors.set(e);
-                request_animation_frame(move || {
-                    if let Ok(Some(el)) = document().query_selector(first) {
-                        use wasm_bindgen::JsCast;
-                        let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
-                    }
-                });
+                crate::util::focus_after_render(first);
             }
             Ok(config) => {
                 errors.set(FormErrors::default());
