@@ -1,4 +1,5 @@
-//! Small browser helpers: the clock, ids, dates for people, downloads and file reading.
+//! Small browser helpers: the clock, ids, dates for people, focus after a render, downloads and file
+//! reading.
 
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
