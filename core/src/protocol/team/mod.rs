@@ -1590,11 +1590,10 @@ pub fn check_edit(s: &TeamState, edit: &PersonEdit) -> Result<(), String> {
         PersonEdit::AcceptVersion {
             product_id,
             version_id,
-        } => {
-            let mut tree = s.tree.clone();
-            tree.accept(product_id, version_id)
-                .map_err(|e| e.to_string())
-        }
+        } => s
+            .tree
+            .can_accept(product_id, version_id)
+            .map_err(|e| e.to_string()),
         PersonEdit::RejectVersion { product_id, .. } => match s.tree.product(product_id) {
             Some(p) if p.status != ProductStatus::Removed => Ok(()),
             _ => Err(format!("there is no product {product_id}")),

@@ -904,13 +904,20 @@ impl ProductTree {
 
     /// Accepts a version of a product (the chair's PlanAssign or the person's edit).
     pub fn accept(&mut self, product_id: &str, version_id: &str) -> Result<(), TreeError> {
+        self.can_accept(product_id, version_id)?;
         let idx = self.live_index(product_id)?;
-        self.check_version_of(version_id, product_id)?;
         let product = &mut self.products[idx];
         product.accepted_version = Some(version_id.to_string());
         product.rejection_reason = None;
         product.status = status_from_versions(product);
         Ok(())
+    }
+
+    /// Why [`ProductTree::accept`] would refuse `version_id` of `product_id`, if it would: asked
+    /// without changing (or copying) the tree.
+    pub fn can_accept(&self, product_id: &str, version_id: &str) -> Result<(), TreeError> {
+        self.live_index(product_id)?;
+        self.check_version_of(version_id, product_id)
     }
 
     /// Rejects the product's latest version with a reason the next writer will see.

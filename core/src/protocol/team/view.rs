@@ -42,7 +42,7 @@ impl TeamState {
             return VersionActions::default();
         }
         let accept = product.accepted_version.as_deref() != Some(version_id)
-            && self.tree.clone().accept(product_id, version_id).is_ok();
+            && self.tree.can_accept(product_id, version_id).is_ok();
         VersionActions {
             accept,
             reject: product.latest_version() == Some(version_id),
