@@ -38,6 +38,8 @@ bash scripts/test-core-js.sh
 
 echo "== the static server (scripts/serve.mjs, scripts/precompress.mjs)"
 node --test tests/serve/*.test.mjs
+echo "== the code sandbox page (static/sandbox/sandbox.html: current, and its policy)"
+node --test tests/sandbox/*.test.mjs
 
 echo "== browser tests (release build of the app, headless Chromium)"
 bash scripts/test-e2e.sh

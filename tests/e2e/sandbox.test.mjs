@@ -1,0 +1,158 @@
+// The code sandbox (static/sandbox/: host.js in the page, sandbox.html in an opaque-origin frame)
+// runs a player's JavaScript and its tests, and a hostile file does nothing but fail its own run:
+// no request leaves (a loopback listener the hostile code aims at counts every hit, and the
+// browser's own request log shows none), the page's storage is untouched, and the app keeps
+// working. Issue 21, item 4.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { serveDist, launch, open } from './helpers.mjs';
+
+let srv;
+let b;
+let trap;
+let trapHits = 0;
+let trapUrl;
+const requests = [];
+
+before(async () => {
+  srv = await serveDist();
+  trap = createServer((req, res) => {
+    trapHits += 1;
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.end('self.__reached = true;');
+  });
+  await new Promise((ok) => trap.listen(0, '127.0.0.1', ok));
+  trapUrl = `http://127.0.0.1:${trap.address().port}`;
+  b = await launch();
+  b.context.on('request', (r) => requests.push(r));
+  await open(b.page, srv.url);
+  await b.page.evaluate(() => localStorage.setItem('sandbox-probe', 'kept'));
+});
+after(async () => {
+  await b?.close();
+  await srv?.stop();
+  await new Promise((ok) => trap?.close(ok) ?? ok());
+});
+
+/** Runs `files` in the sandbox from the app's page. */
+function run(files, limitMs = 3000) {
+  return b.page.evaluate(
+    async ([files, limitMs]) => (await import('./sandbox/host.js')).runInSandbox(files, { limitMs }),
+    [files, limitMs],
+  );
+}
+const one = (text) => [{ path: 'hostile.test.js', text }];
+
+test('a player\'s files run with their tests: each test passed or failed with its message', async () => {
+  const r = await run([
+    { path: 'lib/sum.js', text: 'module.exports = (a, b) => a + b;' },
+    { path: 'lib/index.js', text: "exports.sum = require('./sum');" },
+    {
+      path: 'sum.test.js',
+      text: [
+        "const { sum } = require('./lib');",
+        "test('adds', () => assert.equal(sum(1, 2), 3));",
+        "test('adds wrongly', () => assert.equal(sum(1, 2), 4));",
+        "test('lists', () => assert.deepEqual([sum(1, 1)], [2]));",
+        "test('async', async () => { await null; console.log('ran', { n: 1 }); });",
+        "test('throws', () => assert.throws(() => require('fs')));",
+      ].join('\n'),
+    },
+  ]);
+  assert.equal(r.status, 'failed');
+  assert.deepEqual(
+    r.tests.map((t) => [t.name, t.passed, t.message]),
+    [
+      ['adds', true, ''],
+      ['adds wrongly', false, 'Error: expected 4, got 3'],
+      ['lists', true, ''],
+      ['async', true, ''],
+      ['throws', true, ''],
+    ],
+  );
+  assert.deepEqual(r.logs, ['log: ran {"n":1}']);
+  assert.ok(r.tests.every((t) => t.file === 'sum.test.js'));
+
+  const green = await run([
+    { path: 'a.js', text: 'module.exports = 2;' },
+    { path: 'a.test.js', text: "test('two', () => assert(require('./a.js') === 2));" },
+  ]);
+  assert.equal(green.status, 'passed');
+  assert.equal((await run([{ path: 'a.js', text: 'module.exports = 1;' }])).status, 'no_tests');
+});
+
+test('a file that does not parse is named with its error, and the other files still run', async () => {
+  const r = await run([
+    { path: 'bad.js', text: 'module.exports = (;' },
+    { path: 'a.test.js', text: "test('fine', () => assert(true));\ntest('uses bad', () => require('./bad.js'));" },
+  ]);
+  assert.equal(r.status, 'failed');
+  assert.equal(r.errors.length, 1);
+  assert.equal(r.errors[0].file, 'bad.js');
+  assert.match(r.errors[0].message, /SyntaxError/);
+  assert.deepEqual(r.tests.map((t) => [t.name, t.passed]), [['fine', true], ['uses bad', false]]);
+  assert.match(r.tests[1].message, /no such file/);
+});
+
+const HOSTILE = {
+  'an endless loop': () => 'while (true) {}',
+  'an endless loop inside a test': () => "test('spin', () => { for (;;) {} });",
+  fetch: (url) => `test('fetch', async () => { await fetch('${url}/fetch'); });`,
+  'fetch through the prototype': (url) =>
+    `test('fetch', async () => { await WorkerGlobalScope.prototype.fetch.call(self, '${url}/proto'); });`,
+  XMLHttpRequest: (url) =>
+    `test('xhr', () => { const x = new XMLHttpRequest(); x.open('GET', '${url}/xhr', false); x.send(); });`,
+  WebSocket: (url) => `test('ws', () => { new WebSocket('${url.replace('http', 'ws')}/ws'); });`,
+  EventSource: (url) => `test('sse', () => { new EventSource('${url}/sse'); });`,
+  'importScripts of a URL': (url) => `test('import', () => { importScripts('${url}/import.js'); });`,
+  'a dynamic import of a URL': (url) => `test('import()', async () => { await import('${url}/module.js'); });`,
+  'code built from a string': () => "test('eval', () => { new Function('return 1')(); });",
+  'reading parent and top': () => "test('parent', () => parent.document.title);\ntest('top', () => top.location.href);",
+  'document.cookie': () => "test('cookie', () => document.cookie);",
+  IndexedDB: () =>
+    "test('idb', () => new Promise((ok, no) => { const r = indexedDB.open('x'); r.onsuccess = ok; r.onerror = () => no(r.error); }));",
+  localStorage: () => "test('ls', () => localStorage.getItem('sandbox-probe'));",
+  'a 1 GB buffer': () => "test('gb', () => { new ArrayBuffer(2 ** 30); });",
+  'a 1 GB typed array': () => "test('gb', () => { new Float64Array(2 ** 27); });",
+  'a 1 GB string': () => "test('gb', () => { 'x'.repeat(2 ** 30); });",
+  'a postMessage flood': () => "test('flood', () => { for (let i = 0; i < 1e6; i++) postMessage('x'); });",
+  'a postMessage flood through the prototype': () =>
+    "test('flood', () => { for (let i = 0; i < 1e6; i++) DedicatedWorkerGlobalScope.prototype.postMessage.call(self, 'x'); });",
+};
+
+for (const [name, make] of Object.entries(HOSTILE)) {
+  test(`hostile: ${name} fails its own run and reaches nothing`, async () => {
+    const before = requests.length;
+    const r = await run(one(make(trapUrl)), 2000);
+    assert.ok(['failed', 'timed_out'].includes(r.status), `${name}: ${JSON.stringify(r)}`);
+    assert.ok(r.tests.every((t) => !t.passed), `${name}: a test passed: ${JSON.stringify(r.tests)}`);
+    assert.equal(trapHits, 0, `${name}: the listener was reached`);
+    // The app's own files and the frame's blob: scripts (the run's files, made in the frame) are
+    // all a run may load; a request the frame's policy stopped before it left (Chromium logs it,
+    // failed with `csp`) reached nothing.
+    const left = requests
+      .slice(before)
+      .filter((r) => !r.url().startsWith(srv.url) && !r.url().startsWith('blob:null/'))
+      .filter((r) => r.failure()?.errorText !== 'csp')
+      .map((r) => r.url());
+    assert.deepEqual(left, [], `${name}: requests left the page`);
+    // The app is still alive and its own storage untouched.
+    assert.equal(await b.page.evaluate(() => localStorage.getItem('sandbox-probe')), 'kept');
+  });
+}
+
+test('an endless loop is stopped at the limit, and the frame it ran in is gone', async () => {
+  const r = await run(one('while (true) {}'), 1500);
+  assert.equal(r.status, 'timed_out');
+  assert.ok(r.ms >= 1400 && r.ms < 5000, `stopped after ${r.ms} ms`);
+  assert.equal(await b.page.evaluate(() => document.querySelectorAll('iframe').length), 0);
+});
+
+test('the app keeps working after every hostile run', async () => {
+  assert.deepEqual(b.errors, []);
+  await b.page.getByRole('link', { name: /new session/i }).first().click();
+  await b.page.getByRole('heading', { level: 1 }).first().waitFor();
+  const r = await run([{ path: 'ok.test.js', text: "test('still runs', () => assert(true));" }]);
+  assert.equal(r.status, 'passed');
+});
