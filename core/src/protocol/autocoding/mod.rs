@@ -1,0 +1,15 @@
+//! Autocoding, spec `002`'s second half: a player writes code against requirements, a coach
+//! checks it, turn by turn, until the coach approves or the turns run out (Hegelion's
+//! player/coach loop; Block's adversarial cooperation: fresh context each turn, the coach ignores
+//! the player's claims).
+//!
+//! Landed so far (issue 21): Hegelion's state exactly ([`state`]), its tools as pure functions
+//! with `002`'s errors ([`tools`]) and the prompts ([`prompt`]). The kind of session that runs the
+//! loop in the app (its `Protocol`, the sandbox run as a recorded effect, views, demo) is to come.
+
+pub mod prompt;
+pub mod state;
+pub mod tools;
+
+#[cfg(test)]
+mod tests;
