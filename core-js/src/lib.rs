@@ -20,6 +20,7 @@
 //! cross as `serde_json` text and one `JSON.parse`, V8's fastest way to build plain objects.
 //! `bench/validate.mjs` measures each part; BENCHMARKS.md has the figures.
 
+pub mod autocoding;
 pub mod utf16;
 
 use js_sys::{Array, JsString, Object, Reflect, Uint8Array, WebAssembly};

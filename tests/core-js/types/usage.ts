@@ -2,6 +2,13 @@
 // declarations of core-js/pkg-node (hand-written API, generated answer shapes) are precise. Each `@ts-expect-error` line must fail to
 // type-check, or tsc reports the directive as unused.
 import {
+  autocodingAdvance,
+  autocodingInit,
+  autocodingLoad,
+  playerPrompt,
+  type AutocodingError,
+  type AutocodingPhase,
+  type AutocodingState,
   validateStep,
   stepSchema,
   stepNames,
@@ -110,3 +117,27 @@ const noRationale: MeetingDecision = { decision: 'continue', next_agent_id: 'a' 
 void badPhase, noRationale;
 const out: FinalOutputs['write'] = { versions: [], collabs: [], remarks: [] };
 void out;
+
+// Autocoding (spec 002): state in, prompt or next state out; an error object is told apart by `error`.
+const started = autocodingInit({ requirements: '- add(a, b) returns the sum', max_turns: 3 }, 'id-1');
+if (!('error' in started)) {
+  const phase: AutocodingPhase = started.phase;
+  const turn = playerPrompt({ state: started, files: [{ path: 'a.js', content: 'module.exports = 1;' }] });
+  if (!('error' in turn)) {
+    const next: AutocodingState | AutocodingError = autocodingAdvance({
+      state: turn.state,
+      coach_feedback: 'Missing tests.',
+      approved: false,
+      compliance_score: 0.4,
+    });
+    void next;
+  }
+  void phase;
+  // @ts-expect-error approved must be a boolean
+  autocodingAdvance({ state: started, coach_feedback: 'x', approved: 'yes' });
+  // @ts-expect-error not a phase of spec 002
+  const wrong: AutocodingPhase = 'review';
+  void wrong;
+}
+const loaded: AutocodingState | AutocodingError = autocodingLoad('{}');
+void loaded;
