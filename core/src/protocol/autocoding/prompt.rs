@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::requirements;
 use super::state::AutocodingState;
 
 /// One prompt as spec `002` gives it.
@@ -101,7 +102,7 @@ pub fn player(state: &AutocodingState, work: Workspace<'_>) -> AutocodingPrompt 
          see this conversation, then checks it against the requirements.\n\n\
          ## Requirements (the source of truth)\n{}\n\n\
          ## Turn {turn} of {}{}\n",
-        state.requirements.trim(),
+        requirements::render(&state.requirements),
         state.max_turns,
         left(state.max_turns - turn.min(state.max_turns)),
     );
@@ -141,7 +142,7 @@ pub fn coach(state: &AutocodingState, work: Workspace<'_>) -> AutocodingPrompt {
          counts for nothing.\n\n\
          ## Requirements (the source of truth)\n{}\n\n\
          ## Turn {turn} of {}{}\n",
-        state.requirements.trim(),
+        requirements::render(&state.requirements),
         state.max_turns,
         left(state.max_turns - turn.min(state.max_turns)),
     );
@@ -159,7 +160,7 @@ pub fn coach(state: &AutocodingState, work: Workspace<'_>) -> AutocodingPrompt {
     p.push_str(&format!(
         "\n## What to do\n\
          - For each requirement, say whether it is met, and how you know (a test that passed, \
-         the code you read) or what is wrong. Name the requirement by its own words.\n\
+         the code you read) or what is wrong. Name each requirement by its id (R1, R2, …).\n\
          - List what the player must do next, naming files and functions.\n\
          - Score the work from 0 to 1: the share of requirements met, lowered for defects.\n\
          - Approve only when every requirement is met and the tests pass. An approval counts \
@@ -192,7 +193,7 @@ pub fn single_shot(requirements: &str, max_turns: u32) -> AutocodingPrompt {
          ## The code\n{CODE_RULES}\n\n\
          ## Your answer\nFor each iteration: `=== ITERATION N ===`, then `[PLAYER]` with the \
          files, then `[COACH]` with the checklist and either COACH APPROVED or CONTINUE.\n",
-        requirements.trim()
+        requirements::render(requirements)
     );
     AutocodingPrompt {
         phase: "single_shot".into(),
@@ -208,7 +209,7 @@ pub fn single_shot(requirements: &str, max_turns: u32) -> AutocodingPrompt {
 }
 
 /// The coach's answer, by example (the prompt's "What to do" says what each field means).
-const COACH_FORMAT: &str = "A JSON object: {\"checklist\": [{\"requirement\": \"add(a, b) returns the sum\", \"met\": true, \"evidence\": \"the test 'adds' passed\"}], \"actions\": [\"In lib/add.js, throw a TypeError when a or b is not a number\"], \"score\": 0.8, \"approved\": false}.";
+const COACH_FORMAT: &str = "A JSON object: {\"checklist\": [{\"requirement\": \"R1\", \"met\": true, \"evidence\": \"the test 'adds' passed\"}], \"actions\": [\"In lib/add.js, throw a TypeError when a or b is not a number\"], \"score\": 0.8, \"approved\": false}.";
 
 fn left(after: u32) -> String {
     match after {

@@ -1,0 +1,478 @@
+//! The answer shapes of an autocoding turn — the player's file set and the coach's review — and
+//! the checks a schema cannot make: a file set's paths (relative, no `..`, each once), its size
+//! and count limits, files deleted that exist; a review that covers each requirement once, by its
+//! id, and approves nothing unmet. Every violation is reported, each with its pointer, expected,
+//! received and hint.
+
+use std::collections::BTreeSet;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::prompt::CodeFile;
+use super::requirements::Requirement;
+use crate::text::cut_at_word;
+use crate::validate::Violation;
+
+/// The limits of a file set.
+pub mod limits {
+    /// The longest path.
+    pub const PATH_MAX: usize = 120;
+    /// The largest file, in bytes.
+    pub const FILE_BYTES_MAX: usize = 60_000;
+    /// The most files a session holds at once.
+    pub const FILES_MAX: usize = 24;
+    /// All files together, in bytes.
+    pub const TOTAL_BYTES_MAX: usize = 240_000;
+    /// The longest piece of review text (evidence, an action).
+    pub const ITEM_MAX: usize = 1_000;
+    /// The most actions in a review.
+    pub const ACTIONS_MAX: usize = 20;
+}
+
+/// One file the player writes, whole.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct FileWrite {
+    /// Relative path with `/` (`lib/add.js`).
+    #[schemars(length(min = 1, max = limits::PATH_MAX))]
+    pub path: String,
+    /// The whole file.
+    #[schemars(length(max = limits::FILE_BYTES_MAX))]
+    pub content: String,
+}
+
+/// The player's turn: files written (new or replaced) and files removed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[schemars(title = "autocoding_player")]
+pub struct PlayerAnswer {
+    /// Files to write, each whole.
+    #[schemars(length(max = limits::FILES_MAX))]
+    pub files: Vec<FileWrite>,
+    /// Paths of files to remove.
+    #[serde(default)]
+    #[schemars(length(max = limits::FILES_MAX))]
+    pub delete: Vec<String>,
+}
+
+/// The coach's finding on one requirement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CheckItem {
+    /// The requirement's id (`R1`).
+    pub requirement: String,
+    /// Whether the code meets it.
+    pub met: bool,
+    /// How the coach knows (a test that passed, the code read), or what is wrong.
+    #[schemars(length(min = 3, max = limits::ITEM_MAX))]
+    pub evidence: String,
+}
+
+/// The coach's review of a turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(title = "autocoding_coach")]
+pub struct CoachAnswer {
+    /// One finding per requirement.
+    #[schemars(length(min = 1))]
+    pub checklist: Vec<CheckItem>,
+    /// What the player must do next.
+    #[schemars(length(max = limits::ACTIONS_MAX), inner(length(min = 3, max = limits::ITEM_MAX)))]
+    pub actions: Vec<String>,
+    /// How well the code meets the requirements, from 0 to 1.
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub score: f64,
+    /// Whether the coach approves the code.
+    pub approved: bool,
+}
+
+fn violation(
+    path: String,
+    message: String,
+    expected: &str,
+    received: &str,
+    hint: &str,
+) -> Violation {
+    Violation {
+        path,
+        message,
+        expected: expected.into(),
+        received: cut_at_word(received, 80).to_string(),
+        hint: hint.into(),
+    }
+}
+
+/// What is wrong with `path` as a file's path, if anything.
+pub fn path_problem(path: &str) -> Option<&'static str> {
+    if path.is_empty() {
+        Some("the path is empty")
+    } else if path.starts_with('/') || path.contains(':') {
+        Some("the path is absolute")
+    } else if path.contains('\\') {
+        Some("the path uses \\ instead of /")
+    } else if path.split('/').any(|part| part == "..") {
+        Some("the path leaves the project with ..")
+    } else if path.split('/').any(|part| part.is_empty() || part == ".") {
+        Some("the path has an empty or . segment")
+    } else if path.chars().any(|c| c.is_control()) {
+        Some("the path has a control character")
+    } else if path.chars().count() > limits::PATH_MAX {
+        Some("the path is too long")
+    } else {
+        None
+    }
+}
+
+impl PlayerAnswer {
+    /// Every violation of the file set, given the files as they stand before the turn.
+    pub fn problems(&self, existing: &[CodeFile]) -> Vec<Violation> {
+        let mut out = Vec::new();
+        let mut seen = BTreeSet::new();
+        const PATH_EXPECTED: &str = "a relative path with / and no .. (lib/add.js)";
+        for (i, f) in self.files.iter().enumerate() {
+            if let Some(why) = path_problem(&f.path) {
+                out.push(violation(
+                    format!("/files/{i}/path"),
+                    format!("{why}: {}", f.path),
+                    PATH_EXPECTED,
+                    &f.path,
+                    "write the path from the project's root, such as lib/add.js",
+                ));
+            } else if !seen.insert(f.path.as_str()) {
+                out.push(violation(
+                    format!("/files/{i}/path"),
+                    format!("{} is written twice in this turn", f.path),
+                    "each path once",
+                    &f.path,
+                    "merge the two into one file, written whole",
+                ));
+            }
+            if f.content.len() > limits::FILE_BYTES_MAX {
+                out.push(violation(
+                    format!("/files/{i}/content"),
+                    format!("{} is {} bytes", f.path, f.content.len()),
+                    &format!("at most {} bytes", limits::FILE_BYTES_MAX),
+                    &format!("{} bytes", f.content.len()),
+                    "split the file into smaller modules",
+                ));
+            }
+        }
+        let exists: BTreeSet<&str> = existing.iter().map(|f| f.path.as_str()).collect();
+        for (i, path) in self.delete.iter().enumerate() {
+            if seen.contains(path.as_str()) {
+                out.push(violation(
+                    format!("/delete/{i}"),
+                    format!("{path} is both written and deleted"),
+                    "a path not written in this turn",
+                    path,
+                    "either write the file or delete it",
+                ));
+            } else if !exists.contains(path.as_str()) {
+                out.push(violation(
+                    format!("/delete/{i}"),
+                    format!("there is no file {path} to delete"),
+                    "the path of an existing file",
+                    path,
+                    "delete only files listed under \"The files as they stand\"",
+                ));
+            }
+        }
+        let after = self.apply(existing);
+        if after.len() > limits::FILES_MAX {
+            out.push(violation(
+                "/files".into(),
+                format!("the project would hold {} files", after.len()),
+                &format!("at most {} files", limits::FILES_MAX),
+                &format!("{} files", after.len()),
+                "combine small files, or delete ones no longer needed",
+            ));
+        }
+        let total: usize = after.iter().map(|f| f.content.len()).sum();
+        if total > limits::TOTAL_BYTES_MAX {
+            out.push(violation(
+                "/files".into(),
+                format!("the project would hold {total} bytes"),
+                &format!("at most {} bytes in all", limits::TOTAL_BYTES_MAX),
+                &format!("{total} bytes"),
+                "keep the code to what the requirements need",
+            ));
+        }
+        out
+    }
+
+    /// The files after this turn: `existing` with the written files replaced or added and the
+    /// deleted ones removed, in path order.
+    pub fn apply(&self, existing: &[CodeFile]) -> Vec<CodeFile> {
+        let mut files: std::collections::BTreeMap<&str, &str> = existing
+            .iter()
+            .map(|f| (f.path.as_str(), f.content.as_str()))
+            .collect();
+        for path in &self.delete {
+            files.remove(path.as_str());
+        }
+        for f in &self.files {
+            files.insert(&f.path, &f.content);
+        }
+        files
+            .into_iter()
+            .map(|(path, content)| CodeFile {
+                path: path.into(),
+                content: content.into(),
+            })
+            .collect()
+    }
+}
+
+impl CoachAnswer {
+    /// Every violation of the review against the numbered requirements.
+    pub fn problems(&self, requirements: &[Requirement]) -> Vec<Violation> {
+        let mut out = Vec::new();
+        let ids: Vec<&str> = requirements.iter().map(|r| r.id.as_str()).collect();
+        let expected = format!("one of {}", ids.join(", "));
+        let mut covered = BTreeSet::new();
+        for (i, item) in self.checklist.iter().enumerate() {
+            if !ids.contains(&item.requirement.as_str()) {
+                out.push(violation(
+                    format!("/checklist/{i}/requirement"),
+                    format!("there is no requirement {}", item.requirement),
+                    &expected,
+                    &item.requirement,
+                    "name the requirement by its id from the numbered list",
+                ));
+            } else if !covered.insert(item.requirement.as_str()) {
+                out.push(violation(
+                    format!("/checklist/{i}/requirement"),
+                    format!("{} is reviewed twice", item.requirement),
+                    "each requirement once",
+                    &item.requirement,
+                    "merge the two findings into one",
+                ));
+            }
+        }
+        let missing: Vec<&str> = ids
+            .iter()
+            .copied()
+            .filter(|id| !covered.contains(id))
+            .collect();
+        if !missing.is_empty() {
+            out.push(violation(
+                "/checklist".into(),
+                format!("the review leaves out {}", missing.join(", ")),
+                "one finding for every requirement",
+                &format!("{} findings", self.checklist.len()),
+                &format!("add a finding for {}", missing.join(", ")),
+            ));
+        }
+        let unmet: Vec<&str> = self
+            .checklist
+            .iter()
+            .filter(|c| !c.met)
+            .map(|c| c.requirement.as_str())
+            .collect();
+        if self.approved && !unmet.is_empty() {
+            out.push(violation(
+                "/approved".into(),
+                format!("the code is approved while {} is not met", unmet.join(", ")),
+                "false while any requirement is unmet",
+                "true",
+                "approve only when every requirement is met",
+            ));
+        }
+        out
+    }
+
+    /// The review as the feedback the next player turn starts from (and `002`'s
+    /// `last_coach_feedback`).
+    pub fn feedback(&self, requirements: &[Requirement]) -> String {
+        let mut s = String::new();
+        for item in &self.checklist {
+            let text = requirements
+                .iter()
+                .find(|r| r.id == item.requirement)
+                .map_or("", |r| r.text.as_str());
+            let mark = if item.met { "met" } else { "NOT MET" };
+            s.push_str(&format!(
+                "- {} ({text}): {mark}. {}\n",
+                item.requirement, item.evidence
+            ));
+        }
+        if !self.actions.is_empty() {
+            s.push_str("\nActions:\n");
+            for (i, a) in self.actions.iter().enumerate() {
+                s.push_str(&format!("{}. {a}\n", i + 1));
+            }
+        }
+        s.push_str(&format!(
+            "\nScore {:.2}; {}.",
+            self.score,
+            if self.approved {
+                "approved"
+            } else {
+                "not approved"
+            }
+        ));
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::requirements::items;
+    use super::*;
+
+    fn file(path: &str, content: &str) -> FileWrite {
+        FileWrite {
+            path: path.into(),
+            content: content.into(),
+        }
+    }
+
+    #[test]
+    fn a_file_set_reports_every_bad_path_duplicate_and_delete() {
+        let existing = vec![CodeFile {
+            path: "old.js".into(),
+            content: "1".into(),
+        }];
+        let answer = PlayerAnswer {
+            files: vec![
+                file("lib/add.js", "x"),
+                file("../etc/passwd", "x"),
+                file("/abs.js", "x"),
+                file("a\\b.js", "x"),
+                file("lib//c.js", "x"),
+                file("lib/add.js", "y"),
+                file("big.js", &"z".repeat(limits::FILE_BYTES_MAX + 1)),
+            ],
+            delete: vec!["lib/add.js".into(), "missing.js".into(), "old.js".into()],
+        };
+        let got: Vec<(String, String)> = answer
+            .problems(&existing)
+            .into_iter()
+            .map(|v| (v.path, v.message))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "/files/1/path".into(),
+                    "the path leaves the project with ..: ../etc/passwd".into()
+                ),
+                (
+                    "/files/2/path".into(),
+                    "the path is absolute: /abs.js".into()
+                ),
+                (
+                    "/files/3/path".into(),
+                    "the path uses \\ instead of /: a\\b.js".into()
+                ),
+                (
+                    "/files/4/path".into(),
+                    "the path has an empty or . segment: lib//c.js".into()
+                ),
+                (
+                    "/files/5/path".into(),
+                    "lib/add.js is written twice in this turn".into()
+                ),
+                (
+                    "/files/6/content".into(),
+                    format!("big.js is {} bytes", limits::FILE_BYTES_MAX + 1)
+                ),
+                (
+                    "/delete/0".into(),
+                    "lib/add.js is both written and deleted".into()
+                ),
+                (
+                    "/delete/1".into(),
+                    "there is no file missing.js to delete".into()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_file_set_is_applied_over_the_files_as_they_stand() {
+        let existing = vec![
+            CodeFile {
+                path: "a.js".into(),
+                content: "1".into(),
+            },
+            CodeFile {
+                path: "b.js".into(),
+                content: "2".into(),
+            },
+        ];
+        let answer = PlayerAnswer {
+            files: vec![file("a.js", "3"), file("c.js", "4")],
+            delete: vec!["b.js".into()],
+        };
+        assert!(answer.problems(&existing).is_empty());
+        let after: Vec<(String, String)> = answer
+            .apply(&existing)
+            .into_iter()
+            .map(|f| (f.path, f.content))
+            .collect();
+        assert_eq!(
+            after,
+            vec![("a.js".into(), "3".into()), ("c.js".into(), "4".into())]
+        );
+        let many = PlayerAnswer {
+            files: (0..=limits::FILES_MAX)
+                .map(|i| file(&format!("f{i}.js"), "x"))
+                .collect(),
+            delete: vec![],
+        };
+        assert_eq!(
+            many.problems(&[]).last().unwrap().message,
+            format!("the project would hold {} files", limits::FILES_MAX + 1)
+        );
+    }
+
+    #[test]
+    fn a_review_covers_each_requirement_once_and_approves_nothing_unmet() {
+        let reqs = items("- adds\n- throws on text\n- has tests");
+        let item = |id: &str, met: bool| CheckItem {
+            requirement: id.into(),
+            met,
+            evidence: "the test ran".into(),
+        };
+        let review = CoachAnswer {
+            checklist: vec![
+                item("R1", true),
+                item("R1", true),
+                item("R9", true),
+                item("R2", false),
+            ],
+            actions: vec!["Throw a TypeError in lib/add.js".into()],
+            score: 0.5,
+            approved: true,
+        };
+        let got: Vec<(String, String)> = review
+            .problems(&reqs)
+            .into_iter()
+            .map(|v| (v.path, v.message))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "/checklist/1/requirement".into(),
+                    "R1 is reviewed twice".into()
+                ),
+                (
+                    "/checklist/2/requirement".into(),
+                    "there is no requirement R9".into()
+                ),
+                ("/checklist".into(), "the review leaves out R3".into()),
+                (
+                    "/approved".into(),
+                    "the code is approved while R2 is not met".into()
+                ),
+            ]
+        );
+        let good = CoachAnswer {
+            checklist: vec![item("R1", true), item("R2", false), item("R3", true)],
+            actions: vec!["Throw a TypeError in lib/add.js".into()],
+            score: 0.6,
+            approved: false,
+        };
+        assert!(good.problems(&reqs).is_empty());
+        insta::assert_snapshot!("coach_feedback", good.feedback(&reqs));
+    }
+}
