@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { serveDist, launch, open } from './helpers.mjs';
 
 let srv;
@@ -93,6 +94,29 @@ test('a file that does not parse is named with its error, and the other files st
   assert.match(r.errors[0].message, /SyntaxError/);
   assert.deepEqual(r.tests.map((t) => [t.name, t.passed]), [['fine', true], ['uses bad', false]]);
   assert.match(r.tests[1].message, /no such file/);
+});
+
+test('the demo player\'s code is real: a test fails on its first turn, and its last turn passes them all', async () => {
+  // Written by the demo player turn by turn (core/tests/autocoding_demo.rs keeps the file current).
+  const fixture = JSON.parse(readFileSync(new URL('./fixtures/autocoding-demo-turns.json', import.meta.url), 'utf8'));
+  const passed = async (files) => {
+    const r = await run(files.map((f) => ({ path: f.path, text: f.content })));
+    assert.deepEqual(r.errors, []);
+    return [r.status, r.tests.filter((t) => t.passed).map((t) => t.name.split(':')[0])];
+  };
+  const slug = [];
+  for (const files of fixture.slug.turns) slug.push(await passed(files));
+  assert.deepEqual(slug, [
+    ['failed', ['R1']],
+    ['failed', ['R1', 'R2', 'R3']],
+    ['passed', ['R1', 'R2', 'R3', 'R4']],
+  ]);
+  const list = [];
+  for (const files of fixture.checklist.turns) list.push(await passed(files));
+  assert.deepEqual(list, [
+    ['failed', ['R1', 'R2']],
+    ['passed', ['R1', 'R2', 'R3']],
+  ]);
 });
 
 const HOSTILE = {

@@ -5,10 +5,12 @@
 //!
 //! Landed so far (issue 21): Hegelion's state exactly ([`state`]), its tools as pure functions
 //! with `002`'s errors ([`tools`]), the prompts ([`prompt`]), the requirements numbered so a review
-//! names them ([`requirements`]), and the turn's answer shapes with their checks ([`answer`]). The kind of session that runs the
+//! names them ([`requirements`]), the turn's answer shapes with their checks ([`answer`]), and the
+//! demo model's player and coach ([`demo`]). The kind of session that runs the
 //! loop in the app (its `Protocol`, the sandbox run as a recorded effect, views, demo) is to come.
 
 pub mod answer;
+pub mod demo;
 pub mod prompt;
 pub mod requirements;
 pub mod state;
