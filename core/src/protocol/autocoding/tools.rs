@@ -215,6 +215,24 @@ fn state_arg(tool: &'static str, args: &Args) -> Result<AutocodingState, Box<Too
     }
 }
 
+/// The state of `args`, if it is in `phase` and still active; else the tool's error (`hint` says
+/// which call hands over a state in that phase).
+fn state_in(
+    tool: &'static str,
+    args: &Args,
+    phase: Phase,
+    hint: &str,
+) -> Result<AutocodingState, Box<ToolError>> {
+    let state = state_arg(tool, args)?;
+    if state.phase != phase {
+        return Err(ToolError::phase(tool, phase, state.phase, hint));
+    }
+    if state.status != Status::Active {
+        return Err(ToolError::ended(tool, state.status));
+    }
+    Ok(state)
+}
+
 /// The optional `files` and `test_run` a turn's prompt shows (additive arguments: Hegelion's
 /// agents read the workspace themselves; a model behind an API is shown it).
 fn workspace(
@@ -264,19 +282,13 @@ pub fn init(args: &Value, session_id: &str) -> Result<AutocodingState, Box<ToolE
 pub fn player_prompt(args: &Value) -> Result<PhasePrompt, Box<ToolError>> {
     const TOOL: &str = "player_prompt";
     let args = object(TOOL, args)?;
-    let state = state_arg(TOOL, args)?;
-    if state.phase != Phase::Player {
-        return Err(ToolError::phase(
-            TOOL,
-            Phase::Player,
-            state.phase,
-            "If you just called autocoding_init or autocoding_advance, pass that returned state \
-             into player_prompt.",
-        ));
-    }
-    if state.status != Status::Active {
-        return Err(ToolError::ended(TOOL, state.status));
-    }
+    let state = state_in(
+        TOOL,
+        args,
+        Phase::Player,
+        "If you just called autocoding_init or autocoding_advance, pass that returned state \
+         into player_prompt.",
+    )?;
     let (files, run) = workspace(TOOL, args)?;
     let prompt = prompt::player(
         &state,
@@ -303,19 +315,13 @@ pub fn player_prompt(args: &Value) -> Result<PhasePrompt, Box<ToolError>> {
 pub fn coach_prompt(args: &Value) -> Result<PhasePrompt, Box<ToolError>> {
     const TOOL: &str = "coach_prompt";
     let args = object(TOOL, args)?;
-    let state = state_arg(TOOL, args)?;
-    if state.phase != Phase::Coach {
-        return Err(ToolError::phase(
-            TOOL,
-            Phase::Coach,
-            state.phase,
-            "Call player_prompt first; then pass the returned state (state.phase should be \
-             'coach') into coach_prompt.",
-        ));
-    }
-    if state.status != Status::Active {
-        return Err(ToolError::ended(TOOL, state.status));
-    }
+    let state = state_in(
+        TOOL,
+        args,
+        Phase::Coach,
+        "Call player_prompt first; then pass the returned state (state.phase should be \
+         'coach') into coach_prompt.",
+    )?;
     let (files, run) = workspace(TOOL, args)?;
     let prompt = prompt::coach(
         &state,
@@ -352,18 +358,12 @@ pub fn advance(args: &Value) -> Result<AutocodingState, Box<ToolError>> {
         }
     };
     let score = fraction(TOOL, args, "compliance_score")?;
-    let state = state_arg(TOOL, args)?;
-    if state.phase != Phase::Coach {
-        return Err(ToolError::phase(
-            TOOL,
-            Phase::Coach,
-            state.phase,
-            "Call coach_prompt first and pass its returned state into autocoding_advance.",
-        ));
-    }
-    if state.status != Status::Active {
-        return Err(ToolError::ended(TOOL, state.status));
-    }
+    let state = state_in(
+        TOOL,
+        args,
+        Phase::Coach,
+        "Call coach_prompt first and pass its returned state into autocoding_advance.",
+    )?;
     Ok(next_turn(state, feedback, approved, score))
 }
 
