@@ -16,9 +16,12 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::check::Known;
+use super::wire::limits;
 use crate::validate::check::{At, IdScope};
 use crate::validate::json::{self, Seg};
-use crate::validate::{Known, Violation};
+use crate::validate::shape::ContentRule;
+use crate::validate::Violation;
 
 /// Which kind of id a string names, i.e. which set of [`Known`] it must be in. The validator's
 /// tables carry it as its number (`Ty::Id(IdKind::Product as u8)`).
@@ -328,3 +331,13 @@ pub(crate) const ID_FIELDS: &[(&str, &str, IdKind)] = &[
 /// A version's content: at least `limits::CONTENT_MIN` chars of plain text, never JSON.
 #[cfg(test)]
 pub(crate) const CONTENT_FIELDS: &[(&str, &str)] = &[("NewVersion", "content")];
+
+/// The rule of a version's content (the validator's `Ty::Content`): its limits, and how to fix a
+/// content under or over them.
+pub(crate) static CONTENT: ContentRule = ContentRule {
+    min: limits::CONTENT_MIN,
+    max: limits::CONTENT_MAX,
+    too_short_hint: "Write the whole content of the version, not a summary or a placeholder.",
+    too_long_hint:
+        "Split the product: keep this version to its essentials and ADD child products for the rest.",
+};
