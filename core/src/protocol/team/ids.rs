@@ -1,10 +1,11 @@
 //! The team's id scope: which fields of its answer shapes name something of the session (a
 //! product, a version, a collab, a member, a `new-N` of the same answer), and which field is a
-//! version's content, which the validator holds to rules a JSON Schema cannot say.
+//! version's content and its rule ([`CONTENT`]), which the validator holds to rules a JSON Schema
+//! cannot say.
 //!
-//! The shapes themselves come from the serde types (`crate::protocol::team::wire`) through their JSON Schema;
-//! the validator's tables are generated from that schema plus this scope
-//! (`crate::validate::shape`), so a field's type, limits and optionality are written once, on the
+//! The shapes themselves come from the serde types (`crate::protocol::team::wire`) through their
+//! JSON Schema; the team's validator tables (`shape.rs`) are generated from that schema plus this
+//! scope (`shape_gen.rs`), so a field's type, limits and optionality are written once, on the
 //! type. Each entry is `(schema definition, field, what the string names)`; for a list of ids the
 //! kind is that of each item. A test fails when an entry names a field the schema does not have.
 //!
