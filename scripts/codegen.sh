@@ -4,8 +4,11 @@
 #      named `committed_schemas_are_current` (the team's in core/src/protocol/team/answer_schema.rs,
 #      the other kinds' in their core/tests/<kind>.rs) — every such test runs, so a new kind's
 #      schemas join by naming its test so;
-#   2. the validator's shape tables (core/src/validate/shape/tables.rs), made from those schemas
-#      and the team's id scope by core/src/validate/shape_gen.rs;
+#   2. each kind's shape tables for the validator (core/src/protocol/<kind>/shape.rs), made from
+#      those schemas (and the team's id scope) by core/src/validate/shape_gen.rs, called from each
+#      kind's test named `committed_shape_tables_are_current` (the team's in
+#      core/src/protocol/team/shape_gen.rs, the others' in their answer.rs) — every such test runs,
+#      so a new kind's tables join by naming its test so;
 #   3. the TypeScript answer types (core-js/src/answer_types.d.ts), made from the schemas by
 #      core-js/src/ts_types.rs.
 # Each generator is a test that compares the committed file with what it derives, and rewrites the
@@ -40,26 +43,33 @@ step() {
   fi
 }
 
+# every VAR TARGET NAME WHAT: runs every test of core named NAME in TARGET (one per kind),
+# rewriting their files in write mode; fails unless at least three (one per kind) ran and passed.
+every() {
+  local var=$1 target=$2 name=$3 what=$4 out ran
+  local set_var=(env -u "$var")
+  [ "$mode" = write ] && set_var=(env "$var=1")
+  if ! out=$("${set_var[@]}" cargo test -q -p roundtable-core $target "$name" 2>&1); then
+    echo "$out" >&2
+    exit 1
+  fi
+  ran=$(grep -o "test result: ok. [0-9]* passed" <<<"$out" | awk '{s += $4} END {print s + 0}')
+  if [ "$ran" -lt 3 ]; then
+    echo "$out" >&2
+    echo "codegen: only $ran $what tests named $name ran (one per kind expected)" >&2
+    exit 1
+  fi
+}
+
 echo "== codegen ($mode) 1/3: JSON Schemas (core/schemas/)"
 # Every kind's schema test, in every test target of core (at least one per kind that runs today).
-set_var=(env -u UPDATE_SCHEMAS)
-[ "$mode" = write ] && set_var=(env UPDATE_SCHEMAS=1)
-if ! out=$("${set_var[@]}" cargo test -q -p roundtable-core committed_schemas_are_current 2>&1); then
-  echo "$out" >&2
-  exit 1
-fi
-ran=$(grep -o "test result: ok. [0-9]* passed" <<<"$out" | awk '{s += $4} END {print s + 0}')
-if [ "$ran" -lt 3 ]; then
-  echo "$out" >&2
-  echo "codegen: only $ran schema tests named committed_schemas_are_current ran (one per kind expected)" >&2
-  exit 1
-fi
-echo "== codegen ($mode) 2/3: validator shape tables (core/src/validate/shape/tables.rs)"
-step UPDATE_SHAPES roundtable-core --lib validate::shape_gen::tests::committed_tables_are_current
+every UPDATE_SCHEMAS "" committed_schemas_are_current schema
+echo "== codegen ($mode) 2/3: each kind's validator shape tables (core/src/protocol/*/shape.rs)"
+every UPDATE_SHAPES --lib committed_shape_tables_are_current "shape table"
 echo "== codegen ($mode) 3/3: TypeScript answer types (core-js/src/answer_types.d.ts)"
 step UPDATE_TS_TYPES roundtable-core-js --lib ts_types::tests::committed_declarations_are_current
 if [ "$mode" = write ]; then
-  echo "codegen: done; review \`git diff core/schemas core/src/validate/shape/tables.rs core-js/src/answer_types.d.ts\`"
+  echo "codegen: done; review \`git diff core/schemas core/src/protocol/*/shape.rs core-js/src/answer_types.d.ts\`"
 else
   echo "codegen: every generated file is current"
 fi

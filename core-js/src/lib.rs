@@ -28,11 +28,10 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use roundtable_core::protocol::team::answer_schema::{step_schema_text, SchemaFlavor};
+use roundtable_core::protocol::team::check::{check_step_with, check_step_with_tape, Known};
 use roundtable_core::protocol::team::tree::{ProductTree, TreeError};
 use roundtable_core::protocol::team::wire::{Step, TreeOperation};
-use roundtable_core::validate::{
-    check_step_with, check_step_with_tape, Known, Options, Report, Verdict, Violation,
-};
+use roundtable_core::validate::{Options, Report, Verdict, Violation};
 use utf16::utf16le_to_string;
 
 #[cfg(test)]
@@ -722,7 +721,7 @@ return v;
 /// `--disallow-code-generation-from-strings`): then `JSON.parse` builds every value.
 fn tape_builder() -> Option<(js_sys::Function, JsValue)> {
     let f = compile_function("raw, t, keys", TAPE_BUILDER).ok()?;
-    let names: Array = roundtable_core::validate::tape::key_names()
+    let names: Array = roundtable_core::protocol::team::check::key_names()
         .iter()
         .map(|k| JsValue::from_str(k))
         .collect();

@@ -25,9 +25,9 @@ mod bench_common;
 use bench_common::{answer, Flow};
 use roundtable_core::engine::estimate_tokens;
 use roundtable_core::history::History;
+use roundtable_core::protocol::team::check::validate_step;
 use roundtable_core::protocol::team::prompt::{build_envelope, render_prompt};
 use roundtable_core::protocol::team::wire::Step;
-use roundtable_core::validate::validate_step;
 
 /// The submit the table measures, as a frame of its own for a profiler (`--profile-submit`).
 #[inline(never)]

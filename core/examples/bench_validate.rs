@@ -11,8 +11,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use roundtable_core::protocol::team::check::{check_step, validate_step, Known};
 use roundtable_core::protocol::team::wire::Step;
-use roundtable_core::validate::{check_step, validate_step, Known};
 
 const VALID: &str = include_str!("../tests/fixtures/plan_assign/valid/large_20k.json");
 const INVALID: &str = include_str!("../tests/fixtures/plan_assign/invalid/large_20k_invalid.json");

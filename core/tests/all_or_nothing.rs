@@ -11,11 +11,11 @@ use roundtable_core::engine::{Engine, Event, EventKind, ModelRef, Protocol, Stat
 use roundtable_core::protocol::meeting::{
     Decision, MeetingConfig, MeetingOutput, MeetingSession, MeetingStep,
 };
+use roundtable_core::protocol::team::check::validate_step;
 use roundtable_core::protocol::team::wire::{
     CollabOutput, FinalOutput, Step, StepAnswer, WrittenVersion,
 };
 use roundtable_core::protocol::team::{SessionConfig, TeamSession};
-use roundtable_core::validate::validate_step;
 
 fn demo() -> ModelRef {
     ModelRef {

@@ -3,11 +3,9 @@
 //!   validator's violations, money, shared text) — never `crate::protocol`, `crate::demo`, a kind's
 //!   wire types or the session shell — so a new kind is one folder under `core/src/protocol/` and no
 //!   engine change; nor does it name a kind's vocabulary in words;
-//! - the validator's paths are on its own allow-list, plus the team and meeting imports it still
-//!   has, listed one by one in [`VALIDATE_NOT_YET_NEUTRAL`] (the test fails when one appears that
-//!   is not listed, and when a listed one is gone, so the list only shrinks); its walker names no
-//!   kind's ids;
-//! - core's modules import each other without a cycle, those leftovers aside.
+//! - the validator's paths are on its own allow-list (itself and shared text): each kind hands it
+//!   its shapes, id rules and answer type, so it imports no kind; its walker names no kind's ids;
+//! - core's modules import each other without a cycle.
 
 #![allow(clippy::disallowed_methods)] // tests read their own files
 
@@ -27,29 +25,6 @@ const ENGINE_MAY_IMPORT: &[&str] = &[
 
 /// What the validator may import from the rest of the crate.
 const VALIDATE_MAY_IMPORT: &[&str] = &["crate::validate", "crate::text"];
-
-/// The validator's imports of a kind that are still to move out (issue 20: each kind hands the
-/// validator its root shape, known ids and answer type): (file, path). Each entry must still be
-/// there — remove it when its import goes.
-const VALIDATE_NOT_YET_NEUTRAL: &[(&str, &str)] = &[
-    ("check.rs", "crate::protocol::team::wire::Step"),
-    ("check.rs", "crate::protocol::team::wire::limits"),
-    ("mod.rs", "crate::protocol::team::ids::TeamIds"),
-    ("mod.rs", "crate::protocol::team::wire"),
-    ("shape.rs", "crate::protocol::team::wire::Step"),
-    ("shape.rs", "crate::protocol::team::wire::limits"),
-    ("shape.rs", "crate::protocol::team::answer_schema"),
-    ("shape.rs", "crate::protocol::meeting"),
-    ("shape.rs", "crate::protocol::dialectic"),
-    ("shape_gen.rs", "crate::protocol::team::ids"),
-    ("shape_gen.rs", "crate::protocol::team::wire::Step"),
-    ("shape_gen.rs", "crate::protocol::team::answer_schema"),
-    ("shape_gen.rs", "crate::protocol::meeting"),
-    ("shape_gen.rs", "crate::protocol::dialectic"),
-    ("tables.rs", "crate::protocol::team::ids::IdKind"),
-    ("tables.rs", "crate::protocol::team::wire::Step"),
-    ("tape.rs", "crate::protocol::team::wire::Step"),
-];
 
 /// Every `crate::…` path a Rust source names outside comments, with `use crate::{a, b::c}` groups
 /// expanded (nested groups too).
@@ -169,40 +144,24 @@ fn the_engine_imports_only_what_its_allow_list_names() {
 }
 
 #[test]
-fn the_validator_imports_only_its_allow_list_and_the_listed_leftovers() {
+fn the_validator_imports_only_its_allow_list() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/validate");
-    let mut unlisted = Vec::new();
-    let mut seen = BTreeSet::new();
-    for file in files_under(&dir) {
+    let files = files_under(&dir);
+    assert!(files.len() >= 5, "the validator's files are found");
+    let mut found = Vec::new();
+    for file in files {
         let name = file.file_name().unwrap().to_string_lossy().to_string();
         let text = fs::read_to_string(&file).expect("readable");
         for path in crate_paths(&text) {
-            if allowed(&path, VALIDATE_MAY_IMPORT) {
-                continue;
-            }
-            match VALIDATE_NOT_YET_NEUTRAL
-                .iter()
-                .find(|(f, p)| *f == name && allowed(&path, &[p]))
-            {
-                Some(entry) => {
-                    seen.insert(*entry);
-                }
-                None => unlisted.push(format!("{name}: {path}")),
+            if !allowed(&path, VALIDATE_MAY_IMPORT) {
+                found.push(format!("{name}: {path}"));
             }
         }
     }
     assert!(
-        unlisted.is_empty(),
-        "the validator imports a kind's module that is not listed:\n{}",
-        unlisted.join("\n")
-    );
-    let gone: Vec<_> = VALIDATE_NOT_YET_NEUTRAL
-        .iter()
-        .filter(|e| !seen.contains(e))
-        .collect();
-    assert!(
-        gone.is_empty(),
-        "these imports are gone: take them off VALIDATE_NOT_YET_NEUTRAL: {gone:?}"
+        found.is_empty(),
+        "the validator imports outside its allow-list:\n{}",
+        found.join("\n")
     );
 }
 
@@ -262,11 +221,10 @@ fn module_named(path: &str) -> String {
     }
 }
 
-/// No import cycle between core's modules, but the one the validator's listed leftovers make:
-/// it still imports the kinds' step types and id scopes (`VALIDATE_NOT_YET_NEUTRAL`, kept true by
-/// the test above) while the kinds import it. Those edges left out, the graph has no cycle.
+/// No import cycle between core's modules: a kind imports the engine and the validator, never the
+/// other way round.
 #[test]
-fn core_has_no_import_cycle_but_the_validators_listed_one() {
+fn core_has_no_import_cycle() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut graph: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
     for file in files_under(&src) {
@@ -276,8 +234,7 @@ fn core_has_no_import_cycle_but_the_validators_listed_one() {
         let from = module_of(&file, &src);
         for path in crate_paths(code) {
             let to = module_named(&path);
-            let leftover = from == "validate" && to.starts_with("protocol");
-            if to != from && !to.is_empty() && !leftover {
+            if to != from && !to.is_empty() {
                 graph.entry(from.clone()).or_default().insert(to);
             }
         }
@@ -434,18 +391,23 @@ const ID_WORDS: &[&str] = &[
 fn the_validators_walker_names_no_kinds_ids() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/validate");
     let mut found = Vec::new();
-    // The walker and the parsing under it: which strings are ids, and their rules, are each
-    // kind's id scope. (`shape.rs` looks up the team's step shapes; `mod.rs` holds the entry
-    // points, which pick a kind's scope; the generator and its generated tables read every kind.)
-    for name in ["check.rs", "json.rs", "tape.rs"] {
+    // The walker, the parsing under it, the shapes and their generator: which strings are ids,
+    // and their rules, are each kind's id scope. (`mod.rs` says in its docs which kind's API is
+    // built on it, and where.)
+    for name in [
+        "check.rs",
+        "json.rs",
+        "tape.rs",
+        "shape.rs",
+        "shape_gen.rs",
+        "runtime.rs",
+        "recover.rs",
+        "report.rs",
+    ] {
         let text = fs::read_to_string(dir.join(name))
             .expect("readable")
             .to_lowercase();
         for (n, line) in text.lines().enumerate() {
-            // A kind's module path is the import test's business (the listed leftovers).
-            if line.contains("crate::protocol::") {
-                continue;
-            }
             for word in ID_WORDS {
                 let hit = line.match_indices(word).any(|(i, _)| {
                     let before = line[..i].chars().next_back();

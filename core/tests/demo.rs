@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
+use roundtable_core::protocol::team::check::{validate_step, Known};
 use roundtable_core::protocol::team::demo::{
     DemoCollab, DemoInput, DemoMember, DemoModel, DemoProduct, DemoRole, Mistake, TopicKind,
     Verdict, VersionRef, MISTAKE_ONE_IN,
@@ -13,7 +14,6 @@ use roundtable_core::protocol::team::wire::{
     FinalOutput, HaltType, InspectionAssessment, ProductType, ReviewAssessment, Step, StepAnswer,
     TreeOperation,
 };
-use roundtable_core::validate::{validate_step, Known};
 
 /// A team: operatives, and whether there is an inspector and an envoy.
 fn team(operatives: usize, inspector: bool, envoy: bool) -> Vec<DemoMember> {

@@ -12,8 +12,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use roundtable_core::protocol::team::check::{check_step, validate_step, Known};
 use roundtable_core::protocol::team::wire::Step;
-use roundtable_core::validate::{check_step, validate_step, Known};
 use serde::Deserialize;
 use serde_json::{json, Value};
 

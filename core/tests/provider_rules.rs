@@ -306,7 +306,7 @@ fn the_form_a_call_was_sent_is_on_its_record_and_in_the_transcript() {
 /// remove a field its own schema requires.
 #[test]
 fn a_tree_operation_in_openais_one_object_form_validates() {
-    use roundtable_core::validate::validate_step;
+    use roundtable_core::protocol::team::check::validate_step;
     let ops = serde_json::json!([
         {"action": "ADD", "newId": "new-1", "parentId": "p1", "productId": null, "reason": null,
          "product": {"name": "Agenda", "type": "Content", "dod": "Covers the day.", "description": null, "assignee": null}},

@@ -2,9 +2,10 @@
 //! fixture: rebuilt the way the JS builder does it, each gives back exactly the parsed answer.
 #![allow(clippy::disallowed_methods)] // Tests read their fixture files.
 
+use roundtable_core::protocol::team::check::{check_step_with_tape, key_names};
 use roundtable_core::protocol::team::wire::Step;
-use roundtable_core::validate::tape::{self, key_names};
-use roundtable_core::validate::{check_step_with_tape, Options};
+use roundtable_core::validate::tape;
+use roundtable_core::validate::Options;
 use serde_json::Value;
 
 /// The value from the tape, built as the JS builder builds it (strings sliced by UTF-16 units).

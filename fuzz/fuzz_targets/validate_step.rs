@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use roundtable_core::protocol::team::wire::Step;
-use roundtable_core::validate::{check_step, validate_step, Known};
+use roundtable_core::protocol::team::check::{check_step, validate_step, Known};
 use roundtable_fuzz::{validate_seeds, write_seeds_if_asked};
 
 fuzz_target!(init: write_seeds_if_asked(validate_seeds), |data: &[u8]| {

@@ -58,10 +58,10 @@ pub struct Findings {
     pub warnings: Vec<Violation>,
 }
 
-impl From<crate::validate::Report> for Findings {
-    fn from(report: crate::validate::Report) -> Self {
+impl<S: std::fmt::Display> From<crate::validate::Report<S>> for Findings {
+    fn from(report: crate::validate::Report<S>) -> Self {
         Findings {
-            step: report.step.wire_name().to_string(),
+            step: report.step.to_string(),
             errors: report.errors,
             warnings: report.warnings,
         }

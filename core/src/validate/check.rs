@@ -10,11 +10,9 @@
 use std::borrow::Cow;
 
 use super::json::{self, Seg, Stop};
-use super::shape::{self, enums, Field, Obj, Ty, Union};
+use super::shape::{ContentRule, Field, Obj, TaggedRoot, Ty, Union};
 use super::tape::{self, Emit, NoTape};
 use super::Violation;
-use crate::protocol::team::wire::limits;
-use crate::protocol::team::wire::Step;
 
 /// Deeper nesting than this is refused (as `serde_json` does), so no input can exhaust the stack.
 const MAX_DEPTH: u32 = 128;
@@ -76,10 +74,10 @@ type Res<T> = Result<T, Box<Syntax>>;
 /// What a whole answer must be.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Root {
-    /// An answer of a step whose shapes are a union on `responseType` ([`shape::answer`]).
-    Step(Step),
-    /// One object of known fields: an answer of a kind whose shapes have no `responseType`
-    /// ([`shape::answer_object`]).
+    /// A union on a tag of which the step allows only some values (an answer that says which
+    /// sort of answer it is, in a `responseType`).
+    Tagged(&'static TaggedRoot),
+    /// One object of known fields: an answer with no such tag.
     Object(&'static Obj),
 }
 
@@ -761,26 +759,27 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
                 return self.object(Keys::Known(obj));
             }
         }
-        let values: Vec<&str> = u.variants.iter().map(|(v, _)| *v).collect();
-        self.union_with(start, tag, u.tag, &values, |v| {
-            u.variants.iter().find(|(t, _)| *t == v).map(|(_, o)| *o)
-        })
+        self.union_with(start, tag, u, None)
     }
 
+    /// Reads a union's object once its tag is found: the variant the tag names, or the object
+    /// with the tag's violation. `refusal`: the whole answer's union, whose tag values another
+    /// step allows are refused in its words.
     fn union_with(
         &mut self,
         start: usize,
         tag: Tag<'a>,
-        tag_name: &'static str,
-        allowed: &[&str],
-        pick: impl Fn(&str) -> Option<&'static Obj>,
+        u: &'static Union,
+        refusal: Option<&'static TaggedRoot>,
     ) -> Res<()> {
         if let Tag::Str(v) = &tag {
-            if let Some(obj) = pick(v) {
+            if let Some((_, obj)) = u.variants.iter().find(|(t, _)| *t == v.as_ref()) {
                 return self.object(Keys::Known(obj));
             }
         }
-        let expected = format!("one of: {}", list_values(allowed));
+        let tag_name = u.tag;
+        let allowed: Vec<&str> = u.variants.iter().map(|(v, _)| *v).collect();
+        let expected = format!("one of: {}", list_values(&allowed));
         match tag {
             Tag::Str(v) => {
                 self.keep_declared_id(start)?;
@@ -788,17 +787,21 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
                 let mut path = self.here();
                 path.push('/');
                 path.push_str(tag_name);
-                let step = match self.root {
-                    Root::Step(step) if self.path.is_empty() => Some(step),
-                    _ => None,
-                };
-                let (message, hint) = match step {
-                    Some(step) if enums::RESPONSE_TYPE.contains(&v.as_ref()) => {
-                        shape::not_allowed_here(step, &v, allowed)
-                    }
+                let (message, hint) = match refusal {
+                    Some(root) if root.every_value.contains(&v.as_ref()) => (
+                        format!(
+                            "{tag_name} {v} is not allowed on the {} step",
+                            root.step_title
+                        ),
+                        format!(
+                            "{} Answer with {} instead.",
+                            root.refused_hint,
+                            allowed.join(" or ")
+                        ),
+                    ),
                     _ => (
                         format!("{tag_name} {v:?} is not one of the allowed values"),
-                        enum_hint(&v, allowed),
+                        enum_hint(&v, &allowed),
                     ),
                 };
                 self.push_error(Violation::new(
@@ -926,13 +929,10 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
             Some(_) => return self.fail(SyntaxKind::NotAnObject),
         }
         match self.root {
-            Root::Step(step) => {
+            Root::Tagged(root) => {
                 let start = self.pos;
-                let tag = self.find_tag("responseType")?;
-                let allowed = shape::allowed_response_types(step);
-                self.union_with(start, tag, "responseType", allowed, |v| {
-                    shape::answer(step, v)
-                })?;
+                let tag = self.find_tag(root.union.tag)?;
+                self.union_with(start, tag, &root.union, Some(root))?;
             }
             Root::Object(obj) => self.object(Keys::Known(obj))?,
         }
@@ -1061,7 +1061,7 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
                     self.too_short(*min, raw, esc);
                 }
             }
-            Ty::Content => self.content(raw, esc),
+            Ty::Content(rule) => self.content(rule, raw, esc),
             Ty::Id(kind) => self.on_id(*kind, raw, esc),
             _ => self.type_error(ty, start),
         }
@@ -1111,15 +1111,15 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
         );
     }
 
-    /// A content field ([`Ty::Content`]): [`limits::CONTENT_MIN`] to [`limits::CONTENT_MAX`] chars
-    /// with at least the minimum that are not blank, no control characters but line breaks and
-    /// tabs (a NUL breaks every reader), and not JSON — bare or as the only thing in a code fence.
-    fn content(&mut self, raw: &str, esc: bool) {
+    /// A content field ([`Ty::Content`]): its rule's `min` to `max` chars with at least the
+    /// minimum that are not blank, no control characters but line breaks and tabs (a NUL breaks
+    /// every reader), and not JSON — bare or as the only thing in a code fence.
+    fn content(&mut self, rule: &ContentRule, raw: &str, esc: bool) {
         // Almost every content passes: read it escaped, without copying it out.
-        if raw.len() <= limits::CONTENT_MAX && plainly_text(raw, limits::CONTENT_MIN) {
+        if raw.len() <= rule.max && plainly_text(raw, rule.min) {
             return;
         }
-        if let Some((message, expected, hint)) = content_problem(raw, esc) {
+        if let Some((message, expected, hint)) = content_problem(rule, raw, esc) {
             self.error(
                 message,
                 expected,
@@ -1202,22 +1202,26 @@ fn eq_bytes(a: &[u8], b: &[u8]) -> bool {
 /// The first non-blank char of a raw string body (escaped blanks skipped) is `{` or `[`.
 /// The exact content check, on the unescaped text: the message, what was expected and the hint
 /// of the first problem, or `None`.
-fn content_problem(raw: &str, esc: bool) -> Option<(String, String, &'static str)> {
-    let (min, max) = (limits::CONTENT_MIN, limits::CONTENT_MAX);
+fn content_problem(
+    rule: &ContentRule,
+    raw: &str,
+    esc: bool,
+) -> Option<(String, String, &'static str)> {
+    let (min, max) = (rule.min, rule.max);
     let text = json::unescape(raw, esc);
     let visible = text.trim().chars().take(min).count();
     if visible < min {
         Some((
             format!("content has {visible} chars of text; it needs at least {min}"),
             format!("at least {min} chars of plain text"),
-            shape::CONTENT_TOO_SHORT_HINT,
+            rule.too_short_hint,
         ))
     } else if raw.len() > max && json::char_len(raw, esc, max + 1) > max {
         let n = json::char_len(raw, esc, usize::MAX);
         Some((
             format!("content is {n} chars long; the limit is {max}"),
             format!("at most {max} chars"),
-            shape::CONTENT_TOO_LONG_HINT,
+            rule.too_long_hint,
         ))
     } else if text
         .bytes()
@@ -1366,10 +1370,7 @@ pub(crate) fn describe(ty: &Ty) -> String {
         Ty::NonBlank { min, max } => format!("a string of {min} to {max} chars of text"),
         Ty::Enum(values) => format!("one of: {}", list_values(values)),
         Ty::Id(_) => "a string id".into(),
-        Ty::Content => format!(
-            "a string of at least {} chars of plain text",
-            limits::CONTENT_MIN
-        ),
+        Ty::Content(rule) => format!("a string of at least {} chars of plain text", rule.min),
         Ty::Int { min, max } => format!("an integer from {min} to {max}"),
         Ty::Number { min, max, integer } => {
             let what = if *integer { "an integer" } else { "a number" };
@@ -1389,8 +1390,17 @@ pub(crate) fn describe(ty: &Ty) -> String {
 #[cfg(test)]
 mod tests {
     use super::{content_problem, eq_bytes, plainly_text};
-    use crate::protocol::team::wire::limits::CONTENT_MIN;
+    use crate::validate::shape::ContentRule;
     use proptest::prelude::*;
+
+    /// A content rule of 50 to 100,000 chars.
+    static RULE: ContentRule = ContentRule {
+        min: 50,
+        max: 100_000,
+        too_short_hint: "longer",
+        too_long_hint: "shorter",
+    };
+    const CONTENT_MIN: usize = RULE.min;
 
     /// A text as it stands inside a JSON string (escaped, without the quotes), and whether it has
     /// an escape.
@@ -1415,7 +1425,7 @@ mod tests {
             let text: String = parts.concat();
             let (raw, esc) = raw_of(&text);
             if plainly_text(&raw, CONTENT_MIN) {
-                prop_assert!(content_problem(&raw, esc).is_none(), "{text:?}");
+                prop_assert!(content_problem(&RULE, &raw, esc).is_none(), "{text:?}");
             }
         }
     }
@@ -1435,7 +1445,7 @@ mod tests {
         ] {
             let (raw, esc) = raw_of(&refused);
             assert!(!plainly_text(&raw, CONTENT_MIN), "{refused:?}");
-            assert!(content_problem(&raw, esc).is_some(), "{refused:?}");
+            assert!(content_problem(&RULE, &raw, esc).is_some(), "{refused:?}");
         }
     }
 

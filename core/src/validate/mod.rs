@@ -1,46 +1,32 @@
-//! Raw model text in, a typed answer or every violation out.
+//! Raw model text in, a typed answer or every violation out — for the answers of any kind; the
+//! validator names no kind.
 //!
 //! Two layers. `recover` gets the one JSON object out of what models really send (a `` ```json ``
 //! fence, prose around it, a BOM, trailing commas, comments, raw newlines in strings, curly quotes
 //! around keys) and records each repair as a warning with path `""`; what would change meaning
 //! (two objects, a cut-off answer, Python literals, wrong enum spellings) is refused with a hint
-//! instead. `check` then walks the object against its shape (`shape`, generated from the answer
-//! types' schemas: required fields, enums, lengths, counts, ranges, the step × responseType
-//! matrix, Write content that is not JSON) and asks the kind's id scope about every id it names
-//! (`check::IdScope`; the team's is `protocol::team::ids::TeamIds`, with the ids the session
-//! knows), collecting every violation with a JSON pointer, what was expected, what was received
-//! and a hint (the error format of spec `002`). A team step's answer comes in through
-//! [`check_step`] / [`validate_step`], a meeting's or a dialectic's through
-//! [`check_object_answer`]; a shape a person gives at run time (a dialectic's `response_schema`)
+//! instead. `check` then walks the object against its shape (`shape`: required fields, enums,
+//! lengths, counts, ranges, a tag a step does not allow, a long text that is JSON) and asks the
+//! kind's id scope about every id it names (`check::IdScope`), collecting every violation with a
+//! JSON pointer, what was expected, what was received and a hint (the error format of spec `002`).
+//!
+//! Each kind hands the validator what is its own, as data: its shapes (generated into its folder
+//! by `shape_gen` from its JSON Schemas: a [`check::Root`]), its id rules ([`IdRules`]: a fresh
+//! [`check::IdScope`] per walk, or [`check::NoIds`]), and its answer type, read from the checked
+//! text by the kind ([`read_checked`], [`Validated`]); a refused answer is a [`Report`] naming the
+//! kind's step. The entry points are [`check_answer`] (the verdict only: errors, warnings and the
+//! recovered JSON text, borrowed from the raw answer when nothing had to be rewritten; one pass,
+//! no `serde_json::Value`), [`check_answer_with_tape`] (the same, also writing the value [`tape`]
+//! for the JS API) and [`check_object`] (an answer of one object with no ids). The team's step
+//! API (`check_step`, `validate_step`, its `Known` ids) is built on them in
+//! `protocol/team/check.rs`. A shape a person gives at run time (a dialectic's `response_schema`)
 //! is compiled by [`compile_schema`] into the same walker's shape and checked by
-//! [`check_against_schema`].
-//! [`Report::repair_prompt`] turns the violations into the message sent back to the same model.
-//!
-//! # Two entry points
-//!
-//! - [`check_step`] (and [`check_step_with`]) gives only the verdict: errors, warnings, and the
-//!   recovered JSON text, borrowed from the raw answer when nothing had to be rewritten. It builds
-//!   no value: one pass over the text with borrowed slices, no `serde_json::Value`, chars counted
-//!   only when a string's byte length could break a limit. This is what the JS API calls on every
-//!   answer; a caller that wants the value runs `JSON.parse` on the recovered text.
-//! - [`validate_step`] (and [`validate_step_with`]) is `check_step` followed, when there is no
-//!   error, by `serde_json` into [`StepAnswer`] with the spec's defaults filled in: what the engine
-//!   consumes.
-//!
-//! The checker never accepts what `serde` then refuses (a proptest and the fuzz target hold it to
-//! that), and its shapes are tested field by field against `step_schema(step, Plain)`, so ajv on
-//! the JSON Schema and this validator agree on every answer that needs no recovery and no id check.
+//! [`check_against_schema`]. [`repair_prompt`] turns the violations into the message sent back to
+//! the same model.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
-
-use crate::protocol::team::ids::TeamIds;
-use crate::protocol::team::wire::{
-    BootstrapOutput, FinalOutput, InspectionOutput, PeerReviewOutput, PlanAssignOutput,
-    PresentationOutput, ReflectOutput, Step, StepAnswer, WireAnswer, WriteOutput,
-};
 
 pub(crate) mod check;
 pub(crate) mod json;
@@ -50,27 +36,10 @@ pub use report::repair_prompt;
 mod runtime;
 pub use runtime::{check_against_schema, compile_schema, RuntimeShape, SchemaProblem};
 pub(crate) mod shape;
+use shape::Obj;
 #[cfg(test)]
-mod shape_gen;
+pub(crate) mod shape_gen;
 pub mod tape;
-
-/// The ids a session knows, to check that every id an answer names exists. When the caller has no
-/// session (the JS API without `known`), pass `None` and only the shape is checked.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Known {
-    /// Product temp ids (`p0`, `p1`, …).
-    #[serde(default)]
-    pub products: BTreeSet<String>,
-    /// Version temp ids (`v1`, …).
-    #[serde(default)]
-    pub versions: BTreeSet<String>,
-    /// Member ids (`chair`, `operative-1`, `inspector`, `envoy`, `user-1`).
-    #[serde(default)]
-    pub members: BTreeSet<String>,
-    /// Collab temp ids (`c1`, …).
-    #[serde(default)]
-    pub collabs: BTreeSet<String>,
-}
 
 /// One thing wrong (an error) or worth noting (a warning) in an answer, in the error format of
 /// spec `002`: where, what, what was expected, what was received, and how to fix it.
@@ -109,33 +78,46 @@ impl Violation {
 
 /// A valid answer and what was noticed on the way (recoveries, unknown extra fields).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Validated {
-    /// The typed answer, with the spec's defaults filled in.
-    pub answer: StepAnswer,
+pub struct Validated<A> {
+    /// The typed answer of the kind (the team's `StepAnswer`), with the spec's defaults filled in.
+    pub answer: A,
     /// Non-fatal notes, shown in the transcript.
     pub warnings: Vec<Violation>,
 }
 
-/// Why an answer was refused: every violation found, not only the first.
+/// Why an answer was refused: every violation found, not only the first, and the kind's step
+/// the answer was for (`S`: the kind's step type, shown by its wire name).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Report {
+pub struct Report<S> {
     /// The step the answer was for.
-    pub step: Step,
+    pub step: S,
     /// What must be fixed (never empty in a returned report).
     pub errors: Vec<Violation>,
     /// Non-fatal notes.
     pub warnings: Vec<Violation>,
 }
 
-impl Report {
-    /// The recovered JSON and the verdict, handed back together so a caller that logs the report
-    /// can also see what was repaired.
-    fn from_verdict(step: Step, verdict: Verdict<'_>) -> Report {
+impl<S> Report<S> {
+    /// The report of a refused verdict on an answer for `step`.
+    pub(crate) fn from_verdict(step: S, verdict: Verdict<'_>) -> Report<S> {
         Report {
             step,
             errors: verdict.errors,
             warnings: verdict.warnings,
         }
+    }
+}
+
+/// A kind's id rules: a fresh id scope for each walk of an answer (a walk may run more than once,
+/// on the raw text and on its repair, and the scope remembers the ids the answer adds).
+pub(crate) trait IdRules {
+    /// The scope for one walk.
+    fn scope<'a>(&'a self) -> Box<dyn check::IdScope<'a> + 'a>;
+}
+
+impl IdRules for check::NoIds {
+    fn scope<'a>(&'a self) -> Box<dyn check::IdScope<'a> + 'a> {
+        Box::new(check::NoIds)
     }
 }
 
@@ -172,37 +154,23 @@ impl Verdict<'_> {
     }
 }
 
-/// Checks a raw model answer for `step` without building the typed value: recovery, shape, limits,
-/// the step × responseType matrix and (with `known`) every id. The fast entry point for the JS API;
-/// see [`validate_step`] for the typed one.
-pub fn check_step<'a>(step: Step, raw: &'a str, known: Option<&Known>) -> Verdict<'a> {
-    check_step_with(step, raw, known, Options::default())
-}
-
-/// [`check_step`] with what the caller knows about the call (see [`Options`]).
-pub fn check_step_with<'a>(
-    step: Step,
+/// Checks a raw model answer against `root` without building the typed value: recovery, shape,
+/// limits, the tags the step allows and (through `ids`) every id. The fast entry point; a kind
+/// that wants the value reads the recovered text with [`read_checked`].
+pub(crate) fn check_answer<'a>(
+    root: check::Root,
     raw: &'a str,
-    known: Option<&Known>,
+    ids: &dyn IdRules,
     options: Options,
 ) -> Verdict<'a> {
-    check_step_inner(check::Root::Step(step), raw, known, options, |_| {
-        tape::NoTape
-    })
-    .0
+    check_answer_inner(root, raw, ids, options, |_| tape::NoTape).0
 }
 
-/// Checks a raw answer of a kind whose answers are one object each, with no `responseType` (a
-/// meeting's), against the shape generated from its schema (`schema`: the schema's name,
-/// `meeting_decision`): the same recovery, walker and wording as a team step's answer, with no id
-/// rules (the kind checks its own ids on the value). `None` when no shape has that name.
-pub fn check_object_answer<'a>(
-    schema: &str,
-    raw: &'a str,
-    options: Options,
-) -> Option<Verdict<'a>> {
-    let root = check::Root::Object(shape::answer_object(schema)?);
-    Some(check_step_inner(root, raw, None, options, |_| tape::NoTape).0)
+/// Checks a raw answer of a kind whose answers are one object each, with no tag and no id rules
+/// (a meeting's, a dialectic's: the kind checks its own ids on the value), against `obj`, one of
+/// the kind's generated shapes: the same recovery, walker and wording as any answer.
+pub(crate) fn check_object<'a>(obj: &'static Obj, raw: &'a str, options: Options) -> Verdict<'a> {
+    check_answer(check::Root::Object(obj), raw, &check::NoIds, options)
 }
 
 /// Reads checked JSON (the `json` of a [`Verdict`] without errors) into its typed value; a value
@@ -211,43 +179,39 @@ pub fn read_checked<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, Vio
     serde_json::from_str(json).map_err(|e| report::serde_violation(&e))
 }
 
-/// [`check_step_with`] that also writes the answer's value [`tape`] into `words` as it checks
-/// (the JS API builds the parsed value from it instead of running `JSON.parse`). The `bool` says
-/// whether the tape describes the whole answer: not when the answer was repaired on the way in or
-/// has a key that is no field name; the caller then parses the text.
-pub fn check_step_with_tape<'a>(
-    step: Step,
+/// [`check_answer`] that also writes the answer's value [`tape`] into `words` as it checks, with
+/// the key ids of `keys` (the JS API builds the parsed value from it instead of running
+/// `JSON.parse`). The `bool` says whether the tape describes the whole answer: not when the
+/// answer was repaired on the way in or has a key that is not in `keys`; the caller then parses
+/// the text.
+pub(crate) fn check_answer_with_tape<'a>(
+    root: check::Root,
     raw: &'a str,
-    known: Option<&Known>,
+    ids: &dyn IdRules,
     options: Options,
+    keys: &'static tape::TapeKeys,
     words: &mut Vec<u32>,
 ) -> (Verdict<'a>, bool) {
     // Offsets must be into the caller's own text: not after a BOM was dropped.
-    check_step_inner(
-        check::Root::Step(step),
-        raw,
-        known,
-        options,
-        |body: &str| {
-            if body.len() == raw.len() {
-                tape::Tape::new(body, words)
-            } else {
-                tape::Tape::refused(words)
-            }
-        },
-    )
+    check_answer_inner(root, raw, ids, options, |body: &str| {
+        if body.len() == raw.len() {
+            tape::Tape::new(body, words, keys)
+        } else {
+            tape::Tape::refused(words, keys)
+        }
+    })
 }
 
 /// Both entry points: `tape` makes what the checker tells of each value (nothing, or the value
 /// tape) for the text it checks on the fast path. Generic, so the plain check has no tape code.
-fn check_step_inner<'a, E: tape::Emit>(
+fn check_answer_inner<'a, E: tape::Emit>(
     root: check::Root,
     raw: &'a str,
-    known: Option<&Known>,
+    ids: &dyn IdRules,
     options: Options,
     tape: impl FnOnce(&'a str) -> E,
 ) -> (Verdict<'a>, bool) {
-    let (mut verdict, taped) = check_text(root, raw, known, tape);
+    let (mut verdict, taped) = check_text(root, raw, ids, tape);
     if options.truncated {
         if verdict.is_ok() {
             verdict.warnings.push(report::complete_despite_length());
@@ -266,7 +230,7 @@ fn check_step_inner<'a, E: tape::Emit>(
 fn check_text<'a, E: tape::Emit>(
     root: check::Root,
     raw: &'a str,
-    known: Option<&Known>,
+    ids: &dyn IdRules,
     tape: impl FnOnce(&'a str) -> E,
 ) -> (Verdict<'a>, bool) {
     let (body, bom) = recover::strip_bom(raw);
@@ -274,7 +238,7 @@ fn check_text<'a, E: tape::Emit>(
     // Fast path: the answer is already one clean object; nothing is copied. Only here is the
     // tape written (its offsets are into this text).
     if body.trim_start().starts_with('{') {
-        let outcome = walk(root, body, known, tape(body));
+        let outcome = walk(root, body, ids, tape(body));
         // A clean object with errors may still be a wrapper (a tool call) around the answer.
         let answer = outcome
             .ok()
@@ -289,35 +253,30 @@ fn check_text<'a, E: tape::Emit>(
             return (verdict, outcome.tape_complete);
         }
     }
-    (check_repaired(root, body, known, warnings), false)
+    (check_repaired(root, body, ids, warnings), false)
 }
 
-/// One walk of `text` against `root`, with the id scope of the answer's kind: the team's
-/// (`TeamIds`, with the session's `known` ids) for a team step's answer, none for an answer of
-/// one object (a meeting's, whose ids its own rules check).
+/// One walk of `text` against `root`, with a fresh id scope of the answer's kind.
 fn walk<E: tape::Emit>(
     root: check::Root,
     text: &str,
-    known: Option<&Known>,
+    ids: &dyn IdRules,
     tape: E,
 ) -> Result<check::Outcome, Box<check::Syntax>> {
-    match root {
-        check::Root::Step(_) => check::check(root, text, &mut TeamIds::new(known), tape),
-        check::Root::Object(_) => check::check(root, text, &mut check::NoIds, tape),
-    }
+    check::check(root, text, &mut *ids.scope(), tape)
 }
 
 /// [`check_text`] past the fast path: the object found in prose or a fence, then normalized.
 fn check_repaired<'a>(
     root: check::Root,
     body: &'a str,
-    known: Option<&Known>,
+    ids: &dyn IdRules,
     mut warnings: Vec<Violation>,
 ) -> Verdict<'a> {
     // The answer sent whole inside a wrapper (a JSON string, a tool call): check what it carries.
     if let Some((inner, note)) = recover::unwrap(body) {
         warnings.push(note);
-        return owned(check_repaired(root, &inner, known, warnings));
+        return owned(check_repaired(root, &inner, ids, warnings));
     }
     let (object, found) = match recover::locate(body) {
         Ok(found) => found,
@@ -332,11 +291,11 @@ fn check_repaired<'a>(
     warnings.extend(found);
     if let Some((inner, note)) = recover::unwrap(object) {
         warnings.push(note);
-        return owned(check_repaired(root, &inner, known, warnings));
+        return owned(check_repaired(root, &inner, ids, warnings));
     }
     // A fenced or prose-wrapped answer is often clean inside: check the slice as it is first.
     if !found_nothing_around(&warnings) || !body.trim_start().starts_with('{') {
-        if let Ok(outcome) = walk(root, object, known, tape::NoTape) {
+        if let Ok(outcome) = walk(root, object, ids, tape::NoTape) {
             warnings.extend(outcome.warnings);
             return Verdict {
                 errors: outcome.errors,
@@ -347,7 +306,7 @@ fn check_repaired<'a>(
     }
     let (fixed, repairs) = recover::normalize(object);
     warnings.extend(repairs);
-    match walk(root, &fixed, known, tape::NoTape) {
+    match walk(root, &fixed, ids, tape::NoTape) {
         Ok(outcome) => {
             warnings.extend(outcome.warnings);
             Verdict {
@@ -383,66 +342,3 @@ fn found_nothing_around(warnings: &[Violation]) -> bool {
         .iter()
         .all(|w| w.message.contains("byte order mark"))
 }
-
-/// Turns a raw model answer for `step` into the typed answer, with the spec's defaults filled in,
-/// or a [`Report`] of every violation (whose [`Report::repair_prompt`] goes back to the model).
-///
-/// `known` holds the ids of the session; with `None` only the shape is checked. This is
-/// [`check_step`] followed, when it finds no error, by `serde_json` on the recovered text.
-pub fn validate_step(step: Step, raw: &str, known: Option<&Known>) -> Result<Validated, Report> {
-    validate_step_with(step, raw, known, Options::default())
-}
-
-/// [`validate_step`] with what the caller knows about the call (see [`Options`]).
-pub fn validate_step_with(
-    step: Step,
-    raw: &str,
-    known: Option<&Known>,
-    options: Options,
-) -> Result<Validated, Report> {
-    let verdict = check_step_with(step, raw, known, options);
-    if !verdict.is_ok() {
-        return Err(Report::from_verdict(step, verdict));
-    }
-    match typed(step, &verdict.json) {
-        Ok(answer) => Ok(Validated {
-            answer,
-            warnings: verdict.warnings,
-        }),
-        Err(e) => Err(Report {
-            step,
-            errors: vec![report::serde_violation(&e)],
-            warnings: verdict.warnings,
-        }),
-    }
-}
-
-/// Reads checked JSON into the typed answer of `step`.
-fn typed(step: Step, json: &str) -> Result<StepAnswer, serde_json::Error> {
-    fn read<F: serde::de::DeserializeOwned>(
-        json: &str,
-        wrap: fn(F) -> FinalOutput,
-    ) -> Result<StepAnswer, serde_json::Error> {
-        Ok(match serde_json::from_str::<WireAnswer<F>>(json)? {
-            WireAnswer::RequestContext { context_requests } => {
-                StepAnswer::RequestContext { context_requests }
-            }
-            WireAnswer::Halt { halt } => StepAnswer::Halt { halt },
-            WireAnswer::FinalOutput(output) => StepAnswer::FinalOutput {
-                output: wrap(output),
-            },
-        })
-    }
-    match step {
-        Step::Bootstrap => read::<BootstrapOutput>(json, FinalOutput::Bootstrap),
-        Step::Reflect => read::<ReflectOutput>(json, FinalOutput::Reflect),
-        Step::PlanAssign => read::<PlanAssignOutput>(json, FinalOutput::PlanAssign),
-        Step::Write => read::<WriteOutput>(json, FinalOutput::Write),
-        Step::PeerReview => read::<PeerReviewOutput>(json, FinalOutput::PeerReview),
-        Step::Inspection => read::<InspectionOutput>(json, FinalOutput::Inspection),
-        Step::Presentation => read::<PresentationOutput>(json, FinalOutput::Presentation),
-    }
-}
-
-#[cfg(test)]
-mod tests;

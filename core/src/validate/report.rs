@@ -137,18 +137,9 @@ fn snippet(text: &str, pos: usize) -> String {
     shorten(&text[s..], 60)
 }
 
-impl Report {
-    /// The message to send back to the same model: what was wrong, each violation with its path,
-    /// what was expected and received and a hint, and the request to answer again with only the
-    /// corrected JSON object. Short on purpose: it is appended to a conversation.
-    pub fn repair_prompt(&self) -> String {
-        repair_prompt(&format!("the {} step", self.step.title()), &self.errors)
-    }
-}
-
 /// The message that sends an invalid answer back to the model: every violation, numbered, with
 /// where, what, what was expected, what was received and how to fix it. `what` names the answer
-/// ("the PlanAssign step", "the meeting's minutes"). Every kind of session words repairs this way.
+/// ("the PlanAssign step", "the minutes"). Every kind of session words repairs this way.
 pub fn repair_prompt(what: &str, errors: &[Violation]) -> String {
     use fmt::Write as _;
     let n = errors.len();
@@ -184,7 +175,7 @@ pub fn repair_prompt(what: &str, errors: &[Violation]) -> String {
     out
 }
 
-impl fmt::Display for Report {
+impl<S: fmt::Display> fmt::Display for Report<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "invalid {} answer: ", self.step)?;
         for (i, v) in self.errors.iter().enumerate() {
@@ -202,7 +193,7 @@ impl fmt::Display for Report {
     }
 }
 
-impl std::error::Error for Report {}
+impl<S: fmt::Display + fmt::Debug> std::error::Error for Report<S> {}
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -138,8 +138,7 @@ pub fn check_against_schema<'a>(
     raw: &'a str,
     options: Options,
 ) -> Verdict<'a> {
-    let root = super::check::Root::Object(shape.obj);
-    let mut verdict = super::check_step_inner(root, raw, None, options, |_| super::tape::NoTape).0;
+    let mut verdict = super::check_object(shape.obj, raw, options);
     if !shape.closed.is_empty() {
         let (closed, kept): (Vec<Violation>, Vec<Violation>) =
             verdict.warnings.into_iter().partition(|w| {

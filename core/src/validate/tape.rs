@@ -6,26 +6,23 @@
 //! passed, the text is known to be valid JSON, so the JS API has the checker write this tape as
 //! it goes — no allocation per value — and a small JS builder makes the objects from it: each string is
 //! `raw.slice(start, end)` of the caller's own string (V8 shares the characters instead of
-//! copying them), each key an interned string from [`key_names`]. The tape gives positions in
+//! copying them), each key an interned string from the kind's [`TapeKeys::names`]. The tape gives positions in
 //! UTF-16 units, the JS string's own indexing.
 //!
 //! Words, one value after another in document order:
-//! - [`OBJECT`] `n`, then `n` times: a key id (index into [`key_names`]) and the field's value;
+//! - [`OBJECT`] `n`, then `n` times: a key id (index into [`TapeKeys::names`]) and the field's value;
 //! - [`ARRAY`] `n`, then `n` values;
 //! - [`STRING`] / [`STRING_ESCAPED`] `start end` (the characters between the quotes; an escaped
 //!   one is unescaped by `JSON.parse` of just that string);
 //! - [`NUMBER`] `start end` (the number's text);
 //! - [`TRUE`], [`FALSE`], [`NULL`].
 //!
-//! The checker writes the tape while it checks (see [`crate::validate::check_step_with_tape`]),
+//! The checker writes the tape while it checks (see [`crate::validate::check_answer_with_tape`]),
 //! so it costs no second pass. A key that is not one of the schemas' field names (an unknown
 //! field, a free `personas` key, an escaped key) makes it give up: the caller then uses
 //! `JSON.parse`, which is always right.
 
-use std::sync::OnceLock;
-
-use super::shape::{self, Obj, Ty};
-use crate::protocol::team::wire::Step;
+use super::shape::{Obj, Ty};
 
 /// Tag of an object: `OBJECT n`, then `n` × (key id, value).
 pub const OBJECT: u32 = 1;
@@ -44,14 +41,11 @@ pub const FALSE: u32 = 7;
 /// `null`.
 pub const NULL: u32 = 8;
 
-/// Every field name of every step's answers, in a fixed order: a key's id on the tape is its
-/// index here. The JS side interns these once.
-pub fn key_names() -> &'static [&'static str] {
-    &keys().names
-}
-
-/// The key table: the names, and an open-addressing hash of them for the lookup per key.
-struct Keys {
+/// A kind's key table: every field name of its answers in a fixed order (a key's id on the tape
+/// is its index here; the JS side interns these once), and an open-addressing hash of them for
+/// the lookup per key. Built once by the kind that hands its answers' values over as a tape.
+#[derive(Debug)]
+pub struct TapeKeys {
     names: Vec<&'static str>,
     /// `slot → id + 1` (0: empty).
     slots: Vec<u16>,
@@ -59,18 +53,16 @@ struct Keys {
 
 const SLOTS: usize = 1024;
 
-fn keys() -> &'static Keys {
-    static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| {
+impl TapeKeys {
+    /// The key table of every field name the objects `roots` (and what they hold) name, in the
+    /// order first met.
+    pub(crate) fn new(roots: impl IntoIterator<Item = &'static Obj>) -> TapeKeys {
         let mut names: Vec<&'static str> = Vec::new();
         let mut seen: Vec<*const Obj> = Vec::new();
-        for step in Step::ALL {
-            for response_type in shape::allowed_response_types(step) {
-                if let Some(obj) = shape::answer(step, response_type) {
-                    collect_obj(obj, &mut names, &mut seen);
-                }
-            }
+        for obj in roots {
+            collect_obj(obj, &mut names, &mut seen);
         }
+        assert!(names.len() < SLOTS, "more keys than the table has slots");
         let mut slots = vec![0u16; SLOTS];
         for (id, name) in names.iter().enumerate() {
             let mut slot = hash(name.as_bytes());
@@ -79,8 +71,29 @@ fn keys() -> &'static Keys {
             }
             slots[slot] = id as u16 + 1;
         }
-        Keys { names, slots }
-    })
+        TapeKeys { names, slots }
+    }
+
+    /// The field names; a key's id on the tape is its index here.
+    pub fn names(&self) -> &[&'static str] {
+        &self.names
+    }
+
+    /// The id of a key, if it is one of [`TapeKeys::names`].
+    #[inline]
+    fn id(&self, key: &[u8]) -> Option<u32> {
+        let mut slot = hash(key);
+        loop {
+            let id = self.slots[slot];
+            if id == 0 {
+                return None;
+            }
+            if same(self.names[usize::from(id - 1)].as_bytes(), key) {
+                return Some(u32::from(id - 1));
+            }
+            slot = (slot + 1) % SLOTS;
+        }
+    }
 }
 
 fn collect_obj(obj: &'static Obj, names: &mut Vec<&'static str>, seen: &mut Vec<*const Obj>) {
@@ -121,23 +134,6 @@ fn hash(key: &[u8]) -> usize {
     (h ^ (h >> 16)) as usize % SLOTS
 }
 
-/// The id of a key, if it is one of [`key_names`].
-#[inline]
-fn key_id(key: &[u8]) -> Option<u32> {
-    let k = keys();
-    let mut slot = hash(key);
-    loop {
-        let id = k.slots[slot];
-        if id == 0 {
-            return None;
-        }
-        if same(k.names[usize::from(id - 1)].as_bytes(), key) {
-            return Some(u32::from(id - 1));
-        }
-        slot = (slot + 1) % SLOTS;
-    }
-}
-
 /// Byte equality for short keys, inline (no `memcmp` call per key).
 #[inline(always)]
 fn same(a: &[u8], b: &[u8]) -> bool {
@@ -149,6 +145,8 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 /// makes it give up, and the JS API then uses `JSON.parse`.
 pub(crate) struct Tape<'t> {
     words: &'t mut Vec<u32>,
+    /// The kind's key table.
+    keys: &'static TapeKeys,
     /// Set when the tape cannot describe the answer.
     given_up: bool,
     /// While > 0 the checker is looking ahead (a union's tag): nothing is written.
@@ -163,11 +161,12 @@ pub(crate) struct Tape<'t> {
 
 impl<'t> Tape<'t> {
     /// A tape for `text`, written into `words` (cleared first).
-    pub(crate) fn new(text: &str, words: &'t mut Vec<u32>) -> Tape<'t> {
+    pub(crate) fn new(text: &str, words: &'t mut Vec<u32>, keys: &'static TapeKeys) -> Tape<'t> {
         words.clear();
         words.reserve(text.len() / 4);
         Tape {
             words,
+            keys,
             given_up: false,
             paused: 0,
             marks: non_ascii_marks(text.as_bytes()),
@@ -177,10 +176,11 @@ impl<'t> Tape<'t> {
     }
 
     /// A tape that has given up before it started (the text is not the caller's own).
-    pub(crate) fn refused(words: &'t mut Vec<u32>) -> Tape<'t> {
+    pub(crate) fn refused(words: &'t mut Vec<u32>, keys: &'static TapeKeys) -> Tape<'t> {
         words.clear();
         Tape {
             words,
+            keys,
             given_up: true,
             paused: 0,
             marks: Vec::new(),
@@ -225,7 +225,7 @@ pub(crate) trait Emit {
     }
     /// Closes what [`Emit::open`] opened, with `n` entries.
     fn close(&mut self, _slot: usize, _n: usize) {}
-    /// A key, as one of [`key_names`]; any other key makes the tape give up.
+    /// A key, as one of the kind's [`TapeKeys::names`]; any other key makes the tape give up.
     fn key(&mut self, _name: &str) {}
     /// The answer has something the tape cannot say.
     fn give_up(&mut self) {}
@@ -289,7 +289,7 @@ impl Emit for Tape<'_> {
     #[inline(always)]
     fn key(&mut self, name: &str) {
         if self.on() {
-            match key_id(name.as_bytes()) {
+            match self.keys.id(name.as_bytes()) {
                 Some(id) => self.words.push(id),
                 None => self.given_up = true,
             }

@@ -18,6 +18,8 @@ pub mod config;
 mod demo;
 pub mod export;
 pub mod prompt;
+#[rustfmt::skip]
+mod shape;
 pub mod view;
 
 use serde::{Deserialize, Serialize};

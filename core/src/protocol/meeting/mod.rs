@@ -14,6 +14,8 @@ pub mod answer;
 pub mod config;
 mod demo;
 mod prompt;
+#[rustfmt::skip]
+mod shape;
 mod view;
 
 use serde::{Deserialize, Serialize};

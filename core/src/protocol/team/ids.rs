@@ -1,10 +1,11 @@
 //! The team's id scope: which fields of its answer shapes name something of the session (a
 //! product, a version, a collab, a member, a `new-N` of the same answer), and which field is a
-//! version's content, which the validator holds to rules a JSON Schema cannot say.
+//! version's content and its rule ([`CONTENT`]), which the validator holds to rules a JSON Schema
+//! cannot say.
 //!
-//! The shapes themselves come from the serde types (`crate::protocol::team::wire`) through their JSON Schema;
-//! the validator's tables are generated from that schema plus this scope
-//! (`crate::validate::shape`), so a field's type, limits and optionality are written once, on the
+//! The shapes themselves come from the serde types (`crate::protocol::team::wire`) through their
+//! JSON Schema; the team's validator tables (`shape.rs`) are generated from that schema plus this
+//! scope (`shape_gen.rs`), so a field's type, limits and optionality are written once, on the
 //! type. Each entry is `(schema definition, field, what the string names)`; for a list of ids the
 //! kind is that of each item. A test fails when an entry names a field the schema does not have.
 //!
@@ -16,9 +17,12 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::check::Known;
+use super::wire::limits;
 use crate::validate::check::{At, IdScope};
 use crate::validate::json::{self, Seg};
-use crate::validate::{Known, Violation};
+use crate::validate::shape::ContentRule;
+use crate::validate::Violation;
 
 /// Which kind of id a string names, i.e. which set of [`Known`] it must be in. The validator's
 /// tables carry it as its number (`Ty::Id(IdKind::Product as u8)`).
@@ -328,3 +332,13 @@ pub(crate) const ID_FIELDS: &[(&str, &str, IdKind)] = &[
 /// A version's content: at least `limits::CONTENT_MIN` chars of plain text, never JSON.
 #[cfg(test)]
 pub(crate) const CONTENT_FIELDS: &[(&str, &str)] = &[("NewVersion", "content")];
+
+/// The rule of a version's content (the validator's `Ty::Content`): its limits, and how to fix a
+/// content under or over them.
+pub(crate) static CONTENT: ContentRule = ContentRule {
+    min: limits::CONTENT_MIN,
+    max: limits::CONTENT_MAX,
+    too_short_hint: "Write the whole content of the version, not a summary or a placeholder.",
+    too_long_hint:
+        "Split the product: keep this version to its essentials and ADD child products for the rest.",
+};

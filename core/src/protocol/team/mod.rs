@@ -12,6 +12,7 @@
 //! envoy (or the chair) presents.
 
 pub mod answer_schema;
+pub mod check;
 pub mod config;
 pub mod demo;
 pub mod examples;
@@ -19,6 +20,10 @@ pub(crate) mod ids;
 pub mod migrate;
 pub mod prompt;
 pub mod report;
+#[rustfmt::skip]
+mod shape;
+#[cfg(test)]
+mod shape_gen;
 pub mod tree;
 pub mod view;
 pub mod wire;
@@ -28,6 +33,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use self::check::{validate_step_with, Known};
 pub use self::config::{Charter, ConfigError, Member, SessionConfig, TeamRole};
 use self::prompt::{
     ActivityItem, ActivityKind, AssessmentView, ContextSlice, Envelope, ReflectionView, RemarkView,
@@ -45,7 +51,7 @@ use crate::protocol::team::wire::{
     OperativeDomain, PresentationMessage, RemarkOutput, Step, StepAnswer, TreeOperation,
 };
 use crate::text::{cut, one_line, wire_word};
-use crate::validate::{self, Known, Report, Violation};
+use crate::validate::{self, Report, Violation};
 
 /// A team session: the engine driving the team protocol.
 pub type TeamSession = crate::engine::Engine<TeamState>;
@@ -1250,7 +1256,7 @@ impl Protocol for TeamState {
         let options = validate::Options { truncated };
         let validated = {
             let known = self.known_now();
-            validate::validate_step_with(call.step, raw, Some(&known), options)
+            validate_step_with(call.step, raw, Some(&known), options)
         };
         match validated {
             Err(report) => Judgement::Invalid {
@@ -1476,7 +1482,7 @@ pub fn id_choices(s: &TeamState, member: &str, step: Step) -> Vec<IdChoice> {
 }
 
 /// The validator's report of a step from the engine's findings (same violations).
-pub fn report_of(step: Step, findings: &Findings) -> Report {
+pub fn report_of(step: Step, findings: &Findings) -> Report<Step> {
     Report {
         step,
         errors: findings.errors.clone(),
@@ -1495,7 +1501,7 @@ pub fn write_assignments<'a>(s: &'a TeamState, member: &str) -> Vec<&'a Assignme
 /// The fields of `step`'s final output, in name order: from the validator's shape of it (the
 /// committed schema's, generated), so the app carries no JSON Schema text to read them from.
 fn final_fields(step: Step) -> Vec<&'static str> {
-    let mut fields: Vec<&'static str> = crate::validate::shape::final_output(step)
+    let mut fields: Vec<&'static str> = shape::final_output(step)
         .fields
         .iter()
         .map(|f| f.name)
@@ -1508,7 +1514,7 @@ fn final_fields(step: Step) -> Vec<&'static str> {
 /// The report a repair prompt words: the errors, then the fields that were ignored (a model
 /// that answered in another step's shape reads which fields were dropped, not only what is
 /// missing), led by a line naming the step whose shape the answer has.
-fn repair_report(step: Step, findings: &Findings) -> Report {
+fn repair_report(step: Step, findings: &Findings) -> Report<Step> {
     let mut report = report_of(step, findings);
     let ignored: Vec<&Violation> = findings
         .warnings

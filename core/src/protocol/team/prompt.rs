@@ -575,7 +575,7 @@ pub struct CallState {
     /// How many it may get before the session pauses.
     pub repairs_allowed: u32,
     /// The report of the member's last invalid answer, when this call is a repair.
-    pub pending_repair: Option<crate::validate::Report>,
+    pub pending_repair: Option<crate::validate::Report<super::wire::Step>>,
 }
 
 /// One slice of context served after a `request_context`.

@@ -17,12 +17,12 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::protocol::team::check::Known;
 use crate::protocol::team::wire::limits;
 use crate::protocol::team::wire::{
     CollabOutput, CollabType, Directive, InitialProduct, ProductPatch, ProductType, TreeOperation,
 };
 use crate::text::{one_line, wire_word, Text};
-use crate::validate::Known;
 
 /// Id of the root product, which every other product descends from and which cannot be moved or
 /// removed. Bootstrap's initial products become its children.

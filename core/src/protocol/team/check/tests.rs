@@ -1,7 +1,10 @@
 //! Behaviour of the whole validator through small helpers: what passes, what is repaired, and
 //! the exact pointer of each violation.
 
+use std::borrow::Cow;
+
 use super::*;
+use crate::validate::Violation;
 
 fn known() -> Known {
     let set = |ids: &[&str]| ids.iter().map(|s| s.to_string()).collect();
