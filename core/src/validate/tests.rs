@@ -1,7 +1,7 @@
 //! The validator with a made-up kind it has never heard of: everything kind-specific — the tag a
 //! step allows and the words for one it does not, a long text's rule, the id rules, the tape's
-//! keys — comes in as data, and is used as given. (The team's, meeting's and dialectic's own
-//! behaviour is tested in their folders.)
+//! keys — comes in as data, and is used as given. (Each kind's own answers are tested in its
+//! folder.)
 
 use std::borrow::Cow;
 
