@@ -1119,13 +1119,9 @@ impl<'a, E: Emit> Walker<'a, '_, E> {
         if raw.len() <= rule.max && plainly_text(raw, rule.min) {
             return;
         }
-        if let Some((message, expected, hint)) = content_problem(rule, raw, esc) {
-            self.error(
-                message,
-                expected,
-                json::shorten(raw, RECEIVED_MAX),
-                hint.into(),
-            );
+        let name = self.field_name();
+        if let Some((message, expected, hint)) = content_problem(rule, &name, raw, esc) {
+            self.error(message, expected, json::shorten(raw, RECEIVED_MAX), hint);
         }
     }
 
@@ -1200,43 +1196,46 @@ fn eq_bytes(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// The first non-blank char of a raw string body (escaped blanks skipped) is `{` or `[`.
-/// The exact content check, on the unescaped text: the message, what was expected and the hint
-/// of the first problem, or `None`.
+/// The exact content check, on the unescaped text of the field `name`: the message, what was
+/// expected and the hint of the first problem, or `None`.
 fn content_problem(
     rule: &ContentRule,
+    name: &str,
     raw: &str,
     esc: bool,
-) -> Option<(String, String, &'static str)> {
+) -> Option<(String, String, String)> {
     let (min, max) = (rule.min, rule.max);
     let text = json::unescape(raw, esc);
     let visible = text.trim().chars().take(min).count();
     if visible < min {
         Some((
-            format!("content has {visible} chars of text; it needs at least {min}"),
+            format!("{name} has {visible} chars of text; it needs at least {min}"),
             format!("at least {min} chars of plain text"),
-            rule.too_short_hint,
+            rule.too_short_hint.into(),
         ))
     } else if raw.len() > max && json::char_len(raw, esc, max + 1) > max {
         let n = json::char_len(raw, esc, usize::MAX);
         Some((
-            format!("content is {n} chars long; the limit is {max}"),
+            format!("{name} is {n} chars long; the limit is {max}"),
             format!("at most {max} chars"),
-            rule.too_long_hint,
+            rule.too_long_hint.into(),
         ))
     } else if text
         .bytes()
         .any(|b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t'))
     {
         Some((
-            "content holds control characters (such as NUL)".into(),
+            format!("{name} holds control characters (such as NUL)"),
             "plain text or Markdown".into(),
-            "Remove the control characters; write plain text.",
+            "Remove the control characters; write plain text.".into(),
         ))
     } else if is_json_container(&text) || fenced_json(&text) {
         Some((
-            "content is JSON, not plain text".into(),
+            format!("{name} is JSON, not plain text"),
             "plain text or Markdown".into(),
-            "Write the content itself as text; don't put a JSON document inside content, fenced or not.",
+            format!(
+                "Write the {name} itself as text; don't put a JSON document inside {name}, fenced or not."
+            ),
         ))
     } else {
         None
@@ -1425,7 +1424,7 @@ mod tests {
             let text: String = parts.concat();
             let (raw, esc) = raw_of(&text);
             if plainly_text(&raw, CONTENT_MIN) {
-                prop_assert!(content_problem(&RULE, &raw, esc).is_none(), "{text:?}");
+                prop_assert!(content_problem(&RULE, "content", &raw, esc).is_none(), "{text:?}");
             }
         }
     }
@@ -1445,7 +1444,10 @@ mod tests {
         ] {
             let (raw, esc) = raw_of(&refused);
             assert!(!plainly_text(&raw, CONTENT_MIN), "{refused:?}");
-            assert!(content_problem(&RULE, &raw, esc).is_some(), "{refused:?}");
+            assert!(
+                content_problem(&RULE, "content", &raw, esc).is_some(),
+                "{refused:?}"
+            );
         }
     }
 

@@ -342,3 +342,6 @@ fn found_nothing_around(warnings: &[Violation]) -> bool {
         .iter()
         .all(|w| w.message.contains("byte order mark"))
 }
+
+#[cfg(test)]
+mod tests;
