@@ -105,6 +105,16 @@ export interface ChairVersion {
   changeSummary: string;
 }
 
+/** The coach's finding on one requirement. */
+export interface CheckItem {
+  /** The requirement's id (`R1`). */
+  requirement: string;
+  /** Whether the code meets it. */
+  met: boolean;
+  /** How the coach knows (a test that passed, the code read), or what is wrong. */
+  evidence: string;
+}
+
 /** A comment on a product, addressed to members, that later prompts surface to its owner. */
 export interface CollabOutput {
   /** Temp id of the product it is about. */
@@ -210,6 +220,14 @@ export interface FeedbackResponse {
   rationale: string;
   /** What will change. */
   plannedChange?: string | null;
+}
+
+/** One file the player writes, whole. */
+export interface FileWrite {
+  /** Relative path with `/` (`lib/add.js`). */
+  path: string;
+  /** The whole file. */
+  content: string;
 }
 
 /** One problem the inspector found. */
@@ -680,6 +698,26 @@ export type PresentationAnswer =
     responseType: "final_output";
   } & PresentationOutput);
 
+/** The coach's review of a turn. */
+export interface AutocodingCoach {
+  /** One finding per requirement. */
+  checklist: CheckItem[];
+  /** What the player must do next. */
+  actions: string[];
+  /** How well the code meets the requirements, from 0 to 1. */
+  score: number;
+  /** Whether the coach approves the code. */
+  approved: boolean;
+}
+
+/** The player's turn: files written (new or replaced) and files removed. */
+export interface AutocodingPlayer {
+  /** Files to write, each whole. */
+  files: FileWrite[];
+  /** Paths of files to remove. */
+  delete: string[];
+}
+
 /** A critic's antithesis: the thesis attacked from its own standpoint. */
 export interface DialecticAntithesis {
   /** The version of this structure. */
@@ -785,6 +823,8 @@ export interface Answers {
   peer_review: PeerReviewAnswer;
   inspection: InspectionAnswer;
   presentation: PresentationAnswer;
+  autocoding_coach: AutocodingCoach;
+  autocoding_player: AutocodingPlayer;
   dialectic_antithesis: DialecticAntithesis;
   dialectic_single_shot: DialecticSingleShot;
   dialectic_synthesis: DialecticSynthesis;

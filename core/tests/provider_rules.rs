@@ -15,7 +15,8 @@ use roundtable_core::provider_rules::{self, Family};
 use roundtable_core::provider_schema::{self, narrow};
 use serde_json::Value;
 
-/// Every answer schema's name: the team's steps, then the meeting's and the dialectic's answers.
+/// Every answer schema's name: the team's steps, then the meeting's, the dialectic's and
+/// autocoding's answers.
 fn names() -> Vec<&'static str> {
     let mut names: Vec<&str> = Step::ALL.iter().map(|s| s.wire_name()).collect();
     names.extend([
@@ -26,6 +27,8 @@ fn names() -> Vec<&'static str> {
         "dialectic_antithesis",
         "dialectic_synthesis",
         "dialectic_single_shot",
+        "autocoding_player",
+        "autocoding_coach",
     ]);
     names
 }

@@ -97,7 +97,7 @@ test('a file that does not parse is named with its error, and the other files st
 });
 
 test('the demo player\'s code is real: a test fails on its first turn, and its last turn passes them all', async () => {
-  // Written by the demo player turn by turn (core/tests/autocoding_demo.rs keeps the file current).
+  // Written by the demo player turn by turn (core/tests/autocoding.rs keeps the file current).
   const fixture = JSON.parse(readFileSync(new URL('./fixtures/autocoding-demo-turns.json', import.meta.url), 'utf8'));
   const passed = async (files) => {
     const r = await run(files.map((f) => ({ path: f.path, text: f.content })));

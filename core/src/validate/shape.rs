@@ -28,9 +28,9 @@ pub(crate) enum Ty {
     Content(&'static ContentRule),
     /// An integer in `min..=max`.
     Int { min: i64, max: i64 },
-    /// A number (a whole one when `integer`), within the bounds given: the `number` and
-    /// `integer` of a schema a person gives at run time (`runtime.rs`); the generated tables use
-    /// [`Ty::Int`].
+    /// A number (a whole one when `integer`), within the bounds given: a schema's `number` (a
+    /// score from 0 to 1), and the `integer` of a schema a person gives at run time
+    /// (`runtime.rs`; the generated tables use [`Ty::Int`] for whole numbers).
     Number {
         min: Option<f64>,
         max: Option<f64>,

@@ -281,6 +281,18 @@ impl<'a> Gen<'a> {
                     bound("maximum")
                 )
             }
+            Some("number") => {
+                let bound = |key: &str| {
+                    node.get(key)
+                        .and_then(Value::as_f64)
+                        .unwrap_or_else(|| panic!("{}: a number without {key}", at()))
+                };
+                format!(
+                    "Ty::Number {{ min: Some({:?}), max: Some({:?}), integer: false }}",
+                    bound("minimum"),
+                    bound("maximum")
+                )
+            }
             Some("boolean") => "Ty::Bool".into(),
             Some("array") => {
                 let item = self.ty(&node["items"], def, field, id, content);
@@ -469,7 +481,12 @@ fn compare_ty(root: &Value, node: &Value, ty: &Ty, at: &str) {
             assert_eq!(node["maximum"].as_i64(), Some(*max), "{at}");
         }
         Ty::Bool => assert_eq!(base_type(node).as_deref(), Some("boolean"), "{at}"),
-        Ty::Number { .. } => panic!("{at}: a run-time shape in the generated tables"),
+        Ty::Number { min, max, integer } => {
+            assert_eq!(base_type(node).as_deref(), Some("number"), "{at}");
+            assert!(!integer, "{at}: a whole number is an integer");
+            assert_eq!(node["minimum"].as_f64(), *min, "{at}");
+            assert_eq!(node["maximum"].as_f64(), *max, "{at}");
+        }
         Ty::Array { item, min, max } => {
             assert_eq!(base_type(node).as_deref(), Some("array"), "{at}");
             assert_eq!(
