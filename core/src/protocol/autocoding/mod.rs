@@ -6,7 +6,7 @@
 //! Landed so far (issue 21): Hegelion's state exactly ([`state`]), its tools as pure functions
 //! with `002`'s errors ([`tools`]), the prompts ([`prompt`]), the requirements numbered so a review
 //! names them ([`requirements`]), the turn's answer shapes with their checks ([`answer`]), and the
-//! demo model's player and coach ([`demo`]). The kind of session that runs the
+//! demo model's player and coach ([`demo`]), and what its page draws ([`view`]). The kind of session that runs the
 //! loop in the app (its `Protocol`, the sandbox run as a recorded effect, views, demo) is to come.
 
 pub mod answer;
@@ -16,6 +16,7 @@ pub mod requirements;
 mod shape;
 pub mod state;
 pub mod tools;
+pub mod view;
 
 #[cfg(test)]
 mod tests;
