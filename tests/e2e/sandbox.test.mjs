@@ -83,6 +83,20 @@ test('a player\'s files run with their tests: each test passed or failed with it
   assert.equal((await run([{ path: 'a.js', text: 'module.exports = 1;' }])).status, 'no_tests');
 });
 
+test('a test that never settles fails on its own and the others still report', async () => {
+  const r = await run([
+    {
+      path: 'a.test.js',
+      text: "test('hangs', () => new Promise(() => {}));\ntest('after it', () => assert(true));",
+    },
+  ], 2000);
+  assert.equal(r.status, 'failed');
+  assert.deepEqual(r.tests.map((t) => [t.name, t.passed, t.message]), [
+    ['hangs', false, "Error: did not finish before the run's time limit"],
+    ['after it', true, ''],
+  ]);
+});
+
 test('a file that does not parse is named with its error, and the other files still run', async () => {
   const r = await run([
     { path: 'bad.js', text: 'module.exports = (;' },

@@ -10,7 +10,7 @@
   const MAX_BYTES = 512 * 1024;
 
   /** Runs inside the worker: the module loader, `test`/`assert`, the run. */
-  function workerMain(paths) {
+  function workerMain(paths, budgetMs) {
     'use strict';
     const post = self.postMessage.bind(self);
     const load = self.importScripts.bind(self);
@@ -200,12 +200,23 @@
         }
       }
       current = null;
+      // An async test that never settles fails on its own when the run's time is nearly up, so
+      // the others' results still come back (a test that never yields is stopped with the run).
+      const deadline = Date.now() + budgetMs;
+      const timers = { setTimeout: self.setTimeout.bind(self), clearTimeout: self.clearTimeout.bind(self) };
       for (const t of tests) {
+        let timer = 0;
+        const left = Math.max(0, deadline - Date.now());
+        const late = new Promise((_, no) => {
+          timer = timers.setTimeout(() => no(new Error('did not finish before the run\'s time limit')), left);
+        });
         try {
-          await t.fn();
+          await Promise.race([Promise.resolve().then(() => t.fn()), late]);
           results.push({ file: t.file, name: t.name, passed: true, message: '' });
         } catch (error) {
           results.push({ file: t.file, name: t.name, passed: false, message: cut(failure(error)) });
+        } finally {
+          timers.clearTimeout(timer);
         }
       }
       const failed = results.some((r) => !r.passed) || loadErrors.length > 0;
@@ -241,7 +252,9 @@
       const source = `self.__define(function (module, exports, require) {\n${f.text}\n});\n`;
       paths.push([f.path, URL.createObjectURL(new Blob([source], { type: 'text/javascript' }))]);
     }
-    const main = `(${workerMain.toString()})(${JSON.stringify(paths)});`;
+    // The worker's tests stop a little before the frame's own limit, so their results arrive.
+    const budget = Math.max(limit - Math.min(500, limit / 4), 0);
+    const main = `(${workerMain.toString()})(${JSON.stringify(paths)}, ${budget});`;
     const worker = new Worker(URL.createObjectURL(new Blob([main], { type: 'text/javascript' })));
     let done = false;
     const finish = (result) => {
