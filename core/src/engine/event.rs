@@ -18,7 +18,7 @@ use crate::cost::MemberPrices;
 use crate::validate::Violation;
 
 /// One entry of the log: its position, when it happened (ms, passed in), and what happened.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(bound = "")]
 pub struct Event<P: Protocol> {
     /// 0, 1, 2, … without gaps; replay refuses a log with a gap.
@@ -60,8 +60,9 @@ pub struct ForkOrigin {
     pub seq: u64,
 }
 
-/// A person's edit: the engine's own (limits), or one of the protocol's.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A person's edit: the engine's own (limits), or one of the protocol's. Read through
+/// [`super::wire`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(remote = "Self", rename_all = "snake_case", bound = "")]
 pub enum EngineEdit<P: Protocol> {
     /// New limits (round limit, token and money budgets, repairs allowed).
@@ -73,10 +74,11 @@ pub enum EngineEdit<P: Protocol> {
     #[serde(rename = "(untagged)")]
     Protocol(P::Edit),
 }
-crate::tagged::tagged!([P: Protocol] EngineEdit<P>, tag = "edit");
+crate::tagged::tagged!(write [P: Protocol] EngineEdit<P>, tag = "edit");
 
-/// Everything that can happen to a session.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Everything that can happen to a session. Read through [`super::wire`], compiled once for
+/// every kind.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(remote = "Self", rename_all = "snake_case", bound = "")]
 pub enum EventKind<P: Protocol> {
     /// The first event: the kind of session and its configuration.
@@ -246,7 +248,7 @@ pub enum EventKind<P: Protocol> {
         from: ForkOrigin,
     },
 }
-crate::tagged::tagged!([P: Protocol] EventKind<P>, tag = "type");
+crate::tagged::tagged!(write [P: Protocol] EventKind<P>, tag = "type");
 
 impl<P: Protocol> EventKind<P> {
     /// A short name for timelines and logs.
