@@ -427,7 +427,9 @@ fn fields(root: &Value, node: &Value, indent: &str, out: &mut String, with_resul
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let mut names: Vec<&String> = props.map(|p| p.keys().collect()).unwrap_or_default();
-    names.sort_by_key(|k| required.iter().position(|r| r == k).unwrap_or(usize::MAX));
+    crate::order::sort_by_key(&mut names, |k| {
+        required.iter().position(|r| r == k).unwrap_or(usize::MAX)
+    });
     for name in names {
         let field = &node["properties"][name.as_str()];
         if name == "result" {
