@@ -1,16 +1,17 @@
-//! The event log read from JSON by code that is compiled once for every kind.
+//! The event log read from and written to JSON by code that is compiled once for every kind.
 //!
 //! An [`Event`] holds the kind's own payloads (its config, steps, outputs, requests, edits), so
 //! serde's derive would compile the whole reader of the log — nineteen variants, every field of
 //! the engine's own — once per kind: about 22 KB of wasm code each. Here the log is read into
 //! [`EventWire`], the same shape with each payload of the kind kept as its JSON text
 //! ([`RawValue`]); only the small step from that to `Event<P>` — reading those payloads — is
-//! compiled per kind. The JSON is the same in both directions; nothing about the file changes.
+//! compiled per kind. Written, an event is borrowed as [`KindOut`] with those payloads written
+//! as text first. The JSON is the same both ways; nothing about the file changes.
 //! The big payloads that are not the kind's (a call's messages, reports, raw answers) are read
 //! once, by the engine's own code.
 
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::call::{CallKind, Message, StoredCall};
@@ -456,5 +457,297 @@ impl<'de, P: Protocol> Deserialize<'de> for PauseReason<P> {
         PauseWire::deserialize(d)?
             .into_reason()
             .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Whether a borrowed list is empty, for `skip_serializing_if` on [`KindOut`]'s fields.
+fn no_items<T>(items: &&[T]) -> bool {
+    items.is_empty()
+}
+
+/// Whether a borrowed text is empty, for `skip_serializing_if`.
+fn no_text(text: &&str) -> bool {
+    text.is_empty()
+}
+
+/// One event as written: as [`Event`], without its kind.
+#[derive(Serialize)]
+struct EventOut<'a> {
+    seq: u64,
+    at: u64,
+    kind: KindOut<'a>,
+}
+
+/// A stored call as written: as [`StoredCall`], its step already JSON text.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CallOut<'a> {
+    id: &'a str,
+    member: &'a str,
+    step: Payload,
+    round: u32,
+    kind: CallKind,
+    #[serde(skip_serializing_if = "no_items")]
+    messages: &'a [Message],
+    token_estimate: u64,
+}
+
+/// [`EventKind`] as written, borrowing the event: the same variants, fields and attributes
+/// (see there), every payload of the kind already JSON text. Compiled once for every kind.
+#[derive(Serialize)]
+#[serde(remote = "Self", rename_all = "snake_case")]
+enum KindOut<'a> {
+    Created {
+        #[serde(skip_serializing_if = "no_text")]
+        kind: &'a str,
+        config: Payload,
+    },
+    Started {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        until: Option<&'a Until>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        prices: Option<&'a MemberPrices>,
+    },
+    RoundStarted {
+        round: u32,
+    },
+    StepStarted {
+        round: u32,
+        step: Payload,
+        members: &'a [String],
+    },
+    CallIssued {
+        call: CallOut<'a>,
+    },
+    AnswerReceived {
+        call_id: &'a str,
+        raw: &'a crate::text::Text,
+        usage: Option<&'a Usage>,
+        tokens: u64,
+    },
+    AnswerRefused {
+        call_id: &'a str,
+        raw: &'a str,
+        reason: &'a str,
+    },
+    AnswerInvalid {
+        call_id: &'a str,
+        report: &'a Findings,
+        repair_prompt: &'a str,
+    },
+    FellBack {
+        call_id: &'a str,
+        report: &'a Findings,
+        output: Payload,
+    },
+    ContextServed {
+        call_id: &'a str,
+        requests: Payload,
+        slices: Payload,
+        follow_up: &'a str,
+        warnings: &'a [Violation],
+    },
+    HaltRaised {
+        call_id: &'a str,
+        halt: &'a super::PersonAsk,
+        warnings: &'a [Violation],
+    },
+    Applied {
+        call_id: &'a str,
+        output: Payload,
+        warnings: &'a [Violation],
+    },
+    PersonAnswered {
+        answer: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        verdict: Option<&'a super::Verdict>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        call_id: Option<&'a str>,
+    },
+    PersonEdited {
+        edit: Payload,
+    },
+    Paused {
+        reason: Payload,
+    },
+    Resumed {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        until: Option<&'a Until>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        prices: Option<&'a MemberPrices>,
+    },
+    RoundsEnded {
+        by: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        call_id: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message: Option<&'a str>,
+        #[serde(skip_serializing_if = "no_items")]
+        warnings: &'a [Violation],
+    },
+    Finished,
+    Forked {
+        from: &'a ForkOrigin,
+    },
+}
+crate::tagged::tagged!(write ['a] KindOut<'a>, tag = "type");
+
+/// A payload of the kind as JSON text.
+fn write<T: Serialize>(value: &T) -> Result<Payload, serde_json::Error> {
+    serde_json::value::to_raw_value(value)
+}
+
+impl<'a> KindOut<'a> {
+    /// The event's kind to write, its payloads written as JSON text.
+    fn of<P: Protocol>(kind: &'a EventKind<P>) -> Result<KindOut<'a>, serde_json::Error> {
+        Ok(match kind {
+            EventKind::Created { kind, config } => KindOut::Created {
+                kind,
+                config: write(config)?,
+            },
+            EventKind::Started { until, prices } => KindOut::Started {
+                until: until.as_ref(),
+                prices: prices.as_ref(),
+            },
+            EventKind::RoundStarted { round } => KindOut::RoundStarted { round: *round },
+            EventKind::StepStarted {
+                round,
+                step,
+                members,
+            } => KindOut::StepStarted {
+                round: *round,
+                step: write(step)?,
+                members,
+            },
+            EventKind::CallIssued { call } => KindOut::CallIssued {
+                call: CallOut {
+                    id: &call.id,
+                    member: &call.member,
+                    step: write(&call.step)?,
+                    round: call.round,
+                    kind: call.kind,
+                    messages: &call.messages,
+                    token_estimate: call.token_estimate,
+                },
+            },
+            EventKind::AnswerReceived {
+                call_id,
+                raw,
+                usage,
+                tokens,
+            } => KindOut::AnswerReceived {
+                call_id,
+                raw,
+                usage: usage.as_ref(),
+                tokens: *tokens,
+            },
+            EventKind::AnswerRefused {
+                call_id,
+                raw,
+                reason,
+            } => KindOut::AnswerRefused {
+                call_id,
+                raw,
+                reason,
+            },
+            EventKind::AnswerInvalid {
+                call_id,
+                report,
+                repair_prompt,
+            } => KindOut::AnswerInvalid {
+                call_id,
+                report,
+                repair_prompt,
+            },
+            EventKind::FellBack {
+                call_id,
+                report,
+                output,
+            } => KindOut::FellBack {
+                call_id,
+                report,
+                output: write(output)?,
+            },
+            EventKind::ContextServed {
+                call_id,
+                requests,
+                slices,
+                follow_up,
+                warnings,
+            } => KindOut::ContextServed {
+                call_id,
+                requests: write(requests)?,
+                slices: write(slices)?,
+                follow_up,
+                warnings,
+            },
+            EventKind::HaltRaised {
+                call_id,
+                halt,
+                warnings,
+            } => KindOut::HaltRaised {
+                call_id,
+                halt,
+                warnings,
+            },
+            EventKind::Applied {
+                call_id,
+                output,
+                warnings,
+            } => KindOut::Applied {
+                call_id,
+                output: write(output)?,
+                warnings,
+            },
+            EventKind::PersonAnswered {
+                answer,
+                verdict,
+                call_id,
+            } => KindOut::PersonAnswered {
+                answer,
+                verdict: verdict.as_ref(),
+                call_id: call_id.as_deref(),
+            },
+            EventKind::PersonEdited { edit } => KindOut::PersonEdited { edit: write(edit)? },
+            EventKind::Paused { reason } => KindOut::Paused {
+                reason: write(reason)?,
+            },
+            EventKind::Resumed { until, prices } => KindOut::Resumed {
+                until: until.as_ref(),
+                prices: prices.as_ref(),
+            },
+            EventKind::RoundsEnded {
+                by,
+                call_id,
+                message,
+                warnings,
+            } => KindOut::RoundsEnded {
+                by,
+                call_id: call_id.as_deref(),
+                message: message.as_deref(),
+                warnings,
+            },
+            EventKind::Finished => KindOut::Finished,
+            EventKind::Forked { from } => KindOut::Forked { from },
+        })
+    }
+}
+
+impl<P: Protocol> Serialize for Event<P> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        EventOut {
+            seq: self.seq,
+            at: self.at,
+            kind: KindOut::of(&self.kind).map_err(serde::ser::Error::custom)?,
+        }
+        .serialize(s)
+    }
+}
+
+impl<P: Protocol> Serialize for EventKind<P> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        KindOut::of(self)
+            .map_err(serde::ser::Error::custom)?
+            .serialize(s)
     }
 }
