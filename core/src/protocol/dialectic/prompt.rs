@@ -399,7 +399,7 @@ fn list(out: &mut String, title: &str, items: &[String]) {
 /// ones first, in their order), its type and limits and its description; nested objects' fields
 /// under their list; then the example, a value of the type.
 pub fn expected_format(step: DialecticStep, env: &DialecticEnvelope) -> String {
-    let schema = answer::derive_schema(step);
+    let schema = answer::step_schema(step);
     let mut out = String::from("Answer with one JSON object and nothing else:\n");
     fields(
         &schema,
