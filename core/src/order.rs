@@ -130,8 +130,9 @@ mod tests {
 
             let mut ours = list.clone();
             let mut std = list.clone();
-            sort_by(&mut ours, |a, b| b.0.cmp(&a.0));
-            std.sort_by(|a, b| b.0.cmp(&a.0));
+            let odd_first = |a: &(u8, u32), b: &(u8, u32)| (b.0 % 2).cmp(&(a.0 % 2));
+            sort_by(&mut ours, odd_first);
+            std.sort_by(odd_first);
             assert_eq!(ours, std);
 
             let mut ours = list.clone();

@@ -25,9 +25,9 @@ use crate::validate::Violation;
 /// A kind's payload as its JSON text, read into the kind's type when the event is.
 type Payload = Box<RawValue>;
 
-/// One event as read: as [`Event`], without its kind.
+/// One event as read: as [`Event`], its kind's payloads still text.
 #[derive(Deserialize)]
-pub(super) struct EventWire {
+struct EventWire {
     seq: u64,
     at: u64,
     kind: KindWire,
@@ -184,7 +184,7 @@ impl<'de, P: Protocol> Deserialize<'de> for EngineEdit<P> {
 
 impl EventWire {
     /// The event, its payloads read as kind `P`'s.
-    pub(super) fn into_event<P: Protocol>(self) -> Result<Event<P>, serde_json::Error> {
+    fn into_event<P: Protocol>(self) -> Result<Event<P>, serde_json::Error> {
         Ok(Event {
             seq: self.seq,
             at: self.at,
@@ -470,7 +470,7 @@ fn no_text(text: &&str) -> bool {
     text.is_empty()
 }
 
-/// One event as written: as [`Event`], without its kind.
+/// One event as written: as [`Event`], its kind's payloads already text.
 #[derive(Serialize)]
 struct EventOut<'a> {
     seq: u64,
