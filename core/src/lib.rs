@@ -16,6 +16,7 @@ pub mod export;
 pub mod fork;
 pub mod history;
 pub mod live;
+pub mod order;
 pub mod protocol;
 pub mod provider_rules;
 pub mod provider_schema;

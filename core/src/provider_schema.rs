@@ -29,6 +29,7 @@
 //! reports as ignored fields. A provider's enforcement lowers the number of repairs; the
 //! validator still judges every answer.
 
+use crate::order::Collect as _;
 use serde_json::{json, Map, Value};
 
 use crate::engine::{IdChoice, SchemaForm};
@@ -373,7 +374,7 @@ fn known_keys(schema: &mut Value) {
             .flatten()
             .filter_map(Value::as_str)
             .map(|k| (k.to_string(), value.clone()))
-            .collect();
+            .fill();
         node.insert("properties".into(), Value::Object(props));
         node.insert("additionalProperties".into(), json!(false));
     });
@@ -495,7 +496,7 @@ fn unpair(schema: &Value, defs: &Value, value: &mut Value, changed: &mut bool, d
                                 i["value"].clone(),
                             )
                         })
-                        .collect();
+                        .fill();
                     *value = Value::Object(map);
                     *changed = true;
                     return;
@@ -1243,7 +1244,7 @@ mod tests {
             let props: Map<String, Value> = enums
                 .into_iter()
                 .map(|(n, e)| (n.to_string(), json!({"type": "string", "enum": e})))
-                .collect();
+                .fill();
             json!({"type": "object", "properties": props, "required": names, "additionalProperties": false})
         };
         let kept = |schema: &Value, p: &str| {

@@ -451,7 +451,7 @@ impl Session {
     /// Each member of the current step and what it is doing now, from the engine's state and
     /// the runner's facts ([`crate::live`]).
     pub fn members_now(&self, facts: &RunFacts) -> Vec<MemberNow> {
-        let names = self.members().into_iter().map(|m| (m.id, m.name)).collect();
+        let names = crate::order::map(self.members().into_iter().map(|m| (m.id, m.name)));
         each!(self, s => crate::live::members_now(s.state().core(), &names, facts))
     }
 
@@ -1039,7 +1039,7 @@ fn cost_of<P: Protocol>(core: &crate::engine::Core<P>) -> crate::cost::CostView 
             }
         }
     }
-    rounds.sort_by_key(|(r, _)| *r);
+    crate::order::sort_by_key(&mut rounds, |(r, _)| *r);
     CostView {
         total_text: total.text(),
         budget_text: core

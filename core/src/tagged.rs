@@ -58,7 +58,9 @@ pub trait ReadTagged: Sized {
 /// Gives an enum derived with `#[serde(remote = "Self")]` its tagged `Serialize` and
 /// `Deserialize`: `tagged!([P: Protocol] EventKind<P>, tag = "type");`, or with
 /// `content = "output"` for the adjacently tagged form. Generics bounded differently for writing
-/// and reading are given as `ser [F: Serialize] de [F: DeserializeOwned]`.
+/// and reading are given as `ser [F: Serialize] de [F: DeserializeOwned]`; `read [] T, tag = …`
+/// (`write [] T, tag = …`) gives a type that is only read (written) its `Deserialize`
+/// (`Serialize`) alone.
 macro_rules! tagged {
     ([$($g:tt)*] $ty:ty, tag = $tag:literal $(, content = $content:literal)?) => {
         $crate::tagged::tagged!(ser [$($g)*] de [$($g)*] $ty, tag = $tag $(, content = $content)?);
@@ -81,6 +83,34 @@ macro_rules! tagged {
         impl<$($sg)*> ::serde::Serialize for $ty {
             fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 $crate::tagged::serialize(self, s)
+            }
+        }
+        impl<'de, $($dg)*> ::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $crate::tagged::deserialize(d)
+            }
+        }
+    };
+    (write [$($sg:tt)*] $ty:ty, tag = $tag:literal) => {
+        impl<$($sg)*> $crate::tagged::WriteTagged for $ty {
+            const TAG: &'static str = $tag;
+            const CONTENT: Option<&'static str> = None;
+            fn write_variant<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                <$ty>::serialize(self, s)
+            }
+        }
+        impl<$($sg)*> ::serde::Serialize for $ty {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                $crate::tagged::serialize(self, s)
+            }
+        }
+    };
+    (read [$($dg:tt)*] $ty:ty, tag = $tag:literal) => {
+        impl<$($dg)*> $crate::tagged::ReadTagged for $ty {
+            const TAG: &'static str = $tag;
+            const CONTENT: Option<&'static str> = None;
+            fn read_variant<'de, D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                <$ty>::deserialize(d)
             }
         }
         impl<'de, $($dg)*> ::serde::Deserialize<'de> for $ty {

@@ -29,6 +29,10 @@ fn committed_schemas_are_current() {
             std::fs::write(&path, &text).unwrap();
         }
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        // What the app reads at run time is the committed file (as built, so not while updating).
+        if !update {
+            assert_eq!(answer::step_schema(step), derived, "{}", path.display());
+        }
         assert_eq!(
             committed,
             text,

@@ -6,6 +6,7 @@
 //! the writer's changes through a `BroadcastChannel`. Browsers without Web Locks (or pages outside
 //! a secure context) are treated as the only tab.
 
+use roundtable_core::order::Collect as _;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -89,7 +90,7 @@ pub async fn held() -> Option<std::collections::BTreeSet<String>> {
         held.iter()
             .filter_map(|l| js_sys::Reflect::get(&l, &"name".into()).ok()?.as_string())
             .filter_map(|n| n.strip_prefix("roundtable-session-").map(str::to_string))
-            .collect(),
+            .to_set(),
     )
 }
 

@@ -16,6 +16,7 @@
 //! another tab) takes the change back ([`Session::rewound`]), so both the screen and the store
 //! stay at the last committed event. No command copies the session.
 
+use roundtable_core::order::Collect as _;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -636,7 +637,7 @@ impl Runner {
                 );
                 price.map(|p| (m.id.clone(), p))
             })
-            .collect()
+            .to_map()
     }
 
     /// What the provider said of a call, and nothing it did not (the engine estimates the tokens

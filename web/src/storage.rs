@@ -226,7 +226,7 @@ pub async fn list_sessions() -> Result<Vec<SessionRecord>, StorageError> {
     for v in values {
         out.push(parse::<SessionRecord>(&json_of(&v)?)?);
     }
-    out.sort_by(|a, b| b.updated_at.total_cmp(&a.updated_at));
+    roundtable_core::order::sort_by(&mut out, |a, b| b.updated_at.total_cmp(&a.updated_at));
     Ok(out)
 }
 

@@ -318,23 +318,18 @@ impl<P: Protocol> Core<P> {
                 });
             }
             EventKind::CallIssued { call } => {
-                let expected = format!("call-{}", self.calls.len() + 1);
-                if call.id != expected {
-                    return Err(FoldError::Call(call.id.clone()));
-                }
-                let slot = self.slot_mut(&call.member)?;
-                if slot.done || slot.call_id.is_some() {
-                    return Err(FoldError::Slot(call.member.clone()));
-                }
-                slot.call_id = Some(call.id.clone());
+                let messages = issue(
+                    &mut self.slots,
+                    self.calls.len(),
+                    &call.id,
+                    &call.member,
+                    call.kind,
+                    &call.messages,
+                )?;
                 let mut call = (**call).clone();
-                if call.messages.is_empty() {
-                    // A continuing call: what was sent is the conversation so far.
-                    call.messages = slot.messages.clone();
-                } else {
-                    slot.messages = call.messages.clone();
+                if let Some(messages) = messages {
+                    call.messages = messages;
                 }
-                slot.next_kind = call.kind;
                 self.calls.push(CallRecord {
                     call,
                     issued_at: at,
@@ -352,16 +347,7 @@ impl<P: Protocol> Core<P> {
                 usage,
                 tokens,
             } => {
-                let slot = self
-                    .slots
-                    .iter_mut()
-                    .find(|s| s.call_id.as_deref() == Some(call_id))
-                    .ok_or_else(|| FoldError::Call(call_id.clone()))?;
-                slot.call_id = None;
-                // The conversation goes on only for a repair or a follow-up: it quotes the
-                // answer as far as its problems need (the event and the call keep it whole).
-                slot.messages
-                    .push(Message::new(ChatRole::Assistant, quoted_answer(raw)));
+                answered(&mut self.slots, call_id, raw)?;
                 let rec = self.call_mut(call_id)?;
                 rec.raw_answer = Some(raw.clone());
                 rec.answered_at = Some(at);
@@ -380,13 +366,7 @@ impl<P: Protocol> Core<P> {
             } => {
                 let max = self.settings.max_repairs;
                 let member = self.answered_member(call_id)?.to_string();
-                let slot = self.slot_mut(&member)?;
-                slot.repairs += 1;
-                slot.exhausted = slot.repairs > max;
-                slot.pending_report = Some(report.clone());
-                slot.messages
-                    .push(Message::new(ChatRole::User, repair_prompt.as_str()));
-                slot.next_kind = CallKind::Repair;
+                self.slot_mut(&member)?.refused(max, report, repair_prompt);
                 self.call_mut(call_id)?.result = Some(CallResult::Invalid {
                     report: report.clone(),
                 });
@@ -410,12 +390,7 @@ impl<P: Protocol> Core<P> {
                 ..
             } => {
                 let member = self.answered_member(call_id)?.to_string();
-                let slot = self.slot_mut(&member)?;
-                slot.context_requests += 1;
-                slot.messages
-                    .push(Message::new(ChatRole::User, follow_up.as_str()));
-                slot.next_kind = CallKind::AfterContext;
-                slot.pending_report = None;
+                self.slot_mut(&member)?.served(follow_up);
                 self.call_mut(call_id)?.result = Some(CallResult::ContextServed {
                     slices: slices.clone(),
                 });
@@ -560,10 +535,7 @@ impl<P: Protocol> Core<P> {
     }
 
     fn slot_mut(&mut self, member: &str) -> Result<&mut Slot, FoldError> {
-        self.slots
-            .iter_mut()
-            .find(|s| s.member == member)
-            .ok_or_else(|| FoldError::Slot(member.to_string()))
+        slot_of(&mut self.slots, member)
     }
 
     fn call_mut(&mut self, call_id: &str) -> Result<&mut CallRecord<P>, FoldError> {
@@ -571,6 +543,78 @@ impl<P: Protocol> Core<P> {
             .and_then(|i| self.calls.get_mut(i))
             .filter(|c| c.call.id == call_id)
             .ok_or_else(|| FoldError::Call(call_id.to_string()))
+    }
+}
+
+// The parts of the fold that touch only the slots are not generic, so every kind shares one
+// copy of them (the fold is compiled once per kind).
+
+/// The slot of `member`.
+fn slot_of<'a>(slots: &'a mut [Slot], member: &str) -> Result<&'a mut Slot, FoldError> {
+    slots
+        .iter_mut()
+        .find(|s| s.member == member)
+        .ok_or_else(|| FoldError::Slot(member.to_string()))
+}
+
+/// A call issued to `member` as the `calls`+1-th call: its slot holds it out. Returns the
+/// conversation a continuing call (sent with no messages) sent: the slot's so far.
+fn issue(
+    slots: &mut [Slot],
+    calls: usize,
+    id: &str,
+    member: &str,
+    kind: CallKind,
+    messages: &[Message],
+) -> Result<Option<Vec<Message>>, FoldError> {
+    if id != format!("call-{}", calls + 1) {
+        return Err(FoldError::Call(id.to_string()));
+    }
+    let slot = slot_of(slots, member)?;
+    if slot.done || slot.call_id.is_some() {
+        return Err(FoldError::Slot(member.to_string()));
+    }
+    slot.call_id = Some(id.to_string());
+    slot.next_kind = kind;
+    if messages.is_empty() {
+        Ok(Some(slot.messages.clone()))
+    } else {
+        slot.messages = messages.to_vec();
+        Ok(None)
+    }
+}
+
+/// The answer to `call_id` came: its slot has no call out, and its conversation quotes the
+/// answer as far as a repair or a follow-up needs (the event and the call keep it whole).
+fn answered(slots: &mut [Slot], call_id: &str, raw: &str) -> Result<(), FoldError> {
+    let slot = slots
+        .iter_mut()
+        .find(|s| s.call_id.as_deref() == Some(call_id))
+        .ok_or_else(|| FoldError::Call(call_id.to_string()))?;
+    slot.call_id = None;
+    slot.messages
+        .push(Message::new(ChatRole::Assistant, quoted_answer(raw)));
+    Ok(())
+}
+
+impl Slot {
+    /// The member's answer was refused: a repair prompt follows (or, past `max_repairs`, the
+    /// member is stuck).
+    fn refused(&mut self, max_repairs: u32, report: &Findings, repair_prompt: &str) {
+        self.repairs += 1;
+        self.exhausted = self.repairs > max_repairs;
+        self.pending_report = Some(report.clone());
+        self.messages
+            .push(Message::new(ChatRole::User, repair_prompt));
+        self.next_kind = CallKind::Repair;
+    }
+
+    /// Context was served: the follow-up continues the conversation.
+    fn served(&mut self, follow_up: &str) {
+        self.context_requests += 1;
+        self.messages.push(Message::new(ChatRole::User, follow_up));
+        self.next_kind = CallKind::AfterContext;
+        self.pending_report = None;
     }
 }
 

@@ -18,8 +18,7 @@ use crate::cost::MemberPrices;
 use crate::validate::Violation;
 
 /// One entry of the log: its position, when it happened (ms, passed in), and what happened.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Event<P: Protocol> {
     /// 0, 1, 2, … without gaps; replay refuses a log with a gap.
     pub seq: u64,
@@ -60,8 +59,9 @@ pub struct ForkOrigin {
     pub seq: u64,
 }
 
-/// A person's edit: the engine's own (limits), or one of the protocol's.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A person's edit: the engine's own (limits), or one of the protocol's. Read through
+/// [`super::wire`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(remote = "Self", rename_all = "snake_case", bound = "")]
 pub enum EngineEdit<P: Protocol> {
     /// New limits (round limit, token and money budgets, repairs allowed).
@@ -73,17 +73,16 @@ pub enum EngineEdit<P: Protocol> {
     #[serde(rename = "(untagged)")]
     Protocol(P::Edit),
 }
-crate::tagged::tagged!([P: Protocol] EngineEdit<P>, tag = "edit");
+crate::tagged::tagged!(write [P: Protocol] EngineEdit<P>, tag = "edit");
 
-/// Everything that can happen to a session.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(remote = "Self", rename_all = "snake_case", bound = "")]
+/// Everything that can happen to a session. Read and written through [`super::wire`], compiled
+/// once for every kind (its `KindOut` and `KindWire` say which fields may be left out).
+#[derive(Debug, Clone, PartialEq)]
 pub enum EventKind<P: Protocol> {
     /// The first event: the kind of session and its configuration.
     Created {
         /// The kind's name ([`Protocol::KIND`]); logs written before there were kinds leave it
         /// out (empty).
-        #[serde(default, skip_serializing_if = "String::is_empty")]
         kind: String,
         /// The configuration the session starts from.
         config: P::Config,
@@ -92,12 +91,10 @@ pub enum EventKind<P: Protocol> {
     /// itself (none: run to the end).
     Started {
         /// The run's boundary (One step / One round); left out when it runs to the end.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         until: Option<Until>,
         /// The price of each member's model as the runner knew it, which bounds each call's
         /// cost before it is made (see [`crate::cost::MemberPrices`]); left out when none was
         /// given (the prices in force stay).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         prices: Option<MemberPrices>,
     },
     /// A round begins.
@@ -195,10 +192,8 @@ pub enum EventKind<P: Protocol> {
         /// Free text or one of the options; with a verdict, its note.
         answer: String,
         /// For an approval: the person's decision.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         verdict: Option<super::Verdict>,
         /// The call whose ask this answers; left out for the oldest open one (older files).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         call_id: Option<String>,
     },
     /// The person changed something.
@@ -214,11 +209,9 @@ pub enum EventKind<P: Protocol> {
     /// The session runs again, up to `until` (none: to the end).
     Resumed {
         /// The run's boundary (One step / One round); left out when it runs to the end.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         until: Option<Until>,
         /// The prices of the members' models from now on, as on [`EventKind::Started`]; left
         /// out when the prices in force stay.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         prices: Option<MemberPrices>,
     },
     /// The work ends: the person wrapped up (outstanding calls are superseded), or the kind
@@ -228,13 +221,10 @@ pub enum EventKind<P: Protocol> {
         /// A member id or `user-1`.
         by: String,
         /// The answer that ended the rounds, when a member's did.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         call_id: Option<String>,
         /// The member's words, when a member's answer ended the rounds.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         message: Option<String>,
         /// Warnings from validating that answer.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         warnings: Vec<Violation>,
     },
     /// The session is over.
@@ -246,7 +236,6 @@ pub enum EventKind<P: Protocol> {
         from: ForkOrigin,
     },
 }
-crate::tagged::tagged!([P: Protocol] EventKind<P>, tag = "type");
 
 impl<P: Protocol> EventKind<P> {
     /// A short name for timelines and logs.

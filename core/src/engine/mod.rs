@@ -24,6 +24,7 @@ pub mod fork;
 pub mod inbox;
 mod run;
 pub mod status;
+mod wire;
 
 use std::fmt::Debug;
 

@@ -347,19 +347,7 @@ impl<P: Protocol> Engine<P> {
                     .map_or(0, |x| x.context_requests);
                 let max = self.state.core().settings.max_context_requests;
                 if made >= max {
-                    let findings = Findings {
-                        step: P::step_name(call.step).to_string(),
-                        errors: vec![Violation {
-                            path: "/responseType".into(),
-                            message: format!(
-                                "you already asked for context {made} time(s) at this step; no more requests are allowed"
-                            ),
-                            expected: "\"final_output\"".into(),
-                            received: "\"request_context\"".into(),
-                            hint: "answer with responseType \"final_output\" using what you have".into(),
-                        }],
-                        warnings,
-                    };
+                    let findings = no_more_context(P::step_name(call.step), made, warnings);
                     self.invalid(&call, findings, now)?
                 } else {
                     let (slices, follow_up) = self.state.serve(&call.member, &ask, max - made - 1);
@@ -637,6 +625,9 @@ impl<P: Protocol> Engine<P> {
     /// (all-or-nothing), with no copy taken: the engine checks its own part first
     /// ([`super::Core::check_outcome`]), and every protocol's fold checks an output whole before it
     /// changes anything (the contract of [`Protocol::fold`]).
+    // Kept out of line: called from a dozen places per kind, each copy would hold the fold's
+    // call and the log's growth again.
+    #[inline(never)]
     pub(super) fn record(&mut self, kind: EventKind<P>, now: u64) -> Result<(), EngineError> {
         let event = Event {
             seq: self.events.len() as u64,
@@ -842,5 +833,23 @@ impl<P: Protocol> Engine<P> {
             action,
             status: self.state.core().status.word(),
         }
+    }
+}
+
+/// The findings for a member that asked for context once more than it may at this step. Not
+/// generic: one copy for every kind.
+fn no_more_context(step: &str, made: u32, warnings: Vec<Violation>) -> Findings {
+    Findings {
+        step: step.to_string(),
+        errors: vec![Violation {
+            path: "/responseType".into(),
+            message: format!(
+                "you already asked for context {made} time(s) at this step; no more requests are allowed"
+            ),
+            expected: "\"final_output\"".into(),
+            received: "\"request_context\"".into(),
+            hint: "answer with responseType \"final_output\" using what you have".into(),
+        }],
+        warnings,
     }
 }

@@ -68,8 +68,8 @@ impl<S: std::fmt::Display> From<crate::validate::Report<S>> for Findings {
     }
 }
 
-/// Why the session is paused.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Why the session is paused. Read through [`super::wire`], compiled once for every kind.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(remote = "Self", rename_all = "snake_case", bound = "")]
 pub enum PauseReason<P: Protocol> {
     /// The person paused it.
@@ -136,7 +136,7 @@ pub enum PauseReason<P: Protocol> {
     #[serde(rename = "(untagged)")]
     Blocked(P::Block),
 }
-crate::tagged::tagged!([P: Protocol] PauseReason<P>, tag = "reason");
+crate::tagged::tagged!(write [P: Protocol] PauseReason<P>, tag = "reason");
 
 /// A call the engine did not make because of the money budget: whose it was, at which step, and
 /// the most it could have cost (its estimated prompt and the longest answer it may be given, at

@@ -81,7 +81,7 @@ pub fn parse(id: ProviderId, body: &Value) -> Result<Vec<String>, ProviderError>
             .map(String::from)
             .collect(),
     };
-    names.sort();
+    roundtable_core::order::sort(&mut names);
     names.dedup();
     Ok(names)
 }

@@ -180,6 +180,20 @@ pub fn derive_schema(step: super::DialecticStep) -> Value {
     root.to_value()
 }
 
+/// The plain JSON Schema of a step's answer, read from its committed file
+/// (`core/schemas/<step>.plain.json`, what [`derive_schema`] writes; `tests/dialectic.rs` keeps
+/// them equal): the app compiles no schema generator (`schemars` was 35 KB of its code).
+pub fn step_schema(step: super::DialecticStep) -> Value {
+    use super::DialecticStep as S;
+    let text = match step {
+        S::Thesis => include_str!("../../../schemas/dialectic_thesis.plain.json"),
+        S::Antithesis => include_str!("../../../schemas/dialectic_antithesis.plain.json"),
+        S::Synthesis => include_str!("../../../schemas/dialectic_synthesis.plain.json"),
+        S::SingleShot => include_str!("../../../schemas/dialectic_single_shot.plain.json"),
+    };
+    serde_json::from_str(text).expect("committed schemas are JSON")
+}
+
 /// Checks a raw thesis against the shape generated from [`Thesis`]' schema.
 pub fn check_thesis(
     raw: &str,

@@ -98,7 +98,7 @@ fn terms(env: &DialecticEnvelope) -> Vec<String> {
     // Phrases of several words first, the later in the query first: what a question asks about
     // tends to close it ("… move to a four-day work week?").
     let order: Vec<String> = terms.clone();
-    terms.sort_by_key(|t| {
+    crate::order::sort_by_key(&mut terms, |t| {
         let place = order.iter().position(|o| o == t).unwrap_or(0);
         std::cmp::Reverse((t.contains(' '), place))
     });

@@ -31,7 +31,7 @@ impl DialecticState {
             self.config
                 .response_schema
                 .clone()
-                .unwrap_or_else(|| answer::derive_schema(step))
+                .unwrap_or_else(|| answer::step_schema(step))
         })
     }
 

@@ -178,7 +178,7 @@ impl DialecticState {
     /// schema, with the person's `response_schema` as the required `result` of the synthesis (and
     /// single shot) when there is one.
     pub fn call_schema(&self, step: DialecticStep) -> serde_json::Value {
-        let mut schema = answer::derive_schema(step);
+        let mut schema = answer::step_schema(step);
         let Some(props) = schema["properties"].as_object_mut() else {
             return schema;
         };

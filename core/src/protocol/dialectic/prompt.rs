@@ -399,7 +399,7 @@ fn list(out: &mut String, title: &str, items: &[String]) {
 /// ones first, in their order), its type and limits and its description; nested objects' fields
 /// under their list; then the example, a value of the type.
 pub fn expected_format(step: DialecticStep, env: &DialecticEnvelope) -> String {
-    let schema = answer::derive_schema(step);
+    let schema = answer::step_schema(step);
     let mut out = String::from("Answer with one JSON object and nothing else:\n");
     fields(
         &schema,
@@ -427,7 +427,9 @@ fn fields(root: &Value, node: &Value, indent: &str, out: &mut String, with_resul
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let mut names: Vec<&String> = props.map(|p| p.keys().collect()).unwrap_or_default();
-    names.sort_by_key(|k| required.iter().position(|r| r == k).unwrap_or(usize::MAX));
+    crate::order::sort_by_key(&mut names, |k| {
+        required.iter().position(|r| r == k).unwrap_or(usize::MAX)
+    });
     for name in names {
         let field = &node["properties"][name.as_str()];
         if name == "result" {

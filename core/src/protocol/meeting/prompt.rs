@@ -4,6 +4,7 @@
 //! The answer examples in the prompts are values of the answer types, serialised, so they are
 //! valid by construction and name this meeting's real attendees.
 
+use crate::order::Collect as _;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -378,7 +379,7 @@ fn transcript_text(env: &MeetingEnvelope) -> String {
     // Everything whole while it fits. Past the budget, phases are put in short in this order:
     // those far behind that hold no option, oldest first; then the phase before this one and
     // (where the options matter) the options' own phases, in that order; never the current one.
-    let mut whole: BTreeSet<Phase> = phase_of.iter().copied().collect();
+    let mut whole: BTreeSet<Phase> = phase_of.iter().copied().to_set();
     whole.insert(env.phase);
     let previous = Phase::ALL
         .iter()

@@ -4,6 +4,7 @@
 //! against the session). What an example cannot show — the other values of an enum, the limits —
 //! the prompt says once in words beside it.
 
+use crate::order::Collect as _;
 use std::collections::BTreeMap;
 
 use crate::protocol::team::prompt::Envelope;
@@ -92,7 +93,7 @@ pub fn final_output<'a>(env: &'a Envelope) -> String {
                         "Who they are on this team and how they work, in a sentence or two.".into(),
                     )
                 })
-                .collect();
+                .to_map();
             let domains: BTreeMap<String, OperativeDomain> = env
                 .members
                 .iter()
@@ -106,7 +107,7 @@ pub fn final_output<'a>(env: &'a Envelope) -> String {
                         },
                     )
                 })
-                .collect();
+                .to_map();
             let output = BootstrapOutput {
                 thinking: BootstrapThinking {
                     interpretation: "How you read the request.".into(),
@@ -314,7 +315,7 @@ fn still_to_do(env: &Envelope) -> Vec<&crate::protocol::team::tree::ProductView>
         .filter(|p| p.id != ROOT_ID && p.status != "accepted" && p.status != "removed")
         .filter(|p| Some(p.id.as_str()) != accepted_now)
         .collect();
-    to_do.sort_by_key(|p| p.status != "pending");
+    crate::order::sort_by_key(&mut to_do, |p| p.status != "pending");
     to_do
 }
 

@@ -28,6 +28,7 @@ pub mod tree;
 pub mod view;
 pub mod wire;
 
+use crate::order::Collect as _;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -274,7 +275,7 @@ impl TeamState {
     /// The ids an answer may name: the tree's plus every member and `user-1`.
     pub fn known(&self) -> Known {
         let mut known = self.tree.known();
-        known.members = self.members.iter().map(|m| m.id.clone()).collect();
+        known.members = self.members.iter().map(|m| m.id.clone()).to_set();
         known.members.insert("user-1".into());
         known
     }
@@ -287,7 +288,7 @@ impl TeamState {
                 .iter()
                 .filter(|m| m.team_role == role)
                 .map(|m| m.id.as_str())
-                .collect()
+                .to_set()
         };
         let operatives = of(TeamRole::Operative);
         if operatives.is_empty() {
@@ -389,12 +390,12 @@ impl TeamState {
                     .iter()
                     .filter(|w| w.round + 1 == round && w.step == Step::Write)
                     .map(|w| w.member.as_str())
-                    .collect(),
+                    .to_set(),
             ),
             Step::Write => in_team_order(
                 self.assignments_of_round(round)
                     .map(|a| a.assignee.as_str())
-                    .collect(),
+                    .to_set(),
             ),
             Step::PeerReview => self
                 .members
@@ -1428,7 +1429,7 @@ pub fn id_choices(s: &TeamState, member: &str, step: Step) -> Vec<IdChoice> {
     let workers = s.workers();
     let reviewed = |choices: &mut Vec<IdChoice>, list: &str| {
         let targets = s.to_review(member, step);
-        let products: BTreeSet<&str> = targets.iter().map(|w| w.product_id.as_str()).collect();
+        let products: BTreeSet<&str> = targets.iter().map(|w| w.product_id.as_str()).to_set();
         choices.push(IdChoice::new(&format!("{list}/*/productId"), products));
         choices.push(IdChoice::new(
             &format!("{list}/*/versionId"),
@@ -1448,7 +1449,7 @@ pub fn id_choices(s: &TeamState, member: &str, step: Step) -> Vec<IdChoice> {
                 .iter()
                 .filter(|w| w.member == member && w.round + 1 == s.core.round)
                 .map(|w| w.product_id.as_str())
-                .collect();
+                .to_set();
             choices.push(IdChoice::new("reflections/*/refersToProduct", wrote));
             choices.push(IdChoice::new(
                 "reflections/*/feedbackResponses/*/collabId",
@@ -1471,7 +1472,7 @@ pub fn id_choices(s: &TeamState, member: &str, step: Step) -> Vec<IdChoice> {
                 .assignments_of_round(s.core.round)
                 .filter(|a| a.assignee == member)
                 .map(|a| a.product_id.as_str())
-                .collect();
+                .to_set();
             choices.push(IdChoice::new("versions/*/productId", mine));
         }
         Step::PeerReview => reviewed(&mut choices, "reviews"),
@@ -1507,7 +1508,7 @@ fn final_fields(step: Step) -> Vec<&'static str> {
         .map(|f| f.name)
         .filter(|name| *name != "responseType")
         .collect();
-    fields.sort_unstable();
+    crate::order::sort(&mut fields);
     fields
 }
 
@@ -1660,7 +1661,7 @@ pub fn check_output(
         ));
         return errors;
     }
-    let team: BTreeSet<&str> = s.members.iter().map(|m| m.id.as_str()).collect();
+    let team: BTreeSet<&str> = s.members.iter().map(|m| m.id.as_str()).to_set();
     let operatives = s.workers();
     let workers = Workers {
         team: &team,
@@ -1704,7 +1705,7 @@ pub fn check_output(
                 .iter()
                 .filter(|w| w.member == member && w.round + 1 == s.core.round)
                 .map(|w| w.product_id.as_str())
-                .collect();
+                .to_set();
             for (i, refl) in r.reflections.iter().enumerate() {
                 if !wrote.contains(refl.refers_to_product.as_str()) {
                     errors.push(violation(
@@ -1726,7 +1727,7 @@ pub fn check_output(
                     TreeOperation::Add { new_id, .. } => Some(new_id.as_str()),
                     _ => None,
                 })
-                .collect();
+                .to_set();
             if let Some(o) = &p.bootstrap_overrides {
                 if let Some(m) = &o.mission {
                     not_blank("/bootstrapOverrides/mission", "mission", m, &mut errors);
@@ -1862,7 +1863,7 @@ pub fn check_output(
                 .assignments_of_round(s.core.round)
                 .filter(|a| a.assignee == member)
                 .map(|a| a.product_id.as_str())
-                .collect();
+                .to_set();
             // What the call listed is what it must write; any other assignment may be written.
             let listed: Vec<&str> = write_assignments(s, member)
                 .into_iter()
@@ -1913,7 +1914,7 @@ pub fn check_output(
                 .to_review(member, Step::PeerReview)
                 .into_iter()
                 .map(|w| (w.product_id.as_str(), w.version_id.as_str()))
-                .collect();
+                .to_set();
             for (i, r) in p.reviews.iter().enumerate() {
                 if !targets.contains(&(r.product_id.as_str(), r.version_id.as_str())) {
                     errors.push(violation(
@@ -1935,7 +1936,7 @@ pub fn check_output(
                 .to_review(member, Step::Inspection)
                 .into_iter()
                 .map(|w| (w.product_id.as_str(), w.version_id.as_str()))
-                .collect();
+                .to_set();
             for (i, r) in ins.inspections.iter().enumerate() {
                 if !targets.contains(&(r.product_id.as_str(), r.version_id.as_str())) {
                     errors.push(violation(

@@ -16,6 +16,7 @@
 //! section shows, groups one member's lines of one kind, and counts (never silently drops) what it
 //! does not list; every capped list says how much it leaves out.
 
+use crate::order::Collect as _;
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::team::wire::{
@@ -690,7 +691,7 @@ fn most_recent<'a>(products: impl Iterator<Item = &'a Product>, max: usize) -> V
             (recency, p.id.as_str())
         })
         .collect();
-    ranked.sort_by_key(|r| std::cmp::Reverse(r.0));
+    crate::order::sort_by_key(&mut ranked, |r| std::cmp::Reverse(r.0));
     ranked.into_iter().take(max).map(|(_, id)| id).collect()
 }
 
@@ -836,11 +837,11 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
                 .map(|w| w.version.product_id.as_str()),
         )
         .chain(my_assignments.iter().map(|a| a.product_id.as_str()))
-        .collect();
+        .to_set();
     let recent_round = round.saturating_sub(1);
     // The products a reviewer or the inspector looks at: what was already said about them is
     // what they must not repeat.
-    let looked_at: BTreeSet<&str> = to_review.iter().map(|v| v.product_id.as_str()).collect();
+    let looked_at: BTreeSet<&str> = to_review.iter().map(|v| v.product_id.as_str()).to_set();
     let (assessments, assessments_left) = keep_first(
         s.assessments
             .iter()
@@ -881,7 +882,7 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
     let answered: BTreeSet<&str> = answers_to_your_collabs
         .iter()
         .map(|a| a.collab_id.as_str())
-        .collect();
+        .to_set();
     let (collabs_received, collabs_more) = last_of(
         s.tree
             .collabs()
@@ -959,12 +960,12 @@ pub fn build_envelope(s: &TeamState, member_id: &str, step: Step) -> Envelope {
 
     // Each fact once: the History of a product leaves out the collabs listed in full below and,
     // for a product this member wrote last round, the directive shown in full with it.
-    let listed: BTreeSet<&str> = collabs_received.iter().map(|c| c.id.as_str()).collect();
+    let listed: BTreeSet<&str> = collabs_received.iter().map(|c| c.id.as_str()).to_set();
     let directive_shown: BTreeSet<&str> = wrote_last_round
         .iter()
         .filter(|w| w.detail.as_ref().is_some_and(|d| d.directive.is_some()))
         .map(|w| w.version.version_id.as_str())
-        .collect();
+        .to_set();
     for p in &mut products {
         for v in &mut p.changelog {
             v.collabs
@@ -1234,9 +1235,9 @@ fn focus<'a>(
                         .filter(|(r, v)| *r == s.core.round && !v.blockers.is_empty())
                         .map(|(_, v)| v.product_id.as_str()),
                 )
-                .collect();
+                .to_set();
             let has_children: BTreeSet<&str> =
-                products().filter_map(|p| p.parent.as_deref()).collect();
+                products().filter_map(|p| p.parent.as_deref()).to_set();
             out.extend(
                 products()
                     .filter(|p| blocked.contains(p.id.as_str()))
@@ -2620,7 +2621,7 @@ fn awaiting_text(env: &Envelope) -> String {
     if env.awaiting_acceptance.is_empty() {
         return out;
     }
-    let listed: BTreeSet<&str> = env.products.iter().map(|p| p.id.as_str()).collect();
+    let listed: BTreeSet<&str> = env.products.iter().map(|p| p.id.as_str()).to_set();
     out.push_str("Versions awaiting acceptance:\n");
     let mut folded = Vec::new();
     for v in &env.awaiting_acceptance {

@@ -11,6 +11,7 @@
 //! one-line brief, choosing the tier per product so a prompt shows each member only what it needs;
 //! a product's [`Folded`] counts what a prompt leaves out below it.
 
+use crate::order::Collect as _;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
@@ -688,10 +689,10 @@ impl ProductTree {
                 .iter()
                 .filter(|p| p.status != ProductStatus::Removed)
                 .map(|p| p.id.clone())
-                .collect(),
-            versions: self.versions.iter().map(|v| v.id.clone()).collect(),
+                .to_set(),
+            versions: self.versions.iter().map(|v| v.id.clone()).to_set(),
             members: BTreeSet::new(),
-            collabs: self.collabs.iter().map(|c| c.id.clone()).collect(),
+            collabs: self.collabs.iter().map(|c| c.id.clone()).to_set(),
         }
     }
 

@@ -260,7 +260,7 @@ fn after_weak_marker<'a>(first: &'a str, lower: &str) -> Option<&'a str> {
         .iter()
         .flat_map(|m| lower.match_indices(m).map(|(i, _)| i + m.len()))
         .collect();
-    hits.sort_unstable();
+    crate::order::sort(&mut hits);
     for at in hits {
         let rest = drop_leading_verb(first[at..].trim());
         if !rest.is_empty() && !names_audience(rest) {
