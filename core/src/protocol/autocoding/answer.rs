@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::prompt::CodeFile;
 use super::requirements::Requirement;
+use crate::order::Collect;
 use crate::text::cut_at_word;
 use crate::validate::{self, Options, Violation};
 
@@ -234,7 +235,7 @@ impl PlayerAnswer {
                 ));
             }
         }
-        let exists: BTreeSet<&str> = existing.iter().map(|f| f.path.as_str()).collect();
+        let exists = existing.iter().map(|f| f.path.as_str()).to_set();
         for (i, path) in self.delete.iter().enumerate() {
             if seen.contains(path.as_str()) {
                 out.push(violation(
@@ -280,10 +281,10 @@ impl PlayerAnswer {
     /// The files after this turn: `existing` with the written files replaced or added and the
     /// deleted ones removed, in path order.
     pub fn apply(&self, existing: &[CodeFile]) -> Vec<CodeFile> {
-        let mut files: std::collections::BTreeMap<&str, &str> = existing
+        let mut files = existing
             .iter()
             .map(|f| (f.path.as_str(), f.content.as_str()))
-            .collect();
+            .to_map();
         for path in &self.delete {
             files.remove(path.as_str());
         }

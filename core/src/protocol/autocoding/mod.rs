@@ -13,6 +13,7 @@ pub mod answer;
 pub mod demo;
 pub mod prompt;
 pub mod requirements;
+#[rustfmt::skip]
 mod shape;
 pub mod state;
 pub mod tools;

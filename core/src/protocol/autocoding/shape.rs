@@ -6,109 +6,34 @@ use crate::validate::shape::{Field, Obj, Ty};
 
 pub(super) static AUTOCODING_CHECK_ITEM: Obj = Obj {
     fields: &[
-        Field {
-            name: "requirement",
-            ty: Ty::NonBlank { min: 2, max: 8 },
-            required: true,
-            nullable: false,
-        },
-        Field {
-            name: "met",
-            ty: Ty::Bool,
-            required: true,
-            nullable: false,
-        },
-        Field {
-            name: "evidence",
-            ty: Ty::NonBlank { min: 3, max: 1000 },
-            required: true,
-            nullable: false,
-        },
+        Field { name: "requirement", ty: Ty::NonBlank { min: 2, max: 8 }, required: true, nullable: false },
+        Field { name: "met", ty: Ty::Bool, required: true, nullable: false },
+        Field { name: "evidence", ty: Ty::NonBlank { min: 3, max: 1000 }, required: true, nullable: false },
     ],
 };
 
 pub(super) static AUTOCODING_FILE_WRITE: Obj = Obj {
     fields: &[
-        Field {
-            name: "path",
-            ty: Ty::NonBlank { min: 1, max: 120 },
-            required: true,
-            nullable: false,
-        },
-        Field {
-            name: "content",
-            ty: Ty::Text { max: 60000 },
-            required: true,
-            nullable: false,
-        },
+        Field { name: "path", ty: Ty::NonBlank { min: 1, max: 120 }, required: true, nullable: false },
+        Field { name: "content", ty: Ty::Text { max: 60000 }, required: true, nullable: false },
     ],
 };
 
 /// The `autocoding_player` answer.
 pub(super) static AUTOCODING_PLAYER: Obj = Obj {
     fields: &[
-        Field {
-            name: "files",
-            ty: Ty::Array {
-                item: &Ty::Object(&AUTOCODING_FILE_WRITE),
-                min: 0,
-                max: 24,
-            },
-            required: true,
-            nullable: false,
-        },
-        Field {
-            name: "delete",
-            ty: Ty::Array {
-                item: &Ty::NonBlank { min: 1, max: 120 },
-                min: 0,
-                max: 24,
-            },
-            required: false,
-            nullable: false,
-        },
+        Field { name: "files", ty: Ty::Array { item: &Ty::Object(&AUTOCODING_FILE_WRITE), min: 0, max: 24 }, required: true, nullable: false },
+        Field { name: "delete", ty: Ty::Array { item: &Ty::NonBlank { min: 1, max: 120 }, min: 0, max: 24 }, required: false, nullable: false },
     ],
 };
 
 /// The `autocoding_coach` answer.
 pub(super) static AUTOCODING_COACH: Obj = Obj {
     fields: &[
-        Field {
-            name: "checklist",
-            ty: Ty::Array {
-                item: &Ty::Object(&AUTOCODING_CHECK_ITEM),
-                min: 1,
-                max: usize::MAX,
-            },
-            required: true,
-            nullable: false,
-        },
-        Field {
-            name: "actions",
-            ty: Ty::Array {
-                item: &Ty::NonBlank { min: 3, max: 1000 },
-                min: 0,
-                max: 20,
-            },
-            required: true,
-            nullable: false,
-        },
-        Field {
-            name: "score",
-            ty: Ty::Number {
-                min: Some(0.0),
-                max: Some(1.0),
-                integer: false,
-            },
-            required: true,
-            nullable: false,
-        },
-        Field {
-            name: "approved",
-            ty: Ty::Bool,
-            required: true,
-            nullable: false,
-        },
+        Field { name: "checklist", ty: Ty::Array { item: &Ty::Object(&AUTOCODING_CHECK_ITEM), min: 1, max: usize::MAX }, required: true, nullable: false },
+        Field { name: "actions", ty: Ty::Array { item: &Ty::NonBlank { min: 3, max: 1000 }, min: 0, max: 20 }, required: true, nullable: false },
+        Field { name: "score", ty: Ty::Number { min: Some(0.0), max: Some(1.0), integer: false }, required: true, nullable: false },
+        Field { name: "approved", ty: Ty::Bool, required: true, nullable: false },
     ],
 };
 

@@ -201,7 +201,7 @@ pub fn files_diff(before: &[CodeFile], after: &[CodeFile]) -> Vec<FileDiff> {
         .chain(after)
         .map(|f| f.path.as_str())
         .collect();
-    paths.sort_unstable();
+    crate::order::sort(&mut paths);
     paths.dedup();
     paths
         .into_iter()
