@@ -954,6 +954,10 @@ fn event_line<P: Protocol>(e: &Event<P>) -> String {
                 .unwrap_or_default()
         ),
         EventKind::RoundsEnded { by, .. } => format!("{name} by {by}"),
+        EventKind::EffectIssued { effect_id, effect } => {
+            format!("{name} {effect_id} ({})", effect.name)
+        }
+        EventKind::EffectDone { effect_id, .. } => format!("{name} {effect_id}"),
         _ => name.to_string(),
     }
 }

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::call::{CallKind, CallRecord, CallResult, ChatRole, Message, MAX_ANSWER_TOKENS};
 use super::control::{Until, PERSON};
+use super::effect::EffectRecord;
 use super::event::{EngineEdit, Event, EventKind, ForkOrigin};
 use super::inbox::{PersonAsk, PersonReply};
 use super::status::{Findings, FoldError, PauseReason, Settings, Status};
@@ -155,6 +156,9 @@ pub struct Core<P: Protocol> {
     /// Where this session was forked from, when it is a fork (the `forked` event).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forked_from: Option<ForkOrigin>,
+    /// Every effect the kind asked the runner for, in issue order ([`super::effect`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<EffectRecord>,
 }
 
 impl<P: Protocol> Core<P> {
@@ -176,7 +180,18 @@ impl<P: Protocol> Core<P> {
             until: None,
             prices: MemberPrices::new(),
             forked_from: None,
+            effects: Vec::new(),
         }
+    }
+
+    /// The effect with this id, if the kind asked for one.
+    pub fn effect(&self, id: &str) -> Option<&EffectRecord> {
+        self.effects.iter().find(|e| e.id == id)
+    }
+
+    /// Effects asked for whose output the runner still owes, in issue order.
+    pub fn pending_effects(&self) -> impl Iterator<Item = &EffectRecord> {
+        self.effects.iter().filter(|e| e.pending())
     }
 
     /// The transcript entry of a call.
@@ -270,6 +285,11 @@ impl<P: Protocol> Core<P> {
     /// not yet judged, and its member in the current step. Past this, the engine's fold of the
     /// event cannot fail, so a refusal anywhere leaves the state as it was.
     pub(super) fn check_outcome(&self, event: &Event<P>) -> Result<(), FoldError> {
+        if let EventKind::EffectDone { effect_id, .. } = &event.kind {
+            if !self.effect(effect_id).is_some_and(EffectRecord::pending) {
+                return Err(FoldError::Effect(effect_id.clone()));
+            }
+        }
         if let EventKind::Applied { call_id, .. } | EventKind::FellBack { call_id, .. } =
             &event.kind
         {
@@ -513,8 +533,25 @@ impl<P: Protocol> Core<P> {
                     }
                     slot.done = true;
                 }
+                for effect in self.effects.iter_mut().filter(|e| e.pending()) {
+                    effect.dropped = true;
+                }
                 self.rounds_ended = true;
                 self.status = Status::Running;
+            }
+            EventKind::EffectIssued { effect_id, effect } => self.effects.push(EffectRecord {
+                id: effect_id.clone(),
+                effect: effect.clone(),
+                output: None,
+                dropped: false,
+            }),
+            EventKind::EffectDone { effect_id, output } => {
+                let record = self
+                    .effects
+                    .iter_mut()
+                    .find(|e| e.id == *effect_id && e.pending())
+                    .ok_or_else(|| FoldError::Effect(effect_id.clone()))?;
+                record.output = Some(output.clone());
             }
             EventKind::Forked { from } => self.forked_from = Some(from.clone()),
             EventKind::Finished => {

@@ -227,6 +227,20 @@ pub enum EventKind<P: Protocol> {
         /// Warnings from validating that answer.
         warnings: Vec<Violation>,
     },
+    /// The kind asked the runner for an effect ([`super::Effect`]: run the code).
+    EffectIssued {
+        /// Its id (`effect-1`).
+        effect_id: String,
+        /// What to do.
+        effect: super::Effect,
+    },
+    /// The runner performed an effect; its output, kept so it is never performed again.
+    EffectDone {
+        /// The effect's id.
+        effect_id: String,
+        /// What the runner handed back (the kind's shape).
+        output: serde_json::Value,
+    },
     /// The session is over.
     Finished,
     /// This session is a fork: the events before this one are the original's first events, as
@@ -258,6 +272,8 @@ impl<P: Protocol> EventKind<P> {
             EventKind::Paused { .. } => "paused",
             EventKind::Resumed { .. } => "resumed",
             EventKind::RoundsEnded { .. } => "rounds_ended",
+            EventKind::EffectIssued { .. } => "effect_issued",
+            EventKind::EffectDone { .. } => "effect_done",
             EventKind::Finished => "finished",
             EventKind::Forked { .. } => "forked",
         }

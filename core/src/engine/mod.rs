@@ -19,6 +19,7 @@
 pub mod call;
 pub mod control;
 pub mod core;
+pub mod effect;
 pub mod event;
 pub mod fork;
 pub mod inbox;
@@ -38,6 +39,7 @@ pub use self::call::{
 };
 pub use self::control::{RunTarget, Until};
 pub use self::core::{Core, HaltRecord, Slot, StepRecord};
+pub use self::effect::{DueEffect, Effect, EffectRecord};
 pub use self::event::{EngineEdit, Event, EventKind, ForkOrigin, Usage};
 pub use self::fork::{ForkError, ForkPlan};
 pub use self::inbox::{PersonAsk, PersonReply, Verdict};
@@ -135,6 +137,8 @@ pub enum Move<P: Protocol> {
     Finish,
     /// The protocol cannot go on until the person fixes something.
     Block(P::Block),
+    /// The runner must perform this first (run the code); the kind's fold reads its output.
+    Effect(Effect),
 }
 
 /// The protocol's judgement of one raw answer.

@@ -167,6 +167,53 @@ impl<P: Protocol> Engine<P> {
             .collect()
     }
 
+    /// Effects the runner should perform now (empty unless running), in issue order. An effect
+    /// stays here until its output is in, so a runner that lost track can ask again; it must
+    /// not perform the same id twice (a runner that finds one it started before the page went
+    /// away hands in an output saying so rather than run it again).
+    pub fn next_effects(&self) -> Vec<super::DueEffect> {
+        let core = self.state.core();
+        if core.status != Status::Running {
+            return Vec::new();
+        }
+        core.pending_effects()
+            .map(|e| super::DueEffect {
+                id: e.id.clone(),
+                name: e.effect.name.clone(),
+                input: e.effect.input.clone(),
+            })
+            .collect()
+    }
+
+    /// Hands in what the runner got from performing effect `effect_id`; the kind's fold reads
+    /// it, and whatever is due next is issued.
+    pub fn effect_done(
+        &mut self,
+        effect_id: &str,
+        output: serde_json::Value,
+        now: u64,
+    ) -> Result<(), EngineError> {
+        if matches!(self.state.core().status, Status::Done | Status::Draft) {
+            return Err(self.wrong("hand in an effect's output"));
+        }
+        if !self
+            .state
+            .core()
+            .effect(effect_id)
+            .is_some_and(super::EffectRecord::pending)
+        {
+            return Err(EngineError::EffectNotPending(effect_id.to_string()));
+        }
+        self.record(
+            EventKind::EffectDone {
+                effect_id: effect_id.to_string(),
+                output,
+            },
+            now,
+        )?;
+        self.advance(now)
+    }
+
     /// The built-in demo model's answer to an outstanding call.
     pub fn demo_answer(&self, call_id: &str) -> Option<DemoReply> {
         let due = self
@@ -244,7 +291,8 @@ impl<P: Protocol> Engine<P> {
         let core = self.state.core();
         let until = core.until?;
         let beyond = match (until, next) {
-            (_, Move::Finish | Move::Block(_)) => false,
+            // An effect belongs to the step that asked for it: it never waits for the next run.
+            (_, Move::Finish | Move::Block(_) | Move::Effect(_)) => false,
             (Until::Steps { steps }, _) => core.timeline.len() as u32 >= steps,
             (Until::Round { round }, Move::Round(r) | Move::Step(r, ..)) => *r > round,
         };
@@ -728,6 +776,10 @@ impl<P: Protocol> Engine<P> {
                 }
                 return Ok(());
             }
+            if core.pending_effects().next().is_some() {
+                // The runner owes an effect's output; the kind goes on once it is in.
+                return Ok(());
+            }
             let next = self.state.next_move();
             let past_limit = matches!(next, Move::Round(r) if r > core.settings.max_rounds);
             if let Some(until) = self.reached(&next).filter(|_| !past_limit) {
@@ -759,6 +811,10 @@ impl<P: Protocol> Engine<P> {
                         now,
                     );
                 }
+                Move::Effect(effect) => EventKind::EffectIssued {
+                    effect_id: format!("effect-{}", core.effects.len() + 1),
+                    effect,
+                },
                 Move::Round(round) => EventKind::RoundStarted { round },
                 Move::Step(round, step, members) => EventKind::StepStarted {
                     round,

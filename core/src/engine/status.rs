@@ -377,6 +377,9 @@ pub enum FoldError {
     /// An event names a call the session never issued or that is not outstanding.
     #[error("event refers to call {0}, which is not outstanding")]
     Call(String),
+    /// An event names an effect the session never issued, or one whose output is in already.
+    #[error("event refers to effect {0}, which is not pending")]
+    Effect(String),
     /// An event names a member that has no place in the current step.
     #[error("member {0} has nothing to do at the current step")]
     Slot(String),
@@ -413,6 +416,9 @@ pub enum EngineError {
         /// Why.
         reason: String,
     },
+    /// An effect's output for an id that is not pending (unknown, done, or dropped at a wrap-up).
+    #[error("effect output refused for {0}: it is not pending")]
+    EffectNotPending(String),
     /// The command does not fit the session's status (e.g. answering a halt nobody raised).
     #[error("cannot {action} while the session is {status}")]
     WrongStatus {

@@ -140,6 +140,14 @@ enum KindWire {
         #[serde(default)]
         warnings: Vec<Violation>,
     },
+    EffectIssued {
+        effect_id: String,
+        effect: super::Effect,
+    },
+    EffectDone {
+        effect_id: String,
+        output: serde_json::Value,
+    },
     Finished,
     Forked {
         from: ForkOrigin,
@@ -332,6 +340,12 @@ impl KindWire {
                 message,
                 warnings,
             },
+            KindWire::EffectIssued { effect_id, effect } => {
+                EventKind::EffectIssued { effect_id, effect }
+            }
+            KindWire::EffectDone { effect_id, output } => {
+                EventKind::EffectDone { effect_id, output }
+            }
             KindWire::Finished => EventKind::Finished,
             KindWire::Forked { from } => EventKind::Forked { from },
         })
@@ -585,6 +599,14 @@ enum KindOut<'a> {
         #[serde(skip_serializing_if = "no_items")]
         warnings: &'a [Violation],
     },
+    EffectIssued {
+        effect_id: &'a str,
+        effect: &'a super::Effect,
+    },
+    EffectDone {
+        effect_id: &'a str,
+        output: &'a serde_json::Value,
+    },
     Finished,
     Forked {
         from: &'a ForkOrigin,
@@ -727,6 +749,12 @@ impl<'a> KindOut<'a> {
                 message: message.as_deref(),
                 warnings,
             },
+            EventKind::EffectIssued { effect_id, effect } => {
+                KindOut::EffectIssued { effect_id, effect }
+            }
+            EventKind::EffectDone { effect_id, output } => {
+                KindOut::EffectDone { effect_id, output }
+            }
             EventKind::Finished => KindOut::Finished,
             EventKind::Forked { from } => KindOut::Forked { from },
         })

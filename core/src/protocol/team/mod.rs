@@ -504,6 +504,8 @@ impl TeamState {
             | EventKind::FellBack { .. }
             | EventKind::Paused { .. }
             | EventKind::Resumed { .. }
+            | EventKind::EffectIssued { .. }
+            | EventKind::EffectDone { .. }
             | EventKind::Finished
             | EventKind::Forked { .. } => {}
         }
