@@ -157,9 +157,26 @@ macro_rules! each_kind_arm {
 
 pub(crate) use crate::each_session as each;
 
+/// What a kind's pages show, written in the kind's folder (its `view.rs`): the web app's pages
+/// render this and never read the kind's state, so no page re-derives a rule of the kind.
+pub trait KindView {
+    /// The kind's view model: what its panels show (it may borrow the state and compute each
+    /// panel's part when the panel asks).
+    type View<'a>
+    where
+        Self: 'a;
+    /// The view model of this state.
+    fn kind_view(&self) -> Self::View<'_>;
+    /// The kind's own document of the session, where it has one (a dialectic's spec 002
+    /// document): the word its file name ends with and the document as pretty JSON.
+    fn kind_document(&self) -> Option<(&'static str, String)> {
+        None
+    }
+}
+
 /// A protocol this build registers as a kind of session: how to find its engine in a
 /// [`Session`] and wrap one into it. Generated for every kind of the list.
-pub trait Registered: Protocol {
+pub trait Registered: Protocol + KindView {
     /// Its [`Kind`].
     const KIND_OF: Kind;
     /// The engine, when `session` is of this kind.
@@ -221,8 +238,8 @@ pub enum LogError {
 pub struct SessionView {
     /// The kind.
     pub kind: Kind,
-    /// `draft`, `running`, `paused`, `awaiting_person`, `done`.
-    pub status: &'static str,
+    /// Where the session stands (`draft`, `running`, `paused`, `awaiting_person`, `done`).
+    pub status: SessionStatus,
     /// The status in words (why it is paused, who asked what).
     pub status_text: String,
     /// Where the session stands: "Round 2 · Write".
@@ -249,6 +266,93 @@ pub struct SessionView {
     pub progress: u32,
     /// What the answered calls cost: in all, per member, per round, and the money budget.
     pub cost: crate::cost::CostView,
+}
+
+/// Where a session stands, for pages to match on (never on its word): the engine's status
+/// without what it carries, with its one word and its one label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionStatus {
+    /// Created, not started.
+    Draft,
+    /// Calls are being made.
+    Running,
+    /// Stopped until the person resumes.
+    Paused,
+    /// A member asked the person something.
+    AwaitingPerson,
+    /// Over.
+    Done,
+}
+
+impl SessionStatus {
+    /// Every status.
+    pub const ALL: [SessionStatus; 5] = [
+        SessionStatus::Draft,
+        SessionStatus::Running,
+        SessionStatus::Paused,
+        SessionStatus::AwaitingPerson,
+        SessionStatus::Done,
+    ];
+
+    /// Its word, as the engine's status says it ([`Status::word`]) and the app stores it (the
+    /// badge's class too): `awaiting_person`.
+    pub fn word(self) -> &'static str {
+        match self {
+            SessionStatus::Draft => "draft",
+            SessionStatus::Running => "running",
+            SessionStatus::Paused => "paused",
+            SessionStatus::AwaitingPerson => "awaiting_person",
+            SessionStatus::Done => "done",
+        }
+    }
+
+    /// In words for the person, on badges: "needs you".
+    pub fn label(self) -> &'static str {
+        match self {
+            SessionStatus::AwaitingPerson => "needs you",
+            other => other.word(),
+        }
+    }
+
+    /// The status a stored word names (`None` for a word this build does not write).
+    pub fn from_word(word: &str) -> Option<SessionStatus> {
+        SessionStatus::ALL.into_iter().find(|s| s.word() == word)
+    }
+
+    fn of<P: Protocol>(status: &Status<P>) -> SessionStatus {
+        match status {
+            Status::Draft => SessionStatus::Draft,
+            Status::Running => SessionStatus::Running,
+            Status::Paused { .. } => SessionStatus::Paused,
+            Status::AwaitingPerson { .. } => SessionStatus::AwaitingPerson,
+            Status::Done => SessionStatus::Done,
+        }
+    }
+}
+
+/// What the timeline and the transcript say of a call's kind: one wording, core's.
+impl crate::engine::CallKind {
+    /// The kind in words (the transcript's badge): "first ask", "repair".
+    pub fn word(self) -> &'static str {
+        use crate::engine::CallKind;
+        match self {
+            CallKind::Initial => "first ask",
+            CallKind::AfterContext => "asked again with context",
+            CallKind::Repair => "repair",
+        }
+    }
+
+    /// What a list of calls adds after the member's name for a call that is not a first ask:
+    /// "with context", "repair".
+    pub fn note(self) -> Option<&'static str> {
+        use crate::engine::CallKind;
+        match self {
+            CallKind::Initial => None,
+            CallKind::AfterContext => Some("with context"),
+            CallKind::Repair => Some("repair"),
+        }
+    }
 }
 
 /// The person's controls, each on only when the engine would accept it.
@@ -316,6 +420,29 @@ impl Session {
     /// The engine of kind `P`, mutably, when the session is one.
     pub fn engine_mut<P: Registered>(&mut self) -> Option<&mut crate::engine::Engine<P>> {
         P::of_mut(self)
+    }
+
+    /// The view model of kind `P`'s pages ([`KindView`]), when the session is of that kind: how a
+    /// kind's pages read it.
+    pub fn kind_view<P: Registered>(&self) -> Option<P::View<'_>> {
+        P::of(self).map(|e| e.state().kind_view())
+    }
+
+    /// The kind's own document of the session, where it has one ([`KindView::kind_document`]).
+    pub fn kind_document(&self) -> Option<(&'static str, String)> {
+        each!(self, s => s.state().kind_document())
+    }
+
+    /// Records the person's edit of the kind's state (kind `P`); core checks it. Refused when the
+    /// session is of another kind.
+    pub fn edit_kind<P: Registered>(&mut self, edit: P::Edit, now: u64) -> Result<(), EngineError> {
+        match P::of_mut(self) {
+            Some(e) => e.edit(EngineEdit::Protocol(edit), now),
+            None => Err(EngineError::Edit(format!(
+                "this session is not a {}",
+                P::TITLE.to_lowercase()
+            ))),
+        }
     }
 
     /// The team session, when this is one.
@@ -400,8 +527,8 @@ impl Session {
         prices: Option<MemberPrices>,
         now: u64,
     ) -> Result<(), EngineError> {
-        match self.status_word() {
-            "draft" => each!(self, s => s.start_run(target, prices, now)),
+        match self.status() {
+            SessionStatus::Draft => each!(self, s => s.start_run(target, prices, now)),
             _ => each!(self, s => s.resume_run(target, prices, now)),
         }
     }
@@ -476,9 +603,14 @@ impl Session {
         each!(self, s => s.edit(EngineEdit::Settings { settings }, now))
     }
 
-    /// The status word (`running`).
+    /// The status word (`running`), as the app stores it.
     pub fn status_word(&self) -> &'static str {
         each!(self, s => s.status().word())
+    }
+
+    /// Where the session stands.
+    pub fn status(&self) -> SessionStatus {
+        each!(self, s => SessionStatus::of(s.status()))
     }
 
     /// Whether the session is running (the runner keeps going while it is).
@@ -981,7 +1113,7 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
     let paused = matches!(status, Status::Paused { .. });
     SessionView {
         kind,
-        status: status.word(),
+        status: SessionStatus::of(status),
         status_text,
         stage,
         round: core.round,

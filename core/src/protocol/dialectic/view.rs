@@ -312,3 +312,20 @@ impl DialecticState {
         }
     }
 }
+
+impl crate::session::KindView for DialecticState {
+    type View<'a> = DialecticView;
+    fn kind_view(&self) -> DialecticView {
+        self.view()
+    }
+
+    /// Spec 002's document of the run, named as 002 names it (`dialectical_workflow`,
+    /// `dialectical_single_shot`).
+    fn kind_document(&self) -> Option<(&'static str, String)> {
+        let name = match self.config.mode {
+            Mode::Workflow => "dialectical_workflow",
+            Mode::SingleShot => "dialectical_single_shot",
+        };
+        Some((name, serde_json::to_string_pretty(&self.document()).ok()?))
+    }
+}

@@ -190,3 +190,10 @@ impl MeetingState {
         }
     }
 }
+
+impl crate::session::KindView for MeetingState {
+    type View<'a> = MeetingView;
+    fn kind_view(&self) -> MeetingView {
+        self.view()
+    }
+}

@@ -7,7 +7,6 @@
 //! answer streaming, a retry waiting).
 
 use leptos::prelude::*;
-use roundtable_core::protocol::CallKind;
 
 use super::fork::ForkFrom;
 use super::{Inspect, ViewMemo};
@@ -83,16 +82,12 @@ pub fn Timeline() -> impl IntoView {
                                     <div class="step-name">{step.title}</div>
                                     {step.calls.into_iter().map(|call| {
                                         let id = call.id.clone();
-                                        let kind_word = match call.kind {
-                                            CallKind::Initial => "",
-                                            CallKind::AfterContext => " (with context)",
-                                            CallKind::Repair => " (repair)",
-                                        };
+                                        let note = call.kind.note().map(|n| format!(" ({n})")).unwrap_or_default();
                                         view! {
                                             <div class="call-line" data-call-id=call.id.clone()>
                                                 <button class="link" on:click=move |_| inspect.set(Some(id.clone()))
                                                     title="Open the transcript of this call">
-                                                    {format!("{}{kind_word}", call.member)}
+                                                    {format!("{}{note}", call.member)}
                                                 </button>
                                                 <span class=format!("badge {}", state_class(call.now.state)) data-state=call.now.state>{call.now.label}</span>
                                                 {(call.tokens > 0).then(|| view! {

@@ -6,7 +6,9 @@
 
 use leptos::prelude::*;
 use roundtable_core::protocol::dialectic::view::{Author, PhaseStatus};
-use roundtable_core::protocol::dialectic::{Contradiction, DialecticView, ResearchProposal};
+use roundtable_core::protocol::dialectic::{
+    Contradiction, DialecticState, DialecticView, ResearchProposal,
+};
 use roundtable_core::session::Session;
 
 use crate::markdown::to_safe_html;
@@ -14,20 +16,7 @@ use crate::runner::Runner;
 
 /// The dialectic's view as core computes it, or `None` when the session is not a dialectic.
 fn dialectic_view(s: &Session) -> Option<DialecticView> {
-    s.as_dialectic().map(|d| d.state().view())
-}
-
-/// 002's document of the run (`dialectical_workflow` or `dialectical_single_shot`), pretty JSON,
-/// with the file name it downloads as; `None` when the session is not a dialectic.
-pub fn document_002(s: &Session) -> Option<(String, String)> {
-    let d = s.as_dialectic()?;
-    let doc = d.state().document();
-    let kind = match d.state().config.mode {
-        roundtable_core::protocol::dialectic::Mode::Workflow => "dialectical_workflow",
-        roundtable_core::protocol::dialectic::Mode::SingleShot => "dialectical_single_shot",
-    };
-    let name = format!("{}.{kind}.json", crate::util::file_stem(&s.title()));
-    Some((name, serde_json::to_string_pretty(&doc).unwrap_or_default()))
+    s.kind_view::<DialecticState>()
 }
 
 /// The class and words of a status badge.
@@ -151,7 +140,7 @@ pub fn DialecticPanels() -> impl IntoView {
                 if v.use_council { format!("council of {}", v.critiques.len()) } else { "one critic".into() },
                 v.progress,
             ))}</p>
-            <super::JumpBar items=&[("Thesis", "panel-thesis"), ("Critiques", "panel-critiques"), ("Synthesis", "panel-synthesis"), ("Timeline", "panel-timeline")]/>
+            <crate::pages::session::JumpBar items=&[("Thesis", "panel-thesis"), ("Critiques", "panel-critiques"), ("Synthesis", "panel-synthesis"), ("Timeline", "panel-timeline")]/>
             <div class="dialectic-grid" aria-live="polite">
                 <section class="panel" aria-labelledby="thesis-heading" id="panel-thesis" data-card="thesis"
                     style:display=move || if v().is_some_and(|v| v.show_phases) { "" } else { "none" }>
@@ -218,7 +207,7 @@ pub fn DialecticPanels() -> impl IntoView {
             </div>
             <div class="dialectic-below">
                 <div id="panel-timeline">
-                    <super::timeline::Timeline/>
+                    <crate::pages::session::timeline::Timeline/>
                 </div>
                 <section class="panel" aria-label="Query and sources" data-section="sources">
                     <h2>"Query and sources"</h2>
@@ -235,7 +224,7 @@ pub fn DialecticPanels() -> impl IntoView {
                         })}
                     </div>
                 </section>
-                <super::budget::BudgetPanel/>
+                <crate::pages::session::budget::BudgetPanel/>
             </div>
         </div>
     }

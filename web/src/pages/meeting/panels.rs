@@ -5,27 +5,24 @@
 
 use leptos::prelude::*;
 use roundtable_core::engine::EngineError;
-use roundtable_core::protocol::meeting::{MeetingEdit, MeetingView};
+use roundtable_core::protocol::meeting::{MeetingEdit, MeetingState, MeetingView};
 use roundtable_core::session::Session;
 
-use super::ViewMemo;
 use crate::app::app_state;
+use crate::pages::session::ViewMemo;
 use crate::runner::Runner;
 
 /// The meeting's view as core computes it, or `None` when the session is not a meeting.
 fn meeting_view(s: &Session) -> Option<MeetingView> {
-    s.as_meeting().map(|m| m.state().view())
+    s.kind_view::<MeetingState>()
 }
 
 /// Records the person's remark to the meeting; core checks it.
 fn remark(s: &mut Session, content: String) -> Result<(), EngineError> {
-    match s.as_meeting_mut() {
-        Some(m) => m.edit(
-            MeetingEdit::Remark { content },
-            crate::util::now_ms() as u64,
-        ),
-        None => Err(EngineError::Edit("this session is not a meeting".into())),
-    }
+    s.edit_kind::<MeetingState>(
+        MeetingEdit::Remark { content },
+        crate::util::now_ms() as u64,
+    )
 }
 
 /// The meeting's panels.
@@ -51,7 +48,7 @@ pub fn MeetingPanels() -> impl IntoView {
                     }).collect_view())}
                 </ol>
             </nav>
-            <super::JumpBar items=&[("Attendees", "panel-attendees"), ("Transcript", "panel-transcript"), ("Timeline", "panel-timeline"), ("Minutes", "panel-minutes")]/>
+            <crate::pages::session::JumpBar items=&[("Attendees", "panel-attendees"), ("Transcript", "panel-transcript"), ("Timeline", "panel-timeline"), ("Minutes", "panel-minutes")]/>
             <div class="meeting-grid">
                 <aside class="panel" aria-label="Attendees" id="panel-attendees">
                     <h2>"Attendees"</h2>
@@ -125,7 +122,7 @@ pub fn MeetingPanels() -> impl IntoView {
                     </div>
                 </section>
                 <div class="side-right stack" id="panel-timeline">
-                    <super::timeline::Timeline/>
+                    <crate::pages::session::timeline::Timeline/>
                     <RemarkBox/>
                 </div>
             </div>
