@@ -331,6 +331,51 @@ impl SessionStatus {
     }
 }
 
+/// The tone of a call's or a member's live state ([`CallNow::state`], [`MemberNow`]'s): how a
+/// badge shows it, decided once here for every page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tone {
+    /// It went well: applied, done.
+    Ok,
+    /// It went wrong: invalid, failed, stuck.
+    Invalid,
+    /// It needs an eye: fell back, halted, retrying, repaired, stopped.
+    Warn,
+    /// It is under way: streaming, validating, answered, asked for context.
+    Running,
+    /// It waits its turn: queued, waiting.
+    Queued,
+    /// No tone (a word this table does not know).
+    Plain,
+}
+
+impl Tone {
+    /// The tone of a live state word.
+    pub fn of_state(word: &str) -> Tone {
+        match word {
+            "applied" | "done" => Tone::Ok,
+            "invalid" | "failed" | "stuck" => Tone::Invalid,
+            "fell back" | "halted" | "retrying" | "repaired" | "stopped" => Tone::Warn,
+            "asked for context" | "answered" | "streaming" | "validating" => Tone::Running,
+            "queued" | "waiting" => Tone::Queued,
+            _ => Tone::Plain,
+        }
+    }
+
+    /// The badge's class (`ok`, `invalid`, `warn`, `running`, `queued`; empty for none).
+    pub fn class(self) -> &'static str {
+        match self {
+            Tone::Ok => "ok",
+            Tone::Invalid => "invalid",
+            Tone::Warn => "warn",
+            Tone::Running => "running",
+            Tone::Queued => "queued",
+            Tone::Plain => "",
+        }
+    }
+}
+
 /// What the timeline and the transcript say of a call's kind: one wording, core's.
 impl crate::engine::CallKind {
     /// The kind in words (the transcript's badge): "first ask", "repair".

@@ -298,3 +298,31 @@ fn a_call_kind_has_one_wording() {
         );
     }
 }
+
+#[test]
+fn every_live_state_word_has_a_tone_and_an_unknown_word_none() {
+    use roundtable_core::session::Tone;
+    let words = [
+        ("applied", Tone::Ok),
+        ("done", Tone::Ok),
+        ("invalid", Tone::Invalid),
+        ("failed", Tone::Invalid),
+        ("stuck", Tone::Invalid),
+        ("fell back", Tone::Warn),
+        ("halted", Tone::Warn),
+        ("retrying", Tone::Warn),
+        ("repaired", Tone::Warn),
+        ("stopped", Tone::Warn),
+        ("asked for context", Tone::Running),
+        ("answered", Tone::Running),
+        ("streaming", Tone::Running),
+        ("validating", Tone::Running),
+        ("queued", Tone::Queued),
+        ("waiting", Tone::Queued),
+    ];
+    for (word, tone) in words {
+        assert_eq!(Tone::of_state(word), tone, "{word}");
+        assert!(!tone.class().is_empty());
+    }
+    assert_eq!(Tone::of_state("superseded").class(), "");
+}

@@ -36,6 +36,40 @@ impl PhaseStatus {
             PhaseStatus::Skipped => "skipped",
         }
     }
+
+    /// The tone of its badge (the badge's class): `done`, `running`, `warn` or `draft`.
+    pub fn tone(self) -> &'static str {
+        match self {
+            PhaseStatus::Done => "done",
+            PhaseStatus::Writing => "running",
+            PhaseStatus::Repairing => "warn",
+            PhaseStatus::Waiting | PhaseStatus::Skipped => "draft",
+        }
+    }
+
+    /// Whether the phase is being written now (the strip marks it current).
+    pub fn is_current(self) -> bool {
+        matches!(self, PhaseStatus::Writing | PhaseStatus::Repairing)
+    }
+
+    /// Its place in the strip of phases (the item's class): `done`, `current` or `upcoming`.
+    pub fn strip_word(self) -> &'static str {
+        match self {
+            PhaseStatus::Done => "done",
+            _ if self.is_current() => "current",
+            _ => "upcoming",
+        }
+    }
+
+    /// What a card says while its text is not written.
+    pub fn placeholder(self) -> &'static str {
+        match self {
+            PhaseStatus::Writing => "Writing…",
+            PhaseStatus::Repairing => "The answer was invalid; the same member is repairing it…",
+            PhaseStatus::Skipped => "Not written.",
+            PhaseStatus::Waiting | PhaseStatus::Done => "Not written yet.",
+        }
+    }
 }
 
 /// One phase in the strip at the top.
@@ -310,6 +344,26 @@ impl DialecticState {
             synthesis,
             progress: self.progress(),
         }
+    }
+}
+
+impl DialecticView {
+    /// The line under the phases: style, mode, council and progress ("Sections · workflow ·
+    /// council of 3 · 40% done").
+    pub fn summary(&self) -> String {
+        let mode = match self.mode {
+            Mode::Workflow => "workflow",
+            Mode::SingleShot => "single shot",
+        };
+        let council = if self.use_council {
+            format!("council of {}", self.critiques.len())
+        } else {
+            "one critic".into()
+        };
+        format!(
+            "{} · {mode} · {council} · {}% done",
+            self.style_title, self.progress
+        )
     }
 }
 

@@ -21,13 +21,7 @@ fn dialectic_view(s: &Session) -> Option<DialecticView> {
 
 /// The class and words of a status badge.
 fn status_badge(status: PhaseStatus) -> impl IntoView {
-    let tone = match status {
-        PhaseStatus::Done => "done",
-        PhaseStatus::Writing => "running",
-        PhaseStatus::Repairing => "warn",
-        PhaseStatus::Waiting | PhaseStatus::Skipped => "draft",
-    };
-    view! { <span class=format!("badge {tone}") data-card-status=status.word()>{status.word()}</span> }
+    view! { <span class=format!("badge {}", status.tone()) data-card-status=status.word()>{status.word()}</span> }
 }
 
 /// Who wrote a card: name (unless the card's heading says it), model, and persona.
@@ -94,12 +88,7 @@ fn body(text: Option<String>, status: PhaseStatus) -> impl IntoView {
     match text {
         Some(t) => view! { <div class="md" inner_html=to_safe_html(&t)></div> }.into_any(),
         None => view! {
-            <p class="muted small">{match status {
-                PhaseStatus::Writing => "Writing…",
-                PhaseStatus::Repairing => "The answer was invalid; the same member is repairing it…",
-                PhaseStatus::Skipped => "Not written.",
-                _ => "Not written yet.",
-            }}</p>
+            <p class="muted small">{status.placeholder()}</p>
         }
         .into_any(),
     }
@@ -116,12 +105,8 @@ pub fn DialecticPanels() -> impl IntoView {
             <nav class="phases" aria-label="Phases">
                 <ol>
                     {move || v().map(|v| v.phases.into_iter().map(|p| {
-                        let current = matches!(p.status, PhaseStatus::Writing | PhaseStatus::Repairing);
-                        let state = match p.status {
-                            PhaseStatus::Done => "done",
-                            PhaseStatus::Writing | PhaseStatus::Repairing => "current",
-                            _ => "upcoming",
-                        };
+                        let current = p.status.is_current();
+                        let state = p.status.strip_word();
                         let (title, word) = (p.title.clone(), p.status_word.clone());
                         view! {
                             <li class=format!("phase {state}") data-phase=p.title data-phase-status=p.status_word
@@ -133,13 +118,7 @@ pub fn DialecticPanels() -> impl IntoView {
                     }).collect_view())}
                 </ol>
             </nav>
-            <p class="muted small dialectic-meta">{move || v().map(|v| format!(
-                "{} · {} · {} · {}% done",
-                v.style_title,
-                match v.mode { roundtable_core::protocol::dialectic::Mode::Workflow => "workflow", roundtable_core::protocol::dialectic::Mode::SingleShot => "single shot" },
-                if v.use_council { format!("council of {}", v.critiques.len()) } else { "one critic".into() },
-                v.progress,
-            ))}</p>
+            <p class="muted small dialectic-meta">{move || v().map(|v| v.summary())}</p>
             <crate::pages::session::JumpBar items=&[("Thesis", "panel-thesis"), ("Critiques", "panel-critiques"), ("Synthesis", "panel-synthesis"), ("Timeline", "panel-timeline")]/>
             <div class="dialectic-grid" aria-live="polite">
                 <section class="panel" aria-labelledby="thesis-heading" id="panel-thesis" data-card="thesis"

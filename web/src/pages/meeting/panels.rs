@@ -5,7 +5,9 @@
 
 use leptos::prelude::*;
 use roundtable_core::engine::EngineError;
-use roundtable_core::protocol::meeting::{MeetingEdit, MeetingState, MeetingView};
+use roundtable_core::protocol::meeting::{
+    MeetingEdit, MeetingState, MeetingView, PhaseState, TurnKind,
+};
 use roundtable_core::session::Session;
 
 use crate::app::app_state;
@@ -37,9 +39,9 @@ pub fn MeetingPanels() -> impl IntoView {
             <nav class="phases" aria-label="Phases">
                 <ol>
                     {move || view_memo.get().map(|v| v.phases.into_iter().map(|p| {
-                        let current = p.state == "current";
+                        let current = p.state == PhaseState::Current;
                         view! {
-                            <li class=format!("phase {}", p.state) data-phase=p.name
+                            <li class=format!("phase {}", p.state.word()) data-phase=p.name
                                 aria-current=current.then_some("step") title=p.purpose>
                                 <span class="phase-title">{p.title}</span>
                                 <span class="muted small">{if p.contributions == 1 { "1 turn".to_string() } else { format!("{} turns", p.contributions) }}</span>
@@ -86,30 +88,30 @@ pub fn MeetingPanels() -> impl IntoView {
                             let who = speaker.get();
                             let v = view_memo.get()?;
                             let turns: Vec<_> = v.turns.into_iter()
-                                .filter(|t| who.as_deref().is_none_or(|w| t.who == w && t.kind == "contribution"))
+                                .filter(|t| who.as_deref().is_none_or(|w| t.who == w && t.kind == TurnKind::Contribution))
                                 .collect();
                             Some(if turns.is_empty() {
                                 view! { <p class="muted">"Nothing has been said yet. Run the meeting to start it."</p> }.into_any()
                             } else {
                                 turns.into_iter().map(|t| match t.kind {
-                                    "contribution" => view! {
+                                    TurnKind::Contribution => view! {
                                         <article class="turn contribution" data-turn="contribution" data-speaker=t.who.clone()>
                                             <header class="small"><strong>{t.name}</strong>
                                                 <span class="muted">{format!(" · {} · turn {}", t.phase, t.round)}</span></header>
                                             <div class="md" inner_html=crate::markdown::to_safe_html(&t.text)></div>
                                         </article>
                                     }.into_any(),
-                                    "remark" => view! {
+                                    TurnKind::Remark => view! {
                                         <article class="turn remark" data-turn="remark">
                                             <header class="small"><strong>"You"</strong></header>
                                             <p>{t.text}</p>
                                         </article>
                                     }.into_any(),
                                     kind => {
-                                        let fell_back = kind == "fallback";
+                                        let fell_back = kind == TurnKind::Fallback;
                                         view! {
                                             <p class=if fell_back { "turn decision fallback small" } else { "turn decision small" }
-                                                data-turn=kind>
+                                                data-turn=kind.word()>
                                                 {fell_back.then(|| view! { <span class="badge warn" title="The orchestrator's answer broke spec 001's rules; the fallback rule decided instead.">"fallback"</span> " " })}
                                                 <em>{t.text}</em>
                                                 <span class="muted">{t.rationale.map(|r| format!(" — {r}"))}</span>

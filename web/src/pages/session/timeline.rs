@@ -12,17 +12,11 @@ use super::fork::ForkFrom;
 use super::{Inspect, ViewMemo};
 use crate::runner::Runner;
 use roundtable_core::fork::ForkAt;
+use roundtable_core::session::Tone;
 
-/// The badge class of a call's state word ([`roundtable_core::live::CallNow`]).
+/// The badge class of a call's or a member's state word: core's tone of it.
 fn state_class(word: &str) -> &'static str {
-    match word {
-        "applied" | "done" => "ok",
-        "invalid" | "failed" | "stuck" => "invalid",
-        "fell back" | "halted" | "retrying" | "repaired" | "stopped" => "warn",
-        "asked for context" | "answered" | "streaming" | "validating" => "running",
-        "queued" | "waiting" => "queued",
-        _ => "",
-    }
+    Tone::of_state(word).class()
 }
 
 /// The timeline panel.

@@ -16,6 +16,7 @@ use crate::runner::Runner;
 mod charter;
 mod new;
 mod overview;
+mod presets;
 mod product;
 mod tree;
 

@@ -8,11 +8,11 @@ use leptos::prelude::*;
 use roundtable_core::engine::{ModelRef, Settings};
 use roundtable_core::protocol::team::{ConfigError, Member, SessionConfig, TeamRole, TeamState};
 
+use super::presets::{Preset, PRESETS};
 use crate::app::app_state;
 use crate::pages::form::{
     parse_in, parse_money_budget, sentence, MoneyBudgetField, ProviderModelFields, TextField,
 };
-use crate::presets::{Preset, PRESETS};
 use crate::providers::ProviderId;
 use crate::route::{navigate, Route};
 use crate::{sessions, storage};
@@ -138,7 +138,7 @@ pub fn NewTeamForm(
         if picked.get_untracked() {
             return;
         }
-        let fit = crate::presets::suggest(&text);
+        let fit = super::presets::suggest(&text);
         if preset.get_untracked() != Some(fit.id) {
             apply_preset(fit);
         }
