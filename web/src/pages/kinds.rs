@@ -59,3 +59,35 @@ macro_rules! pages_table {
     };
 }
 roundtable_core::with_kinds!([pages_table]());
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_core_registers_has_its_own_sentences() {
+        for kind in Kind::ALL {
+            let pages = pages_of(*kind);
+            for words in [pages.wrap_up, pages.done, pages.draft] {
+                assert!(!words.trim().is_empty(), "{kind:?}");
+            }
+            for other in Kind::ALL.iter().filter(|o| *o != kind) {
+                assert_ne!(pages.done, pages_of(*other).done, "{kind:?} / {other:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_kinds_home_demo_creates_a_draft_of_that_kind() {
+        let mut names = Vec::new();
+        for kind in Kind::ALL {
+            if let Some(demo) = &pages_of(*kind).demo {
+                let session = (demo.create)(7).expect("the demo's config is valid");
+                assert_eq!(session.kind(), *kind);
+                assert_eq!(session.status_word(), "draft");
+                names.push(demo.name);
+            }
+        }
+        assert_eq!(names, ["demo-meeting", "demo-dialectic"]);
+    }
+}
