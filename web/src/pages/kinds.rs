@@ -19,6 +19,8 @@ pub struct KindPages {
     /// The kind's new-session form, given whether the kind is picked (a form that keeps what
     /// was typed stays mounted and hides itself; another mounts when picked).
     pub new_form: fn(Signal<bool>) -> AnyView,
+    /// Whether the form stays mounted, hidden while another kind is picked (see `new_form`).
+    pub form_kept: bool,
     /// Buttons of the kind beside Export in the session header (its own document), if any.
     pub exports: Option<fn() -> AnyView>,
     /// The home page's one-click demo of the kind, if it has one.

@@ -26,7 +26,9 @@ pub fn NewSessionPage() -> impl IntoView {
                     }
                 }).collect_view()}
             </div>
-            {Kind::ALL.iter().map(|k| {
+            // The forms that mount when picked come before those kept hidden, so the first field
+            // of a name on the page is the shown form's.
+            {[false, true].into_iter().flat_map(|kept| Kind::ALL.iter().filter(move |k| pages_of(**k).form_kept == kept)).map(|k| {
                 let k = *k;
                 (pages_of(k).new_form)(Signal::derive(move || kind.get() == k))
             }).collect_view()}

@@ -17,6 +17,7 @@ impl HasPages for DialecticState {
     const PAGES: KindPages = KindPages {
         panels,
         new_form,
+        form_kept: false,
         exports: Some(exports),
         demo: Some(Demo {
             name: "demo-dialectic",

@@ -18,6 +18,7 @@ impl HasPages for MeetingState {
     const PAGES: KindPages = KindPages {
         panels,
         new_form,
+        form_kept: false,
         exports: None,
         demo: Some(Demo {
             name: "demo-meeting",

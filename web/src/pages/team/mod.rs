@@ -24,6 +24,7 @@ impl HasPages for TeamState {
     const PAGES: KindPages = KindPages {
         panels,
         new_form,
+        form_kept: true,
         exports: None,
         demo: None,
         wrap_up: "End the rounds and ask for the presentation",
