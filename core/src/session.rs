@@ -157,22 +157,7 @@ macro_rules! each_kind_arm {
 
 pub(crate) use crate::each_session as each;
 
-/// What a kind's pages show, written in the kind's folder (its `view.rs`): the web app's pages
-/// render this and never read the kind's state, so no page re-derives a rule of the kind.
-pub trait KindView {
-    /// The kind's view model: what its panels show (it may borrow the state and compute each
-    /// panel's part when the panel asks).
-    type View<'a>
-    where
-        Self: 'a;
-    /// The view model of this state.
-    fn kind_view(&self) -> Self::View<'_>;
-    /// The kind's own document of the session, where it has one (a dialectic's spec 002
-    /// document): the word its file name ends with and the document as pretty JSON.
-    fn kind_document(&self) -> Option<(&'static str, String)> {
-        None
-    }
-}
+pub use crate::protocol::KindView;
 
 /// A protocol this build registers as a kind of session: how to find its engine in a
 /// [`Session`] and wrap one into it. Generated for every kind of the list.

@@ -367,7 +367,7 @@ impl DialecticView {
     }
 }
 
-impl crate::session::KindView for DialecticState {
+impl crate::protocol::KindView for DialecticState {
     type View<'a> = DialecticView;
     fn kind_view(&self) -> DialecticView {
         self.view()

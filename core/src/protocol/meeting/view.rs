@@ -247,7 +247,7 @@ impl MeetingState {
     }
 }
 
-impl crate::session::KindView for MeetingState {
+impl crate::protocol::KindView for MeetingState {
     type View<'a> = MeetingView;
     fn kind_view(&self) -> MeetingView {
         self.view()

@@ -403,7 +403,7 @@ fn collab_card(c: &Collab) -> CollabCard {
     }
 }
 
-impl crate::session::KindView for TeamState {
+impl crate::protocol::KindView for TeamState {
     type View<'a> = TeamView<'a>;
     fn kind_view(&self) -> TeamView<'_> {
         self.team_view()
