@@ -44,7 +44,7 @@ const namedWasm = join(ROOT, 'target/wasm32-unknown-unknown/release-web/roundtab
 const wasmGz = perFile.length ? gzipSync(readFileSync(join(DIST, files.find((f) => f.endsWith('.wasm')))), { level: 9 }).length : 0;
 const kinds = [
   ['team session', ['roundtable_core::protocol::team', 'roundtable_core::context', 'roundtable_core::demo', 'roundtable_core::tree']],
-  ['meeting', ['roundtable_core::protocol::meeting', 'roundtable_web::pages::new_meeting', 'roundtable_web::pages::session::meeting']],
+  ['meeting', ['roundtable_core::protocol::meeting', 'roundtable_web::pages::meeting']],
   ['engine (shared by every kind)', ['roundtable_core::engine']],
 ];
 results.kinds = [];

@@ -157,9 +157,11 @@ macro_rules! each_kind_arm {
 
 pub(crate) use crate::each_session as each;
 
+pub use crate::protocol::KindView;
+
 /// A protocol this build registers as a kind of session: how to find its engine in a
 /// [`Session`] and wrap one into it. Generated for every kind of the list.
-pub trait Registered: Protocol {
+pub trait Registered: Protocol + KindView {
     /// Its [`Kind`].
     const KIND_OF: Kind;
     /// The engine, when `session` is of this kind.
@@ -221,8 +223,8 @@ pub enum LogError {
 pub struct SessionView {
     /// The kind.
     pub kind: Kind,
-    /// `draft`, `running`, `paused`, `awaiting_person`, `done`.
-    pub status: &'static str,
+    /// Where the session stands (`draft`, `running`, `paused`, `awaiting_person`, `done`).
+    pub status: SessionStatus,
     /// The status in words (why it is paused, who asked what).
     pub status_text: String,
     /// Where the session stands: "Round 2 · Write".
@@ -249,6 +251,138 @@ pub struct SessionView {
     pub progress: u32,
     /// What the answered calls cost: in all, per member, per round, and the money budget.
     pub cost: crate::cost::CostView,
+}
+
+/// Where a session stands, for pages to match on (never on its word): the engine's status
+/// without what it carries, with its one word and its one label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionStatus {
+    /// Created, not started.
+    Draft,
+    /// Calls are being made.
+    Running,
+    /// Stopped until the person resumes.
+    Paused,
+    /// A member asked the person something.
+    AwaitingPerson,
+    /// Over.
+    Done,
+}
+
+impl SessionStatus {
+    /// Every status.
+    pub const ALL: [SessionStatus; 5] = [
+        SessionStatus::Draft,
+        SessionStatus::Running,
+        SessionStatus::Paused,
+        SessionStatus::AwaitingPerson,
+        SessionStatus::Done,
+    ];
+
+    /// Its word, as the engine's status says it ([`Status::word`]) and the app stores it (the
+    /// badge's class too): `awaiting_person`.
+    pub fn word(self) -> &'static str {
+        match self {
+            SessionStatus::Draft => "draft",
+            SessionStatus::Running => "running",
+            SessionStatus::Paused => "paused",
+            SessionStatus::AwaitingPerson => "awaiting_person",
+            SessionStatus::Done => "done",
+        }
+    }
+
+    /// In words for the person, on badges: "needs you".
+    pub fn label(self) -> &'static str {
+        match self {
+            SessionStatus::AwaitingPerson => "needs you",
+            other => other.word(),
+        }
+    }
+
+    /// The status a stored word names (`None` for a word this build does not write).
+    pub fn from_word(word: &str) -> Option<SessionStatus> {
+        SessionStatus::ALL.into_iter().find(|s| s.word() == word)
+    }
+
+    fn of<P: Protocol>(status: &Status<P>) -> SessionStatus {
+        match status {
+            Status::Draft => SessionStatus::Draft,
+            Status::Running => SessionStatus::Running,
+            Status::Paused { .. } => SessionStatus::Paused,
+            Status::AwaitingPerson { .. } => SessionStatus::AwaitingPerson,
+            Status::Done => SessionStatus::Done,
+        }
+    }
+}
+
+/// The tone of a call's or a member's live state ([`CallNow::state`], [`MemberNow`]'s): how a
+/// badge shows it, decided once here for every page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tone {
+    /// It went well: applied, done.
+    Ok,
+    /// It went wrong: invalid, failed, stuck.
+    Invalid,
+    /// It needs an eye: fell back, halted, retrying, repaired, stopped.
+    Warn,
+    /// It is under way: streaming, validating, answered, asked for context.
+    Running,
+    /// It waits its turn: queued, waiting.
+    Queued,
+    /// No tone (a word this table does not know).
+    Plain,
+}
+
+impl Tone {
+    /// The tone of a live state word.
+    pub fn of_state(word: &str) -> Tone {
+        match word {
+            "applied" | "done" => Tone::Ok,
+            "invalid" | "failed" | "stuck" => Tone::Invalid,
+            "fell back" | "halted" | "retrying" | "repaired" | "stopped" => Tone::Warn,
+            "asked for context" | "answered" | "streaming" | "validating" => Tone::Running,
+            "queued" | "waiting" => Tone::Queued,
+            _ => Tone::Plain,
+        }
+    }
+
+    /// The badge's class (`ok`, `invalid`, `warn`, `running`, `queued`; empty for none).
+    pub fn class(self) -> &'static str {
+        match self {
+            Tone::Ok => "ok",
+            Tone::Invalid => "invalid",
+            Tone::Warn => "warn",
+            Tone::Running => "running",
+            Tone::Queued => "queued",
+            Tone::Plain => "",
+        }
+    }
+}
+
+/// What the timeline and the transcript say of a call's kind: one wording, core's.
+impl crate::engine::CallKind {
+    /// The kind in words (the transcript's badge): "first ask", "repair".
+    pub fn word(self) -> &'static str {
+        use crate::engine::CallKind;
+        match self {
+            CallKind::Initial => "first ask",
+            CallKind::AfterContext => "asked again with context",
+            CallKind::Repair => "repair",
+        }
+    }
+
+    /// What a list of calls adds after the member's name for a call that is not a first ask:
+    /// "with context", "repair".
+    pub fn note(self) -> Option<&'static str> {
+        use crate::engine::CallKind;
+        match self {
+            CallKind::Initial => None,
+            CallKind::AfterContext => Some("with context"),
+            CallKind::Repair => Some("repair"),
+        }
+    }
 }
 
 /// The person's controls, each on only when the engine would accept it.
@@ -316,6 +450,29 @@ impl Session {
     /// The engine of kind `P`, mutably, when the session is one.
     pub fn engine_mut<P: Registered>(&mut self) -> Option<&mut crate::engine::Engine<P>> {
         P::of_mut(self)
+    }
+
+    /// The view model of kind `P`'s pages ([`KindView`]), when the session is of that kind: how a
+    /// kind's pages read it.
+    pub fn kind_view<P: Registered>(&self) -> Option<P::View<'_>> {
+        P::of(self).map(|e| e.state().kind_view())
+    }
+
+    /// The kind's own document of the session, where it has one ([`KindView::kind_document`]).
+    pub fn kind_document(&self) -> Option<(&'static str, String)> {
+        each!(self, s => s.state().kind_document())
+    }
+
+    /// Records the person's edit of the kind's state (kind `P`); core checks it. Refused when the
+    /// session is of another kind.
+    pub fn edit_kind<P: Registered>(&mut self, edit: P::Edit, now: u64) -> Result<(), EngineError> {
+        match P::of_mut(self) {
+            Some(e) => e.edit(EngineEdit::Protocol(edit), now),
+            None => Err(EngineError::Edit(format!(
+                "this session is not a {}",
+                P::TITLE.to_lowercase()
+            ))),
+        }
     }
 
     /// The team session, when this is one.
@@ -400,8 +557,8 @@ impl Session {
         prices: Option<MemberPrices>,
         now: u64,
     ) -> Result<(), EngineError> {
-        match self.status_word() {
-            "draft" => each!(self, s => s.start_run(target, prices, now)),
+        match self.status() {
+            SessionStatus::Draft => each!(self, s => s.start_run(target, prices, now)),
             _ => each!(self, s => s.resume_run(target, prices, now)),
         }
     }
@@ -476,9 +633,14 @@ impl Session {
         each!(self, s => s.edit(EngineEdit::Settings { settings }, now))
     }
 
-    /// The status word (`running`).
+    /// The status word (`running`), as the app stores it.
     pub fn status_word(&self) -> &'static str {
         each!(self, s => s.status().word())
+    }
+
+    /// Where the session stands.
+    pub fn status(&self) -> SessionStatus {
+        each!(self, s => SessionStatus::of(s.status()))
     }
 
     /// Whether the session is running (the runner keeps going while it is).
@@ -985,7 +1147,7 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
     let paused = matches!(status, Status::Paused { .. });
     SessionView {
         kind,
-        status: status.word(),
+        status: SessionStatus::of(status),
         status_text,
         stage,
         round: core.round,

@@ -14,7 +14,7 @@ use roundtable_core::fork::{ForkAt, WhatIf};
 use roundtable_core::history::History;
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingSession};
 use roundtable_core::protocol::team::{Charter, SessionConfig, TeamSession};
-use roundtable_core::session::Session;
+use roundtable_core::session::{Session, SessionStatus};
 
 fn demo(model: &str) -> ModelRef {
     ModelRef {
@@ -417,7 +417,7 @@ fn a_fork_travels_in_its_session_file_and_a_fork_at_any_event_works() {
         .unwrap();
     assert!(matches!(
         fork.view().status,
-        "paused" | "awaiting_person" | "draft"
+        SessionStatus::Paused | SessionStatus::AwaitingPerson | SessionStatus::Draft
     ));
     let file = roundtable_core::export::to_file(&fork, 2);
     let back = roundtable_core::export::from_file(&file).unwrap();

@@ -11,7 +11,7 @@ use roundtable_core::live::{CallActivity, RunFacts};
 use roundtable_core::protocol::meeting::MeetingConfig;
 use roundtable_core::protocol::team::demo;
 use roundtable_core::protocol::team::SessionConfig;
-use roundtable_core::session::Session;
+use roundtable_core::session::{Session, SessionStatus};
 
 const KEY_ERROR: &str =
     "OpenAI refused the key (HTTP 401): Incorrect API key provided. Check the key in Settings.";
@@ -77,7 +77,7 @@ fn a_failed_call_reads_failed_everywhere_with_its_error_and_a_link_to_settings()
         let none = RunFacts::default();
 
         let view = s.view();
-        assert_eq!(view.status, "paused");
+        assert_eq!(view.status, SessionStatus::Paused);
         assert!(!view.status_text.contains("by you"), "{}", view.status_text);
         assert!(view.status_text.contains("Incorrect API key provided"));
         assert!(!view.status_text.contains(".."), "{}", view.status_text);
@@ -110,7 +110,7 @@ fn a_failed_call_reads_failed_everywhere_with_its_error_and_a_link_to_settings()
         s.submit(&again.id, &reply.text, None, 4).unwrap();
         let (state, _) = timeline_state(&s, &call.id, &none);
         assert_ne!(state, "failed");
-        assert_ne!(s.view().status, "paused");
+        assert_ne!(s.view().status, SessionStatus::Paused);
     }
 }
 
@@ -247,7 +247,7 @@ fn a_repaired_answer_reads_repairing_then_done_repaired() {
     // Play the demo until the Write step has both writers out.
     let calls = loop {
         now += 1;
-        if s.view().status == "awaiting_person" {
+        if s.view().status == SessionStatus::AwaitingPerson {
             s.answer_halt("Forty people, £50.", now).unwrap();
             continue;
         }

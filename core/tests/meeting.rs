@@ -5,7 +5,7 @@ use roundtable_core::demo::play_with;
 use roundtable_core::engine::{Engine, EventKind, Protocol, Status};
 use roundtable_core::export;
 use roundtable_core::protocol::meeting::{
-    answer, Decision, MeetingConfig, MeetingSession, MeetingState, Phase,
+    answer, Decision, MeetingConfig, MeetingSession, MeetingState, Phase, PhaseState, TurnKind,
 };
 use roundtable_core::session::Session;
 
@@ -494,20 +494,26 @@ fn the_view_marks_the_phases_the_floor_and_the_fallbacks() {
     s.start(1).unwrap();
     let v = s.state().view();
     assert_eq!(v.phases.len(), 7);
-    assert_eq!(v.phases[0].state, "current");
-    assert!(v.phases[1..].iter().all(|p| p.state == "upcoming"));
+    assert_eq!(v.phases[0].state, PhaseState::Current);
+    assert!(v.phases[1..]
+        .iter()
+        .all(|p| p.state == PhaseState::Upcoming));
     let c = s.calls_due().remove(0);
     s.submit(&c.id, "not a decision", None, 2).unwrap();
     let v = s.state().view();
     assert_eq!(v.fallbacks, 1);
-    assert_eq!(v.turns[0].kind, "fallback");
+    assert_eq!(v.turns[0].kind, TurnKind::Fallback);
     assert!(v
         .attendees
         .iter()
         .any(|a| a.id == "engineer-1" && a.has_floor));
     let done = played(AGENDA);
     let v = done.state().view();
-    assert!(v.phases.iter().all(|p| p.state == "done"), "{:?}", v.phases);
+    assert!(
+        v.phases.iter().all(|p| p.state == PhaseState::Done),
+        "{:?}",
+        v.phases
+    );
     assert!(v.has_minutes && v.minutes_markdown.contains("## Decisions"));
     assert!(v
         .attendees
@@ -516,7 +522,10 @@ fn the_view_marks_the_phases_the_floor_and_the_fallbacks() {
         .all(|a| a.contributions > 0));
     assert_eq!(
         v.phases.iter().map(|p| p.contributions).sum::<usize>(),
-        v.turns.iter().filter(|t| t.kind == "contribution").count()
+        v.turns
+            .iter()
+            .filter(|t| t.kind == TurnKind::Contribution)
+            .count()
     );
 }
 

@@ -5,7 +5,7 @@
 use roundtable_core::engine::{ModelRef, Usage};
 use roundtable_core::protocol::team::demo;
 use roundtable_core::protocol::team::{Charter, PersonEdit, SessionConfig};
-use roundtable_core::session::{LogError, Session};
+use roundtable_core::session::{LogError, Session, SessionStatus};
 
 fn demo_session(request: &str) -> Session {
     let model = ModelRef {
@@ -151,7 +151,7 @@ fn the_view_marks_who_asked_the_open_question_and_the_rounds_progress() {
     assert!(!halt.message().is_empty());
     let asked_by = asked_by.to_string();
     let view = s.view();
-    assert_eq!(view.status, "awaiting_person");
+    assert_eq!(view.status, SessionStatus::AwaitingPerson);
     assert!(view.actions.answer);
     assert!(view.live.contains(&(asked_by, "halted")), "{:?}", view.live);
     // Into round 1: progress follows the round's order of steps.
@@ -263,4 +263,66 @@ fn the_team_rules_a_new_session_form_shows_come_from_the_configs_check() {
         ConfigError::ManyChairs(2).to_string(),
         "a team has exactly one chair; this one has 2"
     );
+}
+
+#[test]
+fn a_status_has_one_word_and_one_label_and_the_view_says_the_engines_word() {
+    for status in SessionStatus::ALL {
+        assert_eq!(SessionStatus::from_word(status.word()), Some(status));
+    }
+    assert_eq!(SessionStatus::AwaitingPerson.label(), "needs you");
+    assert_eq!(SessionStatus::Paused.label(), "paused");
+    assert_eq!(SessionStatus::from_word("failed"), None);
+    let mut s = demo_session("Plan a one-day workshop for 20 people.");
+    assert_eq!(s.view().status, SessionStatus::Draft);
+    let mut now = 0;
+    s.start(now).unwrap();
+    assert_eq!(s.view().status, SessionStatus::Running);
+    play(&mut s, &mut now, |_| false);
+    assert_eq!(s.view().status, SessionStatus::Done);
+    assert_eq!(s.status().word(), s.status_word());
+}
+
+#[test]
+fn a_call_kind_has_one_wording() {
+    use roundtable_core::engine::CallKind;
+    let all = [CallKind::Initial, CallKind::AfterContext, CallKind::Repair];
+    let words: std::collections::HashSet<_> = all.iter().map(|k| k.word()).collect();
+    assert_eq!(words.len(), all.len(), "each kind its own word");
+    assert_eq!(CallKind::Initial.note(), None, "a first ask needs no note");
+    for k in &all[1..] {
+        let note = k.note().expect("a note");
+        assert!(
+            k.word().ends_with(note),
+            "{k:?}: the note is the word's end"
+        );
+    }
+}
+
+#[test]
+fn every_live_state_word_has_a_tone_and_an_unknown_word_none() {
+    use roundtable_core::session::Tone;
+    let words = [
+        ("applied", Tone::Ok),
+        ("done", Tone::Ok),
+        ("invalid", Tone::Invalid),
+        ("failed", Tone::Invalid),
+        ("stuck", Tone::Invalid),
+        ("fell back", Tone::Warn),
+        ("halted", Tone::Warn),
+        ("retrying", Tone::Warn),
+        ("repaired", Tone::Warn),
+        ("stopped", Tone::Warn),
+        ("asked for context", Tone::Running),
+        ("answered", Tone::Running),
+        ("streaming", Tone::Running),
+        ("validating", Tone::Running),
+        ("queued", Tone::Queued),
+        ("waiting", Tone::Queued),
+    ];
+    for (word, tone) in words {
+        assert_eq!(Tone::of_state(word), tone, "{word}");
+        assert!(!tone.class().is_empty());
+    }
+    assert_eq!(Tone::of_state("superseded").class(), "");
 }

@@ -8,7 +8,6 @@ mod locks;
 mod markdown;
 mod offline;
 mod pages;
-mod presets;
 mod providers;
 mod route;
 mod runner;

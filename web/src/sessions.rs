@@ -6,10 +6,7 @@
 //! [`Session::replay_stored`], and every field of the record is the session's own word — nothing
 //! here re-derives state.
 
-use roundtable_core::protocol::dialectic::DialecticConfig;
-use roundtable_core::protocol::meeting::MeetingConfig;
-use roundtable_core::protocol::team::SessionConfig;
-use roundtable_core::session::Session;
+use roundtable_core::session::{Registered, Session};
 
 use crate::storage::{self, SessionRecord, StoredEvent};
 use crate::util::now_ms;
@@ -39,21 +36,9 @@ pub fn stored_events(session: &Session, from: usize) -> Result<Vec<StoredEvent>,
         .collect())
 }
 
-/// Creates a draft team session from a config and stores it; returns its id.
-pub async fn create(config: SessionConfig) -> Result<String, String> {
-    let session = Session::new_team(config, now_ms() as u64).map_err(|e| e.to_string())?;
-    store_new(session).await
-}
-
-/// Creates a draft meeting from a config and stores it; returns its id.
-pub async fn create_meeting(config: MeetingConfig) -> Result<String, String> {
-    let session = Session::new_meeting(config, now_ms() as u64).map_err(|e| e.to_string())?;
-    store_new(session).await
-}
-
-/// Creates a draft dialectic from a config and stores it; returns its id.
-pub async fn create_dialectic(config: DialecticConfig) -> Result<String, String> {
-    let session = Session::new_dialectic(config, now_ms() as u64).map_err(|e| e.to_string())?;
+/// Creates a draft session of kind `P` from its config and stores it; returns its id.
+pub async fn create<P: Registered>(config: P::Config) -> Result<String, String> {
+    let session = Session::create::<P>(config, now_ms() as u64).map_err(|e| e.to_string())?;
     store_new(session).await
 }
 
@@ -87,6 +72,7 @@ pub async fn load(id: &str) -> Result<(SessionRecord, Session), String> {
 mod tests {
     use super::*;
     use roundtable_core::engine::ModelRef;
+    use roundtable_core::protocol::team::SessionConfig;
 
     fn session(request: &str) -> Session {
         let model = ModelRef {

@@ -4,6 +4,9 @@
 //! phased meeting of spec `001`; [`dialectic`] is the thesis → antithesis → synthesis of spec
 //! `002`; [`autocoding`] holds spec `002`'s player/coach state and tools, the fourth kind to be.
 //!
+//! [`KindView`] is what a kind's pages show, implemented in each kind's `view.rs` (here, beside
+//! the kinds, so a kind need not import the session that lists it).
+//!
 //! The call types every kind shares live in the engine; they are re-exported here because the
 //! runner and the providers name them from this module.
 
@@ -15,3 +18,20 @@ pub mod team;
 pub use crate::engine::{
     estimate_messages, estimate_tokens, CallKind, ChatRole, Message, ModelCall,
 };
+
+/// What a kind's pages show, written in the kind's folder (its `view.rs`): the web app's pages
+/// render this and never read the kind's state, so no page re-derives a rule of the kind.
+pub trait KindView {
+    /// The kind's view model: what its panels show (it may borrow the state and compute each
+    /// panel's part when the panel asks).
+    type View<'a>
+    where
+        Self: 'a;
+    /// The view model of this state.
+    fn kind_view(&self) -> Self::View<'_>;
+    /// The kind's own document of the session, where it has one (a dialectic's spec 002
+    /// document): the word its file name ends with and the document as pretty JSON.
+    fn kind_document(&self) -> Option<(&'static str, String)> {
+        None
+    }
+}

@@ -2,10 +2,12 @@
 //! picker or drag and drop, Open a demo session).
 
 use leptos::prelude::*;
+use roundtable_core::session::{Kind, SessionStatus};
 
 use crate::dialog::{Ask, AskDialog};
 use wasm_bindgen::JsCast;
 
+use super::kinds::{pages_of, Demo};
 use crate::app::app_state;
 use crate::route::{navigate, Route};
 use crate::storage::{self, SessionRecord};
@@ -15,20 +17,10 @@ use crate::util::{ago, now_ms, short_count};
 /// The demo session shipped in `static/demo/`, relative to the page so sub-paths work.
 pub const DEMO_FILE: &str = "demo/demo-session.roundtable.json";
 
-/// The agenda of the one-click demo meeting.
-const DEMO_AGENDA: &str = "Choose where to hold the team offsite.\nBudget: £3,000 for 12 people. It must be reachable by train, and we need a decision by Friday.";
-
-/// A person-facing word for a stored status.
-pub fn status_label(status: &str) -> &'static str {
-    match status {
-        "draft" => "draft",
-        "running" => "running",
-        "paused" => "paused",
-        "awaiting_person" => "needs you",
-        "done" => "done",
-        "failed" => "failed",
-        _ => "unknown",
-    }
+/// A person-facing word for a stored status (core's label; "unknown" for a word this build does
+/// not write).
+fn status_label(status: &str) -> &'static str {
+    SessionStatus::from_word(status).map_or("unknown", SessionStatus::label)
 }
 
 /// The home page.
@@ -53,9 +45,12 @@ pub fn HomePage() -> impl IntoView {
             let Some(held) = crate::locks::held().await else {
                 return Ok::<_, storage::StorageError>(list);
             };
-            for record in list.iter_mut().filter(|r| r.status == "running") {
+            let running = |r: &&mut SessionRecord| {
+                SessionStatus::from_word(&r.status) == Some(SessionStatus::Running)
+            };
+            for record in list.iter_mut().filter(running) {
                 if !held.contains(&record.id) {
-                    record.status = "paused".into();
+                    record.status = SessionStatus::Paused.word().into();
                     continue;
                 }
                 // When the tab running it closes, the list reloads.
@@ -164,48 +159,12 @@ pub fn HomePage() -> impl IntoView {
         });
     };
 
-    // A meeting on the demo model with a ready agenda: one click from the home page to a meeting.
-    let demo_meeting = move || {
-        use roundtable_core::engine::ModelRef;
-        use roundtable_core::protocol::meeting::MeetingConfig;
-        let model = ModelRef {
-            provider: roundtable_core::demo::PROVIDER.into(),
-            model: roundtable_core::demo::MODEL.into(),
-        };
-        let people = [
-            ("ana", "Ana", "Engineer"),
-            ("bo", "Bo", "Designer"),
-            ("cy", "Cy", "Product manager"),
-        ];
-        let config = MeetingConfig::standard(DEMO_AGENDA, &people, model);
+    // A kind's one-click demo (the kinds that have one): a session on the demo model, opened.
+    let open_kind_demo = move |demo: &'static Demo| {
         busy.set(true);
         leptos::task::spawn_local(async move {
-            match crate::sessions::create_meeting(config).await {
-                Ok(id) => navigate(&Route::session(id)),
-                Err(e) => state.error(e),
-            }
-            busy.set(false);
-        });
-    };
-
-    // A dialectic on the demo model with the council of three critics, from core's demos: one
-    // click from the home page to a dialectic.
-    let demo_dialectic = move || {
-        use roundtable_core::engine::ModelRef;
-        use roundtable_core::protocol::dialectic::DialecticConfig;
-        let model = ModelRef {
-            provider: roundtable_core::demo::PROVIDER.into(),
-            model: roundtable_core::demo::MODEL.into(),
-        };
-        let Some(config) = DialecticConfig::demos(model)
-            .into_iter()
-            .find(|c| c.use_council && c.critics.len() > 1)
-        else {
-            return;
-        };
-        busy.set(true);
-        leptos::task::spawn_local(async move {
-            match crate::sessions::create_dialectic(config).await {
+            let created = (demo.create)(now_ms() as u64);
+            match async { crate::sessions::store_new(created?).await }.await {
                 Ok(id) => navigate(&Route::session(id)),
                 Err(e) => state.error(e),
             }
@@ -238,12 +197,11 @@ pub fn HomePage() -> impl IntoView {
                     <button class="ghost" name="open-demo" disabled=move || busy.get() on:click=move |_| open_demo()>
                         "Open a demo session"
                     </button>
-                    <button class="ghost" name="demo-meeting" disabled=move || busy.get() on:click=move |_| demo_meeting()>
-                        "Try a demo meeting"
-                    </button>
-                    <button class="ghost" name="demo-dialectic" disabled=move || busy.get() on:click=move |_| demo_dialectic()>
-                        "Try a demo dialectic"
-                    </button>
+                    {Kind::ALL.iter().filter_map(|k| pages_of(*k).demo.as_ref()).map(|demo| view! {
+                        <button class="ghost" name=demo.name disabled=move || busy.get() on:click=move |_| open_kind_demo(demo)>
+                            {demo.label}
+                        </button>
+                    }).collect_view()}
                 </div>
             </div>
             <p class="tagline" data-tagline="true">
@@ -390,7 +348,7 @@ fn SessionTable(list: Vec<SessionRecord>, refresh: RwSignal<u32>) -> impl IntoVi
                         view! {
                             <tr data-session-id=r.id.clone()>
                                 <td class="title"><a href=Route::session(r.id.clone()).href()>{r.title.clone()}</a>{family}</td>
-                                <td data-kind=r.kind.clone()>{roundtable_core::session::Kind::from_name(&r.kind).map_or_else(|| r.kind.clone(), |k| k.title().to_string())}</td>
+                                <td data-kind=r.kind.clone()>{Kind::from_name(&r.kind).map_or_else(|| r.kind.clone(), |k| k.title().to_string())}</td>
                                 <td><span class=format!("badge {}", r.status)>{status_label(&r.status)}</span></td>
                                 <td class="num" data-label="Round">{r.round}</td>
                                 <td>{ago(r.updated_at, now)}</td>

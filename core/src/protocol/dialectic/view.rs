@@ -36,6 +36,40 @@ impl PhaseStatus {
             PhaseStatus::Skipped => "skipped",
         }
     }
+
+    /// The tone of its badge (the badge's class): `done`, `running`, `warn` or `draft`.
+    pub fn tone(self) -> &'static str {
+        match self {
+            PhaseStatus::Done => "done",
+            PhaseStatus::Writing => "running",
+            PhaseStatus::Repairing => "warn",
+            PhaseStatus::Waiting | PhaseStatus::Skipped => "draft",
+        }
+    }
+
+    /// Whether the phase is being written now (the strip marks it current).
+    pub fn is_current(self) -> bool {
+        matches!(self, PhaseStatus::Writing | PhaseStatus::Repairing)
+    }
+
+    /// Its place in the strip of phases (the item's class): `done`, `current` or `upcoming`.
+    pub fn strip_word(self) -> &'static str {
+        match self {
+            PhaseStatus::Done => "done",
+            _ if self.is_current() => "current",
+            _ => "upcoming",
+        }
+    }
+
+    /// What a card says while its text is not written.
+    pub fn placeholder(self) -> &'static str {
+        match self {
+            PhaseStatus::Writing => "Writing…",
+            PhaseStatus::Repairing => "The answer was invalid; the same member is repairing it…",
+            PhaseStatus::Skipped => "Not written.",
+            PhaseStatus::Waiting | PhaseStatus::Done => "Not written yet.",
+        }
+    }
 }
 
 /// One phase in the strip at the top.
@@ -310,5 +344,42 @@ impl DialecticState {
             synthesis,
             progress: self.progress(),
         }
+    }
+}
+
+impl DialecticView {
+    /// The line under the phases: style, mode, council and progress ("Sections · workflow ·
+    /// council of 3 · 40% done").
+    pub fn summary(&self) -> String {
+        let mode = match self.mode {
+            Mode::Workflow => "workflow",
+            Mode::SingleShot => "single shot",
+        };
+        let council = if self.use_council {
+            format!("council of {}", self.critiques.len())
+        } else {
+            "one critic".into()
+        };
+        format!(
+            "{} · {mode} · {council} · {}% done",
+            self.style_title, self.progress
+        )
+    }
+}
+
+impl crate::protocol::KindView for DialecticState {
+    type View<'a> = DialecticView;
+    fn kind_view(&self) -> DialecticView {
+        self.view()
+    }
+
+    /// Spec 002's document of the run, named as 002 names it (`dialectical_workflow`,
+    /// `dialectical_single_shot`).
+    fn kind_document(&self) -> Option<(&'static str, String)> {
+        let name = match self.config.mode {
+            Mode::Workflow => "dialectical_workflow",
+            Mode::SingleShot => "dialectical_single_shot",
+        };
+        Some((name, serde_json::to_string_pretty(&self.document()).ok()?))
     }
 }

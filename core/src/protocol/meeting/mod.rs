@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 pub use self::answer::{ActionItem, Contribution, Decision, Minutes, Phase};
 pub use self::config::{Attendee, MeetingConfig, MeetingConfigError, MeetingRole};
 pub use self::prompt::{MeetingEnvelope, TRANSCRIPT_BUDGET};
-pub use self::view::{AttendeeMark, MeetingView, PhaseMark, TurnView};
+pub use self::view::{AttendeeMark, MeetingView, PhaseMark, PhaseState, TurnKind, TurnView};
 use crate::engine::{
     Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError, IdChoice, Judgement,
     MemberChange, Message, ModelRef, Move, Protocol, Settings, StoredCall,

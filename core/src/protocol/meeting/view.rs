@@ -27,6 +27,55 @@ pub struct MeetingView {
     pub has_minutes: bool,
 }
 
+/// Where a phase stands in the stepper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseState {
+    /// Over.
+    Done,
+    /// The meeting is in it.
+    Current,
+    /// Not reached yet.
+    Upcoming,
+}
+
+impl PhaseState {
+    /// Its word (the stepper item's class): `done`, `current`, `upcoming`.
+    pub fn word(self) -> &'static str {
+        match self {
+            PhaseState::Done => "done",
+            PhaseState::Current => "current",
+            PhaseState::Upcoming => "upcoming",
+        }
+    }
+}
+
+/// What a transcript entry is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnKind {
+    /// The orchestrator's decision.
+    Decision,
+    /// A decision the fallback rule made in the orchestrator's place.
+    Fallback,
+    /// An attendee's contribution.
+    Contribution,
+    /// The person's remark.
+    Remark,
+}
+
+impl TurnKind {
+    /// Its word (the entry's `data-turn`): `decision`, `fallback`, `contribution`, `remark`.
+    pub fn word(self) -> &'static str {
+        match self {
+            TurnKind::Decision => "decision",
+            TurnKind::Fallback => "fallback",
+            TurnKind::Contribution => "contribution",
+            TurnKind::Remark => "remark",
+        }
+    }
+}
+
 /// One phase of the stepper.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -37,8 +86,8 @@ pub struct PhaseMark {
     pub title: &'static str,
     /// What it is for.
     pub purpose: &'static str,
-    /// `done`, `current` or `upcoming`.
-    pub state: &'static str,
+    /// Done, current or upcoming.
+    pub state: PhaseState,
     /// Contributions made in it.
     pub contributions: usize,
 }
@@ -67,8 +116,8 @@ pub struct AttendeeMark {
 pub struct TurnView {
     /// The round (turn number).
     pub round: u32,
-    /// `decision`, `fallback`, `contribution` or `remark`.
-    pub kind: &'static str,
+    /// A decision (the orchestrator's, or the fallback rule's), a contribution or a remark.
+    pub kind: TurnKind,
     /// The phase it happened in.
     pub phase: &'static str,
     /// Who: an attendee id, `orchestrator`'s id, or `user-1`.
@@ -107,7 +156,11 @@ impl MeetingState {
                     phase_of_turn.push(None);
                     TurnView {
                         round: *round,
-                        kind: if *fell_back { "fallback" } else { "decision" },
+                        kind: if *fell_back {
+                            TurnKind::Fallback
+                        } else {
+                            TurnKind::Decision
+                        },
                         phase: phase.title(),
                         who: self.orchestrator().to_string(),
                         name: name_of(self.orchestrator()),
@@ -124,7 +177,7 @@ impl MeetingState {
                     phase_of_turn.push(Some(*phase));
                     TurnView {
                         round: *round,
-                        kind: "contribution",
+                        kind: TurnKind::Contribution,
                         phase: phase.title(),
                         who: speaker.clone(),
                         name: name_of(speaker),
@@ -136,7 +189,7 @@ impl MeetingState {
                     phase_of_turn.push(None);
                     TurnView {
                         round: *round,
-                        kind: "remark",
+                        kind: TurnKind::Remark,
                         phase: "",
                         who: super::PERSON.to_string(),
                         name: "You".into(),
@@ -156,11 +209,11 @@ impl MeetingState {
                     title: p.title(),
                     purpose: p.purpose(),
                     state: if i < current || (i == current && over) {
-                        "done"
+                        PhaseState::Done
                     } else if i == current {
-                        "current"
+                        PhaseState::Current
                     } else {
-                        "upcoming"
+                        PhaseState::Upcoming
                     },
                     contributions: phase_of_turn.iter().filter(|x| **x == Some(*p)).count(),
                 })
@@ -175,18 +228,28 @@ impl MeetingState {
                     orchestrator: a.meeting_role == MeetingRole::Orchestrator,
                     contributions: turns
                         .iter()
-                        .filter(|t| t.kind == "contribution" && t.who == a.id)
+                        .filter(|t| t.kind == TurnKind::Contribution && t.who == a.id)
                         .count(),
                     has_floor: !over
                         && self.core.step == Some(super::MeetingStep::Speak)
                         && self.floor.as_ref().is_some_and(|(who, _)| *who == a.id),
                 })
                 .collect(),
-            fallbacks: turns.iter().filter(|t| t.kind == "fallback").count(),
+            fallbacks: turns
+                .iter()
+                .filter(|t| t.kind == TurnKind::Fallback)
+                .count(),
             turns,
             ended: self.ended.clone(),
             minutes_markdown: super::prompt::minutes_markdown(self, false),
             has_minutes: self.minutes.is_some(),
         }
+    }
+}
+
+impl crate::protocol::KindView for MeetingState {
+    type View<'a> = MeetingView;
+    fn kind_view(&self) -> MeetingView {
+        self.view()
     }
 }

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use roundtable_core::engine::Settings;
-use roundtable_core::session::{Session, SessionView};
+use roundtable_core::session::{Session, SessionStatus, SessionView};
 
 use super::ViewMemo;
 use crate::app::app_state;
@@ -171,7 +171,7 @@ pub fn BudgetPanel() -> impl IntoView {
                 .await
             {
                 Ok(()) => {
-                    let paused = view.with_untracked(|v| v.status == "paused");
+                    let paused = view.with_untracked(|v| v.status == SessionStatus::Paused);
                     state.info(if paused {
                         "Limits saved. Run on with One step, One round or Run to the end."
                     } else {

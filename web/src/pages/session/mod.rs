@@ -3,33 +3,29 @@
 //!
 //! Layout: a header with the status and the run controls; banners for whatever needs the
 //! person (a question, a pause reason, an error, a read-only view); then the kind's own panels,
-//! picked in one place ([`kind_panels`]): a team's product tree, selected product (or overview)
-//! and timeline with the remarks and the charter; a meeting's phases, transcript and minutes; a
-//! dialectic's thesis, critiques and synthesis.
+//! from the kind's folder through its one entry ([`super::kinds::KindPages::panels`]): a team's
+//! product tree, selected product (or overview) and timeline with the remarks and the charter; a
+//! meeting's phases, transcript and minutes; a dialectic's thesis, critiques and synthesis. The
+//! shell names no kind: its sentences of a kind come from the same table.
 
 use leptos::prelude::*;
-use roundtable_core::session::{Kind, Session, SessionView as View};
+use roundtable_core::session::{Session, SessionStatus, SessionView as View};
 
+use super::kinds::pages_of;
 use crate::app::app_state;
 use crate::route::{navigate, Route};
 use crate::runner::{self, RunMode, Runner};
 use crate::util::short_count;
 
-mod budget;
-mod charter;
+pub mod budget;
 mod cost;
 mod fix;
 mod fork;
 pub use fork::ForkFrom;
-mod dialectic;
 mod halt;
 mod history;
-mod meeting;
-mod overview;
-mod product;
-mod timeline;
+pub mod timeline;
 mod transcript;
-mod tree;
 
 /// Which call's transcript is open, shared by the timeline and the inspector.
 #[derive(Clone, Copy)]
@@ -40,19 +36,6 @@ pub struct Inspect(pub RwSignal<Option<String>>);
 /// never re-derive an engine rule.
 #[derive(Clone, Copy)]
 pub struct ViewMemo(pub Memo<View>);
-
-/// Records a person's edit of the team's state (charter, versions, remarks); core checks it.
-pub fn edit_team(
-    s: &mut Session,
-    edit: roundtable_core::protocol::team::PersonEdit,
-) -> Result<(), roundtable_core::engine::EngineError> {
-    match s.as_team_mut() {
-        Some(team) => team.edit(edit, crate::util::now_ms() as u64),
-        None => Err(roundtable_core::engine::EngineError::Edit(
-            "this session has no team to edit".into(),
-        )),
-    }
-}
 
 /// The session page.
 #[component]
@@ -142,114 +125,15 @@ pub fn SessionView(
     });
 
     view! {
-        <div class="session" data-status=move || view.with(|v| v.status)>
+        <div class="session" data-status=move || view.with(|v| v.status.word())>
             <SessionHeader/>
             {at.is_some().then(|| view! { <history::HistoryBar/> })}
             <cost::CostPanel/>
             <Banners/>
-            {kind_panels(kind, product, select)}
+            {(pages_of(kind).panels)(product, select)}
             <transcript::TranscriptDialog/>
             <fork::ForkDialog/>
             <halt::HaltDialog/>
-        </div>
-    }
-}
-
-/// The panels of one kind of session: the one place the page picks by kind.
-fn kind_panels(
-    kind: Kind,
-    product: Signal<Option<String>>,
-    select: Callback<Option<String>>,
-) -> AnyView {
-    match kind {
-        Kind::Team => view! { <TeamPanels product=product select=select/> }.into_any(),
-        Kind::Meeting => view! { <meeting::MeetingPanels/> <budget::BudgetPanel/> }.into_any(),
-        Kind::Dialectic => view! { <dialectic::DialecticPanels/> }.into_any(),
-    }
-}
-
-/// What the shell says of one kind of session, in its words.
-struct KindWords {
-    /// The Wrap up button's title.
-    wrap_up: &'static str,
-    /// After "Done." when the session is over.
-    done: &'static str,
-    /// After "Use Run to the end" in a draft.
-    draft: &'static str,
-}
-
-/// The shell's sentences for `kind`.
-fn kind_words(kind: Kind) -> KindWords {
-    match kind {
-        Kind::Team => KindWords {
-            wrap_up: "End the rounds and ask for the presentation",
-            done: " The team presented its result; see the overview.",
-            draft: " to let the team work, or go one step at a time.",
-        },
-        Kind::Meeting => KindWords {
-            wrap_up: "End the meeting and ask for the minutes",
-            done: " The meeting is over; its minutes are below.",
-            draft: " to hold the meeting, or go one step at a time.",
-        },
-        Kind::Dialectic => KindWords {
-            wrap_up: "Skip the critiques still out and ask for the synthesis",
-            done: " The synthesis is written; it is below, beside the thesis and the critiques.",
-            draft:
-                " to write the thesis, the critiques and the synthesis, or go one phase at a time.",
-        },
-    }
-}
-
-/// Downloads a kind's own document of the session, where it has one (a dialectic's 002
-/// document), beside the session file.
-fn kind_exports(kind: Kind) -> Option<AnyView> {
-    match kind {
-        Kind::Dialectic => Some(view! { <DialecticDocumentButton/> }.into_any()),
-        Kind::Team | Kind::Meeting => None,
-    }
-}
-
-/// Downloads the dialectic as 002's `dialectical_workflow` / `dialectical_single_shot` document.
-#[component]
-fn DialecticDocumentButton() -> impl IntoView {
-    let runner = expect_context::<Runner>();
-    let state = app_state();
-    view! {
-        <button name="export-002" class="ghost" title="Download the run as spec 002's dialectical_workflow or dialectical_single_shot document" on:click=move |_| {
-            match runner.with_untracked(dialectic::document_002) {
-                Some((name, text)) => if let Err(e) = crate::util::download(&name, "application/json", &text) { state.error(e); },
-                None => state.error("This session is not a dialectic."),
-            }
-        }>"002 document"</button>
-    }
-}
-
-/// A team's panels: the product tree, the selected product (or the overview), the timeline
-/// with the remarks, the charter and the limits.
-#[component]
-fn TeamPanels(product: Signal<Option<String>>, select: Callback<Option<String>>) -> impl IntoView {
-    let runner = expect_context::<Runner>();
-    view! {
-        <JumpBar items=&[("Products", "panel-products"), ("Product", "panel-product"), ("Timeline", "panel-timeline")]/>
-        <div class="session-grid">
-            <aside class="panel" aria-label="Products" id="panel-products">
-                <h2>"Products" <span class="spacer"></span>
-                    <span class="muted small">{move || runner.with(|s| s.as_team().map_or(0, |t| t.state().tree.walk().len()))}</span>
-                </h2>
-                <tree::ProductTree selected=product on_select=select/>
-            </aside>
-            <div class="panel" aria-live="polite" id="panel-product">
-                {move || match product.get() {
-                    Some(p) => view! { <product::ProductView product_id=p on_select=select/> }.into_any(),
-                    None => view! { <overview::Overview/> }.into_any(),
-                }}
-            </div>
-            <div class="side-right stack" id="panel-timeline">
-                <timeline::Timeline/>
-                <charter::Remarks/>
-                <charter::CharterPanel/>
-                <budget::BudgetPanel/>
-            </div>
         </div>
     }
 }
@@ -315,8 +199,8 @@ fn SessionHeader() -> impl IntoView {
         })}
         <header class="session-head">
             <h1 title=move || record().title>{move || record().title}</h1>
-            <span class=move || format!("badge {}", status())>
-                {move || crate::pages::home::status_label(status())}
+            <span class=move || format!("badge {}", status().word())>
+                {move || status().label()}
             </span>
             <span class="muted small">
                 {move || view.with(|v| {
@@ -336,7 +220,7 @@ fn SessionHeader() -> impl IntoView {
                 <button name="stop" class="ghost danger" title="Pause now and cancel the requests still out" disabled=move || !can_pause() on:click=move |_| {
                     leptos::task::spawn_local(async move { runner.stop().await });
                 }>"Stop"</button>
-                <button name="wrap-up" class="ghost" title=move || kind_words(view.with(|v| v.kind)).wrap_up disabled=move || !can_wrap() || running() on:click=move |_| {
+                <button name="wrap-up" class="ghost" title=move || pages_of(view.with(|v| v.kind)).wrap_up disabled=move || !can_wrap() || running() on:click=move |_| {
                     leptos::task::spawn_local(async move { runner.wrap_up().await });
                 }>"Wrap up"</button>
                 <button name="export" class="ghost" title="Download the session file" on:click=move |_| {
@@ -349,7 +233,7 @@ fn SessionHeader() -> impl IntoView {
                     let title = runner.record().title;
                     if let Err(e) = runner.with_untracked(|s| crate::transfer::export_report(&title, s)) { state.error(e); }
                 }>"Report"</button>
-                {kind_exports(runner.with_untracked(Session::kind))}
+                {pages_of(runner.with_untracked(Session::kind)).exports.map(|button| button())}
             </div>
         </header>
     }
@@ -414,7 +298,7 @@ fn Banners() -> impl IntoView {
         // (its own banner says so).
         {move || match view.with(|v| v.status) {
             _ if runner.history_at.get().is_some() => None,
-            "paused" if !runner.reopened_paused.get() => {
+            SessionStatus::Paused if !runner.reopened_paused.get() => {
                 let failed = view.with(|v| v.fix.as_ref().is_some_and(|f| *f == roundtable_core::engine::Fix::Settings));
                 Some(view! {
                 <div class=if failed { "banner bad" } else { "banner warn" } role="status" data-banner="paused">
@@ -422,22 +306,22 @@ fn Banners() -> impl IntoView {
                     {move || view.with(|v| v.fix.clone()).map(|fix| view! { <fix::FixLink fix=fix/> })}
                 </div>
             }.into_any())},
-            "awaiting_person" => Some(view! {
+            SessionStatus::AwaitingPerson => Some(view! {
                 <div class="banner info" role="status" data-banner="question">
                     <strong>{runner.with(|s| s.question().map(|(who, _)| who.to_string()))}</strong>
                     " asked you a question. The session waits for your answer."
                 </div>
             }.into_any()),
-            "done" => Some(view! {
+            SessionStatus::Done => Some(view! {
                 <div class="banner info" role="status" data-banner="done">
                     <strong>"Done."</strong>
-                    {move || kind_words(view.with(|v| v.kind)).done}
+                    {move || pages_of(view.with(|v| v.kind)).done}
                 </div>
             }.into_any()),
-            "draft" if !runner.read_only.get() => Some(view! {
+            SessionStatus::Draft if !runner.read_only.get() => Some(view! {
                 <div class="banner info" role="status" data-banner="draft">
                     "Ready. Use " <strong>"Run to the end"</strong>
-                    {move || kind_words(view.with(|v| v.kind)).draft}
+                    {move || pages_of(view.with(|v| v.kind)).draft}
                 </div>
             }.into_any()),
             _ => None,

@@ -7,23 +7,16 @@
 //! answer streaming, a retry waiting).
 
 use leptos::prelude::*;
-use roundtable_core::protocol::CallKind;
 
 use super::fork::ForkFrom;
 use super::{Inspect, ViewMemo};
 use crate::runner::Runner;
 use roundtable_core::fork::ForkAt;
+use roundtable_core::session::Tone;
 
-/// The badge class of a call's state word ([`roundtable_core::live::CallNow`]).
+/// The badge class of a call's or a member's state word: core's tone of it.
 fn state_class(word: &str) -> &'static str {
-    match word {
-        "applied" | "done" => "ok",
-        "invalid" | "failed" | "stuck" => "invalid",
-        "fell back" | "halted" | "retrying" | "repaired" | "stopped" => "warn",
-        "asked for context" | "answered" | "streaming" | "validating" => "running",
-        "queued" | "waiting" => "queued",
-        _ => "",
-    }
+    Tone::of_state(word).class()
 }
 
 /// The timeline panel.
@@ -83,16 +76,12 @@ pub fn Timeline() -> impl IntoView {
                                     <div class="step-name">{step.title}</div>
                                     {step.calls.into_iter().map(|call| {
                                         let id = call.id.clone();
-                                        let kind_word = match call.kind {
-                                            CallKind::Initial => "",
-                                            CallKind::AfterContext => " (with context)",
-                                            CallKind::Repair => " (repair)",
-                                        };
+                                        let note = call.kind.note().map(|n| format!(" ({n})")).unwrap_or_default();
                                         view! {
                                             <div class="call-line" data-call-id=call.id.clone()>
                                                 <button class="link" on:click=move |_| inspect.set(Some(id.clone()))
                                                     title="Open the transcript of this call">
-                                                    {format!("{}{kind_word}", call.member)}
+                                                    {format!("{}{note}", call.member)}
                                                 </button>
                                                 <span class=format!("badge {}", state_class(call.now.state)) data-state=call.now.state>{call.now.label}</span>
                                                 {(call.tokens > 0).then(|| view! {

@@ -5,7 +5,7 @@
 //! worded as the timeline words it.
 
 use leptos::prelude::*;
-use roundtable_core::protocol::{CallKind, ChatRole};
+use roundtable_core::protocol::ChatRole;
 use roundtable_core::session::{CallView, ResultView as CallResultView};
 use roundtable_core::validate::Violation;
 
@@ -19,14 +19,6 @@ fn role_word(r: ChatRole) -> &'static str {
         ChatRole::System => "system",
         ChatRole::User => "user",
         ChatRole::Assistant => "assistant",
-    }
-}
-
-fn kind_word(k: CallKind) -> &'static str {
-    match k {
-        CallKind::Initial => "first ask",
-        CallKind::AfterContext => "asked again with context",
-        CallKind::Repair => "repair",
     }
 }
 
@@ -122,7 +114,7 @@ fn CallDetail(record: CallView) -> impl IntoView {
             <span class="badge">{c.member.clone()}</span>
             <span class="badge">{c.step_title}</span>
             <span class="badge">{format!("round {}", c.round)}</span>
-            <span class="badge">{kind_word(c.kind)}</span>
+            <span class="badge">{c.kind.word()}</span>
             <span class="muted small">{if record.tokens_estimated {
                 format!("≈ {} tokens (estimated: the provider counted none)", record.tokens)
             } else {
@@ -141,7 +133,7 @@ fn CallDetail(record: CallView) -> impl IntoView {
                     view! {
                         <button class=if current { "small" } else { "ghost small" } aria-current=current.then_some("true")
                             on:click=move |_| inspect.set(Some(id2.clone()))>
-                            {format!("{id} · {} · {word}", kind_word(kind))}
+                            {format!("{id} · {} · {word}", kind.word())}
                         </button>
                     }
                 }).collect_view()}

@@ -14,18 +14,6 @@ pub const ROW_PX: f64 = 30.0;
 /// Rows rendered above and below the visible window.
 const OVERSCAN: usize = 8;
 
-/// One visible line of the tree.
-#[derive(Debug, Clone, PartialEq)]
-struct Row {
-    id: String,
-    name: String,
-    depth: usize,
-    kind: &'static str,
-    status: &'static str,
-    has_children: bool,
-    owner: Option<String>,
-}
-
 /// The tree panel.
 #[component]
 pub fn ProductTree(
@@ -38,38 +26,10 @@ pub fn ProductTree(
     let viewport_h = RwSignal::new(480.0f64);
     let viewport = NodeRef::<leptos::html::Div>::new();
 
+    // The rows are core's (the team's view); the page keeps only what the person folded.
     let rows = Memo::new(move |_| {
-        let hidden = collapsed.get();
-        runner.with(|s| {
-            let Some(team) = s.as_team() else {
-                return Vec::new();
-            };
-            let walk = team.state().tree.walk();
-            let mut out = Vec::with_capacity(walk.len());
-            let mut skip_below: Option<usize> = None;
-            for (i, (depth, p)) in walk.iter().enumerate() {
-                if let Some(d) = skip_below {
-                    if *depth > d {
-                        continue;
-                    }
-                    skip_below = None;
-                }
-                let has_children = walk.get(i + 1).is_some_and(|(d, _)| *d > *depth);
-                if has_children && hidden.contains(&p.id) {
-                    skip_below = Some(*depth);
-                }
-                out.push(Row {
-                    id: p.id.clone(),
-                    name: p.name.clone(),
-                    depth: *depth,
-                    kind: crate::pages::session::product::type_word(p.product_type),
-                    status: p.status.word(),
-                    has_children,
-                    owner: p.assignee.clone().or_else(|| p.owner.clone()),
-                });
-            }
-            out
-        })
+        let folded = collapsed.get();
+        runner.with(|s| super::with_team(s, |t| t.tree_rows(&folded)).unwrap_or_default())
     });
 
     Effect::new(move |_| {
@@ -157,12 +117,10 @@ pub fn ProductTree(
                             let is_sel = sel.as_deref() == Some(r.id.as_str());
                             let level = (r.depth + 1).to_string();
                             let expanded = r.has_children.then(|| (!collapsed.get_untracked().contains(&r.id)).to_string());
-                            let title = format!("{} · {} · {}{}", r.id, r.kind, r.status.replace('_', " "),
-                                r.owner.as_ref().map(|o| format!(" · {o}")).unwrap_or_default());
                             view! {
                                 <div class=if is_sel { "tree-row selected" } else { "tree-row" }
                                     role="treeitem" aria-selected=is_sel.to_string()
-                                    aria-expanded=expanded data-product-id=r.id.clone() title=title id=format!("tree-row-{}", r.id)
+                                    aria-expanded=expanded data-product-id=r.id.clone() title=r.title.clone() id=format!("tree-row-{}", r.id)
                                     style:top=format!("{}px", i * ROW_PX as usize)
                                     style:padding-left=format!("{}px", 4 + r.depth * 16)
                                     on:click=move |_| on_select.run(Some(id.clone()))>
@@ -179,7 +137,7 @@ pub fn ProductTree(
                                     }}
                                     <span class=format!("dot {}", r.status) aria-hidden="true"></span>
                                     <span class="name">{r.name.clone()}</span>
-                                    <span class="ptype">{r.kind}</span>
+                                    <span class="ptype">{r.type_word}</span>
                                 </div>
                             }
                             // tachys has no typed `aria-level`: set it as a plain attribute.

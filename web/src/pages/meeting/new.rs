@@ -4,12 +4,12 @@
 
 use leptos::prelude::*;
 use roundtable_core::engine::{ModelRef, Settings};
-use roundtable_core::protocol::meeting::{Attendee, MeetingConfig, MeetingRole};
+use roundtable_core::protocol::meeting::{Attendee, MeetingConfig, MeetingRole, MeetingState};
 
-use super::form::{
+use crate::app::app_state;
+use crate::pages::form::{
     parse_in, parse_money_budget, sentence, MoneyBudgetField, ProviderModelFields, TextField,
 };
-use crate::app::app_state;
 use crate::providers::ProviderId;
 use crate::route::{navigate, Route};
 use crate::sessions;
@@ -113,7 +113,7 @@ pub fn NewMeetingForm() -> impl IntoView {
                 error.set(None);
                 busy.set(true);
                 leptos::task::spawn_local(async move {
-                    match sessions::create_meeting(config).await {
+                    match sessions::create::<MeetingState>(config).await {
                         Ok(id) => navigate(&Route::session(id)),
                         Err(e) => state.error(e),
                     }

@@ -9,11 +9,12 @@ use leptos::prelude::*;
 use roundtable_core::engine::ModelRef;
 use roundtable_core::protocol::dialectic::config::DEFAULT_CRITICS;
 use roundtable_core::protocol::dialectic::{
-    DialecticConfig, DialecticConfigError, DialecticMember, Mode, ResponseStyle, Source,
+    DialecticConfig, DialecticConfigError, DialecticMember, DialecticState, Mode, ResponseStyle,
+    Source,
 };
 
-use super::form::{sentence, ProviderModelFields, TextField};
 use crate::app::app_state;
+use crate::pages::form::{sentence, ProviderModelFields, TextField};
 use crate::providers::ProviderId;
 use crate::route::{navigate, Route};
 use crate::sessions;
@@ -235,7 +236,7 @@ pub fn NewDialecticForm() -> impl IntoView {
                 errors.set(FormErrors::default());
                 busy.set(true);
                 leptos::task::spawn_local(async move {
-                    match sessions::create_dialectic(config).await {
+                    match sessions::create::<DialecticState>(config).await {
                         Ok(id) => navigate(&Route::session(id)),
                         Err(e) => state.error(e),
                     }

@@ -6,16 +6,9 @@
 use leptos::prelude::*;
 use roundtable_core::protocol::team::{Charter, PersonEdit};
 
-use super::{edit_team, ViewMemo};
+use super::{edit_team, editable, with_team};
 use crate::app::app_state;
 use crate::runner::Runner;
-
-/// Whether the person may edit now: the state allows it (a done session does not) and this tab
-/// is the writer. What is not allowed is not offered.
-fn editable(runner: Runner) -> impl Fn() -> bool + Copy {
-    let ViewMemo(view) = expect_context::<ViewMemo>();
-    move || view.with(|v| v.actions.edit) && !runner.read_only.get()
-}
 
 /// Remarks to the person, newest first, and a box to write to the chair.
 #[component]
@@ -46,11 +39,11 @@ pub fn Remarks() -> impl IntoView {
             <h2>"Remarks to you"</h2>
             <div class="panel-body">
                 {move || runner.with(|s| {
-                    let list: Vec<_> = s.as_team().map(|t| t.state().remarks_to_person().into_iter().cloned().collect()).unwrap_or_default();
+                    let list = with_team(s, |t| t.remarks()).unwrap_or_default();
                     if list.is_empty() {
                         view! { <p class="muted small">"No remarks addressed to you yet."</p> }.into_any()
                     } else {
-                        list.into_iter().rev().map(|r| view! {
+                        list.into_iter().map(|r| view! {
                             <div class="remark">
                                 <div class="small muted">{format!("{} · {} · round {}", r.from, r.remark_type, r.round)}</div>
                                 <div>{r.content.clone()}</div>
@@ -85,11 +78,7 @@ pub fn CharterPanel() -> impl IntoView {
     let constraints = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let begin = move || {
-        let c = runner.with_untracked(|s| {
-            s.as_team()
-                .and_then(|t| t.state().charter.clone())
-                .unwrap_or_default()
-        });
+        let c = runner.with_untracked(|s| with_team(s, |t| t.charter_draft()).unwrap_or_default());
         mission.set(c.mission);
         objectives.set(c.objectives);
         constraints.set(c.constraints);
@@ -138,7 +127,7 @@ pub fn CharterPanel() -> impl IntoView {
                         </div>
                     }.into_any()
                 } else {
-                    runner.with(|s| match s.as_team().and_then(|t| t.state().charter.clone()) {
+                    runner.with(|s| match with_team(s, |t| t.charter()).flatten() {
                         None => view! { <p class="muted small">"The chair writes the charter at Bootstrap."</p> }.into_any(),
                         Some(c) => view! {
                             <dl class="charter">

@@ -5,27 +5,26 @@
 
 use leptos::prelude::*;
 use roundtable_core::engine::EngineError;
-use roundtable_core::protocol::meeting::{MeetingEdit, MeetingView};
+use roundtable_core::protocol::meeting::{
+    MeetingEdit, MeetingState, MeetingView, PhaseState, TurnKind,
+};
 use roundtable_core::session::Session;
 
-use super::ViewMemo;
 use crate::app::app_state;
+use crate::pages::session::ViewMemo;
 use crate::runner::Runner;
 
 /// The meeting's view as core computes it, or `None` when the session is not a meeting.
 fn meeting_view(s: &Session) -> Option<MeetingView> {
-    s.as_meeting().map(|m| m.state().view())
+    s.kind_view::<MeetingState>()
 }
 
 /// Records the person's remark to the meeting; core checks it.
 fn remark(s: &mut Session, content: String) -> Result<(), EngineError> {
-    match s.as_meeting_mut() {
-        Some(m) => m.edit(
-            MeetingEdit::Remark { content },
-            crate::util::now_ms() as u64,
-        ),
-        None => Err(EngineError::Edit("this session is not a meeting".into())),
-    }
+    s.edit_kind::<MeetingState>(
+        MeetingEdit::Remark { content },
+        crate::util::now_ms() as u64,
+    )
 }
 
 /// The meeting's panels.
@@ -40,9 +39,9 @@ pub fn MeetingPanels() -> impl IntoView {
             <nav class="phases" aria-label="Phases">
                 <ol>
                     {move || view_memo.get().map(|v| v.phases.into_iter().map(|p| {
-                        let current = p.state == "current";
+                        let current = p.state == PhaseState::Current;
                         view! {
-                            <li class=format!("phase {}", p.state) data-phase=p.name
+                            <li class=format!("phase {}", p.state.word()) data-phase=p.name
                                 aria-current=current.then_some("step") title=p.purpose>
                                 <span class="phase-title">{p.title}</span>
                                 <span class="muted small">{if p.contributions == 1 { "1 turn".to_string() } else { format!("{} turns", p.contributions) }}</span>
@@ -51,7 +50,7 @@ pub fn MeetingPanels() -> impl IntoView {
                     }).collect_view())}
                 </ol>
             </nav>
-            <super::JumpBar items=&[("Attendees", "panel-attendees"), ("Transcript", "panel-transcript"), ("Timeline", "panel-timeline"), ("Minutes", "panel-minutes")]/>
+            <crate::pages::session::JumpBar items=&[("Attendees", "panel-attendees"), ("Transcript", "panel-transcript"), ("Timeline", "panel-timeline"), ("Minutes", "panel-minutes")]/>
             <div class="meeting-grid">
                 <aside class="panel" aria-label="Attendees" id="panel-attendees">
                     <h2>"Attendees"</h2>
@@ -89,30 +88,30 @@ pub fn MeetingPanels() -> impl IntoView {
                             let who = speaker.get();
                             let v = view_memo.get()?;
                             let turns: Vec<_> = v.turns.into_iter()
-                                .filter(|t| who.as_deref().is_none_or(|w| t.who == w && t.kind == "contribution"))
+                                .filter(|t| who.as_deref().is_none_or(|w| t.who == w && t.kind == TurnKind::Contribution))
                                 .collect();
                             Some(if turns.is_empty() {
                                 view! { <p class="muted">"Nothing has been said yet. Run the meeting to start it."</p> }.into_any()
                             } else {
                                 turns.into_iter().map(|t| match t.kind {
-                                    "contribution" => view! {
+                                    TurnKind::Contribution => view! {
                                         <article class="turn contribution" data-turn="contribution" data-speaker=t.who.clone()>
                                             <header class="small"><strong>{t.name}</strong>
                                                 <span class="muted">{format!(" · {} · turn {}", t.phase, t.round)}</span></header>
                                             <div class="md" inner_html=crate::markdown::to_safe_html(&t.text)></div>
                                         </article>
                                     }.into_any(),
-                                    "remark" => view! {
+                                    TurnKind::Remark => view! {
                                         <article class="turn remark" data-turn="remark">
                                             <header class="small"><strong>"You"</strong></header>
                                             <p>{t.text}</p>
                                         </article>
                                     }.into_any(),
                                     kind => {
-                                        let fell_back = kind == "fallback";
+                                        let fell_back = kind == TurnKind::Fallback;
                                         view! {
                                             <p class=if fell_back { "turn decision fallback small" } else { "turn decision small" }
-                                                data-turn=kind>
+                                                data-turn=kind.word()>
                                                 {fell_back.then(|| view! { <span class="badge warn" title="The orchestrator's answer broke spec 001's rules; the fallback rule decided instead.">"fallback"</span> " " })}
                                                 <em>{t.text}</em>
                                                 <span class="muted">{t.rationale.map(|r| format!(" — {r}"))}</span>
@@ -125,7 +124,7 @@ pub fn MeetingPanels() -> impl IntoView {
                     </div>
                 </section>
                 <div class="side-right stack" id="panel-timeline">
-                    <super::timeline::Timeline/>
+                    <crate::pages::session::timeline::Timeline/>
                     <RemarkBox/>
                 </div>
             </div>

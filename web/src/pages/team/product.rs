@@ -1,44 +1,19 @@
 //! One product: its current version as Markdown, its history with a diff between any two
 //! versions, and its collab threads. The person may accept a version or reject the latest, as the
-//! chair would; each is recorded as the person's event.
+//! chair would; each is recorded as the person's event. What the panel shows, and which of those
+//! actions it offers, is core's [`ProductPanel`].
 
 use leptos::prelude::*;
 use roundtable_core::diff::{diff_lines, DiffLine};
-use roundtable_core::protocol::team::tree::{Collab, Product, ProductTree, Version};
-use roundtable_core::protocol::team::wire::{CollabType, ProductType};
+use roundtable_core::protocol::team::view::{CollabCard, ProductPanel, VersionCard};
 use roundtable_core::protocol::team::PersonEdit;
-use roundtable_core::session::Session;
 
-use super::{edit_team, ViewMemo};
+use super::edit_team;
 use crate::app::app_state;
 use crate::dialog::{Ask, AskDialog};
 use crate::markdown::to_safe_html;
+use crate::pages::session::ViewMemo;
 use crate::runner::Runner;
-
-/// The team's product tree (this panel is the team's).
-fn tree_of(s: &Session) -> Option<&ProductTree> {
-    s.as_team().map(|t| &t.state().tree)
-}
-
-/// The wire word of a product type, for badges.
-pub fn type_word(t: ProductType) -> &'static str {
-    match t {
-        ProductType::Content => "Content",
-        ProductType::Decision => "Decision",
-        ProductType::Collection => "Collection",
-        ProductType::Orchestration => "Orchestration",
-    }
-}
-
-fn collab_word(t: CollabType) -> &'static str {
-    match t {
-        CollabType::Feedback => "feedback",
-        CollabType::Question => "question",
-        CollabType::Suggestion => "suggestion",
-        CollabType::Endorsement => "endorsement",
-        CollabType::Concern => "concern",
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tab {
@@ -53,8 +28,9 @@ pub fn ProductView(product_id: String, on_select: Callback<Option<String>>) -> i
     let runner = expect_context::<Runner>();
     let tab = RwSignal::new(Tab::Current);
     let pid = StoredValue::new(product_id);
-    let product =
-        Memo::new(move |_| runner.with(|s| tree_of(s)?.product(&pid.get_value()).cloned()));
+    let product = Memo::new(move |_| {
+        runner.with(|s| super::with_team(s, |t| t.product(&pid.get_value())).flatten())
+    });
 
     view! {
         {move || match product.get() {
@@ -66,7 +42,7 @@ pub fn ProductView(product_id: String, on_select: Callback<Option<String>>) -> i
                 </div>
             }.into_any(),
             Some(p) => {
-                let collab_count = runner.with_untracked(|s| tree_of(s).map_or(0, |t| t.collabs_on(&p.id).count()));
+                let collab_count = p.collab_count;
                 view! {
                     <h2>
                         <span class="grow">{p.name.clone()}</span>
@@ -86,7 +62,7 @@ pub fn ProductView(product_id: String, on_select: Callback<Option<String>>) -> i
                         {move || match tab.get() {
                             Tab::Current => view! { <Current product=product.get().unwrap_or_else(|| p.clone())/> }.into_any(),
                             Tab::History => view! { <History product=product.get().unwrap_or_else(|| p.clone())/> }.into_any(),
-                            Tab::Collabs => view! { <Collabs product_id=pid.get_value()/> }.into_any(),
+                            Tab::Collabs => view! { <Collabs product=product.get().unwrap_or_else(|| p.clone())/> }.into_any(),
                         }}
                     </div>
                 }.into_any()
@@ -96,17 +72,16 @@ pub fn ProductView(product_id: String, on_select: Callback<Option<String>>) -> i
 }
 
 #[component]
-fn ProductMeta(product: Product) -> impl IntoView {
-    let status = product.status.word();
+fn ProductMeta(product: ProductPanel) -> impl IntoView {
     view! {
         <div class="product-meta">
-            <span class="badge">{type_word(product.product_type)}</span>
-            <span class=format!("badge {status}")>{status.replace('_', " ")}</span>
+            <span class="badge">{product.type_word}</span>
+            <span class=format!("badge {}", product.status)>{product.status_text.clone()}</span>
             <span class="muted small">{product.id.clone()}</span>
             {product.owner.clone().map(|o| view! { <span class="small">"owner " <strong>{o}</strong></span> })}
             {product.assignee.clone().map(|a| view! { <span class="small">"assigned to " <strong>{a}</strong></span> })}
         </div>
-        {product.description.clone().filter(|d| !d.is_empty()).map(|d| view! { <p>{d}</p> })}
+        {product.description.clone().map(|d| view! { <p>{d}</p> })}
         <details>
             <summary>"Definition of done"</summary>
             <p>{product.dod.clone()}</p>
@@ -118,25 +93,15 @@ fn ProductMeta(product: Product) -> impl IntoView {
 }
 
 #[component]
-fn Current(product: Product) -> impl IntoView {
+fn Current(product: ProductPanel) -> impl IntoView {
     let runner = expect_context::<Runner>();
     let state = app_state();
-    let version: Option<Version> = runner.with_untracked(|s| {
-        product
-            .selected_version()
-            .and_then(|v| tree_of(s)?.version(v))
-            .cloned()
-    });
-    let Some(v) = version else {
+    let Some(v) = product.shown.map(|i| product.versions[i].clone()) else {
         return view! { <p class="muted">"No version written yet."</p> }.into_any();
     };
-    let is_accepted = product.accepted_version.as_deref() == Some(v.id.as_str());
-    // What the person may do with this version is the team's rule, asked of core.
-    let actions = runner.with_untracked(|s| {
-        s.as_team()
-            .map(|t| t.state().version_actions(&product.id, &v.id))
-            .unwrap_or_default()
-    });
+    let is_accepted = product.shown_accepted;
+    // What the person may do with this version is the team's rule, decided by core.
+    let actions = product.actions;
     let pid = product.id.clone();
     let vid = v.id.clone();
     let html = to_safe_html(&v.content);
@@ -162,9 +127,9 @@ fn Current(product: Product) -> impl IntoView {
         <AskDialog ask=ask on_confirm=reject/>
         <div class="product-meta">
             <strong>{v.title.clone()}</strong>
-            <span class="badge" data-version-number=product.version_number(&v.id).unwrap_or(0)
+            <span class="badge" data-version-number=v.number
                 title=format!("{} is this version's id in the session", v.id)>
-                {format!("version {} of {} · {}", product.version_number(&v.id).unwrap_or(0), product.versions.len(), v.id)}
+                {format!("version {} of {} · {}", v.number, product.versions.len(), v.id)}
             </span>
             {is_accepted.then(|| view! { <span class="badge accepted">"accepted"</span> })}
             <span class="muted small">{format!("by {} · round {}", v.author, v.round)}</span>
@@ -210,15 +175,8 @@ fn Current(product: Product) -> impl IntoView {
 }
 
 #[component]
-fn History(product: Product) -> impl IntoView {
-    let runner = expect_context::<Runner>();
-    let versions: Vec<Version> = runner.with_untracked(|s| {
-        product
-            .versions
-            .iter()
-            .filter_map(|v| tree_of(s)?.version(v).cloned())
-            .collect()
-    });
+fn History(product: ProductPanel) -> impl IntoView {
+    let versions: Vec<VersionCard> = product.versions;
     if versions.is_empty() {
         return view! { <p class="muted">"No version written yet."</p> }.into_any();
     }
@@ -285,31 +243,15 @@ fn History(product: Product) -> impl IntoView {
 }
 
 #[component]
-fn Collabs(product_id: String) -> impl IntoView {
-    let runner = expect_context::<Runner>();
-    let collabs: Vec<Collab> = runner.with(|s| {
-        tree_of(s)
-            .map(|t| t.collabs_on(&product_id).cloned().collect())
-            .unwrap_or_default()
-    });
-    if collabs.is_empty() {
+fn Collabs(product: ProductPanel) -> impl IntoView {
+    if product.threads.is_empty() {
         return view! { <p class="muted">"No collabs on this product yet."</p> }.into_any();
     }
-    let ids: std::collections::HashSet<String> = collabs.iter().map(|c| c.id.clone()).collect();
-    let roots: Vec<Collab> = collabs
-        .iter()
-        .filter(|c| !c.responding_to.iter().any(|r| ids.contains(r)))
-        .cloned()
-        .collect();
-    let all = collabs.clone();
     view! {
         <div class="threads">
-            {roots.into_iter().map(|root| {
-                let replies: Vec<Collab> = all.iter().filter(|c| c.responding_to.contains(&root.id)).cloned().collect();
-                view! {
-                    <CollabCard collab=root reply=false/>
-                    {replies.into_iter().map(|r| view! { <CollabCard collab=r reply=true/> }).collect_view()}
-                }
+            {product.threads.into_iter().map(|thread| view! {
+                <Collab collab=thread.root reply=false/>
+                {thread.replies.into_iter().map(|r| view! { <Collab collab=r reply=true/> }).collect_view()}
             }).collect_view()}
         </div>
     }
@@ -317,13 +259,13 @@ fn Collabs(product_id: String) -> impl IntoView {
 }
 
 #[component]
-fn CollabCard(collab: Collab, reply: bool) -> impl IntoView {
+fn Collab(collab: CollabCard, reply: bool) -> impl IntoView {
     let html = to_safe_html(&collab.comment);
     view! {
         <div class=if reply { "collab reply" } else { "collab" } data-collab-id=collab.id.clone()>
             <div class="product-meta">
                 <span class="who">{collab.author.clone()}</span>
-                <span class="badge">{collab_word(collab.collab_type)}</span>
+                <span class="badge">{collab.type_word}</span>
                 <span class="muted small">{format!("{} · importance {} · round {}", collab.id, collab.importance, collab.round)}</span>
                 {collab.version_id.clone().map(|v| view! { <span class="badge">{v}</span> })}
             </div>

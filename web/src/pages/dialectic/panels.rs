@@ -6,7 +6,9 @@
 
 use leptos::prelude::*;
 use roundtable_core::protocol::dialectic::view::{Author, PhaseStatus};
-use roundtable_core::protocol::dialectic::{Contradiction, DialecticView, ResearchProposal};
+use roundtable_core::protocol::dialectic::{
+    Contradiction, DialecticState, DialecticView, ResearchProposal,
+};
 use roundtable_core::session::Session;
 
 use crate::markdown::to_safe_html;
@@ -14,31 +16,12 @@ use crate::runner::Runner;
 
 /// The dialectic's view as core computes it, or `None` when the session is not a dialectic.
 fn dialectic_view(s: &Session) -> Option<DialecticView> {
-    s.as_dialectic().map(|d| d.state().view())
-}
-
-/// 002's document of the run (`dialectical_workflow` or `dialectical_single_shot`), pretty JSON,
-/// with the file name it downloads as; `None` when the session is not a dialectic.
-pub fn document_002(s: &Session) -> Option<(String, String)> {
-    let d = s.as_dialectic()?;
-    let doc = d.state().document();
-    let kind = match d.state().config.mode {
-        roundtable_core::protocol::dialectic::Mode::Workflow => "dialectical_workflow",
-        roundtable_core::protocol::dialectic::Mode::SingleShot => "dialectical_single_shot",
-    };
-    let name = format!("{}.{kind}.json", crate::util::file_stem(&s.title()));
-    Some((name, serde_json::to_string_pretty(&doc).unwrap_or_default()))
+    s.kind_view::<DialecticState>()
 }
 
 /// The class and words of a status badge.
 fn status_badge(status: PhaseStatus) -> impl IntoView {
-    let tone = match status {
-        PhaseStatus::Done => "done",
-        PhaseStatus::Writing => "running",
-        PhaseStatus::Repairing => "warn",
-        PhaseStatus::Waiting | PhaseStatus::Skipped => "draft",
-    };
-    view! { <span class=format!("badge {tone}") data-card-status=status.word()>{status.word()}</span> }
+    view! { <span class=format!("badge {}", status.tone()) data-card-status=status.word()>{status.word()}</span> }
 }
 
 /// Who wrote a card: name (unless the card's heading says it), model, and persona.
@@ -105,12 +88,7 @@ fn body(text: Option<String>, status: PhaseStatus) -> impl IntoView {
     match text {
         Some(t) => view! { <div class="md" inner_html=to_safe_html(&t)></div> }.into_any(),
         None => view! {
-            <p class="muted small">{match status {
-                PhaseStatus::Writing => "Writing…",
-                PhaseStatus::Repairing => "The answer was invalid; the same member is repairing it…",
-                PhaseStatus::Skipped => "Not written.",
-                _ => "Not written yet.",
-            }}</p>
+            <p class="muted small">{status.placeholder()}</p>
         }
         .into_any(),
     }
@@ -127,12 +105,8 @@ pub fn DialecticPanels() -> impl IntoView {
             <nav class="phases" aria-label="Phases">
                 <ol>
                     {move || v().map(|v| v.phases.into_iter().map(|p| {
-                        let current = matches!(p.status, PhaseStatus::Writing | PhaseStatus::Repairing);
-                        let state = match p.status {
-                            PhaseStatus::Done => "done",
-                            PhaseStatus::Writing | PhaseStatus::Repairing => "current",
-                            _ => "upcoming",
-                        };
+                        let current = p.status.is_current();
+                        let state = p.status.strip_word();
                         let (title, word) = (p.title.clone(), p.status_word.clone());
                         view! {
                             <li class=format!("phase {state}") data-phase=p.title data-phase-status=p.status_word
@@ -144,14 +118,8 @@ pub fn DialecticPanels() -> impl IntoView {
                     }).collect_view())}
                 </ol>
             </nav>
-            <p class="muted small dialectic-meta">{move || v().map(|v| format!(
-                "{} · {} · {} · {}% done",
-                v.style_title,
-                match v.mode { roundtable_core::protocol::dialectic::Mode::Workflow => "workflow", roundtable_core::protocol::dialectic::Mode::SingleShot => "single shot" },
-                if v.use_council { format!("council of {}", v.critiques.len()) } else { "one critic".into() },
-                v.progress,
-            ))}</p>
-            <super::JumpBar items=&[("Thesis", "panel-thesis"), ("Critiques", "panel-critiques"), ("Synthesis", "panel-synthesis"), ("Timeline", "panel-timeline")]/>
+            <p class="muted small dialectic-meta">{move || v().map(|v| v.summary())}</p>
+            <crate::pages::session::JumpBar items=&[("Thesis", "panel-thesis"), ("Critiques", "panel-critiques"), ("Synthesis", "panel-synthesis"), ("Timeline", "panel-timeline")]/>
             <div class="dialectic-grid" aria-live="polite">
                 <section class="panel" aria-labelledby="thesis-heading" id="panel-thesis" data-card="thesis"
                     style:display=move || if v().is_some_and(|v| v.show_phases) { "" } else { "none" }>
@@ -218,7 +186,7 @@ pub fn DialecticPanels() -> impl IntoView {
             </div>
             <div class="dialectic-below">
                 <div id="panel-timeline">
-                    <super::timeline::Timeline/>
+                    <crate::pages::session::timeline::Timeline/>
                 </div>
                 <section class="panel" aria-label="Query and sources" data-section="sources">
                     <h2>"Query and sources"</h2>
@@ -235,7 +203,7 @@ pub fn DialecticPanels() -> impl IntoView {
                         })}
                     </div>
                 </section>
-                <super::budget::BudgetPanel/>
+                <crate::pages::session::budget::BudgetPanel/>
             </div>
         </div>
     }
