@@ -230,7 +230,7 @@ pub fn NewTeamForm(
             });
         }
         // Chair first, then operatives, inspector, envoy: the order prompts list them in.
-        out.sort_by_key(|m| m.team_role);
+        roundtable_core::order::sort_by_key(&mut out, |m| m.team_role);
         let config = SessionConfig {
             team_name: team_name.get_untracked().trim().to_string(),
             team_description: description.get_untracked().trim().to_string(),
