@@ -3,7 +3,7 @@
 //!   validator's violations, money, shared text) — never `crate::protocol`, `crate::demo`, a kind's
 //!   wire types or the session shell — so a new kind is one folder under `core/src/protocol/` and no
 //!   engine change; nor does it name a kind's vocabulary in words;
-//! - the validator's paths are on its own allow-list (itself and shared text): each kind hands it
+//! - the validator's paths are on its own allow-list (itself, shared text and the one sort): each kind hands it
 //!   its shapes, id rules and answer type, so it imports no kind; its walker names no kind's ids;
 //! - core's modules import each other without a cycle.
 
@@ -24,7 +24,7 @@ const ENGINE_MAY_IMPORT: &[&str] = &[
 ];
 
 /// What the validator may import from the rest of the crate.
-const VALIDATE_MAY_IMPORT: &[&str] = &["crate::validate", "crate::text"];
+const VALIDATE_MAY_IMPORT: &[&str] = &["crate::validate", "crate::text", "crate::order"];
 
 /// Every `crate::…` path a Rust source names outside comments, with `use crate::{a, b::c}` groups
 /// expanded (nested groups too).

@@ -178,7 +178,7 @@ pub(crate) fn check<'a, E: Emit>(
     if w.error_at.windows(2).any(|p| p[0] > p[1]) {
         let mut tagged: Vec<(usize, Violation)> =
             w.error_at.into_iter().zip(w.out.errors).collect();
-        tagged.sort_by_key(|(at, _)| *at);
+        crate::order::sort_by_key(&mut tagged, |(at, _)| *at);
         w.out.errors = tagged.into_iter().map(|(_, v)| v).collect();
     }
     w.out.tape_complete = w.tape.complete();

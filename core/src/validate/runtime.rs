@@ -449,7 +449,7 @@ fn read_at(
                     }
                     // Required fields first, in the order `required` lists them; then the rest.
                     let mut names: Vec<&String> = props.keys().collect();
-                    names.sort_by_key(|k| {
+                    crate::order::sort_by_key(&mut names, |k| {
                         required
                             .iter()
                             .position(|r| r == k)
