@@ -79,6 +79,17 @@ macro_rules! define_kinds {
                     $(Kind::$variant => <$state as Protocol>::ROUND_WORD,)*
                 }
             }
+
+            /// The round word for counts, lower case and plural ("28 of 48 turns", "passes"),
+            /// so a limit reads in the kind's own word.
+            pub fn rounds_word(self) -> String {
+                let word = self.round_word().to_lowercase();
+                if word.ends_with('s') {
+                    format!("{word}es")
+                } else {
+                    format!("{word}s")
+                }
+            }
         }
 
         /// A session of any kind.
