@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use roundtable_core::engine::Settings;
-use roundtable_core::session::{Session, SessionStatus, SessionView};
+use roundtable_core::session::{Kind, Session, SessionStatus, SessionView};
 
 use super::ViewMemo;
 use crate::app::app_state;
@@ -32,9 +32,21 @@ pub struct Limit {
     pub used: fn(&SessionView) -> u64,
     /// Dollars: typed and shown as an amount (`$2.50`), held in micro-dollars.
     pub money: bool,
+    /// Counted in the kind's rounds: its label and unit take the kind's own word ("Turn
+    /// limit", "turns"), as the header does.
+    pub rounds: bool,
 }
 
 impl Limit {
+    /// Its label and unit for a session of `kind`.
+    pub fn words(&self, kind: Kind) -> (String, String) {
+        if self.rounds {
+            (format!("{} limit", kind.round_word()), kind.rounds_word())
+        } else {
+            (self.label.to_string(), self.unit.to_string())
+        }
+    }
+
     /// A value of this limit as the person reads and types it.
     pub fn show(&self, n: u64) -> String {
         if self.money {
@@ -57,6 +69,7 @@ pub const LIMITS: &[Limit] = &[
         write: |s, v| s.token_budget = v,
         used: |v| v.tokens_used,
         money: false,
+        rounds: false,
     },
     Limit {
         name: "money-budget",
@@ -68,6 +81,7 @@ pub const LIMITS: &[Limit] = &[
         write: |s, v| s.money_budget = v,
         used: |v| v.cost.total.micro_usd,
         money: true,
+        rounds: false,
     },
     Limit {
         name: "round-limit",
@@ -79,6 +93,7 @@ pub const LIMITS: &[Limit] = &[
         write: |s, v| s.max_rounds = v.map_or(1, |n| u32::try_from(n).unwrap_or(u32::MAX)),
         used: |v| u64::from(v.round),
         money: false,
+        rounds: true,
     },
 ];
 
@@ -189,9 +204,10 @@ pub fn BudgetPanel() -> impl IntoView {
                 {LIMITS.iter().enumerate().map(|(i, limit)| {
                     let field = fields.with_value(|f| f[i]);
                     let id = format!("limit-{}", limit.name);
+                    let (label, unit) = limit.words(view.with_untracked(|v| v.kind));
                     let shown = move || {
                         let used = view.with(|v| (limit.used)(v));
-                        let (used, unit) = (limit.show(used), limit.unit);
+                        let (used, unit) = (limit.show(used), unit.as_str());
                         match (limit.read)(&settings.get()) {
                             Some(max) => format!("{used} of {} {unit} used", limit.show(max)),
                             None => format!("{used} {unit} used · no limit"),
@@ -200,7 +216,7 @@ pub fn BudgetPanel() -> impl IntoView {
                     };
                     view! {
                         <div class="budget-row" data-limit=limit.name>
-                            <label for=id.clone()>{limit.label}</label>
+                            <label for=id.clone()>{label}</label>
                             {move || if editable() {
                                 view! {
                                     <input id=id.clone() name=limit.name inputmode=if limit.money { "decimal" } else { "numeric" }
@@ -268,6 +284,19 @@ mod tests {
         assert_eq!(
             parse_limit("5000", rounds),
             Err("Round limit is at most 1000.".into())
+        );
+        // The round limit speaks the kind's word, as the header does.
+        assert_eq!(
+            rounds.words(Kind::Meeting),
+            ("Turn limit".to_string(), "turns".to_string())
+        );
+        assert_eq!(
+            rounds.words(Kind::Dialectic),
+            ("Pass limit".to_string(), "passes".to_string())
+        );
+        assert_eq!(
+            tokens.words(Kind::Meeting),
+            ("Token budget".to_string(), "tokens".to_string())
         );
         let mut s = Settings::default();
         (tokens.write)(&mut s, Some(9));
