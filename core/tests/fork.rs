@@ -597,13 +597,15 @@ fn a_rename_overrides_the_request_line_travels_with_the_log_and_empty_restores_i
 
 #[test]
 fn older_files_without_a_title_load_with_the_request_line() {
-    for name in ["v1-demo", "v2-team", "v2-meeting"] {
-        let path = format!(
-            "{}/tests/files/{name}.roundtable.json",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let text = std::fs::read_to_string(path).unwrap();
-        let s = roundtable_core::export::from_file(&text).unwrap();
+    for (name, text) in [
+        ("v1-demo", include_str!("files/v1-demo.roundtable.json")),
+        ("v2-team", include_str!("files/v2-team.roundtable.json")),
+        (
+            "v2-meeting",
+            include_str!("files/v2-meeting.roundtable.json"),
+        ),
+    ] {
+        let s = roundtable_core::export::from_file(text).unwrap();
         assert!(!s.is_renamed(), "{name}");
         assert_eq!(s.title(), s.default_title(), "{name}");
         assert!(!s.title().is_empty(), "{name}");
