@@ -207,7 +207,7 @@ fn file_within(session: &Session, now: u64, max: usize) -> Result<String, Export
 
 /// The session as a pretty-printed session file (whatever its size: see [`checked_file`]).
 pub fn to_file(session: &Session, now: u64) -> String {
-    let title = crate::text::title_of(session.request());
+    let title = session.title();
     let members = session.members();
     crate::session::each!(session, s => file_text(s, session.kind(), title, members, now))
 }

@@ -9,7 +9,8 @@
 use serde::Serialize;
 
 use crate::engine::{
-    Engine, EngineEdit, EngineError, ForkError, ForkOrigin, ForkPlan, MemberChange, Protocol,
+    EditWhatIf, Engine, EngineEdit, EngineError, EventKind, ForkError, ForkOrigin, ForkPlan,
+    MemberChange, Protocol,
 };
 use crate::protocol::team::{Charter, PersonEdit};
 use crate::session::{each, Registered, Session};
@@ -54,7 +55,97 @@ pub struct ForkForm {
     pub call: Option<(String, Option<crate::text::Text>)>,
 }
 
+/// A fork as lists and its page name it: where it came from and what the person changed there,
+/// read from its log (the edits and the hand-written answer recorded right after `forked`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ForkNote {
+    /// The original and the last event kept.
+    pub from: ForkOrigin,
+    /// Each what-if in a person's words ("Ana on demo-2", "a new charter"), in the order made.
+    pub what_ifs: Vec<String>,
+}
+
+impl ForkNote {
+    /// The fork's line: "Fork after event 50: Ana on demo-2", or "Fork after event 50, nothing
+    /// changed" when it runs on as the original did.
+    pub fn words(&self) -> String {
+        let seq = self.from.seq;
+        if self.what_ifs.is_empty() {
+            format!("Fork after event {seq}, nothing changed")
+        } else {
+            format!("Fork after event {seq}: {}", self.what_ifs.join("; "))
+        }
+    }
+}
+
+/// A member's change as a what-if, under the member's name: "Ana on demo-2", "Ana with a new
+/// persona", or both.
+fn member_words(change: &MemberChange, name: &str) -> String {
+    let mut words = name.to_string();
+    if let Some(m) = &change.model {
+        words.push_str(&format!(" on {}", m.model));
+    }
+    if change.persona.is_some() {
+        words.push_str(" with a new persona");
+    }
+    words
+}
+
+/// The note of `engine`, when it is a fork: the person's edits between its `forked` event and
+/// the run that follows (a pause, a start or a resume), and a call answered by hand there.
+fn note_of<P: Protocol>(engine: &Engine<P>) -> Option<ForkNote> {
+    let events = engine.events();
+    let at = events
+        .iter()
+        .position(|e| matches!(e.kind, EventKind::Forked { .. }))?;
+    let EventKind::Forked { from } = &events[at].kind else {
+        return None;
+    };
+    let members = engine.state().members();
+    let name = |id: &str| {
+        members
+            .iter()
+            .find(|m| m.id == id)
+            .map_or_else(|| id.to_string(), |m| m.name.clone())
+    };
+    let mut what_ifs = Vec::new();
+    for e in &events[at + 1..] {
+        match &e.kind {
+            EventKind::Paused { .. } | EventKind::Started { .. } | EventKind::Resumed { .. } => {
+                break
+            }
+            EventKind::PersonEdited {
+                edit: EngineEdit::Protocol(edit),
+            } => match P::what_if_of(edit) {
+                Some(EditWhatIf::Member(change)) => {
+                    what_ifs.push(member_words(change, &name(&change.member)))
+                }
+                Some(EditWhatIf::Kind(words)) => what_ifs.push(words.to_string()),
+                None => {}
+            },
+            EventKind::AnswerReceived { call_id, .. } => {
+                if let Some(rec) = engine.state().core().call(call_id) {
+                    what_ifs.push(format!(
+                        "{}'s answer written by hand",
+                        name(&rec.call.member)
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(ForkNote {
+        from: from.clone(),
+        what_ifs,
+    })
+}
+
 impl Session {
+    /// What this session was forked from and what the person changed there, if it is a fork.
+    pub fn fork_note(&self) -> Option<ForkNote> {
+        each!(self, s => note_of(s))
+    }
+
     /// The original this session was forked from, if it is a fork.
     pub fn forked_from(&self) -> Option<&ForkOrigin> {
         each!(self, s => s.state().core().forked_from.as_ref())

@@ -79,6 +79,17 @@ macro_rules! define_kinds {
                     $(Kind::$variant => <$state as Protocol>::ROUND_WORD,)*
                 }
             }
+
+            /// The round word for counts, lower case and plural ("28 of 48 turns", "passes"),
+            /// so a limit reads in the kind's own word.
+            pub fn rounds_word(self) -> String {
+                let word = self.round_word().to_lowercase();
+                if word.ends_with('s') {
+                    format!("{word}es")
+                } else {
+                    format!("{word}s")
+                }
+            }
         }
 
         /// A session of any kind.
@@ -675,9 +686,27 @@ impl Session {
             .collect()
     }
 
-    /// The title for lists: the first line of the request without its Markdown markup.
+    /// The title for lists and the page: the person's own ([`Session::rename`]), else the
+    /// default ([`Session::default_title`]).
     pub fn title(&self) -> String {
+        each!(self, s => s.state().core().title.clone()).unwrap_or_else(|| self.default_title())
+    }
+
+    /// The title a session has until the person names it: the first line of the request
+    /// without its Markdown markup.
+    pub fn default_title(&self) -> String {
         crate::text::title_of(self.request())
+    }
+
+    /// Whether the person named the session (its title is not the default).
+    pub fn is_renamed(&self) -> bool {
+        each!(self, s => s.state().core().title.is_some())
+    }
+
+    /// Names the session `title` (one line, trimmed); empty gives back the default. Taken in
+    /// any status, recorded in the log (so it travels with exports and shared links).
+    pub fn rename(&mut self, title: &str, now: u64) -> Result<(), EngineError> {
+        each!(self, s => s.rename(title, now))
     }
 
     /// What the shell shows of the session.

@@ -439,3 +439,175 @@ fn a_fork_travels_in_its_session_file_and_a_fork_at_any_event_works() {
         Session::Team(t) if matches!(t.events()[41].kind, EventKind::Forked { .. })
     ));
 }
+
+/// The name a session's member goes by.
+fn name_of(s: &Session, member: &str) -> String {
+    s.members()
+        .into_iter()
+        .find(|m| m.id == member)
+        .map(|m| m.name)
+        .unwrap()
+}
+
+#[test]
+fn a_fork_is_named_by_its_what_ifs() {
+    let meeting = &finished_meeting();
+    assert!(meeting.fork_note().is_none(), "an original is no fork");
+    let (call, member) = calls_from(meeting, 1)
+        .into_iter()
+        .find(|(_, m)| m == "engineer-1")
+        .unwrap();
+    let at = ForkAt::Call(call);
+    let seq = meeting.fork_seq(&at).unwrap();
+    let change = MemberChange {
+        member: member.clone(),
+        model: Some(demo("demo-2")),
+        persona: None,
+    };
+    let what_if = WhatIf {
+        members: vec![change],
+        ..WhatIf::default()
+    };
+    let fork = meeting.fork(&at, "o", what_if, 1).unwrap();
+    let note = fork.fork_note().unwrap();
+    assert_eq!(note.what_ifs, vec!["Ana on demo-2".to_string()]);
+    assert_eq!(
+        note.words(),
+        format!("Fork after event {seq}: Ana on demo-2")
+    );
+    // The title stays the request's until the person names it; the note tells the two apart.
+    assert_eq!(fork.title(), meeting.title());
+    // Running on adds no what-if: the note is about the fork's point only.
+    let mut run = fork.clone();
+    run_fork(&mut run);
+    assert_eq!(run.fork_note(), Some(note));
+
+    // A team fork: a persona, a charter and nothing else, in the order made.
+    let team = &finished_team();
+    let (call, member) = calls_from(team, 2)
+        .into_iter()
+        .find(|(_, m)| m.starts_with("operative"))
+        .unwrap();
+    let at = ForkAt::Call(call);
+    let form = team.fork_form(&at).unwrap();
+    let what_if = WhatIf {
+        members: vec![MemberChange {
+            member: member.clone(),
+            model: Some(demo("demo-2")),
+            persona: Some("A careful planner.".into()),
+        }],
+        charter: form.charter.clone(),
+        answer: None,
+    };
+    let fork = team.fork(&at, "o", what_if, 1).unwrap();
+    let name = name_of(team, &member);
+    assert_eq!(
+        fork.fork_note().unwrap().what_ifs,
+        vec![
+            format!("{name} on demo-2 with a new persona"),
+            "a new charter".to_string()
+        ]
+    );
+
+    // No what-if: the line says so.
+    let plain = team
+        .fork(&ForkAt::Event(40), "o", WhatIf::default(), 1)
+        .unwrap();
+    assert_eq!(
+        plain.fork_note().unwrap().words(),
+        "Fork after event 40, nothing changed"
+    );
+}
+
+#[test]
+fn a_fork_with_an_answer_by_hand_names_whose_answer_it_is() {
+    let meeting = &finished_meeting();
+    let (call, raw, member) = calls_from(meeting, 1)
+        .into_iter()
+        .find_map(|(id, member)| {
+            let v = meeting.call_view(&id)?;
+            matches!(
+                v.result,
+                Some(roundtable_core::session::ResultView::Applied { .. })
+            )
+            .then(|| (id, v.raw_answer.unwrap(), member))
+        })
+        .unwrap();
+    let what_if = WhatIf {
+        answer: Some(raw.to_string()),
+        ..WhatIf::default()
+    };
+    let fork = meeting.fork(&ForkAt::Call(call), "o", what_if, 1).unwrap();
+    assert_eq!(
+        fork.fork_note().unwrap().what_ifs,
+        vec![format!(
+            "{}'s answer written by hand",
+            name_of(meeting, &member)
+        )]
+    );
+}
+
+#[test]
+fn a_rename_overrides_the_request_line_travels_with_the_log_and_empty_restores_it() {
+    let mut s = finished_meeting();
+    let default = s.title();
+    assert_eq!(default, "Pick a database for the notes app.");
+    assert!(!s.is_renamed());
+    let before = s.event_count();
+    // A finished session may be renamed: the name changes no work.
+    s.rename("  Database pick, offline first  ", 5).unwrap();
+    assert_eq!(s.title(), "Database pick, offline first");
+    assert!(s.is_renamed());
+    assert_eq!(s.default_title(), default);
+    assert_eq!(s.event_count(), before + 1, "one person edit");
+    assert_eq!(s.status_word(), "done");
+    // The same name again records nothing.
+    s.rename("Database pick, offline first", 6).unwrap();
+    assert_eq!(s.event_count(), before + 1);
+    // One line, not too long: refused with the reason, nothing recorded.
+    let err = s.rename("two\nlines", 7).unwrap_err().to_string();
+    assert!(err.contains("one line"), "{err}");
+    let err = s.rename(&"x".repeat(121), 7).unwrap_err().to_string();
+    assert!(err.contains("120"), "{err}");
+    assert_eq!(s.event_count(), before + 1);
+
+    // Stored events, a session file, a shared link: the name comes back.
+    let back = Session::replay_stored(&events(&s)).unwrap();
+    assert_eq!(back.title(), "Database pick, offline first");
+    let file = roundtable_core::export::to_file(&s, 9);
+    assert!(file.contains("\"title\": \"Database pick, offline first\""));
+    let imported = roundtable_core::export::from_file(&file).unwrap();
+    assert_eq!(imported, s);
+    assert_eq!(imported.title(), "Database pick, offline first");
+
+    // A fork made after the rename keeps the name; the history before it shows the default.
+    let fork = s
+        .fork(&ForkAt::Event(before as u64), "o", WhatIf::default(), 10)
+        .unwrap();
+    assert_eq!(fork.title(), "Database pick, offline first");
+    assert_eq!(s.rewound(before).unwrap().title(), default);
+
+    // Empty gives the default back.
+    s.rename("   ", 11).unwrap();
+    assert_eq!(s.title(), default);
+    assert!(!s.is_renamed());
+    let back = Session::replay_stored(&events(&s)).unwrap();
+    assert_eq!(back.title(), default);
+}
+
+#[test]
+fn older_files_without_a_title_load_with_the_request_line() {
+    for (name, text) in [
+        ("v1-demo", include_str!("files/v1-demo.roundtable.json")),
+        ("v2-team", include_str!("files/v2-team.roundtable.json")),
+        (
+            "v2-meeting",
+            include_str!("files/v2-meeting.roundtable.json"),
+        ),
+    ] {
+        let s = roundtable_core::export::from_file(text).unwrap();
+        assert!(!s.is_renamed(), "{name}");
+        assert_eq!(s.title(), s.default_title(), "{name}");
+        assert!(!s.title().is_empty(), "{name}");
+    }
+}

@@ -91,6 +91,25 @@ test('"Try a demo meeting" on the home page opens a meeting ready to run', async
   await page.waitForSelector('nav.phases li[data-phase="Initialization"].current');
   assert.equal(await page.getAttribute('.session', 'data-status'), 'draft');
   assert.match(await page.textContent('.session-head h1'), /team offsite/);
+  // The Budget panel counts in the meeting's own word, as the header does, and keeps the page's
+  // margin like the panels above it, wide and narrow.
+  const head = await page.textContent('.session-head');
+  const [, turns] = head.match(/turn 0 of (\d+)/) ?? [];
+  assert.ok(turns, `the header counts turns: ${head}`);
+  const limit = page.locator('section.panel[aria-label="Budget"] [data-limit="round-limit"]');
+  assert.equal((await limit.locator('label').textContent()).trim(), 'Turn limit');
+  assert.equal((await limit.locator('span.used').textContent()).trim(), `0 of ${turns} turns used`);
+  assert.doesNotMatch(await page.textContent('section.panel[aria-label="Budget"]'), /round/i);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    const panel = await page.locator('section.panel[aria-label="Budget"]').boundingBox();
+    const grid = await page.locator('.meeting-grid').boundingBox();
+    assert.ok(panel.x >= grid.x - 0.5 && panel.x + panel.width <= grid.x + grid.width + 0.5,
+      `at ${width} px the Budget panel (${panel.x}..${panel.x + panel.width}) sits inside the page margin (${grid.x}..${grid.x + grid.width})`);
+    assert.ok(panel.x >= 8, `at ${width} px the Budget panel has a margin (${panel.x})`);
+    await shot(page, `meeting-budget-${width}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.click('button[name="step"]');
   await page.waitForSelector('[data-turn="decision"], [data-turn="fallback"]');
   assert.deepEqual(b.errors, [], 'no page errors');

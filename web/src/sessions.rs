@@ -24,6 +24,7 @@ pub fn record_for(id: &str, session: &Session, created_at: f64, now: f64) -> Ses
         tokens: session.tokens_used(),
         next_seq: session.event_count() as u64,
         forked_from: session.forked_from().map(|o| (o.session.clone(), o.seq)),
+        fork_note: session.fork_note().map(|n| n.words()),
     }
 }
 

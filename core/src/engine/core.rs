@@ -156,6 +156,9 @@ pub struct Core<P: Protocol> {
     /// Where this session was forked from, when it is a fork (the `forked` event).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forked_from: Option<ForkOrigin>,
+    /// The person's title for the session (a `title` edit); none: its request's first line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// Every effect the kind asked the runner for, in issue order ([`super::effect`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<EffectRecord>,
@@ -180,6 +183,7 @@ impl<P: Protocol> Core<P> {
             until: None,
             prices: MemberPrices::new(),
             forked_from: None,
+            title: None,
             effects: Vec::new(),
         }
     }
@@ -477,11 +481,13 @@ impl<P: Protocol> Core<P> {
                     None => Status::Running,
                 };
             }
-            EventKind::PersonEdited { edit } => {
-                if let EngineEdit::Settings { settings } = edit {
-                    self.settings = settings.clone();
+            EventKind::PersonEdited { edit } => match edit {
+                EngineEdit::Settings { settings } => self.settings = settings.clone(),
+                EngineEdit::Title { title } => {
+                    self.title = (!title.is_empty()).then(|| title.clone());
                 }
-            }
+                EngineEdit::Protocol(_) => {}
+            },
             EventKind::Paused { reason } => {
                 if let PauseReason::CallFailed { call_id, error, .. } = reason {
                     let rec = self.call_mut(call_id)?;

@@ -69,6 +69,12 @@ pub enum EngineEdit<P: Protocol> {
         /// The new settings.
         settings: Settings,
     },
+    /// The person's name for the session, shown in place of its request's first line; empty
+    /// gives that default back. Any kind, any status (a finished session may be renamed too).
+    Title {
+        /// The new title, one line (empty: the default).
+        title: String,
+    },
     /// An edit of the protocol's state (its own `edit` tag).
     #[serde(rename = "(untagged)")]
     Protocol(P::Edit),

@@ -25,6 +25,7 @@ pub mod fork;
 pub mod inbox;
 mod run;
 pub mod status;
+pub mod title;
 mod wire;
 
 use std::fmt::Debug;
@@ -124,6 +125,15 @@ impl MemberChange {
         }
         format!("changed {}'s {}", self.member, parts.join(" and "))
     }
+}
+
+/// A person's edit read as a fork's what-if ([`Protocol::what_if_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditWhatIf<'a> {
+    /// A member's provider and model or persona changed.
+    Member(&'a MemberChange),
+    /// A change of the kind's own, in a person's words ("a new brief").
+    Kind(&'static str),
 }
 
 /// What the engine does next when no member of the current step has work left.
@@ -229,6 +239,12 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     fn report_markdown(&self) -> String;
     /// The kind's edit that applies a member change (a fork's what-if).
     fn member_edit(change: MemberChange) -> Self::Edit;
+    /// The kind's edit seen as a fork's what-if (the fork's line names it), or `None` for an
+    /// edit that is none (a remark, an accepted version). Kinds that fork say; by default none.
+    fn what_if_of(edit: &Self::Edit) -> Option<EditWhatIf<'_>> {
+        let _ = edit;
+        None
+    }
     /// A log written by an older build, rewritten to what this one reads (one JSON text per
     /// event), or `None` when it needs nothing. The checksum is checked before this runs.
     fn migrate_log<S: AsRef<str>>(events: &[S]) -> Option<Vec<String>> {

@@ -663,6 +663,11 @@ impl<P: Protocol> Engine<P> {
                     return Err(EngineError::Edit(problem.into()));
                 }
             }
+            EngineEdit::Title { title } => {
+                if let Some(problem) = super::title::problem(title) {
+                    return Err(EngineError::Edit(problem));
+                }
+            }
             EngineEdit::Protocol(e) => self.state.check_edit(e).map_err(EngineError::Edit)?,
         }
         self.record(EventKind::PersonEdited { edit }, now)

@@ -174,6 +174,9 @@ enum EditWire {
     Settings {
         settings: Settings,
     },
+    Title {
+        title: String,
+    },
     #[serde(rename = "(untagged)")]
     Protocol(serde_json::Value),
 }
@@ -183,6 +186,7 @@ impl<'de, P: Protocol> Deserialize<'de> for EngineEdit<P> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match EditWire::deserialize(d)? {
             EditWire::Settings { settings } => Ok(EngineEdit::Settings { settings }),
+            EditWire::Title { title } => Ok(EngineEdit::Title { title }),
             EditWire::Protocol(value) => read_value(&value)
                 .map(EngineEdit::Protocol)
                 .map_err(serde::de::Error::custom),
@@ -322,6 +326,7 @@ impl KindWire {
             KindWire::PersonEdited { edit } => EventKind::PersonEdited {
                 edit: match edit {
                     EditWire::Settings { settings } => EngineEdit::Settings { settings },
+                    EditWire::Title { title } => EngineEdit::Title { title },
                     EditWire::Protocol(value) => EngineEdit::Protocol(read_value(&value)?),
                 },
             },

@@ -283,16 +283,21 @@ fn family_line(r: &SessionRecord, list: &[SessionRecord]) -> Option<AnyView> {
             at: Some(*seq),
         }
         .href();
+        // Core's words for the fork and its what-ifs; records from before them say the point.
+        let note = r
+            .fork_note
+            .clone()
+            .unwrap_or_else(|| format!("Fork after event {seq}"));
         match original {
             Some(o) => view! {
                 <span class="muted small family" data-forked-from=of.clone()>
-                    "Fork of " <a href=href>{o.title.clone()}</a> {format!(" after event {seq}")}
+                    <span class="fork-note">{note}</span> " · of " <a href=href>{o.title.clone()}</a>
                 </span>
             }
             .into_any(),
             None => view! {
                 <span class="muted small family" data-forked-from=of.clone()>
-                    {format!("Fork of a session not in this browser (after its event {seq})")}
+                    <span class="fork-note">{note}</span> " · of a session not in this browser"
                 </span>
             }
             .into_any(),

@@ -304,6 +304,11 @@ impl Protocol for DialecticState {
         DialecticEdit::Member(change)
     }
 
+    fn what_if_of(edit: &DialecticEdit) -> Option<crate::engine::EditWhatIf<'_>> {
+        let DialecticEdit::Member(change) = edit;
+        Some(crate::engine::EditWhatIf::Member(change))
+    }
+
     fn create(config: &DialecticConfig) -> Result<DialecticState, String> {
         config.check().map_err(|e| e.to_string())?;
         let mut config = config.clone();

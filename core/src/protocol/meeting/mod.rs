@@ -421,6 +421,13 @@ impl Protocol for MeetingState {
         MeetingEdit::Member(change)
     }
 
+    fn what_if_of(edit: &MeetingEdit) -> Option<crate::engine::EditWhatIf<'_>> {
+        match edit {
+            MeetingEdit::Member(change) => Some(crate::engine::EditWhatIf::Member(change)),
+            _ => None,
+        }
+    }
+
     fn create(config: &MeetingConfig) -> Result<MeetingState, String> {
         config.check().map_err(|e| e.to_string())?;
         Ok(MeetingState {

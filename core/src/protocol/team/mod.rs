@@ -476,6 +476,14 @@ impl TeamState {
                             ))
                         ),
                     ),
+                    EngineEdit::Title { title } if title.is_empty() => (
+                        ActivityKind::Other,
+                        "gave the session back its first title".to_string(),
+                    ),
+                    EngineEdit::Title { title } => (
+                        ActivityKind::Other,
+                        format!("renamed the session “{title}”"),
+                    ),
                 };
                 self.activity.push(ActivityItem {
                     round,
@@ -1140,6 +1148,14 @@ impl Protocol for TeamState {
 
     fn member_edit(change: MemberChange) -> PersonEdit {
         PersonEdit::Member(change)
+    }
+
+    fn what_if_of(edit: &PersonEdit) -> Option<crate::engine::EditWhatIf<'_>> {
+        match edit {
+            PersonEdit::Member(change) => Some(crate::engine::EditWhatIf::Member(change)),
+            PersonEdit::Charter { .. } => Some(crate::engine::EditWhatIf::Kind("a new charter")),
+            _ => None,
+        }
     }
 
     fn migrate_log<S: AsRef<str>>(events: &[S]) -> Option<Vec<String>> {

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use roundtable_core::engine::Settings;
-use roundtable_core::session::{Session, SessionStatus, SessionView};
+use roundtable_core::session::{Kind, Session, SessionStatus, SessionView};
 
 use super::ViewMemo;
 use crate::app::app_state;
@@ -32,9 +32,21 @@ pub struct Limit {
     pub used: fn(&SessionView) -> u64,
     /// Dollars: typed and shown as an amount (`$2.50`), held in micro-dollars.
     pub money: bool,
+    /// Counted in the kind's rounds: its label and unit take the kind's own word ("Turn
+    /// limit", "turns"), as the header does.
+    pub rounds: bool,
 }
 
 impl Limit {
+    /// Its label and unit for a session of `kind`.
+    pub fn words(&self, kind: Kind) -> (String, String) {
+        if self.rounds {
+            (format!("{} limit", kind.round_word()), kind.rounds_word())
+        } else {
+            (self.label.to_string(), self.unit.to_string())
+        }
+    }
+
     /// A value of this limit as the person reads and types it.
     pub fn show(&self, n: u64) -> String {
         if self.money {
@@ -57,6 +69,7 @@ pub const LIMITS: &[Limit] = &[
         write: |s, v| s.token_budget = v,
         used: |v| v.tokens_used,
         money: false,
+        rounds: false,
     },
     Limit {
         name: "money-budget",
@@ -68,6 +81,7 @@ pub const LIMITS: &[Limit] = &[
         write: |s, v| s.money_budget = v,
         used: |v| v.cost.total.micro_usd,
         money: true,
+        rounds: false,
     },
     Limit {
         name: "round-limit",
@@ -79,20 +93,23 @@ pub const LIMITS: &[Limit] = &[
         write: |s, v| s.max_rounds = v.map_or(1, |n| u32::try_from(n).unwrap_or(u32::MAX)),
         used: |v| u64::from(v.round),
         money: false,
+        rounds: true,
     },
 ];
 
 /// Reads what the person typed into a limit: digits (spaces, commas, underscores and dots as
-/// thousands separators allowed), at least 1; empty means no limit where that is allowed.
-pub fn parse_limit(text: &str, limit: &Limit) -> Result<Option<u64>, String> {
+/// thousands separators allowed), at least 1; empty means no limit where that is allowed. Its
+/// messages name the limit as a session of `kind` does ("Turn limit needs a number.").
+pub fn parse_limit(text: &str, limit: &Limit, kind: Kind) -> Result<Option<u64>, String> {
+    let (label, unit) = limit.words(kind);
     if limit.money {
         return match roundtable_core::cost::parse_usd(text) {
             _ if text.trim().is_empty() => Ok(None),
-            Some(0) => Err(format!("{} must be more than $0.", limit.label)),
+            Some(0) => Err(format!("{} must be more than $0.", label)),
             Some(n) => Ok(Some(n)),
             None => Err(format!(
                 "{} must be an amount in dollars, like 2.50.",
-                limit.label
+                label
             )),
         };
     }
@@ -104,16 +121,16 @@ pub fn parse_limit(text: &str, limit: &Limit) -> Result<Option<u64>, String> {
         return if limit.optional {
             Ok(None)
         } else {
-            Err(format!("{} needs a number.", limit.label))
+            Err(format!("{} needs a number.", label))
         };
     }
     match digits.parse::<u64>() {
-        Ok(0) => Err(format!("{} must be at least 1.", limit.label)),
-        Ok(n) if n > limit.max => Err(format!("{} is at most {}.", limit.label, limit.max)),
+        Ok(0) => Err(format!("{} must be at least 1.", label)),
+        Ok(n) if n > limit.max => Err(format!("{} is at most {}.", label, limit.max)),
         Ok(n) => Ok(Some(n)),
         Err(_) => Err(format!(
             "{} must be a whole number of {}, like 50000.",
-            limit.label, limit.unit
+            label, unit
         )),
     }
 }
@@ -149,12 +166,13 @@ pub fn BudgetPanel() -> impl IntoView {
         settings.track();
         fill();
     });
+    let kind = view.with_untracked(|v| v.kind);
     let save = move || {
         let mut next = settings.get_untracked();
         let mut found = vec![None; LIMITS.len()];
         fields.with_value(|f| {
             for (i, (limit, field)) in LIMITS.iter().zip(f).enumerate() {
-                match parse_limit(&field.get_untracked(), limit) {
+                match parse_limit(&field.get_untracked(), limit, kind) {
                     Ok(v) => (limit.write)(&mut next, v),
                     Err(e) => found[i] = Some(e),
                 }
@@ -189,9 +207,10 @@ pub fn BudgetPanel() -> impl IntoView {
                 {LIMITS.iter().enumerate().map(|(i, limit)| {
                     let field = fields.with_value(|f| f[i]);
                     let id = format!("limit-{}", limit.name);
+                    let (label, unit) = limit.words(kind);
                     let shown = move || {
                         let used = view.with(|v| (limit.used)(v));
-                        let (used, unit) = (limit.show(used), limit.unit);
+                        let (used, unit) = (limit.show(used), unit.as_str());
                         match (limit.read)(&settings.get()) {
                             Some(max) => format!("{used} of {} {unit} used", limit.show(max)),
                             None => format!("{used} {unit} used · no limit"),
@@ -200,7 +219,7 @@ pub fn BudgetPanel() -> impl IntoView {
                     };
                     view! {
                         <div class="budget-row" data-limit=limit.name>
-                            <label for=id.clone()>{limit.label}</label>
+                            <label for=id.clone()>{label}</label>
                             {move || if editable() {
                                 view! {
                                     <input id=id.clone() name=limit.name inputmode=if limit.money { "decimal" } else { "numeric" }
@@ -237,37 +256,57 @@ mod tests {
     fn limits_read_what_a_person_types_and_refuse_the_rest_in_words() {
         let by = |name: &str| LIMITS.iter().find(|l| l.name == name).unwrap();
         let (tokens, money, rounds) = (by("token-budget"), by("money-budget"), by("round-limit"));
-        assert_eq!(parse_limit("2.50", money), Ok(Some(2_500_000)));
-        assert_eq!(parse_limit("$0.01", money), Ok(Some(10_000)));
-        assert_eq!(parse_limit("", money), Ok(None));
+        assert_eq!(parse_limit("2.50", money, Kind::Team), Ok(Some(2_500_000)));
+        assert_eq!(parse_limit("$0.01", money, Kind::Team), Ok(Some(10_000)));
+        assert_eq!(parse_limit("", money, Kind::Team), Ok(None));
         assert_eq!(
-            parse_limit("ten dollars", money),
+            parse_limit("ten dollars", money, Kind::Team),
             Err("Money budget must be an amount in dollars, like 2.50.".into())
         );
         assert_eq!(
-            parse_limit("0", money),
+            parse_limit("0", money, Kind::Team),
             Err("Money budget must be more than $0.".into())
         );
         assert_eq!(money.show(2_500_000), roundtable_core::cost::usd(2_500_000));
-        assert_eq!(parse_limit("50,000", tokens), Ok(Some(50_000)));
-        assert_eq!(parse_limit(" 1 200 000 ", tokens), Ok(Some(1_200_000)));
-        assert_eq!(parse_limit("", tokens), Ok(None));
+        assert_eq!(parse_limit("50,000", tokens, Kind::Team), Ok(Some(50_000)));
         assert_eq!(
-            parse_limit("0", tokens),
+            parse_limit(" 1 200 000 ", tokens, Kind::Team),
+            Ok(Some(1_200_000))
+        );
+        assert_eq!(parse_limit("", tokens, Kind::Team), Ok(None));
+        assert_eq!(
+            parse_limit("0", tokens, Kind::Team),
             Err("Token budget must be at least 1.".into())
         );
         assert_eq!(
-            parse_limit("lots", tokens),
+            parse_limit("lots", tokens, Kind::Team),
             Err("Token budget must be a whole number of tokens, like 50000.".into())
         );
         assert_eq!(
-            parse_limit("", rounds),
+            parse_limit("", rounds, Kind::Team),
             Err("Round limit needs a number.".into())
         );
-        assert_eq!(parse_limit("12", rounds), Ok(Some(12)));
+        assert_eq!(parse_limit("12", rounds, Kind::Team), Ok(Some(12)));
         assert_eq!(
-            parse_limit("5000", rounds),
+            parse_limit("5000", rounds, Kind::Team),
             Err("Round limit is at most 1000.".into())
+        );
+        // The round limit speaks the kind's word, as the header does, in its messages too.
+        assert_eq!(
+            parse_limit("", rounds, Kind::Meeting),
+            Err("Turn limit needs a number.".into())
+        );
+        assert_eq!(
+            rounds.words(Kind::Meeting),
+            ("Turn limit".to_string(), "turns".to_string())
+        );
+        assert_eq!(
+            rounds.words(Kind::Dialectic),
+            ("Pass limit".to_string(), "passes".to_string())
+        );
+        assert_eq!(
+            tokens.words(Kind::Meeting),
+            ("Token budget".to_string(), "tokens".to_string())
         );
         let mut s = Settings::default();
         (tokens.write)(&mut s, Some(9));

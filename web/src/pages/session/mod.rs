@@ -25,6 +25,7 @@ pub use fork::ForkFrom;
 mod halt;
 mod history;
 pub mod timeline;
+mod title;
 mod transcript;
 
 /// Which call's transcript is open, shared by the timeline and the inspector.
@@ -182,7 +183,6 @@ fn SessionHeader() -> impl IntoView {
     let go = move |mode: RunMode| {
         leptos::task::spawn_local(async move { runner.run(mode).await });
     };
-    let record = move || runner.record();
     // A link the clipboard refused, shown to copy by hand.
     let link_shown = RwSignal::new(None::<String>);
     view! {
@@ -198,7 +198,7 @@ fn SessionHeader() -> impl IntoView {
             </div>
         })}
         <header class="session-head">
-            <h1 title=move || record().title>{move || record().title}</h1>
+            <title::SessionTitle/>
             <span class=move || format!("badge {}", status().word())>
                 {move || status().label()}
             </span>
