@@ -1227,7 +1227,11 @@ fn event_words<P: Protocol>(e: &Event<P>, state: &P) -> String {
             PersonAsk::Approval { .. } => format!("{} asked for your approval", by_call(call_id)),
         },
         EventKind::PersonAnswered { .. } => "You answered".into(),
-        EventKind::PersonEdited { .. } => "You changed the session".into(),
+        EventKind::PersonEdited { edit } => match edit {
+            crate::engine::EngineEdit::Settings { .. } => "You changed the limits".into(),
+            crate::engine::EngineEdit::Title { .. } => "You renamed the session".into(),
+            crate::engine::EngineEdit::Protocol(_) => "You changed the session".into(),
+        },
         EventKind::Paused { reason } => format!("Paused: {}", reason.describe(state)),
         EventKind::RoundsEnded { by, call_id, .. } => match call_id {
             Some(call_id) => format!("{} ended the work", by_call(call_id)),
