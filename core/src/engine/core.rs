@@ -246,14 +246,6 @@ impl<P: Protocol> Core<P> {
         self.slots.iter().find(|s| s.member == member)
     }
 
-    /// The token budget, when it is spent: (used, budget).
-    pub fn budget_spent(&self) -> Option<(u64, u64)> {
-        self.settings
-            .token_budget
-            .filter(|b| self.tokens_used >= *b)
-            .map(|b| (self.tokens_used, b))
-    }
-
     /// The most tokens the calls still out can still add: each one's estimated prompt and the
     /// longest answer it was allowed.
     pub fn tokens_out(&self) -> u64 {

@@ -88,7 +88,9 @@ pub enum PauseReason<P: Protocol> {
         /// The limit.
         max_rounds: u32,
     },
-    /// The token budget is spent; raise it (settings edit) or finish.
+    /// What is left of the token budget cannot hold the next call's prompt and an answer of
+    /// [`MIN_ANSWER_TOKENS`](super::MIN_ANSWER_TOKENS) (see [`super::Core::answer_room`]): the
+    /// engine paused before making it. Raise the budget (settings edit) or finish.
     TokenBudget {
         /// Tokens counted so far.
         used: u64,
