@@ -701,6 +701,13 @@ impl Session {
         each!(self, s => s.events().get(seq).map(event_line))
     }
 
+    /// One event in a person's words, as the history slider labels the point shown: who did
+    /// what, by the members' names and the steps' titles — no event names, call ids or enum names
+    /// (`None` past the end).
+    pub fn event_words(&self, seq: usize) -> Option<String> {
+        each!(self, s => s.events().get(seq).map(|e| event_words(e, s.state())))
+    }
+
     /// Rebuilds a session from its events as stored, one JSON string each (the app's IndexedDB
     /// rows); the first event's `kind` picks the kind. Reads from text, not through
     /// `serde_json::Value`: a second deserializer for every event type would cost the browser
@@ -1124,6 +1131,89 @@ fn event_line<P: Protocol>(e: &Event<P>) -> String {
         }
         EventKind::EffectDone { effect_id, .. } => format!("{name} {effect_id}"),
         _ => name.to_string(),
+    }
+}
+
+/// One event in a person's words (see [`Session::event_words`]).
+fn event_words<P: Protocol>(e: &Event<P>, state: &P) -> String {
+    use crate::engine::{CallKind, PersonAsk};
+    let members = state.members();
+    let name = |id: &str| -> String {
+        if id == crate::engine::control::PERSON {
+            return "You".into();
+        }
+        members
+            .iter()
+            .find(|m| m.id == id)
+            .map_or_else(|| id.to_string(), |m| m.name.clone())
+    };
+    let by_call = |call_id: &str| -> String {
+        state
+            .core()
+            .call(call_id)
+            .map_or_else(|| "A member".to_string(), |c| name(&c.call.member))
+    };
+    let round = P::ROUND_WORD;
+    match &e.kind {
+        EventKind::Created { .. } => "The session was created".into(),
+        EventKind::Started { .. } => "You started the run".into(),
+        EventKind::Resumed { .. } => "You ran it on".into(),
+        EventKind::RoundStarted { round: r } => format!("{round} {r} began"),
+        EventKind::StepStarted {
+            round: r,
+            step,
+            members,
+        } => {
+            let who: Vec<String> = members.iter().map(|m| name(m)).collect();
+            format!("{round} {r}, {}: {}", P::step_title(*step), who.join(", "))
+        }
+        EventKind::CallIssued { call } => {
+            let who = name(&call.member);
+            let step = P::step_title(call.step);
+            match call.kind {
+                CallKind::Initial => format!("{who} was asked ({step})"),
+                CallKind::AfterContext => format!("{who} was asked again with what it looked up"),
+                CallKind::Repair => format!("{who} was asked to fix its answer"),
+            }
+        }
+        EventKind::AnswerReceived { call_id, .. } => format!("{} answered", by_call(call_id)),
+        EventKind::Applied { call_id, .. } => format!("{}'s answer was taken", by_call(call_id)),
+        EventKind::AnswerInvalid {
+            call_id, report, ..
+        } => {
+            let n = report.errors.len();
+            format!(
+                "{}'s answer broke {n} rule{}: sent back to fix",
+                by_call(call_id),
+                if n == 1 { "" } else { "s" }
+            )
+        }
+        EventKind::FellBack { call_id, .. } => format!(
+            "{}'s answer could not be used: the session's rule decided",
+            by_call(call_id)
+        ),
+        EventKind::AnswerRefused { .. } => "A late answer was set aside".into(),
+        EventKind::ContextServed { call_id, .. } => {
+            format!("{} looked something up", by_call(call_id))
+        }
+        EventKind::HaltRaised { call_id, halt, .. } => match halt {
+            PersonAsk::Question { .. } => format!("{} asked you a question", by_call(call_id)),
+            PersonAsk::Approval { .. } => format!("{} asked for your approval", by_call(call_id)),
+        },
+        EventKind::PersonAnswered { .. } => "You answered".into(),
+        EventKind::PersonEdited { .. } => "You changed the session".into(),
+        EventKind::Paused { reason } => format!("Paused: {}", reason.describe(state)),
+        EventKind::RoundsEnded { by, call_id, .. } => match call_id {
+            Some(call_id) => format!("{} ended the work", by_call(call_id)),
+            None if by == crate::engine::control::PERSON => "You wrapped up".into(),
+            None => format!("{} ended the work", name(by)),
+        },
+        EventKind::EffectIssued { effect, .. } => {
+            format!("This tab was asked to {}", effect.name.replace('_', " "))
+        }
+        EventKind::EffectDone { .. } => "This tab did what it was asked".into(),
+        EventKind::Finished => "The session finished".into(),
+        EventKind::Forked { .. } => "This fork starts here".into(),
     }
 }
 

@@ -114,7 +114,7 @@ fn the_timeline_lists_every_call_once_newest_round_first_in_the_engines_words() 
     assert_eq!(rounds, sorted, "each round once, newest first");
     let last = timeline.last().unwrap();
     assert_eq!((last.round, last.title.as_str()), (0, "Start"));
-    assert_eq!(last.steps[0].title, "Bootstrap");
+    assert_eq!(last.steps[0].title, "Setting up");
     assert_eq!(
         timeline[0].steps[0].title, "Presentation",
         "the newest step first"
@@ -156,7 +156,7 @@ fn the_view_marks_who_asked_the_open_question_and_the_rounds_progress() {
     assert!(view.live.contains(&(asked_by, "halted")), "{:?}", view.live);
     // Into round 1: progress follows the round's order of steps.
     play(&mut s, &mut now, |s| {
-        s.round() == 1 && s.view().stage.ends_with("Write")
+        s.round() == 1 && s.view().stage.ends_with("Writing")
     });
     let p = s.view().progress;
     assert!(
@@ -325,4 +325,91 @@ fn every_live_state_word_has_a_tone_and_an_unknown_word_none() {
         assert!(!tone.class().is_empty());
     }
     assert_eq!(Tone::of_state("superseded").class(), "");
+}
+
+/// A session of `kind` on the demo model, played to the end.
+fn played(kind: roundtable_core::session::Kind) -> Session {
+    use roundtable_core::protocol::dialectic::{DialecticConfig, Mode, ResponseStyle};
+    use roundtable_core::protocol::meeting::MeetingConfig;
+    use roundtable_core::session::Kind;
+    let model = ModelRef {
+        provider: demo::PROVIDER.into(),
+        model: demo::MODEL.into(),
+    };
+    let mut s = match kind {
+        Kind::Team => demo_session("Plan a book swap in the village hall for 40 people."),
+        Kind::Meeting => {
+            let mut config = MeetingConfig::standard(
+                "Pick a database for the notes app.",
+                &[
+                    ("engineer-1", "Ana", "Backend engineer"),
+                    ("designer-1", "Bo", "Product designer"),
+                ],
+                model,
+            );
+            config.settings.max_rounds = 12;
+            Session::new_meeting(config, 0).unwrap()
+        }
+        Kind::Dialectic => Session::new_dialectic(
+            DialecticConfig::standard(
+                "Should a small team adopt a four-day week?",
+                ResponseStyle::Sections,
+                Mode::Workflow,
+                true,
+                model,
+            ),
+            0,
+        )
+        .unwrap(),
+    };
+    let mut now = 0;
+    s.start(1).unwrap();
+    play(&mut s, &mut now, |_| false);
+    s
+}
+
+/// The history slider's words for every event of a whole session of each kind: no event names
+/// (`call_issued`), call ids (`call-9`), snake_case or CamelCase identifiers — a person's words.
+#[test]
+fn every_point_of_history_is_worded_for_a_person() {
+    use roundtable_core::session::Kind;
+    let internal = |w: &str| {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '_' && c != '-');
+        w.contains('_')
+            || (w.starts_with("call-") && w[5..].chars().all(|c| c.is_ascii_digit()))
+            || (w.len() > 2
+                && w.chars().next().is_some_and(char::is_uppercase)
+                && w.chars().skip(1).any(char::is_uppercase)
+                && w.chars().all(char::is_alphanumeric))
+    };
+    for kind in Kind::ALL {
+        let s = played(*kind);
+        let n = s.event_lines().len();
+        assert!(n > 10, "{kind:?}: a whole session");
+        let mut seen = std::collections::BTreeSet::new();
+        for seq in 0..n {
+            let words = s.event_words(seq).unwrap();
+            let bad: Vec<&str> = words.split_whitespace().filter(|w| internal(w)).collect();
+            assert!(
+                bad.is_empty(),
+                "{kind:?} event {seq}: {words:?} has {bad:?}"
+            );
+            seen.insert(words);
+        }
+        assert!(s.event_words(n).is_none());
+        assert!(
+            seen.len() > 5,
+            "{kind:?}: the words differ by event ({seen:?})"
+        );
+    }
+    // The team's steps by their titles for people, a member by name.
+    let team = played(Kind::Team);
+    let steps: Vec<String> = (0..team.event_lines().len())
+        .filter_map(|i| team.event_words(i))
+        .filter(|w| w.starts_with("Round "))
+        .collect();
+    assert!(
+        steps.iter().any(|w| w.contains("Chair's plan")),
+        "{steps:?}"
+    );
 }

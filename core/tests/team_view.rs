@@ -231,10 +231,7 @@ fn the_overview_lists_the_request_the_team_and_what_is_missing() {
     assert_eq!(o.members.len(), state.members.len());
     for (row, m) in o.members.iter().zip(&state.members) {
         assert_eq!((&row.id, row.team_role), (&m.id, m.team_role.word()));
-        assert_eq!(
-            row.model,
-            format!("{} / {}", m.model.provider, m.model.model)
-        );
+        assert_eq!(row.model, m.model);
     }
     assert_eq!(o.missing_details, state.missing_details);
     assert_eq!(o.presentation.len(), state.presentation.len());

@@ -239,3 +239,58 @@ test('a dialectic: its form (with errors), running and finished fit a phone and 
   await page.setViewportSize(DESKTOP);
   assert.deepEqual(b.errors, [], 'no page errors');
 });
+
+test('small things a careful eye catches: rows line up, hints read as help, the chosen kind and a disabled Stop look so', async () => {
+  const { page } = b;
+  await page.setViewportSize(DESKTOP);
+  await open(page, srv.url, '#/new');
+  const forms = [
+    ['team', 'Name'],
+    ['meeting', 'Name'],
+  ];
+  for (const [kind] of forms) {
+    await page.click(`button.kind[data-kind="${kind}"]`);
+    const row = page.locator('.member-row').filter({ visible: true }).nth(1);
+    await row.waitFor();
+    // The model list's note under the Model field is what made rows uneven: wait for it.
+    await row.locator('.field > span.small', { hasText: 'models offered' }).waitFor();
+    const tops = await row.evaluate((el) => [...el.querySelectorAll('input, select')].map((i) => Math.round(i.getBoundingClientRect().top)));
+    assert.ok(tops.length >= 3, `${kind}: a row's fields`);
+    assert.ok(Math.max(...tops) - Math.min(...tops) <= 1, `${kind}: a row's fields line up (tops ${tops})`);
+    const remove = row.locator('button:has-text("Remove")');
+    const box = await remove.boundingBox();
+    assert.ok(box.width < 120, `${kind}: Remove is as wide as its word, not a bar (${box.width}px)`);
+    const hint = await row.evaluate((el) => {
+      const h = [...el.querySelectorAll('.field > span.small')].find((s) => s.textContent.trim());
+      return h ? getComputedStyle(h).fontWeight : null;
+    });
+    assert.ok(hint === null || Number(hint) < 600, `${kind}: a field's hint is not bold (${hint})`);
+  }
+  const [chosen, other] = await page.evaluate(() => {
+    const bg = (el) => getComputedStyle(el).backgroundColor;
+    return [bg(document.querySelector('.kind[aria-checked="true"]')), bg(document.querySelector('.kind[aria-checked="false"]'))];
+  });
+  assert.notEqual(chosen, other, 'the chosen kind is filled, not only outlined');
+  const budget = page.locator('.limits .field:has(#money-budget-hint)').filter({ visible: true }).first();
+  const limits = await budget.evaluate((el) => [el.getBoundingClientRect().width, el.parentElement.getBoundingClientRect().width]);
+  assert.ok(limits[0] > limits[1] * 0.4, `the money budget's help has room (${limits[0]} of ${limits[1]}px)`);
+
+  // A finished session's Stop is greyed like every disabled control, not red.
+  await open(page, srv.url, '#/');
+  await page.click('button[name="open-demo"]');
+  await page.waitForSelector('.session-head');
+  await waitStatus(page, 'done');
+  const [disabled, color, bad] = await page.locator('button[name="stop"]').evaluate((el) => {
+    const probe = document.createElement('span');
+    probe.style.color = 'var(--bad)';
+    document.body.append(probe);
+    const red = getComputedStyle(probe).color;
+    probe.remove();
+    return [el.disabled, getComputedStyle(el).color, red];
+  });
+  assert.equal(disabled, true, 'Stop is disabled once the session is done');
+  assert.notEqual(color, bad, 'a disabled Stop is not red');
+  // A member's provider / model never breaks inside a name.
+  const refs = await page.evaluate(() => [...document.querySelectorAll('.model-ref')].map((el) => getComputedStyle(el).whiteSpace));
+  for (const ws of refs) assert.equal(ws, 'nowrap');
+});

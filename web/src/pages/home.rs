@@ -205,7 +205,7 @@ pub fn HomePage() -> impl IntoView {
                 </div>
             </div>
             <p class="tagline" data-tagline="true">
-                "Roundtable runs a team of AI models on your request, in this tab: they plan, write and review together, every answer is checked, and you can watch, steer and answer their questions."
+                "Roundtable runs AI models together on your request, in this tab — a team that builds, a meeting that decides, a dialectic that argues it out. Every answer is checked, and you can watch, steer and answer their questions."
             </p>
             {move || duplicate.get().map(|(name, text, existing)| {
                 let (name2, text2) = (name.clone(), text.clone());

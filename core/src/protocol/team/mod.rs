@@ -1172,7 +1172,7 @@ impl Protocol for TeamState {
     }
 
     fn step_title(step: Step) -> &'static str {
-        step.title()
+        step.words()
     }
 
     fn model_of(&self, member: &str) -> Option<&ModelRef> {

@@ -160,8 +160,9 @@ pub struct MemberRow {
     pub role: String,
     /// Its place in the protocol, in words.
     pub team_role: &'static str,
-    /// `provider / model`.
-    pub model: String,
+    /// The provider and model it runs on (a page shows them as `provider / model`, breaking a
+    /// line only between the two).
+    pub model: crate::engine::ModelRef,
 }
 
 /// The overview shown when no product is selected.
@@ -360,7 +361,7 @@ impl<'a> TeamView<'a> {
                     name: m.name.clone(),
                     role: m.role.clone(),
                     team_role: m.team_role.word(),
-                    model: format!("{} / {}", m.model.provider, m.model.model),
+                    model: m.model.clone(),
                 })
                 .collect(),
             missing_details: st.missing_details.clone(),

@@ -135,6 +135,22 @@ impl Step {
     }
 }
 
+impl Step {
+    /// The step in a person's words, as pages and the history slider name it (the spec's own
+    /// names, [`Step::title`], stay what models and schemas read).
+    pub fn words(self) -> &'static str {
+        match self {
+            Step::Bootstrap => "Setting up",
+            Step::Reflect => "Reflection",
+            Step::PlanAssign => "Chair's plan",
+            Step::Write => "Writing",
+            Step::PeerReview => "Peer review",
+            Step::Inspection => "Inspection",
+            Step::Presentation => "Presentation",
+        }
+    }
+}
+
 impl std::fmt::Display for Step {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.wire_name())

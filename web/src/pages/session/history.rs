@@ -34,10 +34,10 @@ pub fn HistoryBar() -> impl IntoView {
         let n = total();
         let k = value();
         let what = runner
-            .with_untracked(|s| s.event_line(k.saturating_sub(1)))
+            .with_untracked(|s| s.event_words(k.saturating_sub(1)))
             .unwrap_or_default();
         format!(
-            "Event {} of {}: {what}",
+            "Point {} of {}: {what}",
             k.saturating_sub(1),
             n.saturating_sub(1)
         )

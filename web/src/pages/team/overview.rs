@@ -43,7 +43,10 @@ pub fn Overview() -> impl IntoView {
                                         <td><strong>{m.name}</strong> <span class="muted small">{format!(" {}", m.id)}</span></td>
                                         <td>{m.role}</td>
                                         <td>{m.team_role}</td>
-                                        <td class="small">{m.model}</td>
+                                        <td class="small">
+                                            <span class="model-ref">{m.model.provider}</span>" / "
+                                            <span class="model-ref">{m.model.model}</span>
+                                        </td>
                                     </tr>
                                 }).collect_view()}
                             </tbody>
