@@ -351,7 +351,7 @@ pub fn budget_words<P: Protocol>(state: &P, used: u64, budget: u64, still: bool)
         n => format!(", shared with the {n} other calls this step still needs"),
     };
     format!(
-        "{who}'s call at {} {still}does not fit in the token budget: only {} of {} tokens {} left ({} used{out}), too few for its prompt and an answer of at least {}{shared}: {lift}",
+        "{who}'s call ({}) {still}does not fit in the token budget: only {} of {} tokens {} left ({} used{out}), too few for its prompt and an answer of at least {}{shared}: {lift}",
         P::step_title(step),
         grouped(left),
         grouped(core.settings.token_budget.unwrap_or(budget)),
