@@ -254,6 +254,9 @@ pub struct SessionView {
     pub live: Vec<(String, &'static str)>,
     /// What the person may do now.
     pub actions: Actions,
+    /// Why no run can begin although the session is paused: the limit that paused it still
+    /// holds (`Engine::cannot_run`). The run controls are off and say this; `None` otherwise.
+    pub run_blocked: Option<String>,
     /// Where what holds the session (a pause, a question) can be dealt with; `None` while it
     /// runs, before it starts and once it is done.
     pub fix: Option<Fix>,
@@ -1268,6 +1271,7 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
     };
     let running = *status == Status::Running;
     let paused = matches!(status, Status::Paused { .. });
+    let run_blocked = s.cannot_run();
     SessionView {
         kind,
         status: SessionStatus::of(status),
@@ -1284,12 +1288,13 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
             .collect(),
         actions: Actions {
             start: *status == Status::Draft,
-            resume: paused,
+            resume: paused && run_blocked.is_none(),
             pause: running,
             wrap_up: s.cannot_finish().is_none(),
             answer: matches!(status, Status::AwaitingPerson { .. }),
             edit: *status != Status::Done,
         },
+        run_blocked,
         fix: match status {
             Status::Paused { reason } => Some(reason.fix(state)),
             Status::AwaitingPerson { .. } => Some(Fix::Question),

@@ -186,6 +186,11 @@ fn run(s: &mut Session, target: RunTarget, interruption: Interruption, now: &mut
                     Status::Paused { reason: PauseReason::TokenBudget { .. } }
                 ));
                 if budget {
+                    // It paused before the call that could cross it, never after: the tokens
+                    // counted are within it.
+                    let (used, limit) = core_of!(s, c => (c.tokens_used, c.settings.token_budget));
+                    assert!(limit.is_some_and(|b| used <= b), "{used} of {limit:?}");
+                    trace.interrupted = true;
                     // Raise it and go on with the same control.
                     let mut settings: Settings = core_of!(s, c => c.settings.clone());
                     settings.token_budget = None;

@@ -3,8 +3,10 @@
 mod engine_common;
 
 use engine_common::*;
+use roundtable_core::engine::status::grouped;
 use roundtable_core::engine::{EngineError, Outcome, PauseReason, Settings, Status};
 use roundtable_core::engine::{EventKind, Usage};
+use roundtable_core::engine::{MAX_ANSWER_TOKENS, MIN_ANSWER_TOKENS};
 use roundtable_core::export::{self, ImportError};
 use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::PersonEdit;
@@ -414,39 +416,131 @@ fn the_round_limit_pauses_and_resume_waits_for_a_higher_limit() {
     assert_eq!(Session::replay(s.events()).unwrap(), s);
 }
 
-#[test]
-fn the_token_budget_pauses_before_the_next_call() {
+/// A team session started under `budget` tokens, with the first call's prompt estimate (the
+/// bootstrap: the same call whatever the budget).
+fn started_under(budget: Option<u64>) -> (Session, u64) {
+    let mut probe = Session::new(config(1, false, false), 0).unwrap();
+    probe.start(1).unwrap();
+    let prompt = probe.next_calls()[0].token_estimate;
     let mut cfg = config(1, false, false);
-    cfg.settings.token_budget = Some(1_000);
+    cfg.settings.token_budget = budget.map(|b| b.saturating_add(prompt));
     let mut s = Session::new(cfg, 0).unwrap();
     s.start(1).unwrap();
+    (s, prompt)
+}
+
+fn token_pause(s: &Session) -> bool {
+    matches!(
+        s.status(),
+        Status::Paused {
+            reason: PauseReason::TokenBudget { .. }
+        }
+    )
+}
+
+#[test]
+fn each_call_asks_for_no_longer_an_answer_than_the_token_budget_leaves() {
+    let (free, _) = started_under(None);
+    assert_eq!(free.next_calls()[0].max_answer_tokens, MAX_ANSWER_TOKENS);
+    // A budget with room for the prompt and the longest answer: the longest answer.
+    let (roomy, _) = started_under(Some(u64::from(MAX_ANSWER_TOKENS) + 500));
+    assert_eq!(roomy.next_calls()[0].max_answer_tokens, MAX_ANSWER_TOKENS);
+    // Less room: the answer is bounded by what is left once the prompt is counted.
+    let (tight, _) = started_under(Some(3_000));
+    assert_eq!(tight.next_calls()[0].max_answer_tokens, 3_000);
+    // Exactly the prompt and the shortest useful answer: the call is made.
+    let (edge, _) = started_under(Some(u64::from(MIN_ANSWER_TOKENS)));
+    assert_eq!(edge.status(), &Status::Running);
+    assert_eq!(edge.next_calls()[0].max_answer_tokens, MIN_ANSWER_TOKENS);
+    // The demo model answers within the bound, as a provider does.
+    let demo = edge.next_calls()[0].demo.clone().unwrap();
+    assert!(demo.completion_tokens <= u64::from(MIN_ANSWER_TOKENS));
+}
+
+#[test]
+fn a_token_budget_that_cannot_hold_a_prompt_and_a_useful_answer_pauses_before_the_call() {
+    // One token short of the prompt and the shortest useful answer.
+    let (mut s, prompt) = started_under(Some(u64::from(MIN_ANSWER_TOKENS) - 1));
+    assert!(token_pause(&s), "{:?}", s.status());
+    assert!(s.next_calls().is_empty(), "no call was made");
+    assert_eq!(s.state().core.calls.len(), 0);
+    assert_eq!(s.state().core.tokens_used, 0);
+    let budget = prompt + u64::from(MIN_ANSWER_TOKENS) - 1;
+    let words = AnySession::Team(s.clone()).view().status_text;
+    let expected = format!(
+        "Chair's call (Setting up) does not fit in the token budget: only {} of {} tokens are left (0 used), too few for its prompt and an answer of at least 1,024: raise it under Budget on this page, then run on — or wrap up",
+        grouped(budget),
+        grouped(budget)
+    );
+    assert!(words.contains(&expected), "{words}");
+    // Running on is refused while it still does not fit, in the same words.
+    let refused = s.resume(2).unwrap_err().to_string();
+    assert!(
+        refused.contains("Chair's call (Setting up) still does not fit in the token budget"),
+        "{refused}"
+    );
+    // A little more lets the call be made (the edit is in the chair's prompt now, so a little
+    // more than the one token that was missing), with what is left for its answer.
+    let mut settings = s.state().core.settings.clone();
+    settings.token_budget = Some(budget + 100);
+    s.edit(
+        roundtable_core::engine::EngineEdit::Settings { settings },
+        3,
+    )
+    .unwrap();
+    s.resume(4).unwrap();
+    let call = &s.next_calls()[0];
+    assert_eq!(
+        u64::from(call.max_answer_tokens),
+        budget + 100 - call.token_estimate
+    );
+    assert!(call.max_answer_tokens >= MIN_ANSWER_TOKENS);
+}
+
+#[test]
+fn a_provider_counting_more_than_the_bound_stops_the_next_call_and_says_the_budget_is_spent() {
+    let (mut s, prompt) = started_under(Some(2_000));
     let call = s.calls_due().pop().unwrap();
+    // The provider counted the prompt at more tokens than the estimate (the one way past it).
     let usage = Usage {
         schema_form: None,
-        input_tokens: 900,
-        output_tokens: 200,
+        input_tokens: prompt + 500,
+        output_tokens: 1_800,
         stopped_for_length: false,
         cost: None,
     };
     s.submit(&call.id, &scripted(&call), Some(usage), 2)
         .unwrap();
+    let used = prompt + 2_300;
     assert_eq!(
         s.status(),
         &Status::Paused {
             reason: PauseReason::TokenBudget {
-                used: 1_100,
-                budget: 1_000
+                used,
+                budget: prompt + 2_000
             }
         }
     );
     assert!(s.resume(3).is_err());
     s.finish(4).unwrap();
-    let pres = s.calls_due();
     assert!(
-        pres.is_empty(),
+        s.calls_due().is_empty(),
         "the budget still blocks the presentation call"
     );
-    assert!(matches!(s.status(), Status::Paused { .. }));
+    assert!(token_pause(&s));
+}
+
+#[test]
+fn counts_are_written_with_their_thousands_grouped() {
+    for (n, text) in [
+        (0, "0"),
+        (999, "999"),
+        (1_000, "1,000"),
+        (9_515, "9,515"),
+        (1_234_567, "1,234,567"),
+    ] {
+        assert_eq!(grouped(n), text);
+    }
 }
 
 #[test]

@@ -10,7 +10,9 @@
 //! `{"person": text}` (answer the open question), `{"wrap_up": true}`, `{"limits": {…}}` (the
 //! person edits the limits: the fields given replace those in force), `{"run": true}` (the person
 //! runs on; a refusal is an outcome). Whenever a step leaves the session paused, the pause's words
-//! (what the status bar shows) are an outcome too.
+//! (what the status bar shows) are an outcome too. After every step the tokens counted are
+//! checked to be within the token budget, when there is one (the engine pauses before a call that
+//! could cross it).
 
 #![allow(clippy::disallowed_methods)] // tests read their own files
 
@@ -42,19 +44,15 @@ fn play<P: Protocol>(scenario: &Value, wrap: fn(Engine<P>) -> Session) -> (Sessi
                   outcomes: &mut Vec<String>| {
         // A call still out while the session is paused is answered too, as the runner does,
         // by the demo from the envelope the call was made from.
+        // The demo answers no longer than the call may be answered, as a provider does.
         let paused_out = || {
             let rec = s.state().core().outstanding_calls().next()?;
-            let envelope = s.envelope_of(&rec.call.id)?;
-            Some((
-                rec.call.clone(),
-                s.state().demo_answer(&rec.call, &envelope).text,
-            ))
+            Some((rec.call.clone(), s.demo_answer(&rec.call.id)?.text))
         };
         let due = match s.calls_due().into_iter().next() {
-            Some(due) => Some((
-                due.call.clone(),
-                s.state().demo_answer(&due.call, &due.envelope).text,
-            )),
+            Some(due) => s
+                .demo_answer(&due.call.id)
+                .map(|demo| (due.call.clone(), demo.text)),
             None if matches!(s.status(), Status::Paused { .. }) => paused_out(),
             None => None,
         };
@@ -123,6 +121,16 @@ fn play<P: Protocol>(scenario: &Value, wrap: fn(Engine<P>) -> Session) -> (Sessi
             outcomes.push("person wrapped up".into());
         } else {
             panic!("unknown step {step}");
+        }
+        // The engine pauses before a call that could cross the token budget, never after: the
+        // tokens counted (the engine's estimates here, as no provider counts them) stay within it.
+        let core = s.state().core();
+        if let Some(budget) = core.settings.token_budget {
+            assert!(
+                core.tokens_used <= budget,
+                "{} tokens counted, past the budget of {budget} (after {step})",
+                core.tokens_used
+            );
         }
         if let Status::Paused { reason } = s.status() {
             if *s.status() != before {

@@ -43,33 +43,45 @@ test('One step stops after its step, also when the step raised a question the pe
   assert.deepEqual(b.errors, [], 'no page errors');
 });
 
-test('a spent token budget pauses and names its control; raising it on the page lets the run go on', async () => {
+test('a token budget pauses before the call that would not fit; the run controls are off and say why, with one banner; raising it lets the run go on', async () => {
   const { page } = b;
   await createDemoSession(page, srv.url, 'Write a one-page guide to composting at home.');
   await page.fill('input[name="token-budget"]', '1');
   await page.click('button[name="save-limits"]');
   await page.waitForSelector('[data-limit="token-budget"] .used:has-text("0 of 1 tokens used")');
   await page.click('button[name="run"]');
-  // The first call goes out under budget; the chair's question is answered; the next call would
-  // spend beyond it.
-  await waitStatus(page, 'awaiting_person', 60000);
-  await page.click('[data-dialog="halt"] button[data-option]');
-  await page.click('button[name="send-answer"]');
+  // One token cannot hold the chair's prompt and a useful answer: the engine pauses before its
+  // call, so nothing is spent.
   await waitStatus(page, 'paused', 60000);
   const banner = await page.textContent('[data-banner="paused"]');
-  assert.match(banner, /token budget is spent .* raise it under Budget on this page/);
-  // Running on without raising it is refused in words.
-  await page.waitForSelector('button[name="run"]:not([disabled])');
-  await page.click('button[name="run"]');
-  await page.waitForSelector('[data-banner="error"]:has-text("cannot resume")');
-  await shot(page, 'controls-budget-spent');
+  assert.match(banner, /'s call \(Setting up\) does not fit in the token budget: only 1 of 1 tokens is left \(0 used\), too few for its prompt and an answer of at least 1,024: raise it under Budget on this page/);
+  assert.match(await page.textContent('.session-head'), / 0 tokens/);
+  assert.equal(await page.locator('.call-line').count(), 0, 'no call was made');
+  // The run controls are off while the budget holds them, and say why: their title, and the
+  // pause banner they point to.
+  await page.waitForSelector('button[name="run"][disabled]');
+  for (const name of ['step', 'round', 'run']) {
+    const button = page.locator(`button[name="${name}"]`);
+    assert.equal(await button.isDisabled(), true, `${name} is off`);
+    assert.match(await button.getAttribute('title'), /^.+'s call \(Setting up\) still does not fit in the token budget/);
+    assert.equal(await button.getAttribute('aria-describedby'), 'pause-reason');
+  }
+  assert.match(await page.textContent('#pause-reason'), /does not fit in the token budget/);
+  // Pressing a run control anyway does nothing: one message, no second banner.
+  await page.click('button[name="run"]', { force: true });
+  assert.equal(await page.locator('[data-banner="error"]').count(), 0, 'no error banner');
+  assert.equal(await page.locator('[data-banner]').count(), 1, 'only the pause banner');
+  await shot(page, 'controls-budget-paused');
   // Raised (emptied: no budget), saved, and the run goes on.
   await page.fill('input[name="token-budget"]', '');
   await page.click('button[name="save-limits"]');
   await page.waitForSelector('[data-limit="token-budget"] .used:has-text("no limit")');
-  const applied = await page.locator('.call-line .badge.ok').count();
+  await page.waitForSelector('button[name="step"]:not([disabled])');
+  assert.equal(await page.getAttribute('button[name="step"]', 'aria-describedby'), null);
   await page.click('button[name="step"]');
-  await page.waitForFunction((n) => document.querySelectorAll('.call-line .badge.ok').length > n, applied, { timeout: 60000 });
+  await waitStatus(page, 'awaiting_person', 60000);
+  await page.click('[data-dialog="halt"] button[data-option]');
+  await page.click('button[name="send-answer"]');
   await waitStatus(page, 'paused', 60000);
   assert.match(await page.textContent('[data-banner="paused"]'), /One step done/);
   // A bad figure is refused next to its field, and nothing is saved.

@@ -246,15 +246,20 @@ test('a money budget pauses before the call that could cross it, names it and th
   // The banner's link goes to the money budget's own field in the Budget panel.
   await page.click('[data-banner="paused"] [data-fix="limits"]:has-text("Raise the money budget")');
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'money-budget');
-  // Running on is refused while the next call could still cross it: nothing more is asked.
-  await page.click('button[name="run"]');
-  await page.waitForSelector('[data-banner="error"]:has-text("could still cost up to $0.08")');
+  // Running on is not offered while the next call could still cross it: the run controls are
+  // off and say why (one message: no error banner repeats the pause), and nothing more is asked.
+  await page.waitForSelector('button[name="run"][disabled]');
+  assert.match(await page.getAttribute('button[name="run"]', 'title'), /could still cost up to \$0\.08/);
+  assert.equal(await page.getAttribute('button[name="run"]', 'aria-describedby'), 'pause-reason');
+  await page.click('button[name="run"]', { force: true });
+  assert.equal(await page.locator('[data-banner="error"]').count(), 0, 'no second banner');
   assert.equal(mock.state.requests.filter((q) => q.method === 'POST').length, 1, 'no call past the budget');
   assert.equal(await status(page), 'paused');
   // Raised to a dollar in the Budget panel, the meeting runs on to its minutes.
   await page.fill('input[name="money-budget"]', '1');
   await page.click('button[name="save-limits"]');
   await page.waitForSelector('[data-limit="money-budget"] .used:has-text("$0.0010 of $1.00 used")');
+  await page.waitForSelector('button[name="run"]:not([disabled])');
   await page.click('button[name="run"]');
   await page.waitForFunction(() => document.querySelector('.session')?.getAttribute('data-status') !== 'paused');
   assert.equal(await waitStatus(page, ['done', 'paused'], 120000), 'done');

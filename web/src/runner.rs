@@ -70,8 +70,6 @@ pub enum RunMode {
     ToEnd,
 }
 
-/// The longest answer asked of a model: core's bound, which it also prices before each call.
-pub const MAX_TOKENS: u32 = roundtable_core::engine::MAX_ANSWER_TOKENS;
 /// Pause per demo call so a person can watch the team work (no network is involved).
 pub const DEMO_DELAY_MS: u64 = 120;
 /// How often the answer so far of a streaming call is shown: often enough to watch it arrive,
@@ -385,6 +383,9 @@ impl Runner {
             // The prices as they stand now (a price edited in Settings counts from this run).
             let prices = self.member_prices().await;
             self.command(|s| s.run(target, Some(prices), now())).await
+        } else if let Some(why) = view.run_blocked {
+            // The controls are off and say this; a run asked for anyway is refused the same way.
+            Err(crate::pages::form::sentence(&why))
         } else if view.actions.answer {
             Err("A member asked you a question: answer it to go on.".into())
         } else if view.actions.pause {
@@ -818,7 +819,7 @@ pub async fn perform(
             call,
             schema: enforced,
             model,
-            max_tokens: MAX_TOKENS,
+            max_tokens: call.max_answer_tokens,
             key: config.key.as_deref(),
             base_url: config.base_url.as_deref(),
             limit: config.limit,

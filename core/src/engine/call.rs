@@ -126,6 +126,9 @@ pub struct ModelCall {
     pub schema: Option<Value>,
     /// Estimated prompt tokens.
     pub token_estimate: u64,
+    /// The most answer tokens to ask the provider for (its max output tokens):
+    /// [`MAX_ANSWER_TOKENS`], or what a token budget leaves for this call when that is less.
+    pub max_answer_tokens: u32,
     /// The built-in demo model's answer, filled in for members on the demo provider only.
     #[serde(skip)]
     pub demo: Option<DemoReply>,
@@ -283,6 +286,39 @@ pub struct CallRecord<P: Protocol> {
     /// resume; a later answer lands on this same record).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
+    /// The longest answer the call may be given, in tokens (the request's max output tokens):
+    /// [`MAX_ANSWER_TOKENS`], or less when a token budget leaves less
+    /// ([`super::Core::answer_room`]). Not in the log: the fold works it out when the call is
+    /// issued, from the state then, so every replay gives the same.
+    #[serde(
+        default = "max_answer_tokens",
+        skip_serializing_if = "is_max_answer_tokens"
+    )]
+    pub max_answer: u32,
+}
+
+fn max_answer_tokens() -> u32 {
+    MAX_ANSWER_TOKENS
+}
+
+fn is_max_answer_tokens(n: &u32) -> bool {
+    *n == MAX_ANSWER_TOKENS
+}
+
+impl DemoReply {
+    /// The reply as a provider asked for at most `max_tokens` answer tokens gives it: an answer
+    /// longer than that is cut off there and said to have stopped for length.
+    pub fn at_most(mut self, max_tokens: u32) -> DemoReply {
+        let max = u64::from(max_tokens);
+        if self.completion_tokens > max {
+            // Tokens are estimated at four characters each (`estimate_tokens`).
+            let cut = usize::try_from(max * 4).unwrap_or(usize::MAX);
+            self.text = self.text.chars().take(cut).collect();
+            self.completion_tokens = estimate_tokens(&self.text).min(max);
+            self.finish_reason = "length".into();
+        }
+        self
+    }
 }
 
 impl<P: Protocol> CallRecord<P> {
@@ -310,8 +346,15 @@ impl<P: Protocol> CallRecord<P> {
 pub const DEMO_PROVIDER: &str = "demo";
 
 /// The longest answer asked of a model, in tokens (the request's max output tokens): what bounds
-/// a call's cost before it is made, so the runner asks for no more.
+/// a call's cost before it is made, so the runner asks for no more. Under a token budget a call
+/// may be given less ([`ModelCall::max_answer_tokens`]).
 pub const MAX_ANSWER_TOKENS: u32 = 8192;
+
+/// The shortest answer worth asking for, in tokens: under a token budget, a call whose prompt
+/// leaves less than this of the budget is not made (the engine pauses before it), since an
+/// answer cut off shorter than this is refused as incomplete in most steps and its repair costs
+/// the prompt again.
+pub const MIN_ANSWER_TOKENS: u32 = 1024;
 
 /// Rough token count of a text: one token per four characters, rounded up. Good enough for budget
 /// checks; the provider's reported usage is what counts against the budget when it is given.

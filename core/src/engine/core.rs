@@ -8,7 +8,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::call::{CallKind, CallRecord, CallResult, ChatRole, Message, MAX_ANSWER_TOKENS};
+use super::call::{
+    CallKind, CallRecord, CallResult, ChatRole, Message, MAX_ANSWER_TOKENS, MIN_ANSWER_TOKENS,
+};
 use super::control::{Until, PERSON};
 use super::effect::EffectRecord;
 use super::event::{EngineEdit, Event, EventKind, ForkOrigin};
@@ -248,12 +250,56 @@ impl<P: Protocol> Core<P> {
         self.slots.iter().find(|s| s.member == member)
     }
 
-    /// The token budget, when it is spent: (used, budget).
-    pub fn budget_spent(&self) -> Option<(u64, u64)> {
-        self.settings
-            .token_budget
-            .filter(|b| self.tokens_used >= *b)
-            .map(|b| (self.tokens_used, b))
+    /// The most tokens the calls still out can still add: each one's estimated prompt and the
+    /// longest answer it was allowed.
+    pub fn tokens_out(&self) -> u64 {
+        self.outstanding_calls()
+            .map(|c| c.call.token_estimate + u64::from(c.max_answer))
+            .sum()
+    }
+
+    /// Under a token budget, what is left of it for new calls: the budget less the tokens
+    /// counted and what the calls still out can still add. `None`: no token budget.
+    pub fn tokens_left(&self) -> Option<u64> {
+        let budget = self.settings.token_budget?;
+        Some(
+            budget
+                .saturating_sub(self.tokens_used)
+                .saturating_sub(self.tokens_out()),
+        )
+    }
+
+    /// Members of the current step waiting for a call to be made (at least 1: the one asked
+    /// about): under a token budget they share what is left of it.
+    pub fn waiting_for_a_call(&self) -> u64 {
+        let waiting = self
+            .slots
+            .iter()
+            .filter(|x| !x.done && !x.exhausted && x.call_id.is_none())
+            .count();
+        (waiting as u64).max(1)
+    }
+
+    /// The longest answer the next call, with a prompt of `prompt_tokens` (estimated), may be
+    /// given now: [`MAX_ANSWER_TOKENS`], or, under a token budget, when that is less, its share
+    /// of what is left ([`Core::tokens_left`]) once its prompt is counted — shared evenly with
+    /// the other members of the step still waiting for a call, so the first call made does not
+    /// take what the others need. Every call is bounded so before it is made, and the calls
+    /// made can never take the tokens counted past the budget (counted as the engine estimates
+    /// them; a provider that counts a prompt at more tokens than the estimate can pass it by the
+    /// difference, and the next call then waits).
+    pub fn answer_room(&self, prompt_tokens: u64) -> u32 {
+        let room = self.tokens_left().map_or(u64::MAX, |left| {
+            left.saturating_sub(prompt_tokens) / self.waiting_for_a_call()
+        });
+        u32::try_from(room.min(u64::from(MAX_ANSWER_TOKENS))).unwrap_or(MAX_ANSWER_TOKENS)
+    }
+
+    /// Whether a call with a prompt of `prompt_tokens` may not be made under the token budget:
+    /// what is left of it cannot hold the prompt and an answer of [`MIN_ANSWER_TOKENS`]. The
+    /// engine pauses before such a call (`PauseReason::TokenBudget`).
+    pub fn over_token_budget(&self, prompt_tokens: u64) -> bool {
+        self.settings.token_budget.is_some() && self.answer_room(prompt_tokens) < MIN_ANSWER_TOKENS
     }
 
     /// The money budget, when it is spent: (used, budget) in micro-dollars.
@@ -264,23 +310,27 @@ impl<P: Protocol> Core<P> {
             .map(|b| (self.cost_used, b))
     }
 
-    /// The most a call of `member` with a prompt of `prompt_tokens` (estimated) can cost at
-    /// `prices`: `None` when its model has no known price.
+    /// The most a call of `member` with a prompt of `prompt_tokens` (estimated) and an answer
+    /// of at most `max_answer` tokens can cost at `prices`: `None` when its model has no known
+    /// price.
     pub fn worst_case(
         &self,
         prices: &MemberPrices,
         member: &str,
         prompt_tokens: u64,
+        max_answer: u32,
     ) -> Option<u64> {
         prices
             .get(member)
-            .map(|p| p.worst_case(prompt_tokens, u64::from(MAX_ANSWER_TOKENS)))
+            .map(|p| p.worst_case(prompt_tokens, u64::from(max_answer)))
     }
 
     /// The most the calls still out can cost at `prices` (those with a known price).
     pub fn worst_case_out(&self, prices: &MemberPrices) -> u64 {
         self.outstanding_calls()
-            .filter_map(|c| self.worst_case(prices, &c.call.member, c.call.token_estimate))
+            .filter_map(|c| {
+                self.worst_case(prices, &c.call.member, c.call.token_estimate, c.max_answer)
+            })
             .sum()
     }
 
@@ -342,6 +392,8 @@ impl<P: Protocol> Core<P> {
                 });
             }
             EventKind::CallIssued { call } => {
+                // Worked out before the call counts as out: what is left for it alone.
+                let max_answer = self.answer_room(call.token_estimate);
                 let messages = issue(
                     &mut self.slots,
                     self.calls.len(),
@@ -363,6 +415,7 @@ impl<P: Protocol> Core<P> {
                     tokens: 0,
                     result: None,
                     failed: None,
+                    max_answer,
                 });
             }
             EventKind::AnswerReceived {

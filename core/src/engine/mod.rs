@@ -36,7 +36,7 @@ use serde::Serialize;
 pub use self::call::{
     estimate_messages, estimate_tokens, CallKind, CallRecord, CallResult, ChatRole, DemoReply,
     DueCall, IdChoice, Message, ModelCall, SchemaForm, StoredCall, DEMO_PROVIDER,
-    MAX_ANSWER_TOKENS,
+    MAX_ANSWER_TOKENS, MIN_ANSWER_TOKENS,
 };
 pub use self::control::{RunTarget, Until};
 pub use self::core::{Core, HaltRecord, Slot, StepRecord};

@@ -133,7 +133,9 @@ impl<P: Protocol> Engine<P> {
                     .is_some_and(|m| m.provider == super::DEMO_PROVIDER);
                 let demo = on_demo.then(|| {
                     let envelope = self.state.envelope(&call.member);
-                    self.state.demo_answer(call, &envelope)
+                    self.state
+                        .demo_answer(call, &envelope)
+                        .at_most(rec.max_answer)
                 });
                 ModelCall {
                     id: call.id.clone(),
@@ -145,6 +147,7 @@ impl<P: Protocol> Engine<P> {
                     messages: call.messages.clone(),
                     schema: self.state.call_schema(call),
                     token_estimate: call.token_estimate,
+                    max_answer_tokens: rec.max_answer,
                     demo,
                     ids: self.state.id_choices(call),
                 }
@@ -214,13 +217,22 @@ impl<P: Protocol> Engine<P> {
         self.advance(now)
     }
 
-    /// The built-in demo model's answer to an outstanding call.
+    /// The built-in demo model's answer to an outstanding call, no longer than the call may be
+    /// answered ([`DemoReply::at_most`]), as the runner is given it. A call still out while the
+    /// session is paused is answered from the envelope it was made from.
     pub fn demo_answer(&self, call_id: &str) -> Option<DemoReply> {
-        let due = self
-            .calls_due()
-            .into_iter()
-            .find(|d| d.call.id == call_id)?;
-        Some(self.state.demo_answer(&due.call, &due.envelope))
+        let core = self.state.core();
+        let rec = core.outstanding_calls().find(|c| c.call.id == call_id)?;
+        let envelope = if core.status == Status::Running {
+            self.state.envelope(&rec.call.member)
+        } else {
+            self.envelope_of(call_id)?
+        };
+        Some(
+            self.state
+                .demo_answer(&rec.call, &envelope)
+                .at_most(rec.max_answer),
+        )
     }
 
     /// The state envelope a call's prompt was built from, rebuilt by replaying the log up to the
@@ -577,6 +589,16 @@ impl<P: Protocol> Engine<P> {
         self.advance(now)
     }
 
+    /// Why no run can begin now although the session is paused, if none can: the limit that
+    /// paused it still holds at the prices in force (the check [`Engine::resume_run`] makes, so
+    /// the run controls are offered only when a run would be accepted, and say why not).
+    pub fn cannot_run(&self) -> Option<String> {
+        let Status::Paused { reason } = &self.state.core().status else {
+            return None;
+        };
+        self.still_blocked(reason, &self.state.core().prices)
+    }
+
     /// Why a pause for `reason` still holds at `prices`, if it does.
     fn still_blocked(&self, reason: &PauseReason<P>, prices: &MemberPrices) -> Option<String> {
         let core = self.state.core();
@@ -591,9 +613,18 @@ impl<P: Protocol> Engine<P> {
                     core.settings.max_rounds
                 ))
             }
-            PauseReason::TokenBudget { .. } => core
-                .budget_spent()
-                .map(|(used, budget)| budget_words(used, budget)),
+            PauseReason::TokenBudget { .. } => {
+                // The first call a resume would make, checked as the run would check it.
+                let budget = core.settings.token_budget?;
+                let member = core.slots.iter().find(|x| !x.done && x.call_id.is_none());
+                let over = match member {
+                    Some(slot) => {
+                        core.over_token_budget(self.build_call(&slot.member).token_estimate)
+                    }
+                    None => core.tokens_used >= budget,
+                };
+                over.then(|| budget_words(&self.state, core.tokens_used, budget, true))
+            }
             PauseReason::MoneyBudget { .. } => {
                 // The first call a resume would make, checked as the run would check it.
                 let member = core
@@ -755,16 +786,21 @@ impl<P: Protocol> Engine<P> {
                     .map(|x| x.member.clone())
                     .collect();
                 for member in due {
-                    if let Some((used, budget)) = self.state.core().budget_spent() {
+                    let mut call = self.build_call(&member);
+                    let core = self.state.core();
+                    if core.over_token_budget(call.token_estimate) {
+                        let (used, budget) = (core.tokens_used, core.settings.token_budget);
                         return self.record(
                             EventKind::Paused {
-                                reason: PauseReason::TokenBudget { used, budget },
+                                reason: PauseReason::TokenBudget {
+                                    used,
+                                    budget: budget.unwrap_or_default(),
+                                },
                             },
                             now,
                         );
                     }
-                    let mut call = self.build_call(&member);
-                    let prices = &self.state.core().prices;
+                    let prices = &core.prices;
                     if let Some(reason) = self.over_money_budget(&call, prices) {
                         return self.record(EventKind::Paused { reason }, now);
                     }
@@ -832,8 +868,9 @@ impl<P: Protocol> Engine<P> {
     }
 
     /// Why `call` may not be made under the money budget at `prices`, if it may not: the most it
-    /// could cost (its estimated prompt and the longest answer it may be given), with what is
-    /// spent and what the calls still out could cost, would go past the budget. A call whose
+    /// could cost (its estimated prompt and the longest answer it may be given: less than
+    /// `MAX_ANSWER_TOKENS` when a token budget leaves less), with what is spent and what the
+    /// calls still out could cost, would go past the budget. A call whose
     /// model has no known price has no bound: it waits only once the budget is spent. A free
     /// model's call never waits.
     fn over_money_budget(
@@ -844,7 +881,9 @@ impl<P: Protocol> Engine<P> {
         let core = self.state.core();
         let budget = core.settings.money_budget?;
         let used = core.cost_used;
-        let Some(up_to) = core.worst_case(prices, &call.member, call.token_estimate) else {
+        let max_answer = core.answer_room(call.token_estimate);
+        let Some(up_to) = core.worst_case(prices, &call.member, call.token_estimate, max_answer)
+        else {
             return (used >= budget).then_some(PauseReason::MoneyBudget {
                 used,
                 budget,

@@ -88,7 +88,9 @@ pub enum PauseReason<P: Protocol> {
         /// The limit.
         max_rounds: u32,
     },
-    /// The token budget is spent; raise it (settings edit) or finish.
+    /// What is left of the token budget cannot hold the next call's prompt and an answer of
+    /// [`MIN_ANSWER_TOKENS`](super::MIN_ANSWER_TOKENS) (see [`super::Core::answer_room`]): the
+    /// engine paused before making it. Raise the budget (settings edit) or finish.
     TokenBudget {
         /// Tokens counted so far.
         used: u64,
@@ -220,7 +222,7 @@ impl<P: Protocol> PauseReason<P> {
             PauseReason::RoundLimit { max_rounds } => {
                 format!("the round limit ({max_rounds}) is reached: raise it or wrap up")
             }
-            PauseReason::TokenBudget { used, budget } => budget_words(*used, *budget),
+            PauseReason::TokenBudget { used, budget } => budget_words(state, *used, *budget, false),
             PauseReason::MoneyBudget {
                 used,
                 budget,
@@ -313,11 +315,63 @@ pub fn money_words<P: Protocol>(
     )
 }
 
-/// Why a spent token budget stops the session, naming the control that lifts it.
-pub fn budget_words(used: u64, budget: u64) -> String {
+/// Why the token budget stops the session, naming the control that lifts it: the call it did not
+/// make because what is left of the budget cannot hold its prompt and an answer of
+/// [`MIN_ANSWER_TOKENS`](super::MIN_ANSWER_TOKENS) (see [`super::Core::answer_room`]), or, with no
+/// such call (a log from before the bound), that the budget is spent. Read from the state as it
+/// stands (`used`, `budget`: the figures of the pause, used when no call waits). `still`: the
+/// words of a resume refused for the same reason.
+pub fn budget_words<P: Protocol>(state: &P, used: u64, budget: u64, still: bool) -> String {
+    let lift = "raise it under Budget on this page, then run on — or wrap up";
+    let core = state.core();
+    let held = core.slots.iter().find(|x| !x.done && x.call_id.is_none());
+    let (Some(held), Some(step), Some(left)) = (held, core.step, core.tokens_left()) else {
+        let still = if still { "still " } else { "" };
+        return format!(
+            "the token budget is {still}spent ({} of {} tokens): {lift}",
+            grouped(used),
+            grouped(budget)
+        );
+    };
+    let who = state
+        .members()
+        .into_iter()
+        .find(|m| m.id == held.member)
+        .map_or_else(|| held.member.clone(), |m| m.name);
+    let out = core.tokens_out();
+    let out = if out > 0 {
+        format!(", up to {} more on calls still out", grouped(out))
+    } else {
+        String::new()
+    };
+    let still = if still { "still " } else { "" };
+    let shared = match core.waiting_for_a_call() - 1 {
+        0 => String::new(),
+        1 => ", shared with the other call this step still needs".into(),
+        n => format!(", shared with the {n} other calls this step still needs"),
+    };
     format!(
-        "the token budget is spent ({used} of {budget} tokens): raise it under Budget on this page, then run on — or wrap up"
+        "{who}'s call ({}) {still}does not fit in the token budget: only {} of {} tokens {} left ({} used{out}), too few for its prompt and an answer of at least {}{shared}: {lift}",
+        P::step_title(step),
+        grouped(left),
+        grouped(core.settings.token_budget.unwrap_or(budget)),
+        if left == 1 { "is" } else { "are" },
+        grouped(core.tokens_used),
+        grouped(u64::from(super::MIN_ANSWER_TOKENS)),
     )
+}
+
+/// A count with its thousands grouped by commas, as people write it ("9,515").
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Where a session stands.

@@ -132,6 +132,7 @@ pub fn test_call() -> ModelCall {
         ],
         schema: None,
         token_estimate: 24,
+        max_answer_tokens: TEST_MAX_TOKENS,
         demo: None,
         ids: Vec::new(),
     }

@@ -173,11 +173,23 @@ fn SessionHeader() -> impl IntoView {
     let status = move || view.with(|v| v.status);
     let running = move || runner.mode.get() != RunMode::Idle || !runner.inflight.get().is_empty();
     // Run starts a draft, resumes a paused session or goes on running: whatever core allows.
+    // While the limit that paused the session still holds, core says why no run can begin: the
+    // run controls are off and say it (their title, and the pause banner they point to).
     let can_run = move || {
         !runner.read_only.get()
             && !running()
             && view.with(|v| v.actions.start || v.actions.resume || v.actions.pause)
     };
+    let blocked = move || view.with(|v| v.run_blocked.clone());
+    let run_title = move |what: &'static str| {
+        move || {
+            blocked().map_or_else(
+                || what.to_string(),
+                |why| crate::pages::form::sentence(&why),
+            )
+        }
+    };
+    let described = move || blocked().map(|_| PAUSE_REASON_ID);
     let can_pause = move || !runner.read_only.get() && running();
     let can_wrap = move || !runner.read_only.get() && view.with(|v| v.actions.wrap_up);
     let go = move |mode: RunMode| {
@@ -211,9 +223,9 @@ fn SessionHeader() -> impl IntoView {
                 })}
             </span>
             <div class="controls" role="toolbar" aria-label="Run controls">
-                <button name="step" title="Run the calls of the current step, then pause" disabled=move || !can_run() on:click=move |_| go(RunMode::Step)>"One step"</button>
-                <button name="round" title="Run the rest of this round, then pause" disabled=move || !can_run() on:click=move |_| go(RunMode::Round)>"One round"</button>
-                <button name="run" title="Run until done, a question, or a limit" disabled=move || !can_run() on:click=move |_| go(RunMode::ToEnd)>"Run to the end"</button>
+                <button name="step" title=run_title("Run the calls of the current step, then pause") aria-describedby=described disabled=move || !can_run() on:click=move |_| go(RunMode::Step)>"One step"</button>
+                <button name="round" title=run_title("Run the rest of this round, then pause") aria-describedby=described disabled=move || !can_run() on:click=move |_| go(RunMode::Round)>"One round"</button>
+                <button name="run" title=run_title("Run until done, a question, or a limit") aria-describedby=described disabled=move || !can_run() on:click=move |_| go(RunMode::ToEnd)>"Run to the end"</button>
                 <button name="pause" class="ghost" title="Finish the calls that are out, then pause" disabled=move || !can_pause() on:click=move |_| {
                     leptos::task::spawn_local(async move { runner.pause().await });
                 }>"Pause"</button>
@@ -238,6 +250,10 @@ fn SessionHeader() -> impl IntoView {
         </header>
     }
 }
+
+/// The id of the pause banner's words, which the run controls point to while the limit it names
+/// holds them off.
+const PAUSE_REASON_ID: &str = "pause-reason";
 
 /// Whatever needs the person's attention, one line each.
 #[component]
@@ -302,7 +318,7 @@ fn Banners() -> impl IntoView {
                 let failed = view.with(|v| v.fix.as_ref().is_some_and(|f| *f == roundtable_core::engine::Fix::Settings));
                 Some(view! {
                 <div class=if failed { "banner bad" } else { "banner warn" } role="status" data-banner="paused">
-                    <span class="grow"><strong>"Paused: "</strong> {move || view.with(|v| v.status_text.clone())} "."</span>
+                    <span class="grow" id=PAUSE_REASON_ID><strong>"Paused: "</strong> {move || view.with(|v| v.status_text.clone())} "."</span>
                     {move || view.with(|v| v.fix.clone()).map(|fix| view! { <fix::FixLink fix=fix/> })}
                 </div>
             }.into_any())},
