@@ -1235,7 +1235,26 @@ fn event_words<P: Protocol>(e: &Event<P>, state: &P) -> String {
             crate::engine::EngineEdit::Title { .. } => "You renamed the session".into(),
             crate::engine::EngineEdit::Protocol(_) => "You changed the session".into(),
         },
-        EventKind::Paused { reason } => format!("Paused: {}", reason.describe(state)),
+        // The short form: the banner of the point says the whole of it.
+        EventKind::Paused { reason } => match reason {
+            crate::engine::PauseReason::Person => "You paused the run".into(),
+            crate::engine::PauseReason::Reached { .. } => "The run stopped where you asked".into(),
+            crate::engine::PauseReason::RoundLimit { .. } => {
+                format!("Paused at the {} limit", round.to_lowercase())
+            }
+            crate::engine::PauseReason::TokenBudget { .. } => {
+                "Paused before the token budget".into()
+            }
+            crate::engine::PauseReason::MoneyBudget { .. } => {
+                "Paused before the money budget".into()
+            }
+            crate::engine::PauseReason::InvalidAnswer { .. } => {
+                "Paused: an answer could not be fixed".into()
+            }
+            crate::engine::PauseReason::CallFailed { .. } => "Paused: a call failed".into(),
+            crate::engine::PauseReason::Forked => "The fork waits for you to run it".into(),
+            crate::engine::PauseReason::Blocked(_) => format!("Paused: {}", reason.describe(state)),
+        },
         EventKind::RoundsEnded { by, call_id, .. } => match call_id {
             Some(call_id) => format!("{} ended the work", by_call(call_id)),
             None if by == crate::engine::control::PERSON => "You wrapped up".into(),

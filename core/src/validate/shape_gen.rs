@@ -374,7 +374,7 @@ pub(crate) fn one_object_answers(header: &str, prefix: &str, schemas: &[Value]) 
 /// The two checks every kind whose answers are one object each makes of its tables: the
 /// committed `protocol/<folder>/shape.rs` is what its schemas generate (`UPDATE_SHAPES=1`
 /// rewrites it), and each answer's shape says exactly what its schema says. `whose` names the
-/// kind in the file's header ("the meeting's"); `prefix` starts its statics' names.
+/// kind in the file's header (its possessive, as a sentence reads it); `prefix` starts its statics' names.
 pub(crate) fn check_object_tables(
     folder: &str,
     whose: &str,
