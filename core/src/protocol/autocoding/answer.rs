@@ -103,13 +103,15 @@ pub fn derive_schema(name: &str) -> Value {
     root.to_value()
 }
 
-/// The validator's walk of `raw` against the generated shape named `name`, then the typed value;
-/// every violation of the shape, or the reading's one.
+/// The validator's walk of `raw` against the generated shape named `name`, then the typed value
+/// held to `rules` (what a schema cannot say): every violation of the shape, else every rule
+/// broken, else the answer.
 fn read<T: serde::de::DeserializeOwned>(
     name: &str,
     raw: &str,
     options: Options,
     warnings: &mut Vec<Violation>,
+    rules: impl FnOnce(&T) -> Vec<Violation>,
 ) -> Result<T, Vec<Violation>> {
     let shape = super::shape::answer_object(name).expect("every autocoding answer has a shape");
     let verdict = validate::check_object(shape, raw, options);
@@ -117,7 +119,13 @@ fn read<T: serde::de::DeserializeOwned>(
     if !verdict.errors.is_empty() {
         return Err(verdict.errors);
     }
-    validate::read_checked(&verdict.json).map_err(|v| vec![v])
+    let answer: T = validate::read_checked(&verdict.json).map_err(|v| vec![v])?;
+    let broken = rules(&answer);
+    if broken.is_empty() {
+        Ok(answer)
+    } else {
+        Err(broken)
+    }
 }
 
 /// A raw player answer checked whole: its shape, then its file set against the files as they
@@ -128,13 +136,13 @@ pub fn check_player(
     existing: &[CodeFile],
     warnings: &mut Vec<Violation>,
 ) -> Result<PlayerAnswer, Vec<Violation>> {
-    let answer: PlayerAnswer = read("autocoding_player", raw, options, warnings)?;
-    let problems = answer.problems(existing);
-    if problems.is_empty() {
-        Ok(answer)
-    } else {
-        Err(problems)
-    }
+    read(
+        "autocoding_player",
+        raw,
+        options,
+        warnings,
+        |a: &PlayerAnswer| a.problems(existing),
+    )
 }
 
 /// A raw coach answer checked whole: its shape, then its review against the requirements.
@@ -144,13 +152,13 @@ pub fn check_coach(
     requirements: &[Requirement],
     warnings: &mut Vec<Violation>,
 ) -> Result<CoachAnswer, Vec<Violation>> {
-    let answer: CoachAnswer = read("autocoding_coach", raw, options, warnings)?;
-    let problems = answer.problems(requirements);
-    if problems.is_empty() {
-        Ok(answer)
-    } else {
-        Err(problems)
-    }
+    read(
+        "autocoding_coach",
+        raw,
+        options,
+        warnings,
+        |a: &CoachAnswer| a.problems(requirements),
+    )
 }
 
 /// A number from 0 to 1, without the `format` schemars gives an `f64` (providers' schema subsets
