@@ -349,11 +349,14 @@ test('the connection test makes a real tiny completion and names each kind of fa
   await page.press('input[name="key-groq"]', 'Enter');
   await page.waitForSelector('text=Key for Groq saved in this browser.');
   assert.match(await verdict('groq'), /Groq refused the key \(HTTP 401\)/);
+  // Nothing listening at the address; typed before another row saves its key, and it stays
+  // typed (a key's save changes its own row, never the page).
+  await page.fill('input[name="base-local"]', 'http://127.0.0.1:9/v1');
   await page.fill('input[name="key-groq"]', keyOf('groq'));
   await page.press('input[name="key-groq"]', 'Enter');
   await page.waitForSelector('text=Key for Groq saved in this browser.');
-  // Nothing listening at the address.
-  await page.fill('input[name="base-local"]', 'http://127.0.0.1:9/v1');
+  await page.waitForSelector('fieldset[data-provider="groq"] .badge.ok');
+  assert.equal(await page.inputValue('input[name="base-local"]'), 'http://127.0.0.1:9/v1');
   await page.click('button[name="save-base-local"]');
   await page.waitForSelector('text=/Address for .* saved\\./');
   assert.match(await verdict('local'), /Could not reach the server at 127\.0\.0\.1:9/);

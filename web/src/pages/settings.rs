@@ -95,7 +95,7 @@ pub fn SettingsPage() -> impl IntoView {
                     <div class="card">
                         <h2>"Providers"</h2>
                         {providers.into_iter().map(|(p, s)| view! {
-                            <ProviderRow provider=p settings=s on_change=move || version.update(|v| *v += 1)/>
+                            <ProviderRow provider=p settings=s/>
                         }).collect_view()}
                         <DemoDelay initial=delay/>
                         <div class="row end">
@@ -139,10 +139,12 @@ pub fn SettingsPage() -> impl IntoView {
 fn ProviderRow(
     provider: ProviderId,
     settings: ProviderSettings,
-    on_change: impl Fn() + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let state = app_state();
     let key_input = RwSignal::new(String::new());
+    // Kept by the row itself: saving or removing a key changes this badge only, never the page,
+    // so what the person is typing in another field stays.
+    let has_key = RwSignal::new(settings.has_key);
     let model = RwSignal::new(settings.model.clone());
     let base = RwSignal::new(settings.base.clone());
     let parallel = RwSignal::new(settings.limit.clone());
@@ -226,7 +228,7 @@ fn ProviderRow(
                         "Key for {} saved in this browser.",
                         provider.label()
                     ));
-                    on_change();
+                    has_key.set(true);
                 }
                 Err(e) => state.error(e.to_string()),
             }
@@ -333,7 +335,7 @@ fn ProviderRow(
                 <label class="field grow">
                     <span>
                         {key_label}
-                        {if settings.has_key {
+                        {move || if has_key.get() {
                             view! { <span class="badge ok">"stored"</span> }.into_any()
                         } else {
                             view! { <span class="badge">"none"</span> }.into_any()
@@ -341,17 +343,17 @@ fn ProviderRow(
                     </span>
                     <input type="password" autocomplete="off" spellcheck="false"
                         name=format!("key-{id}")
-                        placeholder=if settings.has_key { "replace the stored key" } else { "paste a key" }
+                        placeholder=move || if has_key.get() { "replace the stored key" } else { "paste a key" }
                         prop:value=move || key_input.get()
                         on:input=move |ev| key_input.set(event_target_value(&ev))
                         on:keydown=move |ev| if ev.key() == "Enter" { save_key() }/>
                 </label>
                 <button name=format!("save-key-{id}") on:click=move |_| save_key()>"Save key"</button>
-                {settings.has_key.then(|| view! {
+                {move || has_key.get().then(|| view! {
                     <button class="ghost" on:click=move |_| {
                         leptos::task::spawn_local(async move {
                             match storage::set_setting(&provider.key_setting(), None).await {
-                                Ok(()) => { state.info(format!("Key for {} removed.", provider.label())); on_change(); }
+                                Ok(()) => { state.info(format!("Key for {} removed.", provider.label())); has_key.set(false); }
                                 Err(e) => state.error(e.to_string()),
                             }
                         });
