@@ -117,9 +117,14 @@ export async function useProviderMock(page, base, mock) {
   const { PROVIDERS, KEYED, keyOf } = await import('./mock-providers.mjs');
   await open(page, base, '#/settings');
   for (const p of PROVIDERS) {
+    // This provider's own notice: an earlier provider's stays on screen for a few seconds.
+    const label = await page.textContent(`fieldset[data-provider="${p}"] legend`);
     await page.fill(`input[name="base-${p}"]`, mock.base(p));
     await page.click(`button[name="save-base-${p}"]`);
-    await page.waitForSelector(`text=/Address for .* saved\\./`);
+    await page.waitForFunction(
+      (want) => [...document.querySelectorAll('.notice-text')].some((n) => n.textContent === want),
+      `Address for ${label.trim()} saved.`,
+    );
     if (KEYED.includes(p)) {
       await page.fill(`input[name="key-${p}"]`, keyOf(p));
       await page.press(`input[name="key-${p}"]`, 'Enter');
