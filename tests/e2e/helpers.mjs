@@ -111,24 +111,43 @@ export async function setDemoDelay(context, base, ms) {
   await page.close();
 }
 
+/** Does `act` and waits for the notice `want` it brings. The same words may still be on screen
+ *  from an earlier save, so that notice is dismissed first: the one waited for is this save's. */
+export async function noticeAfter(page, want, act) {
+  const stale = page.locator('.notice', { has: page.locator('.notice-text', { hasText: want }) });
+  if (await stale.count()) await stale.locator('button[aria-label="Dismiss"]').click();
+  await act();
+  await page.waitForFunction(
+    (text) => [...document.querySelectorAll('.notice-text')].some((n) => n.textContent === text),
+    want,
+  );
+}
+
+/** Saves a provider's address on the Settings page, waiting until it is stored. */
+export async function saveBase(page, provider, url) {
+  const label = (await page.textContent(`fieldset[data-provider="${provider}"] legend`)).trim();
+  await noticeAfter(page, `Address for ${label} saved.`, async () => {
+    await page.fill(`input[name="base-${provider}"]`, url);
+    await page.click(`button[name="save-base-${provider}"]`);
+  });
+}
+
+/** Saves a provider's key on the Settings page, waiting until it is stored. */
+export async function saveKey(page, provider, key) {
+  const label = (await page.textContent(`fieldset[data-provider="${provider}"] legend`)).trim();
+  await noticeAfter(page, `Key for ${label} saved in this browser.`, async () => {
+    await page.fill(`input[name="key-${provider}"]`, key);
+    await page.press(`input[name="key-${provider}"]`, 'Enter');
+  });
+}
+
 /** Points every provider of Settings at the loopback mock (its address, and a key where the
  *  service takes one), waiting until each is saved. */
 export async function useProviderMock(page, base, mock) {
   const { PROVIDERS, KEYED, keyOf } = await import('./mock-providers.mjs');
   await open(page, base, '#/settings');
   for (const p of PROVIDERS) {
-    // This provider's own notice: an earlier provider's stays on screen for a few seconds.
-    const label = await page.textContent(`fieldset[data-provider="${p}"] legend`);
-    await page.fill(`input[name="base-${p}"]`, mock.base(p));
-    await page.click(`button[name="save-base-${p}"]`);
-    await page.waitForFunction(
-      (want) => [...document.querySelectorAll('.notice-text')].some((n) => n.textContent === want),
-      `Address for ${label.trim()} saved.`,
-    );
-    if (KEYED.includes(p)) {
-      await page.fill(`input[name="key-${p}"]`, keyOf(p));
-      await page.press(`input[name="key-${p}"]`, 'Enter');
-      await page.waitForSelector(`fieldset[data-provider="${p}"] .badge.ok`);
-    }
+    await saveBase(page, p, mock.base(p));
+    if (KEYED.includes(p)) await saveKey(page, p, keyOf(p));
   }
 }

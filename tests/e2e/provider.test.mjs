@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
-import { serveDist, launch, open, shot, status, waitStatus } from './helpers.mjs';
+import { serveDist, launch, open, shot, status, waitStatus, saveBase } from './helpers.mjs';
 
 let server;
 let browser;
@@ -126,9 +126,7 @@ before(async () => {
   browser = await launch();
   const { page } = browser;
   await open(page, server.url, '#/settings');
-  await page.fill('input[name="base-local"]', mock.url);
-  await page.click('button[name="save-base-local"]');
-  await page.waitForSelector('text=/Address for OpenAI-compatible server .* saved\\./');
+  await saveBase(page, 'local', mock.url);
 });
 
 after(async () => {

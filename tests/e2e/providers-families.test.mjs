@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serveDist, launch, open, shot, status, waitStatus, useProviderMock, ROOT } from './helpers.mjs';
+import { serveDist, launch, open, shot, status, waitStatus, useProviderMock, saveKey, ROOT } from './helpers.mjs';
 import { startProviderMock, PROVIDERS, KEYED, keyOf, FAMILY } from './mock-providers.mjs';
 
 const ANSWERS = JSON.parse(readFileSync(join(ROOT, 'tests/e2e/fixtures/team-round-1.json'), 'utf8'));
@@ -86,16 +86,12 @@ test('Test connection answers for each provider, fills its model list, and says 
   const options = await page.$$eval('datalist#models-gemini option', (os) => os.map((o) => o.value));
   assert.deepEqual(options, ['gemini-2.5-flash'], 'embedding models are left out');
   // A refused key is said as such.
-  await page.fill('input[name="key-mistral"]', 'sk-wrong');
-  await page.press('input[name="key-mistral"]', 'Enter');
-  await page.waitForSelector('text=Key for Mistral saved in this browser.');
+  await saveKey(page, 'mistral', 'sk-wrong');
   await page.click('button[name="test-mistral"]');
   await page.waitForSelector('p.conn.bad[data-provider="mistral"]');
   assert.match(await page.textContent('p.conn[data-provider="mistral"]'), /Mistral refused the key \(HTTP 401\)/);
   await shot(page, 'providers-settings');
-  await page.fill('input[name="key-mistral"]', keyOf('mistral'));
-  await page.press('input[name="key-mistral"]', 'Enter');
-  await page.waitForSelector('text=Key for Mistral saved in this browser.');
+  await saveKey(page, 'mistral', keyOf('mistral'));
   assert.deepEqual(unexpected(errors), []);
 });
 

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serveDist, launch, open, shot, status, waitStatus, useProviderMock, ROOT } from './helpers.mjs';
+import { serveDist, launch, open, shot, status, waitStatus, useProviderMock, saveBase, saveKey, ROOT } from './helpers.mjs';
 import { startProviderMock, keyOf, KEYED, PROVIDERS, FAMILY } from './mock-providers.mjs';
 
 
@@ -345,23 +345,16 @@ test('the connection test makes a real tiny completion and names each kind of fa
   }
   mock.state.testReply = undefined;
   // A key the provider refuses.
-  await page.fill('input[name="key-groq"]', 'sk-wrong');
-  await page.press('input[name="key-groq"]', 'Enter');
-  await page.waitForSelector('text=Key for Groq saved in this browser.');
+  await saveKey(page, 'groq', 'sk-wrong');
   assert.match(await verdict('groq'), /Groq refused the key \(HTTP 401\)/);
   // Nothing listening at the address; typed before another row saves its key, and it stays
   // typed (a key's save changes its own row, never the page).
   await page.fill('input[name="base-local"]', 'http://127.0.0.1:9/v1');
-  await page.fill('input[name="key-groq"]', keyOf('groq'));
-  await page.press('input[name="key-groq"]', 'Enter');
-  await page.waitForSelector('text=Key for Groq saved in this browser.');
-  await page.waitForSelector('fieldset[data-provider="groq"] .badge.ok');
+  await saveKey(page, 'groq', keyOf('groq'));
   assert.equal(await page.inputValue('input[name="base-local"]'), 'http://127.0.0.1:9/v1');
-  await page.click('button[name="save-base-local"]');
-  await page.waitForSelector('text=/Address for .* saved\\./');
+  await saveBase(page, 'local', 'http://127.0.0.1:9/v1');
   assert.match(await verdict('local'), /Could not reach the server at 127\.0\.0\.1:9/);
-  await page.fill('input[name="base-local"]', mock.base('local'));
-  await page.click('button[name="save-base-local"]');
+  await saveBase(page, 'local', mock.base('local'));
   await shot(page, 'providers-connection-kinds');
 });
 
@@ -377,12 +370,8 @@ test('plain http on the local network is refused with what to do instead; loopba
   // Nothing was saved: the mock's address still stands, and a session call still reaches it.
   await page.reload();
   assert.equal(await page.inputValue('input[name="base-ollama"]'), mock.base('ollama'));
-  await page.fill('input[name="base-ollama"]', 'http://localhost:11434');
-  await page.click('button[name="save-base-ollama"]');
-  await page.waitForSelector('text=/Address for Ollama saved\\./');
-  await page.fill('input[name="base-ollama"]', mock.base('ollama'));
-  await page.click('button[name="save-base-ollama"]');
-  await page.waitForSelector('text=/Address for Ollama saved\\./');
+  await saveBase(page, 'ollama', 'http://localhost:11434');
+  await saveBase(page, 'ollama', mock.base('ollama'));
   await shot(page, 'providers-lan-refused');
 });
 
