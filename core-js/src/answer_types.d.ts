@@ -13,6 +13,18 @@ export interface AcceptanceDecision {
   versionId?: string | null;
 }
 
+/**
+ * The orchestrator's (and the planner's) next move.
+ * - `delegate`: Hand a task to `next_role`.
+ * - `verify`: Ask the verifier to judge the latest implementation.
+ * - `critique`: Ask the critic to review the work so far.
+ * - `request_approval`: Wait for the person's approval (`approval_request` says why).
+ * - `revise_plan`: Change the plan.
+ * - `complete`: Finish: the success criteria are met and verified.
+ * - `abort`: Stop the run without finishing.
+ */
+export type Action = "delegate" | "verify" | "critique" | "request_approval" | "revise_plan" | "complete" | "abort";
+
 /** One action item of the minutes. */
 export interface ActionItem {
   /** The attendee who owns it (an attendee id, or `user-1` for the person). */
@@ -21,6 +33,24 @@ export interface ActionItem {
   task: string;
   /** When, in words ("by Friday"), if anyone said. */
   due?: string | null;
+}
+
+/**
+ * An approval option the person is offered.
+ * - `approve`: Go on as proposed.
+ * - `reject`: Stop the run.
+ * - `revise`: Go on after changes the person writes.
+ */
+export type ApprovalOption = "approve" | "reject" | "revise";
+
+/** Whether the decision waits for the person, and why. */
+export interface ApprovalRequest {
+  /** True when the person must decide before the run goes on. */
+  required: boolean;
+  /** The choices offered; empty when nothing is asked. */
+  options: ApprovalOption[];
+  /** What the person is asked to approve; `null` when nothing is asked. */
+  reason?: string | null;
 }
 
 /** One product given to one member for this round's Write step. */
@@ -105,6 +135,25 @@ export interface ChairVersion {
   changeSummary: string;
 }
 
+/**
+ * How a file changed.
+ * - `added`: A new file.
+ * - `modified`: An existing file, rewritten.
+ * - `deleted`: A file removed.
+ * - `renamed`: A file moved.
+ */
+export type ChangeType = "added" | "modified" | "deleted" | "renamed";
+
+/** One changed file, as the implementer describes it. */
+export interface ChangedFile {
+  /** The file's relative path. */
+  path: string;
+  /** How it changed. */
+  change_type: ChangeType;
+  /** What changed, in one sentence. */
+  summary: string;
+}
+
 /** The coach's finding on one requirement. */
 export interface CheckItem {
   /** The requirement's id (`R1`). */
@@ -147,6 +196,24 @@ export interface CollabOutput {
  */
 export type CollabType = "feedback" | "question" | "suggestion" | "endorsement" | "concern";
 
+/** A command the implementer says it ran. */
+export interface CommandRun {
+  /** The command line. */
+  command: string;
+  /** 0 for success; a negative code for a command killed by a signal. */
+  exit_code: number;
+  /** What it printed that matters. */
+  summary: string;
+}
+
+/**
+ * How sure a decision is.
+ * - `low`: A guess; more evidence could change it.
+ * - `medium`: Likely right.
+ * - `high`: Backed by evidence.
+ */
+export type Confidence = "low" | "medium" | "high";
+
 /**
  * What a member may ask for instead of answering: more of the tree than its prompt showed.
  * - `full_content`: The whole current version of a product.
@@ -175,6 +242,69 @@ export interface Contradiction {
 }
 
 /**
+ * The critic's verdict.
+ * - `acceptable`: Good enough to go on.
+ * - `needs_revision`: Must change first.
+ * - `unsafe`: Harmful as it stands.
+ * - `unclear`: Cannot be judged from what was given.
+ */
+export type CriticVerdict = "acceptable" | "needs_revision" | "unsafe" | "unclear";
+
+/** `data` of a `critique_result` answer. */
+export interface CritiqueData {
+  /** What the critic answers. */
+  critique_result: CritiquePayload;
+}
+
+/** `critique_result`: the critic's answer. */
+export interface CritiquePayload {
+  /** The verdict. */
+  verdict: CriticVerdict;
+  /** Concerns that must be resolved before going on. */
+  blocking_concerns: string[];
+  /** Concerns worth fixing that need not stop the run. */
+  non_blocking_concerns: string[];
+  /** Other ways to reach the goal. */
+  alternative_paths: string[];
+  /** What should happen next, in a sentence. */
+  recommended_next_action: string;
+  /** The directive's acknowledgement. */
+  thehoodDirectiveAck: DirectiveAck;
+  /** The critique in GitHub-flavored Markdown, or `null`. */
+  markdown?: string | null;
+}
+
+/** `data` of a `decision` answer. */
+export interface DecisionData {
+  /** What the orchestrator or the planner answers. */
+  decision: DecisionPayload;
+}
+
+/** `decision`: the orchestrator's (or planner's) answer. */
+export interface DecisionPayload {
+  /** The next move. */
+  action: Action;
+  /** Why this move, in a sentence or two. */
+  reason: string;
+  /** How sure the decision is. */
+  confidence: Confidence;
+  /** Whether the person must approve first. */
+  approval_request: ApprovalRequest;
+  /** Whether the run should end. */
+  stop: Stop;
+  /** The directive's acknowledgement. */
+  thehoodDirectiveAck: DirectiveAck;
+  /** A fan-out of read-only calls, or `null` (ours). */
+  fanout?: FanoutRequest | null;
+  /** A plan or rationale in GitHub-flavored Markdown, or `null`. */
+  markdown?: string | null;
+  /** The role that acts next; `null` when no role is called. */
+  next_role?: NextRole | null;
+  /** The delegated work; `null` when the action delegates nothing (ours: `complete`, `abort`). */
+  task?: Task | null;
+}
+
+/**
  * The three decisions of spec `001`.
  * - `continue`: Give the floor to someone.
  * - `change_phase`: Move to another phase.
@@ -194,6 +324,16 @@ export interface Directive {
   context?: string | null;
 }
 
+/** `thehoodDirectiveAck`: which run and which call this answer is for. */
+export interface DirectiveAck {
+  /** The run's id, as the directive gives it. */
+  runId: string;
+  /** This call's nonce, as the directive gives it. */
+  nonce: string;
+  /** Always `thehoodDirectiveAck`. */
+  responseField: ResponseField;
+}
+
 /**
  * How far a product is from its definition of done.
  * - `met`: Done.
@@ -201,6 +341,40 @@ export interface Directive {
  * - `not_met`: Not done.
  */
 export type DodStatus = "met" | "partially_met" | "not_met";
+
+/** One piece of evidence the verifier weighed. */
+export interface Evidence {
+  /** What it is. */
+  kind: EvidenceKind;
+  /** Which artifact or log, by the ref the prompt gives it. */
+  ref: string;
+  /** What it shows. */
+  finding: string;
+}
+
+/**
+ * What a piece of evidence is.
+ * - `diff`: A diff between versions.
+ * - `test_log`: A test run's log.
+ * - `lint_log`: A linter's log.
+ * - `typecheck_log`: A type checker's log.
+ * - `file_read`: A file as read.
+ * - `runtime_metadata`: What the runtime recorded.
+ */
+export type EvidenceKind = "diff" | "test_log" | "lint_log" | "typecheck_log" | "file_read" | "runtime_metadata";
+
+/**
+ * A bounded group of parallel read-only calls the orchestrator asks for (ours: `004` names the
+ * `fanout` artifact the runtime writes after one, not how it is asked for).
+ */
+export interface FanoutRequest {
+  /** The role every slot plays. */
+  role: ReadOnlyRole;
+  /** How many slots, 1 to 8; the runtime may run fewer (the run's own maximum). */
+  count: number;
+  /** What every slot is asked. */
+  instruction: string;
+}
 
 /**
  * What a member does with one collab it received.
@@ -220,6 +394,14 @@ export interface FeedbackResponse {
   rationale: string;
   /** What will change. */
   plannedChange?: string | null;
+}
+
+/** A file the implementer writes, whole (ours: the session holds the artifacts). */
+export interface FileContent {
+  /** The file's relative path. */
+  path: string;
+  /** The whole file. */
+  content: string;
 }
 
 /** One file the player writes, whole. */
@@ -272,6 +454,43 @@ export interface Halt {
  * - `done`: The chair declares the work finished; Presentation follows.
  */
 export type HaltType = "question" | "done";
+
+/** `data` of a `implementation_result` answer. */
+export interface ImplementationData {
+  /** What the implementer answers. */
+  implementation_result: ImplementationPayload;
+}
+
+/** `implementation_result`: the implementer's answer. */
+export interface ImplementationPayload {
+  /** What the implementation did overall. */
+  status: ImplementationStatus;
+  /** Every file changed. */
+  changed_files: ChangedFile[];
+  /** Protected files changed, each with its reason. */
+  protected_file_changes: ProtectedFileChange[];
+  /** Commands run, with their exit codes. */
+  commands_run: CommandRun[];
+  /** Anything the reviewers should know. */
+  notes: string[];
+  /** Risks the implementation leaves open. */
+  unresolved_risks: string[];
+  /** The content of every file added or modified, whole (ours). */
+  files: FileContent[];
+  /** The directive's acknowledgement. */
+  thehoodDirectiveAck: DirectiveAck;
+  /** Notes for the reviewers in GitHub-flavored Markdown, or `null`. */
+  markdown?: string | null;
+}
+
+/**
+ * What an implementation did overall.
+ * - `changed`: Files were written.
+ * - `no_change`: Nothing needed changing.
+ * - `blocked`: Cannot go on without something it lacks.
+ * - `failed`: Tried and could not.
+ */
+export type ImplementationStatus = "changed" | "no_change" | "blocked" | "failed";
 
 /** A product Bootstrap creates. */
 export interface InitialProduct {
@@ -340,6 +559,45 @@ export interface NewVersion {
   content: string;
   /** What changed since the last version. */
   changeSummary: string;
+}
+
+/** The verifier's next step. */
+export interface NextAction {
+  /** Who acts. */
+  role: NextActor;
+  /** What they should do; empty when nothing is needed. */
+  instruction: string;
+}
+
+/**
+ * Who acts next, in the verifier's view.
+ * - `orchestrator`: The orchestrator decides.
+ * - `implementer`: The implementer repairs.
+ * - `user`: The person decides.
+ * - `none`: Nothing more is needed.
+ */
+export type NextActor = "orchestrator" | "implementer" | "user" | "none";
+
+/**
+ * The role a decision hands the run to.
+ * - `planner`: Writes or revises the plan.
+ * - `researcher`: Gathers facts the plan needs.
+ * - `implementer`: Writes the files.
+ * - `qa`: Tests the implementation (advisory).
+ * - `verifier`: Judges the implementation against the acceptance criteria.
+ * - `critic`: Looks for what the others missed.
+ * - `integrator`: Merges parallel work.
+ */
+export type NextRole = "planner" | "researcher" | "implementer" | "qa" | "verifier" | "critic" | "integrator";
+
+/** The slice of work to do next. */
+export interface NextSlice {
+  /** What the next slice achieves. */
+  objective: string;
+  /** Why it comes next. */
+  rationale: string;
+  /** How it will be judged. */
+  acceptance_criteria: string[];
 }
 
 /** An operative's field of work. */
@@ -446,6 +704,94 @@ export interface ProductPatch {
  */
 export type ProductType = "Content" | "Decision" | "Collection" | "Orchestration";
 
+/** A protected file the implementer changed, and why. */
+export interface ProtectedFileChange {
+  /** The protected file's path. */
+  path: string;
+  /** Why it had to change. */
+  reason: string;
+}
+
+/** `data` of a `qa_result` answer. */
+export interface QaData {
+  /** What the QA tester answers. */
+  qa_result: QaPayload;
+}
+
+/** `qa_result`: the QA tester's answer. */
+export interface QaPayload {
+  /** The verdict. */
+  verdict: QaVerdict;
+  /** The verdict's reason, in a sentence or two. */
+  summary: string;
+  /** Commands that would check the implementation deterministically. */
+  suggested_commands: string[];
+  /** Cases or risks not yet covered. */
+  risks: string[];
+  /** The directive's acknowledgement. */
+  thehoodDirectiveAck: DirectiveAck;
+  /** The test report in GitHub-flavored Markdown, or `null`. */
+  markdown?: string | null;
+}
+
+/**
+ * QA's verdict: advisory, it never satisfies the runtime's own QA lane.
+ * - `pass`: Every case tried passed.
+ * - `needs_revision`: A case fails; the implementation must change.
+ * - `needs_more_evidence`: Not enough to judge.
+ * - `blocked`: Cannot test.
+ */
+export type QaVerdict = "pass" | "needs_revision" | "needs_more_evidence" | "blocked";
+
+/**
+ * A role that only reads, so may run in a fan-out.
+ * - `planner`: Proposes plans.
+ * - `researcher`: Gathers facts.
+ * - `qa`: Tests (advisory).
+ * - `verifier`: Judges against the criteria.
+ * - `critic`: Looks for what was missed.
+ */
+export type ReadOnlyRole = "planner" | "researcher" | "qa" | "verifier" | "critic";
+
+/** `data` of a `reconciliation_result` answer. */
+export interface ReconciliationData {
+  /** What the orchestrator closing the run answers. */
+  reconciliation_result: ReconciliationPayload;
+}
+
+/** `reconciliation_result`: the run's closing account. */
+export interface ReconciliationPayload {
+  /** How the run ended against its plan. */
+  status: ReconciliationStatus;
+  /** Plan items done. */
+  completed_plan_items: string[];
+  /** Success criteria met, with evidence. */
+  satisfied_criteria: string[];
+  /** Plan items not done. */
+  missing_plan_items: string[];
+  /** Where the work left the plan. */
+  deviations: string[];
+  /** The slice to do next. */
+  next_recommended_slice: NextSlice;
+  /** True when only the person can decide what comes next. */
+  needs_user_decision: boolean;
+  /** The directive's acknowledgement. */
+  thehoodDirectiveAck: DirectiveAck;
+  /** The account in GitHub-flavored Markdown, or `null`. */
+  markdown?: string | null;
+  /** What the person must decide; `null` when nothing. */
+  user_decision_reason?: string | null;
+}
+
+/**
+ * How the run ended against its plan.
+ * - `complete`: Every plan item is done and every criterion met.
+ * - `partial`: Some items are done.
+ * - `off_plan`: The work left the plan.
+ * - `blocked`: The run could not go on.
+ */
+export type ReconciliationStatus = "complete" | "partial" | "off_plan" | "blocked";
+
 /** Reflect's final output. */
 export interface ReflectOutput {
   /** One per product written last round. */
@@ -499,6 +845,24 @@ export interface RemarkOutput {
  */
 export type RemarkType = "question" | "suggestion" | "observation" | "note" | "missing_detail" | "blocker" | "comment";
 
+/** `data` of a `research_result` answer. */
+export interface ResearchData {
+  /** What the researcher answers. */
+  research_result: ResearchPayload;
+}
+
+/** `research_result`: what the researcher found (`004` names the key only; ours). */
+export interface ResearchPayload {
+  /** Findings, each one sentence with where it comes from. */
+  findings: string[];
+  /** What the research could not settle. */
+  open_questions: string[];
+  /** The directive's acknowledgement. */
+  thehoodDirectiveAck: DirectiveAck;
+  /** The report in GitHub-flavored Markdown, or `null`. */
+  markdown?: string | null;
+}
+
 /** A way to settle what the dialectic left open (Hegelion's `research_proposals`). */
 export interface ResearchProposal {
   /** What to find out, and how. */
@@ -506,6 +870,13 @@ export interface ResearchProposal {
   /** What would be observed if the synthesis is right. */
   testable_prediction: string;
 }
+
+/**
+ * The acknowledgement's `responseField`: the field's own name, so a model that copies the
+ * directive's block shows it read it.
+ * - `thehoodDirectiveAck`: The only value.
+ */
+export type ResponseField = "thehoodDirectiveAck";
 
 /** One peer review of one version. */
 export interface Review {
@@ -525,6 +896,64 @@ export interface Review {
  * - `needs_revision`: Needs another version.
  */
 export type ReviewAssessment = "approved" | "needs_revision";
+
+/** A risk the verifier sees. */
+export interface Risk {
+  /** How severe it is. */
+  severity: Severity;
+  /** The risk, in one sentence. */
+  description: string;
+}
+
+/**
+ * How severe a risk is.
+ * - `low`: Worth noting.
+ * - `medium`: Should be fixed soon.
+ * - `high`: Must be fixed before use.
+ */
+export type Severity = "low" | "medium" | "high";
+
+/**
+ * The answer's overall status: `blocked` and `failed` pause the run with the role's reason.
+ * - `ok`: The work asked for is done (its outcome may still be a failing verdict).
+ * - `blocked`: The role cannot go on without something it lacks; the summary says what.
+ * - `failed`: The role tried and could not do the work; the summary says why.
+ */
+export type Status = "ok" | "blocked" | "failed";
+
+/** Whether the run should stop, and why. */
+export interface Stop {
+  /** True when the run should end after this decision. */
+  should_stop: boolean;
+  /** Why; `null` when the run goes on. */
+  reason?: string | null;
+}
+
+/** The work a decision delegates. */
+export interface Task {
+  /** What the role is to achieve. */
+  objective: string;
+  /** Paths the role may write. */
+  allowed_paths: string[];
+  /** Paths the role must leave alone. */
+  disallowed_paths: string[];
+  /** How the result will be judged, one testable sentence each. */
+  acceptance_criteria: string[];
+  /** What the role may do. */
+  tool_permissions: ToolPermissions;
+}
+
+/** What the delegated role may do. */
+export interface ToolPermissions {
+  /** May read the run's files. */
+  read: boolean;
+  /** May write files. */
+  edit: boolean;
+  /** May run commands. */
+  shell: boolean;
+  /** May reach the network. */
+  network: boolean;
+}
 
 /** One change to the product tree, applied all-or-nothing with the others of its answer. */
 export type TreeOperation =
@@ -564,6 +993,41 @@ export type TreeOperation =
     /** Why. */
     reason?: string | null;
   };
+
+/** `data` of a `verification_result` answer. */
+export interface VerificationData {
+  /** What the verifier answers. */
+  verification_result: VerificationPayload;
+}
+
+/** `verification_result`: the verifier's answer. */
+export interface VerificationPayload {
+  /** The verdict. */
+  verdict: VerifierVerdict;
+  /** The verdict's reason, in a sentence or two. */
+  summary: string;
+  /** The evidence weighed. */
+  evidence: Evidence[];
+  /** Acceptance criteria not met, as written in the task. */
+  failed_criteria: string[];
+  /** Risks seen. */
+  risks: Risk[];
+  /** Who acts next and how. */
+  next_action: NextAction;
+  /** The directive's acknowledgement. */
+  thehoodDirectiveAck: DirectiveAck;
+  /** The review in GitHub-flavored Markdown, or `null`. */
+  markdown?: string | null;
+}
+
+/**
+ * The verifier's verdict.
+ * - `approve`: Every acceptance criterion is met, with evidence.
+ * - `revise`: A criterion is not met; the implementation must change.
+ * - `abort`: The work should stop.
+ * - `ask_user`: Only the person can decide.
+ */
+export type VerifierVerdict = "approve" | "revise" | "abort" | "ask_user";
 
 /** Write's final output. */
 export interface WriteOutput {
@@ -814,6 +1278,76 @@ export interface MeetingMinutes {
   open_questions: string[];
 }
 
+/** The `agent_response` envelope of a `critique_result` answer. */
+export interface ReviewCritique {
+  /** Whether the work is done, blocked or failed. */
+  status: Status;
+  /** The answer in a sentence or two. */
+  summary: string;
+  /** The role's payload, under its key. */
+  data: CritiqueData;
+}
+
+/** The `agent_response` envelope of a `decision` answer. */
+export interface ReviewDecision {
+  /** Whether the work is done, blocked or failed. */
+  status: Status;
+  /** The answer in a sentence or two. */
+  summary: string;
+  /** The role's payload, under its key. */
+  data: DecisionData;
+}
+
+/** The `agent_response` envelope of a `implementation_result` answer. */
+export interface ReviewImplementation {
+  /** Whether the work is done, blocked or failed. */
+  status: Status;
+  /** The answer in a sentence or two. */
+  summary: string;
+  /** The role's payload, under its key. */
+  data: ImplementationData;
+}
+
+/** The `agent_response` envelope of a `qa_result` answer. */
+export interface ReviewQa {
+  /** Whether the work is done, blocked or failed. */
+  status: Status;
+  /** The answer in a sentence or two. */
+  summary: string;
+  /** The role's payload, under its key. */
+  data: QaData;
+}
+
+/** The `agent_response` envelope of a `reconciliation_result` answer. */
+export interface ReviewReconciliation {
+  /** Whether the work is done, blocked or failed. */
+  status: Status;
+  /** The answer in a sentence or two. */
+  summary: string;
+  /** The role's payload, under its key. */
+  data: ReconciliationData;
+}
+
+/** The `agent_response` envelope of a `research_result` answer. */
+export interface ReviewResearch {
+  /** Whether the work is done, blocked or failed. */
+  status: Status;
+  /** The answer in a sentence or two. */
+  summary: string;
+  /** The role's payload, under its key. */
+  data: ResearchData;
+}
+
+/** The `agent_response` envelope of a `verification_result` answer. */
+export interface ReviewVerification {
+  /** Whether the work is done, blocked or failed. */
+  status: Status;
+  /** The answer in a sentence or two. */
+  summary: string;
+  /** The role's payload, under its key. */
+  data: VerificationData;
+}
+
 /** The answer shape of every step of every kind, by schema name. */
 export interface Answers {
   bootstrap: BootstrapAnswer;
@@ -832,6 +1366,13 @@ export interface Answers {
   meeting_contribution: MeetingContribution;
   meeting_decision: MeetingDecision;
   meeting_minutes: MeetingMinutes;
+  review_critique: ReviewCritique;
+  review_decision: ReviewDecision;
+  review_implementation: ReviewImplementation;
+  review_qa: ReviewQa;
+  review_reconciliation: ReviewReconciliation;
+  review_research: ReviewResearch;
+  review_verification: ReviewVerification;
 }
 
 /** The team's steps, by wire name: the steps `validateStep` and `stepSchema` take. */

@@ -1,6 +1,6 @@
 //! Every schema of every kind, in every family's form, judged by that provider's published rules
-//! (`provider_rules`): the team's seven steps, the meeting's three and the dialectic's four as
-//! committed, and the team's steps narrowed to the ids of a grown 1,000-product session (the
+//! (`provider_rules`): the team's seven steps, the meeting's three, the dialectic's four,
+//! autocoding's two and the review loop's seven as committed, and the team's steps narrowed to the ids of a grown 1,000-product session (the
 //! enums a real call carries).
 #![allow(clippy::disallowed_methods)] // tests read the committed schema files
 
@@ -9,14 +9,15 @@ mod bench_common;
 
 use std::collections::BTreeMap;
 
+use roundtable_core::protocol::review::answer::Contract;
 use roundtable_core::protocol::team::id_choices;
 use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::provider_rules::{self, Family};
 use roundtable_core::provider_schema::{self, narrow};
 use serde_json::Value;
 
-/// Every answer schema's name: the team's steps, then the meeting's, the dialectic's and
-/// autocoding's answers.
+/// Every answer schema's name: the team's steps, then the meeting's, the dialectic's,
+/// autocoding's and the review loop's answers.
 fn names() -> Vec<&'static str> {
     let mut names: Vec<&str> = Step::ALL.iter().map(|s| s.wire_name()).collect();
     names.extend([
@@ -30,6 +31,7 @@ fn names() -> Vec<&'static str> {
         "autocoding_player",
         "autocoding_coach",
     ]);
+    names.extend(Contract::ALL.iter().map(|c| c.schema_name()));
     names
 }
 

@@ -13,6 +13,7 @@
 pub mod autocoding;
 pub mod dialectic;
 pub mod meeting;
+pub mod review;
 pub mod team;
 
 pub use crate::engine::{
