@@ -4,11 +4,19 @@
 //! not the models, owns the gates (`DESIGN.md`, "The review loop (004): readings decided").
 //!
 //! Landed so far (issue 22): the answer shapes of every role with their checks, the directive
-//! acknowledgement included ([`answer`]), and the nonce each call carries ([`directive`]). The
-//! kind of session that runs the loop (its `Protocol`, artifacts, gates, inbox, views, demo) is to
-//! come.
+//! acknowledgement included ([`answer`]); the nonce each call carries ([`directive`]); the
+//! artifacts the runtime writes — critic triggers, revision packets, fan-outs ([`artifacts`]);
+//! the gates `complete` must pass ([`gates`]); the run variables and the roles, with the
+//! implementer never its own verifier ([`config`]). The kind of session that runs the loop (its
+//! `Protocol`, the inbox of approvals, views, demo) is to come.
 
 pub mod answer;
+pub mod artifacts;
+pub mod config;
 pub mod directive;
+pub mod gates;
 #[rustfmt::skip]
 mod shape;
+
+#[cfg(test)]
+mod tests;

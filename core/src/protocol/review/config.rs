@@ -1,0 +1,322 @@
+//! A review loop's configuration: `004`'s run variables (goal, mode, constraints, approval
+//! policy, protected test paths, iteration, token and time budgets, stop conditions, success
+//! criteria, output contract), the approval mode, and who holds each role — every rule it must
+//! meet before the run starts, all collected at once.
+//!
+//! Each of the seven roles is held by exactly one member, on its own provider and model; one
+//! member may hold several roles, but never both the implementer's and the verifier's (thehood's
+//! decision 0003, "separate implementation and verification"): refused at creation and by
+//! [`RunConfig::problems`] after any edit of the members.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::engine::ModelRef;
+
+/// `004`'s `mode`: what the run is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunMode {
+    /// Write a plan only.
+    Plan,
+    /// Change files.
+    Implement,
+    /// Review existing work.
+    Review,
+    /// Find things out.
+    Research,
+}
+
+/// `004`'s `approval_policy`: what waits for the person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ApprovalPolicy {
+    /// Every implementation waits for approval before it is applied.
+    pub edit_requires_approval: bool,
+    /// A new dependency waits for approval.
+    pub dependency_install_requires_approval: bool,
+    /// Anything that would reach the network waits for approval.
+    pub network_requires_approval: bool,
+}
+
+/// How much the run decides alone (thehood's approval modes, `DESIGN.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalMode {
+    /// Every approval the policy names waits for the person.
+    Manual,
+    /// Acts alone while the run's risk is low; otherwise as `manual`.
+    AutoLowRisk,
+    /// Acts alone, but still waits for an explicit `request_approval` and for any change to a
+    /// protected test path.
+    Autopilot,
+}
+
+/// A role of the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Decides each next move; writes the closing reconciliation.
+    Orchestrator,
+    /// Writes and revises the plan.
+    Planner,
+    /// Gathers facts the plan needs.
+    Researcher,
+    /// Writes the files.
+    Implementer,
+    /// Tests the implementation (advisory).
+    Qa,
+    /// Judges the implementation against the acceptance criteria.
+    Verifier,
+    /// Looks for what the others missed.
+    Critic,
+}
+
+impl Role {
+    /// Every role, in `004`'s order.
+    pub const ALL: [Role; 7] = [
+        Role::Orchestrator,
+        Role::Planner,
+        Role::Researcher,
+        Role::Implementer,
+        Role::Qa,
+        Role::Verifier,
+        Role::Critic,
+    ];
+
+    /// The role in a person's words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Role::Orchestrator => "orchestrator",
+            Role::Planner => "planner",
+            Role::Researcher => "researcher",
+            Role::Implementer => "implementer",
+            Role::Qa => "QA tester",
+            Role::Verifier => "verifier",
+            Role::Critic => "critic",
+        }
+    }
+}
+
+/// A member of the loop: who, on which model, holding which roles.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReviewMember {
+    /// Id (lowercase letters, digits, `-`).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// The roles it holds.
+    pub roles: Vec<Role>,
+    /// The provider and model it runs on.
+    pub model: ModelRef,
+}
+
+/// Everything a review loop starts from: `004`'s run variables, the approval mode and the
+/// members.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunConfig {
+    /// `user_goal`: what the person wants, verbatim.
+    pub user_goal: String,
+    /// What the run is for.
+    pub mode: RunMode,
+    /// Where the work stands when the run starts.
+    #[serde(default)]
+    pub current_state_summary: String,
+    /// Rules every role keeps.
+    #[serde(default)]
+    pub constraints: Vec<String>,
+    /// What waits for the person.
+    pub approval_policy: ApprovalPolicy,
+    /// How much the run decides alone.
+    pub approval_mode: ApprovalMode,
+    /// Test files only the person may let a role change.
+    #[serde(default)]
+    pub protected_test_paths: Vec<String>,
+    /// Orchestrator decisions before the run must reconcile.
+    pub max_iterations: u32,
+    /// Tokens the run may use; `None`: no budget.
+    pub token_budget: Option<u64>,
+    /// Seconds the run may take; `None`: no limit.
+    pub time_budget_seconds: Option<u64>,
+    /// When the run must stop, in words the orchestrator reads.
+    #[serde(default)]
+    pub stop_conditions: Vec<String>,
+    /// What success means; the verifier and the reconciliation judge against these.
+    pub success_criteria: Vec<String>,
+    /// What the run must hand over at the end.
+    #[serde(default)]
+    pub output_contract: String,
+    /// The most slots one fan-out may run (at most 8).
+    pub fanout_max: u32,
+    /// The members and their roles.
+    pub members: Vec<ReviewMember>,
+}
+
+/// One reason a review loop's config was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ReviewConfigError {
+    /// Nothing to work towards.
+    #[error("the goal is empty: say what the run is to achieve")]
+    EmptyGoal,
+    /// The goal is too long for a prompt.
+    #[error("the goal is longer than {0} characters")]
+    LongGoal(usize),
+    /// No way to judge the result.
+    #[error("name at least one success criterion: the verifier judges against them")]
+    NoCriteria,
+    /// A list item with no text.
+    #[error("{0} {1} is empty")]
+    EmptyItem(&'static str, usize),
+    /// An iteration limit outside its range.
+    #[error("max_iterations must be from 1 to {max} (it is {0})", max = RunConfig::ITERATIONS_MAX)]
+    Iterations(u32),
+    /// A fan-out limit outside its range.
+    #[error("a fan-out runs 1 to 8 slots (fanout_max is {0})")]
+    FanoutMax(u32),
+    /// A zero budget would stop the run before it starts.
+    #[error("a {0} budget of 0 stops the run before it starts: leave it empty for none")]
+    ZeroBudget(&'static str),
+    /// An id with characters that do not fit prompts and pointers.
+    #[error("member id \"{0}\" must be lowercase letters, digits and dashes")]
+    BadId(String),
+    /// Two members share an id.
+    #[error("two members have the id {0}")]
+    DuplicateId(String),
+    /// A member without a name.
+    #[error("member {0} has no name")]
+    NoName(String),
+    /// A member without a provider or model.
+    #[error("member {0} must name its provider and model")]
+    NoModel(String),
+    /// A member with no role.
+    #[error("member {0} holds no role")]
+    NoRole(String),
+    /// A role nobody holds.
+    #[error("nobody is the {}", .0.words())]
+    Unheld(Role),
+    /// A role two members hold.
+    #[error("both {first} and {second} are the {role}", role = .0.words(), first = .1, second = .2)]
+    HeldTwice(Role, String, String),
+    /// The implementer would judge its own work.
+    #[error("{0} cannot be both the implementer and the verifier: the verifier judges the implementer's work")]
+    VerifiesOwnWork(String),
+    /// A protected path that is not a relative path.
+    #[error("protected test path \"{0}\" must be a relative path without ..")]
+    BadProtectedPath(String),
+}
+
+/// Every reason a config was refused, in one error (validation collects them all).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+pub struct ReviewConfigErrors(pub Vec<ReviewConfigError>);
+
+impl RunConfig {
+    /// The longest goal.
+    pub const GOAL_MAX: usize = 4_000;
+    /// The most orchestrator decisions in a run.
+    pub const ITERATIONS_MAX: u32 = 50;
+
+    /// The member holding `role`, if exactly one does.
+    pub fn holder(&self, role: Role) -> Option<&ReviewMember> {
+        let mut holders = self.members.iter().filter(|m| m.roles.contains(&role));
+        let first = holders.next()?;
+        holders.next().is_none().then_some(first)
+    }
+
+    /// Every rule the config breaks; empty when the run may start. Run again after any edit of
+    /// the members, so no edit makes the implementer its own verifier.
+    pub fn problems(&self) -> Vec<ReviewConfigError> {
+        use ReviewConfigError as E;
+        let mut errors = Vec::new();
+        let goal = self.user_goal.trim();
+        if goal.is_empty() {
+            errors.push(E::EmptyGoal);
+        } else if goal.chars().count() > Self::GOAL_MAX {
+            errors.push(E::LongGoal(Self::GOAL_MAX));
+        }
+        if self.success_criteria.is_empty() {
+            errors.push(E::NoCriteria);
+        }
+        for (what, list) in [
+            ("success criterion", &self.success_criteria),
+            ("constraint", &self.constraints),
+            ("stop condition", &self.stop_conditions),
+        ] {
+            for (i, item) in list.iter().enumerate() {
+                if item.trim().is_empty() {
+                    errors.push(E::EmptyItem(what, i + 1));
+                }
+            }
+        }
+        if !(1..=Self::ITERATIONS_MAX).contains(&self.max_iterations) {
+            errors.push(E::Iterations(self.max_iterations));
+        }
+        if !(1..=8).contains(&self.fanout_max) {
+            errors.push(E::FanoutMax(self.fanout_max));
+        }
+        if self.token_budget == Some(0) {
+            errors.push(E::ZeroBudget("token"));
+        }
+        if self.time_budget_seconds == Some(0) {
+            errors.push(E::ZeroBudget("time"));
+        }
+        for path in &self.protected_test_paths {
+            let bad = path.trim().is_empty()
+                || path.starts_with('/')
+                || path.contains('\\')
+                || path.split('/').any(|p| p == "..");
+            if bad {
+                errors.push(E::BadProtectedPath(path.clone()));
+            }
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for m in &self.members {
+            let well_formed = !m.id.is_empty()
+                && m.id
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+            if !well_formed || m.id == "user-1" {
+                errors.push(E::BadId(m.id.clone()));
+            }
+            if seen.contains(&m.id.as_str()) {
+                errors.push(E::DuplicateId(m.id.clone()));
+            }
+            seen.push(&m.id);
+            if m.name.trim().is_empty() {
+                errors.push(E::NoName(m.id.clone()));
+            }
+            if m.model.provider.trim().is_empty() || m.model.model.trim().is_empty() {
+                errors.push(E::NoModel(m.id.clone()));
+            }
+            if m.roles.is_empty() {
+                errors.push(E::NoRole(m.id.clone()));
+            }
+            if m.roles.contains(&Role::Implementer) && m.roles.contains(&Role::Verifier) {
+                errors.push(E::VerifiesOwnWork(m.id.clone()));
+            }
+        }
+        for role in Role::ALL {
+            let holders: Vec<&str> = self
+                .members
+                .iter()
+                .filter(|m| m.roles.contains(&role))
+                .map(|m| m.id.as_str())
+                .collect();
+            match holders.as_slice() {
+                [] => errors.push(E::Unheld(role)),
+                [_] => {}
+                [a, b, ..] => errors.push(E::HeldTwice(role, a.to_string(), b.to_string())),
+            }
+        }
+        errors
+    }
+
+    /// The config if it breaks no rule, else every rule it breaks.
+    pub fn checked(self) -> Result<RunConfig, ReviewConfigErrors> {
+        let problems = self.problems();
+        if problems.is_empty() {
+            Ok(self)
+        } else {
+            Err(ReviewConfigErrors(problems))
+        }
+    }
+}
