@@ -143,16 +143,6 @@ pub enum ImportError {
     MembersMismatch,
 }
 
-/// FNV-1a, 64 bits: a checksum against accidental damage and casual edits (not a signature).
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        hash ^= u64::from(*b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
-}
-
 /// The checksum of the events' JSON text as a file holds it (pretty or compact): the whitespace
 /// between tokens is dropped first, so it equals [`checksum`] of the events that were written.
 pub fn checksum_of_text(json: &str) -> String {
@@ -172,7 +162,8 @@ pub fn checksum_of_text(json: &str) -> String {
             compact.push(b);
         }
     }
-    format!("fnv1a64:{:016x}", fnv1a64(&compact))
+    // FNV-1a: a checksum against accidental damage and casual edits (not a signature).
+    format!("fnv1a64:{:016x}", crate::hash::fnv1a(&compact))
 }
 
 /// Why a session cannot be written as a file.

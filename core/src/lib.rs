@@ -14,6 +14,7 @@ pub mod diff;
 pub mod engine;
 pub mod export;
 pub mod fork;
+pub mod hash;
 pub mod history;
 pub mod live;
 pub mod order;

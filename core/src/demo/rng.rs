@@ -46,16 +46,8 @@ impl SplitMix64 {
     }
 }
 
-/// FNV-1a over bytes: a stable hash (unlike `std`'s `DefaultHasher`, whose output may change between
-/// Rust releases) to fold what a call is about into its seed.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        hash ^= u64::from(*b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
-}
+/// The stable hash that folds what a call is about into its seed.
+pub use crate::hash::fnv1a;
 
 /// Mixes several parts into one seed; the separator keeps `("ab", "c")` apart from `("a", "bc")`.
 pub fn mix(seed: u64, parts: &[&str]) -> u64 {

@@ -6,7 +6,7 @@
 //! importing or forking a session yields the same nonces, and a late answer to a superseded call
 //! (which the engine already refuses by its call id) names a nonce this module can place.
 
-use crate::export::fnv1a64;
+use crate::hash::fnv1a;
 
 /// The nonce of call `call_id` in run `run_id`: `n` and 16 hex digits.
 pub fn nonce(run_id: &str, call_id: &str) -> String {
@@ -14,7 +14,7 @@ pub fn nonce(run_id: &str, call_id: &str) -> String {
     bytes.extend_from_slice(run_id.as_bytes());
     bytes.push(0);
     bytes.extend_from_slice(call_id.as_bytes());
-    format!("n{:016x}", fnv1a64(&bytes))
+    format!("n{:016x}", fnv1a(&bytes))
 }
 
 /// What one call's answer must acknowledge, and the nonces of the run's earlier calls (so an
