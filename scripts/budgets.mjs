@@ -42,10 +42,22 @@ if (gz / KB > budgets.transferKB) failed = true;
 const { byModule } = await import('./wasm-by-module.mjs');
 const namedWasm = join(ROOT, 'target/wasm32-unknown-unknown/release-web/roundtable-web.wasm');
 const wasmGz = perFile.length ? gzipSync(readFileSync(join(DIST, files.find((f) => f.endsWith('.wasm')))), { level: 9 }).length : 0;
+// One row per kind of session: every folder under core/src/protocol/ is a kind, and its code is
+// its core folder plus its pages' folder (web/src/pages/<kind>/), so a new kind is counted with no
+// edit here. A kind whose code also lives elsewhere lists those module paths in EXTRA_PREFIXES.
+// e.g. `team: ['roundtable_web::some_module']`.
+const EXTRA_PREFIXES = {};
+const kindNames = readdirSync(join(ROOT, 'core/src/protocol'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
 const kinds = [
-  ['team session', ['roundtable_core::protocol::team', 'roundtable_core::context', 'roundtable_core::demo', 'roundtable_core::tree']],
-  ['meeting', ['roundtable_core::protocol::meeting', 'roundtable_web::pages::meeting']],
-  ['engine (shared by every kind)', ['roundtable_core::engine']],
+  ...kindNames.map((k) => [
+    k,
+    [`roundtable_core::protocol::${k}`, `roundtable_web::pages::${k}`, ...(EXTRA_PREFIXES[k] ?? [])],
+  ]),
+  // Generic over the kind: one copy per kind, counted here (not in the kinds' rows).
+  ['engine (one copy per kind)', ['roundtable_core::engine']],
 ];
 results.kinds = [];
 if (existsSync(namedWasm)) {
@@ -55,6 +67,14 @@ if (existsSync(namedWasm)) {
     const code = list.reduce((n, p) => n + by.sums[p], 0);
     results.kinds.push({ kind, codeKB: +(code / KB).toFixed(1), gzipKB: +((code / by.total) * wasmGz / KB).toFixed(1) });
   }
+}
+
+// `--size-only`: the download and the kinds' shares, no browser (what a size change is measured by).
+if (process.argv.includes('--size-only')) {
+  console.log(`download (wasm + js + css): ${results.transfer.gzipKB} KB gzip, ${results.transfer.brKB} KB Brotli, ${results.transfer.rawKB} KB raw`);
+  for (const f of results.transfer.files) console.log(`  ${f}`);
+  for (const k of results.kinds) console.log(`  ${k.kind}: ${k.codeKB} KB code ≈ ${k.gzipKB} KB gzip`);
+  process.exit(results.transfer.gzipKB > budgets.transferKB ? 1 : 0);
 }
 
 // 2 + 3. Timings in Chromium.

@@ -12,7 +12,8 @@ if (!dir) {
 }
 const indexPath = join(dir, 'index.html');
 let html = readFileSync(indexPath, 'utf8');
-const inline = /<script type="module"(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/g;
+// `type="module"`, or `type=module` as Trunk's minified page writes it (Trunk.toml: minify).
+const inline = /<script type=(?:"module"|module)(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/g;
 let moved = 0;
 html = html.replace(inline, (_all, attrs, body) => {
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);

@@ -157,6 +157,8 @@ export function byModule(bytes, prefixes = DEFAULT_PREFIXES) {
   const sums = Object.fromEntries(prefixes.map((p) => [p, 0]));
   let total = 0;
   for (const { name, size } of fns) {
+    // wasm-bindgen's type descriptions run at build time and are not in the shipped wasm.
+    if (name.startsWith('__wbindgen_describe')) continue;
     total += size;
     // Generic code is named after its own path, e.g. `<roundtable_core::protocol::meeting::X as …>`.
     const hit = prefixes.find((p) => name.includes(p));

@@ -51,6 +51,10 @@ pub trait ReadTagged: Sized {
     const TAG: &'static str;
     /// As [`WriteTagged::CONTENT`].
     const CONTENT: Option<&'static str>;
+    /// True when the enum has a variant renamed [`UNTAGGED`] (`tagged!(…, untagged = true)`).
+    /// A constant, so an enum without one compiles no reader for it: each newtype variant's value
+    /// is read by one path, not three (reading checks the mark against the variants).
+    const UNTAGGED: bool;
     /// The derived reader of the externally tagged form.
     fn read_variant<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error>;
 }
@@ -60,12 +64,13 @@ pub trait ReadTagged: Sized {
 /// `content = "output"` for the adjacently tagged form. Generics bounded differently for writing
 /// and reading are given as `ser [F: Serialize] de [F: DeserializeOwned]`; `read [] T, tag = …`
 /// (`write [] T, tag = …`) gives a type that is only read (written) its `Deserialize`
-/// (`Serialize`) alone.
+/// (`Serialize`) alone. An enum read with a variant renamed [`UNTAGGED`] says so last:
+/// `untagged = true` (reading refuses a wrong mark, so a test that reads the enum finds it).
 macro_rules! tagged {
-    ([$($g:tt)*] $ty:ty, tag = $tag:literal $(, content = $content:literal)?) => {
-        $crate::tagged::tagged!(ser [$($g)*] de [$($g)*] $ty, tag = $tag $(, content = $content)?);
+    ([$($g:tt)*] $ty:ty, tag = $tag:literal $(, content = $content:literal)? $(, untagged = $u:literal)?) => {
+        $crate::tagged::tagged!(ser [$($g)*] de [$($g)*] $ty, tag = $tag $(, content = $content)? $(, untagged = $u)?);
     };
-    (ser [$($sg:tt)*] de [$($dg:tt)*] $ty:ty, tag = $tag:literal $(, content = $content:literal)?) => {
+    (ser [$($sg:tt)*] de [$($dg:tt)*] $ty:ty, tag = $tag:literal $(, content = $content:literal)? $(, untagged = $u:literal)?) => {
         impl<$($sg)*> $crate::tagged::WriteTagged for $ty {
             const TAG: &'static str = $tag;
             const CONTENT: Option<&'static str> = $crate::tagged::tagged!(@content $($content)?);
@@ -76,6 +81,7 @@ macro_rules! tagged {
         impl<$($dg)*> $crate::tagged::ReadTagged for $ty {
             const TAG: &'static str = $tag;
             const CONTENT: Option<&'static str> = $crate::tagged::tagged!(@content $($content)?);
+            const UNTAGGED: bool = $crate::tagged::tagged!(@untagged $($u)?);
             fn read_variant<'de, D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 <$ty>::deserialize(d)
             }
@@ -105,10 +111,11 @@ macro_rules! tagged {
             }
         }
     };
-    (read [$($dg:tt)*] $ty:ty, tag = $tag:literal) => {
+    (read [$($dg:tt)*] $ty:ty, tag = $tag:literal $(, untagged = $u:literal)?) => {
         impl<$($dg)*> $crate::tagged::ReadTagged for $ty {
             const TAG: &'static str = $tag;
             const CONTENT: Option<&'static str> = None;
+            const UNTAGGED: bool = $crate::tagged::tagged!(@untagged $($u)?);
             fn read_variant<'de, D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 <$ty>::deserialize(d)
             }
@@ -121,6 +128,8 @@ macro_rules! tagged {
     };
     (@content) => { None };
     (@content $content:literal) => { Some($content) };
+    (@untagged) => { false };
+    (@untagged $u:literal) => { $u };
 }
 pub(crate) use tagged;
 
@@ -431,12 +440,11 @@ impl<'de, T: ReadTagged> Visitor<'de> for TagFirst<T> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
         match read_tag(T::TAG, &mut map)? {
-            Ok(variant) => T::read_variant(VariantReader {
+            Ok(variant) => T::read_variant(VariantReader::<A, T> {
                 variant,
                 map,
-                tag: T::TAG,
-                content: T::CONTENT,
                 untagged: false,
+                of: PhantomData,
             }),
             // The slow path: the whole object, written again with its tag first.
             Err(text) => {
@@ -486,16 +494,16 @@ fn with_tag_first(
     Some(text)
 }
 
-/// The rest of a tagged object, read by the derived reader as its externally tagged variant.
-struct VariantReader<A> {
+/// The rest of a tagged object, read by the derived reader as its externally tagged variant; `E`
+/// is the enum, whose tag, content key and untagged mark are constants.
+struct VariantReader<A, E> {
     variant: String,
     map: A,
-    tag: &'static str,
-    content: Option<&'static str>,
     untagged: bool,
+    of: PhantomData<E>,
 }
 
-impl<'de, A: MapAccess<'de>> Deserializer<'de> for VariantReader<A> {
+impl<'de, A: MapAccess<'de>, E: ReadTagged> Deserializer<'de> for VariantReader<A, E> {
     type Error = A::Error;
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -504,7 +512,15 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for VariantReader<A> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, A::Error> {
-        self.untagged = !variants.contains(&self.variant.as_str()) && variants.contains(&UNTAGGED);
+        let has_untagged = variants.contains(&UNTAGGED);
+        if has_untagged != E::UNTAGGED {
+            return Err(de::Error::custom(format_args!(
+                "tagged!: the enum tagged by `{}` {} a variant renamed \"(untagged)\": write `untagged = {has_untagged}` in its tagged! line",
+                E::TAG,
+                if has_untagged { "has" } else { "has no" },
+            )));
+        }
+        self.untagged = has_untagged && !variants.contains(&self.variant.as_str());
         visitor.visit_enum(self)
     }
 
@@ -518,7 +534,7 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for VariantReader<A> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> EnumAccess<'de> for VariantReader<A> {
+impl<'de, A: MapAccess<'de>, E: ReadTagged> EnumAccess<'de> for VariantReader<A, E> {
     type Error = A::Error;
     type Variant = Self;
 
@@ -533,7 +549,7 @@ impl<'de, A: MapAccess<'de>> EnumAccess<'de> for VariantReader<A> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> VariantAccess<'de> for VariantReader<A> {
+impl<'de, A: MapAccess<'de>, E: ReadTagged> VariantAccess<'de> for VariantReader<A, E> {
     type Error = A::Error;
 
     fn unit_variant(mut self) -> Result<(), A::Error> {
@@ -545,15 +561,15 @@ impl<'de, A: MapAccess<'de>> VariantAccess<'de> for VariantReader<A> {
         mut self,
         seed: T,
     ) -> Result<T::Value, A::Error> {
-        if self.untagged {
+        if E::UNTAGGED && self.untagged {
             return seed.deserialize(Replay {
-                tag: self.tag,
+                tag: E::TAG,
                 variant: Some(self.variant),
                 key_given: false,
                 map: self.map,
             });
         }
-        let Some(content) = self.content else {
+        let Some(content) = E::CONTENT else {
             return seed.deserialize(MapAccessDeserializer::new(self.map));
         };
         match self.map.next_key::<String>()? {
@@ -571,7 +587,7 @@ impl<'de, A: MapAccess<'de>> VariantAccess<'de> for VariantReader<A> {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, A::Error> {
-        if self.content.is_some() {
+        if E::CONTENT.is_some() {
             return Err(de::Error::custom(
                 "an adjacently tagged variant holds one value",
             ));
@@ -646,7 +662,7 @@ mod tests {
         #[serde(rename = "(untagged)")]
         Inner(Inner),
     }
-    tagged!([] Outer, tag = "type");
+    tagged!([] Outer, tag = "type", untagged = true);
 
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
     struct Body {

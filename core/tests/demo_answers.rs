@@ -252,7 +252,7 @@ fn a_product_line_carries_the_requests_words_only_where_its_template_has_a_slot(
                     continue;
                 };
                 for line in bullets {
-                    let matched = section.bullets.iter().find_map(|b| {
+                    let matched = section.bullets().find_map(|b| {
                         let (literals, fallbacks) = template_parts(b);
                         slot_fills(&line, &literals).map(|f| (f, fallbacks))
                     });

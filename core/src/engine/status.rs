@@ -287,9 +287,22 @@ pub fn money_words<P: Protocol>(
     next: Option<&CallBound<P::Step>>,
     still: bool,
 ) -> String {
+    let next = next.map(|n| (n.member.as_str(), P::step_title(n.step), n.up_to));
+    money_sentence(used, budget, out, next, still)
+}
+
+/// [`money_words`] from plain figures (`next`: member, step title, most it could cost), compiled
+/// once for every kind.
+fn money_sentence(
+    used: u64,
+    budget: u64,
+    out: u64,
+    next: Option<(&str, &str, u64)>,
+    still: bool,
+) -> String {
     use crate::cost::usd;
     let lift = "raise it under Budget on this page, then run on — or wrap up";
-    let Some(next) = next else {
+    let Some((who, step, up_to)) = next else {
         let still = if still { "still " } else { "" };
         return format!(
             "the money budget is {still}spent ({} of {}): {lift}",
@@ -302,7 +315,7 @@ pub fn money_words<P: Protocol>(
     } else {
         String::new()
     };
-    let (who, step, up_to) = (&next.member, P::step_title(next.step), usd(next.up_to));
+    let up_to = usd(up_to);
     let call = if still {
         format!("{who}'s call at {step} could still cost up to {up_to}")
     } else {
@@ -322,41 +335,68 @@ pub fn money_words<P: Protocol>(
 /// stands (`used`, `budget`: the figures of the pause, used when no call waits). `still`: the
 /// words of a resume refused for the same reason.
 pub fn budget_words<P: Protocol>(state: &P, used: u64, budget: u64, still: bool) -> String {
-    let lift = "raise it under Budget on this page, then run on — or wrap up";
     let core = state.core();
     let held = core.slots.iter().find(|x| !x.done && x.call_id.is_none());
     let (Some(held), Some(step), Some(left)) = (held, core.step, core.tokens_left()) else {
-        let still = if still { "still " } else { "" };
-        return format!(
-            "the token budget is {still}spent ({} of {} tokens): {lift}",
-            grouped(used),
-            grouped(budget)
-        );
+        return token_sentence(used, budget, None, still);
     };
     let who = state
         .members()
         .into_iter()
         .find(|m| m.id == held.member)
         .map_or_else(|| held.member.clone(), |m| m.name);
-    let out = core.tokens_out();
-    let out = if out > 0 {
-        format!(", up to {} more on calls still out", grouped(out))
+    let held = HeldCall {
+        who: &who,
+        step: P::step_title(step),
+        left,
+        budget: core.settings.token_budget.unwrap_or(budget),
+        used: core.tokens_used,
+        out: core.tokens_out(),
+        others: core.waiting_for_a_call() - 1,
+    };
+    token_sentence(used, budget, Some(held), still)
+}
+
+/// The call the token budget holds back, in the figures [`budget_words`] words.
+struct HeldCall<'a> {
+    who: &'a str,
+    step: &'a str,
+    left: u64,
+    budget: u64,
+    used: u64,
+    out: u64,
+    others: u64,
+}
+
+/// [`budget_words`] from plain figures, compiled once for every kind.
+fn token_sentence(used: u64, budget: u64, held: Option<HeldCall<'_>>, still: bool) -> String {
+    let lift = "raise it under Budget on this page, then run on — or wrap up";
+    let still = if still { "still " } else { "" };
+    let Some(h) = held else {
+        return format!(
+            "the token budget is {still}spent ({} of {} tokens): {lift}",
+            grouped(used),
+            grouped(budget)
+        );
+    };
+    let out = if h.out > 0 {
+        format!(", up to {} more on calls still out", grouped(h.out))
     } else {
         String::new()
     };
-    let still = if still { "still " } else { "" };
-    let shared = match core.waiting_for_a_call() - 1 {
+    let shared = match h.others {
         0 => String::new(),
         1 => ", shared with the other call this step still needs".into(),
         n => format!(", shared with the {n} other calls this step still needs"),
     };
     format!(
-        "{who}'s call ({}) {still}does not fit in the token budget: only {} of {} tokens {} left ({} used{out}), too few for its prompt and an answer of at least {}{shared}: {lift}",
-        P::step_title(step),
-        grouped(left),
-        grouped(core.settings.token_budget.unwrap_or(budget)),
-        if left == 1 { "is" } else { "are" },
-        grouped(core.tokens_used),
+        "{}'s call ({}) {still}does not fit in the token budget: only {} of {} tokens {} left ({} used{out}), too few for its prompt and an answer of at least {}{shared}: {lift}",
+        h.who,
+        h.step,
+        grouped(h.left),
+        grouped(h.budget),
+        if h.left == 1 { "is" } else { "are" },
+        grouped(h.used),
         grouped(u64::from(super::MIN_ANSWER_TOKENS)),
     )
 }

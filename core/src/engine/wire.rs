@@ -180,7 +180,7 @@ enum EditWire {
     #[serde(rename = "(untagged)")]
     Protocol(serde_json::Value),
 }
-crate::tagged::tagged!(read [] EditWire, tag = "edit");
+crate::tagged::tagged!(read [] EditWire, tag = "edit", untagged = true);
 
 impl<'de, P: Protocol> Deserialize<'de> for EngineEdit<P> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -412,7 +412,7 @@ enum PauseWire {
     #[serde(rename = "(untagged)")]
     Blocked(serde_json::Value),
 }
-crate::tagged::tagged!(read [] PauseWire, tag = "reason");
+crate::tagged::tagged!(read [] PauseWire, tag = "reason", untagged = true);
 
 impl PauseWire {
     fn into_reason<P: Protocol>(self) -> Result<PauseReason<P>, serde_json::Error> {

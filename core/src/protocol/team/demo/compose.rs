@@ -461,7 +461,7 @@ impl<'a> Ctx<'a> {
                 .map(|s| {
                     (
                         s.heading.to_string(),
-                        s.bullets.iter().map(|b| self.tie(b)).collect(),
+                        s.bullets().map(|b| self.tie(b)).collect(),
                     )
                 })
                 .collect();

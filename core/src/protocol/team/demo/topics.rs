@@ -32,8 +32,15 @@ pub enum TopicKind {
 pub struct Section {
     /// The Markdown heading (without `##`).
     pub heading: &'static str,
-    /// Its bullets; `{subject}` is replaced.
-    pub bullets: &'static [&'static str],
+    /// Its bullets, one a line ([`Section::bullets`]); `{subject}` is replaced.
+    bullets: &'static str,
+}
+
+impl Section {
+    /// Its bullets, in order.
+    pub fn bullets(&self) -> impl Iterator<Item = &'static str> {
+        self.bullets.lines()
+    }
 }
 
 /// A product the team can make for a kind of request.
@@ -426,8 +433,15 @@ const fn decision(
     }
 }
 
-const fn s(heading: &'static str, bullets: &'static [&'static str]) -> Section {
-    Section { heading, bullets }
+/// A section, its bullets kept as one text with a line each: one string in the wasm instead of a
+/// table of them (about 700 bullets, 8 bytes of table apiece).
+macro_rules! s {
+    ($heading:literal, [$($bullet:literal),* $(,)?]) => {
+        Section {
+            heading: $heading,
+            bullets: concat!($($bullet, "\n"),*),
+        }
+    };
 }
 
 /// The known kinds; Generic last (it is the fallback of [`Topic::of`]).
@@ -445,12 +459,12 @@ pub static TOPICS: [Topic; 7] = [
                 "Agenda and timing",
                 "A timed agenda for the workshop on {subject}: every block has a goal, a format, a lead and minutes that add up to the session length, breaks included.",
                 &[
-                    s("Goals", &[
+                    s!("Goals", [
                         "{People|Participants} leave able to explain the core ideas of {subject} in their own words.",
                         "Each participant drafts one concrete next step to try soon after the workshop.",
                         "The group agrees on the two or three questions worth a follow-up.",
                     ]),
-                    s("Running order", &[
+                    s!("Running order", [
                         "0:00 – Welcome, goals and a quick round of expectations (15 min).",
                         "0:15 – Short input on {subject} with two real examples (25 min).",
                         "0:40 – Small-group exercise, then report back (45 min).",
@@ -458,7 +472,7 @@ pub static TOPICS: [Topic; 7] = [
                         "1:40 – Action planning and commitments (30 min).",
                         "2:10 – Wrap-up and feedback survey (20 min).",
                     ]),
-                    s("Roles", &[
+                    s!("Roles", [
                         "Lead facilitator keeps time and runs the input block.",
                         "Co-facilitator supports the groups and captures outcomes on the board.",
                         "A note-taker collects commitments for the follow-up email.",
@@ -469,17 +483,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Exercises and materials",
                 "Two or three hands-on exercises on {subject} with instructions, timing, group size and the materials each needs, ready to print.",
                 &[
-                    s("Exercise 1 – Case discussion", &[
+                    s!("Exercise 1 – Case discussion", [
                         "Groups of four read a one-page case about {subject} and list what went well and what did not.",
                         "Each group presents its top insight in two minutes.",
                         "Materials: printed case, flipchart paper, markers.",
                     ]),
-                    s("Exercise 2 – Practice round", &[
+                    s!("Exercise 2 – Practice round", [
                         "Pairs apply the method to a situation from their own work.",
                         "The partner gives feedback with a start / stop / continue grid.",
                         "Materials: A4 worksheet, a visible timer.",
                     ]),
-                    s("Handouts", &[
+                    s!("Handouts", [
                         "One-page summary of the key ideas of {subject}.",
                         "Worksheet for the personal action plan.",
                         "Further reading and contacts for questions after the day.",
@@ -490,17 +504,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Invitation and logistics",
                 "Invitation text, registration steps, room and equipment checklist, accessibility needs and catering, each with an owner and a date.",
                 &[
-                    s("Invitation", &[
+                    s!("Invitation", [
                         "Subject line: Hands-on workshop – {subject}.",
                         "Three short paragraphs: who it is for, what they take away, date, time and place.",
                         "Registration link, closing one week before the day.",
                     ]),
-                    s("Room and equipment", &[
+                    s!("Room and equipment", [
                         "Room for {people|everyone taking part} with movable tables for group work.",
                         "Projector, two flipcharts, markers and name tags.",
                         "Step-free access and a quiet corner, checked with {place|the venue}.",
                     ]),
-                    s("Catering", &[
+                    s!("Catering", [
                         "Coffee, tea and water on arrival and at the break.",
                         "Dietary needs asked in the registration form.",
                         "Final numbers confirmed a few days before.",
@@ -511,17 +525,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Facilitator notes",
                 "Talking points, timing cues, likely questions with answers and a plan B for each block of the workshop.",
                 &[
-                    s("Talking points", &[
+                    s!("Talking points", [
                         "Open with a short story that shows why {subject} matters to this group.",
                         "Keep the input to three ideas; park details for the Q&A.",
                         "Link every exercise back to the workshop goals.",
                     ]),
-                    s("Likely questions", &[
+                    s!("Likely questions", [
                         "How does this work for small teams? – Use the second example and scale it down.",
                         "What if we have no budget? – Point to the low-cost options in the handout.",
                         "Where can I learn more? – Share the reading list at the end.",
                     ]),
-                    s("Plan B", &[
+                    s!("Plan B", [
                         "If the room runs late, shorten the case discussion to 30 minutes.",
                         "If the projector fails, switch to the printed slides.",
                         "If only a few people come, run the exercises as one group.",
@@ -532,14 +546,14 @@ pub static TOPICS: [Topic; 7] = [
                 "Feedback survey",
                 "A five-question survey that shows whether the workshop goals were met, and how the answers will be used.",
                 &[
-                    s("Questions", &[
+                    s!("Questions", [
                         "How useful was the workshop for your work? (1–5)",
                         "Which part on {subject} was most valuable, and why?",
                         "What would you change next time?",
                         "How likely are you to try your next step soon? (1–5)",
                         "Anything else we should know?",
                     ]),
-                    s("Use of the answers", &[
+                    s!("Use of the answers", [
                         "A short summary goes to {people|participants} within a week.",
                         "The agenda changes where two or more people flag the same issue.",
                         "Answers stay anonymous; raw data is deleted once the summary is out.",
@@ -551,12 +565,12 @@ pub static TOPICS: [Topic; 7] = [
             "Follow-up plan",
             "What happens after the workshop on {subject}: the follow-up email, a check-in date and how commitments are tracked.",
             &[
-                s("Follow-up email", &[
+                s!("Follow-up email", [
                     "Thank {people|participants} and attach the slides and handouts.",
                     "Restate each person's next step as they wrote it.",
                     "Invite questions by reply.",
                 ]),
-                s("Check-in", &[
+                s!("Check-in", [
                     "A short online check-in a month later.",
                     "Each participant reports one result or one obstacle.",
                     "Topics for a possible second session are collected.",
@@ -591,17 +605,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Positioning and message",
                 "The target audience, the problem {subject} solves, a one-sentence promise and three proof points.",
                 &[
-                    s("Audience", &[
+                    s!("Audience", [
                         "Primary: people who feel the problem every week and look for a fix today.",
                         "Secondary: the teams that buy on their behalf.",
                         "Out of scope for the launch: large organisations with custom needs.",
                     ]),
-                    s("Promise", &[
+                    s!("Promise", [
                         "One sentence saying what {subject} does and for whom.",
                         "Three proof points, each with a number or an example.",
                         "Tone: clear, confident, no jargon.",
                     ]),
-                    s("Alternatives", &[
+                    s!("Alternatives", [
                         "The two main alternatives and where we differ.",
                         "What we will not claim.",
                         "A short answer to the obvious objection.",
@@ -612,17 +626,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Launch timeline",
                 "A week-by-week plan from six weeks before to four weeks after the launch of {subject}, with owners and a go/no-go check.",
                 &[
-                    s("Before launch", &[
+                    s!("Before launch", [
                         "T-6 weeks: scope and message frozen.",
                         "T-4 weeks: landing page and press kit ready for review.",
                         "T-2 weeks: beta users briefed; go/no-go meeting held.",
                     ]),
-                    s("Launch week", &[
+                    s!("Launch week", [
                         "Launch day ({when|to be set}): announcement, email and social posts go out at 9:00.",
                         "The team is on a support rota all week.",
                         "A daily 15-minute stand-up on numbers and issues.",
                     ]),
-                    s("After launch", &[
+                    s!("After launch", [
                         "T+1 week: first results shared with the team.",
                         "T+2 weeks: the issues users report most are fixed.",
                         "T+4 weeks: review against the goals and decide the next push.",
@@ -633,17 +647,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Channels and content",
                 "Each channel for the launch of {subject} with its goal, message, content piece, owner and date.",
                 &[
-                    s("Owned channels", &[
+                    s!("Owned channels", [
                         "A landing page for {subject} with one clear call to action.",
                         "An email to existing contacts, in two waves.",
                         "A blog post telling the story behind it.",
                     ]),
-                    s("Earned and social", &[
+                    s!("Earned and social", [
                         "Pitches to three relevant newsletters or journalists.",
                         "A 60-second demo video for social channels.",
                         "Quotes and reviews asked from beta users.",
                     ]),
-                    s("Paid (optional)", &[
+                    s!("Paid (optional)", [
                         "A small test spend on one channel only, within {budget|the budget}.",
                         "Stopped early if the cost per sign-up is above target.",
                         "Separate tracking links per channel.",
@@ -654,17 +668,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Success metrics",
                 "Three to five launch metrics for {subject} with baseline, target, data source and review date.",
                 &[
-                    s("Metrics", &[
+                    s!("Metrics", [
                         "Sign-ups in the first month.",
                         "Activation: share of sign-ups who complete the first key action.",
                         "Mentions in press, newsletters and communities.",
                     ]),
-                    s("Targets", &[
+                    s!("Targets", [
                         "Targets set from the beta numbers, not from hopes.",
                         "A stretch target and a minimum target for each metric.",
                         "Review on day 7 and day 30.",
                     ]),
-                    s("Tracking", &[
+                    s!("Tracking", [
                         "One dashboard, updated daily in launch week.",
                         "Events tested end to end before launch day.",
                         "One owner for the numbers.",
@@ -675,17 +689,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Go/no-go decision",
                 "The go/no-go criteria for launching {subject}, the options on the table and a recommendation, with who decides and when.",
                 &[
-                    s("Criteria", &[
+                    s!("Criteria", [
                         "No open critical bugs.",
                         "Support trained and the rota set.",
                         "Landing page and tracking tested end to end.",
                     ]),
-                    s("Options", &[
+                    s!("Options", [
                         "Go on the planned date.",
                         "Soft launch to existing users first.",
                         "Delay until the blockers are cleared.",
                     ]),
-                    s("Recommendation", &[
+                    s!("Recommendation", [
                         "Soft launch first if any criterion is at risk one week before.",
                         "The product lead decides; the decision is written down in the launch channel.",
                         "Any delay is communicated the same day.",
@@ -697,12 +711,12 @@ pub static TOPICS: [Topic; 7] = [
             "Support and FAQ",
             "The ten questions users will ask about {subject}, answered, and the support rota for launch week.",
             &[
-                s("FAQ", &[
+                s!("FAQ", [
                     "What is it and who is it for?",
                     "How much does it cost, and is there a free trial?",
                     "How do I get started in five minutes?",
                 ]),
-                s("Support rota", &[
+                s!("Support rota", [
                     "Someone on support every launch day.",
                     "Answers the same day during launch week.",
                     "Every issue logged with a tag for the week-one review.",
@@ -737,17 +751,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Itinerary",
                 "A day-by-day plan for {subject}: morning, afternoon and evening, travel times between places, and one rest block per day.",
                 &[
-                    s("Day 1 – Arrival", &[
+                    s!("Day 1 – Arrival", [
                         "Arrive, check in, short walk around the neighbourhood.",
                         "Early dinner near the accommodation.",
                         "Buy a transport card for the stay.",
                     ]),
-                    s("Day 2 – Highlights", &[
+                    s!("Day 2 – Highlights", [
                         "Morning: the main sights while it is still quiet.",
                         "Afternoon: a museum or a guided tour, booked ahead.",
                         "Evening: the local food market.",
                     ]),
-                    s("Day 3 – A slower day", &[
+                    s!("Day 3 – A slower day", [
                         "A park or the waterfront in the morning.",
                         "A free afternoon for shopping or rest.",
                         "Farewell dinner, reserved in advance.",
@@ -758,17 +772,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Budget",
                 "Estimated costs per person for transport, stay, food and activities of {subject}, plus a 10 % buffer and the total.",
                 &[
-                    s("Fixed costs", &[
+                    s!("Fixed costs", [
                         "Transport there and back, booked well ahead.",
                         "Accommodation for every night of the stay, in a central area.",
                         "Travel insurance.",
                     ]),
-                    s("Daily costs", &[
+                    s!("Daily costs", [
                         "Food: breakfast at the stay, one sit-down meal a day.",
                         "Local transport: a day or week pass.",
                         "Entry tickets and tours.",
                     ]),
-                    s("Buffer", &[
+                    s!("Buffer", [
                         "10 % on top for surprises.",
                         "A small amount of cash for markets.",
                         "Spending tracked in a shared note.",
@@ -779,17 +793,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Bookings and transport",
                 "Everything to book for {subject}, with deadline, cost and confirmation status, and how to get between places.",
                 &[
-                    s("To book", &[
+                    s!("To book", [
                         "Transport there and back – compare train and flight on time and price.",
                         "Accommodation with free cancellation.",
                         "Timed-entry tickets for the busiest sight.",
                     ]),
-                    s("Getting around", &[
+                    s!("Getting around", [
                         "Public transport from the airport or station.",
                         "Walking routes through the old town.",
                         "A taxi or ride app as backup at night.",
                     ]),
-                    s("Documents", &[
+                    s!("Documents", [
                         "ID or passport valid well beyond the return date.",
                         "Booking confirmations saved offline.",
                         "Insurance card and emergency numbers.",
@@ -800,17 +814,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Accommodation choice",
                 "Two or three places to stay for {subject} compared on price, location, reviews and cancellation terms, with one recommended.",
                 &[
-                    s("Options", &[
+                    s!("Options", [
                         "Option A: central hotel – higher price, everything within walking distance.",
                         "Option B: apartment a short ride out – kitchen, more space.",
                         "Option C: guesthouse near the station – the cheapest.",
                     ]),
-                    s("Criteria", &[
+                    s!("Criteria", [
                         "Total cost for all nights.",
                         "Time to the main sights.",
                         "Free cancellation until a week before.",
                     ]),
-                    s("Recommendation", &[
+                    s!("Recommendation", [
                         "Option B fits {budget|the budget} and gives flexibility for meals.",
                         "Book as soon as the dates are confirmed.",
                         "Keep option A as the fallback.",
@@ -821,17 +835,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Packing and practical tips",
                 "A packing list matched to the weather and activities of {subject}, plus local tips on money, safety and etiquette.",
                 &[
-                    s("Packing list", &[
+                    s!("Packing list", [
                         "Comfortable walking shoes and a light rain jacket.",
                         "Chargers, a plug adapter and a power bank.",
                         "Copies of documents, kept apart from the originals.",
                     ]),
-                    s("Local tips", &[
+                    s!("Local tips", [
                         "Cards are accepted almost everywhere; keep small cash for markets.",
                         "Check the local tipping customs.",
                         "Keep bags closed on busy transport.",
                     ]),
-                    s("Health and safety", &[
+                    s!("Health and safety", [
                         "A basic first-aid kit and the usual medicines.",
                         "The local emergency number saved in the phone.",
                         "The itinerary shared with someone at home.",
@@ -843,12 +857,12 @@ pub static TOPICS: [Topic; 7] = [
             "Rainy-day alternatives",
             "Indoor alternatives for each day of {subject} in case of bad weather, with opening hours and cost.",
             &[
-                s("Indoor options", &[
+                s!("Indoor options", [
                     "Museums with free or reduced-price days.",
                     "A covered market or food hall.",
                     "A cinema, a spa or a cooking class.",
                 ]),
-                s("How to switch", &[
+                s!("How to switch", [
                     "Check the forecast the evening before.",
                     "Swap the outdoor block for the indoor option in the same area.",
                     "Keep bookings flexible where possible.",
@@ -883,17 +897,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Goals and baseline",
                 "The target for {subject} stated measurably, the current level from a short self-test, and the gap between the two.",
                 &[
-                    s("Target", &[
+                    s!("Target", [
                         "What done looks like for {subject}: a pass mark or a skill you can demonstrate.",
                         "The deadline and the hours per week available.",
                         "Why it matters – written down and kept visible.",
                     ]),
-                    s("Baseline", &[
+                    s!("Baseline", [
                         "A short diagnostic test or one past paper.",
                         "Topics marked as strong, shaky or new.",
                         "What got in the way last time.",
                     ]),
-                    s("Gap", &[
+                    s!("Gap", [
                         "New topics get the most time.",
                         "Shaky topics get spaced review.",
                         "Strong topics only get practice questions.",
@@ -904,17 +918,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Weekly schedule",
                 "A week-by-week schedule for {subject} with sessions of fixed length, topics per week, review days and buffer weeks.",
                 &[
-                    s("Week structure", &[
+                    s!("Week structure", [
                         "Short study sessions of a fixed length, plus one review session.",
                         "The hardest topic in the first session of the week.",
                         "One rest day without study.",
                     ]),
-                    s("Phases", &[
+                    s!("Phases", [
                         "Weeks 1–4: learn the new topics.",
                         "Weeks 5–7: practice and fill the gaps.",
                         "Final weeks: mock tests under time.",
                     ]),
-                    s("Buffers", &[
+                    s!("Buffers", [
                         "One buffer week for illness or busy periods.",
                         "A missed session is moved, never skipped.",
                         "A few minutes of re-planning at the end of each week.",
@@ -925,17 +939,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Resources",
                 "The books, courses and practice sets for {subject}, each matched to the topics it covers, with its cost.",
                 &[
-                    s("Core", &[
+                    s!("Core", [
                         "One main textbook or course – not three.",
                         "The official syllabus or exam guide.",
                         "Past papers or practice sets.",
                     ]),
-                    s("Support", &[
+                    s!("Support", [
                         "A study partner or group once a week.",
                         "A flashcard app for spaced repetition.",
                         "Short videos for topics that stay unclear.",
                     ]),
-                    s("Avoid", &[
+                    s!("Avoid", [
                         "Collecting resources instead of studying.",
                         "Passive rereading.",
                         "Long sessions without breaks.",
@@ -946,17 +960,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Study methods",
                 "The techniques to use for {subject} – active recall, spacing, practice testing – and how to apply each in one session.",
                 &[
-                    s("Active recall", &[
+                    s!("Active recall", [
                         "Close the book and write down what you remember.",
                         "Turn headings into questions.",
                         "Check, and mark the gaps in red.",
                     ]),
-                    s("Spacing", &[
+                    s!("Spacing", [
                         "Review after a day, a few days and a week.",
                         "Mix old topics into new sessions.",
                         "Flashcards for facts and formulas.",
                     ]),
-                    s("Practice testing", &[
+                    s!("Practice testing", [
                         "One timed practice set per week.",
                         "Every mistake analysed: why, and what to review.",
                         "Scores tracked in a simple table.",
@@ -967,17 +981,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Progress tracking",
                 "A simple tracker for {subject} with weekly checkpoints, the measures used and what to do when behind schedule.",
                 &[
-                    s("Measures", &[
+                    s!("Measures", [
                         "Hours studied against hours planned.",
                         "Practice score per topic.",
                         "Topics moved from new to strong.",
                     ]),
-                    s("Checkpoints", &[
+                    s!("Checkpoints", [
                         "A short review at the end of each week.",
                         "A mock test at the end of each phase.",
                         "The plan changes when a score drops twice.",
                     ]),
-                    s("When behind", &[
+                    s!("When behind", [
                         "Cut optional topics first.",
                         "Add one short session, not a long one.",
                         "Ask the study partner for help on the hardest topic.",
@@ -989,12 +1003,12 @@ pub static TOPICS: [Topic; 7] = [
             "Final-week plan",
             "What to do in the last week and on the day of the final assessment for {subject}.",
             &[
-                s("Last week", &[
+                s!("Last week", [
                     "Light review only; no new topics.",
                     "One full mock under real conditions.",
                     "Regular sleep and meals.",
                 ]),
-                s("On the day", &[
+                s!("On the day", [
                     "ID, pens and permitted materials packed the night before.",
                     "Arrive 30 minutes early.",
                     "Read every question first; start with the ones you are sure of.",
@@ -1029,17 +1043,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Executive summary",
                 "Half a page stating the question, the three main findings about {subject} and the recommendation, readable on its own.",
                 &[
-                    s("Purpose", &[
+                    s!("Purpose", [
                         "This report looks at {subject} and what it means for the reader's next decisions.",
                         "It is written for {people|decision makers} with ten minutes to spare.",
                         "Sources and method are listed at the end.",
                     ]),
-                    s("Key findings", &[
+                    s!("Key findings", [
                         "Finding 1: the main trend in {subject} and how strong the evidence is.",
                         "Finding 2: the group most affected, and why.",
                         "Finding 3: the biggest open uncertainty.",
                     ]),
-                    s("Recommendation", &[
+                    s!("Recommendation", [
                         "Act on the first finding now with a small, reversible step.",
                         "Review the evidence again once the first action has run.",
                         "One named owner for the follow-up.",
@@ -1050,17 +1064,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Background and method",
                 "The context of {subject}, the questions asked, the sources used and their limits, in under a page.",
                 &[
-                    s("Context", &[
+                    s!("Context", [
                         "Why {subject} is on the agenda now.",
                         "What was already known before this report.",
                         "Key terms, defined in one line each.",
                     ]),
-                    s("Questions", &[
+                    s!("Questions", [
                         "What is happening?",
                         "Why does it matter to us?",
                         "What should we do next?",
                     ]),
-                    s("Sources and limits", &[
+                    s!("Sources and limits", [
                         "Public statistics and two or three recent studies.",
                         "Short interviews with people close to the topic.",
                         "Limits: small samples and data up to a year old.",
@@ -1071,17 +1085,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Findings and analysis",
                 "Each finding on {subject} stated in one sentence, backed by evidence with a source, and given a confidence level.",
                 &[
-                    s("Finding 1 – the trend", &[
+                    s!("Finding 1 – the trend", [
                         "Statement: the direction and size of the change in {subject}.",
                         "Evidence: the figures and where they come from.",
                         "Confidence: medium – two independent sources agree.",
                     ]),
-                    s("Finding 2 – who is affected", &[
+                    s!("Finding 2 – who is affected", [
                         "Statement: the group that feels it most.",
                         "Evidence: survey results and interview quotes.",
                         "Confidence: medium to high.",
                     ]),
-                    s("Finding 3 – the open question", &[
+                    s!("Finding 3 – the open question", [
                         "Statement: what the evidence cannot tell yet.",
                         "Why it matters for the recommendation.",
                         "What data would settle it.",
@@ -1092,17 +1106,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Recommendations",
                 "Three to five actions on {subject}, each with an owner, a cost level, a timing and the finding it rests on.",
                 &[
-                    s("Actions", &[
+                    s!("Actions", [
                         "Start a small pilot that tests the main idea within a quarter.",
                         "Set up a simple dashboard tracking the two key figures monthly.",
                         "Brief the team in a 30-minute session.",
                     ]),
-                    s("Trade-offs", &[
+                    s!("Trade-offs", [
                         "Quick wins against lasting change.",
                         "The cost of acting now against the cost of waiting.",
                         "What we stop doing to make room.",
                     ]),
-                    s("Next steps", &[
+                    s!("Next steps", [
                         "An owner named for each action.",
                         "A check-in date agreed, within {span|the time available}.",
                         "The report updated after the pilot.",
@@ -1113,12 +1127,12 @@ pub static TOPICS: [Topic; 7] = [
                 "Sources and appendix",
                 "Every source the report on {subject} cites, with enough detail to find it, plus the tables too long for the main text.",
                 &[
-                    s("Sources", &[
+                    s!("Sources", [
                         "Official statistics on {subject}, latest release.",
                         "A peer-reviewed study or industry survey, with its year.",
                         "Interview notes, anonymised.",
                     ]),
-                    s("Appendix", &[
+                    s!("Appendix", [
                         "The data table behind the main chart.",
                         "A glossary of terms.",
                         "The interview guide.",
@@ -1130,12 +1144,12 @@ pub static TOPICS: [Topic; 7] = [
             "Charts and visuals",
             "Two or three simple charts that support the findings on {subject}, each with a title, a source and a one-line takeaway.",
             &[
-                s("Chart 1 – the trend", &[
+                s!("Chart 1 – the trend", [
                     "The key figure for {subject} over the last few years, as a line chart.",
                     "The takeaway written above the chart.",
                     "Source and date below it.",
                 ]),
-                s("Chart 2 – the comparison", &[
+                s!("Chart 2 – the comparison", [
                     "The groups most affected, as a bar chart.",
                     "The same colours as chart 1 for the same groups.",
                     "No more than six bars.",
@@ -1171,17 +1185,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Scope and goals",
                 "What {subject} includes and excludes, three measurable goals and the people it serves.",
                 &[
-                    s("In scope", &[
+                    s!("In scope", [
                         "The core result the person asked for: {subject}.",
                         "Everything {thing} needs on the day at {place|the venue}, for {people|everyone taking part}.",
                         "A walk-through of {thing} with the person before it is called done.",
                     ]),
-                    s("Out of scope", &[
+                    s!("Out of scope", [
                         "Extras for {thing} that go beyond {budget|the agreed budget}, listed for later.",
                         "Anything {people|the people it serves} did not ask for.",
                         "Decisions about {place|the venue} that belong to whoever runs it.",
                     ]),
-                    s("Goals", &[
+                    s!("Goals", [
                         "Goal 1: {thing} ready for {when|the agreed date}, with nothing critical open.",
                         "Goal 2: {people|the people it serves} confirm {thing} met their need.",
                         "Goal 3: spending stays within {budget|the budget}, with every cost written down.",
@@ -1192,17 +1206,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Work plan",
                 "The work on {subject} broken into phases and tasks, with owners, effort and dates.",
                 &[
-                    s("Phases", &[
+                    s!("Phases", [
                         "Phase 1 – Prepare {thing}: confirm {place|the venue}, {when|the date} and {budget|the budget}.",
                         "Phase 2 – Get ready: line up {team|helpers} and everything {people|the people taking part} will need.",
                         "Phase 3 – Run {thing}, then tidy up and collect feedback.",
                     ]),
-                    s("Tasks", &[
+                    s!("Tasks", [
                         "Book {place|the venue} and confirm access for {when|the day}.",
                         "Spread the word so {people|enough people} know about {thing}.",
                         "Keep a running list of costs against {budget|the budget}.",
                     ]),
-                    s("Milestones", &[
+                    s!("Milestones", [
                         "A month before {when|the date}: {place|the venue} booked and {team|helpers} briefed.",
                         "One week before: numbers checked against {people|the expected turnout}.",
                         "On {when|the day}: {thing} runs, then a short look back.",
@@ -1213,12 +1227,12 @@ pub static TOPICS: [Topic; 7] = [
                 "Stakeholders and communication",
                 "Who cares about {subject}, what each needs to know, and how and when they hear from the team.",
                 &[
-                    s("Stakeholders", &[
+                    s!("Stakeholders", [
                         "The person who asked: decides on the scope of {thing} and signs it off.",
                         "{People|The people it serves}: give input beforehand and feedback after.",
                         "Whoever runs {place|the venue}: kept informed of times, numbers and set-up.",
                     ]),
-                    s("Communication", &[
+                    s!("Communication", [
                         "A short weekly update on {thing}: done, next, blocked.",
                         "An invitation that states {when|the date}, {place|the place} and what to bring.",
                         "One contact for questions about {thing}, answered within a day.",
@@ -1229,12 +1243,12 @@ pub static TOPICS: [Topic; 7] = [
                 "Risks and mitigations",
                 "The top five risks to {subject}, each with likelihood, impact, owner and mitigation.",
                 &[
-                    s("Top risks", &[
+                    s!("Top risks", [
                         "Fewer or more than {people|the expected number} turn up – possible, high impact.",
                         "Costs creep past {budget|the budget} – likely, medium impact.",
                         "{Place|The venue} falls through close to {when|the date} – unlikely, high impact.",
                     ]),
-                    s("Mitigations", &[
+                    s!("Mitigations", [
                         "Registration or a show of hands a week ahead, to size {thing}.",
                         "Every spend against {budget|the budget} agreed before it is made.",
                         "A second option for {place|the venue} noted, with its contact.",
@@ -1245,17 +1259,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Approach decision",
                 "Two or three ways to deliver {subject} compared on cost, time and quality, with a recommended option and who decides.",
                 &[
-                    s("Options", &[
+                    s!("Options", [
                         "Option A: run {thing} with {team|volunteers} and what is already to hand.",
                         "Option B: pay for help or supplies, within {budget|the budget}.",
                         "Option C: a small trial run of {thing} first, then decide.",
                     ]),
-                    s("Criteria", &[
+                    s!("Criteria", [
                         "Total cost against {budget|the budget}, including helpers' time.",
                         "Whether it is ready by {when|the agreed date}.",
                         "How well it works for {people|the people it serves}.",
                     ]),
-                    s("Recommendation", &[
+                    s!("Recommendation", [
                         "Option A: it keeps {thing} within {budget|the budget} and leaves room for surprises.",
                         "The person who asked decides, after seeing the costs side by side.",
                         "The decision on {thing} and its reasons are recorded here.",
@@ -1267,12 +1281,12 @@ pub static TOPICS: [Topic; 7] = [
             "Handover checklist",
             "Everything needed to hand {subject} over: documents, owners, open issues and a sign-off.",
             &[
-                s("Documents", &[
+                s!("Documents", [
                     "The final versions of every product for {thing}, in one place.",
                     "A one-page summary of decisions, with what was spent against {budget|the budget}.",
                     "Contacts for {place|the venue} and {team|the helpers}, for next time.",
                 ]),
-                s("Sign-off", &[
+                s!("Sign-off", [
                     "Open issues about {thing} listed, with an owner each.",
                     "The person who asked confirms {thing} met its goals for {people|the people it served}.",
                     "A date, a month after {when|the event}, for a short look back.",
@@ -1304,17 +1318,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Scope and goals",
                 "What {subject} includes and excludes, three measurable goals and the people it serves.",
                 &[
-                    s("In scope", &[
+                    s!("In scope", [
                         "The core result the person asked for: {subject}.",
                         "The work needed to make it usable by the people it serves.",
                         "A review with the person before it is called done.",
                     ]),
-                    s("Out of scope", &[
+                    s!("Out of scope", [
                         "Nice-to-have extensions, listed for later.",
                         "Work that needs more than {budget|the approved budget}.",
                         "Decisions that belong to other teams.",
                     ]),
-                    s("Goals", &[
+                    s!("Goals", [
                         "Goal 1: a first usable version within the agreed time.",
                         "Goal 2: the people it serves confirm it meets their need.",
                         "Goal 3: no open critical issue at handover.",
@@ -1325,17 +1339,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Work plan",
                 "The work on {subject} broken into phases and tasks, with owners, effort and dates.",
                 &[
-                    s("Phases", &[
+                    s!("Phases", [
                         "Phase 1 – Discover: gather needs and constraints.",
                         "Phase 2 – Build: produce the main deliverables.",
                         "Phase 3 – Review and hand over.",
                     ]),
-                    s("Tasks", &[
+                    s!("Tasks", [
                         "Each task small enough to finish in a week.",
                         "One owner per task; helpers named separately.",
                         "Dependencies written next to the task.",
                     ]),
-                    s("Milestones", &[
+                    s!("Milestones", [
                         "End of discovery: needs signed off.",
                         "Mid-point: first version shown to the person.",
                         "End: handover and sign-off.",
@@ -1346,12 +1360,12 @@ pub static TOPICS: [Topic; 7] = [
                 "Stakeholders and communication",
                 "Who cares about {subject}, what each needs to know, and how and when they hear from the team.",
                 &[
-                    s("Stakeholders", &[
+                    s!("Stakeholders", [
                         "The person who asked: decides on scope and sign-off.",
                         "The people who will use the result: give input and test it.",
                         "Anyone whose work changes because of it: kept informed.",
                     ]),
-                    s("Communication", &[
+                    s!("Communication", [
                         "A short weekly update: done, next, blocked.",
                         "A demo at each milestone.",
                         "One channel for questions, answered within a day.",
@@ -1362,12 +1376,12 @@ pub static TOPICS: [Topic; 7] = [
                 "Risks and mitigations",
                 "The top five risks to {subject}, each with likelihood, impact, owner and mitigation.",
                 &[
-                    s("Top risks", &[
+                    s!("Top risks", [
                         "Scope grows faster than the time available – likely, high impact.",
                         "A key person becomes unavailable – possible, high impact.",
                         "Needs are misunderstood – possible, medium impact.",
                     ]),
-                    s("Mitigations", &[
+                    s!("Mitigations", [
                         "A change list reviewed weekly; new items trade against old ones.",
                         "A second person knows every critical task.",
                         "A first draft shown early to the people it serves.",
@@ -1378,17 +1392,17 @@ pub static TOPICS: [Topic; 7] = [
                 "Approach decision",
                 "Two or three ways to deliver {subject} compared on cost, time and quality, with a recommended option and who decides.",
                 &[
-                    s("Options", &[
+                    s!("Options", [
                         "Option A: do it in-house with the current team.",
                         "Option B: buy or adapt an existing solution.",
                         "Option C: a small pilot first, then decide.",
                     ]),
-                    s("Criteria", &[
+                    s!("Criteria", [
                         "Total cost, including the team's time.",
                         "Time to a first usable result.",
                         "Quality and how easy it is to change later.",
                     ]),
-                    s("Recommendation", &[
+                    s!("Recommendation", [
                         "Option C: it lowers the risk at a small cost in time.",
                         "The person who asked decides, after the pilot review.",
                         "The decision and its reasons are recorded here.",
@@ -1400,12 +1414,12 @@ pub static TOPICS: [Topic; 7] = [
             "Handover checklist",
             "Everything needed to hand {subject} over: documents, owners, open issues and a sign-off.",
             &[
-                s("Documents", &[
+                s!("Documents", [
                     "The final versions of every product, in one place.",
                     "A one-page summary of decisions and their reasons.",
                     "Contacts for questions after the handover.",
                 ]),
-                s("Sign-off", &[
+                s!("Sign-off", [
                     "Open issues listed with an owner each.",
                     "The person who asked confirms the goals are met.",
                     "A date for a short review one month later.",
@@ -1517,7 +1531,7 @@ mod tests {
             assert!(t.domains.len() >= 5);
             for p in t.products.iter().chain([&t.extra]) {
                 assert!(!p.sections.is_empty());
-                assert!(p.sections.iter().all(|s| s.bullets.len() >= 2));
+                assert!(p.sections.iter().all(|s| s.bullets().count() >= 2));
             }
         }
     }
