@@ -21,6 +21,21 @@ pub struct Turn {
     pub run: Option<TestRun>,
     /// The coach's review (none until it answers).
     pub review: Option<CoachAnswer>,
+    /// The `run_code` effect that runs the files, once asked for (its output is `run`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+    /// The person's verdict on the coach's approval, when the person had the last word.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub person: Option<PersonWord>,
+}
+
+/// The person's word on a coach's approval, as a turn keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PersonWord {
+    /// Whether the person approved.
+    pub approved: bool,
+    /// The verdict and its note in words ("The person asked for a revision: …").
+    pub words: String,
 }
 
 /// One point of the score chart.
@@ -64,6 +79,8 @@ pub struct TurnRow {
     pub findings: Vec<Finding>,
     /// What the coach asked the player to do next.
     pub actions: Vec<String>,
+    /// The person's verdict on the coach's approval, in words, when the person had the last word.
+    pub person: Option<String>,
 }
 
 /// The whole page of an autocoding session.
@@ -124,9 +141,15 @@ pub fn view(state: &AutocodingState, turns: &[Turn]) -> AutocodingView {
                 run,
                 tests,
                 score: review.map(|r| r.score),
-                approved: review.is_some_and(|r| r.approved && r.score >= state.approval_threshold),
+                approved: match &t.person {
+                    Some(p) => p.approved,
+                    None => {
+                        review.is_some_and(|r| r.approved && r.score >= state.approval_threshold)
+                    }
+                },
                 findings,
                 actions: review.map(|r| r.actions.clone()).unwrap_or_default(),
+                person: t.person.as_ref().map(|p| p.words.clone()),
             }
         })
         .collect();
@@ -325,16 +348,19 @@ mod tests {
                 files: vec![],
                 run: Some(run(false)),
                 review: Some(review(false, 0.5)),
+                ..Turn::default()
             },
             Turn {
                 files: vec![],
                 run: Some(run(true)),
                 review: Some(review(true, 0.95)),
+                ..Turn::default()
             },
             Turn {
                 files: vec![],
                 run: None,
                 review: None,
+                ..Turn::default()
             },
         ];
         let v = view(&state, &turns);
@@ -385,6 +411,7 @@ mod tests {
                 score: 0.8,
                 approved: true,
             }),
+            ..Turn::default()
         };
         assert!(!view(&state, &[turn]).turns[0].approved);
     }
