@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::answer::CoachAnswer;
-use super::prompt::{CodeFile, TestRun};
+use super::prompt::{CodeFile, FileError, TestResult, TestRun};
 use super::requirements::{items, Requirement};
 use super::state::AutocodingState;
 use crate::diff::{diff_lines, DiffLine};
@@ -81,6 +81,10 @@ pub struct TurnRow {
     pub actions: Vec<String>,
     /// The person's verdict on the coach's approval, in words, when the person had the last word.
     pub person: Option<String>,
+    /// Each test of the run, as the sandbox reported it.
+    pub results: Vec<TestResult>,
+    /// Files that did not load, and a run's own failure (stopped, could not start).
+    pub errors: Vec<FileError>,
 }
 
 /// The whole page of an autocoding session.
@@ -92,6 +96,8 @@ pub struct AutocodingView {
     pub status: String,
     /// The score an approval must reach.
     pub threshold: f64,
+    /// The turns allowed (the chart's width).
+    pub max_turns: u32,
     /// The chart: one point per reviewed turn.
     pub scores: Vec<ScorePoint>,
     /// One row per turn, oldest first.
@@ -150,6 +156,8 @@ pub fn view(state: &AutocodingState, turns: &[Turn]) -> AutocodingView {
                 findings,
                 actions: review.map(|r| r.actions.clone()).unwrap_or_default(),
                 person: t.person.as_ref().map(|p| p.words.clone()),
+                results: t.run.as_ref().map(|r| r.tests.clone()).unwrap_or_default(),
+                errors: t.run.as_ref().map(|r| r.errors.clone()).unwrap_or_default(),
             }
         })
         .collect();
@@ -167,6 +175,7 @@ pub fn view(state: &AutocodingState, turns: &[Turn]) -> AutocodingView {
         requirements,
         status: status_words(state),
         threshold: state.approval_threshold,
+        max_turns: state.max_turns,
         scores,
         turns: rows,
     }
@@ -285,7 +294,6 @@ pub fn bundle(title: &str, turn: u32, files: &[CodeFile]) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::answer::CheckItem;
-    use super::super::prompt::TestResult;
     use super::super::tools;
     use super::*;
     use serde_json::json;

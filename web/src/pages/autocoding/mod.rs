@@ -12,6 +12,9 @@ use super::kinds::{Demo, HasPages, KindPages};
 use crate::app::app_state;
 use crate::runner::Runner;
 
+mod new;
+mod panels;
+
 impl HasPages for Autocoding {
     const PAGES: KindPages = KindPages {
         panels,
@@ -30,11 +33,11 @@ impl HasPages for Autocoding {
 }
 
 fn panels(_: Signal<Option<String>>, _: Callback<Option<String>>) -> AnyView {
-    view! { <p>"Autocoding"</p> }.into_any()
+    view! { <panels::AutocodingPanels/> }.into_any()
 }
 
 fn new_form(shown: Signal<bool>) -> AnyView {
-    (move || shown.get().then(|| view! { <p>"Autocoding"</p> })).into_any()
+    (move || shown.get().then(|| view! { <new::NewAutocodingForm/> })).into_any()
 }
 
 fn exports() -> AnyView {
