@@ -45,6 +45,7 @@ const wasmGz = perFile.length ? gzipSync(readFileSync(join(DIST, files.find((f) 
 const kinds = [
   ['team session', ['roundtable_core::protocol::team', 'roundtable_core::context', 'roundtable_core::demo', 'roundtable_core::tree']],
   ['meeting', ['roundtable_core::protocol::meeting', 'roundtable_web::pages::meeting']],
+  ['autocoding', ['roundtable_core::protocol::autocoding', 'roundtable_web::pages::autocoding', 'roundtable_web::sandbox']],
   ['engine (shared by every kind)', ['roundtable_core::engine']],
 ];
 results.kinds = [];

@@ -3,7 +3,8 @@
 // turn and passes later, the scores rise — its files shown, diffed and downloaded; exported,
 // deleted, imported back and forked at the coach's last call, with no code run again (each sandbox
 // run is a frame that loads sandbox.html, counted); the person's approval waits in the inbox and
-// a revision's note reaches the player; screenshots at 1440 and 390 px.
+// a revision's note reaches the player; a run that took the page down is handed in as interrupted
+// after a reload, not run again; screenshots at 1440 and 390 px, each checked by axe-core.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -207,5 +208,40 @@ test('with the person\'s approval, the coach\'s alone does not end it: a revisio
   await waitStatus(page, 'done', 60000);
   assert.equal((await picture(page)).status, 'Approved after 4 of 10 turns');
   await shot(page, 'autocoding-approved-by-person-1440');
+  assert.deepEqual(b.errors, [], 'no page errors');
+});
+
+test('a run that took the page down is handed in as interrupted on the next run, never run again', async () => {
+  const { page } = b;
+  await open(page, srv.url, '#/new');
+  await page.click('button[data-kind="autocoding"]');
+  await page.click('button[name="use-demo-requirements"]');
+  await page.click('button[name="create-autocoding"]');
+  await page.waitForSelector('.autocoding');
+  const id = sessionId(page);
+  // The sandbox's page never arrives: the run hangs as a crashed one would have left it, with
+  // its crash-guard mark stored before it started.
+  const hang = () => {};
+  await page.route('**/sandbox/sandbox.html', hang);
+  await page.click('button[name="run"]');
+  await page.waitForSelector('[data-running-code="true"]', { timeout: 60000 });
+  // The page goes away mid-run and comes back.
+  await page.unroute('**/sandbox/sandbox.html', hang);
+  const before = runs;
+  await page.reload();
+  await page.waitForSelector('.autocoding');
+  await waitStatus(page, 'paused');
+  await page.click('button[name="round"]');
+  await page.waitForSelector('article.turn[data-turn="1"][data-turn-score]', { timeout: 60000 });
+  await waitStatus(page, 'paused');
+  assert.equal(runs, before, 'the interrupted run was not run again');
+  const turn = page.locator('article.turn[data-turn="1"]');
+  assert.equal(await turn.getAttribute('data-run'), 'failed to start');
+  await turn.locator('summary:has-text("Test results")').click();
+  assert.match(await turn.textContent(), /interrupted: the code crashed the page \(probably ran out of memory\)/);
+  // The next turn runs its code as usual.
+  await page.click('button[name="round"]');
+  await page.waitForSelector('article.turn[data-turn="2"][data-turn-score]', { timeout: 60000 });
+  assert.equal(runs, before + 1, 'the next turn ran once');
   assert.deepEqual(b.errors, [], 'no page errors');
 });

@@ -85,6 +85,8 @@ pub struct TurnRow {
     pub results: Vec<TestResult>,
     /// Files that did not load, and a run's own failure (stopped, could not start).
     pub errors: Vec<FileError>,
+    /// The files as they stood after the player's turn (for the files panel and its diff).
+    pub files: Vec<CodeFile>,
 }
 
 /// The whole page of an autocoding session.
@@ -158,6 +160,7 @@ pub fn view(state: &AutocodingState, turns: &[Turn]) -> AutocodingView {
                 person: t.person.as_ref().map(|p| p.words.clone()),
                 results: t.run.as_ref().map(|r| r.tests.clone()).unwrap_or_default(),
                 errors: t.run.as_ref().map(|r| r.errors.clone()).unwrap_or_default(),
+                files: t.files.clone(),
             }
         })
         .collect();

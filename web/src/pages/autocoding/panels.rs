@@ -21,8 +21,8 @@ fn autocoding_view(s: &Session) -> Option<AutocodingView> {
 
 /// The files after each turn, oldest first.
 fn turn_files(s: &Session) -> Vec<Vec<CodeFile>> {
-    s.engine::<Autocoding>()
-        .map(|e| e.state().turns.iter().map(|t| t.files.clone()).collect())
+    autocoding_view(s)
+        .map(|v| v.turns.into_iter().map(|t| t.files).collect())
         .unwrap_or_default()
 }
 
