@@ -198,7 +198,7 @@ test('with the person\'s approval, the coach\'s alone does not end it: a revisio
   const halt = page.locator('[data-dialog="halt"]');
   await halt.waitFor({ timeout: 120000 });
   await waitStatus(page, 'awaiting_person');
-  assert.match(await halt.textContent(), /The coach approves turn 3 with a score of 1\.00/);
+  assert.match(await halt.textContent(), /The coach approves turn 3 at or over the threshold \(0\.9\)[\s\S]*Score 1\.00; approved\./);
   await halt.locator('textarea[name="halt-answer"]').fill('Keep digits: "Top 10 tips" must give top-10-tips.');
   await halt.locator('button[name="revise"]').click();
   // Turn 4 runs; its player was told the note; the coach approves again and waits.

@@ -172,11 +172,10 @@ impl Autocoding {
         PersonAsk::Approval {
             to: vec![PERSON.into()],
             message: format!(
-                "The coach approves turn {} with a score of {:.2} (the threshold is {}). Approve \
-                 to end the session approved, reject to end it rejected, or ask for a revision: \
-                 your note goes to the player with the coach's feedback.\n\n{}",
+                "The coach approves turn {} at or over the threshold ({}). Approve to end the \
+                 session approved, reject to end it rejected, or ask for a revision: your note \
+                 goes to the player with the coach's feedback.\n\n{}",
                 self.state.current_turn + 1,
-                review.score,
                 self.config.approval_threshold,
                 review.feedback(&self.requirements())
             ),
