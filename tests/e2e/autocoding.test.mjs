@@ -245,3 +245,34 @@ test('a run that took the page down is handed in as interrupted on the next run,
   assert.equal(runs, before + 1, 'the next turn ran once');
   assert.deepEqual(b.errors, [], 'no page errors');
 });
+
+test('a state Hegelion saved goes on in the app: its turn and score carry on', async () => {
+  const { page } = b;
+  const saved = {
+    schema_version: 1, session_id: '3f1c9a', session_name: 'slugs', requirements: 'the form\'s requirements are used',
+    current_turn: 1, max_turns: 10, phase: 'player', status: 'active',
+    turn_history: [{ turn: 0, feedback: 'Nothing runs yet.', approved: false, score: 0.1 }],
+    last_coach_feedback: 'Nothing runs yet.', quality_scores: [0.1], approval_threshold: 0.9,
+  };
+  await open(page, srv.url, '#/new');
+  await page.click('button[data-kind="autocoding"]');
+  await page.click('button[name="use-demo-requirements"]');
+  await page.fill('input[name="max-turns"]', '5');
+  // A state in the coach phase cannot be gone on from: said with its reason, nothing created.
+  await page.fill('textarea[name="saved-state"]', JSON.stringify({ ...saved, phase: 'coach' }));
+  await page.click('button[name="create-autocoding"]');
+  await page.waitForSelector('[data-error="autocoding"]:has-text("in the coach phase")');
+  await page.fill('textarea[name="saved-state"]', JSON.stringify(saved));
+  await page.click('button[name="create-autocoding"]');
+  await page.waitForSelector('.autocoding');
+  await page.click('button[name="run"]');
+  await waitStatus(page, 'done', 120000);
+  const p = await picture(page);
+  assert.equal(p.status, 'Approved after 4 of 5 turns');
+  assert.deepEqual(p.turns.map((t) => t.turn), [2, 3, 4]);
+  assert.deepEqual(p.points, ['0.10', '0.25', '0.75', '1.00'], 'the saved score leads the chart');
+  const [state] = await Promise.all([page.waitForEvent('download'), page.click('.session-head button[name="export-002"]')]);
+  const out = JSON.parse(readFileSync(await state.path(), 'utf8'));
+  assert.deepEqual([out.session_id, out.session_name, out.current_turn, out.quality_scores], ['3f1c9a', 'slugs', 4, [0.1, 0.25, 0.75, 1]]);
+  assert.deepEqual(b.errors, [], 'no page errors');
+});

@@ -32,7 +32,7 @@ pub struct AutocodingMember {
 pub struct AutocodingConfig {
     /// The requirements, verbatim from the person: the single source of truth of both roles.
     pub requirements: String,
-    /// 002's `session_id` (the app gives the session's own id; a resumed state keeps its own).
+    /// 002's `session_id` (the app makes a fresh one; a resumed state keeps its own).
     #[serde(default = "default_session_id")]
     pub session_id: String,
     /// 002's optional label.

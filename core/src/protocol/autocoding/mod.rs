@@ -143,6 +143,11 @@ impl Autocoding {
         self.config.members().into_iter().find(|m| m.id == id)
     }
 
+    /// The turns played before this session, when it went on from a saved state.
+    pub fn first_turn(&self) -> u32 {
+        self.config.resume.as_ref().map_or(0, |s| s.current_turn)
+    }
+
     /// The turn under way (the last one), if the player has written one.
     fn turn_mut(&mut self) -> Result<&mut Turn, FoldError> {
         self.turns
@@ -285,7 +290,7 @@ impl Autocoding {
     /// The session's outcome as Markdown: the requirements, how it ended, each turn's run and
     /// review, the files as they stand.
     pub fn markdown(&self) -> String {
-        let v = view::view(&self.state, &self.turns);
+        let v = view::view_from(&self.state, &self.turns, self.first_turn());
         let mut s = format!(
             "# Autocoding\n\n## Requirements\n{}\n\n## Outcome\n{}\n",
             requirements::render(&self.config.requirements),
@@ -685,7 +690,7 @@ impl Protocol for Autocoding {
 impl crate::protocol::KindView for Autocoding {
     type View<'a> = AutocodingView;
     fn kind_view(&self) -> AutocodingView {
-        view::view(&self.state, &self.turns)
+        view::view_from(&self.state, &self.turns, self.first_turn())
     }
 
     /// Spec 002's saved state (`autocoding_save`), which `autocoding_load` reads back and a new

@@ -124,6 +124,12 @@ pub fn run_words(run: Option<&TestRun>) -> (String, (usize, usize)) {
 
 /// The view of a session whose state is `state` and whose turns are `turns`.
 pub fn view(state: &AutocodingState, turns: &[Turn]) -> AutocodingView {
+    view_from(state, turns, 0)
+}
+
+/// The view of a session that went on from a saved state after `before` turns: its own turns are
+/// numbered from `before + 1`, and the saved turns' scores lead the chart.
+pub fn view_from(state: &AutocodingState, turns: &[Turn], before: u32) -> AutocodingView {
     let requirements = items(&state.requirements);
     let rows: Vec<TurnRow> = turns
         .iter()
@@ -145,7 +151,7 @@ pub fn view(state: &AutocodingState, turns: &[Turn]) -> AutocodingView {
                 })
                 .collect();
             TurnRow {
-                turn: i as u32 + 1,
+                turn: before + i as u32 + 1,
                 run,
                 tests,
                 score: review.map(|r| r.score),
@@ -164,15 +170,25 @@ pub fn view(state: &AutocodingState, turns: &[Turn]) -> AutocodingView {
             }
         })
         .collect();
-    let scores = rows
+    let saved = state
+        .turn_history
         .iter()
-        .filter_map(|r| {
+        .filter(|t| t.turn < before)
+        .filter_map(|t| {
+            t.score.map(|score| ScorePoint {
+                turn: t.turn + 1,
+                score,
+                approved: t.approved,
+            })
+        });
+    let scores = saved
+        .chain(rows.iter().filter_map(|r| {
             r.score.map(|score| ScorePoint {
                 turn: r.turn,
                 score,
                 approved: r.approved,
             })
-        })
+        }))
         .collect();
     AutocodingView {
         requirements,

@@ -69,6 +69,7 @@ fn demo(now: u64) -> Result<Session, String> {
         provider: roundtable_core::demo::PROVIDER.into(),
         model: roundtable_core::demo::MODEL.into(),
     };
-    let config = AutocodingConfig::standard(DEMO_REQUIREMENTS, model);
+    let mut config = AutocodingConfig::standard(DEMO_REQUIREMENTS, model);
+    config.session_id = crate::util::new_id();
     Session::create::<Autocoding>(config, now).map_err(|e| e.to_string())
 }

@@ -40,6 +40,7 @@ pub fn NewAutocodingForm() -> impl IntoView {
     let build = move || -> Result<AutocodingConfig, Vec<String>> {
         let mut problems = Vec::new();
         let mut config = defaults.clone();
+        config.session_id = crate::util::new_id();
         config.requirements = requirements.get_untracked().trim().to_string();
         match turns.get_untracked().trim().parse() {
             Ok(n) => config.max_turns = n,

@@ -19,10 +19,10 @@ fn autocoding_view(s: &Session) -> Option<AutocodingView> {
     s.kind_view::<Autocoding>()
 }
 
-/// The files after each turn, oldest first.
-fn turn_files(s: &Session) -> Vec<Vec<CodeFile>> {
+/// The files after each turn with the turn's number, oldest first.
+fn turn_files(s: &Session) -> Vec<(u32, Vec<CodeFile>)> {
     autocoding_view(s)
-        .map(|v| v.turns.into_iter().map(|t| t.files).collect())
+        .map(|v| v.turns.into_iter().map(|t| (t.turn, t.files)).collect())
         .unwrap_or_default()
 }
 
@@ -173,16 +173,21 @@ fn Files() -> impl IntoView {
         n => n.min(count()),
     };
     let options = move |none: &'static str| {
-        let n = count();
+        let numbers: Vec<u32> = files.get().iter().map(|(n, _)| *n).collect();
         std::iter::once(("0".to_string(), none.to_string()))
-            .chain((1..=n).map(|i| (i.to_string(), format!("Turn {i}"))))
+            .chain(
+                numbers
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, n)| ((i + 1).to_string(), format!("Turn {n}"))),
+            )
             .map(|(value, words)| view! { <option value=value>{words}</option> })
             .collect_view()
     };
     let body = move || {
         let all = files.get();
         let t = turn();
-        let Some(now) = t.checked_sub(1).and_then(|i| all.get(i)) else {
+        let Some((_, now)) = t.checked_sub(1).and_then(|i| all.get(i)) else {
             return view! { <p class="muted small">"No files yet: the player writes them on its first turn."</p> }.into_any();
         };
         let before = against.get();
@@ -200,7 +205,7 @@ fn Files() -> impl IntoView {
                 .collect_view()
                 .into_any();
         }
-        files_diff(&all[before - 1], now).into_iter().map(|d| {
+        files_diff(&all[before - 1].1, now).into_iter().map(|d| {
             let change = match d.change {
                 FileChange::Added => "added",
                 FileChange::Removed => "removed",
@@ -223,12 +228,12 @@ fn Files() -> impl IntoView {
     let download = move |_| {
         let t = turn();
         let all = files.get_untracked();
-        let Some(now) = t.checked_sub(1).and_then(|i| all.get(i)) else {
+        let Some((number, now)) = t.checked_sub(1).and_then(|i| all.get(i)) else {
             return;
         };
         let title = runner.with_untracked(Session::title);
-        let text = bundle(&title, t as u32, now);
-        let name = format!("{}.turn-{t}.txt", crate::util::file_stem(&title));
+        let text = bundle(&title, *number, now);
+        let name = format!("{}.turn-{number}.txt", crate::util::file_stem(&title));
         if let Err(e) = crate::util::download(&name, "text/plain", &text) {
             state.error(e);
         }
@@ -265,7 +270,9 @@ pub fn AutocodingPanels() -> impl IntoView {
     let v = move || view_memo.get();
     let running = move || {
         runner.running_code.get().map(|_| {
-            let turn = v().map_or(0, |v| v.turns.len());
+            let turn = v()
+                .and_then(|v| v.turns.last().map(|t| t.turn))
+                .unwrap_or(0);
             view! {
                 <p class="badge running sandbox-running" role="status" data-running-code="true">
                     {format!("Running turn {turn}'s tests in the sandbox…")}
