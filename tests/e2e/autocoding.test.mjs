@@ -276,3 +276,22 @@ test('a state Hegelion saved goes on in the app: its turn and score carry on', a
   assert.deepEqual([out.session_id, out.session_name, out.current_turn, out.quality_scores], ['3f1c9a', 'slugs', 4, [0.1, 0.25, 0.75, 1]]);
   assert.deepEqual(b.errors, [], 'no page errors');
 });
+
+test('"Try a demo of autocoding" on the home page opens a session on the demo model, ready to run', async () => {
+  const { page } = b;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, srv.url, '#/new');
+  await page.click('button[data-kind="autocoding"]');
+  await page.waitForSelector('form[data-form="autocoding"]');
+  await shot(page, 'autocoding-form-390');
+  assert.deepEqual(await axeViolations(page), [], 'the form at 390 px passes axe-core');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await open(page, srv.url, '#/');
+  await page.click('button[name="demo-autocoding"]');
+  await page.waitForSelector('.autocoding');
+  assert.equal(await page.getAttribute('.session', 'data-status'), 'draft');
+  assert.equal(await page.locator('.autocoding .requirements li').count(), 4);
+  await page.click('button[name="step"]');
+  await page.waitForSelector('article.turn[data-turn="1"][data-run="1 of 4 tests passed"]', { timeout: 60000 });
+  assert.deepEqual(b.errors, [], 'no page errors');
+});
