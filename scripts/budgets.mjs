@@ -46,7 +46,7 @@ const wasmGz = perFile.length ? gzipSync(readFileSync(join(DIST, files.find((f) 
 // its core folder plus its pages' folder (web/src/pages/<kind>/), so a new kind is counted with no
 // edit here. A kind whose code also lives elsewhere lists those module paths in EXTRA_PREFIXES.
 // e.g. `team: ['roundtable_web::some_module']`.
-const EXTRA_PREFIXES = {};
+const EXTRA_PREFIXES = { autocoding: ['roundtable_web::sandbox'] };
 const kindNames = readdirSync(join(ROOT, 'core/src/protocol'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name)

@@ -34,6 +34,8 @@ macro_rules! with_kinds {
                 "An orchestrator moves attendees through seven phases to a decision and minutes.",
             Dialectic($crate::protocol::dialectic::DialecticState)
                 "A thesis, critiques by a council of critics, and a synthesis of them.",
+            Autocoding($crate::protocol::autocoding::Autocoding)
+                "A player writes code and its tests; a coach scores what the sandbox ran, turn by turn.",
         }
     };
 }
@@ -530,6 +532,29 @@ impl Session {
     /// Model calls due now, for the runner.
     pub fn next_calls(&self) -> Vec<ModelCall> {
         each!(self, s => s.next_calls())
+    }
+
+    /// Effects due now (code to run), for the runner: perform each once and hand its output to
+    /// [`Session::effect_done`].
+    pub fn next_effects(&self) -> Vec<crate::engine::DueEffect> {
+        each!(self, s => s.next_effects())
+    }
+
+    /// Hands in what performing effect `effect_id` gave; the kind reads it and what is due next
+    /// is issued.
+    pub fn effect_done(
+        &mut self,
+        effect_id: &str,
+        output: serde_json::Value,
+        now: u64,
+    ) -> Result<(), EngineError> {
+        each!(self, s => s.effect_done(effect_id, output, now))
+    }
+
+    /// What the kind's demo stand-in hands back for `effect`, where it has one (playing a demo
+    /// session natively; the app performs effects for real).
+    pub fn demo_effect(&self, effect: &crate::engine::DueEffect) -> Option<serde_json::Value> {
+        each!(self, s => s.state().demo_effect(effect))
     }
 
     /// Hands in a model's raw answer.

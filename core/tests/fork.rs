@@ -128,6 +128,7 @@ fn made(s: &Session) -> String {
             serde_json::to_string(&(&m.state().transcript, &m.state().minutes)).unwrap()
         }
         Session::Dialectic(d) => d.state().markdown(),
+        Session::Autocoding(a) => a.state().markdown(),
     }
 }
 

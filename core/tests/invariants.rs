@@ -1,10 +1,13 @@
 //! The engine's invariants, property-tested once for every kind of session: whatever answers come
 //! in (the kind's own demo answers, garbage, answers cut short, late ids) and whatever the person
-//! does (pause, resume, wrap up), an invalid answer changes nothing but the log, the state always
-//! equals the replay of the log, and export → import gives the same session back.
+//! does (pause, resume, wrap up, approve / reject / revise an approval), an invalid answer changes
+//! nothing but the log, the state always equals the replay of the log, and export → import gives
+//! the same session back. Code a kind asks to run is run by the kind's demo stand-in. A kind may
+//! add invariants of its own, checked after every act (autocoding: 002's state saves and loads
+//! back whole).
 
 use proptest::prelude::*;
-use roundtable_core::engine::{Engine, Outcome, Protocol, Status};
+use roundtable_core::engine::{Engine, Outcome, PersonReply, Protocol, Status, Verdict};
 use roundtable_core::export;
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingSession};
 use roundtable_core::protocol::team::{SessionConfig, TeamSession};
@@ -51,12 +54,29 @@ fn drive<P: Protocol>(
     mut s: Engine<P>,
     acts: &[Act],
     wrap: fn(Engine<P>) -> Session,
+    own: fn(&P) -> Option<String>,
 ) -> Result<(), TestCaseError> {
     let mut now = 1u64;
     s.start(now).unwrap();
     for a in acts {
         now += 1;
+        if let Some(broken) = own(s.state()) {
+            return Err(TestCaseError::fail(broken));
+        }
         match s.status().clone() {
+            Status::AwaitingPerson { halt, .. } if halt.is_approval() => {
+                let verdict = match a {
+                    Act::Garbage(_) => PersonReply::verdict(
+                        Verdict::Revise,
+                        "Name the tests after the requirements.",
+                    ),
+                    Act::Cut(_) => PersonReply::verdict(Verdict::Reject, ""),
+                    _ => PersonReply::verdict(Verdict::Approve, ""),
+                };
+                s.reply(None, verdict, now).unwrap();
+                prop_assert_eq!(&Engine::replay(s.events()).unwrap(), &s);
+                continue;
+            }
             Status::AwaitingPerson { .. } => {
                 s.answer_halt("yes", now).unwrap();
                 continue;
@@ -71,7 +91,17 @@ fn drive<P: Protocol>(
             _ => {}
         }
         let Some(call) = s.calls_due().into_iter().next() else {
-            break;
+            // Code to run: the kind's demo stand-in runs it.
+            let due = s.next_effects();
+            let Some((id, output)) = due
+                .first()
+                .and_then(|e| Some((e.id.clone(), s.state().demo_effect(e)?)))
+            else {
+                break;
+            };
+            s.effect_done(&id, output, now).unwrap();
+            prop_assert_eq!(&Engine::replay(s.events()).unwrap(), &s);
+            continue;
         };
         let before = s.clone();
         let raw = match a {
@@ -126,7 +156,7 @@ proptest! {
     #[test]
     fn team_sessions_keep_the_engine_invariants(ops in 1usize..4, inspector: bool, acts in prop::collection::vec(act(), 1..50)) {
         let config = SessionConfig::standard("Plan a two-day workshop for twelve people.", ops, inspector, false, demo_ref());
-        drive(TeamSession::new(config, 0).unwrap(), &acts, Session::Team)?;
+        drive(TeamSession::new(config, 0).unwrap(), &acts, Session::Team, |_| None)?;
     }
 
     #[test]
@@ -134,7 +164,7 @@ proptest! {
         let people = [("engineer-1", "Ana", "Engineer"), ("designer-1", "Bo", "Designer"), ("pm-1", "Cy", "Product manager"), ("ops-1", "Di", "Operations")];
         let mut config = MeetingConfig::standard("Choose a launch date.\nIt must be before June.", &people[..n], demo_ref());
         config.max_turns_per_phase = per_phase;
-        drive(MeetingSession::new(config, 0).unwrap(), &acts, Session::Meeting)?;
+        drive(MeetingSession::new(config, 0).unwrap(), &acts, Session::Meeting, |_| None)?;
     }
 
     #[test]
@@ -143,6 +173,21 @@ proptest! {
         let style = [ResponseStyle::Sections, ResponseStyle::Json, ResponseStyle::SynthesisOnly, ResponseStyle::Conversational, ResponseStyle::BulletPoints][style];
         let mode = if single_shot { Mode::SingleShot } else { Mode::Workflow };
         let config = DialecticConfig::standard("Should a city ban cars from its centre?", style, mode, council, demo_ref());
-        drive(DialecticSession::new(config, 0).unwrap(), &acts, Session::Dialectic)?;
+        drive(DialecticSession::new(config, 0).unwrap(), &acts, Session::Dialectic, |_| None)?;
+    }
+
+    #[test]
+    fn autocoding_keeps_the_engine_invariants(turns in 1u32..5, person: bool, threshold in 0u32..=10, slug: bool, acts in prop::collection::vec(act(), 1..40)) {
+        use roundtable_core::protocol::autocoding::{demo::DEMO_REQUIREMENTS, AutocodingConfig, AutocodingSession, AutocodingState};
+        let requirements = if slug { DEMO_REQUIREMENTS } else { "Keep a reading list.\n- add a book\n- mark a book read" };
+        let mut config = AutocodingConfig::standard(requirements, demo_ref());
+        config.max_turns = turns;
+        config.person_approval = person;
+        config.approval_threshold = f64::from(threshold) / 10.0;
+        drive(AutocodingSession::new(config, 0).unwrap(), &acts, Session::Autocoding, |a| {
+            // 002's state is one it would load, and saved it loads back whole.
+            let back = AutocodingState::load(&a.state.save());
+            (back.as_ref() != Ok(&a.state)).then(|| format!("002's state does not load back: {back:?}"))
+        })?;
     }
 }

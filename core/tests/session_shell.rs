@@ -36,6 +36,13 @@ fn play(s: &mut Session, now: &mut u64, stop: impl Fn(&Session) -> bool) {
         if !s.is_running() {
             return;
         }
+        // Code to run (an autocoding turn): the demo's stand-in for the sandbox runs it.
+        for effect in s.next_effects() {
+            let output = s
+                .demo_effect(&effect)
+                .expect("the demo's code has a stand-in run");
+            s.effect_done(&effect.id, output, *now).unwrap();
+        }
         for call in s.next_calls() {
             let reply = call
                 .demo
@@ -356,6 +363,14 @@ fn played(kind: roundtable_core::session::Kind) -> Session {
                 ResponseStyle::Sections,
                 Mode::Workflow,
                 true,
+                model,
+            ),
+            0,
+        )
+        .unwrap(),
+        Kind::Autocoding => Session::create::<roundtable_core::protocol::autocoding::Autocoding>(
+            roundtable_core::protocol::autocoding::AutocodingConfig::standard(
+                roundtable_core::protocol::autocoding::demo::DEMO_REQUIREMENTS,
                 model,
             ),
             0,

@@ -110,23 +110,25 @@ test('a file that does not parse is named with its error, and the other files st
   assert.match(r.tests[1].message, /no such file/);
 });
 
-test('the demo player\'s code is real: a test fails on its first turn, and its last turn passes them all', async () => {
-  // Written by the demo player turn by turn (core/tests/autocoding.rs keeps the file current).
+test('the demo player\'s code is real: a test fails on its first turn, its last turn passes them all, and each run is the one core plays sessions with', async () => {
+  // Written by the demo player turn by turn, each with the run core's stand-in for the sandbox
+  // reports (core/tests/autocoding.rs keeps the file current): the real sandbox must agree.
   const fixture = JSON.parse(readFileSync(new URL('./fixtures/autocoding-demo-turns.json', import.meta.url), 'utf8'));
-  const passed = async (files) => {
+  const passed = async (files, recorded) => {
     const r = await run(files.map((f) => ({ path: f.path, text: f.content })));
     assert.deepEqual(r.errors, []);
+    assert.deepEqual({ status: r.status, tests: r.tests, errors: r.errors }, recorded);
     return [r.status, r.tests.filter((t) => t.passed).map((t) => t.name.split(':')[0])];
   };
   const slug = [];
-  for (const files of fixture.slug.turns) slug.push(await passed(files));
+  for (const [i, files] of fixture.slug.turns.entries()) slug.push(await passed(files, fixture.slug.runs[i]));
   assert.deepEqual(slug, [
     ['failed', ['R1']],
     ['failed', ['R1', 'R2', 'R3']],
     ['passed', ['R1', 'R2', 'R3', 'R4']],
   ]);
   const list = [];
-  for (const files of fixture.checklist.turns) list.push(await passed(files));
+  for (const [i, files] of fixture.checklist.turns.entries()) list.push(await passed(files, fixture.checklist.runs[i]));
   assert.deepEqual(list, [
     ['failed', ['R1', 'R2']],
     ['passed', ['R1', 'R2', 'R3']],

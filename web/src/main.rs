@@ -11,6 +11,7 @@ mod pages;
 mod providers;
 mod route;
 mod runner;
+mod sandbox;
 mod sessions;
 mod share;
 mod storage;

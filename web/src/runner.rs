@@ -36,7 +36,7 @@ use send_wrapper::SendWrapper;
 use crate::providers::{self, CallRequest, Completion, ProviderError, ProviderId};
 use crate::storage::{self, SessionRecord};
 use crate::util::now_ms;
-use crate::{locks, sessions};
+use crate::{locks, sandbox, sessions};
 
 /// A performed call, its attempt number and what the provider said.
 type CallOutcome = (ModelCall, u32, Result<Answered, ProviderError>);
@@ -113,6 +113,8 @@ pub struct Runner {
     pub notes: RwSignal<Vec<String>>,
     /// Another tab is the writer: nothing here may change the session.
     pub read_only: RwSignal<bool>,
+    /// The effect whose code the sandbox is running now (its id), for the page's progress.
+    pub running_code: RwSignal<Option<String>>,
     /// The session was running when the page last closed and was paused on reopening.
     pub reopened_paused: RwSignal<bool>,
     driving: StoredValue<bool>,
@@ -152,6 +154,7 @@ impl Runner {
             notes: RwSignal::new(Vec::new()),
             read_only: RwSignal::new(read_only),
             reopened_paused: RwSignal::new(false),
+            running_code: RwSignal::new(None),
             driving: StoredValue::new(false),
             generation: StoredValue::new(0),
             channel: StoredValue::new(None),
@@ -477,7 +480,24 @@ impl Runner {
             }
             // After a failure (a write refused, a provider error that cannot pass) the runner
             // goes Idle: it takes in what is out but asks nothing more until the next click.
-            let due = if self.mode.get_untracked() == RunMode::Idle {
+            let idle = self.mode.get_untracked() == RunMode::Idle;
+            // Code to run (an effect the kind asked for) comes before any call: the engine
+            // issues the next call only once its output is in.
+            let effect = (!idle && self.inflight.get_untracked().is_empty())
+                .then(|| {
+                    self.with_untracked(Session::next_effects)
+                        .into_iter()
+                        .next()
+                })
+                .flatten();
+            if let Some(effect) = effect {
+                self.perform_effect(effect).await;
+                if self.generation.get_value() != generation {
+                    break;
+                }
+                continue;
+            }
+            let due = if idle {
                 Vec::new()
             } else {
                 self.with_untracked(Session::next_calls)
@@ -576,6 +596,44 @@ impl Runner {
             && !self.with_untracked(Session::is_running)
         {
             self.mode.set(RunMode::Idle);
+        }
+    }
+
+    /// Performs one effect and hands its output in: the sandbox runs the code (`run_code`), unless
+    /// the crash guard shows this run already started once and took the page down — then it is
+    /// handed in as interrupted, never run again ([`sandbox`]).
+    async fn perform_effect(&self, effect: roundtable_core::engine::DueEffect) {
+        let id = self.id.get_value();
+        let output = if effect.name != sandbox::RUN_CODE {
+            serde_json::json!({ "status": "error", "tests": [], "errors": [
+                { "file": "", "message": format!("this app cannot {}", effect.name.replace('_', " ")) }
+            ] })
+        } else if sandbox::started_before(&id).await.as_deref() == Some(effect.id.as_str()) {
+            sandbox::interrupted()
+        } else {
+            if let Err(e) = sandbox::mark_started(&id, &effect.id).await {
+                self.fail(e);
+                self.mode.set(RunMode::Idle);
+                return;
+            }
+            self.running_code.set(Some(effect.id.clone()));
+            let out = sandbox::run(&effect.input).await;
+            self.running_code.set(None);
+            out
+        };
+        let done = self
+            .command(|s| match s.effect_done(&effect.id, output, now()) {
+                // Dropped by a wrap-up while it ran: nothing is owed any more.
+                Err(EngineError::EffectNotPending(_)) => Ok(()),
+                other => other,
+            })
+            .await;
+        match done {
+            Ok(()) => sandbox::clear(&id).await,
+            Err(e) => {
+                self.fail(e);
+                self.mode.set(RunMode::Idle);
+            }
         }
     }
 

@@ -2,12 +2,15 @@
 //! and the ready-made demo sessions shipped with the app.
 //!
 //! The person's side is played too: a question is answered with its first option (or a default
-//! line). Time is a counter passed in and advanced by one per command, so a played session is as
+//! line), an approval approved. An effect (code to run) is performed by the kind's own stand-in
+//! ([`crate::engine::Protocol::demo_effect`]); a kind with none stops there. Time is a counter passed in and advanced by one per command, so a played session is as
 //! deterministic as the model.
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{DemoReply, DueCall, Engine, EngineError, Outcome, Protocol, Status, Usage};
+use crate::engine::{
+    DemoReply, DueCall, Engine, EngineError, Outcome, PersonReply, Protocol, Status, Usage, Verdict,
+};
 
 /// What happened while playing, for assertions and the benchmark log.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,6 +25,12 @@ pub struct PlayReport {
     pub questions: usize,
     /// The highest round a call was made in.
     pub last_round: u32,
+    /// Effects the kind's demo stand-in performed (code runs).
+    #[serde(default)]
+    pub effects: usize,
+    /// Approvals the person gave.
+    #[serde(default)]
+    pub approvals: usize,
 }
 
 impl DemoReply {
@@ -56,7 +65,17 @@ pub fn play_with<P: Protocol>(
                 // envelope is the state it was issued in.
                 let calls = session.calls_due();
                 if calls.is_empty() {
-                    break;
+                    // An effect owed (code to run): the kind's stand-in performs it, if it has one.
+                    let effects = session.next_effects();
+                    let Some(effect) = effects.first() else {
+                        break;
+                    };
+                    let Some(output) = session.state().demo_effect(effect) else {
+                        break;
+                    };
+                    report.effects += 1;
+                    session.effect_done(&effect.id, output, tick(now))?;
+                    continue;
                 }
                 for call in calls {
                     let answer = answer(session.state(), &call);
@@ -73,6 +92,10 @@ pub fn play_with<P: Protocol>(
                         _ => {}
                     }
                 }
+            }
+            Status::AwaitingPerson { halt, .. } if halt.is_approval() => {
+                report.approvals += 1;
+                session.reply(None, PersonReply::verdict(Verdict::Approve, ""), tick(now))?;
             }
             Status::AwaitingPerson { halt, .. } => {
                 let answer = halt

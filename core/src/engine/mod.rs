@@ -321,6 +321,14 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     /// hand it to the runner.
     fn demo_answer(&self, call: &StoredCall<Self>, envelope: &Self::Envelope) -> DemoReply;
 
+    /// What the built-in demo's stand-in hands back for `effect` when a session is played with
+    /// no runner (tests, the recorded demo): the kind's own stand-in, where it has one. The app
+    /// always performs effects for real. None by default.
+    fn demo_effect(&self, effect: &DueEffect) -> Option<serde_json::Value> {
+        let _ = effect;
+        None
+    }
+
     /// The ids `call`'s answer may name, place by place, for providers that enforce a schema
     /// (spec `003`: prefer enumerated ids). None by default: the step's schema goes as it is.
     fn id_choices(&self, _call: &StoredCall<Self>) -> Vec<IdChoice> {

@@ -2,7 +2,8 @@
 //! configuration, its state, who acts next, the prompt of each call, how an answer is judged and
 //! what it changes. [`team`] is the team session of specs `000` and `003`; [`meeting`] is the
 //! phased meeting of spec `001`; [`dialectic`] is the thesis → antithesis → synthesis of spec
-//! `002`; [`autocoding`] holds spec `002`'s player/coach state and tools, the fourth kind to be.
+//! `002`; [`autocoding`] is spec `002`'s player/coach loop, whose code runs in the runner's sandbox;
+//! [`review`] holds spec `004`'s answer contracts and runtime rules, the fifth kind to be.
 //!
 //! [`KindView`] is what a kind's pages show, implemented in each kind's `view.rs` (here, beside
 //! the kinds, so a kind need not import the session that lists it).

@@ -90,6 +90,6 @@ mod tests {
                 names.push(demo.name);
             }
         }
-        assert_eq!(names, ["demo-meeting", "demo-dialectic"]);
+        assert_eq!(names, ["demo-meeting", "demo-dialectic", "demo-autocoding"]);
     }
 }

@@ -12,6 +12,7 @@ pub mod session;
 pub mod settings;
 
 // The kinds of session: one line each (see `kinds`).
+pub mod autocoding;
 pub mod dialectic;
 pub mod meeting;
 pub mod team;

@@ -9,7 +9,7 @@
 //! requirement whose first version has a real off-by-one bug that leaves the last requirement out.
 
 use super::answer::{CheckItem, CoachAnswer, FileWrite, PlayerAnswer};
-use super::prompt::{CodeFile, TestRun};
+use super::prompt::{CodeFile, TestResult, TestRun};
 use super::requirements::{items, Requirement};
 
 /// The requirements of the demo session a newcomer starts from.
@@ -165,6 +165,110 @@ pub fn player(requirements: &str, files: &[CodeFile]) -> PlayerAnswer {
     }
 }
 
+/// What the code sandbox reports when it runs the demo player's own files (`None` for any other
+/// files): a stand-in for the sandbox where there is no JavaScript engine — playing a session in
+/// tests and in the recorded demo. It is no guess: `tests/autocoding.rs` writes each demo turn's
+/// files with this run into `tests/e2e/fixtures/autocoding-demo-turns.json`, and the browser test
+/// (`tests/e2e/sandbox.test.mjs`) runs those files in the real sandbox and finds the same results.
+pub fn run(files: &[CodeFile]) -> Option<TestRun> {
+    let find = |path: &str| {
+        files
+            .iter()
+            .find(|f| f.path == path)
+            .map(|f| f.content.as_str())
+    };
+    let test = |file: &str, name: &str, failure: Option<String>| TestResult {
+        file: file.into(),
+        name: name.into(),
+        passed: failure.is_none(),
+        message: failure.unwrap_or_default(),
+    };
+    let expected = |want: &str, got: &str| {
+        Some(format!(
+            "Error: expected {}, got {}",
+            js_string(want),
+            js_string(got)
+        ))
+    };
+    let tests = if let Some(code) = find("lib/slugify.js") {
+        if find("slugify.test.js") != Some(SLUGIFY_TESTS) || files.len() != 2 {
+            return None;
+        }
+        let stage = SLUGIFY.iter().position(|s| *s == code)? + 1;
+        let long = "the-quick-brown-fox-jumps-over";
+        vec![
+            test(
+                "slugify.test.js",
+                "R1: lowercases and joins words with single dashes",
+                None,
+            ),
+            test(
+                "slugify.test.js",
+                "R2: turns accented letters into plain ones",
+                (stage < 2)
+                    .then(|| expected("creme-brulee", "crème-brûlée"))
+                    .flatten(),
+            ),
+            test(
+                "slugify.test.js",
+                "R3: drops punctuation and trims dashes",
+                (stage < 2)
+                    .then(|| expected("hello-world", "hello,-world!"))
+                    .flatten(),
+            ),
+            test(
+                "slugify.test.js",
+                "R4: keeps a slug to at most 30 characters, cut at a dash",
+                (stage < 3)
+                    .then(|| expected(long, "the-quick-brown-fox-jumps-over-the-lazy-dog"))
+                    .flatten(),
+            ),
+        ]
+    } else {
+        let module = find("lib/checklist.js")?;
+        let tests = find("checklist.test.js")?;
+        let stage = stage_of(module)?;
+        let reqs = checklist_requirements(module)?;
+        if files.len() != 2 || module != checklist(&reqs, stage) || tests != checklist_tests(&reqs)
+        {
+            return None;
+        }
+        let last = reqs.len();
+        reqs.iter()
+            .enumerate()
+            .map(|(i, r)| {
+                test(
+                    "checklist.test.js",
+                    &format!("{}: {}", r.id, r.text),
+                    (stage == 1 && i + 1 == last)
+                        .then(|| format!("Error: {} is not handled", r.id)),
+                )
+            })
+            .collect()
+    };
+    let failed = tests.iter().any(|t| !t.passed);
+    Some(TestRun {
+        status: if failed { "failed" } else { "passed" }.into(),
+        tests,
+        errors: Vec::new(),
+    })
+}
+
+/// The requirements a checklist module lists (`{ id: "R1", text: "…" },` lines).
+fn checklist_requirements(module: &str) -> Option<Vec<Requirement>> {
+    module
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("{ id: "))
+        .map(|rest| {
+            let (id, text) = rest.strip_suffix(" },")?.split_once(", text: ")?;
+            Some(Requirement {
+                id: serde_json::from_str(id).ok()?,
+                text: serde_json::from_str(text).ok()?,
+            })
+        })
+        .collect()
+}
+
 /// The demo coach's review: each requirement met when the tests named for it (`R2: …`) all
 /// passed, the score the share met (lowered for files that did not load), approval when every
 /// requirement is met.
@@ -227,7 +331,6 @@ pub fn coach(reqs: &[Requirement], run: Option<&TestRun>) -> CoachAnswer {
 
 #[cfg(test)]
 mod tests {
-    use super::super::prompt::TestResult;
     use super::*;
 
     fn apply(files: &mut Vec<CodeFile>, answer: &PlayerAnswer) {

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::answer::CoachAnswer;
-use super::prompt::{CodeFile, TestRun};
+use super::prompt::{CodeFile, FileError, TestResult, TestRun};
 use super::requirements::{items, Requirement};
 use super::state::AutocodingState;
 use crate::diff::{diff_lines, DiffLine};
@@ -21,6 +21,21 @@ pub struct Turn {
     pub run: Option<TestRun>,
     /// The coach's review (none until it answers).
     pub review: Option<CoachAnswer>,
+    /// The `run_code` effect that runs the files, once asked for (its output is `run`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+    /// The person's verdict on the coach's approval, when the person had the last word.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub person: Option<PersonWord>,
+}
+
+/// The person's word on a coach's approval, as a turn keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PersonWord {
+    /// Whether the person approved.
+    pub approved: bool,
+    /// The verdict and its note in words ("The person asked for a revision: …").
+    pub words: String,
 }
 
 /// One point of the score chart.
@@ -64,6 +79,14 @@ pub struct TurnRow {
     pub findings: Vec<Finding>,
     /// What the coach asked the player to do next.
     pub actions: Vec<String>,
+    /// The person's verdict on the coach's approval, in words, when the person had the last word.
+    pub person: Option<String>,
+    /// Each test of the run, as the sandbox reported it.
+    pub results: Vec<TestResult>,
+    /// Files that did not load, and a run's own failure (stopped, could not start).
+    pub errors: Vec<FileError>,
+    /// The files as they stood after the player's turn (for the files panel and its diff).
+    pub files: Vec<CodeFile>,
 }
 
 /// The whole page of an autocoding session.
@@ -75,6 +98,8 @@ pub struct AutocodingView {
     pub status: String,
     /// The score an approval must reach.
     pub threshold: f64,
+    /// The turns allowed (the chart's width).
+    pub max_turns: u32,
     /// The chart: one point per reviewed turn.
     pub scores: Vec<ScorePoint>,
     /// One row per turn, oldest first.
@@ -99,6 +124,12 @@ pub fn run_words(run: Option<&TestRun>) -> (String, (usize, usize)) {
 
 /// The view of a session whose state is `state` and whose turns are `turns`.
 pub fn view(state: &AutocodingState, turns: &[Turn]) -> AutocodingView {
+    view_from(state, turns, 0)
+}
+
+/// The view of a session that went on from a saved state after `before` turns: its own turns are
+/// numbered from `before + 1`, and the saved turns' scores lead the chart.
+pub fn view_from(state: &AutocodingState, turns: &[Turn], before: u32) -> AutocodingView {
     let requirements = items(&state.requirements);
     let rows: Vec<TurnRow> = turns
         .iter()
@@ -120,30 +151,50 @@ pub fn view(state: &AutocodingState, turns: &[Turn]) -> AutocodingView {
                 })
                 .collect();
             TurnRow {
-                turn: i as u32 + 1,
+                turn: before + i as u32 + 1,
                 run,
                 tests,
                 score: review.map(|r| r.score),
-                approved: review.is_some_and(|r| r.approved && r.score >= state.approval_threshold),
+                approved: match &t.person {
+                    Some(p) => p.approved,
+                    None => {
+                        review.is_some_and(|r| r.approved && r.score >= state.approval_threshold)
+                    }
+                },
                 findings,
                 actions: review.map(|r| r.actions.clone()).unwrap_or_default(),
+                person: t.person.as_ref().map(|p| p.words.clone()),
+                results: t.run.as_ref().map(|r| r.tests.clone()).unwrap_or_default(),
+                errors: t.run.as_ref().map(|r| r.errors.clone()).unwrap_or_default(),
+                files: t.files.clone(),
             }
         })
         .collect();
-    let scores = rows
+    let saved = state
+        .turn_history
         .iter()
-        .filter_map(|r| {
+        .filter(|t| t.turn < before)
+        .filter_map(|t| {
+            t.score.map(|score| ScorePoint {
+                turn: t.turn + 1,
+                score,
+                approved: t.approved,
+            })
+        });
+    let scores = saved
+        .chain(rows.iter().filter_map(|r| {
             r.score.map(|score| ScorePoint {
                 turn: r.turn,
                 score,
                 approved: r.approved,
             })
-        })
+        }))
         .collect();
     AutocodingView {
         requirements,
         status: status_words(state),
         threshold: state.approval_threshold,
+        max_turns: state.max_turns,
         scores,
         turns: rows,
     }
@@ -262,7 +313,6 @@ pub fn bundle(title: &str, turn: u32, files: &[CodeFile]) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::answer::CheckItem;
-    use super::super::prompt::TestResult;
     use super::super::tools;
     use super::*;
     use serde_json::json;
@@ -325,16 +375,19 @@ mod tests {
                 files: vec![],
                 run: Some(run(false)),
                 review: Some(review(false, 0.5)),
+                ..Turn::default()
             },
             Turn {
                 files: vec![],
                 run: Some(run(true)),
                 review: Some(review(true, 0.95)),
+                ..Turn::default()
             },
             Turn {
                 files: vec![],
                 run: None,
                 review: None,
+                ..Turn::default()
             },
         ];
         let v = view(&state, &turns);
@@ -385,6 +438,7 @@ mod tests {
                 score: 0.8,
                 approved: true,
             }),
+            ..Turn::default()
         };
         assert!(!view(&state, &[turn]).turns[0].approved);
     }
