@@ -816,7 +816,7 @@ impl Session {
     /// first) and every call of each step with what became of it, in the engine's words
     /// ([`crate::engine::CallRecord::result_word`]).
     pub fn timeline(&self, facts: &RunFacts) -> Vec<RoundLine> {
-        each!(self, s => timeline_of(s.state().core(), facts))
+        each!(self, s => timeline_of(s.state(), facts))
     }
 
     /// The wire name of the current (or last finished) step, the same word as
@@ -839,9 +839,14 @@ impl Session {
             .collect())
     }
 
+    /// A call in a person's words ("Chair's plan, round 2"), for titles that name it.
+    pub fn call_title(&self, call_id: &str) -> Option<String> {
+        each!(self, s => s.state().core().call(call_id).map(|c| s.state().call_title(&c.call.member, c.call.step, c.call.round)))
+    }
+
     /// One call as the transcript shows it (any kind); `None` for an unknown id.
     pub fn call_view(&self, call_id: &str) -> Option<CallView> {
-        each!(self, s => call_view_of(s.state().core(), call_id))
+        each!(self, s => call_view_of(s.state(), call_id))
     }
 
     /// The state envelope a call's prompt was built from, as compact JSON: rebuilt on demand by
@@ -864,8 +869,12 @@ impl Session {
 pub struct CallView {
     /// Call id.
     pub id: String,
+    /// The call in words ([`Protocol::call_title`]): "Ana's turn in Option generation".
+    pub title: String,
     /// The member asked.
     pub member: String,
+    /// Its name.
+    pub member_name: String,
     /// The step in words.
     pub step_title: &'static str,
     /// The round.
@@ -938,13 +947,16 @@ pub enum ResultView {
     Superseded,
 }
 
-fn call_view_of<P: Protocol>(core: &crate::engine::Core<P>, id: &str) -> Option<CallView> {
+fn call_view_of<P: Protocol>(state: &P, id: &str) -> Option<CallView> {
     use crate::engine::CallResult;
+    let core = state.core();
     let rec = core.call(id)?;
     let c = &rec.call;
     Some(CallView {
         id: c.id.clone(),
+        title: state.call_title(&c.member, c.step, c.round),
         member: c.member.clone(),
+        member_name: state.member_name(&c.member),
         step_title: P::step_title(c.step),
         round: c.round,
         kind: c.kind,
@@ -1024,8 +1036,12 @@ pub struct StepLine {
 pub struct CallLine {
     /// Call id (opens its transcript).
     pub id: String,
+    /// The call in words ([`Protocol::call_title`]).
+    pub title: String,
     /// The member asked.
     pub member: String,
+    /// Its name.
+    pub member_name: String,
     /// First ask, re-ask with context, or repair.
     pub kind: crate::engine::CallKind,
     /// What became of it ([`crate::engine::CallRecord::result_word`]).
@@ -1041,7 +1057,8 @@ pub struct CallLine {
     pub cost: Option<String>,
 }
 
-fn timeline_of<P: Protocol>(core: &crate::engine::Core<P>, facts: &RunFacts) -> Vec<RoundLine> {
+fn timeline_of<P: Protocol>(state: &P, facts: &RunFacts) -> Vec<RoundLine> {
+    let core = state.core();
     let mut rounds: Vec<RoundLine> = Vec::new();
     for rec in &core.timeline {
         let step = StepLine {
@@ -1052,7 +1069,9 @@ fn timeline_of<P: Protocol>(core: &crate::engine::Core<P>, facts: &RunFacts) -> 
                 .filter(|c| c.call.round == rec.round && c.call.step == rec.step)
                 .map(|c| CallLine {
                     id: c.call.id.clone(),
+                    title: state.call_title(&c.call.member, c.call.step, c.call.round),
                     member: c.call.member.clone(),
+                    member_name: state.member_name(&c.call.member),
                     kind: c.call.kind,
                     result: c.result_word(),
                     now: crate::live::call_now(core, c, facts),

@@ -215,30 +215,40 @@ impl<P: Protocol> PauseReason<P> {
                 step,
                 report,
             } => format!(
-                "{member} used up its repairs at {}; its last answer still had {} problem(s)",
+                "{} used up its repairs at {}; its last answer still had {}",
+                state.member_name(member),
                 P::step_title(*step),
-                report.errors.len()
+                crate::text::count(report.errors.len(), "problem", "problems")
             ),
-            PauseReason::RoundLimit { max_rounds } => {
-                format!("the round limit ({max_rounds}) is reached: raise it or wrap up")
-            }
+            PauseReason::RoundLimit { max_rounds } => format!(
+                "the {} limit ({max_rounds}) is reached: raise it or wrap up",
+                P::ROUND_WORD.to_lowercase()
+            ),
             PauseReason::TokenBudget { used, budget } => budget_words(state, *used, *budget, false),
             PauseReason::MoneyBudget {
                 used,
                 budget,
                 out,
                 next,
-            } => money_words::<P>(*used, *budget, *out, next.as_ref(), false),
+            } => money_words(state, *used, *budget, *out, next.as_ref(), false),
             PauseReason::CallFailed {
                 member,
+                call_id,
                 step,
                 error,
                 ..
-            } => format!(
-                "{member}'s call at {} failed: {}. Fix the cause, then resume",
-                P::step_title(*step),
-                clause(error)
-            ),
+            } => {
+                // The call as the transcript titles it ("Ana's turn in Option generation").
+                let round = state
+                    .core()
+                    .call(call_id)
+                    .map_or(state.core().round, |c| c.call.round);
+                let call = state.call_title(member, *step, round);
+                format!(
+                    "{call} failed: {}. Fix the cause, then resume",
+                    clause(error)
+                )
+            }
             PauseReason::Reached { until } => until.describe(P::ROUND_WORD),
             PauseReason::Forked => "a fork, ready to run live from where it was forked".into(),
             PauseReason::Blocked(block) => state
@@ -281,6 +291,7 @@ impl<P: Protocol> PauseReason<P> {
 /// not make and the most that call could cost, or (no bound known) that the budget is spent.
 /// `still`: the words of a resume refused for the same reason.
 pub fn money_words<P: Protocol>(
+    state: &P,
     used: u64,
     budget: u64,
     out: u64,
@@ -302,11 +313,13 @@ pub fn money_words<P: Protocol>(
     } else {
         String::new()
     };
-    let (who, step, up_to) = (&next.member, P::step_title(next.step), usd(next.up_to));
+    // The held call is of the current round: named as the transcript will title it.
+    let held = state.call_title(&next.member, next.step, state.core().round);
+    let up_to = usd(next.up_to);
     let call = if still {
-        format!("{who}'s call at {step} could still cost up to {up_to}")
+        format!("{held} could still cost up to {up_to}")
     } else {
-        format!("paused before {who}'s call at {step}: it could cost up to {up_to}")
+        format!("paused before {held}: it could cost up to {up_to}")
     };
     format!(
         "{call}, which would go past the money budget ({} of {} spent{out}): {lift}",
@@ -333,11 +346,8 @@ pub fn budget_words<P: Protocol>(state: &P, used: u64, budget: u64, still: bool)
             grouped(budget)
         );
     };
-    let who = state
-        .members()
-        .into_iter()
-        .find(|m| m.id == held.member)
-        .map_or_else(|| held.member.clone(), |m| m.name);
+    // The held call as the transcript will title it ("Ana's writing, round 2").
+    let call = state.call_title(&held.member, step, core.round);
     let out = core.tokens_out();
     let out = if out > 0 {
         format!(", up to {} more on calls still out", grouped(out))
@@ -351,8 +361,7 @@ pub fn budget_words<P: Protocol>(state: &P, used: u64, budget: u64, still: bool)
         n => format!(", shared with the {n} other calls this step still needs"),
     };
     format!(
-        "{who}'s call ({}) {still}does not fit in the token budget: only {} of {} tokens {} left ({} used{out}), too few for its prompt and an answer of at least {}{shared}: {lift}",
-        P::step_title(step),
+        "the call for {call} {still}does not fit in the token budget: only {} of {} tokens {} left ({} used{out}), too few for its prompt and an answer of at least {}{shared}: {lift}",
         grouped(left),
         grouped(core.settings.token_budget.unwrap_or(budget)),
         if left == 1 { "is" } else { "are" },

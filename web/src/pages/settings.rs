@@ -136,10 +136,7 @@ pub fn SettingsPage() -> impl IntoView {
 /// One provider: key status and input, base URL, default model with the provider's model list,
 /// and a connection test.
 #[component]
-fn ProviderRow(
-    provider: ProviderId,
-    settings: ProviderSettings,
-) -> impl IntoView {
+fn ProviderRow(provider: ProviderId, settings: ProviderSettings) -> impl IntoView {
     let state = app_state();
     let key_input = RwSignal::new(String::new());
     // Kept by the row itself: saving or removing a key changes this badge only, never the page,

@@ -357,6 +357,18 @@ impl Protocol for DialecticState {
         self.member(member).map(|m| &m.model)
     }
 
+    /// "Logician's critique", "Synthesis's synthesis" would not do: the member's name and what it
+    /// writes, with no pass (a dialectic has one).
+    fn call_title(&self, member: &str, step: DialecticStep, _round: u32) -> String {
+        let what = match step {
+            DialecticStep::Thesis => "thesis",
+            DialecticStep::Antithesis => "critique",
+            DialecticStep::Synthesis => "synthesis",
+            DialecticStep::SingleShot => "answer",
+        };
+        format!("{}'s {what}", self.member_name(member))
+    }
+
     fn next_move(&self) -> Move<DialecticState> {
         let core = &self.core;
         let c = &self.config;
