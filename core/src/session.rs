@@ -1339,14 +1339,15 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
             _ => None,
         },
         progress: 0,
-        cost: cost_of(core),
+        cost: cost_of(state),
     }
 }
 
 /// What a session's answered calls cost: in all, per member (in the order they first answered)
 /// and per round (oldest first), each in words, and the money budget against the total.
-fn cost_of<P: Protocol>(core: &crate::engine::Core<P>) -> crate::cost::CostView {
-    use crate::cost::{usd, CostTotal, CostView};
+fn cost_of<P: Protocol>(state: &P) -> crate::cost::CostView {
+    use crate::cost::{usd, CostTotal, CostView, MemberCost};
+    let core = state.core();
     let mut total = CostTotal::default();
     let mut members: Vec<(String, CostTotal)> = Vec::new();
     let mut rounds: Vec<(u32, CostTotal)> = Vec::new();
@@ -1379,7 +1380,14 @@ fn cost_of<P: Protocol>(core: &crate::engine::Core<P>) -> crate::cost::CostView 
             .money_budget
             .map(|b| format!("{} of {}", usd(core.cost_used), usd(b))),
         total,
-        members: members.into_iter().map(|(m, t)| (m, t.text())).collect(),
+        members: members
+            .into_iter()
+            .map(|(id, t)| MemberCost {
+                name: state.member_name(&id),
+                id,
+                text: t.text(),
+            })
+            .collect(),
         rounds: rounds
             .into_iter()
             .map(|(r, t)| {

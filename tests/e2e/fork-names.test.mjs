@@ -48,7 +48,7 @@ test('a fork names its what-if in the list and on its page; a rename survives re
 
   // The fork's page: its line names the what-if by the member's name, and links the original.
   const note = (await page.textContent('.session-head .fork-note')).trim();
-  const m = note.match(/^Fork after event (\d+): (.+) on demo-2$/);
+  const m = note.match(/^Fork after point (\d+): (.+) on demo-2$/);
   assert.ok(m, `the fork's line names its what-if: ${note}`);
   assert.notEqual(m[2], member, 'the member by name, not by id');
   const seq = Number(m[1]);

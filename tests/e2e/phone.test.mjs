@@ -211,3 +211,34 @@ test('a point of a meeting\'s history agrees with itself, and a shared link has 
   await shot(page, 'shared-link-history');
   assert.deepEqual(b.errors, [], 'no page errors');
 });
+
+test('on a phone a Limits card\'s inputs line up in each row, however its labels wrap', async () => {
+  const { page } = b;
+  await page.setViewportSize(PHONE);
+  await open(page, srv.url, '#/new');
+  for (const kind of ['team', 'meeting', 'dialectic']) {
+    await page.click(`button[data-kind="${kind}"]`);
+    const limits = page.locator(`form[data-form="${kind}"] .limits`);
+    if (!(await limits.count())) continue;
+    await settle(page);
+    const rows = await limits.first().evaluate((grid) => {
+      const fields = [...grid.children].filter((f) => f.querySelector('input'));
+      const labelTops = new Map();
+      for (const f of fields) {
+        const label = f.firstElementChild.getBoundingClientRect();
+        const input = f.querySelector('input').getBoundingClientRect();
+        const key = Math.round(f.getBoundingClientRect().top);
+        labelTops.set(key, [...(labelTops.get(key) || []), [Math.round(label.height), Math.round(input.top)]]);
+      }
+      return [...labelTops.values()];
+    });
+    const wrapped = rows.some((r) => new Set(r.map(([h]) => h)).size > 1);
+    for (const r of rows) {
+      const tops = r.map(([, t]) => t);
+      assert.ok(Math.max(...tops) - Math.min(...tops) <= 1, `${kind}: a row's inputs line up (${JSON.stringify(r)})`);
+    }
+    if (kind === 'meeting') assert.ok(wrapped, 'the meeting\'s first label wraps at 390 px, so the check means something');
+  }
+  await shot(page, 'phone-limits');
+  await page.setViewportSize(DESKTOP);
+});

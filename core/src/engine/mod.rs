@@ -267,8 +267,12 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     fn step_title(step: Self::Step) -> &'static str;
     /// The model a member runs on.
     fn model_of(&self, member: &str) -> Option<&ModelRef>;
-    /// A member's name for people (its id when the kind has no member by that id: the person).
+    /// A member's name for people: "You" for the person, else the member's name (its id when
+    /// the kind has no member by that id).
     fn member_name(&self, member: &str) -> String {
+        if member == control::PERSON {
+            return "You".into();
+        }
         self.members()
             .into_iter()
             .find(|m| m.id == member)

@@ -287,7 +287,7 @@ fn family_line(r: &SessionRecord, list: &[SessionRecord]) -> Option<AnyView> {
         let note = r
             .fork_note
             .clone()
-            .unwrap_or_else(|| format!("Fork after event {seq}"));
+            .unwrap_or_else(|| format!("Fork after point {seq}"));
         match original {
             Some(o) => view! {
                 <span class="muted small family" data-forked-from=of.clone()>

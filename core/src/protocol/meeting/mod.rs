@@ -334,7 +334,7 @@ impl MeetingState {
                         .and_then(|f| f.errors.first())
                         .map(|v| v.message.clone()),
                 });
-                decision.describe()
+                self.decision_words(decision)
             }
             MeetingOutput::Contribution(c) => {
                 let speaker = self.core.answered_member(call_id)?.to_string();
@@ -345,15 +345,19 @@ impl MeetingState {
                     speaker: speaker.clone(),
                     text: c.contribution.clone(),
                 });
-                format!("{speaker} spoke: {}", one_line(&c.contribution, 100))
+                format!(
+                    "{} spoke: {}",
+                    self.member_name(&speaker),
+                    one_line(&c.contribution, 100)
+                )
             }
             MeetingOutput::Minutes(m) => {
                 self.minutes = Some(m.clone());
                 format!(
-                    "wrote the minutes: {} decision(s), {} action item(s), {} open question(s)",
-                    m.decisions.len(),
-                    m.action_items.len(),
-                    m.open_questions.len()
+                    "wrote the minutes: {}, {}, {}",
+                    crate::text::count(m.decisions.len(), "decision", "decisions"),
+                    crate::text::count(m.action_items.len(), "action item", "action items"),
+                    crate::text::count(m.open_questions.len(), "open question", "open questions")
                 )
             }
         };

@@ -268,7 +268,7 @@ impl MeetingState {
 impl MeetingState {
     /// A decision as the transcript says it, attendees by name: "gave the floor to Ana" (the
     /// prompts name them by id, which is what a model answers with).
-    fn decision_words(&self, decision: &super::answer::Decision) -> String {
+    pub(super) fn decision_words(&self, decision: &super::answer::Decision) -> String {
         match decision {
             super::answer::Decision::Continue { next_agent_id, .. } => format!(
                 "gave the floor to {}",

@@ -858,7 +858,10 @@ impl TeamState {
                 self.presentation = p.messages.clone();
                 changes.push((
                     K::Other,
-                    format!("presented the result in {} message(s)", p.messages.len()),
+                    format!(
+                        "presented the result in {}",
+                        crate::text::count(p.messages.len(), "message", "messages")
+                    ),
                 ));
             }
         }

@@ -222,7 +222,7 @@ fn ForkFields(at: ForkAt, form: ForkForm) -> impl IntoView {
                 <legend>"Members"</legend>
                 {members.into_iter().map(|(id, name, f)| view! {
                     <fieldset class="fork-member" data-member=id.clone()>
-                        <legend>{format!("{name} ({id})")}</legend>
+                        <legend>{name.clone()}</legend>
                         <div class="row wrap">
                             <ProviderModelFields name="fork" provider=f.provider model=f.model
                                 default_model=Callback::new(|p: ProviderId| p.default_model().to_string())/>

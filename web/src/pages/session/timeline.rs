@@ -51,7 +51,7 @@ pub fn Timeline() -> impl IntoView {
                             let call_id = m.call_id.clone();
                             view! {
                                 <div class="member-live" data-member=m.member.clone()>
-                                    <span class="mname" title=m.member.clone()>{m.name}</span>
+                                    <span class="mname" title=m.name.clone()>{m.name.clone()}</span>
                                     {match call_id {
                                         Some(id) => view! {
                                             <button class=format!("badge {} link-badge", state_class(m.state)) data-live-state=m.state
