@@ -191,7 +191,7 @@ test('a fork with a critic on demo-2 runs to its own synthesis', async () => {
   await open(page, srv.url, `#/s/${originalId}`);
   await waitStatus(page, 'done');
   // The Empiricist's first call, in the timeline.
-  const line = page.locator('.timeline .call-line', { has: page.locator('button.link', { hasText: /^empiricist/ }) }).first();
+  const line = page.locator('.timeline .call-line[data-member="empiricist"]').first();
   await line.locator('button[name="fork"]').click();
   const dialog = page.locator('.fork-dialog[role="dialog"]');
   await dialog.waitFor();

@@ -34,8 +34,8 @@ test('a fork names its what-if in the list and on its page; a rename survives re
 
   // Fork at an operative's call in round 2 with that operative on demo-2.
   const round2 = page.locator('.timeline .round', { has: page.locator('h3', { hasText: /^Round 2$/ }) });
-  const line = round2.locator('.call-line', { has: page.locator('button.link', { hasText: /^operative/ }) }).first();
-  const member = (await line.locator('button.link').textContent()).split(' ')[0];
+  const line = round2.locator('.call-line[data-member^="operative"]').first();
+  const member = await line.getAttribute('data-member');
   await line.locator('button[name="fork"]').click();
   const dialog = page.locator('.fork-dialog[role="dialog"]');
   await dialog.waitFor();
