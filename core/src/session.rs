@@ -628,7 +628,7 @@ impl Session {
 
     /// The banners the runner's facts add (a retry waiting, with its countdown).
     pub fn notices(&self, facts: &RunFacts) -> Vec<Notice> {
-        each!(self, s => crate::live::notices(s.state().core(), facts))
+        each!(self, s => crate::live::notices(s.state(), facts))
     }
 
     /// The price of `member`'s model the run was started with (the one that bounds its calls
@@ -804,10 +804,13 @@ impl Session {
         self.engine_mut::<MeetingState>()
     }
 
-    /// The oldest open question or approval to the person, if one is open: who asked, and what.
-    pub fn question(&self) -> Option<(&str, &crate::engine::PersonAsk)> {
+    /// The oldest open question or approval to the person, if one is open: who asked (by name,
+    /// as the page says it), and what.
+    pub fn question(&self) -> Option<(String, &crate::engine::PersonAsk)> {
         each!(self, s => match s.status() {
-            Status::AwaitingPerson { asked_by, halt } => Some((asked_by.as_str(), halt)),
+            Status::AwaitingPerson { asked_by, halt } => {
+                Some((s.state().member_name(asked_by), halt))
+            }
             _ => None,
         })
     }
@@ -1296,7 +1299,9 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
         Status::Draft => "not started yet".to_string(),
         Status::Running => "running".to_string(),
         Status::Paused { reason } => reason.describe(state),
-        Status::AwaitingPerson { asked_by, .. } => format!("{asked_by} asks you a question"),
+        Status::AwaitingPerson { asked_by, .. } => {
+            format!("{} asks you a question", state.member_name(asked_by))
+        }
         Status::Done => "done".to_string(),
     };
     let stage = match core.step {

@@ -149,11 +149,29 @@ fn the_view_marks_who_asked_the_open_question_and_the_rounds_progress() {
     });
     let (asked_by, halt) = s.question().expect("the demo chair asks at Bootstrap");
     assert!(!halt.message().is_empty());
-    let asked_by = asked_by.to_string();
     let view = s.view();
     assert_eq!(view.status, SessionStatus::AwaitingPerson);
     assert!(view.actions.answer);
-    assert!(view.live.contains(&(asked_by, "halted")), "{:?}", view.live);
+    // The member that waits for the answer is the one who asked, named as the page names it.
+    let halted: Vec<&String> = view
+        .live
+        .iter()
+        .filter(|(_, word)| *word == "halted")
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(halted.len(), 1, "{:?}", view.live);
+    let name = s
+        .members()
+        .into_iter()
+        .find(|m| &m.id == halted[0])
+        .unwrap()
+        .name;
+    assert_eq!(asked_by, name);
+    assert!(
+        view.status_text.starts_with(&format!("{name} asks")),
+        "{}",
+        view.status_text
+    );
     // Into round 1: progress follows the round's order of steps.
     play(&mut s, &mut now, |s| {
         s.round() == 1 && s.view().stage.ends_with("Writing")

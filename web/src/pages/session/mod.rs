@@ -378,7 +378,7 @@ fn Banners() -> impl IntoView {
             }.into_any())},
             SessionStatus::AwaitingPerson => Some(view! {
                 <div class="banner info" role="status" data-banner="question">
-                    <strong>{runner.with(|s| s.question().map(|(who, _)| who.to_string()))}</strong>
+                    <strong>{runner.with(|s| s.question().map(|(who, _)| who))}</strong>
                     " asked you a question. The session waits for your answer."
                 </div>
             }.into_any()),
