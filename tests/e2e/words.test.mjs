@@ -1,7 +1,7 @@
 // A person's words on every page (issue 23, point 1): no internal name reaches the screen. Every
-// page of every kind is walked — home (empty and with sessions), each kind's new-session form,
-// settings, a team running and asking its question, and a finished session of each kind with its
-// transcript, fork and history opened — and its visible text, with the words screen readers get (aria-label,
+// page of every kind is walked — home (empty, and with sessions and a fork), each kind's
+// new-session form, settings, a team running and asking its question, a finished session of each
+// kind with its transcript, fork dialog and history opened, a share link's page and a fork's page — and its visible text, with the words screen readers get (aria-label,
 // title, placeholder, aria-valuetext), is scanned for what only the code should say: snake_case
 // words, call ids (`call-14`), member ids (`operative-2`), "(s)" plurals and the enum names of
 // steps and phases (PeerReview, PlanAssign, OptionGeneration).
@@ -17,6 +17,7 @@ let b;
 before(async () => {
   srv = await serveDist();
   b = await launch();
+  await b.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.url });
 });
 after(async () => {
   await b?.close();
@@ -152,6 +153,22 @@ test('no page of any kind shows an internal name', async () => {
   await page.click('button[name="open-demo"]');
   await waitStatus(page, 'done');
   await scanSession(page, 'recorded team');
+  // Its share link's page, and a fork of it (its line names the what-if; the home list then
+  // shows the family).
+  await page.click('.session-head button[name="copy-link"]');
+  await page.locator('.notice', { hasText: 'Link copied' }).waitFor();
+  const recorded = page.url();
+  await page.goto(await page.evaluate(() => navigator.clipboard.readText()));
+  await page.waitForSelector('[data-banner="shared"]');
+  await scan(page, 'shared link');
+  await page.goto(recorded);
+  await waitStatus(page, 'done');
+  await page.locator('.call-line[data-member^="operative"] button[name="fork"]').first().click();
+  await page.waitForSelector('.fork-dialog');
+  await page.locator('.fork-dialog fieldset[data-member^="operative"] input[name="fork-model"]').first().fill('demo-2');
+  await page.click('.fork-dialog button[name="make-fork"]');
+  await page.waitForSelector('.session-head .fork-note');
+  await scan(page, 'a fork');
   for (const [name, kind] of [['demo-meeting', 'meeting'], ['demo-dialectic', 'dialectic']]) {
     await open(page, srv.url, '#/');
     await page.click(`button[name="${name}"]`);
