@@ -207,6 +207,18 @@ impl CostTotal {
     }
 }
 
+/// One member's share of a session's cost.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberCost {
+    /// Member id.
+    pub id: String,
+    /// Its name, as the page shows it.
+    pub name: String,
+    /// What its answered calls cost, in words ([`CostTotal::text`]).
+    pub text: String,
+}
+
 /// What a session cost so far, as the shell shows it: in all, per member and per round.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -215,8 +227,8 @@ pub struct CostView {
     pub total: CostTotal,
     /// The total in words ([`CostTotal::text`]).
     pub total_text: String,
-    /// Per member id, in the order members first answered.
-    pub members: Vec<(String, String)>,
+    /// Per member, in the order members first answered.
+    pub members: Vec<MemberCost>,
     /// Per round ("Start", "Round 2", "Turn 3"), oldest first, with the sum in words.
     pub rounds: Vec<(String, String)>,
     /// The money budget in words, when there is one: "$0.12 of $0.50".

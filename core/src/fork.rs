@@ -66,14 +66,14 @@ pub struct ForkNote {
 }
 
 impl ForkNote {
-    /// The fork's line: "Fork after event 50: Ana on demo-2", or "Fork after event 50, nothing
+    /// The fork's line: "Fork after point 50: Ana on demo-2", or "Fork after point 50, nothing
     /// changed" when it runs on as the original did.
     pub fn words(&self) -> String {
         let seq = self.from.seq;
         if self.what_ifs.is_empty() {
-            format!("Fork after event {seq}, nothing changed")
+            format!("Fork after point {seq}, nothing changed")
         } else {
-            format!("Fork after event {seq}: {}", self.what_ifs.join("; "))
+            format!("Fork after point {seq}: {}", self.what_ifs.join("; "))
         }
     }
 }

@@ -193,7 +193,8 @@ pub fn members_now<P: Protocol>(
 
 /// The banners the runner's facts add to the session's own status: one per call waiting to be
 /// retried, with the provider's error and the countdown. They go as soon as the retry is out.
-pub fn notices<P: Protocol>(core: &Core<P>, facts: &RunFacts) -> Vec<Notice> {
+pub fn notices<P: Protocol>(state: &P, facts: &RunFacts) -> Vec<Notice> {
+    let core = state.core();
     facts
         .calls
         .iter()
@@ -204,13 +205,15 @@ pub fn notices<P: Protocol>(core: &Core<P>, facts: &RunFacts) -> Vec<Notice> {
                 of,
                 error,
             } => {
-                let member = core
-                    .call(id)
-                    .map_or(id.as_str(), |c| c.call.member.as_str());
+                // The call as the transcript titles it ("Ana's turn in Option generation").
+                let call = core.call(id).map_or_else(
+                    || "A call".to_string(),
+                    |c| state.call_title(&c.call.member, c.call.step, c.call.round),
+                );
                 Some(Notice {
                     tone: "warn",
                     text: format!(
-                        "{member}'s call failed: {}. Trying again in {} s (attempt {attempt} of {of}).",
+                        "{call} failed: {}. Trying again in {} s (attempt {attempt} of {of}).",
                         clause(error),
                         seconds_until(facts.now, *at)
                     ),

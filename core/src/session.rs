@@ -653,7 +653,7 @@ impl Session {
 
     /// The banners the runner's facts add (a retry waiting, with its countdown).
     pub fn notices(&self, facts: &RunFacts) -> Vec<Notice> {
-        each!(self, s => crate::live::notices(s.state().core(), facts))
+        each!(self, s => crate::live::notices(s.state(), facts))
     }
 
     /// The price of `member`'s model the run was started with (the one that bounds its calls
@@ -829,10 +829,13 @@ impl Session {
         self.engine_mut::<MeetingState>()
     }
 
-    /// The oldest open question or approval to the person, if one is open: who asked, and what.
-    pub fn question(&self) -> Option<(&str, &crate::engine::PersonAsk)> {
+    /// The oldest open question or approval to the person, if one is open: who asked (by name,
+    /// as the page says it), and what.
+    pub fn question(&self) -> Option<(String, &crate::engine::PersonAsk)> {
         each!(self, s => match s.status() {
-            Status::AwaitingPerson { asked_by, halt } => Some((asked_by.as_str(), halt)),
+            Status::AwaitingPerson { asked_by, halt } => {
+                Some((s.state().member_name(asked_by), halt))
+            }
             _ => None,
         })
     }
@@ -841,7 +844,7 @@ impl Session {
     /// first) and every call of each step with what became of it, in the engine's words
     /// ([`crate::engine::CallRecord::result_word`]).
     pub fn timeline(&self, facts: &RunFacts) -> Vec<RoundLine> {
-        each!(self, s => timeline_of(s.state().core(), facts))
+        each!(self, s => timeline_of(s.state(), facts))
     }
 
     /// The wire name of the current (or last finished) step, the same word as
@@ -864,9 +867,14 @@ impl Session {
             .collect())
     }
 
+    /// A call in a person's words ("Chair's plan, round 2"), for titles that name it.
+    pub fn call_title(&self, call_id: &str) -> Option<String> {
+        each!(self, s => s.state().core().call(call_id).map(|c| s.state().call_title(&c.call.member, c.call.step, c.call.round)))
+    }
+
     /// One call as the transcript shows it (any kind); `None` for an unknown id.
     pub fn call_view(&self, call_id: &str) -> Option<CallView> {
-        each!(self, s => call_view_of(s.state().core(), call_id))
+        each!(self, s => call_view_of(s.state(), call_id))
     }
 
     /// The state envelope a call's prompt was built from, as compact JSON: rebuilt on demand by
@@ -889,8 +897,12 @@ impl Session {
 pub struct CallView {
     /// Call id.
     pub id: String,
+    /// The call in words ([`Protocol::call_title`]): "Ana's turn in Option generation".
+    pub title: String,
     /// The member asked.
     pub member: String,
+    /// Its name.
+    pub member_name: String,
     /// The step in words.
     pub step_title: &'static str,
     /// The round.
@@ -963,13 +975,16 @@ pub enum ResultView {
     Superseded,
 }
 
-fn call_view_of<P: Protocol>(core: &crate::engine::Core<P>, id: &str) -> Option<CallView> {
+fn call_view_of<P: Protocol>(state: &P, id: &str) -> Option<CallView> {
     use crate::engine::CallResult;
+    let core = state.core();
     let rec = core.call(id)?;
     let c = &rec.call;
     Some(CallView {
         id: c.id.clone(),
+        title: state.call_title(&c.member, c.step, c.round),
         member: c.member.clone(),
+        member_name: state.member_name(&c.member),
         step_title: P::step_title(c.step),
         round: c.round,
         kind: c.kind,
@@ -1049,8 +1064,12 @@ pub struct StepLine {
 pub struct CallLine {
     /// Call id (opens its transcript).
     pub id: String,
+    /// The call in words ([`Protocol::call_title`]).
+    pub title: String,
     /// The member asked.
     pub member: String,
+    /// Its name.
+    pub member_name: String,
     /// First ask, re-ask with context, or repair.
     pub kind: crate::engine::CallKind,
     /// What became of it ([`crate::engine::CallRecord::result_word`]).
@@ -1066,7 +1085,8 @@ pub struct CallLine {
     pub cost: Option<String>,
 }
 
-fn timeline_of<P: Protocol>(core: &crate::engine::Core<P>, facts: &RunFacts) -> Vec<RoundLine> {
+fn timeline_of<P: Protocol>(state: &P, facts: &RunFacts) -> Vec<RoundLine> {
+    let core = state.core();
     let mut rounds: Vec<RoundLine> = Vec::new();
     for rec in &core.timeline {
         let step = StepLine {
@@ -1077,7 +1097,9 @@ fn timeline_of<P: Protocol>(core: &crate::engine::Core<P>, facts: &RunFacts) -> 
                 .filter(|c| c.call.round == rec.round && c.call.step == rec.step)
                 .map(|c| CallLine {
                     id: c.call.id.clone(),
+                    title: state.call_title(&c.call.member, c.call.step, c.call.round),
                     member: c.call.member.clone(),
+                    member_name: state.member_name(&c.call.member),
                     kind: c.call.kind,
                     result: c.result_word(),
                     now: crate::live::call_now(core, c, facts),
@@ -1302,7 +1324,9 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
         Status::Draft => "not started yet".to_string(),
         Status::Running => "running".to_string(),
         Status::Paused { reason } => reason.describe(state),
-        Status::AwaitingPerson { asked_by, .. } => format!("{asked_by} asks you a question"),
+        Status::AwaitingPerson { asked_by, .. } => {
+            format!("{} asks you a question", state.member_name(asked_by))
+        }
         Status::Done => "done".to_string(),
     };
     let stage = match core.step {
@@ -1345,14 +1369,15 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
             _ => None,
         },
         progress: 0,
-        cost: cost_of(core),
+        cost: cost_of(state),
     }
 }
 
 /// What a session's answered calls cost: in all, per member (in the order they first answered)
 /// and per round (oldest first), each in words, and the money budget against the total.
-fn cost_of<P: Protocol>(core: &crate::engine::Core<P>) -> crate::cost::CostView {
-    use crate::cost::{usd, CostTotal, CostView};
+fn cost_of<P: Protocol>(state: &P) -> crate::cost::CostView {
+    use crate::cost::{usd, CostTotal, CostView, MemberCost};
+    let core = state.core();
     let mut total = CostTotal::default();
     let mut members: Vec<(String, CostTotal)> = Vec::new();
     let mut rounds: Vec<(u32, CostTotal)> = Vec::new();
@@ -1385,7 +1410,14 @@ fn cost_of<P: Protocol>(core: &crate::engine::Core<P>) -> crate::cost::CostView 
             .money_budget
             .map(|b| format!("{} of {}", usd(core.cost_used), usd(b))),
         total,
-        members: members.into_iter().map(|(m, t)| (m, t.text())).collect(),
+        members: members
+            .into_iter()
+            .map(|(id, t)| MemberCost {
+                name: state.member_name(&id),
+                id,
+                text: t.text(),
+            })
+            .collect(),
         rounds: rounds
             .into_iter()
             .map(|(r, t)| {

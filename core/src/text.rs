@@ -70,6 +70,16 @@ pub(crate) fn cut(text: &str, max: usize) -> String {
     format!("{head}\n[… {left} more characters left out]")
 }
 
+/// A count with its noun in the right number, as pages say it: "1 turn", "7 turns" (never
+/// "7 turn(s)").
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 /// A title for lists: the first line of the request, shortened.
 pub fn title_of(request: &str) -> String {
     let first = request

@@ -294,9 +294,16 @@ fn a_call_whose_worst_case_could_cross_the_budget_waits_before_the_budget_is_rea
             .any(|x| x.member == member && x.call_id.is_none()));
         assert!(up_to > 8192 * 8, "{kind}: the prompt is priced in: {up_to}");
         assert!(used + out + up_to > budget, "{kind}");
+        // The held call's member by name, as a person knows it.
+        let name = s
+            .members()
+            .into_iter()
+            .find(|m| m.id == member)
+            .unwrap()
+            .name;
         assert!(view
             .status_text
-            .starts_with(&format!("paused before {member}'s call at")));
+            .starts_with(&format!("paused before {name}'s ")));
         assert!(view
             .status_text
             .contains(&format!("it could cost up to {}", cost::usd(up_to))));

@@ -468,7 +468,7 @@ fn a_token_budget_that_cannot_hold_a_prompt_and_a_useful_answer_pauses_before_th
     let budget = prompt + u64::from(MIN_ANSWER_TOKENS) - 1;
     let words = AnySession::Team(s.clone()).view().status_text;
     let expected = format!(
-        "Chair's call (Setting up) does not fit in the token budget: only {} of {} tokens are left (0 used), too few for its prompt and an answer of at least 1,024: raise it under Budget on this page, then run on — or wrap up",
+        "the call for Chair's set-up does not fit in the token budget: only {} of {} tokens are left (0 used), too few for its prompt and an answer of at least 1,024: raise it under Budget on this page, then run on — or wrap up",
         grouped(budget),
         grouped(budget)
     );
@@ -476,7 +476,7 @@ fn a_token_budget_that_cannot_hold_a_prompt_and_a_useful_answer_pauses_before_th
     // Running on is refused while it still does not fit, in the same words.
     let refused = s.resume(2).unwrap_err().to_string();
     assert!(
-        refused.contains("Chair's call (Setting up) still does not fit in the token budget"),
+        refused.contains("the call for Chair's set-up still does not fit in the token budget"),
         "{refused}"
     );
     // A little more lets the call be made (the edit is in the chair's prompt now, so a little

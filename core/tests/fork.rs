@@ -474,7 +474,7 @@ fn a_fork_is_named_by_its_what_ifs() {
     assert_eq!(note.what_ifs, vec!["Ana on demo-2".to_string()]);
     assert_eq!(
         note.words(),
-        format!("Fork after event {seq}: Ana on demo-2")
+        format!("Fork after point {seq}: Ana on demo-2")
     );
     // The title stays the request's until the person names it; the note tells the two apart.
     assert_eq!(fork.title(), meeting.title());
@@ -516,7 +516,7 @@ fn a_fork_is_named_by_its_what_ifs() {
         .unwrap();
     assert_eq!(
         plain.fork_note().unwrap().words(),
-        "Fork after event 40, nothing changed"
+        "Fork after point 40, nothing changed"
     );
 }
 

@@ -180,6 +180,14 @@ fn a_retry_counts_down_and_its_banner_goes_once_the_retry_is_out() {
         let notices = s.notices(&waiting(6_000));
         assert_eq!(notices.len(), 1);
         assert!(notices[0].text.contains("HTTP 500"));
+        // The call by its title for people, never its id or the member's.
+        let title = s.call_title(&call.id).unwrap();
+        assert!(
+            notices[0].text.starts_with(&format!("{title} failed: ")),
+            "{}",
+            notices[0].text
+        );
+        assert!(!notices[0].text.contains(&call.id), "{}", notices[0].text);
         assert!(notices[0]
             .text
             .contains("Trying again in 4 s (attempt 2 of 4)"));

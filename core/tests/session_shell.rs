@@ -156,11 +156,29 @@ fn the_view_marks_who_asked_the_open_question_and_the_rounds_progress() {
     });
     let (asked_by, halt) = s.question().expect("the demo chair asks at Bootstrap");
     assert!(!halt.message().is_empty());
-    let asked_by = asked_by.to_string();
     let view = s.view();
     assert_eq!(view.status, SessionStatus::AwaitingPerson);
     assert!(view.actions.answer);
-    assert!(view.live.contains(&(asked_by, "halted")), "{:?}", view.live);
+    // The member that waits for the answer is the one who asked, named as the page names it.
+    let halted: Vec<&String> = view
+        .live
+        .iter()
+        .filter(|(_, word)| *word == "halted")
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(halted.len(), 1, "{:?}", view.live);
+    let name = s
+        .members()
+        .into_iter()
+        .find(|m| &m.id == halted[0])
+        .unwrap()
+        .name;
+    assert_eq!(asked_by, name);
+    assert!(
+        view.status_text.starts_with(&format!("{name} asks")),
+        "{}",
+        view.status_text
+    );
     // Into round 1: progress follows the round's order of steps.
     play(&mut s, &mut now, |s| {
         s.round() == 1 && s.view().stage.ends_with("Writing")
@@ -427,4 +445,70 @@ fn every_point_of_history_is_worded_for_a_person() {
         steps.iter().any(|w| w.contains("Chair's plan")),
         "{steps:?}"
     );
+}
+
+/// Every call of a whole session of each kind is titled for a person (`Session::call_title`, the
+/// transcript's and the fork dialog's heading): its member by name, never a call or member id;
+/// a team's by what the member does and the round ("Chair's plan, round 2"), a meeting's turn by
+/// the phase it was held in ("Ana's turn in Option generation"), a dialectic's by what it writes.
+#[test]
+fn every_call_is_titled_in_a_persons_words() {
+    use roundtable_core::session::Kind;
+    for kind in Kind::ALL {
+        let s = played(*kind);
+        let calls: Vec<_> = s
+            .timeline(&Default::default())
+            .into_iter()
+            .flat_map(|r| r.steps)
+            .flat_map(|st| st.calls)
+            .collect();
+        assert!(calls.len() > 3, "{kind:?}: a whole session");
+        for call in &calls {
+            let title = s.call_title(&call.id).unwrap();
+            let view = s.call_view(&call.id).unwrap();
+            assert_eq!(title, view.title, "{kind:?}: one wording");
+            assert_eq!(title, call.title, "{kind:?}: the timeline's too");
+            assert!(
+                title.starts_with(&format!("{}'s ", call.member_name)),
+                "{kind:?}: {title}"
+            );
+            assert!(!title.contains(&call.id), "{kind:?}: {title}");
+            // An id that is no word (`operative-2`, `engineer-1`) never shows; a dialectic's
+            // ids are words ("synthesis") its titles may use.
+            if call
+                .member
+                .contains(|c: char| c == '-' || c.is_ascii_digit())
+            {
+                assert!(!title.contains(&call.member), "{kind:?}: {title}");
+            }
+        }
+        let titles: Vec<String> = calls.iter().map(|c| c.title.clone()).collect();
+        let any = |want: &str| titles.iter().any(|t| t.contains(want));
+        match kind {
+            Kind::Team => assert!(
+                any("'s plan, round 1") && any("'s writing, round 1"),
+                "{titles:?}"
+            ),
+            Kind::Meeting => {
+                // A turn is named by the phase it was held in, as the transcript shows it.
+                let meeting = s
+                    .kind_view::<roundtable_core::protocol::meeting::MeetingState>()
+                    .unwrap();
+                for t in meeting.turns.iter().filter(|t| {
+                    t.kind == roundtable_core::protocol::meeting::TurnKind::Contribution
+                }) {
+                    let want = format!("{}'s turn in {}", t.name, t.phase);
+                    assert!(titles.contains(&want), "{want} in {titles:?}");
+                }
+                assert!(
+                    any("Orchestrator's next move in Initialization"),
+                    "{titles:?}"
+                );
+            }
+            Kind::Dialectic => assert!(
+                any("'s thesis") && any("'s critique") && any("'s synthesis"),
+                "{titles:?}"
+            ),
+        }
+    }
 }

@@ -142,12 +142,18 @@ fn tree_rows_are_the_live_products_in_order_and_a_folded_product_hides_what_is_b
         assert_eq!(row.status, p.status.word());
         let below = walk.get(i + 1).is_some_and(|(d, _)| d > depth);
         assert_eq!(row.has_children, below, "{}", p.id);
+        // The row's title in a person's words: type, status, and who works on it by name (no
+        // product or member id).
         assert!(
-            row.title
-                .starts_with(&format!("{} · {} · ", p.id, row.type_word)),
+            row.title.starts_with(&format!("{} · ", row.type_word)),
             "{}",
             row.title
         );
+        assert!(!row.title.contains(&p.id), "{}", row.title);
+        if let Some(who) = p.assignee.as_ref().or(p.owner.as_ref()) {
+            let name = &state.member(who).expect("a member").name;
+            assert!(row.title.ends_with(&format!(" · {name}")), "{}", row.title);
+        }
         assert!(!row.title.contains('_'), "status in words: {}", row.title);
     }
     // Fold the deepest product with children: its descendants go, nothing else.

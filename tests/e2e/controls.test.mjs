@@ -54,7 +54,7 @@ test('a token budget pauses before the call that would not fit; the run controls
   // call, so nothing is spent.
   await waitStatus(page, 'paused', 60000);
   const banner = await page.textContent('[data-banner="paused"]');
-  assert.match(banner, /'s call \(Setting up\) does not fit in the token budget: only 1 of 1 tokens is left \(0 used\), too few for its prompt and an answer of at least 1,024: raise it under Budget on this page/);
+  assert.match(banner, /the call for .+'s set-up does not fit in the token budget: only 1 of 1 tokens is left \(0 used\), too few for its prompt and an answer of at least 1,024: raise it under Budget on this page/);
   assert.match(await page.textContent('.session-head'), / 0 tokens/);
   assert.equal(await page.locator('.call-line').count(), 0, 'no call was made');
   // The run controls are off while the budget holds them, and say why: their title, and the
@@ -63,7 +63,7 @@ test('a token budget pauses before the call that would not fit; the run controls
   for (const name of ['step', 'round', 'run']) {
     const button = page.locator(`button[name="${name}"]`);
     assert.equal(await button.isDisabled(), true, `${name} is off`);
-    assert.match(await button.getAttribute('title'), /^.+'s call \(Setting up\) still does not fit in the token budget/);
+    assert.match(await button.getAttribute('title'), /^The call for .+'s set-up still does not fit in the token budget/);
     assert.equal(await button.getAttribute('aria-describedby'), 'pause-reason');
   }
   assert.match(await page.textContent('#pause-reason'), /does not fit in the token budget/);

@@ -53,7 +53,7 @@ test('a bad JSON Schema is shown at its field with its keyword, and nothing is c
     [...CRITICS, 'thesis', 'synthesis'],
   );
   assert.equal(await page.locator('[data-member="logician"] input[name="critic-model"]').inputValue(), 'demo-1');
-  await page.waitForSelector('[data-note="search"]:has-text("use_search")');
+  await page.waitForSelector('[data-note="search"]:has-text("no search was made")');
   // An empty query is refused at its field.
   await page.click('button[name="create-dialectic"]');
   await page.waitForSelector('[data-error="query"]:has-text("query is empty")');
@@ -191,7 +191,7 @@ test('a fork with a critic on demo-2 runs to its own synthesis', async () => {
   await open(page, srv.url, `#/s/${originalId}`);
   await waitStatus(page, 'done');
   // The Empiricist's first call, in the timeline.
-  const line = page.locator('.timeline .call-line', { has: page.locator('button.link', { hasText: /^empiricist/ }) }).first();
+  const line = page.locator('.timeline .call-line[data-member="empiricist"]').first();
   await line.locator('button[name="fork"]').click();
   const dialog = page.locator('.fork-dialog[role="dialog"]');
   await dialog.waitFor();

@@ -34,8 +34,8 @@ test('a fork names its what-if in the list and on its page; a rename survives re
 
   // Fork at an operative's call in round 2 with that operative on demo-2.
   const round2 = page.locator('.timeline .round', { has: page.locator('h3', { hasText: /^Round 2$/ }) });
-  const line = round2.locator('.call-line', { has: page.locator('button.link', { hasText: /^operative/ }) }).first();
-  const member = (await line.locator('button.link').textContent()).split(' ')[0];
+  const line = round2.locator('.call-line[data-member^="operative"]').first();
+  const member = await line.getAttribute('data-member');
   await line.locator('button[name="fork"]').click();
   const dialog = page.locator('.fork-dialog[role="dialog"]');
   await dialog.waitFor();
@@ -48,7 +48,7 @@ test('a fork names its what-if in the list and on its page; a rename survives re
 
   // The fork's page: its line names the what-if by the member's name, and links the original.
   const note = (await page.textContent('.session-head .fork-note')).trim();
-  const m = note.match(/^Fork after event (\d+): (.+) on demo-2$/);
+  const m = note.match(/^Fork after point (\d+): (.+) on demo-2$/);
   assert.ok(m, `the fork's line names its what-if: ${note}`);
   assert.notEqual(m[2], member, 'the member by name, not by id');
   const seq = Number(m[1]);

@@ -57,16 +57,21 @@ test('a finished demo team session forked at its second round with another model
   const count = await lines.count();
   let line;
   for (let i = count - 1; i >= 0; i--) {
-    const text = await lines.nth(i).locator('button.link').textContent();
-    if (text.startsWith('operative')) { line = lines.nth(i); break; }
+    const who = await lines.nth(i).getAttribute('data-member');
+    if (who.startsWith('operative')) { line = lines.nth(i); break; }
   }
   assert.ok(line, 'an operative call in round 2');
   const callId = await line.getAttribute('data-call-id');
-  const member = (await line.locator('button.link').textContent()).split(' ')[0];
+  const member = await line.getAttribute('data-member');
+  // The line names the member by name; the dialog names the call in words, never by its id.
+  const name = (await line.locator('button.link').textContent()).replace(/ \(.*\)$/, '').trim();
+  assert.ok(!name.startsWith('operative'), `the member by name (${name})`);
   await line.locator('button[name="fork"]').click();
   const dialog = page.locator('.fork-dialog[role="dialog"]');
   await dialog.waitFor();
-  assert.match(await dialog.locator('h2').textContent(), new RegExp(`Fork from ${callId}`));
+  const heading = await dialog.locator('h2').textContent();
+  assert.match(heading, new RegExp(`^Fork from ${name}'s [a-z ]+, round 2$`));
+  assert.ok(!heading.includes(callId));
   // Focus is inside the dialog and Tab stays there.
   assert.ok(await page.evaluate(() => document.querySelector('.fork-dialog').contains(document.activeElement)));
   for (let i = 0; i < 40; i++) await page.keyboard.press('Tab');
@@ -164,7 +169,7 @@ test('the history slider steps back and forward with the keyboard, and an @seq l
   await page.goto(`${srv.url}#/s/${originalId}@${forkSeq}`);
   await page.reload();
   await page.waitForSelector('[data-banner="history"]');
-  assert.match(await page.locator('[data-banner="history"]').textContent(), new RegExp(`after event ${forkSeq} of ${total - 1}`));
+  assert.match(await page.locator('[data-banner="history"]').textContent(), new RegExp(`at point ${forkSeq} of ${total - 1}`));
   assert.equal(await page.locator('input#history-slider').inputValue(), String(forkSeq + 1));
   assert.ok((await products()) <= liveProducts);
   // The fork's own first events are this point: its tree here equals the fork's at the same point.

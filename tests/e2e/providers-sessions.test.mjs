@@ -238,7 +238,7 @@ test('a money budget pauses before the call that could cross it, names it and th
   const posts = mock.state.requests.filter((q) => q.method === 'POST');
   assert.deepEqual(posts.map((q) => q.provider), ['openai'], 'one call made, none past the bound');
   const banner = await page.textContent('[data-banner="paused"]');
-  assert.match(banner, /paused before ana's call at Contribution: it could cost up to \$0\.08, which would go past the money budget \(\$0\.0010 of \$0\.05 spent\): raise it under Budget on this page, then run on — or wrap up/);
+  assert.match(banner, /paused before Ana's turn in [A-Z][a-z ]+: it could cost up to \$0\.08, which would go past the money budget \(\$0\.0010 of \$0\.05 spent\): raise it under Budget on this page, then run on — or wrap up/);
   const c = await costs(page);
   assert.match(c.budget, /money budget: \$0\.0010 of \$0\.05$/);
   assert.match(await page.textContent('[data-limit="money-budget"] .used'), /\$0\.0010 of \$0\.05 used/);

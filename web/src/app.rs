@@ -224,21 +224,26 @@ pub fn App() -> impl IntoView {
         _ => None,
     })
     .into();
+    // The nav's tab of the page shown, marked for eyes (`active`) and screen readers
+    // (`aria-current`).
+    let here = move || match route.get() {
+        Route::Home | Route::Session { .. } => "home",
+        // A session opened from a link is nobody's stored session: no tab is marked.
+        Route::Shared(_) => "",
+        Route::New => "new",
+        Route::Settings => "settings",
+        Route::NotFound(_) => "",
+    };
     let nav_class = move |want: &'static str| {
         move || {
-            let here = match route.get() {
-                Route::Home | Route::Session { .. } | Route::Shared(_) => "home",
-                Route::New => "new",
-                Route::Settings => "settings",
-                Route::NotFound(_) => "",
-            };
-            if here == want {
+            if here() == want {
                 "nav-link active"
             } else {
                 "nav-link"
             }
         }
     };
+    let nav_current = move |want: &'static str| move || (here() == want).then_some("page");
 
     view! {
         <a class="skip-link" href="#main" on:click=|ev| {
@@ -253,9 +258,9 @@ pub fn App() -> impl IntoView {
                 " Roundtable"
             </a>
             <nav aria-label="Main">
-                <a class=nav_class("home") href="#/">"Sessions"</a>
-                <a class=nav_class("new") href="#/new">"New session"</a>
-                <a class=nav_class("settings") href="#/settings">"Settings"</a>
+                <a class=nav_class("home") aria-current=nav_current("home") href="#/">"Sessions"</a>
+                <a class=nav_class("new") aria-current=nav_current("new") href="#/new">"New session"</a>
+                <a class=nav_class("settings") aria-current=nav_current("settings") href="#/settings">"Settings"</a>
             </nav>
             <ThemeToggle/>
         </header>

@@ -43,6 +43,23 @@ pub async fn create<P: Registered>(config: P::Config) -> Result<String, String> 
     store_new(session).await
 }
 
+/// What every new-session form does with a valid config: stores a draft of kind `P` and opens
+/// it, or says why it could not; `busy` is on while it works (the form's Create is off).
+pub fn create_and_open<P: Registered>(config: P::Config, busy: leptos::prelude::RwSignal<bool>)
+where
+    P::Config: 'static,
+{
+    use leptos::prelude::Set;
+    busy.set(true);
+    leptos::task::spawn_local(async move {
+        match create::<P>(config).await {
+            Ok(id) => crate::route::navigate(&crate::route::Route::session(id)),
+            Err(e) => crate::app::app_state().error(e),
+        }
+        busy.set(false);
+    });
+}
+
 /// Stores a new session of any kind (its record and its first events; a fork too, made by
 /// [`Session::fork`]); returns its id.
 pub async fn store_new(session: Session) -> Result<String, String> {

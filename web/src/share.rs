@@ -121,8 +121,10 @@ pub fn SharedPage(fragment: String) -> impl IntoView {
     let loaded = RwSignal::new(None::<Result<Runner, String>>);
     let stage = RwSignal::new(0usize);
     let text = StoredValue::new(String::new());
-    // The selected product lives in the page: the link's fragment is the session itself.
+    // The selected product and the point of history live in the page: the link's fragment is
+    // the session itself.
     let selected = RwSignal::new(None::<String>);
+    let point = RwSignal::new(None::<u64>);
     leptos::task::spawn_local(async move {
         let opened = open_link(&fragment, |i| stage.set(i))
             .await
@@ -159,10 +161,13 @@ pub fn SharedPage(fragment: String) -> impl IntoView {
                         <a href="#/">"your sessions"</a> "."</p>
                 </section>
             }.into_any(),
-            Some(Ok(runner)) => view! {
-                <crate::pages::session::SessionView runner=runner product=selected.into()
-                    on_select=Callback::new(move |p| selected.set(p))/>
-            }.into_any(),
+            Some(Ok(runner)) => {
+                provide_context(crate::pages::session::HistoryPoint(Callback::new(move |p| point.set(p))));
+                view! {
+                    <crate::pages::session::SessionView runner=runner product=selected.into()
+                        on_select=Callback::new(move |p| selected.set(p)) at=point.into()/>
+                }.into_any()
+            }
         }}
         </leptos::context::Provider>
     }

@@ -39,7 +39,7 @@ pub enum ForkError {
     #[error("there is no call of {0} to answer at that point")]
     NothingToAnswer(String),
     /// The edited answer is invalid: the findings a model would get.
-    #[error("the edited answer is invalid: {} problem(s)", .0.errors.len())]
+    #[error("the edited answer is invalid: {}", crate::text::count(.0.errors.len(), "problem", "problems"))]
     InvalidAnswer(Findings),
 }
 

@@ -267,6 +267,37 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     fn step_title(step: Self::Step) -> &'static str;
     /// The model a member runs on.
     fn model_of(&self, member: &str) -> Option<&ModelRef>;
+    /// A member's name for people: "You" for the person, else the member's name (its id when
+    /// the kind has no member by that id).
+    fn member_name(&self, member: &str) -> String {
+        if member == control::PERSON {
+            return "You".into();
+        }
+        self.members()
+            .into_iter()
+            .find(|m| m.id == member)
+            .map_or_else(|| member.to_string(), |m| m.name)
+    }
+    /// A call in a person's words (made, or about to be made: `member` at `step` of `round`),
+    /// for the transcript's and the fork dialog's titles and the messages about it: whose work
+    /// at which step, "Ana's writing, round 2". A kind may say it in its own terms (a kind whose
+    /// work has stages of its own may name the stage).
+    fn call_title(&self, member: &str, step: Self::Step, round: u32) -> String {
+        let step = Self::step_title(step);
+        let mut step_words = step.chars();
+        let step = step_words.next().map_or_else(String::new, |c| {
+            c.to_lowercase().chain(step_words).collect::<String>()
+        });
+        let name = self.member_name(member);
+        if round == 0 {
+            format!("{name}'s {step}")
+        } else {
+            format!(
+                "{name}'s {step}, {} {round}",
+                Self::ROUND_WORD.to_lowercase()
+            )
+        }
+    }
 
     /// What comes next once every member of the current step is done.
     fn next_move(&self) -> Move<Self>;

@@ -639,7 +639,14 @@ impl<P: Protocol> Engine<P> {
                         budget,
                         out,
                         next,
-                    } => Some(money_words::<P>(used, budget, out, next.as_ref(), true)),
+                    } => Some(money_words(
+                        &self.state,
+                        used,
+                        budget,
+                        out,
+                        next.as_ref(),
+                        true,
+                    )),
                     _ => None,
                 }
             }

@@ -215,30 +215,40 @@ impl<P: Protocol> PauseReason<P> {
                 step,
                 report,
             } => format!(
-                "{member} used up its repairs at {}; its last answer still had {} problem(s)",
+                "{} used up its repairs at {}; its last answer still had {}",
+                state.member_name(member),
                 P::step_title(*step),
-                report.errors.len()
+                crate::text::count(report.errors.len(), "problem", "problems")
             ),
-            PauseReason::RoundLimit { max_rounds } => {
-                format!("the round limit ({max_rounds}) is reached: raise it or wrap up")
-            }
+            PauseReason::RoundLimit { max_rounds } => format!(
+                "the {} limit ({max_rounds}) is reached: raise it or wrap up",
+                P::ROUND_WORD.to_lowercase()
+            ),
             PauseReason::TokenBudget { used, budget } => budget_words(state, *used, *budget, false),
             PauseReason::MoneyBudget {
                 used,
                 budget,
                 out,
                 next,
-            } => money_words::<P>(*used, *budget, *out, next.as_ref(), false),
+            } => money_words(state, *used, *budget, *out, next.as_ref(), false),
             PauseReason::CallFailed {
                 member,
+                call_id,
                 step,
                 error,
                 ..
-            } => format!(
-                "{member}'s call at {} failed: {}. Fix the cause, then resume",
-                P::step_title(*step),
-                clause(error)
-            ),
+            } => {
+                // The call as the transcript titles it ("Ana's turn in Option generation").
+                let round = state
+                    .core()
+                    .call(call_id)
+                    .map_or(state.core().round, |c| c.call.round);
+                let call = state.call_title(member, *step, round);
+                format!(
+                    "{call} failed: {}. Fix the cause, then resume",
+                    clause(error)
+                )
+            }
             PauseReason::Reached { until } => until.describe(P::ROUND_WORD),
             PauseReason::Forked => "a fork, ready to run live from where it was forked".into(),
             PauseReason::Blocked(block) => state
@@ -281,28 +291,33 @@ impl<P: Protocol> PauseReason<P> {
 /// not make and the most that call could cost, or (no bound known) that the budget is spent.
 /// `still`: the words of a resume refused for the same reason.
 pub fn money_words<P: Protocol>(
+    state: &P,
     used: u64,
     budget: u64,
     out: u64,
     next: Option<&CallBound<P::Step>>,
     still: bool,
 ) -> String {
-    let next = next.map(|n| (n.member.as_str(), P::step_title(n.step), n.up_to));
+    // The held call is of the current round: named as the transcript will title it.
+    let next = next.map(|n| {
+        let held = state.call_title(&n.member, n.step, state.core().round);
+        (held, n.up_to)
+    });
     money_sentence(used, budget, out, next, still)
 }
 
-/// [`money_words`] from plain figures (`next`: member, step title, most it could cost), compiled
-/// once for every kind.
+/// [`money_words`] from plain figures (`next`: the held call's title, the most it could cost),
+/// compiled once for every kind.
 fn money_sentence(
     used: u64,
     budget: u64,
     out: u64,
-    next: Option<(&str, &str, u64)>,
+    next: Option<(String, u64)>,
     still: bool,
 ) -> String {
     use crate::cost::usd;
     let lift = "raise it under Budget on this page, then run on — or wrap up";
-    let Some((who, step, up_to)) = next else {
+    let Some((held, up_to)) = next else {
         let still = if still { "still " } else { "" };
         return format!(
             "the money budget is {still}spent ({} of {}): {lift}",
@@ -317,9 +332,9 @@ fn money_sentence(
     };
     let up_to = usd(up_to);
     let call = if still {
-        format!("{who}'s call at {step} could still cost up to {up_to}")
+        format!("{held} could still cost up to {up_to}")
     } else {
-        format!("paused before {who}'s call at {step}: it could cost up to {up_to}")
+        format!("paused before {held}: it could cost up to {up_to}")
     };
     format!(
         "{call}, which would go past the money budget ({} of {} spent{out}): {lift}",
@@ -340,14 +355,10 @@ pub fn budget_words<P: Protocol>(state: &P, used: u64, budget: u64, still: bool)
     let (Some(held), Some(step), Some(left)) = (held, core.step, core.tokens_left()) else {
         return token_sentence(used, budget, None, still);
     };
-    let who = state
-        .members()
-        .into_iter()
-        .find(|m| m.id == held.member)
-        .map_or_else(|| held.member.clone(), |m| m.name);
+    // The held call as the transcript will title it ("Ana's writing, round 2").
+    let call = state.call_title(&held.member, step, core.round);
     let held = HeldCall {
-        who: &who,
-        step: P::step_title(step),
+        call: &call,
         left,
         budget: core.settings.token_budget.unwrap_or(budget),
         used: core.tokens_used,
@@ -359,8 +370,7 @@ pub fn budget_words<P: Protocol>(state: &P, used: u64, budget: u64, still: bool)
 
 /// The call the token budget holds back, in the figures [`budget_words`] words.
 struct HeldCall<'a> {
-    who: &'a str,
-    step: &'a str,
+    call: &'a str,
     left: u64,
     budget: u64,
     used: u64,
@@ -390,9 +400,8 @@ fn token_sentence(used: u64, budget: u64, held: Option<HeldCall<'_>>, still: boo
         n => format!(", shared with the {n} other calls this step still needs"),
     };
     format!(
-        "{}'s call ({}) {still}does not fit in the token budget: only {} of {} tokens {} left ({} used{out}), too few for its prompt and an answer of at least {}{shared}: {lift}",
-        h.who,
-        h.step,
+        "the call for {} {still}does not fit in the token budget: only {} of {} tokens {} left ({} used{out}), too few for its prompt and an answer of at least {}{shared}: {lift}",
+        h.call,
         grouped(h.left),
         grouped(h.budget),
         if h.left == 1 { "is" } else { "are" },

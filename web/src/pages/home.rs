@@ -287,7 +287,7 @@ fn family_line(r: &SessionRecord, list: &[SessionRecord]) -> Option<AnyView> {
         let note = r
             .fork_note
             .clone()
-            .unwrap_or_else(|| format!("Fork after event {seq}"));
+            .unwrap_or_else(|| format!("Fork after point {seq}"));
         match original {
             Some(o) => view! {
                 <span class="muted small family" data-forked-from=of.clone()>
@@ -337,7 +337,7 @@ fn SessionTable(list: Vec<SessionRecord>, refresh: RwSignal<u32>) -> impl IntoVi
                         <th scope="col">"Title"</th>
                         <th scope="col">"Kind"</th>
                         <th scope="col">"Status"</th>
-                        <th scope="col" class="num">"Round"</th>
+                        <th scope="col">"Reached"</th>
                         <th scope="col">"Last change"</th>
                         <th scope="col" class="num">"Tokens"</th>
                         <th scope="col"><span class="sr-only">"Actions"</span></th>
@@ -355,7 +355,8 @@ fn SessionTable(list: Vec<SessionRecord>, refresh: RwSignal<u32>) -> impl IntoVi
                                 <td class="title"><a href=Route::session(r.id.clone()).href()>{r.title.clone()}</a>{family}</td>
                                 <td data-kind=r.kind.clone()>{Kind::from_name(&r.kind).map_or_else(|| r.kind.clone(), |k| k.title().to_string())}</td>
                                 <td><span class=format!("badge {}", r.status)>{status_label(&r.status)}</span></td>
-                                <td class="num" data-label="Round">{r.round}</td>
+                                // In the kind's word: "round 5", "turn 28", "pass 1".
+                                <td data-label="Reached">{format!("{} {}", Kind::from_name(&r.kind).map_or("round", |k| k.round_word()).to_lowercase(), r.round)}</td>
                                 <td>{ago(r.updated_at, now)}</td>
                                 <td class="num" data-label="Tokens">{short_count(r.tokens)}</td>
                                 <td class="num">

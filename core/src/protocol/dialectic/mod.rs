@@ -213,7 +213,11 @@ impl DialecticState {
                     return Err(taken("thesis"));
                 }
                 self.thesis = Some(t.clone());
-                format!("{member} wrote the thesis: {}", one_line(&t.thesis, 100))
+                format!(
+                    "{} wrote the thesis: {}",
+                    self.member_name(&member),
+                    one_line(&t.thesis, 100)
+                )
             }
             DialecticOutput::Antithesis(a) => {
                 if !self.config.active_critics().iter().any(|c| c.id == member) {
@@ -232,8 +236,9 @@ impl DialecticState {
                     antithesis: a.clone(),
                 });
                 format!(
-                    "{member} wrote an antithesis with {} contradiction(s): {}",
-                    a.contradictions.len(),
+                    "{} wrote an antithesis with {}: {}",
+                    self.member_name(&member),
+                    crate::text::count(a.contradictions.len(), "contradiction", "contradictions"),
                     one_line(&a.antithesis, 100)
                 )
             }
@@ -243,8 +248,13 @@ impl DialecticState {
                 }
                 self.synthesis = Some(s.clone());
                 format!(
-                    "{member} wrote the synthesis with {} research proposal(s): {}",
-                    s.research_proposals.len(),
+                    "{} wrote the synthesis with {}: {}",
+                    self.member_name(&member),
+                    crate::text::count(
+                        s.research_proposals.len(),
+                        "research proposal",
+                        "research proposals"
+                    ),
                     one_line(&s.synthesis, 100)
                 )
             }
@@ -254,7 +264,8 @@ impl DialecticState {
                 }
                 self.single_shot = Some(s.clone());
                 format!(
-                    "{member} wrote thesis, antithesis and synthesis: {}",
+                    "{} wrote thesis, antithesis and synthesis: {}",
+                    self.member_name(&member),
                     one_line(&s.synthesis, 100)
                 )
             }
@@ -355,6 +366,18 @@ impl Protocol for DialecticState {
 
     fn model_of(&self, member: &str) -> Option<&ModelRef> {
         self.member(member).map(|m| &m.model)
+    }
+
+    /// "Logician's critique", "Synthesis's synthesis" would not do: the member's name and what it
+    /// writes, with no pass (a dialectic has one).
+    fn call_title(&self, member: &str, step: DialecticStep, _round: u32) -> String {
+        let what = match step {
+            DialecticStep::Thesis => "thesis",
+            DialecticStep::Antithesis => "critique",
+            DialecticStep::Synthesis => "synthesis",
+            DialecticStep::SingleShot => "answer",
+        };
+        format!("{}'s {what}", self.member_name(member))
     }
 
     fn next_move(&self) -> Move<DialecticState> {

@@ -334,7 +334,7 @@ impl MeetingState {
                         .and_then(|f| f.errors.first())
                         .map(|v| v.message.clone()),
                 });
-                decision.describe()
+                self.decision_words(decision)
             }
             MeetingOutput::Contribution(c) => {
                 let speaker = self.core.answered_member(call_id)?.to_string();
@@ -345,15 +345,19 @@ impl MeetingState {
                     speaker: speaker.clone(),
                     text: c.contribution.clone(),
                 });
-                format!("{speaker} spoke: {}", one_line(&c.contribution, 100))
+                format!(
+                    "{} spoke: {}",
+                    self.member_name(&speaker),
+                    one_line(&c.contribution, 100)
+                )
             }
             MeetingOutput::Minutes(m) => {
                 self.minutes = Some(m.clone());
                 format!(
-                    "wrote the minutes: {} decision(s), {} action item(s), {} open question(s)",
-                    m.decisions.len(),
-                    m.action_items.len(),
-                    m.open_questions.len()
+                    "wrote the minutes: {}, {}, {}",
+                    crate::text::count(m.decisions.len(), "decision", "decisions"),
+                    crate::text::count(m.action_items.len(), "action item", "action items"),
+                    crate::text::count(m.open_questions.len(), "open question", "open questions")
                 )
             }
         };
@@ -466,7 +470,8 @@ impl Protocol for MeetingState {
 
     fn step_title(step: MeetingStep) -> &'static str {
         match step {
-            MeetingStep::Decide => "Decision",
+            // Not "Decision": that is a phase's name, and a decision is taken in every phase.
+            MeetingStep::Decide => "Next move",
             MeetingStep::Speak => "Contribution",
             MeetingStep::Minutes => "Minutes",
         }
@@ -474,6 +479,34 @@ impl Protocol for MeetingState {
 
     fn model_of(&self, member: &str) -> Option<&ModelRef> {
         self.attendee(member).map(|a| &a.model)
+    }
+
+    /// "Ana's turn in Option generation", "Orchestrator's next move in Initialization",
+    /// "Orchestrator's minutes": the phase the turn was held in (the current one for a call
+    /// still out).
+    fn call_title(&self, member: &str, step: MeetingStep, round: u32) -> String {
+        let name = self.member_name(member);
+        let turn = round;
+        let phase_of = |want: MeetingStep| {
+            self.transcript
+                .iter()
+                .find_map(|t| match (t, want) {
+                    (Turn::Decision { round, phase, .. }, MeetingStep::Decide)
+                    | (Turn::Contribution { round, phase, .. }, MeetingStep::Speak)
+                        if *round == turn =>
+                    {
+                        Some(*phase)
+                    }
+                    _ => None,
+                })
+                .unwrap_or(self.phase)
+                .title()
+        };
+        match step {
+            MeetingStep::Decide => format!("{name}'s next move in {}", phase_of(step)),
+            MeetingStep::Speak => format!("{name}'s turn in {}", phase_of(step)),
+            MeetingStep::Minutes => format!("{name}'s minutes"),
+        }
     }
 
     fn next_move(&self) -> Move<MeetingState> {

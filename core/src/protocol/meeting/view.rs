@@ -90,6 +90,8 @@ pub struct PhaseMark {
     pub state: PhaseState,
     /// Contributions made in it.
     pub contributions: usize,
+    /// Them in words: "1 turn", "3 turns".
+    pub turns_words: String,
 }
 
 /// One attendee with its share of the floor.
@@ -108,6 +110,8 @@ pub struct AttendeeMark {
     pub contributions: usize,
     /// True while it has the floor.
     pub has_floor: bool,
+    /// Its part in words: "Orchestrator", or its turns ("1 turn", "7 turns").
+    pub part_words: String,
 }
 
 /// One transcript entry.
@@ -164,7 +168,7 @@ impl MeetingState {
                         phase: phase.title(),
                         who: self.orchestrator().to_string(),
                         name: name_of(self.orchestrator()),
-                        text: decision.describe(),
+                        text: self.decision_words(decision),
                         rationale: Some(decision.rationale().to_string()),
                     }
                 }
@@ -216,6 +220,11 @@ impl MeetingState {
                         PhaseState::Upcoming
                     },
                     contributions: phase_of_turn.iter().filter(|x| **x == Some(*p)).count(),
+                    turns_words: String::new(),
+                })
+                .map(|mut mark| {
+                    mark.turns_words = crate::text::count(mark.contributions, "turn", "turns");
+                    mark
                 })
                 .collect(),
             attendees: self
@@ -233,6 +242,15 @@ impl MeetingState {
                     has_floor: !over
                         && self.core.step == Some(super::MeetingStep::Speak)
                         && self.floor.as_ref().is_some_and(|(who, _)| *who == a.id),
+                    part_words: String::new(),
+                })
+                .map(|mut mark| {
+                    mark.part_words = if mark.orchestrator {
+                        "Orchestrator".into()
+                    } else {
+                        crate::text::count(mark.contributions, "turn", "turns")
+                    };
+                    mark
                 })
                 .collect(),
             fallbacks: turns
@@ -243,6 +261,21 @@ impl MeetingState {
             ended: self.ended.clone(),
             minutes_markdown: super::prompt::minutes_markdown(self, false),
             has_minutes: self.minutes.is_some(),
+        }
+    }
+}
+
+impl MeetingState {
+    /// A decision as the transcript says it, attendees by name: "gave the floor to Ana" (the
+    /// prompts name them by id, which is what a model answers with).
+    pub(super) fn decision_words(&self, decision: &super::answer::Decision) -> String {
+        match decision {
+            super::answer::Decision::Continue { next_agent_id, .. } => format!(
+                "gave the floor to {}",
+                self.attendee(next_agent_id)
+                    .map_or(next_agent_id.as_str(), |a| a.name.as_str())
+            ),
+            other => other.describe(),
         }
     }
 }

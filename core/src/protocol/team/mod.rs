@@ -858,7 +858,10 @@ impl TeamState {
                 self.presentation = p.messages.clone();
                 changes.push((
                     K::Other,
-                    format!("presented the result in {} message(s)", p.messages.len()),
+                    format!(
+                        "presented the result in {}",
+                        crate::text::count(p.messages.len(), "message", "messages")
+                    ),
                 ));
             }
         }
@@ -1193,6 +1196,26 @@ impl Protocol for TeamState {
 
     fn model_of(&self, member: &str) -> Option<&ModelRef> {
         self.member(member).map(|m| &m.model)
+    }
+
+    /// "Chair's plan, round 2", "Ana's writing, round 1": what the member does at the step (the
+    /// step's title would name the chair twice).
+    fn call_title(&self, member: &str, step: Step, round: u32) -> String {
+        let what = match step {
+            Step::Bootstrap => "set-up",
+            Step::Reflect => "reflection",
+            Step::PlanAssign => "plan",
+            Step::Write => "writing",
+            Step::PeerReview => "peer review",
+            Step::Inspection => "inspection",
+            Step::Presentation => "presentation",
+        };
+        let name = self.member_name(member);
+        if round == 0 {
+            format!("{name}'s {what}")
+        } else {
+            format!("{name}'s {what}, round {round}")
+        }
     }
 
     fn next_move(&self) -> Move<TeamState> {

@@ -12,6 +12,7 @@ use super::prompt::RemarkView;
 use super::tree::{Collab, Product};
 use super::wire::{CollabType, ProductType};
 use super::TeamState;
+use crate::engine::Protocol as _;
 use crate::text::Text;
 
 /// The recipients that mean the person: the wire's `user-1` and `u:all`, and the words models
@@ -65,7 +66,7 @@ pub struct VersionCard {
     pub number: usize,
     /// Title.
     pub title: String,
-    /// Who wrote it.
+    /// Who wrote it, by name.
     pub author: String,
     /// The round it was written in.
     pub round: u32,
@@ -83,7 +84,7 @@ pub struct VersionCard {
 pub struct CollabCard {
     /// Collab id.
     pub id: String,
-    /// Who wrote it.
+    /// Who wrote it, by name.
     pub author: String,
     /// Its kind in words ([`collab_word`]).
     pub type_word: &'static str,
@@ -124,9 +125,9 @@ pub struct ProductPanel {
     pub status: &'static str,
     /// Its status in words (`in review`).
     pub status_text: String,
-    /// Who owns it.
+    /// Who owns it, by name.
     pub owner: Option<String>,
-    /// Who writes it next.
+    /// Who writes it next, by name.
     pub assignee: Option<String>,
     /// Its description, when it has one.
     pub description: Option<String>,
@@ -169,7 +170,7 @@ pub struct MemberRow {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Overview {
-    /// The presentation, once written: (member id, Markdown) per message.
+    /// The presentation, once written: (the member it speaks as, by name; Markdown) per message.
     pub presentation: Vec<(String, String)>,
     /// The person's request (Markdown).
     pub request: String,
@@ -271,11 +272,11 @@ impl<'a> TeamView<'a> {
                 status: p.status.word(),
                 has_children,
                 title: format!(
-                    "{} · {} · {}{}",
-                    p.id,
+                    "{} · {}{}",
                     type_word(p.product_type),
                     p.status.word().replace('_', " "),
-                    who.map(|o| format!(" · {o}")).unwrap_or_default()
+                    who.map(|o| format!(" · {}", self.state.member_name(o)))
+                        .unwrap_or_default()
                 ),
             });
         }
@@ -294,7 +295,7 @@ impl<'a> TeamView<'a> {
                 id: v.id.clone(),
                 number: p.version_number(&v.id).unwrap_or(0),
                 title: v.title.clone(),
-                author: v.author.clone(),
+                author: state.member_name(&v.author),
                 round: v.round,
                 change_summary: v.change_summary.clone(),
                 reflection_note: v.reflection_note.clone(),
@@ -313,11 +314,11 @@ impl<'a> TeamView<'a> {
             .iter()
             .filter(|c| !c.responding_to.iter().any(|r| ids.contains(r.as_str())))
             .map(|root| CollabThread {
-                root: collab_card(root),
+                root: collab_card(state, root),
                 replies: collabs
                     .iter()
                     .filter(|c| c.responding_to.contains(&root.id))
-                    .map(|c| collab_card(c))
+                    .map(|c| collab_card(state, c))
                     .collect(),
             })
             .collect();
@@ -327,8 +328,8 @@ impl<'a> TeamView<'a> {
             type_word: type_word(p.product_type),
             status: p.status.word(),
             status_text: p.status.word().replace('_', " "),
-            owner: p.owner.clone(),
-            assignee: p.assignee.clone(),
+            owner: p.owner.as_deref().map(|o| state.member_name(o)),
+            assignee: p.assignee.as_deref().map(|a| state.member_name(a)),
             description: p.description.clone().filter(|d| !d.is_empty()),
             dod: p.dod.clone(),
             rejection_reason: p.rejection_reason.clone(),
@@ -348,7 +349,7 @@ impl<'a> TeamView<'a> {
             presentation: st
                 .presentation
                 .iter()
-                .map(|m| (m.as_agent.clone(), m.content.clone()))
+                .map(|m| (st.member_name(&m.as_agent), m.content.clone()))
                 .collect(),
             request: st.request.clone(),
             team_heading: format!("Team: {}", st.team_name),
@@ -378,23 +379,26 @@ impl<'a> TeamView<'a> {
         self.charter().unwrap_or_default()
     }
 
-    /// The remarks addressed to the person, newest first.
+    /// The remarks addressed to the person, newest first, each from its member by name.
     pub fn remarks(&self) -> Vec<RemarkView> {
         let mut list: Vec<RemarkView> = self
             .state
             .remarks_to_person()
             .into_iter()
-            .cloned()
+            .map(|r| RemarkView {
+                from: self.state.member_name(&r.from),
+                ..r.clone()
+            })
             .collect();
         list.reverse();
         list
     }
 }
 
-fn collab_card(c: &Collab) -> CollabCard {
+fn collab_card(state: &TeamState, c: &Collab) -> CollabCard {
     CollabCard {
         id: c.id.clone(),
-        author: c.author.clone(),
+        author: state.member_name(&c.author),
         type_word: collab_word(c.collab_type),
         importance: c.importance,
         round: c.round,

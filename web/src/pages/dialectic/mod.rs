@@ -49,7 +49,7 @@ fn DialecticDocumentButton() -> impl IntoView {
     let runner = expect_context::<Runner>();
     let state = app_state();
     view! {
-        <button name="export-002" class="ghost" title="Download the run as spec 002's dialectical_workflow or dialectical_single_shot document" on:click=move |_| {
+        <button name="export-002" class="ghost" title="Download the run as a Hegelion result file (JSON, the format of spec 002: the thesis, each critique and the synthesis)" on:click=move |_| {
             let document = runner.with_untracked(|s| {
                 s.kind_document().map(|(kind, text)| (format!("{}.{kind}.json", crate::util::file_stem(&s.title())), text))
             });
@@ -57,7 +57,7 @@ fn DialecticDocumentButton() -> impl IntoView {
                 Some((name, text)) => if let Err(e) = crate::util::download(&name, "application/json", &text) { state.error(e); },
                 None => state.error("This session is not a dialectic."),
             }
-        }>"002 document"</button>
+        }>"Hegelion file"</button>
     }
 }
 

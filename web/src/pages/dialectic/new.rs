@@ -13,10 +13,8 @@ use roundtable_core::protocol::dialectic::{
     Source,
 };
 
-use crate::app::app_state;
 use crate::pages::form::{sentence, ProviderModelFields, TextField};
 use crate::providers::ProviderId;
-use crate::route::{navigate, Route};
 use crate::sessions;
 
 /// What each response style gives, one line each, for the style picker.
@@ -128,7 +126,6 @@ fn error_line(what: &'static str, id: String, messages: Signal<Vec<String>>) -> 
 /// The new-dialectic form.
 #[component]
 pub fn NewDialecticForm() -> impl IntoView {
-    let state = app_state();
     let next_key = StoredValue::new(1u64);
     let defaults = DialecticConfig::standard(
         "",
@@ -234,14 +231,7 @@ pub fn NewDialecticForm() -> impl IntoView {
             }
             Ok(config) => {
                 errors.set(FormErrors::default());
-                busy.set(true);
-                leptos::task::spawn_local(async move {
-                    match sessions::create::<DialecticState>(config).await {
-                        Ok(id) => navigate(&Route::session(id)),
-                        Err(e) => state.error(e),
-                    }
-                    busy.set(false);
-                });
+                sessions::create_and_open::<DialecticState>(config, busy);
             }
         }
     };
@@ -393,7 +383,7 @@ pub fn NewDialecticForm() -> impl IntoView {
             </div>
             <div class="card">
                 <h2 id="sources-heading">"Sources"</h2>
-                <p class="muted small" data-note="search">"A browser tab cannot search the web, so the dialectic is recorded with use_search false. Paste what the thesis should work from here instead: the thesis sees every source."</p>
+                <p class="muted small" data-note="search">"A browser tab cannot search the web, so the dialectic's record says no search was made. Paste what the thesis should work from here instead: the thesis sees every source."</p>
                 <div class="stack" role="group" aria-labelledby="sources-heading">
                     <For each=move || sources.get() key=|s| s.key let:s>
                         {

@@ -193,7 +193,7 @@ pub fn DialecticPanels() -> impl IntoView {
                     <div class="panel-body stack">
                         <p class="query">{move || v().map(|v| v.query)}</p>
                         {move || v().map(|v| if v.sources.is_empty() {
-                            view! { <p class="muted small">"No sources attached. A browser tab cannot search the web, so the thesis works from the query alone (use_search is recorded false)."</p> }.into_any()
+                            view! { <p class="muted small">"No sources attached. A browser tab cannot search the web, so the thesis works from the query alone (the record says no search was made)."</p> }.into_any()
                         } else {
                             view! {
                                 <ul class="small plain-list">{v.sources.into_iter().map(|s| view! {

@@ -6,12 +6,10 @@ use leptos::prelude::*;
 use roundtable_core::engine::{ModelRef, Settings};
 use roundtable_core::protocol::meeting::{Attendee, MeetingConfig, MeetingRole, MeetingState};
 
-use crate::app::app_state;
 use crate::pages::form::{
     parse_in, parse_money_budget, sentence, MoneyBudgetField, ProviderModelFields, TextField,
 };
 use crate::providers::ProviderId;
-use crate::route::{navigate, Route};
 use crate::sessions;
 
 /// An attendee as the form edits it.
@@ -34,7 +32,6 @@ const DEFAULT_PARTICIPANTS: [(&str, &str); 3] = [
 /// The new-meeting form.
 #[component]
 pub fn NewMeetingForm() -> impl IntoView {
-    let state = app_state();
     let next_key = StoredValue::new(1u64);
     let agenda = RwSignal::new(String::new());
     let per_phase = RwSignal::new(MeetingConfig::DEFAULT_TURNS_PER_PHASE.to_string());
@@ -111,14 +108,7 @@ pub fn NewMeetingForm() -> impl IntoView {
             Err(e) => error.set(Some(e)),
             Ok(config) => {
                 error.set(None);
-                busy.set(true);
-                leptos::task::spawn_local(async move {
-                    match sessions::create::<MeetingState>(config).await {
-                        Ok(id) => navigate(&Route::session(id)),
-                        Err(e) => state.error(e),
-                    }
-                    busy.set(false);
-                });
+                sessions::create_and_open::<MeetingState>(config, busy);
             }
         }
     };

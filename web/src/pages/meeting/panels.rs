@@ -44,38 +44,15 @@ pub fn MeetingPanels() -> impl IntoView {
                             <li class=format!("phase {}", p.state.word()) data-phase=p.name
                                 aria-current=current.then_some("step") title=p.purpose>
                                 <span class="phase-title">{p.title}</span>
-                                <span class="muted small">{if p.contributions == 1 { "1 turn".to_string() } else { format!("{} turns", p.contributions) }}</span>
+                                <span class="muted small">{p.turns_words}</span>
                             </li>
                         }
                     }).collect_view())}
                 </ol>
             </nav>
-            <crate::pages::session::JumpBar items=&[("Attendees", "panel-attendees"), ("Transcript", "panel-transcript"), ("Timeline", "panel-timeline"), ("Minutes", "panel-minutes")]/>
+            <crate::pages::session::JumpBar items=&[("Transcript", "panel-transcript"), ("Attendees", "panel-attendees"), ("Timeline", "panel-timeline"), ("Minutes", "panel-minutes")]/>
             <div class="meeting-grid">
-                <aside class="panel" aria-label="Attendees" id="panel-attendees">
-                    <h2>"Attendees"</h2>
-                    <div class="panel-body stack">
-                        <button class="ghost small" aria-pressed=move || speaker.get().is_none().to_string()
-                            on:click=move |_| speaker.set(None)>"Everyone"</button>
-                        {move || view_memo.get().map(|v| v.attendees.into_iter().map(|a| {
-                            let id = a.id.clone();
-                            let pressed = {
-                                let id = id.clone();
-                                move || (speaker.get().as_deref() == Some(id.as_str())).to_string()
-                            };
-                            view! {
-                                <button class="attendee ghost small" data-attendee=a.id.clone() aria-pressed=pressed
-                                    on:click=move |_| speaker.set(Some(id.clone()))>
-                                    <strong>{a.name}</strong>
-                                    <span class="muted small">{a.role}</span>
-                                    <span class="muted small">{if a.orchestrator { "orchestrator".to_string() } else { format!("{} turn(s)", a.contributions) }}</span>
-                                    {a.has_floor.then(|| view! { <span class="badge running">"has the floor"</span> })}
-                                </button>
-                            }
-                        }).collect_view())}
-                    </div>
-                </aside>
-                <section class="panel" aria-label="Transcript" aria-live="polite" id="panel-transcript">
+                <section class="panel transcript" aria-label="Transcript" aria-live="polite" id="panel-transcript">
                     <h2>"Transcript" <span class="spacer"></span>
                         <span class="muted small">{move || view_memo.get().map(|v| match v.fallbacks {
                             0 => String::new(),
@@ -123,6 +100,29 @@ pub fn MeetingPanels() -> impl IntoView {
                         }}
                     </div>
                 </section>
+                <aside class="panel attendees" aria-label="Attendees" id="panel-attendees">
+                    <h2>"Attendees"</h2>
+                    <div class="panel-body stack">
+                        <button class="ghost small" aria-pressed=move || speaker.get().is_none().to_string()
+                            on:click=move |_| speaker.set(None)>"Everyone"</button>
+                        {move || view_memo.get().map(|v| v.attendees.into_iter().map(|a| {
+                            let id = a.id.clone();
+                            let pressed = {
+                                let id = id.clone();
+                                move || (speaker.get().as_deref() == Some(id.as_str())).to_string()
+                            };
+                            view! {
+                                <button class="attendee ghost small" data-attendee=a.id.clone() aria-pressed=pressed
+                                    on:click=move |_| speaker.set(Some(id.clone()))>
+                                    <strong>{a.name}</strong>
+                                    <span class="muted small">{a.role}</span>
+                                    <span class="muted small">{a.part_words}</span>
+                                    {a.has_floor.then(|| view! { <span class="badge running">"has the floor"</span> })}
+                                </button>
+                            }
+                        }).collect_view())}
+                    </div>
+                </aside>
                 <div class="side-right stack" id="panel-timeline">
                     <crate::pages::session::timeline::Timeline/>
                     <RemarkBox/>
@@ -165,23 +165,40 @@ fn RemarkBox() -> impl IntoView {
         });
     };
     let ViewMemo(view) = expect_context::<ViewMemo>();
+    let shared = use_context::<crate::share::SharedLink>().is_some();
+    // Why no remark can be made here, said of the point the page shows: a point of history (the
+    // meeting may have gone on since), a shared copy, another tab's meeting, a finished one. A
+    // memo, so the field is drawn again only when that changes (never while typing).
+    let remark_closed = Memo::new(move |_| -> Option<&'static str> {
+        if runner.history_at.get().is_some() {
+            Some("This is the meeting as it was at this point of its history: a remark goes to the live meeting (Back to live).")
+        } else if shared {
+            Some("This is a shared copy: import a copy to make remarks.")
+        } else if runner.read_only.get() {
+            Some("The tab that runs this meeting takes remarks (Take over to make one here).")
+        } else if view.with(|v| v.actions.edit) {
+            None
+        } else {
+            Some("The meeting is over; remarks are closed.")
+        }
+    });
     view! {
         <section class="panel" aria-label="Remark to the meeting">
             <h2>"Remark to the meeting"</h2>
             <div class="panel-body">
-                {move || (view.with(|v| v.actions.edit) && !runner.read_only.get()).then(|| view! {
-                <label class="field">
-                    <span class="sr-only">"Your remark"</span>
-                    <textarea name="meeting-remark" rows="2" prop:value=move || text.get()
-                        on:input=move |ev| text.set(event_target_value(&ev))></textarea>
-                </label>
-                <div class="row end">
-                    <button class="ghost small" name="send-remark" on:click=move |_| send()>"Send remark"</button>
-                </div>
-                })}
-                {move || (!view.with(|v| v.actions.edit)).then(|| view! {
-                    <p class="muted small">"The meeting is over; remarks are closed."</p>
-                })}
+                {move || match remark_closed.get() {
+                    None => view! {
+                        <label class="field">
+                            <span class="sr-only">"Your remark"</span>
+                            <textarea name="meeting-remark" rows="2" prop:value=move || text.get()
+                                on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                        </label>
+                        <div class="row end">
+                            <button class="ghost small" name="send-remark" on:click=move |_| send()>"Send remark"</button>
+                        </div>
+                    }.into_any(),
+                    Some(why) => view! { <p class="muted small" data-remark-closed>{why}</p> }.into_any(),
+                }}
             </div>
         </section>
     }

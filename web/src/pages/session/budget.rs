@@ -47,12 +47,13 @@ impl Limit {
         }
     }
 
-    /// A value of this limit as the person reads and types it.
+    /// A value of this limit as the person reads and types it ("100,313": thousands grouped,
+    /// which [`parse_limit`] reads back).
     pub fn show(&self, n: u64) -> String {
         if self.money {
             roundtable_core::cost::usd(n)
         } else {
-            n.to_string()
+            roundtable_core::engine::status::grouped(n)
         }
     }
 }
@@ -268,6 +269,12 @@ mod tests {
             Err("Money budget must be more than $0.".into())
         );
         assert_eq!(money.show(2_500_000), roundtable_core::cost::usd(2_500_000));
+        // A count reads grouped, and reads back as typed.
+        assert_eq!(tokens.show(100_313), "100,313");
+        assert_eq!(
+            parse_limit(&tokens.show(100_313), tokens, Kind::Team),
+            Ok(Some(100_313))
+        );
         assert_eq!(parse_limit("50,000", tokens, Kind::Team), Ok(Some(50_000)));
         assert_eq!(
             parse_limit(" 1 200 000 ", tokens, Kind::Team),

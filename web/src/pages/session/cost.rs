@@ -31,8 +31,8 @@ pub fn CostPanel() -> impl IntoView {
                         <table aria-label="Cost per member">
                             <thead><tr><th>"Member"</th><th class="num">"Cost"</th></tr></thead>
                             <tbody>
-                                {cost.members.into_iter().map(|(member, text)| view! {
-                                    <tr data-cost-member=member.clone()><td>{member.clone()}</td><td class="num">{text}</td></tr>
+                                {cost.members.into_iter().map(|m| view! {
+                                    <tr data-cost-member=m.id><td>{m.name}</td><td class="num">{m.text}</td></tr>
                                 }).collect_view()}
                             </tbody>
                         </table>

@@ -78,9 +78,13 @@ fn ForkBody(at: ForkAt) -> impl IntoView {
     let ForkFrom(fork_from) = expect_context::<ForkFrom>();
     // The fork is made of the committed log (the same as any point of history shown).
     let form = runner.with_untracked(|s| s.fork_form(&at));
+    // The point in words: the call as the transcript titles it, or the point of history.
     let title = match &at {
-        ForkAt::Call(id) => format!("Fork from {id}"),
-        ForkAt::Event(seq) => format!("Fork after event {seq}"),
+        ForkAt::Call(id) => runner.with_untracked(|s| s.call_title(id)).map_or_else(
+            || "Fork from this call".to_string(),
+            |call| format!("Fork from {call}"),
+        ),
+        ForkAt::Event(seq) => format!("Fork after point {seq}"),
     };
     let body = match form {
         Err(e) => view! {
@@ -218,7 +222,7 @@ fn ForkFields(at: ForkAt, form: ForkForm) -> impl IntoView {
                 <legend>"Members"</legend>
                 {members.into_iter().map(|(id, name, f)| view! {
                     <fieldset class="fork-member" data-member=id.clone()>
-                        <legend>{format!("{name} ({id})")}</legend>
+                        <legend>{name.clone()}</legend>
                         <div class="row wrap">
                             <ProviderModelFields name="fork" provider=f.provider model=f.model
                                 default_model=Callback::new(|p: ProviderId| p.default_model().to_string())/>

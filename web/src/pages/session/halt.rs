@@ -33,7 +33,7 @@ pub fn HaltDialog() -> impl IntoView {
         }
         runner.with_untracked(|s| {
             s.question()
-                .map(|(asked_by, halt)| (asked_by.to_string(), halt.clone()))
+                .map(|(asked_by, halt)| (asked_by, halt.clone()))
         })
     };
     // `verdict` is the button pressed on an approval; a question sends its answer without one.

@@ -3,10 +3,11 @@
 //! (`#/s/<id>@<seq>`), so it can be shared inside the app.
 //!
 //! The slider is a range input (arrow keys step one event, Page Up/Down further, Home/End to the
-//! ends). Moving it replaces the route's `@seq` (no Back-button entry per step); the page reads
-//! the route and the runner folds to that point ([`Runner::show_history`]), so every panel shows
-//! the past through the same `Runner::with`. While history is shown, a banner says so, nothing
-//! can be run or edited, and "Back to live" returns.
+//! ends). Moving it replaces the route's `@seq` (no Back-button entry per step) — or, on a page
+//! with no route of its own (a shared link), sets the page's own point ([`HistoryPoint`]); the
+//! page reads it and the runner folds to that point ([`Runner::show_history`]), so every panel
+//! shows the past through the same `Runner::with`. While history is shown, a banner says so,
+//! nothing can be run or edited, and "Back to live" returns.
 
 use leptos::prelude::*;
 
@@ -21,6 +22,11 @@ fn route_at(at: Option<u64>) -> Route {
         other => other,
     }
 }
+
+/// Where the point of history the page shows is kept when the page has no route of its own (a
+/// shared link's page holds it in a signal); `None` in context: in the route's `@seq`.
+#[derive(Clone, Copy)]
+pub struct HistoryPoint(pub Callback<Option<u64>>);
 
 /// The slider and, while a point of history is shown, the banner with the way back.
 #[component]
@@ -42,7 +48,13 @@ pub fn HistoryBar() -> impl IntoView {
             n.saturating_sub(1)
         )
     };
-    let go = move |len: usize| replace(&route_at(Some(len.saturating_sub(1) as u64)));
+    // Shows the session after event `seq` (`None`: live), wherever this page keeps its point.
+    let point = use_context::<HistoryPoint>();
+    let show = move |seq: Option<u64>| match point {
+        Some(HistoryPoint(set)) => set.run(seq),
+        None => replace(&route_at(seq)),
+    };
+    let go = move |len: usize| show(Some(len.saturating_sub(1) as u64));
     // Drawn once there is a history to scrub (not again on every event: the slider keeps focus).
     let has_history = Memo::new(move |_| total() > 1);
     view! {
@@ -65,11 +77,11 @@ pub fn HistoryBar() -> impl IntoView {
             <div class="banner warn" role="status" data-banner="history">
                 <span class="grow">
                     <strong>"Viewing history"</strong>
-                    {format!(" — the session as it was after event {} of {}. Nothing can be run or edited here.", k - 1, total() - 1)}
+                    {format!(" — the session as it was at point {} of {}. Nothing can be run or edited here.", k - 1, total() - 1)}
                 </span>
                 <button class="ghost small" name="fork-here" title="A new session with the events up to this point, then live"
                     on:click=move |_| fork_from.set(Some(roundtable_core::fork::ForkAt::Event(k as u64 - 1)))>"Fork from here"</button>
-                <button class="small" name="back-to-live" on:click=move |_| replace(&route_at(None))>"Back to live"</button>
+                <button class="small" name="back-to-live" on:click=move |_| show(None)>"Back to live"</button>
             </div>
         })}
     }

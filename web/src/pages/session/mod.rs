@@ -24,6 +24,7 @@ mod fork;
 pub use fork::ForkFrom;
 mod halt;
 mod history;
+pub use history::HistoryPoint;
 pub mod timeline;
 mod title;
 mod transcript;
@@ -73,20 +74,18 @@ pub fn SessionView(
     /// Where selecting a product goes; by default the session's route (`#/s/<id>/p/<p>`).
     #[prop(optional)]
     on_select: Option<Callback<Option<String>>>,
-    /// The point of history the route names (`#/s/<id>@<seq>`); none on a page with no route
-    /// of its own (a shared link), which shows no history slider.
-    #[prop(optional)]
-    at: Option<Signal<Option<u64>>>,
+    /// The point of history shown: the route's (`#/s/<id>@<seq>`), or the page's own on a page
+    /// with no route of its own (a shared link), which then provides a [`HistoryPoint`] to set
+    /// it.
+    at: Signal<Option<u64>>,
 ) -> impl IntoView {
     provide_context(runner);
     // The point of history in the route (`@seq`) is what the page shows.
-    if let Some(at) = at {
-        Effect::new(move |_| {
-            if let Err(e) = runner.show_history(at.get()) {
-                runner.error.set(Some(e));
-            }
-        });
-    }
+    Effect::new(move |_| {
+        if let Err(e) = runner.show_history(at.get()) {
+            runner.error.set(Some(e));
+        }
+    });
     let inspect = Inspect(RwSignal::new(None));
     provide_context(inspect);
     provide_context(fork::ForkFrom(RwSignal::new(None)));
@@ -120,7 +119,7 @@ pub fn SessionView(
             navigate(&Route::Session {
                 id: session_id.get_value(),
                 product: p,
-                at: at.and_then(|a| a.get_untracked()),
+                at: at.get_untracked(),
             })
         })
     });
@@ -128,7 +127,7 @@ pub fn SessionView(
     view! {
         <div class="session" data-status=move || view.with(|v| v.status.word())>
             <SessionHeader/>
-            {at.is_some().then(|| view! { <history::HistoryBar/> })}
+            <history::HistoryBar/>
             <cost::CostPanel/>
             <Banners/>
             {(pages_of(kind).panels)(product, select)}
@@ -197,6 +196,30 @@ fn SessionHeader() -> impl IntoView {
     };
     // A link the clipboard refused, shown to copy by hand.
     let link_shown = RwSignal::new(None::<String>);
+    // On a phone the controls fold into the one action this state calls for and a menu of the
+    // rest (a disclosure: the toggle shows the other controls the state allows); on a wider
+    // screen every control is in the row and the toggle is not drawn (styles.css).
+    let menu_open = RwSignal::new(false);
+    let toggle = NodeRef::<leptos::html::Button>::new();
+    let close_menu = move || {
+        if menu_open.get_untracked() {
+            menu_open.set(false);
+            if let Some(t) = toggle.get_untracked() {
+                let _ = t.focus();
+            }
+        }
+    };
+    // The primary action: Pause while calls are out, else Run to the end when a run may begin.
+    let primary = move || {
+        if can_pause() {
+            Some("pause")
+        } else if can_run() {
+            Some("run")
+        } else {
+            None
+        }
+    };
+    let is_primary = move |name: &'static str| move || primary() == Some(name);
     view! {
         {move || link_shown.get().map(|link| view! {
             <div class="banner info link-shown" role="status" data-banner="link">
@@ -211,22 +234,34 @@ fn SessionHeader() -> impl IntoView {
         })}
         <header class="session-head">
             <title::SessionTitle/>
-            <span class=move || format!("badge {}", status().word())>
-                {move || status().label()}
+            <span class="session-state">
+                <span class=move || format!("badge {}", status().word())>
+                    {move || status().label()}
+                </span>
+                <span class="muted small">
+                    {move || view.with(|v| {
+                        let unit = v.kind.round_word().to_lowercase();
+                        // Estimated tokens are marked as such, never passed off as the provider's.
+                        let approx = if v.tokens_estimated { "≈ " } else { "" };
+                        format!("{unit} {} of {} · {approx}{} tokens", v.round, v.max_rounds, short_count(v.tokens_used))
+                    })}
+                </span>
             </span>
-            <span class="muted small">
-                {move || view.with(|v| {
-                    let unit = v.kind.round_word().to_lowercase();
-                    // Estimated tokens are marked as such, never passed off as the provider's.
-                    let approx = if v.tokens_estimated { "≈ " } else { "" };
-                    format!("{unit} {} of {} · {approx}{} tokens", v.round, v.max_rounds, short_count(v.tokens_used))
-                })}
-            </span>
-            <div class="controls" role="toolbar" aria-label="Run controls">
+            <div class="controls" id="session-actions" role="toolbar" aria-label="Run controls"
+                class:open=move || menu_open.get()
+                on:keydown=move |ev| if ev.key() == "Escape" { close_menu(); }
+                on:click=move |ev| {
+                    // An action chosen from the open menu closes it (focus back on its toggle).
+                    let chosen = ev.target()
+                        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+                        .and_then(|el| el.closest("button").ok().flatten())
+                        .is_some_and(|b| b.get_attribute("name").as_deref() != Some("actions-menu"));
+                    if chosen { close_menu(); }
+                }>
                 <button name="step" title=run_title("Run the calls of the current step, then pause") aria-describedby=described disabled=move || !can_run() on:click=move |_| go(RunMode::Step)>"One step"</button>
                 <button name="round" title=run_title("Run the rest of this round, then pause") aria-describedby=described disabled=move || !can_run() on:click=move |_| go(RunMode::Round)>"One round"</button>
-                <button name="run" title=run_title("Run until done, a question, or a limit") aria-describedby=described disabled=move || !can_run() on:click=move |_| go(RunMode::ToEnd)>"Run to the end"</button>
-                <button name="pause" class="ghost" title="Finish the calls that are out, then pause" disabled=move || !can_pause() on:click=move |_| {
+                <button name="run" class:primary=is_primary("run") title=run_title("Run until done, a question, or a limit") aria-describedby=described disabled=move || !can_run() on:click=move |_| go(RunMode::ToEnd)>"Run to the end"</button>
+                <button name="pause" class="ghost" class:primary=is_primary("pause") title="Finish the calls that are out, then pause" disabled=move || !can_pause() on:click=move |_| {
                     leptos::task::spawn_local(async move { runner.pause().await });
                 }>"Pause"</button>
                 <button name="stop" class="ghost danger" title="Pause now and cancel the requests still out" disabled=move || !can_pause() on:click=move |_| {
@@ -246,6 +281,25 @@ fn SessionHeader() -> impl IntoView {
                     if let Err(e) = runner.with_untracked(|s| crate::transfer::export_report(&title, s)) { state.error(e); }
                 }>"Report"</button>
                 {pages_of(runner.with_untracked(Session::kind)).exports.map(|button| button())}
+                <button name="actions-menu" class="ghost menu-toggle" node_ref=toggle
+                    aria-expanded=move || menu_open.get().to_string() aria-controls="session-actions"
+                    on:click=move |_| {
+                        let open = !menu_open.get_untracked();
+                        menu_open.set(open);
+                        // Opened, focus goes to the menu's first action (Escape brings it back).
+                        if open {
+                            request_animation_frame(move || {
+                                let first = toggle.get_untracked()
+                                    .and_then(|t| t.parent_element())
+                                    .and_then(|bar| bar.query_selector("button:not(.primary):not(.menu-toggle):not(:disabled)").ok().flatten())
+                                    .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok());
+                                if let Some(el) = first { let _ = el.focus(); }
+                            });
+                        }
+                    }>
+                    {move || if primary().is_some() { "More" } else { "Actions" }}
+                    <span aria-hidden="true">{move || if menu_open.get() { " ▴" } else { " ▾" }}</span>
+                </button>
             </div>
         </header>
     }
@@ -324,7 +378,7 @@ fn Banners() -> impl IntoView {
             }.into_any())},
             SessionStatus::AwaitingPerson => Some(view! {
                 <div class="banner info" role="status" data-banner="question">
-                    <strong>{runner.with(|s| s.question().map(|(who, _)| who.to_string()))}</strong>
+                    <strong>{runner.with(|s| s.question().map(|(who, _)| who))}</strong>
                     " asked you a question. The session waits for your answer."
                 </div>
             }.into_any()),

@@ -51,7 +51,7 @@ pub fn Timeline() -> impl IntoView {
                             let call_id = m.call_id.clone();
                             view! {
                                 <div class="member-live" data-member=m.member.clone()>
-                                    <span class="mname" title=m.member.clone()>{m.name}</span>
+                                    <span class="mname" title=m.name.clone()>{m.name.clone()}</span>
                                     {match call_id {
                                         Some(id) => view! {
                                             <button class=format!("badge {} link-badge", state_class(m.state)) data-live-state=m.state
@@ -78,10 +78,10 @@ pub fn Timeline() -> impl IntoView {
                                         let id = call.id.clone();
                                         let note = call.kind.note().map(|n| format!(" ({n})")).unwrap_or_default();
                                         view! {
-                                            <div class="call-line" data-call-id=call.id.clone()>
+                                            <div class="call-line" data-call-id=call.id.clone() data-member=call.member.clone()>
                                                 <button class="link" on:click=move |_| inspect.set(Some(id.clone()))
-                                                    title="Open the transcript of this call">
-                                                    {format!("{}{note}", call.member)}
+                                                    title=format!("Open the transcript of {}", call.title)>
+                                                    {format!("{}{note}", call.member_name)}
                                                 </button>
                                                 <span class=format!("badge {}", state_class(call.now.state)) data-state=call.now.state>{call.now.label}</span>
                                                 {(call.tokens > 0).then(|| view! {
@@ -90,7 +90,7 @@ pub fn Timeline() -> impl IntoView {
                                                     </span>
                                                 })}
                                                 {call.cost.map(|c| view! { <span class="muted small" data-call-cost>{c}</span> })}
-                                                <button class="ghost small fork-call" name="fork" aria-label=format!("Fork from {}", call.id)
+                                                <button class="ghost small fork-call" name="fork" aria-label=format!("Fork from {}", call.title)
                                                     title="Fork from here: a new session with everything before this call, then live with your changes"
                                                     on:click={
                                                         let id = call.id.clone();

@@ -69,7 +69,8 @@ pub fn SessionTitle() -> impl IntoView {
         <div class="session-title">
             <h1 title=title hidden=move || editing.get()>{title}</h1>
             <button class="ghost small" name="rename" node_ref=rename_button
-                hidden=move || editing.get()
+                // A point of history is not the session to rename: Back to live first.
+                hidden=move || editing.get() || runner.history_at.get().is_some()
                 disabled=move || runner.read_only.get()
                 title="Give this session a name of your own"
                 on:click=move |_| open()>"Rename"</button>

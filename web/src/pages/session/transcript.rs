@@ -47,6 +47,8 @@ pub fn TranscriptDialog() -> impl IntoView {
     view! {
         {move || inspect.get().map(|call_id| {
             let record = runner.with(|s| s.call_view(&call_id));
+            // The call in words ("Ana's turn in Option generation"), never its id.
+            let title = record.as_ref().map_or_else(|| "Transcript".to_string(), |r| format!("Transcript of {}", r.title));
             view! {
                 <div class="overlay" on:click=move |ev| {
                     if ev.target() == ev.current_target() { close(); }
@@ -61,7 +63,7 @@ pub fn TranscriptDialog() -> impl IntoView {
                             }
                         }>
                         <header>
-                            <h2 id="transcript-title">{format!("Transcript of {call_id}")}</h2>
+                            <h2 id="transcript-title">{title}</h2>
                             {record.is_some().then(|| {
                                 let id = call_id.clone();
                                 view! {
@@ -93,6 +95,10 @@ fn CallDetail(record: CallView) -> impl IntoView {
     let Inspect(inspect) = expect_context::<Inspect>();
     let c = &record;
     let attempts = record.attempts.clone();
+    let round_word = expect_context::<Runner>()
+        .with_untracked(roundtable_core::session::Session::kind)
+        .round_word()
+        .to_lowercase();
     // Tokens the provider counted, when it counted any (a usage may carry only a cost).
     let usage = record
         .usage
@@ -111,9 +117,9 @@ fn CallDetail(record: CallView) -> impl IntoView {
         });
     view! {
         <div class="product-meta">
-            <span class="badge">{c.member.clone()}</span>
+            <span class="badge" title=c.member.clone()>{c.member_name.clone()}</span>
             <span class="badge">{c.step_title}</span>
-            <span class="badge">{format!("round {}", c.round)}</span>
+            <span class="badge">{format!("{} {}", round_word, c.round)}</span>
             <span class="badge">{c.kind.word()}</span>
             <span class="muted small">{if record.tokens_estimated {
                 format!("≈ {} tokens (estimated: the provider counted none)", record.tokens)
@@ -127,13 +133,13 @@ fn CallDetail(record: CallView) -> impl IntoView {
         {(attempts.len() > 1).then(|| view! {
             <nav class="row center" aria-label="Attempts at this step">
                 <span class="small muted">"Attempts at this step:"</span>
-                {attempts.into_iter().map(|(id, kind, word)| {
+                {attempts.into_iter().enumerate().map(|(n, (id, kind, word))| {
                     let current = id == record.id;
                     let id2 = id.clone();
                     view! {
                         <button class=if current { "small" } else { "ghost small" } aria-current=current.then_some("true")
                             on:click=move |_| inspect.set(Some(id2.clone()))>
-                            {format!("{id} · {} · {word}", kind.word())}
+                            {format!("Attempt {} · {} · {word}", n + 1, kind.word())}
                         </button>
                     }
                 }).collect_view()}

@@ -9,12 +9,10 @@ use roundtable_core::engine::{ModelRef, Settings};
 use roundtable_core::protocol::team::{ConfigError, Member, SessionConfig, TeamRole, TeamState};
 
 use super::presets::{Preset, PRESETS};
-use crate::app::app_state;
 use crate::pages::form::{
     parse_in, parse_money_budget, sentence, MoneyBudgetField, ProviderModelFields, TextField,
 };
 use crate::providers::ProviderId;
-use crate::route::{navigate, Route};
 use crate::{sessions, storage};
 
 /// A member as the form edits it; ids are given on creation.
@@ -82,7 +80,6 @@ pub fn NewTeamForm(
     /// Whether the team is the kind picked.
     shown: Signal<bool>,
 ) -> impl IntoView {
-    let state = app_state();
     let next_key = StoredValue::new(1u64);
     let request = RwSignal::new(String::new());
     let team_name = RwSignal::new(String::from("Roundtable"));
@@ -273,14 +270,7 @@ pub fn NewTeamForm(
             }
             Ok(config) => {
                 errors.set(FormErrors::default());
-                busy.set(true);
-                leptos::task::spawn_local(async move {
-                    match sessions::create::<TeamState>(config).await {
-                        Ok(id) => navigate(&Route::session(id)),
-                        Err(e) => state.error(e),
-                    }
-                    busy.set(false);
-                });
+                sessions::create_and_open::<TeamState>(config, busy);
             }
         }
     };
@@ -340,7 +330,7 @@ pub fn NewTeamForm(
     };
 
     view! {
-            <form class="stack" on:submit=move |ev| { ev.prevent_default(); create(); } novalidate
+            <form class="stack" data-form="team" on:submit=move |ev| { ev.prevent_default(); create(); } novalidate
                 style:display=move || if shown.get() { "" } else { "none" }>
                 <div class="card">
                     <label class="field">

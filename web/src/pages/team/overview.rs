@@ -39,8 +39,8 @@ pub fn Overview() -> impl IntoView {
                             <thead><tr><th>"Member"</th><th>"Role"</th><th>"Team role"</th><th>"Model"</th></tr></thead>
                             <tbody>
                                 {o.members.into_iter().map(|m| view! {
-                                    <tr>
-                                        <td><strong>{m.name}</strong> <span class="muted small">{format!(" {}", m.id)}</span></td>
+                                    <tr data-member=m.id>
+                                        <td><strong>{m.name}</strong></td>
                                         <td>{m.role}</td>
                                         <td>{m.team_role}</td>
                                         <td class="small">
