@@ -4,11 +4,12 @@
 // the wall-clock limit passes, whichever comes first; removing it ends the worker inside, so an
 // endless loop or a memory hog costs its own run only.
 //
-//   runInSandbox(files, { limitMs, page }) → Promise<{ status, tests, errors, logs, message, ms }>
+//   runInSandbox(files, { limitMs, page, loadMs }) → Promise<{ status, tests, errors, logs, message, ms }>
 //
 // `files` is [{ path, text }]: `*.test.js` files are run (`test(name, fn)`, `assert(…)`), the
 // others are loaded when a test `require`s them. `status` is `passed`, `failed`, `no_tests`,
-// `timed_out` or `error`. Everything in the answer comes from the run and is capped in size.
+// `timed_out` or `error`. Everything in the answer comes from the run and is capped in size. A
+// frame whose page does not load within `loadMs` settles as `error` (the run never started).
 
 const STATUSES = new Set(['passed', 'failed', 'no_tests', 'timed_out', 'error']);
 const MAX_TEXT = 2000;
@@ -41,7 +42,7 @@ function clean(answer, ms) {
   };
 }
 
-export function runInSandbox(files, { limitMs = 5000, page } = {}) {
+export function runInSandbox(files, { limitMs = 5000, page, loadMs = 15000 } = {}) {
   const url = page || new URL('sandbox/sandbox.html', document.baseURI).href;
   const started = performance.now();
   return new Promise((resolve) => {
@@ -64,7 +65,13 @@ export function runInSandbox(files, { limitMs = 5000, page } = {}) {
       if (event.source === frame.contentWindow && event.source !== null) settle(event.data);
     };
     addEventListener('message', onMessage);
+    // The run's clock starts when the page has loaded; until then, this one.
+    timer = setTimeout(
+      () => settle({ status: 'error', message: `the sandbox page did not load within ${loadMs} ms, so nothing ran` }),
+      loadMs,
+    );
     frame.addEventListener('load', () => {
+      clearTimeout(timer);
       const job = { files: files.map((f) => ({ path: String(f.path), text: String(f.text) })), limitMs };
       frame.contentWindow.postMessage(job, '*');
       timer = setTimeout(

@@ -189,6 +189,24 @@ test('an endless loop is stopped at the limit, and the frame it ran in is gone',
   assert.equal(await b.page.evaluate(() => document.querySelectorAll('iframe').length), 0);
 });
 
+test('a sandbox page that never loads settles as an error: nothing ran, nothing hangs', async () => {
+  // The request is held forever, so the frame's load event never comes.
+  await b.page.route('**/never-loads.html', () => {});
+  const r = await b.page.evaluate(async () => {
+    const { runInSandbox } = await import('./sandbox/host.js');
+    return runInSandbox([{ path: 'a.test.js', text: "test('t', () => {});" }], {
+      limitMs: 1000,
+      page: new URL('never-loads.html', document.baseURI).href,
+      loadMs: 800,
+    });
+  });
+  await b.page.unroute('**/never-loads.html');
+  assert.equal(r.status, 'error');
+  assert.match(r.message, /did not load within 800 ms/);
+  assert.deepEqual(r.tests, []);
+  assert.equal(await b.page.evaluate(() => document.querySelectorAll('iframe').length), 0);
+});
+
 test('the app keeps working after every hostile run', async () => {
   assert.deepEqual(b.errors, []);
   await b.page.getByRole('link', { name: /new session/i }).first().click();

@@ -51,7 +51,7 @@ async function wordsOnPage(page) {
       const text = n.textContent.trim();
       // Where it is, so a failure points at the element.
       const at = el.closest('[class]');
-      if (text) out.push(`${text} [in ${el.tagName.toLowerCase()} of .${(at?.className || '').split(' ')[0]}]`);
+      if (text) out.push(`${text} [in ${el.tagName.toLowerCase()} of .${(at?.getAttribute('class') || '').split(' ')[0]}]`);
     }
     for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [aria-valuetext]')) {
       if (el.closest(verbatim.replace(', input', '').replace('textarea, ', ''))) continue;
@@ -119,7 +119,7 @@ test('no page of any kind shows an internal name', async () => {
   await page.waitForSelector('text=No sessions yet.');
   await scan(page, 'home (empty)');
   await open(page, srv.url, '#/new');
-  for (const kind of ['team', 'meeting', 'dialectic']) {
+  for (const kind of ['team', 'meeting', 'dialectic', 'autocoding']) {
     await page.click(`button[data-kind="${kind}"]`);
     await page.waitForSelector(`form[data-form="${kind}"]`);
     await scan(page, `new ${kind}`);
@@ -148,7 +148,7 @@ test('no page of any kind shows an internal name', async () => {
   await scan(page, 'team product');
   await scanSession(page, 'team');
 
-  // The recorded demo team, a demo meeting and a demo dialectic, each finished.
+  // The recorded demo team, a demo meeting, a demo dialectic and a demo autocoding, each finished.
   await open(page, srv.url, '#/');
   await page.click('button[name="open-demo"]');
   await waitStatus(page, 'done');
@@ -169,7 +169,7 @@ test('no page of any kind shows an internal name', async () => {
   await page.click('.fork-dialog button[name="make-fork"]');
   await page.waitForSelector('.session-head .fork-note');
   await scan(page, 'a fork');
-  for (const [name, kind] of [['demo-meeting', 'meeting'], ['demo-dialectic', 'dialectic']]) {
+  for (const [name, kind] of [['demo-meeting', 'meeting'], ['demo-dialectic', 'dialectic'], ['demo-autocoding', 'autocoding']]) {
     await open(page, srv.url, '#/');
     await page.click(`button[name="${name}"]`);
     await page.waitForSelector('.session-head');

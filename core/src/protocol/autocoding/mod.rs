@@ -216,8 +216,8 @@ impl Autocoding {
                 });
                 self.state.phase = Phase::Coach;
                 Ok(vec![format!(
-                    "the player wrote {} file(s){}; the project holds {}",
-                    answer.files.len(),
+                    "the player wrote {}{}; the project holds {}",
+                    crate::text::count(answer.files.len(), "file", "files"),
                     if answer.delete.is_empty() {
                         String::new()
                     } else {

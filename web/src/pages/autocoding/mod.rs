@@ -51,7 +51,7 @@ fn StateButton() -> impl IntoView {
     let runner = expect_context::<Runner>();
     let state = app_state();
     view! {
-        <button name="export-002" class="ghost" title="Download spec 002's AutocodingState, as autocoding_save writes it" on:click=move |_| {
+        <button name="export-002" class="ghost" title="Download the loop's state as Hegelion saves it, to go on with in Hegelion or here" on:click=move |_| {
             let document = runner.with_untracked(|s| {
                 s.kind_document().map(|(kind, text)| (format!("{}.{kind}.json", crate::util::file_stem(&s.title())), text))
             });
@@ -59,7 +59,7 @@ fn StateButton() -> impl IntoView {
                 Some((name, text)) => if let Err(e) = crate::util::download(&name, "application/json", &text) { state.error(e); },
                 None => state.error("This session is not autocoding."),
             }
-        }>"002 state"</button>
+        }>"Hegelion file"</button>
     }
 }
 

@@ -180,9 +180,9 @@ pub fn NewAutocodingForm() -> impl IntoView {
                 <label class="field">
                     <span>"Go on from a saved state (optional)"</span>
                     <textarea name="saved-state" rows="4" spellcheck="false" class="mono"
-                        placeholder=r#"{"schema_version": 1, "session_id": "…", "phase": "player", …}"#
+                        placeholder="The saved state, as JSON"
                         prop:value=move || saved.get() on:input=move |ev| saved.set(event_target_value(&ev))></textarea>
-                    <small class="muted">"Paste an AutocodingState that autocoding_save (Hegelion's or this app's \"002 state\") wrote, in the player phase: its turns and scores go on here, with the requirements and limits above."</small>
+                    <small class="muted">"Paste a state Hegelion's autocoding saved (or this app's \"Hegelion file\"), waiting for the player: its turns and scores go on here, with the requirements and limits above."</small>
                 </label>
             </div>
         </form>
