@@ -1,5 +1,5 @@
 //! The kinds of session as the web app knows them. Each kind's pages live in its own folder
-//! (`team/`, `meeting/`, `dialectic/`) and describe themselves there in one [`KindPages`] value:
+//! (`team/`, `meeting/`, `dialectic/`, `autocoding/`) and describe themselves there in one [`KindPages`] value:
 //! the session page's panels, the new-session form, the shell's sentences, the home page's demo.
 //! The shell reaches them through [`pages_of`], by [`Kind`]; it never names a kind.
 //!
@@ -91,5 +91,25 @@ mod tests {
             }
         }
         assert_eq!(names, ["demo-meeting", "demo-dialectic", "demo-autocoding"]);
+    }
+}
+
+/// The button beside Export that downloads the session's own document in its kind's format
+/// (core's [`Session::kind_document`]: a dialectic's 002 result, autocoding's saved state), named
+/// as the person knows it ("Hegelion file"). `title` says what the file is.
+#[component]
+pub fn KindDocumentButton(title: &'static str) -> impl IntoView {
+    let runner = expect_context::<crate::runner::Runner>();
+    let state = crate::app::app_state();
+    view! {
+        <button name="export-002" class="ghost" title=title on:click=move |_| {
+            let document = runner.with_untracked(|s| {
+                s.kind_document().map(|(kind, text)| (format!("{}.{kind}.json", crate::util::file_stem(&s.title())), text))
+            });
+            match document {
+                Some((name, text)) => if let Err(e) = crate::util::download(&name, "application/json", &text) { state.error(e); },
+                None => state.error("This kind of session has no file of its own to download."),
+            }
+        }>"Hegelion file"</button>
     }
 }

@@ -8,9 +8,7 @@ use roundtable_core::protocol::autocoding::{
 };
 use roundtable_core::session::Session;
 
-use super::kinds::{Demo, HasPages, KindPages};
-use crate::app::app_state;
-use crate::runner::Runner;
+use super::kinds::{Demo, HasPages, KindDocumentButton, KindPages};
 
 mod new;
 mod panels;
@@ -41,26 +39,7 @@ fn new_form(shown: Signal<bool>) -> AnyView {
 }
 
 fn exports() -> AnyView {
-    view! { <StateButton/> }.into_any()
-}
-
-/// Downloads spec 002's `AutocodingState` as `autocoding_save` writes it (core's
-/// [`Session::kind_document`]): the file `autocoding_load` reads back.
-#[component]
-fn StateButton() -> impl IntoView {
-    let runner = expect_context::<Runner>();
-    let state = app_state();
-    view! {
-        <button name="export-002" class="ghost" title="Download the loop's state as Hegelion saves it, to go on with in Hegelion or here" on:click=move |_| {
-            let document = runner.with_untracked(|s| {
-                s.kind_document().map(|(kind, text)| (format!("{}.{kind}.json", crate::util::file_stem(&s.title())), text))
-            });
-            match document {
-                Some((name, text)) => if let Err(e) = crate::util::download(&name, "application/json", &text) { state.error(e); },
-                None => state.error("This session is not autocoding."),
-            }
-        }>"Hegelion file"</button>
-    }
+    view! { <KindDocumentButton title="Download the loop's state as Hegelion saves it, to go on with in Hegelion or here"/> }.into_any()
 }
 
 /// Autocoding on the demo model: the demo's slugify requirements, 002's defaults.

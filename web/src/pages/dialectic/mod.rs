@@ -6,9 +6,7 @@ use roundtable_core::engine::ModelRef;
 use roundtable_core::protocol::dialectic::{DialecticConfig, DialecticState};
 use roundtable_core::session::Session;
 
-use super::kinds::{Demo, HasPages, KindPages};
-use crate::app::app_state;
-use crate::runner::Runner;
+use super::kinds::{Demo, HasPages, KindDocumentButton, KindPages};
 
 mod new;
 mod panels;
@@ -39,26 +37,7 @@ fn new_form(shown: Signal<bool>) -> AnyView {
 }
 
 fn exports() -> AnyView {
-    view! { <DialecticDocumentButton/> }.into_any()
-}
-
-/// Downloads the dialectic as 002's `dialectical_workflow` / `dialectical_single_shot` document
-/// (core's [`Session::kind_document`]), beside the session file.
-#[component]
-fn DialecticDocumentButton() -> impl IntoView {
-    let runner = expect_context::<Runner>();
-    let state = app_state();
-    view! {
-        <button name="export-002" class="ghost" title="Download the run as a Hegelion result file (JSON, the format of spec 002: the thesis, each critique and the synthesis)" on:click=move |_| {
-            let document = runner.with_untracked(|s| {
-                s.kind_document().map(|(kind, text)| (format!("{}.{kind}.json", crate::util::file_stem(&s.title())), text))
-            });
-            match document {
-                Some((name, text)) => if let Err(e) = crate::util::download(&name, "application/json", &text) { state.error(e); },
-                None => state.error("This session is not a dialectic."),
-            }
-        }>"Hegelion file"</button>
-    }
+    view! { <KindDocumentButton title="Download the run as a Hegelion result file (JSON, the format of spec 002: the thesis, each critique and the synthesis)"/> }.into_any()
 }
 
 /// A dialectic on the demo model with the council of three critics, from core's demos: one
