@@ -1,6 +1,7 @@
 //! The kinds of session as the web app knows them. Each kind's pages live in its own folder
-//! (`team/`, `meeting/`, `dialectic/`, `autocoding/`) and describe themselves there in one [`KindPages`] value:
-//! the session page's panels, the new-session form, the shell's sentences, the home page's demo.
+//! (`team/`, `meeting/`, `dialectic/`, `autocoding/`) and describe themselves there in one
+//! [`KindPages`] value: the session page's panels, the new-session form, the shell's sentences,
+//! the home page's demo.
 //! The shell reaches them through [`pages_of`], by [`Kind`]; it never names a kind.
 //!
 //! The list of kinds is core's (`with_kinds!`), so the web side of a kind is its folder plus its
