@@ -509,6 +509,10 @@ fn every_call_is_titled_in_a_persons_words() {
                 any("'s thesis") && any("'s critique") && any("'s synthesis"),
                 "{titles:?}"
             ),
+            Kind::Autocoding => assert!(
+                any("'s code, turn 1") && any("'s review, turn 1"),
+                "{titles:?}"
+            ),
         }
     }
 }

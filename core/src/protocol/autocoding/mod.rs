@@ -431,6 +431,15 @@ impl Protocol for Autocoding {
         self.member(member).map(|m| &m.model)
     }
 
+    /// "The player's player, turn 2" would not do: what each writes, by turn.
+    fn call_title(&self, member: &str, step: AutocodingStep, round: u32) -> String {
+        let what = match step {
+            AutocodingStep::Player => "code",
+            AutocodingStep::Coach => "review",
+        };
+        format!("{}'s {what}, turn {round}", self.member_name(member))
+    }
+
     fn next_move(&self) -> Move<Autocoding> {
         let core = &self.core;
         if core.rounds_ended || self.state.status != Status::Active {
