@@ -1,9 +1,10 @@
 // A phone shows the work, and a point of history agrees with itself (issue 23, points 2 and 5).
 //
 // At 390 × 844 the session's main content — a team's product tree, a meeting's transcript, a
-// dialectic's thesis — starts on the first screen; the header's controls are the one action the
-// state calls for and a menu of the rest, which opens from the keyboard and whose actions work;
-// the meeting's phases are one line. At 1440 every control stays in the row.
+// dialectic's thesis, where an autocoding loop stands — starts on the first screen; the header's
+// controls are the one action the state calls for and a menu of the rest, which opens from the
+// keyboard and whose actions work; the meeting's phases are one line. At 1440 every control stays
+// in the row.
 //
 // A point of a meeting's history: the status, the turn count, the Budget panel and the Remark
 // panel all speak of that point (no "the meeting is over" at a point where it ran). A shared
@@ -128,6 +129,14 @@ test('at 390 × 844 each kind shows its work on the first screen; the header is 
   assert.ok(thesis < PHONE.height, `the thesis starts on the first screen (top ${thesis})`);
   await shot(page, 'phone-dialectic-done');
 
+  // The demo autocoding: where the loop stands (the scores against the threshold) on the first
+  // screen.
+  await runDemo(page, 'demo-autocoding');
+  await settle(page);
+  const loop = await topOf(page, '.autocoding-status');
+  assert.ok(loop < PHONE.height, `the loop's status starts on the first screen (top ${loop})`);
+  await shot(page, 'phone-autocoding-done');
+
   // A wide screen keeps every control in the row and draws no menu toggle.
   await page.setViewportSize(DESKTOP);
   await settle(page);
@@ -216,7 +225,7 @@ test('on a phone a Limits card\'s inputs line up in each row, however its labels
   const { page } = b;
   await page.setViewportSize(PHONE);
   await open(page, srv.url, '#/new');
-  for (const kind of ['team', 'meeting', 'dialectic']) {
+  for (const kind of ['team', 'meeting', 'dialectic', 'autocoding']) {
     await page.click(`button[data-kind="${kind}"]`);
     const limits = page.locator(`form[data-form="${kind}"] .limits`);
     if (!(await limits.count())) continue;
