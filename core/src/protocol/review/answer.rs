@@ -707,6 +707,17 @@ macro_rules! contracts {
                 .to_value()
             }
 
+            /// `value` (an answer to this contract) as pretty JSON with its fields in the
+            /// schema's order — status, summary, then data; the acknowledgement last in the
+            /// payload — or `None` when it is not a valid answer's shape.
+            pub fn in_field_order(self, value: &Value) -> Option<String> {
+                match self {
+                    $(Contract::$variant => serde_json::from_value::<$envelope>(value.clone())
+                        .ok()
+                        .and_then(|e| serde_json::to_string_pretty(&e).ok()),)*
+                }
+            }
+
             /// Reads checked JSON into the envelope's parts.
             fn read(self, json: &str) -> Result<Response, Violation> {
                 Ok(match self {

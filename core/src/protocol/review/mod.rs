@@ -7,14 +7,16 @@
 //! acknowledgement included ([`answer`]); the nonce each call carries ([`directive`]); the
 //! artifacts the runtime writes — critic triggers, revision packets, fan-outs ([`artifacts`]);
 //! the gates `complete` must pass ([`gates`]); the run variables and the roles, with the
-//! implementer never its own verifier ([`config`]). The kind of session that runs the loop (its
-//! `Protocol`, the inbox of approvals, views, demo) is to come.
+//! implementer never its own verifier ([`config`]); each call's charter and directive
+//! ([`prompt`]). The kind of session that runs the loop (its `Protocol`, the inbox of approvals,
+//! views, demo) is to come.
 
 pub mod answer;
 pub mod artifacts;
 pub mod config;
 pub mod directive;
 pub mod gates;
+pub mod prompt;
 #[rustfmt::skip]
 mod shape;
 
