@@ -205,7 +205,10 @@ pub fn HomePage() -> impl IntoView {
                 </div>
             </div>
             <p class="tagline" data-tagline="true">
-                "Roundtable runs AI models together on your request, in this tab — a team that builds, a meeting that decides, a dialectic that argues it out. Every answer is checked, and you can watch, steer and answer their questions."
+                {format!(
+                    "Roundtable runs AI models together on your request, in this tab — {}. Every answer is checked, and you can watch, steer and answer their questions.",
+                    tagline()
+                )}
             </p>
             {move || duplicate.get().map(|(name, text, existing)| {
                 let (name2, text2) = (name.clone(), text.clone());
@@ -384,5 +387,15 @@ fn SessionTable(list: Vec<SessionRecord>, refresh: RwSignal<u32>) -> impl IntoVi
                 </tbody>
             </table>
         </div>
+    }
+}
+
+/// The kinds as the tagline lists them: "a team that builds, a meeting that decides and …".
+fn tagline() -> String {
+    let phrases: Vec<&str> = Kind::ALL.iter().map(|k| pages_of(*k).tagline).collect();
+    match phrases.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
     }
 }

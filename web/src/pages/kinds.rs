@@ -32,6 +32,8 @@ pub struct KindPages {
     pub done: &'static str,
     /// After "Use Run to the end" in a draft.
     pub draft: &'static str,
+    /// What the kind does, as the home page's tagline lists the kinds ("a team that builds").
+    pub tagline: &'static str,
 }
 
 /// A home-page button that creates a session of the kind on the demo model and opens it.

@@ -27,6 +27,7 @@ impl HasPages for Autocoding {
         wrap_up: "Stop after this turn's review is in and end the session",
         done: " The loop has ended; the turns, their test runs and the coach's scores are below.",
         draft: " to let the player write and the coach review until approval, or go one turn at a time.",
+        tagline: "autocoding that a coach checks by running its tests",
     };
 }
 

@@ -25,6 +25,7 @@ impl HasPages for DialecticState {
         wrap_up: "Skip the critiques still out and ask for the synthesis",
         done: " The synthesis is written; it is below, beside the thesis and the critiques.",
         draft: " to write the thesis, the critiques and the synthesis, or go one phase at a time.",
+        tagline: "a dialectic that argues it out",
     };
 }
 

@@ -28,6 +28,7 @@ impl HasPages for MeetingState {
         wrap_up: "End the meeting and ask for the minutes",
         done: " The meeting is over; its minutes are below.",
         draft: " to hold the meeting, or go one step at a time.",
+        tagline: "a meeting that decides",
     };
 }
 

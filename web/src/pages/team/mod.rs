@@ -30,6 +30,7 @@ impl HasPages for TeamState {
         wrap_up: "End the rounds and ask for the presentation",
         done: " The team presented its result; see the overview.",
         draft: " to let the team work, or go one step at a time.",
+        tagline: "a team that builds",
     };
 }
 
