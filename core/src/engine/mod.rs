@@ -65,6 +65,17 @@ pub struct ModelRef {
     pub model: String,
 }
 
+/// Whether `id` may name a member of any kind: lowercase letters, digits and `-`, at most 40,
+/// and never `user-1` (the person's own id), so it fits prompts, pointers and file names.
+pub fn member_id_ok(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 40
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && id != "user-1"
+}
+
 /// One member as lists, files and the fork dialog show it: who, on which model, with which
 /// persona (never a key).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]

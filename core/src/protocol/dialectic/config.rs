@@ -315,12 +315,7 @@ impl DialecticConfig {
         }
         let mut seen = std::collections::BTreeSet::new();
         for m in self.members() {
-            let well_formed = !m.id.is_empty()
-                && m.id.len() <= 40
-                && m.id
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-            if !well_formed || m.id == "user-1" {
+            if !crate::engine::member_id_ok(&m.id) {
                 errors.push(E::BadId(m.id.clone()));
             }
             if !seen.insert(m.id.as_str()) {

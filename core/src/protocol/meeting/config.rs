@@ -154,12 +154,7 @@ impl MeetingConfig {
         }
         let mut seen = std::collections::BTreeSet::new();
         for a in &self.attendees {
-            let well_formed = !a.id.is_empty()
-                && a.id.len() <= 40
-                && a.id
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-            if !well_formed || a.id == "user-1" {
+            if !crate::engine::member_id_ok(&a.id) {
                 return Err(MeetingConfigError::BadId(a.id.clone()));
             }
             if !seen.insert(a.id.as_str()) {

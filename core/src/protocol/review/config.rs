@@ -100,7 +100,7 @@ impl Role {
 /// A member of the loop: who, on which model, holding which roles.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReviewMember {
-    /// Id (lowercase letters, digits, `-`).
+    /// Id (lowercase letters, digits, `-`; `crate::engine::member_id_ok`).
     pub id: String,
     /// Display name.
     pub name: String,
@@ -270,11 +270,7 @@ impl RunConfig {
         }
         let mut seen: Vec<&str> = Vec::new();
         for m in &self.members {
-            let well_formed = !m.id.is_empty()
-                && m.id
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-            if !well_formed || m.id == "user-1" {
+            if !crate::engine::member_id_ok(&m.id) {
                 errors.push(E::BadId(m.id.clone()));
             }
             if seen.contains(&m.id.as_str()) {

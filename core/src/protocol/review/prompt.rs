@@ -260,50 +260,23 @@ pub fn example(contract: Contract, ack: &Directive) -> Value {
 #[cfg(test)]
 mod tests {
     use super::super::answer::check;
-    use super::super::config::{ApprovalPolicy, ReviewMember};
+    use super::super::config::ApprovalPolicy;
     use super::*;
-    use crate::engine::ModelRef;
     use crate::validate::Options;
 
+    /// The tests' run, with the variables a directive shows filled in.
     fn config() -> RunConfig {
-        let member = |id: &str, roles: &[Role]| ReviewMember {
-            id: id.into(),
-            name: id.into(),
-            roles: roles.to_vec(),
-            model: ModelRef {
-                provider: "demo".into(),
-                model: "demo-1".into(),
-            },
+        let mut config = super::super::tests::config();
+        config.current_state_summary = "Nothing written yet.".into();
+        config.constraints = vec!["Plain JavaScript, no dependencies.".into()];
+        config.approval_policy = ApprovalPolicy {
+            edit_requires_approval: false,
+            dependency_install_requires_approval: true,
+            network_requires_approval: true,
         };
-        RunConfig {
-            user_goal: "A parser for key=value files.".into(),
-            mode: RunMode::Implement,
-            current_state_summary: "Nothing written yet.".into(),
-            constraints: vec!["Plain JavaScript, no dependencies.".into()],
-            approval_policy: ApprovalPolicy {
-                edit_requires_approval: false,
-                dependency_install_requires_approval: true,
-                network_requires_approval: true,
-            },
-            approval_mode: ApprovalMode::Manual,
-            protected_test_paths: vec!["parse.test.js".into()],
-            max_iterations: 12,
-            token_budget: None,
-            time_budget_seconds: None,
-            stop_conditions: vec!["The person rejects an approval.".into()],
-            success_criteria: vec!["Blank lines and # comments are skipped.".into()],
-            output_contract: "parse.js with its tests passing.".into(),
-            fanout_max: 3,
-            members: vec![
-                member(
-                    "lead",
-                    &[Role::Orchestrator, Role::Planner, Role::Researcher],
-                ),
-                member("builder", &[Role::Implementer]),
-                member("tester", &[Role::Qa, Role::Critic]),
-                member("judge", &[Role::Verifier]),
-            ],
-        }
+        config.stop_conditions = vec!["The person rejects an approval.".into()];
+        config.output_contract = "parse.js with its tests passing.".into();
+        config
     }
 
     #[test]

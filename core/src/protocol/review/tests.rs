@@ -319,7 +319,8 @@ fn member(id: &str, roles: &[Role]) -> ReviewMember {
     }
 }
 
-fn config() -> RunConfig {
+/// A valid run: four members over the seven roles (the prompt tests use it too).
+pub(super) fn config() -> RunConfig {
     RunConfig {
         user_goal: "A parser for key=value files.".into(),
         mode: RunMode::Implement,
