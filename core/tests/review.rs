@@ -155,3 +155,40 @@ fn every_answer_case_gets_exactly_its_violations() {
     assert!(ran >= 20, "{ran} answers checked");
     insta::assert_snapshot!("review_acknowledgement_violations", said);
 }
+
+mod run {
+    //! The review loop as a kind of session: the demo model plays a whole run.
+    use roundtable_core::demo::play_with;
+    use roundtable_core::engine::{ModelRef, Protocol};
+    use roundtable_core::protocol::review::{demo, view, ReviewSession};
+
+    fn model() -> ModelRef {
+        ModelRef {
+            provider: "demo".into(),
+            model: "roundtable-demo".into(),
+        }
+    }
+
+    #[test]
+    fn the_demo_plays_a_whole_run_through_everything_004_names() {
+        let mut s = ReviewSession::new(demo::config(model(), "run-demo"), 0).unwrap();
+        let mut now = 1;
+        let report = play_with(
+            &mut s,
+            |st, c| st.demo_answer(&c.call, &c.envelope),
+            &mut now,
+            80,
+        )
+        .unwrap();
+        let v = view::view_of(s.state());
+        assert_eq!(s.status().word(), "done");
+        assert_eq!(report.invalid, 0);
+        assert_eq!(report.approvals, 1);
+        assert_eq!(v.reconciliation.as_ref().unwrap().status, "complete");
+        let ids: Vec<&str> = v.artifacts.iter().map(|a| a.id.as_str()).collect();
+        assert_eq!(ids, ["critic_trigger-1", "revision_packet-1", "fanout-1"]);
+        let runs: Vec<&str> = v.runs.iter().map(|r| r.status.as_str()).collect();
+        assert_eq!(runs, ["failed", "passed"]);
+        assert!(v.gates.iter().all(|g| g.met), "{:?}", v.gates);
+    }
+}

@@ -200,6 +200,13 @@ impl<P: Protocol> Core<P> {
         self.effects.iter().filter(|e| e.pending())
     }
 
+    /// The id the next call issued gets (`call-N`, numbered from 1 in issue order): a kind
+    /// that names its call in the prompt (the review loop's nonce) reads it when the engine
+    /// asks for the call's envelope.
+    pub fn next_call_id(&self) -> String {
+        call_id(self.calls.len() + 1)
+    }
+
     /// The transcript entry of a call.
     pub fn call(&self, id: &str) -> Option<&CallRecord<P>> {
         call_index(id)
@@ -653,6 +660,11 @@ fn slot_of<'a>(slots: &'a mut [Slot], member: &str) -> Result<&'a mut Slot, Fold
         .ok_or_else(|| FoldError::Slot(member.to_string()))
 }
 
+/// The id of the `n`-th call issued, from 1.
+fn call_id(n: usize) -> String {
+    format!("call-{n}")
+}
+
 /// A call issued to `member` as the `calls`+1-th call: its slot holds it out. Returns the
 /// conversation a continuing call (sent with no messages) sent: the slot's so far.
 fn issue(
@@ -663,7 +675,7 @@ fn issue(
     kind: CallKind,
     messages: &[Message],
 ) -> Result<Option<Vec<Message>>, FoldError> {
-    if id != format!("call-{}", calls + 1) {
+    if id != call_id(calls + 1) {
         return Err(FoldError::Call(id.to_string()));
     }
     let slot = slot_of(slots, member)?;

@@ -925,7 +925,7 @@ impl<P: Protocol> Engine<P> {
             ),
         };
         StoredCall {
-            id: format!("call-{}", core.calls.len() + 1),
+            id: core.next_call_id(),
             member: member.to_string(),
             step,
             round: core.round,

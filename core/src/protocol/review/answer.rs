@@ -672,8 +672,9 @@ macro_rules! contracts {
             $(#[doc = concat!("`", stringify!($key), "`, answered by ", $role, ".")] $variant,)*
         }
 
-        /// A checked answer's payload.
-        #[derive(Debug, Clone, PartialEq)]
+        /// A checked answer's payload (in the event log under the contract's variant name).
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
         pub enum Payload {
             $(#[doc = concat!("`", stringify!($key), "`.")] $variant($payload),)*
         }
@@ -748,8 +749,9 @@ contracts! {
     Reconciliation(Reconciliation) reconciliation_result ReconciliationEnvelope ReconciliationData "review_reconciliation" "the orchestrator closing the run",
 }
 
-/// A checked answer: the envelope's status and summary, and the contract's payload.
-#[derive(Debug, Clone, PartialEq)]
+/// A checked answer: the envelope's status and summary, and the contract's payload — what the
+/// event log keeps of an applied answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Response {
     /// The envelope's status.
     pub status: Status,

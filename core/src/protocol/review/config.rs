@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::engine::ModelRef;
+use crate::engine::{ModelRef, Settings};
 
 /// `004`'s `mode`: what the run is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,6 +83,19 @@ impl Role {
         Role::Critic,
     ];
 
+    /// The role's id in files and the standard member ids (`qa`, `verifier`, …).
+    pub fn id(self) -> &'static str {
+        match self {
+            Role::Orchestrator => "orchestrator",
+            Role::Planner => "planner",
+            Role::Researcher => "researcher",
+            Role::Implementer => "implementer",
+            Role::Qa => "qa",
+            Role::Verifier => "verifier",
+            Role::Critic => "critic",
+        }
+    }
+
     /// The role in a person's words.
     pub fn words(self) -> &'static str {
         match self {
@@ -114,6 +127,10 @@ pub struct ReviewMember {
 /// members.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunConfig {
+    /// `004`'s `run_id`: every directive names it and every answer acknowledges it. The app
+    /// makes a fresh one per run; a fork keeps it (its calls' nonces differ by call id).
+    #[serde(default = "default_run_id")]
+    pub run_id: String,
     /// `user_goal`: what the person wants, verbatim.
     pub user_goal: String,
     /// What the run is for.
@@ -149,6 +166,22 @@ pub struct RunConfig {
     pub fanout_max: u32,
     /// The members and their roles.
     pub members: Vec<ReviewMember>,
+    /// The sandbox's wall-clock limit for one run of the implementer's JavaScript (the
+    /// runtime's QA lane), in milliseconds.
+    #[serde(default = "default_run_limit_ms")]
+    pub run_limit_ms: u32,
+    /// The engine's limits (its round limit is `max_iterations`: an orchestrator decision
+    /// opens each round).
+    #[serde(default)]
+    pub settings: Settings,
+}
+
+fn default_run_id() -> String {
+    "run-1".into()
+}
+
+fn default_run_limit_ms() -> u32 {
+    RunConfig::RUN_LIMIT_MS
 }
 
 /// One reason a review loop's config was refused.
@@ -175,6 +208,12 @@ pub enum ReviewConfigError {
     /// A zero budget would stop the run before it starts.
     #[error("a {0} budget of 0 stops the run before it starts: leave it empty for none")]
     ZeroBudget(&'static str),
+    /// A run id that does not fit a directive.
+    #[error("the run id \"{0}\" must be 1 to 80 letters, digits, dashes or underscores")]
+    BadRunId(String),
+    /// A sandbox limit outside its range.
+    #[error("a run of the code is limited to 100 to 60,000 ms (run_limit_ms is {0})")]
+    RunLimit(u32),
     /// An id with characters that do not fit prompts and pointers.
     #[error("member id \"{0}\" must be lowercase letters, digits and dashes")]
     BadId(String),
@@ -214,6 +253,52 @@ impl RunConfig {
     pub const GOAL_MAX: usize = 4_000;
     /// The most orchestrator decisions in a run.
     pub const ITERATIONS_MAX: u32 = 50;
+    /// The sandbox's default limit for one run, in milliseconds.
+    pub const RUN_LIMIT_MS: u32 = 5_000;
+
+    /// A run with thehood's defaults: implement mode, manual approvals with no policy flag
+    /// set, 12 decisions, fan-outs of at most 3, and one member per role, each on `model`.
+    pub fn standard(goal: &str, criteria: &[&str], model: ModelRef) -> RunConfig {
+        let member = |role: Role, name: &str| ReviewMember {
+            id: role.id().into(),
+            name: name.into(),
+            roles: vec![role],
+            model: model.clone(),
+        };
+        RunConfig {
+            run_id: default_run_id(),
+            user_goal: goal.into(),
+            mode: RunMode::Implement,
+            current_state_summary: String::new(),
+            constraints: Vec::new(),
+            approval_policy: ApprovalPolicy::default(),
+            approval_mode: ApprovalMode::Manual,
+            protected_test_paths: Vec::new(),
+            max_iterations: 12,
+            token_budget: None,
+            time_budget_seconds: None,
+            stop_conditions: Vec::new(),
+            success_criteria: criteria.iter().map(|c| c.to_string()).collect(),
+            output_contract: String::new(),
+            fanout_max: 3,
+            members: vec![
+                member(Role::Orchestrator, "Olga (orchestrator)"),
+                member(Role::Planner, "Pim (planner)"),
+                member(Role::Researcher, "Rae (researcher)"),
+                member(Role::Implementer, "Ivo (implementer)"),
+                member(Role::Qa, "Quinn (QA)"),
+                member(Role::Verifier, "Vera (verifier)"),
+                member(Role::Critic, "Cato (critic)"),
+            ],
+            run_limit_ms: Self::RUN_LIMIT_MS,
+            settings: Settings::default(),
+        }
+    }
+
+    /// The member with this id.
+    pub fn member(&self, id: &str) -> Option<&ReviewMember> {
+        self.members.iter().find(|m| m.id == id)
+    }
 
     /// The member holding `role`, if exactly one does.
     pub fn holder(&self, role: Role) -> Option<&ReviewMember> {
@@ -246,6 +331,17 @@ impl RunConfig {
                     errors.push(E::EmptyItem(what, i + 1));
                 }
             }
+        }
+        let id_ok = (1..=80).contains(&self.run_id.len())
+            && self
+                .run_id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !id_ok {
+            errors.push(E::BadRunId(self.run_id.clone()));
+        }
+        if !(100..=60_000).contains(&self.run_limit_ms) {
+            errors.push(E::RunLimit(self.run_limit_ms));
         }
         if !(1..=Self::ITERATIONS_MAX).contains(&self.max_iterations) {
             errors.push(E::Iterations(self.max_iterations));

@@ -336,6 +336,9 @@ pub(super) fn config() -> RunConfig {
         success_criteria: vec!["Blank lines are skipped.".into()],
         output_contract: String::new(),
         fanout_max: 3,
+        run_id: "run-1".into(),
+        run_limit_ms: RunConfig::RUN_LIMIT_MS,
+        settings: Default::default(),
         members: vec![
             member(
                 "lead",

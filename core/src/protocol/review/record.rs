@@ -1,0 +1,265 @@
+//! The run's record: every applied answer, the artifacts the answers and the runtime wrote —
+//! files with their versions, plan versions, the runtime's own test runs, critic triggers,
+//! revision packets and fan-outs — and what the gates read from them. The fold of the event log
+//! writes it; the prompts, the gates and the view read it, so each reads the same facts.
+
+use super::answer::{Implementation, Payload, Response};
+use super::artifacts::{CriticTrigger, Fanout, RevisionPacket, RuntimeCheck};
+use super::gates::{self, Ledger, Unmet, VerifierRecord};
+use super::ReviewStep;
+use crate::protocol::autocoding::prompt::{runs, CodeFile, TestRun};
+
+/// One applied answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// The call it answered (its ref in artifacts: `call-7`).
+    pub call_id: String,
+    /// The step it answered.
+    pub step: ReviewStep,
+    /// Who answered (a fan-out slot's own id, `qa.2`).
+    pub member: String,
+    /// The orchestrator decision it belongs to.
+    pub round: u32,
+    /// Its fan-out slot, from 1, when it answered in one.
+    pub slot: Option<u32>,
+    /// What it said.
+    pub response: Response,
+}
+
+/// One version of a file: its content, or `None` once deleted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileVersion {
+    /// From 1.
+    pub version: u32,
+    /// The implementation that wrote it.
+    pub call_id: String,
+    /// The whole file; `None`: deleted by this implementation.
+    pub content: Option<String>,
+}
+
+/// A file the implementer wrote, with every version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileHistory {
+    /// Relative path.
+    pub path: String,
+    /// Oldest first.
+    pub versions: Vec<FileVersion>,
+}
+
+/// One of the runtime's own runs of the files (the QA lane the models cannot satisfy).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuntimeRun {
+    /// The effect that ran them (`effect-2`): the run's ref.
+    pub effect_id: String,
+    /// The implementation whose files ran.
+    pub implementation: String,
+    /// The sandbox's result, once in.
+    pub run: Option<TestRun>,
+}
+
+/// Everything the run has produced so far.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunRecord {
+    /// Applied answers, oldest first.
+    pub answers: Vec<Answer>,
+    /// Files, in the order first written.
+    pub files: Vec<FileHistory>,
+    /// The runtime's test runs.
+    pub runs: Vec<RuntimeRun>,
+    /// Critic triggers, in the order written.
+    pub triggers: Vec<CriticTrigger>,
+    /// Revision packets, in the order written.
+    pub packets: Vec<RevisionPacket>,
+    /// Fan-outs, in the order written.
+    pub fanouts: Vec<Fanout>,
+    /// Every verifier verdict, fan-out slots' included (marked).
+    pub verifications: Vec<VerifierRecord>,
+}
+
+impl RunRecord {
+    /// The answer to `call_id`.
+    pub fn answer(&self, call_id: &str) -> Option<&Answer> {
+        self.answers.iter().find(|a| a.call_id == call_id)
+    }
+
+    /// The newest answer of `step` outside fan-outs.
+    pub fn latest(&self, step: ReviewStep) -> Option<&Answer> {
+        self.answers
+            .iter()
+            .rev()
+            .find(|a| a.step == step && a.slot.is_none())
+    }
+
+    /// The implementations, oldest first: (call id, answer).
+    pub fn implementations(&self) -> impl Iterator<Item = (&str, &Implementation)> {
+        self.answers
+            .iter()
+            .filter_map(|a| match &a.response.payload {
+                Payload::Implementation(i) => Some((a.call_id.as_str(), i)),
+                _ => None,
+            })
+    }
+
+    /// The latest implementation's call id.
+    pub fn latest_implementation(&self) -> Option<&str> {
+        self.implementations().last().map(|(id, _)| id)
+    }
+
+    /// The plan's versions, oldest first: (call id, Markdown).
+    pub fn plans(&self) -> Vec<(&str, &str)> {
+        self.answers
+            .iter()
+            .filter(|a| a.step == ReviewStep::Planner && a.slot.is_none())
+            .filter_map(|a| match &a.response.payload {
+                Payload::Decision(d) => Some((
+                    a.call_id.as_str(),
+                    d.markdown.as_deref().unwrap_or(d.reason.as_str()),
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The files as they stand (deleted ones left out).
+    pub fn current_files(&self) -> Vec<CodeFile> {
+        self.files
+            .iter()
+            .filter_map(|f| {
+                let last = f.versions.last()?;
+                Some(CodeFile {
+                    path: f.path.clone(),
+                    content: last.content.clone()?,
+                })
+            })
+            .collect()
+    }
+
+    /// Writes an implementation's files as new versions.
+    pub fn write_files(&mut self, call_id: &str, implementation: &Implementation) {
+        use super::answer::ChangeType;
+        let mut put = |path: &str, content: Option<String>| {
+            let at = match self.files.iter().position(|f| f.path == path) {
+                Some(i) => i,
+                None => {
+                    self.files.push(FileHistory {
+                        path: path.to_string(),
+                        versions: Vec::new(),
+                    });
+                    self.files.len() - 1
+                }
+            };
+            let history = &mut self.files[at];
+            let version = history.versions.len() as u32 + 1;
+            history.versions.push(FileVersion {
+                version,
+                call_id: call_id.to_string(),
+                content,
+            });
+        };
+        for file in &implementation.files {
+            put(&file.path, Some(file.content.clone()));
+        }
+        for change in &implementation.changed_files {
+            if change.change_type == ChangeType::Deleted {
+                put(&change.path, None);
+            }
+        }
+    }
+
+    /// Whether the implementation `call_id` wrote anything the sandbox runs.
+    pub fn runnable(&self, call_id: &str) -> bool {
+        self.implementations()
+            .find(|(id, _)| *id == call_id)
+            .is_some_and(|(_, i)| i.files.iter().any(|f| runs(&f.path)))
+    }
+
+    /// The runtime's own checks, one per implementation it has judged: the sandbox's run of
+    /// the files when it wrote JavaScript (passed only when every test passed), else the
+    /// answer's schema check, which every applied implementation passed.
+    pub fn runtime_checks(&self) -> Vec<RuntimeCheck> {
+        let mut out = Vec::new();
+        for (id, _) in self.implementations() {
+            if self.runnable(id) {
+                let run = self
+                    .runs
+                    .iter()
+                    .rev()
+                    .find(|r| r.implementation == id && r.run.is_some());
+                if let Some(r) = run {
+                    out.push(RuntimeCheck {
+                        implementation_ref: id.to_string(),
+                        passed: r.run.as_ref().is_some_and(|t| t.status == "passed"),
+                        run_ref: r.effect_id.clone(),
+                    });
+                }
+            } else {
+                out.push(RuntimeCheck {
+                    implementation_ref: id.to_string(),
+                    passed: true,
+                    run_ref: format!("the schema check of {id}"),
+                });
+            }
+        }
+        out
+    }
+
+    /// The runtime's check of the latest implementation, if it has one.
+    pub fn latest_check(&self) -> Option<RuntimeCheck> {
+        let latest = self.latest_implementation()?;
+        self.runtime_checks()
+            .into_iter()
+            .rev()
+            .find(|c| c.implementation_ref == latest)
+    }
+
+    /// The gates `complete` has not passed, with `open_approvals` asks open.
+    pub fn unmet(&self, open_approvals: usize) -> Vec<Unmet> {
+        let checks = self.runtime_checks();
+        gates::unmet_for_completion(Ledger {
+            latest_implementation: self.latest_implementation(),
+            verifications: &self.verifications,
+            runtime_checks: &checks,
+            open_approvals,
+        })
+    }
+
+    /// The latest run of the files, if one is in.
+    pub fn latest_run(&self) -> Option<&RuntimeRun> {
+        self.runs.iter().rev().find(|r| r.run.is_some())
+    }
+}
+
+/// `ms` since the Unix epoch as an ISO 8601 UTC time (`2026-11-27T03:12:00Z`), for the
+/// artifacts' `createdAt` (the event's own time: no clock is read).
+pub fn iso_utc(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::iso_utc;
+
+    #[test]
+    fn times_read_as_utc_dates() {
+        assert_eq!(iso_utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso_utc(951_782_400_000), "2000-02-29T00:00:00Z");
+        assert_eq!(iso_utc(1_795_749_120_000), "2026-11-27T03:12:00Z");
+    }
+}

@@ -1,0 +1,1359 @@
+//! What the runtime does with each answer, whatever the model hoped: the rules that refuse an
+//! answer the gates or the run forbid ([`Review::problems`]), what waits for the person
+//! ([`Review::approval_for`]), and what an applied answer changes — the jobs an orchestrator
+//! decision queues, the critic a failing review summons, the revision packet and the repair
+//! that follow, QA and the verifier again after it, the sandbox's run of every implementation
+//! that wrote JavaScript, the fan-out artifact once its slots are in.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::answer::{
+    Action, ChangeType, Decision, NextRole, Payload, QaVerdict, ReadOnlyRole, Response, Severity,
+    Status, VerifierVerdict, ACK_FIELD,
+};
+use super::artifacts::{
+    self, critic_trigger, revision_packet, Fanout, FanoutItem, FanoutStatus, RepairCause,
+    RepairContext, ResponseRef, Reviews,
+};
+use super::config::{ApprovalMode, Role, RunMode};
+use super::gates::VerifierRecord;
+use super::prompt::Brief;
+use super::record::{iso_utc, Answer, RuntimeRun};
+use super::{Facts, Review, ReviewEnvelope, ReviewStep, Section};
+use crate::engine::{Effect, FoldError, PersonAsk, Verdict};
+use crate::protocol::autocoding::prompt::TestRun;
+use crate::validate::Violation;
+
+/// The effect that runs the implementer's JavaScript in the sandbox (the same as autocoding's:
+/// one sandbox for every kind).
+pub use crate::protocol::autocoding::RUN_CODE;
+
+/// Repair passes the runtime starts within one orchestrator decision before handing the run
+/// back to the orchestrator.
+pub const REPAIRS_PER_DECISION: usize = 2;
+
+/// Who the inbox's approvals are put to.
+const PERSON: &str = "person";
+
+/// Why a step runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cause {
+    /// The runtime's own: the orchestrator's turn, the closing reconciliation.
+    Runtime,
+    /// The orchestrator's decision in this call.
+    Decision(String),
+    /// The critic trigger at this index.
+    Trigger(usize),
+    /// A repair from the revision packet at this index.
+    Repair(usize),
+    /// QA or the verifier again after the repair from the packet at this index.
+    Recheck(usize),
+}
+
+/// A fan-out under way: one read-only role in parallel slots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FanoutJob {
+    /// The role of every slot.
+    pub role: ReadOnlyRole,
+    /// Slots asked for.
+    pub requested: u32,
+    /// Slots run (bounded by the run's and `004`'s maximum).
+    pub slots: u32,
+    /// What every slot is asked.
+    pub instruction: String,
+    /// The slots answered so far.
+    pub items: Vec<FanoutItem>,
+    /// Whether its artifact is written.
+    pub written: bool,
+}
+
+/// One step the runtime will run, or is running.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    /// The step.
+    pub step: ReviewStep,
+    /// The work.
+    pub brief: Brief,
+    /// Why it runs.
+    pub cause: Cause,
+    /// Its fan-out, when it is one.
+    pub fanout: Option<FanoutJob>,
+}
+
+impl Job {
+    fn new(step: ReviewStep, objective: &str, criteria: &[String], cause: Cause) -> Job {
+        Job {
+            step,
+            brief: Brief {
+                objective: objective.to_string(),
+                acceptance_criteria: criteria.to_vec(),
+                ..Brief::default()
+            },
+            cause,
+            fanout: None,
+        }
+    }
+}
+
+/// Why the run closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunEnd {
+    /// The orchestrator completed it with every gate met.
+    Completed,
+    /// The orchestrator aborted it.
+    Aborted,
+    /// The person rejected an approval.
+    Rejected,
+    /// The orchestrator's decision asked to stop after its work.
+    Stopped,
+    /// `max_iterations` decisions were made.
+    Iterations,
+    /// The time budget is spent.
+    Time,
+    /// The person wrapped up.
+    WrappedUp,
+}
+
+impl RunEnd {
+    /// The end in a person's words.
+    pub fn words(self) -> &'static str {
+        match self {
+            RunEnd::Completed => "completed: every gate met",
+            RunEnd::Aborted => "aborted by the orchestrator",
+            RunEnd::Rejected => "stopped: the person rejected an approval",
+            RunEnd::Stopped => "stopped at the orchestrator's word",
+            RunEnd::Iterations => "out of iterations",
+            RunEnd::Time => "out of time",
+            RunEnd::WrappedUp => "wrapped up by the person",
+        }
+    }
+}
+
+fn violation(
+    path: String,
+    message: String,
+    expected: &str,
+    received: &str,
+    hint: &str,
+) -> Violation {
+    Violation {
+        path,
+        message,
+        expected: expected.into(),
+        received: received.into(),
+        hint: hint.into(),
+    }
+}
+
+/// Whether `path` is `dir` or inside it.
+fn under(path: &str, dir: &str) -> bool {
+    let dir = dir.trim_end_matches('/');
+    path == dir || path.starts_with(&format!("{dir}/"))
+}
+
+/// A run's output as the sandbox gave it, or an `error` run saying why it could not be read.
+fn read_run(output: &Value) -> TestRun {
+    serde_json::from_value(output.clone()).unwrap_or_else(|e| TestRun {
+        status: "error".into(),
+        tests: Vec::new(),
+        errors: vec![crate::protocol::autocoding::prompt::FileError {
+            file: String::new(),
+            message: format!("the runner's answer could not be read: {e}"),
+        }],
+    })
+}
+
+/// A run in one line: "failed: 2 of 3 tests passed".
+pub fn run_words(run: &TestRun) -> String {
+    let passed = run.tests.iter().filter(|t| t.passed).count();
+    let mut s = format!(
+        "{}: {passed} of {} tests passed",
+        run.status.replace('_', " "),
+        run.tests.len()
+    );
+    for t in run.tests.iter().filter(|t| !t.passed) {
+        s.push_str(&format!("; {} fails: {}", t.name, t.message));
+    }
+    for e in &run.errors {
+        s.push_str(&format!("; {} did not load: {}", e.file, e.message));
+    }
+    s
+}
+
+impl Review {
+    /// The open asks of the inbox.
+    fn open_asks(&self) -> usize {
+        self.core.open_asks().count()
+    }
+
+    /// Whether the run's mode lets files change.
+    fn edits_allowed(&self) -> bool {
+        matches!(self.config.mode, RunMode::Implement | RunMode::Review)
+    }
+
+    /// The task of the latest implementation the orchestrator delegated: what repairs and
+    /// rechecks are judged against (the run's success criteria when none was delegated).
+    fn task(&self) -> Brief {
+        self.record
+            .answers
+            .iter()
+            .rev()
+            .filter(|a| a.step == ReviewStep::Orchestrator)
+            .find_map(|a| match &a.response.payload {
+                Payload::Decision(d) if d.next_role == Some(NextRole::Implementer) => {
+                    d.task.as_ref().map(brief_of)
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| Brief {
+                objective: self.config.user_goal.clone(),
+                acceptance_criteria: self.config.success_criteria.clone(),
+                ..Brief::default()
+            })
+    }
+
+    /// Repair passes started since the orchestrator's latest decision.
+    fn repairs_this_decision(&self) -> usize {
+        let since = self
+            .record
+            .answers
+            .iter()
+            .rposition(|a| a.step == ReviewStep::Orchestrator)
+            .unwrap_or(0);
+        self.record.answers[since..]
+            .iter()
+            .filter(|a| a.step == ReviewStep::Critic)
+            .count()
+            .min(self.record.packets.len())
+    }
+
+    /// How risky the run is now, for `auto_low_risk`: the highest of the verifier's risks and
+    /// the implementer's open risks (any open risk is medium).
+    fn risk(&self, response: &Response) -> Severity {
+        let mut risk = Severity::Low;
+        let mut raise = |s: Severity| {
+            if matches!(
+                (risk, s),
+                (Severity::Low, Severity::Medium | Severity::High)
+                    | (Severity::Medium, Severity::High)
+            ) {
+                risk = s;
+            }
+        };
+        if let Some(a) = self.record.latest(ReviewStep::Verifier) {
+            if let Payload::Verification(v) = &a.response.payload {
+                v.risks.iter().for_each(|r| raise(r.severity));
+            }
+        }
+        if let Payload::Implementation(i) = &response.payload {
+            if !i.unresolved_risks.is_empty() {
+                raise(Severity::Medium);
+            }
+        }
+        risk
+    }
+
+    /// Whether the approval mode asks the person for what the policy names.
+    fn policy_asks(&self, response: &Response) -> bool {
+        match self.config.approval_mode {
+            ApprovalMode::Manual => true,
+            ApprovalMode::AutoLowRisk => self.risk(response) != Severity::Low,
+            ApprovalMode::Autopilot => false,
+        }
+    }
+
+    /// Every rule of the run `response` (to `call`) breaks; empty when the runtime accepts it.
+    pub(super) fn problems(
+        &self,
+        call: &crate::engine::StoredCall<Review>,
+        response: &Response,
+    ) -> Vec<Violation> {
+        let mut out = Vec::new();
+        match (&response.payload, call.step) {
+            (Payload::Decision(d), ReviewStep::Orchestrator) => self.decision_problems(d, &mut out),
+            (Payload::Decision(d), ReviewStep::Planner) => {
+                if d.markdown.as_deref().is_none_or(|m| m.trim().is_empty()) {
+                    out.push(violation(
+                        "/data/decision/markdown".into(),
+                        "the plan is missing: the planner's plan goes in markdown".into(),
+                        "the plan as GitHub-flavored Markdown",
+                        "null",
+                        "write the plan's slices, each with its acceptance criteria, in markdown",
+                    ));
+                }
+            }
+            (Payload::Implementation(i), _) => self.implementation_problems(i, &mut out),
+            (Payload::Reconciliation(r), _) => {
+                if r.status == super::answer::ReconciliationStatus::Complete {
+                    let end = self.closing();
+                    let failed = matches!(end, Some(RunEnd::Aborted | RunEnd::Rejected));
+                    let unmet = self.record.unmet(0);
+                    if failed || !unmet.is_empty() {
+                        let why = if failed {
+                            format!("the run was {}", end.map_or("", RunEnd::words))
+                        } else {
+                            unmet
+                                .iter()
+                                .map(|u| u.why.clone())
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        };
+                        out.push(violation(
+                            "/data/reconciliation_result/status".into(),
+                            format!("a run that did not pass its gates is not complete: {why}"),
+                            "partial, off_plan or blocked",
+                            "complete",
+                            "say partial (or blocked) and list what is missing",
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn decision_problems(&self, d: &Decision, out: &mut Vec<Violation>) {
+        let at = |field: &str| format!("/data/decision/{field}");
+        match d.action {
+            Action::Complete => {
+                for unmet in self.record.unmet(self.open_asks()) {
+                    out.push(violation(
+                        at("action"),
+                        format!("complete is refused: {}", unmet.why),
+                        "an action that meets the gate first",
+                        "complete",
+                        "verify the latest implementation (and repair it if its run fails) before complete",
+                    ));
+                }
+            }
+            Action::Delegate => match (d.next_role, &d.task) {
+                (None, _) => out.push(violation(
+                    at("next_role"),
+                    "delegate names no role".into(),
+                    "planner, researcher, implementer, qa, verifier or critic",
+                    "null",
+                    "name the role that does the task",
+                )),
+                (Some(NextRole::Integrator), _) => out.push(violation(
+                    at("next_role"),
+                    "this run has no integrator".into(),
+                    "planner, researcher, implementer, qa, verifier or critic",
+                    "integrator",
+                    "delegate to a role of the run",
+                )),
+                (Some(_), None) => out.push(violation(
+                    at("task"),
+                    "delegate carries no task".into(),
+                    "a task with its objective and acceptance criteria",
+                    "null",
+                    "write the task the role is to do",
+                )),
+                (Some(role), Some(task)) => {
+                    if role == NextRole::Implementer && !self.edits_allowed() {
+                        out.push(violation(
+                            at("next_role"),
+                            "this run changes no files: its mode is plan or research".into(),
+                            "planner, researcher, qa, verifier or critic",
+                            "implementer",
+                            "plan or research instead, or complete with what is known",
+                        ));
+                    }
+                    if role != NextRole::Implementer && task.tool_permissions.edit {
+                        out.push(violation(
+                            at("task/tool_permissions/edit"),
+                            format!(
+                                "only the implementer edits: the {} judges or advises on work it does not write",
+                                role_of(role).words()
+                            ),
+                            "false",
+                            "true",
+                            "delegate the change to the implementer",
+                        ));
+                    }
+                }
+            },
+            Action::Verify if self.record.latest_implementation().is_none() => out.push(violation(
+                at("action"),
+                "there is nothing to verify: nothing has been implemented".into(),
+                "delegate (to the implementer) first",
+                "verify",
+                "delegate the work before asking for verification",
+            )),
+            Action::RequestApproval
+                if !d.approval_request.required || d.approval_request.reason.is_none() =>
+            {
+                out.push(violation(
+                    at("approval_request"),
+                    "request_approval asks the person nothing".into(),
+                    "required: true with the reason the person reads",
+                    "required: false or no reason",
+                    "set required to true and say what the person approves",
+                ))
+            }
+            _ => {}
+        }
+        if let Some(f) = &d.fanout {
+            let matches = d.action == Action::Delegate && d.next_role == Some(next_role_of(f.role));
+            if !matches {
+                out.push(violation(
+                    at("fanout"),
+                    "a fan-out runs the delegated role: action delegate with next_role its role"
+                        .into(),
+                    "action delegate and next_role equal to fanout.role",
+                    "another action or role",
+                    "delegate to the fan-out's role, or leave fanout null",
+                ));
+            }
+        }
+    }
+
+    fn implementation_problems(&self, i: &super::answer::Implementation, out: &mut Vec<Violation>) {
+        let at = |rest: String| format!("/data/implementation_result/{rest}");
+        let task = self
+            .current
+            .as_ref()
+            .map(|j| j.brief.clone())
+            .unwrap_or_default();
+        let current = self.record.current_files();
+        for (n, f) in i.files.iter().enumerate() {
+            let p = f.path.as_str();
+            if p.starts_with('/')
+                || p.contains('\\')
+                || p.split('/').any(|s| s == ".." || s.is_empty())
+            {
+                out.push(violation(
+                    at(format!("files/{n}/path")),
+                    "a path must be relative, with / between parts and no ..".into(),
+                    "a relative path like lib/parse.js",
+                    p,
+                    "write the path relative to the project's root",
+                ));
+                continue;
+            }
+            if !task.allowed_paths.is_empty() && !task.allowed_paths.iter().any(|a| under(p, a)) {
+                out.push(violation(
+                    at(format!("files/{n}/path")),
+                    "the task does not allow writing this path".into(),
+                    &format!("a path under {}", task.allowed_paths.join(", ")),
+                    p,
+                    "write only inside the task's allowed paths",
+                ));
+            }
+            if task.disallowed_paths.iter().any(|d| under(p, d)) {
+                out.push(violation(
+                    at(format!("files/{n}/path")),
+                    "the task forbids writing this path".into(),
+                    "a path outside the disallowed ones",
+                    p,
+                    "leave the disallowed paths alone",
+                ));
+            }
+            let listed = i.changed_files.iter().any(|c| {
+                c.path == f.path
+                    && matches!(
+                        c.change_type,
+                        ChangeType::Added | ChangeType::Modified | ChangeType::Renamed
+                    )
+            });
+            if !listed {
+                out.push(violation(
+                    at(format!("files/{n}")),
+                    "a file handed over is not in changed_files".into(),
+                    "a changed_files entry for every file",
+                    p,
+                    "list the file in changed_files with its change_type and summary",
+                ));
+            }
+            let protected = self.config.protected_test_paths.iter().any(|d| under(p, d));
+            let declared = i.protected_file_changes.iter().any(|c| c.path == f.path);
+            if protected && !declared {
+                out.push(violation(
+                    at(format!("files/{n}/path")),
+                    "this is a protected test path, changed without saying why".into(),
+                    "an entry in protected_file_changes with the reason",
+                    p,
+                    "list it in protected_file_changes (the person approves it), or leave it alone",
+                ));
+            }
+        }
+        for (n, c) in i.changed_files.iter().enumerate() {
+            let written = i.files.iter().any(|f| f.path == c.path);
+            let exists = current.iter().any(|f| f.path == c.path);
+            match c.change_type {
+                ChangeType::Added | ChangeType::Modified if !written => out.push(violation(
+                    at(format!("changed_files/{n}")),
+                    "this file is said to change but its content is not in files".into(),
+                    "the whole file in files",
+                    &c.path,
+                    "hand over every added or modified file whole in files",
+                )),
+                ChangeType::Deleted if !exists => out.push(violation(
+                    at(format!("changed_files/{n}/path")),
+                    "there is no such file to delete".into(),
+                    "a path of a file the run holds",
+                    &c.path,
+                    "delete only files that exist",
+                )),
+                _ => {}
+            }
+        }
+        let changed = !i.changed_files.is_empty();
+        let status_ok = match i.status {
+            super::answer::ImplementationStatus::Changed => changed,
+            super::answer::ImplementationStatus::NoChange => !changed,
+            _ => true,
+        };
+        if !status_ok {
+            out.push(violation(
+                at("status".into()),
+                "the status does not match changed_files".into(),
+                if changed { "changed" } else { "no_change" },
+                if changed { "no_change" } else { "changed" },
+                "say changed when changed_files lists files, no_change when it is empty",
+            ));
+        }
+    }
+
+    /// What `response` puts to the person before it counts, if anything: a blocked or failed
+    /// answer, the orchestrator's `request_approval`, and what the policy names in the
+    /// approval mode (a protected test path always). A fan-out slot never asks.
+    pub(super) fn approval_for(
+        &self,
+        call: &crate::engine::StoredCall<Review>,
+        response: &Response,
+    ) -> Option<PersonAsk> {
+        if Review::split_slot(&call.member).1.is_some() || call.step == ReviewStep::Reconciliation {
+            return None;
+        }
+        let name = self.member_name_of(&call.member);
+        let ask = |message: String| {
+            Some(PersonAsk::Approval {
+                to: vec![PERSON.into()],
+                message,
+            })
+        };
+        let choices = "Approve to go on, reject to end the run, or revise: your note goes to the orchestrator.";
+        if response.status != Status::Ok {
+            let what = if response.status == Status::Blocked {
+                "is blocked"
+            } else {
+                "failed"
+            };
+            return ask(format!(
+                "{name} {what}: {} Approve to record it and let the orchestrator decide, reject to end the run, or revise: your note goes to the orchestrator.",
+                response.summary
+            ));
+        }
+        let policy = self.config.approval_policy;
+        match &response.payload {
+            Payload::Decision(d) if call.step == ReviewStep::Orchestrator => {
+                if d.action == Action::RequestApproval {
+                    return ask(format!(
+                        "{name} asks for your approval: {} {choices}",
+                        d.approval_request.reason.as_deref().unwrap_or(&d.reason)
+                    ));
+                }
+                let network = d.task.as_ref().is_some_and(|t| t.tool_permissions.network);
+                if network && policy.network_requires_approval && self.policy_asks(response) {
+                    return ask(format!(
+                        "{name} lets the {} reach the network: {} {choices}",
+                        d.next_role.map_or("role", |r| role_of(r).words()),
+                        d.task.as_ref().map_or("", |t| t.objective.as_str())
+                    ));
+                }
+                None
+            }
+            Payload::Implementation(i) => {
+                let protected: Vec<&str> = i
+                    .files
+                    .iter()
+                    .map(|f| f.path.as_str())
+                    .filter(|p| self.config.protected_test_paths.iter().any(|d| under(p, d)))
+                    .collect();
+                if !protected.is_empty() {
+                    return ask(format!(
+                        "{name} changes protected test paths: {}. Why: {} {choices}",
+                        protected.join(", "),
+                        i.protected_file_changes
+                            .iter()
+                            .map(|c| c.reason.as_str())
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ));
+                }
+                let asks = self.policy_asks(response);
+                let dependency = i.files.iter().any(|f| {
+                    let file = f.path.rsplit('/').next().unwrap_or("");
+                    matches!(
+                        file,
+                        "package.json" | "requirements.txt" | "Cargo.toml" | "go.mod"
+                    )
+                }) || i.commands_run.iter().any(|c| {
+                    let c = c.command.to_lowercase();
+                    c.contains(" install") || c.contains(" add ")
+                });
+                if dependency && policy.dependency_install_requires_approval && asks {
+                    return ask(format!("{name} adds a dependency. {choices}"));
+                }
+                if policy.edit_requires_approval && asks && !i.changed_files.is_empty() {
+                    let files: Vec<String> = i
+                        .changed_files
+                        .iter()
+                        .map(|c| format!("{} ({})", c.path, c.summary))
+                        .collect();
+                    return ask(format!(
+                        "{name} wants to write {}. {choices}",
+                        files.join(", ")
+                    ));
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    fn member_name_of(&self, member: &str) -> String {
+        <Review as crate::engine::Protocol>::member_name(self, member)
+    }
+
+    /// Folds an applied answer to `call_id`; returns the change in words.
+    pub(super) fn apply(
+        &mut self,
+        call_id: &str,
+        response: &Response,
+        at: u64,
+    ) -> Result<Vec<String>, FoldError> {
+        let call = self
+            .core
+            .call(call_id)
+            .map(|c| c.call.clone())
+            .ok_or_else(|| FoldError::Call(call_id.to_string()))?;
+        let slot = Review::split_slot(&call.member).1;
+        self.record.answers.push(Answer {
+            call_id: call_id.to_string(),
+            step: call.step,
+            member: call.member.clone(),
+            round: call.round,
+            slot,
+            response: response.clone(),
+        });
+        let mut words = vec![format!(
+            "{} answered {}: {}",
+            self.member_name_of(&call.member),
+            match response.status {
+                Status::Ok => "ok",
+                Status::Blocked => "blocked",
+                Status::Failed => "failed",
+            },
+            response.summary
+        )];
+        match &response.payload {
+            Payload::Decision(d) if call.step == ReviewStep::Orchestrator => {
+                self.notes.clear();
+                self.carry_out(call_id, d);
+            }
+            Payload::Implementation(i) => {
+                self.record.write_files(call_id, i);
+                words.push(format!(
+                    "the run holds {} (version {} of the work)",
+                    crate::text::count(self.record.current_files().len(), "file", "files"),
+                    self.record.implementations().count()
+                ));
+                if let Some(Cause::Repair(k)) = self.current.as_ref().map(|j| j.cause.clone()) {
+                    let task = self.task();
+                    self.queue = vec![
+                        Job::new(
+                            ReviewStep::Qa,
+                            "Test the repaired implementation again.",
+                            &task.acceptance_criteria,
+                            Cause::Recheck(k),
+                        ),
+                        Job::new(
+                            ReviewStep::Verifier,
+                            "Judge the repaired implementation against the acceptance criteria.",
+                            &task.acceptance_criteria,
+                            Cause::Recheck(k),
+                        ),
+                    ];
+                }
+            }
+            Payload::Qa(_) | Payload::Verification(_) => {
+                if let Payload::Verification(v) = &response.payload {
+                    self.record.verifications.push(VerifierRecord {
+                        answer_ref: call_id.to_string(),
+                        implementation_ref: self
+                            .record
+                            .latest_implementation()
+                            .unwrap_or("")
+                            .to_string(),
+                        approved: v.verdict == VerifierVerdict::Approve,
+                        in_fanout: slot.is_some(),
+                    });
+                }
+                if slot.is_none() && response.status == Status::Ok {
+                    words.extend(self.reviewed(call_id, response));
+                }
+            }
+            Payload::Critique(c) if slot.is_none() => {
+                words.extend(self.critiqued(call_id, c, at));
+            }
+            _ => {}
+        }
+        if let Some(k) = slot {
+            self.slot_answered(k, call_id, response.status, at);
+        }
+        Ok(words)
+    }
+
+    /// Queues what the orchestrator's decision asks for.
+    fn carry_out(&mut self, call_id: &str, d: &Decision) {
+        if d.stop.should_stop {
+            self.stop_after = true;
+        }
+        let cause = Cause::Decision(call_id.to_string());
+        let job = |step: ReviewStep, default: &str| {
+            let mut job = Job::new(step, default, &[], cause.clone());
+            if let Some(task) = &d.task {
+                job.brief = brief_of(task);
+            }
+            job
+        };
+        let next = match d.action {
+            Action::Delegate | Action::RequestApproval => d
+                .next_role
+                .filter(|r| *r != NextRole::Integrator)
+                .filter(|_| d.task.is_some())
+                .map(|r| job(ReviewStep::of_role(role_of(r)), "")),
+            Action::Verify => Some(job(
+                ReviewStep::Verifier,
+                "Judge the latest implementation against its acceptance criteria.",
+            )),
+            Action::Critique => Some(job(
+                ReviewStep::Critic,
+                "Review the work so far: what did the others miss?",
+            )),
+            Action::RevisePlan => Some(job(
+                ReviewStep::Planner,
+                &format!("Revise the plan: {}", d.reason),
+            )),
+            Action::Complete => {
+                self.end = Some(RunEnd::Completed);
+                None
+            }
+            Action::Abort => {
+                self.end = Some(RunEnd::Aborted);
+                None
+            }
+        };
+        if let Some(mut next) = next {
+            if let Some(f) = &d.fanout {
+                let slots = artifacts::fanout_slots(u32::from(f.count), self.config.fanout_max);
+                next.brief.objective = f.instruction.clone();
+                next.fanout = Some(FanoutJob {
+                    role: f.role,
+                    requested: u32::from(f.count),
+                    slots,
+                    instruction: f.instruction.clone(),
+                    items: Vec::new(),
+                    written: false,
+                });
+            }
+            self.queue.push(next);
+        }
+    }
+
+    /// After QA's or the verifier's own answer: the critic trigger, when the review fails,
+    /// doubts, or disagrees with the runtime's check.
+    fn reviewed(&mut self, call_id: &str, response: &Response) -> Vec<String> {
+        let check = self.record.latest_check();
+        let reviews = match &response.payload {
+            Payload::Qa(q) => Reviews {
+                qa: Some((q, call_id)),
+                verification: None,
+                runtime: check.as_ref(),
+            },
+            Payload::Verification(v) => Reviews {
+                qa: None,
+                verification: Some((v, call_id)),
+                runtime: check.as_ref(),
+            },
+            _ => return Vec::new(),
+        };
+        let Some(trigger) = critic_trigger(&self.config.run_id, reviews, "") else {
+            return Vec::new();
+        };
+        let words = format!(
+            "the runtime wrote critic_trigger-{} ({:?}) and summons the critic",
+            self.record.triggers.len() + 1,
+            trigger.reason_code
+        );
+        let job = Job::new(
+            ReviewStep::Critic,
+            &format!(
+                "The runtime summoned you: {}. Judge what must change.",
+                trigger.reason
+            ),
+            &self.task().acceptance_criteria,
+            Cause::Trigger(self.record.triggers.len()),
+        );
+        self.record.triggers.push(trigger);
+        // A recheck that fails goes to the critic before the rest of the recheck.
+        self.queue.insert(0, job);
+        vec![words]
+    }
+
+    /// After the critic's own answer: the revision packet and the repair, when the critic (or
+    /// the failing review that summoned it) asks for one and repairs are left.
+    fn critiqued(&mut self, call_id: &str, c: &super::answer::Critique, at: u64) -> Vec<String> {
+        let trigger = match self.current.as_ref().map(|j| &j.cause) {
+            Some(Cause::Trigger(k)) => Some(*k),
+            _ => None,
+        };
+        if !self.edits_allowed() || self.repairs_this_decision() >= REPAIRS_PER_DECISION {
+            return Vec::new();
+        }
+        let task = self.task();
+        let now = iso_utc(at);
+        let evidence: Vec<String> = trigger
+            .and_then(|k| self.record.triggers.get(k))
+            .map(|t| t.evidence_refs.clone())
+            .unwrap_or_default();
+        let run_id = self.config.run_id.clone();
+        let context = |source| RepairContext {
+            run_id: &run_id,
+            now: &now,
+            source_ref: source,
+            acceptance_criteria: &task.acceptance_criteria,
+            evidence_refs: evidence.clone(),
+            critic_trigger_ref: trigger.map(|k| format!("critic_trigger-{}", k + 1)),
+        };
+        let mut packet = revision_packet(RepairCause::Critic(c), context(call_id));
+        if packet.is_none() {
+            // The critic found nothing to add; the review that summoned it may still ask.
+            let source = trigger
+                .and_then(|k| self.record.triggers.get(k))
+                .and_then(|t| t.evidence_refs.first())
+                .and_then(|r| self.record.answer(r));
+            packet = match source.map(|a| (&a.response.payload, a.call_id.as_str())) {
+                Some((Payload::Qa(q), at)) if q.verdict == QaVerdict::NeedsRevision => {
+                    revision_packet(RepairCause::Qa(q), context(at))
+                }
+                Some((Payload::Verification(v), at)) => {
+                    revision_packet(RepairCause::Verifier(v), context(at))
+                }
+                _ => None,
+            };
+        }
+        let Some(packet) = packet else {
+            return Vec::new();
+        };
+        let k = self.record.packets.len();
+        let mut job = Job::new(
+            ReviewStep::Implementer,
+            &packet.repair_objective,
+            &packet.acceptance_criteria,
+            Cause::Repair(k),
+        );
+        job.brief.allowed_paths = task.allowed_paths.clone();
+        job.brief.disallowed_paths = task.disallowed_paths.clone();
+        self.record.packets.push(packet);
+        self.queue = vec![job];
+        vec![format!(
+            "the runtime wrote revision_packet-{} for a repair by the implementer",
+            k + 1
+        )]
+    }
+
+    /// A fan-out slot's answer is in; the artifact is written once every slot is.
+    fn slot_answered(&mut self, slot: u32, call_id: &str, status: Status, at: u64) {
+        let Some(f) = self.current.as_mut().and_then(|j| j.fanout.as_mut()) else {
+            return;
+        };
+        f.items.push(FanoutItem {
+            index: slot,
+            role: f.role,
+            summon_kind: format!("{:?}", f.role).to_lowercase(),
+            status: match status {
+                Status::Ok => FanoutStatus::Completed,
+                Status::Blocked => FanoutStatus::Blocked,
+                Status::Failed => FanoutStatus::Failed,
+            },
+            response_artifact: ResponseRef {
+                r#ref: call_id.to_string(),
+            },
+        });
+        if f.items.len() as u32 >= f.slots {
+            self.close_job(at);
+        }
+    }
+
+    /// Writes the fan-out artifact of the step under way if it has not been: a slot that never
+    /// answered (its repairs ran out, the person wrapped up) counts as failed.
+    pub(super) fn close_job(&mut self, at: u64) {
+        let run_id = self.config.run_id.clone();
+        let run_max = self.config.fanout_max;
+        let Some(f) = self.current.as_mut().and_then(|j| j.fanout.as_mut()) else {
+            return;
+        };
+        if f.written {
+            return;
+        }
+        f.written = true;
+        let mut items = f.items.clone();
+        for k in 1..=f.slots {
+            if !items.iter().any(|i| i.index == k) {
+                items.push(FanoutItem {
+                    index: k,
+                    role: f.role,
+                    summon_kind: format!("{:?}", f.role).to_lowercase(),
+                    status: FanoutStatus::Failed,
+                    response_artifact: ResponseRef {
+                        r#ref: String::new(),
+                    },
+                });
+            }
+        }
+        items.sort_by_key(|i| i.index);
+        let fanout = Fanout::new(
+            &run_id,
+            &iso_utc(at),
+            f.requested,
+            run_max,
+            &f.instruction,
+            items,
+        );
+        self.record.fanouts.push(fanout);
+    }
+
+    /// A step starts: the job it runs leaves the queue.
+    pub(super) fn start_job(&mut self, step: ReviewStep, at: u64) {
+        self.close_job(at);
+        self.current = Some(match step {
+            ReviewStep::Orchestrator => {
+                Job::new(step, "Decide the run's next move.", &[], Cause::Runtime)
+            }
+            ReviewStep::Reconciliation => {
+                self.end = self.end.or(self.closing());
+                Job::new(
+                    step,
+                    "Close the run: reconcile the work with the plan and the success criteria.",
+                    &self.config.success_criteria,
+                    Cause::Runtime,
+                )
+            }
+            _ if self.queue.first().is_some_and(|j| j.step == step) => self.queue.remove(0),
+            _ => Job::new(step, "", &[], Cause::Runtime),
+        });
+    }
+
+    /// A call is issued: a summoned critic's call is the trigger's `criticResponseRef`.
+    pub(super) fn call_issued(&mut self, call_id: &str, step: ReviewStep) {
+        if step != ReviewStep::Critic {
+            return;
+        }
+        if let Some(Cause::Trigger(k)) = self.current.as_ref().map(|j| &j.cause) {
+            if let Some(t) = self.record.triggers.get_mut(*k) {
+                if t.critic_response_ref.is_empty() {
+                    t.critic_response_ref = call_id.to_string();
+                }
+            }
+        }
+    }
+
+    /// The sandbox run the latest implementation is owed, if any: every file as it stands.
+    pub(super) fn owed_run(&self) -> Option<Effect> {
+        let latest = self.record.latest_implementation()?;
+        let ran = self.record.runs.iter().any(|r| r.implementation == latest);
+        (!ran && self.record.runnable(latest)).then(|| Effect {
+            name: RUN_CODE.into(),
+            input: json!({
+                "files": self.record.current_files(),
+                "limit_ms": self.config.run_limit_ms,
+            }),
+        })
+    }
+
+    pub(super) fn run_issued(&mut self, effect_id: &str) {
+        let implementation = self
+            .record
+            .latest_implementation()
+            .unwrap_or("")
+            .to_string();
+        self.record.runs.push(RuntimeRun {
+            effect_id: effect_id.to_string(),
+            implementation,
+            run: None,
+        });
+    }
+
+    pub(super) fn run_done(&mut self, effect_id: &str, output: &Value) -> Result<(), FoldError> {
+        let run = self
+            .record
+            .runs
+            .iter_mut()
+            .find(|r| r.effect_id == effect_id)
+            .ok_or_else(|| FoldError::Effect(effect_id.to_string()))?;
+        run.run = Some(read_run(output));
+        Ok(())
+    }
+
+    /// The person decided an approval: approve applies the answer that waited, reject ends
+    /// the run, revise sends the note to the orchestrator. The step is over either way, so
+    /// resuming never asks the role again.
+    pub(super) fn decided(
+        &mut self,
+        text: &str,
+        verdict: Option<Verdict>,
+        call_id: Option<&str>,
+        at: u64,
+    ) -> Result<Vec<String>, FoldError> {
+        let halt = self
+            .core
+            .open_asks()
+            .find(|h| call_id.is_none_or(|id| id == h.call_id))
+            .ok_or_else(|| FoldError::Unexpected("no approval waits".into()))?;
+        let call_id = halt.call_id.clone();
+        let verdict =
+            verdict.ok_or_else(|| FoldError::Unexpected("an approval needs a verdict".into()))?;
+        let record = self
+            .core
+            .call(&call_id)
+            .ok_or_else(|| FoldError::Call(call_id.clone()))?;
+        let member = record.call.member.clone();
+        let raw = record.raw_answer.as_deref().unwrap_or("");
+        let directive = self.directive_of(&record.call);
+        let response = super::answer::check(
+            record.call.step.contract(),
+            raw,
+            &directive,
+            crate::validate::Options::default(),
+            &mut Vec::new(),
+        )
+        .map_err(|v| {
+            FoldError::Unexpected(format!(
+                "the answer waiting for approval does not read: {}",
+                v.first().map_or("", |v| v.message.as_str())
+            ))
+        })?;
+        let reply = crate::engine::PersonReply {
+            text: text.to_string(),
+            verdict: Some(verdict),
+        };
+        let mut words = Vec::new();
+        match verdict {
+            Verdict::Approve => {
+                self.approvals += 1;
+                words = self.apply(&call_id, &response, at)?;
+                if !text.trim().is_empty() {
+                    self.notes.push(reply.words());
+                }
+            }
+            Verdict::Reject => {
+                self.end = Some(RunEnd::Rejected);
+                self.queue.clear();
+            }
+            Verdict::Revise => {
+                self.notes.push(reply.words());
+                self.queue.clear();
+            }
+        }
+        if let Some(slot) = self.core.slots.iter_mut().find(|s| s.member == member) {
+            slot.done = true;
+        }
+        Ok(words)
+    }
+
+    /// The envelope of `member`'s call at the step under way.
+    pub(super) fn envelope_for(&self, member: &str) -> ReviewEnvelope {
+        let step = self.core.step.unwrap_or(ReviewStep::Orchestrator);
+        let job = self
+            .current
+            .clone()
+            .unwrap_or_else(|| Job::new(step, "", &[], Cause::Runtime));
+        let run_id = self.config.run_id.clone();
+        // The directive's nonce: the call about to be issued, or (for a call out, whose
+        // envelope the runner asks for again) the directive that call answers.
+        let out = self
+            .core
+            .slot(member)
+            .and_then(|s| s.call_id.as_deref())
+            .and_then(|id| self.core.call(id));
+        let nonce = match out {
+            Some(c) => self.directive_of(&c.call).nonce,
+            None => super::directive::nonce(&run_id, &self.core.next_call_id()),
+        };
+        ReviewEnvelope {
+            step,
+            iteration: self.core.round,
+            nonce,
+            run_id,
+            objective: job.brief.objective.clone(),
+            acceptance_criteria: job.brief.acceptance_criteria.clone(),
+            allowed_paths: job.brief.allowed_paths.clone(),
+            disallowed_paths: job.brief.disallowed_paths.clone(),
+            evidence: self.evidence(step, &job),
+            facts: self.facts(&job),
+        }
+    }
+
+    fn facts(&self, job: &Job) -> Facts {
+        let count = |step: ReviewStep| {
+            self.record
+                .answers
+                .iter()
+                .filter(|a| a.step == step)
+                .count() as u32
+        };
+        Facts {
+            plans: self.record.plans().len() as u32,
+            research: count(ReviewStep::Researcher),
+            fanouts: self.record.fanouts.len() as u32,
+            approvals: self.approvals,
+            implementations: self.record.implementations().count() as u32,
+            latest_check: self.record.latest_check().map(|c| c.passed),
+            packets: self.record.packets.len() as u32,
+            unmet: self
+                .record
+                .unmet(self.open_asks())
+                .into_iter()
+                .map(|u| u.why)
+                .collect(),
+            repair: matches!(job.cause, Cause::Repair(_)),
+            end: self.end.or(self.closing()),
+        }
+    }
+
+    /// What the runtime hands the step's role, as titled sections.
+    fn evidence(&self, step: ReviewStep, job: &Job) -> Vec<Section> {
+        let mut out = Vec::new();
+        let mut add = |title: &str, text: String| {
+            if !text.trim().is_empty() {
+                out.push(Section {
+                    title: title.into(),
+                    text,
+                });
+            }
+        };
+        let plan = self
+            .record
+            .plans()
+            .last()
+            .map(|(id, md)| format!("(from {id})\n{md}"));
+        let files_whole = || {
+            let files = self.record.current_files();
+            let mut s = String::new();
+            for f in &files {
+                let fence = if f.content.contains("```") {
+                    "````"
+                } else {
+                    "```"
+                };
+                s.push_str(&format!(
+                    "### {}\n{fence}\n{}\n{fence}\n",
+                    f.path,
+                    f.content.trim_end()
+                ));
+            }
+            s
+        };
+        let run = self.record.latest_run().and_then(|r| {
+            r.run.as_ref().map(|t| {
+                format!(
+                    "{} ran the files of {}: {}",
+                    r.effect_id,
+                    r.implementation,
+                    run_words(t)
+                )
+            })
+        });
+        let history = || {
+            let mut s = String::new();
+            for a in &self.record.answers {
+                s.push_str(&format!(
+                    "- {} ({}, {}): {}\n",
+                    a.call_id,
+                    self.member_name_of(&a.member),
+                    ReviewStep::contract(a.step).key(),
+                    a.response.summary
+                ));
+            }
+            s
+        };
+        let gates = || {
+            let unmet = self.record.unmet(self.open_asks());
+            if unmet.is_empty() {
+                "Every gate is met: you may complete.".to_string()
+            } else {
+                unmet.iter().map(|u| format!("- {}\n", u.why)).collect()
+            }
+        };
+        let artifacts = || {
+            let mut s = String::new();
+            for (k, t) in self.record.triggers.iter().enumerate() {
+                s.push_str(&format!("- critic_trigger-{}: {}\n", k + 1, t.reason));
+            }
+            for (k, p) in self.record.packets.iter().enumerate() {
+                s.push_str(&format!(
+                    "- revision_packet-{}: {}\n",
+                    k + 1,
+                    p.repair_objective
+                ));
+            }
+            for (k, f) in self.record.fanouts.iter().enumerate() {
+                s.push_str(&format!(
+                    "- fanout-{} ({} slots, advisory: satisfies no gate): {}\n",
+                    k + 1,
+                    f.bounds.executed_items,
+                    f.instruction
+                ));
+            }
+            s
+        };
+        let latest_summary = |s: ReviewStep| {
+            self.record
+                .latest(s)
+                .map(|a| {
+                    format!(
+                        "{} ({}): {}",
+                        a.call_id,
+                        self.member_name_of(&a.member),
+                        a.response.summary
+                    )
+                })
+                .unwrap_or_default()
+        };
+        match step {
+            ReviewStep::Orchestrator | ReviewStep::Reconciliation => {
+                if let Some(end) = self
+                    .end
+                    .or(self.closing())
+                    .filter(|_| step == ReviewStep::Reconciliation)
+                {
+                    add("How the run ends", end.words().to_string());
+                }
+                add("The run so far", history());
+                add("The latest plan", plan.unwrap_or_default());
+                add(
+                    "The runtime's check of the latest files",
+                    run.unwrap_or_default(),
+                );
+                add("Artifacts the runtime wrote", artifacts());
+                add("Gates for complete", gates());
+                add("The person's notes", self.notes.join("\n"));
+            }
+            ReviewStep::Planner => {
+                add("The latest plan", plan.unwrap_or_default());
+                let findings: Vec<String> = self
+                    .record
+                    .answers
+                    .iter()
+                    .filter_map(|a| match &a.response.payload {
+                        Payload::Research(r) => Some(
+                            r.findings
+                                .iter()
+                                .map(|f| format!("- {f}\n"))
+                                .collect::<String>(),
+                        ),
+                        _ => None,
+                    })
+                    .collect();
+                add("Research", findings.concat());
+            }
+            ReviewStep::Researcher => add("The latest plan", plan.unwrap_or_default()),
+            ReviewStep::Implementer => {
+                add("The latest plan", plan.unwrap_or_default());
+                add("The files as they stand", files_whole());
+                add(
+                    "The runtime's check of the latest files",
+                    run.unwrap_or_default(),
+                );
+                if let Cause::Repair(k) = job.cause {
+                    if let Some(p) = self.record.packets.get(k) {
+                        add(
+                            &format!("revision_packet-{} (your narrow brief)", k + 1),
+                            serde_json::to_string_pretty(p).unwrap_or_default(),
+                        );
+                    }
+                }
+            }
+            ReviewStep::Qa | ReviewStep::Verifier | ReviewStep::Critic => {
+                if let Cause::Trigger(k) = job.cause {
+                    if let Some(t) = self.record.triggers.get(k) {
+                        add(
+                            &format!("critic_trigger-{} (why you were summoned)", k + 1),
+                            serde_json::to_string_pretty(t).unwrap_or_default(),
+                        );
+                    }
+                }
+                if let Some((id, i)) = self.record.implementations().last() {
+                    let mut s = format!("{id}: ");
+                    for c in &i.changed_files {
+                        s.push_str(&format!(
+                            "\n- {} ({:?}): {}",
+                            c.path, c.change_type, c.summary
+                        ));
+                    }
+                    for n in &i.notes {
+                        s.push_str(&format!("\n- note: {n}"));
+                    }
+                    add("The implementer's claimed changes", s);
+                }
+                add("The files as they stand", files_whole());
+                add(
+                    "The runtime's check of the latest files (authoritative)",
+                    run.unwrap_or_default(),
+                );
+                if step != ReviewStep::Qa {
+                    add(
+                        "QA's latest verdict (advisory)",
+                        latest_summary(ReviewStep::Qa),
+                    );
+                }
+                if step == ReviewStep::Critic {
+                    add(
+                        "The verifier's latest verdict",
+                        latest_summary(ReviewStep::Verifier),
+                    );
+                }
+            }
+        }
+        let _ = ACK_FIELD;
+        out
+    }
+}
+
+/// The task as a brief.
+fn brief_of(task: &super::answer::Task) -> Brief {
+    Brief {
+        objective: task.objective.clone(),
+        acceptance_criteria: task.acceptance_criteria.clone(),
+        allowed_paths: task.allowed_paths.clone(),
+        disallowed_paths: task.disallowed_paths.clone(),
+    }
+}
+
+/// The run's role a decision's `next_role` names (the integrator is refused before this).
+fn role_of(role: NextRole) -> Role {
+    match role {
+        NextRole::Planner => Role::Planner,
+        NextRole::Researcher => Role::Researcher,
+        NextRole::Implementer | NextRole::Integrator => Role::Implementer,
+        NextRole::Qa => Role::Qa,
+        NextRole::Verifier => Role::Verifier,
+        NextRole::Critic => Role::Critic,
+    }
+}
+
+/// The `next_role` of a fan-out's role.
+fn next_role_of(role: ReadOnlyRole) -> NextRole {
+    match role {
+        ReadOnlyRole::Planner => NextRole::Planner,
+        ReadOnlyRole::Researcher => NextRole::Researcher,
+        ReadOnlyRole::Qa => NextRole::Qa,
+        ReadOnlyRole::Verifier => NextRole::Verifier,
+        ReadOnlyRole::Critic => NextRole::Critic,
+    }
+}

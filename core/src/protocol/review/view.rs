@@ -1,0 +1,516 @@
+//! What the review loop's page draws, computed here so the page re-derives no rule: the board
+//! of roles with each one's latest status and verdict, the orchestrator's decisions, the files
+//! with their versions and diffs, the plan's versions and the roles' reports, the artifacts the
+//! runtime wrote (critic triggers, revision packets, fan-outs) with the answers that caused
+//! them, the runtime's own test runs, the gates with what satisfies each, and the
+//! reconciliation.
+
+use serde_json::Value;
+
+use super::answer::{Payload, Response, Status};
+use super::config::Role;
+use super::gates::Gate;
+use super::runtime::run_words;
+use super::{Review, ReviewStep};
+use crate::diff::{diff_lines, DiffLine};
+
+/// One role on the board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoleCard {
+    /// The role in words ("verifier").
+    pub role: &'static str,
+    /// Who holds it.
+    pub member: String,
+    /// Its provider/model.
+    pub model: String,
+    /// `working`, `not called yet`, or its latest answer's status (`ok`, `blocked`, `failed`).
+    pub status: &'static str,
+    /// Its latest verdict or action (`needs_revision`, `delegate`), if its answer has one.
+    pub verdict: Option<String>,
+    /// Its latest answer's summary.
+    pub summary: String,
+    /// The call of that answer.
+    pub call_id: Option<String>,
+}
+
+/// One orchestrator decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecisionRow {
+    /// The iteration it opened.
+    pub iteration: u32,
+    /// Its call.
+    pub call_id: String,
+    /// `delegate`, `verify`, …
+    pub action: String,
+    /// The role it hands the run to.
+    pub next_role: Option<String>,
+    /// Why.
+    pub reason: String,
+    /// The fan-out it asked for, in words.
+    pub fanout: Option<String>,
+}
+
+/// One version of a file with its diff from the one before.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileVersionView {
+    /// From 1.
+    pub version: u32,
+    /// The implementation that wrote it.
+    pub call_id: String,
+    /// The whole file (empty once deleted).
+    pub content: String,
+    /// Whether this version deletes the file.
+    pub deleted: bool,
+    /// The diff from the version before (all added for the first), `+`, `-` or ` ` first.
+    pub diff: Vec<String>,
+}
+
+/// A file with every version, newest last.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileView {
+    /// Relative path.
+    pub path: String,
+    /// Oldest first.
+    pub versions: Vec<FileVersionView>,
+}
+
+/// A Markdown document a role wrote: a plan version, a report, a review.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportView {
+    /// "Plan v2", "QA report", "Research (slot 1)".
+    pub title: String,
+    /// The call that wrote it.
+    pub call_id: String,
+    /// Markdown (raw model text: the page renders it safely).
+    pub markdown: String,
+}
+
+/// An artifact the runtime wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuntimeArtifactView {
+    /// `critic_trigger-1`, `revision_packet-1`, `fanout-1`.
+    pub id: String,
+    /// What it says, in a line.
+    pub summary: String,
+    /// The calls and runs that caused it or that it points to.
+    pub refs: Vec<String>,
+    /// The artifact as `004` spells it (pretty JSON).
+    pub json: String,
+}
+
+/// One of the runtime's own runs of the files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunView {
+    /// The effect (`effect-2`).
+    pub id: String,
+    /// The implementation whose files ran.
+    pub implementation: String,
+    /// `running`, `passed`, `failed`, …
+    pub status: String,
+    /// The run in a line.
+    pub words: String,
+}
+
+/// A gate `complete` must pass.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GateView {
+    /// Its name.
+    pub name: &'static str,
+    /// What satisfies it.
+    pub satisfied_by: &'static str,
+    /// Whether it is met now.
+    pub met: bool,
+    /// Why not, when it is not.
+    pub why: String,
+}
+
+/// The reconciliation that closed the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReconciliationView {
+    /// `complete`, `partial`, `off_plan`, `blocked`.
+    pub status: String,
+    /// Success criteria met.
+    pub satisfied: Vec<String>,
+    /// Plan items not done.
+    pub missing: Vec<String>,
+    /// The next slice's objective.
+    pub next_slice: String,
+    /// Its Markdown, if any.
+    pub markdown: Option<String>,
+}
+
+/// Everything the review loop's page shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReviewView {
+    /// The goal.
+    pub goal: String,
+    /// The run id every answer acknowledges.
+    pub run_id: String,
+    /// The iteration under way and the limit.
+    pub iteration: (u32, u32),
+    /// Why the run closed, once it has.
+    pub end: Option<&'static str>,
+    /// The roles.
+    pub roles: Vec<RoleCard>,
+    /// The decisions, oldest first.
+    pub decisions: Vec<DecisionRow>,
+    /// The files.
+    pub files: Vec<FileView>,
+    /// Plans and reports, oldest first.
+    pub reports: Vec<ReportView>,
+    /// Critic triggers, revision packets and fan-outs, in that order.
+    pub artifacts: Vec<RuntimeArtifactView>,
+    /// The runtime's runs, oldest first.
+    pub runs: Vec<RunView>,
+    /// The gates.
+    pub gates: Vec<GateView>,
+    /// Approvals waiting in the inbox.
+    pub open_approvals: usize,
+    /// The reconciliation.
+    pub reconciliation: Option<ReconciliationView>,
+}
+
+fn json_word(value: impl serde::Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(s)) => s,
+        _ => String::new(),
+    }
+}
+
+/// The verdict or action an answer carries, as `004` spells it.
+fn verdict_of(response: &Response) -> Option<String> {
+    Some(match &response.payload {
+        Payload::Decision(d) => json_word(d.action),
+        Payload::Implementation(i) => json_word(i.status),
+        Payload::Qa(q) => json_word(q.verdict),
+        Payload::Verification(v) => json_word(v.verdict),
+        Payload::Critique(c) => json_word(c.verdict),
+        Payload::Reconciliation(r) => json_word(r.status),
+        Payload::Research(_) => return None,
+    })
+}
+
+fn status_word(status: Status) -> &'static str {
+    match status {
+        Status::Ok => "ok",
+        Status::Blocked => "blocked",
+        Status::Failed => "failed",
+    }
+}
+
+/// The view model of `review`.
+pub fn view_of(review: &Review) -> ReviewView {
+    let record = &review.record;
+    let working: Vec<&str> = review
+        .core
+        .slots
+        .iter()
+        .filter(|s| !s.done)
+        .map(|s| Review::split_slot(&s.member).0)
+        .collect();
+    let step_role = review.core.step.map(ReviewStep::role);
+    let roles = Role::ALL
+        .iter()
+        .filter_map(|&role| {
+            let m = review.config.holder(role)?;
+            let latest = record
+                .answers
+                .iter()
+                .rev()
+                .find(|a| a.step.role() == role && a.slot.is_none());
+            let status = if step_role == Some(role) && working.contains(&m.id.as_str()) {
+                "working"
+            } else {
+                latest.map_or("not called yet", |a| status_word(a.response.status))
+            };
+            Some(RoleCard {
+                role: role.words(),
+                member: m.name.clone(),
+                model: format!("{}/{}", m.model.provider, m.model.model),
+                status,
+                verdict: latest.and_then(|a| verdict_of(&a.response)),
+                summary: latest.map_or_else(String::new, |a| a.response.summary.clone()),
+                call_id: latest.map(|a| a.call_id.clone()),
+            })
+        })
+        .collect();
+    let decisions = record
+        .answers
+        .iter()
+        .filter(|a| a.step == ReviewStep::Orchestrator)
+        .filter_map(|a| match &a.response.payload {
+            Payload::Decision(d) => Some(DecisionRow {
+                iteration: a.round,
+                call_id: a.call_id.clone(),
+                action: json_word(d.action),
+                next_role: d.next_role.map(json_word),
+                reason: d.reason.clone(),
+                fanout: d
+                    .fanout
+                    .as_ref()
+                    .map(|f| format!("{} × {}: {}", f.count, json_word(f.role), f.instruction)),
+            }),
+            _ => None,
+        })
+        .collect();
+    let files = record
+        .files
+        .iter()
+        .map(|f| {
+            let mut before = String::new();
+            let versions = f
+                .versions
+                .iter()
+                .map(|v| {
+                    let now = v.content.clone().unwrap_or_default();
+                    let diff = diff_lines(&before, &now)
+                        .into_iter()
+                        .map(|l| match l {
+                            DiffLine::Same(s) => format!(" {s}"),
+                            DiffLine::Removed(s) => format!("-{s}"),
+                            DiffLine::Added(s) => format!("+{s}"),
+                        })
+                        .collect();
+                    before = now.clone();
+                    FileVersionView {
+                        version: v.version,
+                        call_id: v.call_id.clone(),
+                        content: now,
+                        deleted: v.content.is_none(),
+                        diff,
+                    }
+                })
+                .collect();
+            FileView {
+                path: f.path.clone(),
+                versions,
+            }
+        })
+        .collect();
+    let mut plan_version = 0;
+    let reports = record
+        .answers
+        .iter()
+        .filter_map(|a| {
+            let slot = a.slot.map_or_else(String::new, |k| format!(" (slot {k})"));
+            let (title, markdown) = match &a.response.payload {
+                Payload::Decision(d) if a.step == ReviewStep::Planner => {
+                    plan_version += 1;
+                    (format!("Plan v{plan_version}{slot}"), d.markdown.clone()?)
+                }
+                Payload::Research(r) => (
+                    format!("Research{slot}"),
+                    r.markdown
+                        .clone()
+                        .unwrap_or_else(|| r.findings.iter().map(|f| format!("- {f}\n")).collect()),
+                ),
+                Payload::Qa(q) => (
+                    format!("QA report{slot}"),
+                    q.markdown.clone().unwrap_or_else(|| q.summary.clone()),
+                ),
+                Payload::Verification(v) => (
+                    format!("Verification{slot}"),
+                    v.markdown.clone().unwrap_or_else(|| v.summary.clone()),
+                ),
+                Payload::Critique(c) => (
+                    format!("Critique{slot}"),
+                    c.markdown.clone().unwrap_or_else(|| {
+                        c.blocking_concerns
+                            .iter()
+                            .map(|b| format!("- **Blocking:** {b}\n"))
+                            .chain(c.non_blocking_concerns.iter().map(|b| format!("- {b}\n")))
+                            .collect()
+                    }),
+                ),
+                _ => return None,
+            };
+            Some(ReportView {
+                title,
+                call_id: a.call_id.clone(),
+                markdown,
+            })
+        })
+        .collect();
+    let mut artifacts = Vec::new();
+    for (k, t) in record.triggers.iter().enumerate() {
+        let mut refs = t.evidence_refs.clone();
+        if !t.critic_response_ref.is_empty() {
+            refs.push(t.critic_response_ref.clone());
+        }
+        artifacts.push(RuntimeArtifactView {
+            id: format!("critic_trigger-{}", k + 1),
+            summary: t.reason.clone(),
+            refs,
+            json: pretty(t),
+        });
+    }
+    for (k, p) in record.packets.iter().enumerate() {
+        let mut refs = vec![p.source_response_ref.clone()];
+        refs.extend(p.critic_trigger_ref.clone());
+        artifacts.push(RuntimeArtifactView {
+            id: format!("revision_packet-{}", k + 1),
+            summary: p.repair_objective.clone(),
+            refs,
+            json: pretty(p),
+        });
+    }
+    for (k, f) in record.fanouts.iter().enumerate() {
+        artifacts.push(RuntimeArtifactView {
+            id: format!("fanout-{}", k + 1),
+            summary: format!(
+                "{} of {} slots ran (advisory: satisfies no gate): {}",
+                f.bounds.executed_items, f.bounds.requested_items, f.instruction
+            ),
+            refs: f
+                .items
+                .iter()
+                .map(|i| i.response_artifact.r#ref.clone())
+                .filter(|r| !r.is_empty())
+                .collect(),
+            json: pretty(f),
+        });
+    }
+    let runs = record
+        .runs
+        .iter()
+        .map(|r| RunView {
+            id: r.effect_id.clone(),
+            implementation: r.implementation.clone(),
+            status: r
+                .run
+                .as_ref()
+                .map_or_else(|| "running".into(), |t| t.status.clone()),
+            words: r
+                .run
+                .as_ref()
+                .map_or_else(|| "the sandbox is running the files".into(), run_words),
+        })
+        .collect();
+    let open_approvals = review.core.open_asks().count();
+    let unmet = record.unmet(open_approvals);
+    let gates = [
+        (Gate::Verifier, "Verifier approval", "the verifier's own approval of the latest implementation (never a fan-out's)"),
+        (Gate::RuntimeQa, "Runtime QA", "the runtime's own check of the latest implementation: its sandboxed tests pass (advisory QA never counts)"),
+        (Gate::Approval, "No open approval", "every approval in the inbox decided"),
+    ]
+    .into_iter()
+    .map(|(gate, name, satisfied_by)| {
+        let why: Vec<String> = unmet.iter().filter(|u| u.gate == gate).map(|u| u.why.clone()).collect();
+        GateView {
+            name,
+            satisfied_by,
+            met: why.is_empty(),
+            why: why.join("; "),
+        }
+    })
+    .collect();
+    let reconciliation = review.reconciliation().map(|r| ReconciliationView {
+        status: json_word(r.status),
+        satisfied: r.satisfied_criteria.clone(),
+        missing: r.missing_plan_items.clone(),
+        next_slice: r.next_recommended_slice.objective.clone(),
+        markdown: r.markdown.clone(),
+    });
+    ReviewView {
+        goal: review.config.user_goal.clone(),
+        run_id: review.config.run_id.clone(),
+        iteration: (review.core.round, review.config.max_iterations),
+        end: review.end.or(review.closing()).map(super::RunEnd::words),
+        roles,
+        decisions,
+        files,
+        reports,
+        artifacts,
+        runs,
+        gates,
+        open_approvals,
+        reconciliation,
+    }
+}
+
+/// An artifact as pretty JSON.
+fn pretty<T: serde::Serialize>(artifact: &T) -> String {
+    serde_json::to_string_pretty(artifact).unwrap_or_default()
+}
+
+/// The run's account as Markdown, for the report download.
+pub fn markdown(review: &Review) -> String {
+    let v = view_of(review);
+    let mut s = format!("# Review loop\n\n## Goal\n{}\n\nRun `{}`", v.goal, v.run_id);
+    if let Some(end) = v.end {
+        s.push_str(&format!(", {end}"));
+    }
+    s.push_str(".\n\n## Decisions\n");
+    for d in &v.decisions {
+        s.push_str(&format!(
+            "- Iteration {} ({}): **{}**{} — {}\n",
+            d.iteration,
+            d.call_id,
+            d.action,
+            d.next_role
+                .as_ref()
+                .map_or_else(String::new, |r| format!(" → {r}")),
+            d.reason
+        ));
+    }
+    s.push_str("\n## Gates\n");
+    for g in &v.gates {
+        s.push_str(&format!(
+            "- {} {}{}\n",
+            if g.met { "✓" } else { "✗" },
+            g.name,
+            if g.met {
+                String::new()
+            } else {
+                format!(": {}", g.why)
+            }
+        ));
+    }
+    if !v.runs.is_empty() {
+        s.push_str("\n## The runtime's runs\n");
+        for r in &v.runs {
+            s.push_str(&format!("- {} ({}): {}\n", r.id, r.implementation, r.words));
+        }
+    }
+    if !v.artifacts.is_empty() {
+        s.push_str("\n## Artifacts the runtime wrote\n");
+        for a in &v.artifacts {
+            s.push_str(&format!(
+                "\n### {}\n{}\n\n```json\n{}\n```\n",
+                a.id, a.summary, a.json
+            ));
+        }
+    }
+    for r in &v.reports {
+        s.push_str(&format!(
+            "\n## {} ({})\n{}\n",
+            r.title,
+            r.call_id,
+            r.markdown.trim_end()
+        ));
+    }
+    if let Some(r) = &v.reconciliation {
+        s.push_str(&format!("\n## Reconciliation: {}\n", r.status));
+        for c in &r.satisfied {
+            s.push_str(&format!("- ✓ {c}\n"));
+        }
+        for m in &r.missing {
+            s.push_str(&format!("- missing: {m}\n"));
+        }
+        s.push_str(&format!("\nNext: {}\n", r.next_slice));
+    }
+    s.push_str("\n## Files\n");
+    for f in review.record.current_files() {
+        let fence = if f.content.contains("```") {
+            "````"
+        } else {
+            "```"
+        };
+        s.push_str(&format!(
+            "\n### {}\n{fence}\n{}\n{fence}\n",
+            f.path,
+            f.content.trim_end()
+        ));
+    }
+    s
+}
