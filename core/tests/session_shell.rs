@@ -394,6 +394,11 @@ fn played(kind: roundtable_core::session::Kind) -> Session {
             0,
         )
         .unwrap(),
+        Kind::Review => Session::create::<roundtable_core::protocol::review::Review>(
+            roundtable_core::protocol::review::demo::config(model, "run-1"),
+            0,
+        )
+        .unwrap(),
     };
     let mut now = 0;
     s.start(1).unwrap();
@@ -511,6 +516,12 @@ fn every_call_is_titled_in_a_persons_words() {
             ),
             Kind::Autocoding => assert!(
                 any("'s code, turn 1") && any("'s review, turn 1"),
+                "{titles:?}"
+            ),
+            Kind::Review => assert!(
+                any("'s decision, iteration 1")
+                    && any("'s QA, iteration 4")
+                    && any("'s critique, iteration 4"),
                 "{titles:?}"
             ),
         }
