@@ -14,7 +14,7 @@ pub fn HaltDialog() -> impl IntoView {
     let runner = expect_context::<Runner>();
     let state = app_state();
     let answer = RwSignal::new(String::new());
-    let later = RwSignal::new(false);
+    let super::InboxLater(later) = expect_context::<super::InboxLater>();
     let busy = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let dialog_ref = NodeRef::<leptos::html::Div>::new();
