@@ -31,6 +31,24 @@ pub struct RoleCard {
     pub summary: String,
     /// The call of that answer.
     pub call_id: Option<String>,
+    /// The answers of its latest fan-out, one per slot (empty when it never fanned out): a role
+    /// a fan-out ran has answered even when its own card says `not called yet`.
+    pub slots: Vec<SlotCard>,
+}
+
+/// One fan-out slot's answer, on its role's card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlotCard {
+    /// The slot, from 1.
+    pub slot: u32,
+    /// Its answer's status (`ok`, `blocked`, `failed`).
+    pub status: &'static str,
+    /// Its verdict, if its answer has one.
+    pub verdict: Option<String>,
+    /// Its answer's summary.
+    pub summary: String,
+    /// The call of that answer.
+    pub call_id: String,
 }
 
 /// One orchestrator decision.
@@ -223,6 +241,24 @@ pub fn view_of(review: &Review) -> ReviewView {
             } else {
                 latest.map_or("not called yet", |a| status_word(a.response.status))
             };
+            // The latest fan-out of the role: the slot answers of the last round that had any.
+            let fanned = record
+                .answers
+                .iter()
+                .filter(|a| a.step.role() == role && a.slot.is_some())
+                .collect::<Vec<_>>();
+            let last_round = fanned.last().map(|a| a.round);
+            let slots = fanned
+                .into_iter()
+                .filter(|a| Some(a.round) == last_round)
+                .map(|a| SlotCard {
+                    slot: a.slot.unwrap_or_default(),
+                    status: status_word(a.response.status),
+                    verdict: verdict_of(&a.response),
+                    summary: a.response.summary.clone(),
+                    call_id: a.call_id.clone(),
+                })
+                .collect();
             Some(RoleCard {
                 role: role.words(),
                 member: m.name.clone(),
@@ -231,6 +267,7 @@ pub fn view_of(review: &Review) -> ReviewView {
                 verdict: latest.and_then(|a| verdict_of(&a.response)),
                 summary: latest.map_or_else(String::new, |a| a.response.summary.clone()),
                 call_id: latest.map(|a| a.call_id.clone()),
+                slots,
             })
         })
         .collect();
@@ -513,4 +550,48 @@ pub fn markdown(review: &Review) -> String {
         ));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{ModelRef, Protocol};
+    use crate::protocol::review::{demo, ReviewSession};
+
+    /// The demo's two researchers answer only in a fan-out: the researcher's card carries both
+    /// slots' answers, each with its call, though the role itself was never called.
+    #[test]
+    fn a_role_that_only_fanned_out_shows_its_slots_answers() {
+        let model = ModelRef {
+            provider: "demo".into(),
+            model: "roundtable-demo".into(),
+        };
+        let mut s = ReviewSession::new(demo::config(model, "run-view"), 0).unwrap();
+        let mut now = 1;
+        crate::demo::play_with(
+            &mut s,
+            |st, c| st.demo_answer(&c.call, &c.envelope),
+            &mut now,
+            80,
+        )
+        .unwrap();
+        let v = view_of(s.state());
+        let researcher = v.roles.iter().find(|r| r.role == "researcher").unwrap();
+        assert_eq!(researcher.status, "not called yet");
+        let slots: Vec<(u32, &str)> = researcher
+            .slots
+            .iter()
+            .map(|k| (k.slot, k.status))
+            .collect();
+        assert_eq!(slots, [(1, "ok"), (2, "ok")]);
+        assert!(researcher
+            .slots
+            .iter()
+            .all(|k| s.state().core.call(&k.call_id).is_some()));
+        assert!(v
+            .roles
+            .iter()
+            .filter(|r| r.role != "researcher")
+            .all(|r| r.slots.is_empty()));
+    }
 }

@@ -90,6 +90,22 @@ pub fn NewReviewForm() -> impl IntoView {
     let tokens = RwSignal::new(String::new());
     let provider = RwSignal::new(ProviderId::Demo);
     let model = RwSignal::new(ProviderId::Demo.default_model().to_string());
+    // Each member's own provider and model, when the person gives the roles models of their
+    // own (filled from the shared pick when turned on).
+    let own = RwSignal::new(false);
+    let members: Vec<(&'static str, String, RwSignal<ProviderId>, RwSignal<String>)> = defaults
+        .members
+        .iter()
+        .map(|m| {
+            (
+                m.roles.first().map_or("member", |r| r.id()),
+                m.name.clone(),
+                RwSignal::new(ProviderId::Demo),
+                RwSignal::new(ProviderId::Demo.default_model().to_string()),
+            )
+        })
+        .collect();
+    let members = StoredValue::new(members);
     let errors = RwSignal::new(Vec::<String>::new());
     let busy = RwSignal::new(false);
 
@@ -101,6 +117,16 @@ pub fn NewReviewForm() -> impl IntoView {
             model: model.get_untracked().trim().into(),
         };
         let mut config = RunConfig::standard("", &[], model);
+        if own.get_untracked() {
+            members.with_value(|all| {
+                for (m, (_, _, p, name)) in config.members.iter_mut().zip(all) {
+                    m.model = ModelRef {
+                        provider: p.get_untracked().as_str().into(),
+                        model: name.get_untracked().trim().into(),
+                    };
+                }
+            });
+        }
         config.run_id = crate::util::new_id();
         config.user_goal = goal.get_untracked().trim().to_string();
         config.success_criteria = lines(&criteria.get_untracked());
@@ -277,6 +303,30 @@ pub fn NewReviewForm() -> impl IntoView {
                     <ProviderModelFields name="members" provider=provider model=model
                         default_model=Callback::new(|p: ProviderId| p.default_model().to_string())/>
                 </div>
+                <label class="choice">
+                    <input type="checkbox" name="own-models" prop:checked=move || own.get()
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            if on {
+                                // Each role starts from the shared pick.
+                                members.with_value(|all| for (_, _, p, m) in all {
+                                    p.set(provider.get_untracked());
+                                    m.set(model.get_untracked());
+                                });
+                            }
+                            own.set(on);
+                        }/>
+                    <span><strong>"Give each role its own model"</strong>" "<span class="muted small">"A verifier on another model than the implementer's catches more."</span></span>
+                </label>
+                {move || own.get().then(|| members.with_value(|all| all.iter().map(|(id, name, p, m)| {
+                    view! {
+                        <h4 class="small">{name.clone()}</h4>
+                        <div class="member-row" data-member=*id>
+                            <ProviderModelFields name=*id provider=*p model=*m
+                                default_model=Callback::new(|p: ProviderId| p.default_model().to_string())/>
+                        </div>
+                    }
+                }).collect_view()))}
             </div>
         </form>
     }

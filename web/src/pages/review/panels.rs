@@ -36,19 +36,32 @@ fn tone(word: &str) -> &'static str {
     }
 }
 
-/// A button that opens `call_id`'s transcript, when the session has that call (a ref may name a
-/// run or an artifact instead: shown as text).
-fn call_link(call_id: String, words: String) -> AnyView {
+/// A button that opens `call_id`'s transcript, named as a person knows the call ("Vera
+/// (verifier)'s verification, iteration 5") unless `words` are given; a ref that is not a call
+/// (a run's effect, a note) is shown as it is, in code.
+fn call_link(call_id: String, words: Option<&'static str>) -> AnyView {
     let runner = expect_context::<Runner>();
     let Inspect(inspect) = expect_context::<Inspect>();
     match runner.with_untracked(|s| s.call_title(&call_id)) {
-        Some(title) => view! {
-            <button type="button" class="link small" data-call=call_id.clone()
-                title=format!("Open the transcript of {title}")
-                on:click=move |_| inspect.set(Some(call_id.clone()))>{words}</button>
+        Some(title) => {
+            // Short words on screen ("Its answer") still name the call for a screen reader.
+            let (text, more) = match words {
+                Some(w) => (w.to_string(), Some(format!(" ({title})"))),
+                None => (title, None),
+            };
+            let id = call_id.clone();
+            view! {
+                <button type="button" class="link small" data-call=id
+                    on:click=move |_| inspect.set(Some(call_id.clone()))>
+                    {text}{more.map(|m| view! { <span class="sr-only">{m}</span> })}
+                </button>
+            }
+            .into_any()
         }
-        .into_any(),
-        None => view! { <code class="small" data-ref=call_id>{words}</code> }.into_any(),
+        None => {
+            let id = call_id.clone();
+            view! { <code class="small" data-ref=id>{call_id}</code> }.into_any()
+        }
     }
 }
 
@@ -60,7 +73,22 @@ fn role_card(card: RoleCard) -> impl IntoView {
     let answer = card
         .call_id
         .clone()
-        .map(|id| call_link(id, "Its answer".to_string()));
+        .map(|id| call_link(id, Some("Its answer")));
+    let slots = (!card.slots.is_empty()).then(|| {
+        view! {
+            <ul class="small slots">
+                {card.slots.iter().map(|k| view! {
+                    <li data-slot=k.slot data-slot-status=k.status>
+                        {format!("Fan-out slot {} ", k.slot)}
+                        <span class=format!("badge {}", tone(k.status))>{k.status}</span>
+                        {k.verdict.clone().map(|v| view! { " "<span class=format!("badge {}", tone(&v))>{v.replace('_', " ")}</span> })}
+                        " "{k.summary.clone()}" "
+                        {call_link(k.call_id.clone(), Some("its answer"))}
+                    </li>
+                }).collect_view()}
+            </ul>
+        }
+    });
     view! {
         <article class="role-card" data-role=card.role data-role-status=card.status>
             <header class="row center">
@@ -71,6 +99,7 @@ fn role_card(card: RoleCard) -> impl IntoView {
             <p class="muted small byline"><strong>{card.member}</strong>" · "<code class="model-ref">{card.model}</code></p>
             {(!card.summary.is_empty()).then(|| view! { <p class="small summary">{card.summary.clone()}</p> })}
             {answer}
+            {slots}
         </article>
     }
 }
@@ -84,18 +113,18 @@ fn artifact_card(a: RuntimeArtifactView) -> impl IntoView {
     let refs = (!a.refs.is_empty()).then(|| {
         view! {
             <p class="small refs">"Points to: "
-                {a.refs.iter().map(|r| view! { {call_link(r.clone(), r.clone())}" " }).collect_view()}
+                {a.refs.iter().map(|r| view! { {call_link(r.clone(), None)}" " }).collect_view()}
             </p>
         }
     });
     view! {
         <article class="artifact" data-artifact=a.id.clone() data-artifact-kind=kind>
-            <h3 class="small mono">{a.id.clone()}</h3>
+            <h3 class="small"><code>{a.id.clone()}</code></h3>
             <p class="small">{a.summary.clone()}</p>
             {refs}
             <details>
                 <summary class="small">"As 004 writes it (JSON)"</summary>
-                <pre class="json-result"><code>{a.json.clone()}</code></pre>
+                <pre class="json-result" tabindex="0" aria-label=format!("{} as JSON", a.id)><code>{a.json.clone()}</code></pre>
             </details>
         </article>
     }
@@ -123,8 +152,8 @@ fn file_card(f: FileView) -> impl IntoView {
                         <summary class="small">
                             {format!("Version {}", v.version)}
                             {v.deleted.then_some(" (deleted)")}
-                            " · "{call_link(v.call_id.clone(), "written by this answer".to_string())}
                         </summary>
+                        <p class="small">{call_link(v.call_id.clone(), None)}" wrote it; the changes from the version before:"</p>
                         <div class="diff">{lines}</div>
                     </details>
                 }
@@ -225,11 +254,11 @@ pub fn ReviewPanels() -> impl IntoView {
                     } else {
                         view! {
                             <ol class="small run-list">
-                                {v.runs.into_iter().map(|r| view! {
+                                {v.runs.into_iter().enumerate().map(|(k, r)| view! {
                                     <li data-runtime-run=r.id.clone() data-run-status=r.status.clone()>
-                                        <span class=format!("badge {}", tone(&r.status))>{r.status.clone()}</span>
+                                        <span class=format!("badge {}", tone(&r.status))>{format!("Run {}", k + 1)}</span>
                                         " "{r.words.clone()}" "
-                                        <span class="muted">"("{r.id.clone()}", "{call_link(r.implementation.clone(), r.implementation.clone())}")"</span>
+                                        <span class="muted">"(run "<code>{r.id.clone()}</code>" of "{call_link(r.implementation.clone(), None)}")"</span>
                                     </li>
                                 }).collect_view()}
                             </ol>
@@ -251,7 +280,7 @@ pub fn ReviewPanels() -> impl IntoView {
                                     {d.next_role.map(|r| view! { " → "<strong>{r}</strong> })}
                                     " — "{d.reason.clone()}
                                     {d.fanout.map(|f| view! { <div class="muted">"Fan-out: "{f}</div> })}
-                                    " "{call_link(d.call_id.clone(), "transcript".to_string())}
+                                    " "{call_link(d.call_id.clone(), Some("transcript"))}
                                 </li>
                             }).collect_view()}
                         </ol>
@@ -284,7 +313,7 @@ pub fn ReviewPanels() -> impl IntoView {
                         <details class="report" data-report=r.title.clone()>
                             <summary class="small"><strong>{r.title.clone()}</strong></summary>
                             <div class="markdown" inner_html=to_safe_html(&r.markdown)></div>
-                            <p class="small">{call_link(r.call_id.clone(), "Open its transcript".to_string())}</p>
+                            <p class="small">{call_link(r.call_id.clone(), Some("Open its transcript"))}</p>
                         </details>
                     }).collect_view().into_any()
                 })}
