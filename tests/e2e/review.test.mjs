@@ -269,3 +269,45 @@ test('exported, imported, shared and forked at the verifier\'s last call, the ru
   assert.equal(runs, before, 'the fork ran no code: its runs came from the log');
   assert.deepEqual(b.errors, [], 'no page errors');
 });
+
+test('a revision\'s note reaches the orchestrator, who asks again; a rejection stops the run, and no code runs', async () => {
+  const { page } = b;
+  await open(page, srv.url, '#/');
+  await page.click('button[name="demo-review"]');
+  await page.waitForSelector('.review');
+  const before = runs;
+  await page.click('button[name="run"]');
+  const halt = page.locator('[data-dialog="halt"]');
+  await halt.waitFor({ timeout: 120000 });
+  // A revision needs a note; with one, it goes back to the orchestrator.
+  await halt.locator('button[name="revise"]').click();
+  await halt.locator('[role="alert"]:has-text("needs a note")').waitFor();
+  const NOTE = 'Name the line number in the error message.';
+  await halt.locator('textarea[name="halt-answer"]').fill(NOTE);
+  await halt.locator('button[name="revise"]').click();
+  // The orchestrator decides again, with the note, and asks again (iteration 4).
+  await page.waitForSelector('[data-review-status="Iteration 4 of 12"]', { timeout: 120000 });
+  await waitStatus(page, 'awaiting_person');
+  assert.equal(await page.getAttribute('button[name="inbox"]', 'data-open-asks'), '1');
+  assert.match(await page.textContent('[data-banner="question"]'), /Olga \(orchestrator\) asks for your approval/);
+  await halt.locator('button:has-text("Later")').click();
+  // Its call, newest first in the timeline.
+  await page.locator('.timeline .call-line[data-member="orchestrator"] button.link').first().click();
+  const transcript = page.locator('.dialog[aria-labelledby="transcript-title"]');
+  await transcript.waitFor();
+  assert.ok((await transcript.locator('[data-section="messages"]').textContent()).includes(NOTE), 'the orchestrator read the note');
+  await page.keyboard.press('Escape');
+  await transcript.waitFor({ state: 'detached' });
+  // Rejected: the run stops, nothing was implemented, no code ran.
+  await page.click('button[name="inbox"]');
+  await halt.locator('button[name="reject"]').click();
+  await waitStatus(page, 'done', 120000);
+  await page.waitForSelector('[data-reconciliation]');
+  const p = await picture(page);
+  assert.match(p.status, /rejected an approval/);
+  assert.notEqual(p.reconciliation, 'complete');
+  assert.ok(p.gates.includes('Verifier approval:false'));
+  assert.deepEqual(p.runs, []);
+  assert.equal(runs, before, 'no code ran');
+  assert.deepEqual(b.errors, [], 'no page errors');
+});

@@ -398,8 +398,14 @@ fn Banners() -> impl IntoView {
             }.into_any())},
             SessionStatus::AwaitingPerson => Some(view! {
                 <div class="banner info" role="status" data-banner="question">
-                    <strong>{runner.with(|s| s.question().map(|(who, _)| who))}</strong>
-                    " asked you a question. The session waits for your answer."
+                    {runner.with(|s| s.question().map(|(who, ask)| view! {
+                        <strong>{who}</strong>
+                        {if ask.is_approval() {
+                            " asks for your approval. The session waits for your word."
+                        } else {
+                            " asked you a question. The session waits for your answer."
+                        }}
+                    }))}
                 </div>
             }.into_any()),
             SessionStatus::Done => Some(view! {
