@@ -190,7 +190,11 @@ fn the_view_marks_who_asked_the_open_question_and_the_rounds_progress() {
         (40..=60).contains(&p),
         "Write is the third of five steps: {p}"
     );
-    assert_eq!(s.view().open_asks, 0, "the answered question left the inbox");
+    assert_eq!(
+        s.view().open_asks,
+        0,
+        "the answered question left the inbox"
+    );
     play(&mut s, &mut now, |_| false);
     assert_eq!(s.view().progress, 100, "the presentation is done");
     assert!(

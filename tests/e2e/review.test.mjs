@@ -142,6 +142,7 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
   assert.match(await halt.textContent(), /approve it before the implementer writes lib\/config\.js/);
   assert.equal(await page.getAttribute('button[name="inbox"]', 'data-open-asks'), '1', 'the header counts the open ask');
   assert.equal(await page.getAttribute('[data-open-approvals]', 'data-open-approvals'), '1');
+  assert.equal(await page.locator('[data-approval="open"]').count(), 1, 'the approvals list shows it waiting');
   assert.ok((await picture(page)).gates.includes('Verifier approval:false'), 'nothing is verified yet');
   assert.equal(runs, 0, 'no code ran before the approval');
   // Later puts it aside; the header's count brings it back.
@@ -156,6 +157,7 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
   await page.waitForSelector('[data-reconciliation="complete"]');
   p = await picture(page);
   assert.equal(await page.locator('button[name="inbox"]').count(), 0, 'the inbox is empty again');
+  assert.match(await page.textContent('[data-approval="decided"]'), /The person approved it\./);
   assert.match(p.status, /completed: every gate met/);
   assert.deepEqual(p.gates, ['Verifier approval:true', 'Runtime QA:true', 'No open approval:true']);
   assert.deepEqual(p.artifacts, ['critic_trigger-1', 'revision_packet-1', 'fanout-1']);
@@ -290,6 +292,9 @@ test('a revision\'s note reaches the orchestrator, who asks again; a rejection s
   await waitStatus(page, 'awaiting_person');
   assert.equal(await page.getAttribute('button[name="inbox"]', 'data-open-asks'), '1');
   assert.match(await page.textContent('[data-banner="question"]'), /Olga \(orchestrator\) asks for your approval/);
+  // The revised request stays listed with the person's note; the new one waits.
+  assert.match(await page.textContent('[data-approval="decided"]'), /asked for a revision: Name the line number/);
+  assert.equal(await page.locator('[data-approval="open"]').count(), 1);
   await halt.locator('button:has-text("Later")').click();
   // Its call, newest first in the timeline.
   await page.locator('.timeline .call-line[data-member="orchestrator"] button.link').first().click();
@@ -298,8 +303,9 @@ test('a revision\'s note reaches the orchestrator, who asks again; a rejection s
   assert.ok((await transcript.locator('[data-section="messages"]').textContent()).includes(NOTE), 'the orchestrator read the note');
   await page.keyboard.press('Escape');
   await transcript.waitFor({ state: 'detached' });
-  // Rejected: the run stops, nothing was implemented, no code ran.
-  await page.click('button[name="inbox"]');
+  // Rejected (from the approvals list's own button): the run stops, nothing was implemented,
+  // no code ran.
+  await page.click('[data-approval="open"] button[name="open-inbox"]');
   await halt.locator('button[name="reject"]').click();
   await waitStatus(page, 'done', 120000);
   await page.waitForSelector('[data-reconciliation]');

@@ -157,6 +157,23 @@ pub struct ReconciliationView {
     pub markdown: Option<String>,
 }
 
+/// An approval put to the person: open in the inbox, or decided (every decision is an event).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApprovalView {
+    /// The iteration it was asked in.
+    pub iteration: u32,
+    /// The call whose answer asked (a decision waiting for approval is applied only once
+    /// approved, so a revised or rejected one is found here, not among the decisions).
+    pub call_id: String,
+    /// Who asked, by name.
+    pub asked_by: String,
+    /// What the person is asked (Markdown).
+    pub message: String,
+    /// The person's word in a sentence ("The person asked for a revision: …"); `None` while
+    /// it waits.
+    pub answer: Option<String>,
+}
+
 /// Everything the review loop's page shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReviewView {
@@ -184,6 +201,8 @@ pub struct ReviewView {
     pub gates: Vec<GateView>,
     /// Approvals waiting in the inbox.
     pub open_approvals: usize,
+    /// Every approval asked for, oldest first, open or decided.
+    pub approvals: Vec<ApprovalView>,
     /// The reconciliation.
     pub reconciliation: Option<ReconciliationView>,
 }
@@ -424,6 +443,22 @@ pub fn view_of(review: &Review) -> ReviewView {
         })
         .collect();
     let open_approvals = review.core.open_asks().count();
+    let approvals = review
+        .core
+        .halts
+        .iter()
+        .filter(|h| h.halt.is_approval())
+        .map(|h| ApprovalView {
+            iteration: h.round,
+            call_id: h.call_id.clone(),
+            asked_by: review
+                .config
+                .member(&h.asked_by)
+                .map_or_else(|| h.asked_by.clone(), |m| m.name.clone()),
+            message: h.halt.message().to_string(),
+            answer: h.answer.as_ref().map(crate::engine::PersonReply::words),
+        })
+        .collect();
     let unmet = record.unmet(open_approvals);
     let gates = [
         (Gate::Verifier, "Verifier approval", "the verifier's own approval of the latest implementation (never a fan-out's)"),
@@ -461,6 +496,7 @@ pub fn view_of(review: &Review) -> ReviewView {
         runs,
         gates,
         open_approvals,
+        approvals,
         reconciliation,
     }
 }
@@ -559,9 +595,10 @@ mod tests {
     use crate::protocol::review::{demo, ReviewSession};
 
     /// The demo's two researchers answer only in a fan-out: the researcher's card carries both
-    /// slots' answers, each with its call, though the role itself was never called.
+    /// slots' answers, each with its call, though the role itself was never called; the
+    /// orchestrator's request for approval is listed with the person's word on it.
     #[test]
-    fn a_role_that_only_fanned_out_shows_its_slots_answers() {
+    fn the_board_shows_a_fan_outs_slots_and_the_inbox_every_approval() {
         let model = ModelRef {
             provider: "demo".into(),
             model: "roundtable-demo".into(),
@@ -593,5 +630,18 @@ mod tests {
             .iter()
             .filter(|r| r.role != "researcher")
             .all(|r| r.slots.is_empty()));
+        // The orchestrator's one request for approval, decided.
+        let asked: Vec<(&str, Option<&str>)> = v
+            .approvals
+            .iter()
+            .map(|a| (a.asked_by.as_str(), a.answer.as_deref()))
+            .collect();
+        assert_eq!(
+            asked,
+            [("Olga (orchestrator)", Some("The person approved it."))]
+        );
+        assert!(v.approvals[0]
+            .message
+            .contains("approve it before the implementer"));
     }
 }

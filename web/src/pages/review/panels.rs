@@ -16,7 +16,7 @@ use roundtable_core::protocol::review::view::{
 use roundtable_core::protocol::review::Review;
 
 use crate::markdown::to_safe_html;
-use crate::pages::session::Inspect;
+use crate::pages::session::{InboxLater, Inspect};
 use crate::runner::Runner;
 
 /// The badge class of a status, verdict or action word as `004` spells it (`pass`,
@@ -208,13 +208,15 @@ pub fn ReviewPanels() -> impl IntoView {
             }
         })
     };
+    let InboxLater(later) = expect_context::<InboxLater>();
     let waiting = move || {
         v().filter(|v| v.open_approvals > 0).map(|v| {
             let n = v.open_approvals;
             view! {
-                <p class="badge awaiting_person" data-open-approvals=n>
-                    {format!("{n} approval{} waiting in your inbox", if n == 1 { "" } else { "s" })}
-                </p>
+                <button type="button" class="ghost small" data-open-approvals=n on:click=move |_| later.set(false)>
+                    <span class="badge awaiting_person">{n}</span>
+                    {format!(" approval{} waiting in your inbox", if n == 1 { "" } else { "s" })}
+                </button>
             }
         })
     };
@@ -282,6 +284,36 @@ pub fn ReviewPanels() -> impl IntoView {
                                     {d.fanout.map(|f| view! { <div class="muted">"Fan-out: "{f}</div> })}
                                     " "{call_link(d.call_id.clone(), Some("transcript"))}
                                 </li>
+                            }).collect_view()}
+                        </ol>
+                    }.into_any()
+                })}
+            </section>
+            <section class="card approvals" aria-labelledby="approvals-heading">
+                <h2 id="approvals-heading">"Approvals"</h2>
+                {move || v().map(|v| if v.approvals.is_empty() {
+                    view! { <p class="muted small">"None asked yet. A request for approval, and any edit the policy says needs one, waits in your inbox."</p> }.into_any()
+                } else {
+                    view! {
+                        <ol class="small approval-list">
+                            {v.approvals.into_iter().map(|a| {
+                                let open = a.answer.is_none();
+                                view! {
+                                    <li data-approval=if open { "open" } else { "decided" }>
+                                        <span class="muted">{format!("Iteration {} · ", a.iteration)}</span>
+                                        <strong>{a.asked_by.clone()}</strong>" asked: "
+                                        {call_link(a.call_id.clone(), Some("transcript"))}
+                                        <div class="markdown" inner_html=to_safe_html(&a.message)></div>
+                                        {match a.answer {
+                                            Some(words) => view! { <p class="person-word" data-person="true">{words}</p> }.into_any(),
+                                            None => view! {
+                                                <p><span class="badge awaiting_person">"waiting for you"</span>" "
+                                                    <button type="button" class="link small" name="open-inbox" on:click=move |_| later.set(false)>"Decide it"</button>
+                                                </p>
+                                            }.into_any(),
+                                        }}
+                                    </li>
+                                }
                             }).collect_view()}
                         </ol>
                     }.into_any()
