@@ -143,6 +143,7 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
   assert.equal(await page.getAttribute('button[name="inbox"]', 'data-open-asks'), '1', 'the header counts the open ask');
   assert.equal(await page.getAttribute('[data-open-approvals]', 'data-open-approvals'), '1');
   assert.equal(await page.locator('[data-approval="open"]').count(), 1, 'the approvals list shows it waiting');
+  assert.match(await page.textContent('.role-card[data-role="orchestrator"] header'), /waits for you/, 'the board says who waits');
   assert.ok((await picture(page)).gates.includes('Verifier approval:false'), 'nothing is verified yet');
   assert.equal(runs, 0, 'no code ran before the approval');
   // Later puts it aside; the header's count brings it back.

@@ -31,6 +31,9 @@ pub struct RoleCard {
     pub summary: String,
     /// The call of that answer.
     pub call_id: Option<String>,
+    /// Its member asked the person something that still waits in the inbox (its status then
+    /// reads `working` while the step waits for the person's word).
+    pub asking: bool,
     /// The answers of its latest fan-out, one per slot (empty when it never fanned out): a role
     /// a fan-out ran has answered even when its own card says `not called yet`.
     pub slots: Vec<SlotCard>,
@@ -286,6 +289,7 @@ pub fn view_of(review: &Review) -> ReviewView {
                 verdict: latest.and_then(|a| verdict_of(&a.response)),
                 summary: latest.map_or_else(String::new, |a| a.response.summary.clone()),
                 call_id: latest.map(|a| a.call_id.clone()),
+                asking: review.core.open_asks().any(|h| h.asked_by == m.id),
                 slots,
             })
         })

@@ -90,10 +90,14 @@ fn role_card(card: RoleCard) -> impl IntoView {
         }
     });
     view! {
-        <article class="role-card" data-role=card.role data-role-status=card.status>
+        <article class="role-card" data-role=card.role data-role-status=card.status data-asking=card.asking.to_string()>
             <header class="row center">
                 <h3>{card.role}</h3>
-                <span class=format!("badge {}", tone(card.status))>{card.status}</span>
+                {if card.asking {
+                    view! { <span class="badge awaiting_person">"waits for you"</span> }.into_any()
+                } else {
+                    view! { <span class=format!("badge {}", tone(card.status))>{card.status}</span> }.into_any()
+                }}
                 {verdict}
             </header>
             <p class="muted small byline"><strong>{card.member}</strong>" · "<code class="model-ref">{card.model}</code></p>

@@ -70,7 +70,8 @@ pub fn HaltDialog() -> impl IntoView {
             if later.get() {
                 return view! {
                     <div class="banner info" data-answer-later="true" style="position: fixed; bottom: 1rem; left: 1rem; z-index: 30">
-                        <strong>{asked_by.clone()}</strong> " is waiting for your answer."
+                        <strong>{asked_by.clone()}</strong>
+                        {if halt.is_approval() { " is waiting for your approval." } else { " is waiting for your answer." }}
                         <button class="small" on:click=move |_| later.set(false)>"Answer now"</button>
                     </div>
                 }.into_any();
