@@ -117,6 +117,17 @@ test('a bad config shows every problem core finds, and nothing is created', asyn
   assert.equal(await page.locator('.role-card').count(), 7);
   assert.match(await page.textContent('.role-card[data-role="verifier"]'), /demo\/demo-2/);
   assert.match(await page.textContent('.role-card[data-role="implementer"]'), /demo\/demo-1/);
+
+  // On a phone the form fits and passes axe-core.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, srv.url, '#/new');
+  await page.click('button[data-kind="review"]');
+  await page.waitForSelector('form[data-form="review"]');
+  await page.check('input[name="own-models"]');
+  await shot(page, 'review-form-390');
+  assert.deepEqual(await axeViolations(page), [], 'the form at 390 px passes axe-core');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'nothing scrolls sideways');
+  await page.setViewportSize({ width: 1440, height: 900 });
   assert.deepEqual(b.errors, [], 'no page errors');
 });
 

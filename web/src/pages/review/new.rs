@@ -298,8 +298,9 @@ pub fn NewReviewForm() -> impl IntoView {
                 </label>
             </div>
             <div class="card">
-                <h3 class="small">"The seven members — orchestrator, planner, researcher, implementer, QA, verifier, critic — each on this model"</h3>
-                <div class="member-row" data-member="members">
+                <h3 class="small">"The seven members — orchestrator, planner, researcher, implementer, QA, verifier, critic — "
+                    {move || if own.get() { "each on its own model, below" } else { "each on this model" }}</h3>
+                <div class="member-row" data-member="members" hidden=move || own.get()>
                     <ProviderModelFields name="members" provider=provider model=model
                         default_model=Callback::new(|p: ProviderId| p.default_model().to_string())/>
                 </div>
@@ -329,5 +330,34 @@ pub fn NewReviewForm() -> impl IntoView {
                 }).collect_view()))}
             </div>
         </form>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_is_its_non_empty_lines_trimmed() {
+        assert_eq!(
+            lines("  a first \n\n\t\nsecond\n"),
+            ["a first".to_string(), "second".to_string()]
+        );
+        assert!(lines(" \n ").is_empty());
+    }
+
+    #[test]
+    fn an_empty_budget_is_none_and_a_bad_one_says_what_it_needs() {
+        assert_eq!(optional("  ", "The token budget"), Ok(None));
+        assert_eq!(optional("120 000", "The token budget"), Ok(Some(120_000)));
+        assert_eq!(
+            optional("0", "The token budget"),
+            Ok(Some(0)),
+            "core refuses 0, with its reason"
+        );
+        assert_eq!(
+            optional("ten", "The time budget (seconds)"),
+            Err("The time budget (seconds) must be a whole number, or empty for none.".into())
+        );
     }
 }

@@ -213,11 +213,15 @@ pub fn ReviewPanels() -> impl IntoView {
         })
     };
     let InboxLater(later) = expect_context::<InboxLater>();
+    // The inbox can be opened on the live session this tab runs (not a point of history, a
+    // shared link or a read-only view).
+    let can_decide = move || !runner.read_only.get() && runner.history_at.get().is_none();
     let waiting = move || {
         v().filter(|v| v.open_approvals > 0).map(|v| {
             let n = v.open_approvals;
             view! {
-                <button type="button" class="ghost small" data-open-approvals=n on:click=move |_| later.set(false)>
+                <button type="button" class="ghost small" data-open-approvals=n disabled=move || !can_decide()
+                    on:click=move |_| later.set(false)>
                     <span class="badge awaiting_person">{n}</span>
                     {format!(" approval{} waiting in your inbox", if n == 1 { "" } else { "s" })}
                 </button>
@@ -312,7 +316,9 @@ pub fn ReviewPanels() -> impl IntoView {
                                             Some(words) => view! { <p class="person-word" data-person="true">{words}</p> }.into_any(),
                                             None => view! {
                                                 <p><span class="badge awaiting_person">"waiting for you"</span>" "
-                                                    <button type="button" class="link small" name="open-inbox" on:click=move |_| later.set(false)>"Decide it"</button>
+                                                    {move || can_decide().then(|| view! {
+                                                        <button type="button" class="link small" name="open-inbox" on:click=move |_| later.set(false)>"Decide it"</button>
+                                                    })}
                                                 </p>
                                             }.into_any(),
                                         }}
