@@ -6,8 +6,10 @@
 // revision packet and a fan-out with the calls they point to, two runs of the implementer's
 // tests in the real sandbox (failed, then passed), the files with their versions and diffs;
 // then exported, deleted, imported back (the same page, no code run again), opened from a share
-// link in a fresh profile, and forked at the verifier's last call and run to the end again;
-// screenshots at 1440 and 390 px, each checked by axe-core.
+// link in a fresh profile, and forked at the verifier's last call and run to the end again; a
+// revision's note reaches the orchestrator and a rejection stops the run; with edits needing
+// approval, each implementation waits in the inbox too; screenshots at 1440 and 390 px, each
+// checked by axe-core.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -327,5 +329,34 @@ test('a revision\'s note reaches the orchestrator, who asks again; a rejection s
   assert.ok(p.gates.includes('Verifier approval:false'));
   assert.deepEqual(p.runs, []);
   assert.equal(runs, before, 'no code ran');
+  assert.deepEqual(b.errors, [], 'no page errors');
+});
+
+test('what the policy names waits in the inbox too: with edits needing approval, each implementation asks', async () => {
+  const { page } = b;
+  await open(page, srv.url, '#/new');
+  await page.click('button[data-kind="review"]');
+  await page.click('button[name="use-demo-goal"]');
+  await page.check('input[name="edit-requires-approval"]');
+  await page.click('button[name="create-review"]');
+  await page.waitForSelector('.review');
+  await page.click('button[name="run"]');
+  // Each ask, approved in the inbox as it comes, until the run is done.
+  const asked = [];
+  while ((await waitStatus(page, ['done', 'awaiting_person'], 180000)) === 'awaiting_person') {
+    const halt = page.locator('[data-dialog="halt"]');
+    await halt.waitFor();
+    assert.equal(await page.getAttribute('button[name="inbox"]', 'data-open-asks'), '1');
+    asked.push((await halt.locator('.markdown').textContent()).trim());
+    await halt.locator('button[name="approve"]').click();
+    await page.waitForFunction(() => document.querySelector('.session')?.dataset.status !== 'awaiting_person');
+  }
+  assert.equal(asked.length, 3, asked.join('\n'));
+  assert.match(asked[0], /^Olga \(orchestrator\) asks for your approval/);
+  assert.match(asked[1], /^Ivo \(implementer\) wants to write lib\/config\.js \(parse reads key=value lines\.\), test\/config\.test\.js/);
+  assert.match(asked[2], /^Ivo \(implementer\) wants to write lib\/config\.js \(Skips blanks and comments/);
+  await page.waitForSelector('[data-reconciliation="complete"]');
+  assert.equal(await page.locator('[data-approval="decided"]').count(), 3, 'each decision listed');
+  assert.deepEqual((await picture(page)).runs, ['failed', 'passed']);
   assert.deepEqual(b.errors, [], 'no page errors');
 });
