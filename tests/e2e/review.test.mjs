@@ -200,6 +200,12 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
   await page.waitForSelector('.dialog[aria-labelledby="transcript-title"]');
   await page.keyboard.press('Escape');
   await page.waitForSelector('.dialog[aria-labelledby="transcript-title"]', { state: 'detached' });
+  // The packet names the trigger behind it: a button takes focus to that artifact on the page.
+  await packet.locator('button[data-jump-to="critic_trigger-1"]').click();
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.artifact), 'critic_trigger-1');
+  // The trigger names the runtime's failed run: a button takes focus to it.
+  await page.locator('[data-artifact="critic_trigger-1"] button[data-jump-to="effect-1"]').click();
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.runStatus), 'failed');
   // A plan, rendered from Markdown (its table too).
   const plan = page.locator('[data-report="Plan v1"]');
   await plan.locator('summary').click();

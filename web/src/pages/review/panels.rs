@@ -65,6 +65,35 @@ fn call_link(call_id: String, words: Option<&'static str>) -> AnyView {
     }
 }
 
+/// A ref an artifact names: a call (its transcript), another artifact or one of the runtime's
+/// runs on this page (a button that takes focus there), or a note shown as it is.
+fn ref_link(r: String, on_page: &[String]) -> AnyView {
+    if !on_page.contains(&r) {
+        return call_link(r, None);
+    }
+    let target = anchor(&r);
+    let to = r.clone();
+    view! {
+        <button type="button" class="link small mono" data-jump-to=to on:click=move |_| {
+            let el = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id(&target));
+            if let Some(el) = el {
+                el.scroll_into_view();
+                if let Some(el) = wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlElement>(&el) {
+                    let _ = el.focus();
+                }
+            }
+        }><code>{r}</code></button>
+    }
+    .into_any()
+}
+
+/// The element id of an artifact or a run on the page.
+fn anchor(id: &str) -> String {
+    format!("review-{id}")
+}
+
 /// One role's card on the board.
 fn role_card(card: RoleCard) -> impl IntoView {
     let verdict = card.verdict.clone().map(|v| {
@@ -109,7 +138,7 @@ fn role_card(card: RoleCard) -> impl IntoView {
 }
 
 /// One artifact the runtime wrote, with what it points to and its JSON.
-fn artifact_card(a: RuntimeArtifactView) -> impl IntoView {
+fn artifact_card(a: RuntimeArtifactView, on_page: &[String]) -> impl IntoView {
     let kind =
         a.id.rsplit_once('-')
             .map_or(a.id.as_str(), |(k, _)| k)
@@ -117,12 +146,12 @@ fn artifact_card(a: RuntimeArtifactView) -> impl IntoView {
     let refs = (!a.refs.is_empty()).then(|| {
         view! {
             <p class="small refs">"Points to: "
-                {a.refs.iter().map(|r| view! { {call_link(r.clone(), None)}" " }).collect_view()}
+                {a.refs.iter().map(|r| view! { {ref_link(r.clone(), on_page)}" " }).collect_view()}
             </p>
         }
     });
     view! {
-        <article class="artifact" data-artifact=a.id.clone() data-artifact-kind=kind>
+        <article class="artifact" id=anchor(&a.id) tabindex="-1" data-artifact=a.id.clone() data-artifact-kind=kind>
             <h3 class="small"><code>{a.id.clone()}</code></h3>
             <p class="small">{a.summary.clone()}</p>
             {refs}
@@ -157,7 +186,8 @@ fn file_card(f: FileView) -> impl IntoView {
                             {format!("Version {}", v.version)}
                             {v.deleted.then_some(" (deleted)")}
                         </summary>
-                        <p class="small">{call_link(v.call_id.clone(), None)}" wrote it; the changes from the version before:"</p>
+                        <p class="small">{call_link(v.call_id.clone(), None)}
+                            {if v.version == 1 { " wrote it:" } else { " wrote it; the changes from the version before:" }}</p>
                         <div class="diff">{lines}</div>
                     </details>
                 }
@@ -265,7 +295,7 @@ pub fn ReviewPanels() -> impl IntoView {
                         view! {
                             <ol class="small run-list">
                                 {v.runs.into_iter().enumerate().map(|(k, r)| view! {
-                                    <li data-runtime-run=r.id.clone() data-run-status=r.status.clone()>
+                                    <li id=anchor(&r.id) tabindex="-1" data-runtime-run=r.id.clone() data-run-status=r.status.clone()>
                                         <span class=format!("badge {}", tone(&r.status))>{format!("Run {}", k + 1)}</span>
                                         " "{r.words.clone()}" "
                                         <span class="muted">"(run "<code>{r.id.clone()}</code>" of "{call_link(r.implementation.clone(), None)}")"</span>
@@ -335,7 +365,10 @@ pub fn ReviewPanels() -> impl IntoView {
                 {move || v().map(|v| if v.artifacts.is_empty() {
                     view! { <p class="muted small">"None yet."</p> }.into_any()
                 } else {
-                    view! { <div class="artifact-list">{v.artifacts.into_iter().map(artifact_card).collect_view()}</div> }.into_any()
+                    let on_page: Vec<String> = v.artifacts.iter().map(|a| a.id.clone())
+                        .chain(v.runs.iter().map(|r| r.id.clone()))
+                        .collect();
+                    view! { <div class="artifact-list">{v.artifacts.into_iter().map(|a| artifact_card(a, &on_page)).collect_view()}</div> }.into_any()
                 })}
             </section>
             <section class="card files-panel" id="panel-files" aria-labelledby="files-heading">
