@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use super::answer::{
     Action, ChangeType, Decision, NextRole, Payload, QaVerdict, ReadOnlyRole, Response, Severity,
-    Status, VerifierVerdict, ACK_FIELD,
+    Status, VerifierVerdict,
 };
 use super::artifacts::{
     self, critic_trigger, revision_packet, Fanout, FanoutItem, FanoutStatus, RepairCause,
@@ -794,7 +794,7 @@ impl Review {
             ReviewStep::Critic,
             &format!(
                 "The runtime summoned you: {}. Judge what must change.",
-                trigger.reason
+                trigger.reason.trim_end_matches('.')
             ),
             &self.task().acceptance_criteria,
             Cause::Trigger(self.record.triggers.len()),
@@ -1081,9 +1081,12 @@ impl Review {
             .slot(member)
             .and_then(|s| s.call_id.as_deref())
             .and_then(|id| self.core.call(id));
-        let nonce = match out {
-            Some(c) => self.directive_of(&c.call).nonce,
-            None => super::directive::nonce(&run_id, &self.core.next_call_id()),
+        let (nonce, this_call) = match out {
+            Some(c) => (self.directive_of(&c.call).nonce, c.call.id.clone()),
+            None => {
+                let id = self.core.next_call_id();
+                (super::directive::nonce(&run_id, &id), id)
+            }
         };
         ReviewEnvelope {
             step,
@@ -1094,7 +1097,7 @@ impl Review {
             acceptance_criteria: job.brief.acceptance_criteria.clone(),
             allowed_paths: job.brief.allowed_paths.clone(),
             disallowed_paths: job.brief.disallowed_paths.clone(),
-            evidence: self.evidence(step, &job),
+            evidence: self.evidence(step, &job, this_call),
             facts: self.facts(&job),
         }
     }
@@ -1127,7 +1130,7 @@ impl Review {
     }
 
     /// What the runtime hands the step's role, as titled sections.
-    fn evidence(&self, step: ReviewStep, job: &Job) -> Vec<Section> {
+    fn evidence(&self, step: ReviewStep, job: &Job, this_call: String) -> Vec<Section> {
         let mut out = Vec::new();
         let mut add = |title: &str, text: String| {
             if !text.trim().is_empty() {
@@ -1282,18 +1285,26 @@ impl Review {
             ReviewStep::Qa | ReviewStep::Verifier | ReviewStep::Critic => {
                 if let Cause::Trigger(k) = job.cause {
                     if let Some(t) = self.record.triggers.get(k) {
+                        // Its `criticResponseRef` is this very call, once issued.
+                        let mut t = t.clone();
+                        if t.critic_response_ref.is_empty() {
+                            t.critic_response_ref = this_call.clone();
+                        }
                         add(
                             &format!("critic_trigger-{} (why you were summoned)", k + 1),
-                            serde_json::to_string_pretty(t).unwrap_or_default(),
+                            serde_json::to_string_pretty(&t).unwrap_or_default(),
                         );
                     }
                 }
                 if let Some((id, i)) = self.record.implementations().last() {
-                    let mut s = format!("{id}: ");
+                    let mut s = format!("From {id}:");
                     for c in &i.changed_files {
+                        let how = serde_json::to_value(c.change_type).unwrap_or_default();
                         s.push_str(&format!(
-                            "\n- {} ({:?}): {}",
-                            c.path, c.change_type, c.summary
+                            "\n- {} ({}): {}",
+                            c.path,
+                            how.as_str().unwrap_or(""),
+                            c.summary
                         ));
                     }
                     for n in &i.notes {
@@ -1320,7 +1331,6 @@ impl Review {
                 }
             }
         }
-        let _ = ACK_FIELD;
         out
     }
 }
