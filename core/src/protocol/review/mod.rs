@@ -281,7 +281,7 @@ impl Review {
     /// or time budget.
     pub fn closing(&self) -> Option<RunEnd> {
         if let Some(end) = &self.end {
-            return Some(end.clone());
+            return Some(*end);
         }
         if self.core.rounds_ended {
             return Some(RunEnd::WrappedUp);

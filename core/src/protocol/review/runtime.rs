@@ -273,41 +273,41 @@ impl Review {
         let mut out = Vec::new();
         match (&response.payload, call.step) {
             (Payload::Decision(d), ReviewStep::Orchestrator) => self.decision_problems(d, &mut out),
-            (Payload::Decision(d), ReviewStep::Planner) => {
-                if d.markdown.as_deref().is_none_or(|m| m.trim().is_empty()) {
-                    out.push(violation(
-                        "/data/decision/markdown".into(),
-                        "the plan is missing: the planner's plan goes in markdown".into(),
-                        "the plan as GitHub-flavored Markdown",
-                        "null",
-                        "write the plan's slices, each with its acceptance criteria, in markdown",
-                    ));
-                }
+            (Payload::Decision(d), ReviewStep::Planner)
+                if d.markdown.as_deref().is_none_or(|m| m.trim().is_empty()) =>
+            {
+                out.push(violation(
+                    "/data/decision/markdown".into(),
+                    "the plan is missing: the planner's plan goes in markdown".into(),
+                    "the plan as GitHub-flavored Markdown",
+                    "null",
+                    "write the plan's slices, each with its acceptance criteria, in markdown",
+                ));
             }
             (Payload::Implementation(i), _) => self.implementation_problems(i, &mut out),
-            (Payload::Reconciliation(r), _) => {
-                if r.status == super::answer::ReconciliationStatus::Complete {
-                    let end = self.closing();
-                    let failed = matches!(end, Some(RunEnd::Aborted | RunEnd::Rejected));
-                    let unmet = self.record.unmet(0);
-                    if failed || !unmet.is_empty() {
-                        let why = if failed {
-                            format!("the run was {}", end.map_or("", RunEnd::words))
-                        } else {
-                            unmet
-                                .iter()
-                                .map(|u| u.why.clone())
-                                .collect::<Vec<_>>()
-                                .join("; ")
-                        };
-                        out.push(violation(
-                            "/data/reconciliation_result/status".into(),
-                            format!("a run that did not pass its gates is not complete: {why}"),
-                            "partial, off_plan or blocked",
-                            "complete",
-                            "say partial (or blocked) and list what is missing",
-                        ));
-                    }
+            (Payload::Reconciliation(r), _)
+                if r.status == super::answer::ReconciliationStatus::Complete =>
+            {
+                let end = self.closing();
+                let failed = matches!(end, Some(RunEnd::Aborted | RunEnd::Rejected));
+                let unmet = self.record.unmet(0);
+                if failed || !unmet.is_empty() {
+                    let why = if failed {
+                        format!("the run was {}", end.map_or("", RunEnd::words))
+                    } else {
+                        unmet
+                            .iter()
+                            .map(|u| u.why.clone())
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    };
+                    out.push(violation(
+                        "/data/reconciliation_result/status".into(),
+                        format!("a run that did not pass its gates is not complete: {why}"),
+                        "partial, off_plan or blocked",
+                        "complete",
+                        "say partial (or blocked) and list what is missing",
+                    ));
                 }
             }
             _ => {}
