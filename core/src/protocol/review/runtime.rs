@@ -285,6 +285,7 @@ impl Review {
                 ));
             }
             (Payload::Implementation(i), _) => self.implementation_problems(i, &mut out),
+            (Payload::Verification(v), _) => self.verification_problems(v, &mut out),
             (Payload::Reconciliation(r), _)
                 if r.status == super::answer::ReconciliationStatus::Complete =>
             {
@@ -405,6 +406,51 @@ impl Review {
                     "action delegate and next_role equal to fanout.role",
                     "another action or role",
                     "delegate to the fan-out's role, or leave fanout null",
+                ));
+            }
+        }
+    }
+
+    /// The verifier answers every acceptance criterion: a failed one is named as the task
+    /// writes it, and an approval fails none and names its evidence.
+    fn verification_problems(&self, v: &super::answer::Verification, out: &mut Vec<Violation>) {
+        let at = |rest: &str| format!("/data/verification_result/{rest}");
+        let mut criteria = self
+            .current
+            .as_ref()
+            .map(|j| j.brief.acceptance_criteria.clone())
+            .unwrap_or_default();
+        if criteria.is_empty() {
+            criteria = self.task().acceptance_criteria;
+        }
+        for (n, c) in v.failed_criteria.iter().enumerate() {
+            if !criteria.iter().any(|k| k.trim() == c.trim()) {
+                out.push(violation(
+                    at(&format!("failed_criteria/{n}")),
+                    "this is not an acceptance criterion of the task".into(),
+                    &criteria.join(" | "),
+                    c,
+                    "name a failed criterion exactly as the task writes it",
+                ));
+            }
+        }
+        if v.verdict == VerifierVerdict::Approve {
+            if !v.failed_criteria.is_empty() {
+                out.push(violation(
+                    at("verdict"),
+                    "an approval cannot leave criteria failed".into(),
+                    "revise (criteria fail) or approve with failed_criteria empty",
+                    "approve",
+                    "say revise, or empty failed_criteria if every criterion holds",
+                ));
+            }
+            if v.evidence.is_empty() {
+                out.push(violation(
+                    at("evidence"),
+                    "an approval names the evidence it rests on".into(),
+                    "at least one evidence item (the runtime's test run, a file read)",
+                    "[]",
+                    "cite the runtime's run and the files you read",
                 ));
             }
         }
