@@ -701,7 +701,7 @@ impl Review {
                 self.notes.clear();
                 self.carry_out(call_id, d);
             }
-            Payload::Implementation(i) => {
+            Payload::Implementation(i) if self.record.latest_implementation() == Some(call_id) => {
                 self.record.write_files(call_id, i);
                 words.push(format!(
                     "the run holds {} (version {} of the work)",
