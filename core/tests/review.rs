@@ -380,8 +380,9 @@ mod scenarios {
 }
 
 mod directives {
-    //! What the runtime hands a summoned critic and a repairing implementer, as the model reads
-    //! it: the trigger, the packet, the files and the runtime's run.
+    //! What the runtime hands a summoned critic, a repairing implementer, the orchestrator and
+    //! the closing reconciliation, as the model reads it: the trigger, the packet, the files, the
+    //! runtime's run, the run so far and the gates.
     use roundtable_core::demo::play_with;
     use roundtable_core::engine::{ModelRef, Protocol};
     use roundtable_core::protocol::review::{demo, ReviewSession, ReviewStep};
@@ -411,7 +412,21 @@ mod directives {
             .filter(|c| c.call.step == ReviewStep::Implementer)
             .nth(1)
             .unwrap();
-        for (name, call) in [("critic", critic), ("repair", repair)] {
+        // The orchestrator after the first run failed, and the closing reconciliation.
+        let decision = calls
+            .iter()
+            .find(|c| c.call.step == ReviewStep::Orchestrator && c.call.round == 4)
+            .unwrap();
+        let closing = calls
+            .iter()
+            .find(|c| c.call.step == ReviewStep::Reconciliation)
+            .unwrap();
+        for (name, call) in [
+            ("critic", critic),
+            ("repair", repair),
+            ("decision", decision),
+            ("reconciliation", closing),
+        ] {
             let user = &call.call.messages.last().unwrap().content;
             insta::assert_snapshot!(format!("review_directive__{name}"), user.to_string());
         }

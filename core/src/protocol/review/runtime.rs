@@ -1218,16 +1218,26 @@ impl Review {
                 )
             })
         });
+        // Every applied answer, and every word of the person's, in call order.
         let history = || {
             let mut s = String::new();
-            for a in &self.record.answers {
-                s.push_str(&format!(
-                    "- {} ({}, {}): {}\n",
-                    a.call_id,
-                    self.member_name_of(&a.member),
-                    ReviewStep::contract(a.step).key(),
-                    a.response.summary
-                ));
+            for c in &self.core.calls {
+                let id = c.call.id.as_str();
+                if let Some(a) = self.record.answer(id) {
+                    s.push_str(&format!(
+                        "- {id} ({}, {}): {}\n",
+                        self.member_name_of(&a.member),
+                        a.step.contract().key(),
+                        a.response.summary
+                    ));
+                }
+                let replies = self.core.halts.iter().filter(|h| h.call_id == id);
+                for reply in replies.filter_map(|h| h.answer.as_ref()) {
+                    s.push_str(&format!(
+                        "- {id} waited for the person: {}\n",
+                        reply.words()
+                    ));
+                }
             }
             s
         };
