@@ -131,22 +131,6 @@ impl RunEnd {
     }
 }
 
-fn violation(
-    path: String,
-    message: String,
-    expected: &str,
-    received: &str,
-    hint: &str,
-) -> Violation {
-    Violation {
-        path,
-        message,
-        expected: expected.into(),
-        received: received.into(),
-        hint: hint.into(),
-    }
-}
-
 /// Whether `path` is `dir` or inside it.
 fn under(path: &str, dir: &str) -> bool {
     let dir = dir.trim_end_matches('/');
@@ -276,7 +260,7 @@ impl Review {
             (Payload::Decision(d), ReviewStep::Planner)
                 if d.markdown.as_deref().is_none_or(|m| m.trim().is_empty()) =>
             {
-                out.push(violation(
+                out.push(Violation::at(
                     "/data/decision/markdown".into(),
                     "the plan is missing: the planner's plan goes in markdown".into(),
                     "the plan as GitHub-flavored Markdown",
@@ -302,7 +286,7 @@ impl Review {
                             .collect::<Vec<_>>()
                             .join("; ")
                     };
-                    out.push(violation(
+                    out.push(Violation::at(
                         "/data/reconciliation_result/status".into(),
                         format!("a run that did not pass its gates is not complete: {why}"),
                         "partial, off_plan or blocked",
@@ -321,7 +305,7 @@ impl Review {
         match d.action {
             Action::Complete => {
                 for unmet in self.record.unmet(self.open_asks()) {
-                    out.push(violation(
+                    out.push(Violation::at(
                         at("action"),
                         format!("complete is refused: {}", unmet.why),
                         "an action that meets the gate first",
@@ -331,21 +315,21 @@ impl Review {
                 }
             }
             Action::Delegate => match (d.next_role, &d.task) {
-                (None, _) => out.push(violation(
+                (None, _) => out.push(Violation::at(
                     at("next_role"),
                     "delegate names no role".into(),
                     "planner, researcher, implementer, qa, verifier or critic",
                     "null",
                     "name the role that does the task",
                 )),
-                (Some(NextRole::Integrator), _) => out.push(violation(
+                (Some(NextRole::Integrator), _) => out.push(Violation::at(
                     at("next_role"),
                     "this run has no integrator".into(),
                     "planner, researcher, implementer, qa, verifier or critic",
                     "integrator",
                     "delegate to a role of the run",
                 )),
-                (Some(_), None) => out.push(violation(
+                (Some(_), None) => out.push(Violation::at(
                     at("task"),
                     "delegate carries no task".into(),
                     "a task with its objective and acceptance criteria",
@@ -354,7 +338,7 @@ impl Review {
                 )),
                 (Some(role), Some(task)) => {
                     if role == NextRole::Implementer && !self.edits_allowed() {
-                        out.push(violation(
+                        out.push(Violation::at(
                             at("next_role"),
                             "this run changes no files: its mode is plan or research".into(),
                             "planner, researcher, qa, verifier or critic",
@@ -363,7 +347,7 @@ impl Review {
                         ));
                     }
                     if role != NextRole::Implementer && task.tool_permissions.edit {
-                        out.push(violation(
+                        out.push(Violation::at(
                             at("task/tool_permissions/edit"),
                             format!(
                                 "only the implementer edits: the {} judges or advises on work it does not write",
@@ -376,17 +360,19 @@ impl Review {
                     }
                 }
             },
-            Action::Verify if self.record.latest_implementation().is_none() => out.push(violation(
-                at("action"),
-                "there is nothing to verify: nothing has been implemented".into(),
-                "delegate (to the implementer) first",
-                "verify",
-                "delegate the work before asking for verification",
-            )),
+            Action::Verify if self.record.latest_implementation().is_none() => {
+                out.push(Violation::at(
+                    at("action"),
+                    "there is nothing to verify: nothing has been implemented".into(),
+                    "delegate (to the implementer) first",
+                    "verify",
+                    "delegate the work before asking for verification",
+                ))
+            }
             Action::RequestApproval
                 if !d.approval_request.required || d.approval_request.reason.is_none() =>
             {
-                out.push(violation(
+                out.push(Violation::at(
                     at("approval_request"),
                     "request_approval asks the person nothing".into(),
                     "required: true with the reason the person reads",
@@ -399,7 +385,7 @@ impl Review {
         if let Some(f) = &d.fanout {
             let matches = d.action == Action::Delegate && d.next_role == Some(next_role_of(f.role));
             if !matches {
-                out.push(violation(
+                out.push(Violation::at(
                     at("fanout"),
                     "a fan-out runs the delegated role: action delegate with next_role its role"
                         .into(),
@@ -425,7 +411,7 @@ impl Review {
         }
         for (n, c) in v.failed_criteria.iter().enumerate() {
             if !criteria.iter().any(|k| k.trim() == c.trim()) {
-                out.push(violation(
+                out.push(Violation::at(
                     at(&format!("failed_criteria/{n}")),
                     "this is not an acceptance criterion of the task".into(),
                     &criteria.join(" | "),
@@ -436,7 +422,7 @@ impl Review {
         }
         if v.verdict == VerifierVerdict::Approve {
             if !v.failed_criteria.is_empty() {
-                out.push(violation(
+                out.push(Violation::at(
                     at("verdict"),
                     "an approval cannot leave criteria failed".into(),
                     "revise (criteria fail) or approve with failed_criteria empty",
@@ -445,7 +431,7 @@ impl Review {
                 ));
             }
             if v.evidence.is_empty() {
-                out.push(violation(
+                out.push(Violation::at(
                     at("evidence"),
                     "an approval names the evidence it rests on".into(),
                     "at least one evidence item (the runtime's test run, a file read)",
@@ -470,7 +456,7 @@ impl Review {
                 || p.contains('\\')
                 || p.split('/').any(|s| s == ".." || s.is_empty())
             {
-                out.push(violation(
+                out.push(Violation::at(
                     at(format!("files/{n}/path")),
                     "a path must be relative, with / between parts and no ..".into(),
                     "a relative path like lib/parse.js",
@@ -480,7 +466,7 @@ impl Review {
                 continue;
             }
             if !task.allowed_paths.is_empty() && !task.allowed_paths.iter().any(|a| under(p, a)) {
-                out.push(violation(
+                out.push(Violation::at(
                     at(format!("files/{n}/path")),
                     "the task does not allow writing this path".into(),
                     &format!("a path under {}", task.allowed_paths.join(", ")),
@@ -489,7 +475,7 @@ impl Review {
                 ));
             }
             if task.disallowed_paths.iter().any(|d| under(p, d)) {
-                out.push(violation(
+                out.push(Violation::at(
                     at(format!("files/{n}/path")),
                     "the task forbids writing this path".into(),
                     "a path outside the disallowed ones",
@@ -505,7 +491,7 @@ impl Review {
                     )
             });
             if !listed {
-                out.push(violation(
+                out.push(Violation::at(
                     at(format!("files/{n}")),
                     "a file handed over is not in changed_files".into(),
                     "a changed_files entry for every file",
@@ -516,7 +502,7 @@ impl Review {
             let protected = self.config.protected_test_paths.iter().any(|d| under(p, d));
             let declared = i.protected_file_changes.iter().any(|c| c.path == f.path);
             if protected && !declared {
-                out.push(violation(
+                out.push(Violation::at(
                     at(format!("files/{n}/path")),
                     "this is a protected test path, changed without saying why".into(),
                     "an entry in protected_file_changes with the reason",
@@ -529,14 +515,14 @@ impl Review {
             let written = i.files.iter().any(|f| f.path == c.path);
             let exists = current.iter().any(|f| f.path == c.path);
             match c.change_type {
-                ChangeType::Added | ChangeType::Modified if !written => out.push(violation(
+                ChangeType::Added | ChangeType::Modified if !written => out.push(Violation::at(
                     at(format!("changed_files/{n}")),
                     "this file is said to change but its content is not in files".into(),
                     "the whole file in files",
                     &c.path,
                     "hand over every added or modified file whole in files",
                 )),
-                ChangeType::Deleted if !exists => out.push(violation(
+                ChangeType::Deleted if !exists => out.push(Violation::at(
                     at(format!("changed_files/{n}/path")),
                     "there is no such file to delete".into(),
                     "a path of a file the run holds",
@@ -553,7 +539,7 @@ impl Review {
             _ => true,
         };
         if !status_ok {
-            out.push(violation(
+            out.push(Violation::at(
                 at("status".into()),
                 "the status does not match changed_files".into(),
                 if changed { "changed" } else { "no_change" },
@@ -1195,16 +1181,7 @@ impl Review {
             let files = self.record.current_files();
             let mut s = String::new();
             for f in &files {
-                let fence = if f.content.contains("```") {
-                    "````"
-                } else {
-                    "```"
-                };
-                s.push_str(&format!(
-                    "### {}\n{fence}\n{}\n{fence}\n",
-                    f.path,
-                    f.content.trim_end()
-                ));
+                s.push_str(&crate::text::file_section(&f.path, &f.content));
             }
             s
         };
