@@ -269,6 +269,9 @@ pub struct SessionView {
     pub progress: u32,
     /// What the answered calls cost: in all, per member, per round, and the money budget.
     pub cost: crate::cost::CostView,
+    /// Questions and approvals waiting for the person (the engine's inbox), whatever the kind:
+    /// the header's count.
+    pub open_asks: usize,
 }
 
 /// Where a session stands, for pages to match on (never on its word): the engine's status
@@ -1372,6 +1375,7 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
         },
         progress: 0,
         cost: cost_of(state),
+        open_asks: core.open_asks().count(),
     }
 }
 

@@ -157,6 +157,7 @@ fn the_view_marks_who_asked_the_open_question_and_the_rounds_progress() {
     let mut s = demo_session("Plan a two-day workshop on accessible web design.");
     assert_eq!(s.view().progress, 0);
     assert!(s.question().is_none());
+    assert_eq!(s.view().open_asks, 0, "nothing waits in the inbox");
     let mut now = 1;
     s.start(now).unwrap();
     play(&mut s, &mut now, |s| {
@@ -167,6 +168,7 @@ fn the_view_marks_who_asked_the_open_question_and_the_rounds_progress() {
     let view = s.view();
     assert_eq!(view.status, SessionStatus::AwaitingPerson);
     assert!(view.actions.answer);
+    assert_eq!(view.open_asks, 1, "the header counts the open question");
     // The member that waits for the answer is the one who asked, named as the page names it.
     let halted: Vec<&String> = view
         .live
@@ -195,6 +197,11 @@ fn the_view_marks_who_asked_the_open_question_and_the_rounds_progress() {
     assert!(
         (40..=60).contains(&p),
         "Write is the third of five steps: {p}"
+    );
+    assert_eq!(
+        s.view().open_asks,
+        0,
+        "the answered question left the inbox"
     );
     play(&mut s, &mut now, |_| false);
     assert_eq!(s.view().progress, 100, "the presentation is done");

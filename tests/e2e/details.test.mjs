@@ -27,7 +27,7 @@ test('home says what Roundtable is; a second import of the same session asks fir
   const tagline = await page.textContent('[data-tagline]');
   // It speaks of every kind of session, not the team alone (issue 23).
   assert.match(tagline, /^Roundtable runs AI models together/);
-  for (const kind of ['team', 'meeting', 'dialectic', 'autocoding']) assert.match(tagline, new RegExp(`\\b${kind}\\b`));
+  for (const kind of ['team', 'meeting', 'dialectic', 'autocoding', 'review loop']) assert.match(tagline, new RegExp(`\\b${kind}\\b`));
   await page.click('button[name="open-demo"]');
   await page.waitForSelector('.session-head');
   await page.waitForSelector('.notice:has-text("Imported")');

@@ -1,7 +1,7 @@
 // A phone shows the work, and a point of history agrees with itself (issue 23, points 2 and 5).
 //
 // At 390 × 844 the session's main content — a team's product tree, a meeting's transcript, a
-// dialectic's thesis, where an autocoding loop stands — starts on the first screen; the header's
+// dialectic's thesis, where an autocoding loop or a review loop stands — starts on the first screen; the header's
 // controls are the one action the state calls for and a menu of the rest, which opens from the
 // keyboard and whose actions work; the meeting's phases are one line. At 1440 every control stays
 // in the row.
@@ -46,7 +46,8 @@ async function shownControls(page) {
 }
 
 /** Opens a kind's one-click demo on the home page, runs it to the end with Run to the end (on a
- *  phone, the header's one action), and returns when it is done. */
+ *  phone, the header's one action), approving any approval it asks for in the inbox, and
+ *  returns when it is done. */
 async function runDemo(page, name) {
   await open(page, srv.url, '#/');
   await page.click(`button[name="${name}"]`);
@@ -56,7 +57,10 @@ async function runDemo(page, name) {
     assert.deepEqual(await shownControls(page), ['run', 'actions-menu'], `${name}: a draft offers Run to the end and a menu`);
   }
   await page.click('.session-head button[name="run"]');
-  await waitStatus(page, 'done', 180000);
+  while ((await waitStatus(page, ['done', 'awaiting_person'], 180000)) === 'awaiting_person') {
+    await page.locator('[data-dialog="halt"] button[name="approve"]').click();
+    await page.waitForFunction(() => document.querySelector('.session')?.dataset.status !== 'awaiting_person');
+  }
 }
 
 test('at 390 × 844 each kind shows its work on the first screen; the header is one action and a menu', async () => {
@@ -136,6 +140,18 @@ test('at 390 × 844 each kind shows its work on the first screen; the header is 
   const loop = await topOf(page, '.autocoding-status');
   assert.ok(loop < PHONE.height, `the loop's status starts on the first screen (top ${loop})`);
   await shot(page, 'phone-autocoding-done');
+
+  // The demo review loop (approved in the inbox on the way): where the run stands on the first
+  // screen, and the board's cards one under another, as wide as the page.
+  await runDemo(page, 'demo-review');
+  await settle(page);
+  const run = await topOf(page, '.review-status');
+  assert.ok(run < PHONE.height, `the run's status starts on the first screen (top ${run})`);
+  const cards = await page.locator('.role-card').evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect()).map((r) => ({ x: Math.round(r.x), w: Math.round(r.width) })));
+  assert.equal(cards.length, 7);
+  assert.equal(new Set(cards.map((c) => c.x)).size, 1, `the cards stack (${JSON.stringify(cards)})`);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'nothing scrolls sideways');
+  await shot(page, 'phone-review-done');
 
   // A wide screen keeps every control in the row and draws no menu toggle.
   await page.setViewportSize(DESKTOP);
@@ -225,7 +241,7 @@ test('on a phone a Limits card\'s inputs line up in each row, however its labels
   const { page } = b;
   await page.setViewportSize(PHONE);
   await open(page, srv.url, '#/new');
-  for (const kind of ['team', 'meeting', 'dialectic', 'autocoding']) {
+  for (const kind of ['team', 'meeting', 'dialectic', 'autocoding', 'review']) {
     await page.click(`button[data-kind="${kind}"]`);
     const limits = page.locator(`form[data-form="${kind}"] .limits`);
     if (!(await limits.count())) continue;

@@ -119,7 +119,7 @@ test('no page of any kind shows an internal name', async () => {
   await page.waitForSelector('text=No sessions yet.');
   await scan(page, 'home (empty)');
   await open(page, srv.url, '#/new');
-  for (const kind of ['team', 'meeting', 'dialectic', 'autocoding']) {
+  for (const kind of ['team', 'meeting', 'dialectic', 'autocoding', 'review']) {
     await page.click(`button[data-kind="${kind}"]`);
     await page.waitForSelector(`form[data-form="${kind}"]`);
     await scan(page, `new ${kind}`);
@@ -148,7 +148,8 @@ test('no page of any kind shows an internal name', async () => {
   await scan(page, 'team product');
   await scanSession(page, 'team');
 
-  // The recorded demo team, a demo meeting, a demo dialectic and a demo autocoding, each finished.
+  // The recorded demo team, a demo meeting, a demo dialectic, a demo autocoding and a demo review
+  // loop (its approval asked and given in the inbox), each finished.
   await open(page, srv.url, '#/');
   await page.click('button[name="open-demo"]');
   await waitStatus(page, 'done');
@@ -169,12 +170,18 @@ test('no page of any kind shows an internal name', async () => {
   await page.click('.fork-dialog button[name="make-fork"]');
   await page.waitForSelector('.session-head .fork-note');
   await scan(page, 'a fork');
-  for (const [name, kind] of [['demo-meeting', 'meeting'], ['demo-dialectic', 'dialectic'], ['demo-autocoding', 'autocoding']]) {
+  for (const [name, kind] of [['demo-meeting', 'meeting'], ['demo-dialectic', 'dialectic'], ['demo-autocoding', 'autocoding'], ['demo-review', 'review']]) {
     await open(page, srv.url, '#/');
     await page.click(`button[name="${name}"]`);
     await page.waitForSelector('.session-head');
     await scan(page, `${kind} draft`);
     await page.click('button[name="run"]');
+    if (kind === 'review') {
+      await waitStatus(page, 'awaiting_person', 180000);
+      await page.waitForSelector('[data-dialog="halt"]');
+      await scan(page, 'review approval');
+      await page.click('[data-dialog="halt"] button[name="approve"]');
+    }
     await waitStatus(page, 'done', 180000);
     await scanSession(page, kind);
   }

@@ -1,5 +1,5 @@
 //! The kinds of session as the web app knows them. Each kind's pages live in its own folder
-//! (`team/`, `meeting/`, `dialectic/`, `autocoding/`) and describe themselves there in one
+//! (`team/`, `meeting/`, `dialectic/`, `autocoding/`, `review/`) and describe themselves there in one
 //! [`KindPages`] value: the session page's panels, the new-session form, the shell's sentences,
 //! the home page's demo.
 //! The shell reaches them through [`pages_of`], by [`Kind`]; it never names a kind.
@@ -93,7 +93,15 @@ mod tests {
                 names.push(demo.name);
             }
         }
-        assert_eq!(names, ["demo-meeting", "demo-dialectic", "demo-autocoding"]);
+        assert_eq!(
+            names,
+            [
+                "demo-meeting",
+                "demo-dialectic",
+                "demo-autocoding",
+                "demo-review"
+            ]
+        );
     }
 }
 

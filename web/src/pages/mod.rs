@@ -15,4 +15,5 @@ pub mod settings;
 pub mod autocoding;
 pub mod dialectic;
 pub mod meeting;
+pub mod review;
 pub mod team;

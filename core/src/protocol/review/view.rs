@@ -31,6 +31,27 @@ pub struct RoleCard {
     pub summary: String,
     /// The call of that answer.
     pub call_id: Option<String>,
+    /// Its member asked the person something that still waits in the inbox (its status then
+    /// reads `working` while the step waits for the person's word).
+    pub asking: bool,
+    /// The answers of its latest fan-out, one per slot (empty when it never fanned out): a role
+    /// a fan-out ran has answered even when its own card says `not called yet`.
+    pub slots: Vec<SlotCard>,
+}
+
+/// One fan-out slot's answer, on its role's card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlotCard {
+    /// The slot, from 1.
+    pub slot: u32,
+    /// Its answer's status (`ok`, `blocked`, `failed`).
+    pub status: &'static str,
+    /// Its verdict, if its answer has one.
+    pub verdict: Option<String>,
+    /// Its answer's summary.
+    pub summary: String,
+    /// The call of that answer.
+    pub call_id: String,
 }
 
 /// One orchestrator decision.
@@ -139,6 +160,23 @@ pub struct ReconciliationView {
     pub markdown: Option<String>,
 }
 
+/// An approval put to the person: open in the inbox, or decided (every decision is an event).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApprovalView {
+    /// The iteration it was asked in.
+    pub iteration: u32,
+    /// The call whose answer asked (a decision waiting for approval is applied only once
+    /// approved, so a revised or rejected one is found here, not among the decisions).
+    pub call_id: String,
+    /// Who asked, by name.
+    pub asked_by: String,
+    /// What the person is asked (Markdown).
+    pub message: String,
+    /// The person's word in a sentence ("The person asked for a revision: …"); `None` while
+    /// it waits.
+    pub answer: Option<String>,
+}
+
 /// Everything the review loop's page shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReviewView {
@@ -166,6 +204,8 @@ pub struct ReviewView {
     pub gates: Vec<GateView>,
     /// Approvals waiting in the inbox.
     pub open_approvals: usize,
+    /// Every approval asked for, oldest first, open or decided.
+    pub approvals: Vec<ApprovalView>,
     /// The reconciliation.
     pub reconciliation: Option<ReconciliationView>,
 }
@@ -223,6 +263,24 @@ pub fn view_of(review: &Review) -> ReviewView {
             } else {
                 latest.map_or("not called yet", |a| status_word(a.response.status))
             };
+            // The latest fan-out of the role: the slot answers of the last round that had any.
+            let fanned = record
+                .answers
+                .iter()
+                .filter(|a| a.step.role() == role && a.slot.is_some())
+                .collect::<Vec<_>>();
+            let last_round = fanned.last().map(|a| a.round);
+            let slots = fanned
+                .into_iter()
+                .filter(|a| Some(a.round) == last_round)
+                .map(|a| SlotCard {
+                    slot: a.slot.unwrap_or_default(),
+                    status: status_word(a.response.status),
+                    verdict: verdict_of(&a.response),
+                    summary: a.response.summary.clone(),
+                    call_id: a.call_id.clone(),
+                })
+                .collect();
             Some(RoleCard {
                 role: role.words(),
                 member: m.name.clone(),
@@ -231,6 +289,8 @@ pub fn view_of(review: &Review) -> ReviewView {
                 verdict: latest.and_then(|a| verdict_of(&a.response)),
                 summary: latest.map_or_else(String::new, |a| a.response.summary.clone()),
                 call_id: latest.map(|a| a.call_id.clone()),
+                asking: review.core.open_asks().any(|h| h.asked_by == m.id),
+                slots,
             })
         })
         .collect();
@@ -387,6 +447,22 @@ pub fn view_of(review: &Review) -> ReviewView {
         })
         .collect();
     let open_approvals = review.core.open_asks().count();
+    let approvals = review
+        .core
+        .halts
+        .iter()
+        .filter(|h| h.halt.is_approval())
+        .map(|h| ApprovalView {
+            iteration: h.round,
+            call_id: h.call_id.clone(),
+            asked_by: review
+                .config
+                .member(&h.asked_by)
+                .map_or_else(|| h.asked_by.clone(), |m| m.name.clone()),
+            message: h.halt.message().to_string(),
+            answer: h.answer.as_ref().map(crate::engine::PersonReply::words),
+        })
+        .collect();
     let unmet = record.unmet(open_approvals);
     let gates = [
         (Gate::Verifier, "Verifier approval", "the verifier's own approval of the latest implementation (never a fan-out's)"),
@@ -424,6 +500,7 @@ pub fn view_of(review: &Review) -> ReviewView {
         runs,
         gates,
         open_approvals,
+        approvals,
         reconciliation,
     }
 }
@@ -513,4 +590,62 @@ pub fn markdown(review: &Review) -> String {
         ));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{ModelRef, Protocol};
+    use crate::protocol::review::{demo, ReviewSession};
+
+    /// The demo's two researchers answer only in a fan-out: the researcher's card carries both
+    /// slots' answers, each with its call, though the role itself was never called; the
+    /// orchestrator's request for approval is listed with the person's word on it.
+    #[test]
+    fn the_board_shows_a_fan_outs_slots_and_the_inbox_every_approval() {
+        let model = ModelRef {
+            provider: "demo".into(),
+            model: "roundtable-demo".into(),
+        };
+        let mut s = ReviewSession::new(demo::config(model, "run-view"), 0).unwrap();
+        let mut now = 1;
+        crate::demo::play_with(
+            &mut s,
+            |st, c| st.demo_answer(&c.call, &c.envelope),
+            &mut now,
+            80,
+        )
+        .unwrap();
+        let v = view_of(s.state());
+        let researcher = v.roles.iter().find(|r| r.role == "researcher").unwrap();
+        assert_eq!(researcher.status, "not called yet");
+        let slots: Vec<(u32, &str)> = researcher
+            .slots
+            .iter()
+            .map(|k| (k.slot, k.status))
+            .collect();
+        assert_eq!(slots, [(1, "ok"), (2, "ok")]);
+        assert!(researcher
+            .slots
+            .iter()
+            .all(|k| s.state().core.call(&k.call_id).is_some()));
+        assert!(v
+            .roles
+            .iter()
+            .filter(|r| r.role != "researcher")
+            .all(|r| r.slots.is_empty()));
+        // The orchestrator's one request for approval, decided.
+        let asked: Vec<(&str, Option<&str>)> = v
+            .approvals
+            .iter()
+            .map(|a| (a.asked_by.as_str(), a.answer.as_deref()))
+            .collect();
+        assert_eq!(
+            asked,
+            [("Olga (orchestrator)", Some("The person approved it."))]
+        );
+        assert!(v.approvals[0]
+            .message
+            .contains("approve it before the implementer"));
+    }
 }

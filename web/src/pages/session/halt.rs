@@ -14,7 +14,7 @@ pub fn HaltDialog() -> impl IntoView {
     let runner = expect_context::<Runner>();
     let state = app_state();
     let answer = RwSignal::new(String::new());
-    let later = RwSignal::new(false);
+    let super::InboxLater(later) = expect_context::<super::InboxLater>();
     let busy = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let dialog_ref = NodeRef::<leptos::html::Div>::new();
@@ -70,7 +70,8 @@ pub fn HaltDialog() -> impl IntoView {
             if later.get() {
                 return view! {
                     <div class="banner info" data-answer-later="true" style="position: fixed; bottom: 1rem; left: 1rem; z-index: 30">
-                        <strong>{asked_by.clone()}</strong> " is waiting for your answer."
+                        <strong>{asked_by.clone()}</strong>
+                        {if halt.is_approval() { " is waiting for your approval." } else { " is waiting for your answer." }}
                         <button class="small" on:click=move |_| later.set(false)>"Answer now"</button>
                     </div>
                 }.into_any();

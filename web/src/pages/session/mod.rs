@@ -33,6 +33,11 @@ mod transcript;
 #[derive(Clone, Copy)]
 pub struct Inspect(pub RwSignal<Option<String>>);
 
+/// Whether the person put the inbox aside ("Later"): the halt dialog hides, and the header's
+/// inbox count brings it back.
+#[derive(Clone, Copy)]
+pub struct InboxLater(pub RwSignal<bool>);
+
 /// The session's view as core computes it (status, stage, progress, live states, allowed
 /// actions), recomputed once per committed change and shared by every panel: pages show it and
 /// never re-derive an engine rule.
@@ -89,6 +94,7 @@ pub fn SessionView(
     let inspect = Inspect(RwSignal::new(None));
     provide_context(inspect);
     provide_context(fork::ForkFrom(RwSignal::new(None)));
+    provide_context(InboxLater(RwSignal::new(false)));
     // While the page shows a point of history, nothing can be done to it: no run control or
     // edit is offered (the live session's are, once the person goes back to live).
     let view = Memo::new(move |_| {
@@ -169,7 +175,11 @@ fn SessionHeader() -> impl IntoView {
     let runner = expect_context::<Runner>();
     let ViewMemo(view) = expect_context::<ViewMemo>();
     let state = app_state();
+    let InboxLater(later) = expect_context::<InboxLater>();
     let status = move || view.with(|v| v.status);
+    // What waits for the person (core's count of the engine's inbox, any kind): a button that
+    // opens the oldest, while the live session is shown.
+    let open_asks = move || view.with(|v| v.open_asks);
     let running = move || runner.mode.get() != RunMode::Idle || !runner.inflight.get().is_empty();
     // Run starts a draft, resumes a paused session or goes on running: whatever core allows.
     // While the limit that paused the session still holds, core says why no run can begin: the
@@ -246,6 +256,16 @@ fn SessionHeader() -> impl IntoView {
                         format!("{unit} {} of {} · {approx}{} tokens", v.round, v.max_rounds, short_count(v.tokens_used))
                     })}
                 </span>
+                {move || (open_asks() > 0 && runner.history_at.get().is_none()).then(|| {
+                    let n = open_asks();
+                    view! {
+                        <button type="button" name="inbox" class="ghost small inbox-count" data-open-asks=n
+                            title="Open what waits for your word"
+                            on:click=move |_| later.set(false)>
+                            "Inbox "<span class="badge awaiting_person">{n}</span>
+                        </button>
+                    }
+                })}
             </span>
             <div class="controls" id="session-actions" role="toolbar" aria-label="Run controls"
                 class:open=move || menu_open.get()
@@ -378,8 +398,14 @@ fn Banners() -> impl IntoView {
             }.into_any())},
             SessionStatus::AwaitingPerson => Some(view! {
                 <div class="banner info" role="status" data-banner="question">
-                    <strong>{runner.with(|s| s.question().map(|(who, _)| who))}</strong>
-                    " asked you a question. The session waits for your answer."
+                    {runner.with(|s| s.question().map(|(who, ask)| view! {
+                        <strong>{who}</strong>
+                        {if ask.is_approval() {
+                            " asks for your approval. The session waits for your word."
+                        } else {
+                            " asked you a question. The session waits for your answer."
+                        }}
+                    }))}
                 </div>
             }.into_any()),
             SessionStatus::Done => Some(view! {

@@ -1,0 +1,333 @@
+//! New review loop (spec `004`'s run variables): the goal and its success criteria (or the
+//! demo's, one click away), the mode, the approval mode and the approval policy's three flags,
+//! the protected test paths, the iteration limit, the fan-out limit, the time and token budgets,
+//! and one provider and model for the seven standard members. The rules are core's: the form
+//! builds a [`RunConfig`] and shows every problem [`RunConfig::problems`] reports, all at once;
+//! nothing is created while one remains.
+
+use leptos::prelude::*;
+use roundtable_core::engine::ModelRef;
+use roundtable_core::protocol::review::config::{ApprovalMode, RunMode};
+use roundtable_core::protocol::review::demo::{DEMO_CRITERIA, DEMO_GOAL};
+use roundtable_core::protocol::review::{Review, RunConfig};
+
+use crate::pages::form::{sentence, ProviderModelFields};
+use crate::providers::ProviderId;
+
+/// The modes in the form's order, each with its value and words.
+const MODES: [(RunMode, &str, &str); 4] = [
+    (RunMode::Implement, "implement", "Implement: change files"),
+    (RunMode::Plan, "plan", "Plan: write a plan only"),
+    (RunMode::Review, "review", "Review: judge existing work"),
+    (RunMode::Research, "research", "Research: find things out"),
+];
+
+/// The approval modes (thehood's), each with its value, title and what it means.
+const APPROVAL_MODES: [(ApprovalMode, &str, &str, &str); 3] = [
+    (
+        ApprovalMode::Manual,
+        "manual",
+        "Manual",
+        "Every approval the policy names waits for you.",
+    ),
+    (
+        ApprovalMode::AutoLowRisk,
+        "auto_low_risk",
+        "Auto, low risk",
+        "The run goes on alone while its risk is low; otherwise as manual.",
+    ),
+    (
+        ApprovalMode::Autopilot,
+        "autopilot",
+        "Autopilot",
+        "The run goes on alone, but still waits for an explicit request for approval and for any change to a protected test path.",
+    ),
+];
+
+/// The non-empty lines of a text box, trimmed: a list the person typed one per line.
+fn lines(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// An optional whole number: empty is none; otherwise the number, or what is wrong in words.
+fn optional(text: &str, what: &str) -> Result<Option<u64>, String> {
+    let t = text.trim().replace([',', '_', ' '], "");
+    if t.is_empty() {
+        return Ok(None);
+    }
+    t.parse()
+        .map(Some)
+        .map_err(|_| format!("{what} must be a whole number, or empty for none."))
+}
+
+/// The new-review-loop form.
+#[component]
+pub fn NewReviewForm() -> impl IntoView {
+    let demo_model = ModelRef {
+        provider: ProviderId::Demo.as_str().into(),
+        model: ProviderId::Demo.default_model().into(),
+    };
+    let defaults = RunConfig::standard("", &[], demo_model);
+    let goal = RwSignal::new(String::new());
+    let criteria = RwSignal::new(String::new());
+    let mode = RwSignal::new(defaults.mode);
+    let approval = RwSignal::new(defaults.approval_mode);
+    let edit = RwSignal::new(defaults.approval_policy.edit_requires_approval);
+    let dependency = RwSignal::new(
+        defaults
+            .approval_policy
+            .dependency_install_requires_approval,
+    );
+    let network = RwSignal::new(defaults.approval_policy.network_requires_approval);
+    let protected = RwSignal::new(String::new());
+    let iterations = RwSignal::new(defaults.max_iterations.to_string());
+    let fanout = RwSignal::new(defaults.fanout_max.to_string());
+    let time = RwSignal::new(String::new());
+    let tokens = RwSignal::new(String::new());
+    let provider = RwSignal::new(ProviderId::Demo);
+    let model = RwSignal::new(ProviderId::Demo.default_model().to_string());
+    // Each member's own provider and model, when the person gives the roles models of their
+    // own (filled from the shared pick when turned on).
+    let own = RwSignal::new(false);
+    let members: Vec<(&'static str, String, RwSignal<ProviderId>, RwSignal<String>)> = defaults
+        .members
+        .iter()
+        .map(|m| {
+            (
+                m.roles.first().map_or("member", |r| r.id()),
+                m.name.clone(),
+                RwSignal::new(ProviderId::Demo),
+                RwSignal::new(ProviderId::Demo.default_model().to_string()),
+            )
+        })
+        .collect();
+    let members = StoredValue::new(members);
+    let errors = RwSignal::new(Vec::<String>::new());
+    let busy = RwSignal::new(false);
+
+    // Every problem at once: the form's own (a number that is not one) and core's.
+    let build = move || -> Result<RunConfig, Vec<String>> {
+        let mut problems = Vec::new();
+        let model = ModelRef {
+            provider: provider.get_untracked().as_str().into(),
+            model: model.get_untracked().trim().into(),
+        };
+        let mut config = RunConfig::standard("", &[], model);
+        if own.get_untracked() {
+            members.with_value(|all| {
+                for (m, (_, _, p, name)) in config.members.iter_mut().zip(all) {
+                    m.model = ModelRef {
+                        provider: p.get_untracked().as_str().into(),
+                        model: name.get_untracked().trim().into(),
+                    };
+                }
+            });
+        }
+        config.run_id = crate::util::new_id();
+        config.user_goal = goal.get_untracked().trim().to_string();
+        config.success_criteria = lines(&criteria.get_untracked());
+        config.mode = mode.get_untracked();
+        config.approval_mode = approval.get_untracked();
+        config.approval_policy.edit_requires_approval = edit.get_untracked();
+        config.approval_policy.dependency_install_requires_approval = dependency.get_untracked();
+        config.approval_policy.network_requires_approval = network.get_untracked();
+        config.protected_test_paths = lines(&protected.get_untracked());
+        match iterations.get_untracked().trim().parse() {
+            Ok(n) => config.max_iterations = n,
+            Err(_) => problems.push("The iteration limit needs a whole number.".to_string()),
+        }
+        match fanout.get_untracked().trim().parse() {
+            Ok(n) => config.fanout_max = n,
+            Err(_) => problems.push("The fan-out limit needs a whole number.".to_string()),
+        }
+        match optional(&time.get_untracked(), "The time budget (seconds)") {
+            Ok(t) => config.time_budget_seconds = t,
+            Err(e) => problems.push(e),
+        }
+        match optional(&tokens.get_untracked(), "The token budget") {
+            Ok(t) => config.token_budget = t,
+            Err(e) => problems.push(e),
+        }
+        problems.extend(config.problems().iter().map(|e| sentence(&e.to_string())));
+        if problems.is_empty() {
+            Ok(config)
+        } else {
+            Err(problems)
+        }
+    };
+
+    let create = move || {
+        if busy.get_untracked() {
+            return;
+        }
+        match build() {
+            Err(e) => {
+                errors.set(e);
+                crate::util::focus_after_render("[data-error=review]");
+            }
+            Ok(config) => {
+                errors.set(Vec::new());
+                crate::sessions::create_and_open::<Review>(config, busy);
+            }
+        }
+    };
+    let use_demo = move |_| {
+        goal.set(DEMO_GOAL.to_string());
+        criteria.set(DEMO_CRITERIA.join("\n"));
+    };
+
+    view! {
+        <form class="stack" data-form="review" on:submit=move |ev| { ev.prevent_default(); create(); } novalidate>
+            <div class="card">
+                <label class="field">
+                    <span>"What should the run achieve?"</span>
+                    <textarea name="goal" rows="3"
+                        placeholder="e.g. Write parse(text) for .env-style config files: key=value lines into an object."
+                        aria-describedby="review-error"
+                        prop:value=move || goal.get()
+                        on:input=move |ev| goal.set(event_target_value(&ev))></textarea>
+                </label>
+                <label class="field">
+                    <span>"Success criteria, one per line"</span>
+                    <textarea name="criteria" rows="4"
+                        placeholder="e.g. Blank lines and lines starting with # are skipped."
+                        aria-describedby="review-error criteria-hint"
+                        prop:value=move || criteria.get()
+                        on:input=move |ev| criteria.set(event_target_value(&ev))></textarea>
+                    <small class="muted" id="criteria-hint">"The verifier and the closing reconciliation judge the run against these."</small>
+                </label>
+                <div class="row">
+                    <button type="button" class="ghost" name="use-demo-goal" on:click=use_demo>"Use the demo's goal and criteria"</button>
+                </div>
+                <p class="muted small">"An orchestrator decides each move; a planner, researchers, an implementer, QA, a verifier and a critic answer in turn. The runtime runs the implementer's JavaScript tests in a sandbox, summons the critic when a check fails, and completes the run only when its gates are met."</p>
+            </div>
+            <div class="card">
+                <label class="field">
+                    <span>"Mode"</span>
+                    <select name="mode" on:change=move |ev| {
+                        let value = event_target_value(&ev);
+                        if let Some((m, _, _)) = MODES.iter().find(|(_, v, _)| *v == value) { mode.set(*m); }
+                    }>
+                        {MODES.iter().map(|(m, value, words)| {
+                            let m = *m;
+                            view! { <option value=*value selected=move || mode.get() == m>{*words}</option> }
+                        }).collect_view()}
+                    </select>
+                </label>
+                <fieldset class="choices" data-field="approval-mode">
+                    <legend>"Approvals"</legend>
+                    {APPROVAL_MODES.iter().map(|(m, value, title, line)| {
+                        let m = *m;
+                        view! {
+                            <label class="choice">
+                                <input type="radio" name="approval-mode" value=*value
+                                    prop:checked=move || approval.get() == m
+                                    on:change=move |_| approval.set(m)/>
+                                <span><strong>{*title}</strong>" "<span class="muted small">{*line}</span></span>
+                            </label>
+                        }
+                    }).collect_view()}
+                </fieldset>
+                <fieldset class="choices" data-field="approval-policy">
+                    <legend>"What waits for your approval"</legend>
+                    <label class="choice">
+                        <input type="checkbox" name="edit-requires-approval" prop:checked=move || edit.get()
+                            on:change=move |ev| edit.set(event_target_checked(&ev))/>
+                        <span>"Every edit of the files"</span>
+                    </label>
+                    <label class="choice">
+                        <input type="checkbox" name="dependency-requires-approval" prop:checked=move || dependency.get()
+                            on:change=move |ev| dependency.set(event_target_checked(&ev))/>
+                        <span>"Installing a dependency"</span>
+                    </label>
+                    <label class="choice">
+                        <input type="checkbox" name="network-requires-approval" prop:checked=move || network.get()
+                            on:change=move |ev| network.set(event_target_checked(&ev))/>
+                        <span>"Anything that would reach the network"</span>
+                    </label>
+                </fieldset>
+            </div>
+            <div class="field-error" role="alert" data-error="review" id="review-error" tabindex="-1">
+                {move || {
+                    let all = errors.get();
+                    (!all.is_empty()).then(|| view! {
+                        <ul class="problems">{all.into_iter().map(|e| view! { <li data-problem="true">{e}</li> }).collect_view()}</ul>
+                    })
+                }}
+            </div>
+            <div class="row end form-actions">
+                <button type="submit" name="create-review" disabled=move || busy.get()>"Create review loop"</button>
+                <a class="button ghost" href="#/">"Cancel"</a>
+            </div>
+            <h2 class="form-more">"Limits, protected tests and models "<span class="muted small">"(optional: the defaults run on the demo model)"</span></h2>
+            <div class="card">
+                <div class="limits">
+                    <label class="field">
+                        <span>"Iterations"</span>
+                        <input type="number" name="max-iterations" min="1" max=RunConfig::ITERATIONS_MAX.to_string() inputmode="numeric"
+                            prop:value=move || iterations.get() on:input=move |ev| iterations.set(event_target_value(&ev))/>
+                    </label>
+                    <label class="field">
+                        <span>"Fan-out at most"</span>
+                        <input type="number" name="fanout-max" min="1" max="8" inputmode="numeric"
+                            prop:value=move || fanout.get() on:input=move |ev| fanout.set(event_target_value(&ev))/>
+                    </label>
+                    <label class="field">
+                        <span>"Time budget (s)"</span>
+                        <input type="number" name="time-budget" min="1" inputmode="numeric" placeholder="none"
+                            prop:value=move || time.get() on:input=move |ev| time.set(event_target_value(&ev))/>
+                    </label>
+                    <label class="field">
+                        <span>"Token budget"</span>
+                        <input type="number" name="token-budget" min="1" inputmode="numeric" placeholder="none"
+                            prop:value=move || tokens.get() on:input=move |ev| tokens.set(event_target_value(&ev))/>
+                    </label>
+                </div>
+                <label class="field">
+                    <span>"Protected test paths, one per line"</span>
+                    <textarea name="protected-paths" rows="2" spellcheck="false" class="mono"
+                        placeholder="test/config.test.js"
+                        aria-describedby="protected-hint"
+                        prop:value=move || protected.get()
+                        on:input=move |ev| protected.set(event_target_value(&ev))></textarea>
+                    <small class="muted" id="protected-hint">"Relative paths. A change to one always waits for your approval."</small>
+                </label>
+            </div>
+            <div class="card">
+                <h3 class="small">"The seven members — orchestrator, planner, researcher, implementer, QA, verifier, critic — each on this model"</h3>
+                <div class="member-row" data-member="members">
+                    <ProviderModelFields name="members" provider=provider model=model
+                        default_model=Callback::new(|p: ProviderId| p.default_model().to_string())/>
+                </div>
+                <label class="choice">
+                    <input type="checkbox" name="own-models" prop:checked=move || own.get()
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            if on {
+                                // Each role starts from the shared pick.
+                                members.with_value(|all| for (_, _, p, m) in all {
+                                    p.set(provider.get_untracked());
+                                    m.set(model.get_untracked());
+                                });
+                            }
+                            own.set(on);
+                        }/>
+                    <span><strong>"Give each role its own model"</strong>" "<span class="muted small">"A verifier on another model than the implementer's catches more."</span></span>
+                </label>
+                {move || own.get().then(|| members.with_value(|all| all.iter().map(|(id, name, p, m)| {
+                    view! {
+                        <h4 class="small">{name.clone()}</h4>
+                        <div class="member-row" data-member=*id>
+                            <ProviderModelFields name=*id provider=*p model=*m
+                                default_model=Callback::new(|p: ProviderId| p.default_model().to_string())/>
+                        </div>
+                    }
+                }).collect_view()))}
+            </div>
+        </form>
+    }
+}
