@@ -5,7 +5,7 @@
 //! named as stale). The checks the app's runtime makes, for a JS runtime of its own.
 
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 use wasm_bindgen::prelude::*;
 
 use roundtable_core::protocol::review::answer::{check, Contract};
@@ -76,19 +76,7 @@ pub fn check_review_answer(
     };
     let mut warnings = Vec::new();
     let out = match check(contract, raw, &directive, Options::default(), &mut warnings) {
-        Ok(response) => {
-            // The envelope in the wire's shape: the payload under the contract's key.
-            let mut value =
-                serde_json::to_value(&response).map_err(|e| JsError::new(&e.to_string()))?;
-            let payload = value["payload"]
-                .as_object()
-                .and_then(|m| m.values().next().cloned())
-                .unwrap_or(Value::Null);
-            let mut data = serde_json::Map::new();
-            data.insert(contract.key().to_string(), payload);
-            let answer = json!({"status": value["status"].take(), "summary": value["summary"].take(), "data": data});
-            json!({"ok": true, "answer": answer, "warnings": warnings})
-        }
+        Ok(answer) => json!({"ok": true, "answer": answer, "warnings": warnings}),
         Err(errors) => json!({"ok": false, "errors": errors, "warnings": warnings}),
     };
     to_js(&out)
