@@ -21,6 +21,7 @@
 //! `bench/validate.mjs` measures each part; BENCHMARKS.md has the figures.
 
 pub mod autocoding;
+pub mod review;
 pub mod utf16;
 
 use js_sys::{Array, JsString, Object, Reflect, Uint8Array, WebAssembly};

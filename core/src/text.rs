@@ -45,6 +45,17 @@ pub(crate) fn one_line(text: &str, max: usize) -> String {
     out
 }
 
+/// A file as a Markdown section: its path as a heading, its text in a code fence one longer
+/// than any fence inside it, so the file's own fences cannot close it.
+pub(crate) fn file_section(path: &str, content: &str) -> String {
+    let fence = if content.contains("```") {
+        "````"
+    } else {
+        "```"
+    };
+    format!("### {path}\n{fence}\n{}\n{fence}\n", content.trim_end())
+}
+
 /// The wire spelling of a unit enum value (`needs_revision`), as serde writes it, for prompts.
 pub(crate) fn wire_word<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_value(v)

@@ -129,6 +129,7 @@ fn made(s: &Session) -> String {
         }
         Session::Dialectic(d) => d.state().markdown(),
         Session::Autocoding(a) => a.state().markdown(),
+        Session::Review(r) => r.state().markdown(),
     }
 }
 

@@ -190,4 +190,20 @@ proptest! {
             (back.as_ref() != Ok(&a.state)).then(|| format!("002's state does not load back: {back:?}"))
         })?;
     }
+
+    #[test]
+    fn review_loops_keep_the_engine_invariants(iterations in 1u32..8, fanout_max in 1u32..=8, edit_approval: bool, acts in prop::collection::vec(act(), 1..60)) {
+        use roundtable_core::protocol::review::{demo, ReviewSession};
+        let mut config = demo::config(demo_ref(), "run-prop");
+        config.max_iterations = iterations;
+        config.fanout_max = fanout_max;
+        config.approval_policy.edit_requires_approval = edit_approval;
+        drive(ReviewSession::new(config, 0).unwrap(), &acts, Session::Review, |r| {
+            // The runtime's artifacts never claim what 004 forbids: a fan-out satisfies no gate
+            // and runs at most its bound; a trigger is always called.
+            let fanout = r.record.fanouts.iter().find(|f| f.safety.can_satisfy_required_gates || f.bounds.executed_items > f.bounds.max_items.min(8));
+            let trigger = r.record.triggers.iter().find(|t| !t.called);
+            fanout.map(|f| format!("a fan-out breaks its bounds: {f:?}")).or(trigger.map(|t| format!("an uncalled trigger: {t:?}")))
+        })?;
+    }
 }

@@ -192,3 +192,243 @@ mod run {
         assert!(v.gates.iter().all(|g| g.met), "{:?}", v.gates);
     }
 }
+
+mod scenarios {
+    //! Data-driven runs of the loop's branches and gates: each file of `tests/scenarios/review/`
+    //! plays its steps; the outcomes are snapshotted and the end it promises is checked.
+    use std::fs;
+    use std::path::Path;
+
+    use roundtable_core::engine::{EventKind, ModelRef, PersonReply, Protocol, RunTarget, Verdict};
+    use roundtable_core::protocol::review::answer::ACK_FIELD;
+    use roundtable_core::protocol::review::{demo, Review, ReviewSession};
+    use serde_json::{json, Value};
+
+    fn config(scenario: &Value) -> roundtable_core::protocol::review::RunConfig {
+        let model = ModelRef {
+            provider: "demo".into(),
+            model: "roundtable-demo".into(),
+        };
+        let mut value = serde_json::to_value(demo::config(model, "run-scenario")).unwrap();
+        for (k, v) in scenario["overrides"].as_object().into_iter().flatten() {
+            value[k] = v.clone();
+        }
+        serde_json::from_value(value).unwrap()
+    }
+
+    /// Runs the code due with the demo's stand-in for the sandbox.
+    fn run_due(s: &mut ReviewSession, now: u64, out: &mut Vec<String>) {
+        while let Some(effect) = s.next_effects().into_iter().next() {
+            let output = s.state().demo_effect(&effect).unwrap();
+            out.push(format!(
+                "{} ran: {}",
+                effect.id,
+                output["status"].as_str().unwrap_or("?")
+            ));
+            s.effect_done(&effect.id, output, now).unwrap();
+        }
+    }
+
+    /// Submits `text` to the first call due; returns the outcome in a line.
+    fn submit(s: &mut ReviewSession, answer: Option<&Value>, now: u64) -> String {
+        let Some(call) = s.calls_due().into_iter().next() else {
+            return format!("no call due ({})", s.status().word());
+        };
+        let text = match answer {
+            Some(a) => {
+                let mut a = a.clone();
+                let key = Review::step_name(call.call.step);
+                let contract = call.call.step.contract().key();
+                let payload = &mut a["data"][contract];
+                if payload.get(ACK_FIELD).is_none() {
+                    payload[ACK_FIELD] = json!({"runId": call.envelope.run_id, "nonce": call.envelope.nonce, "responseField": ACK_FIELD});
+                }
+                let _ = key;
+                a.to_string()
+            }
+            None => s.state().demo_answer(&call.call, &call.envelope).text,
+        };
+        let id = call.call.id.clone();
+        let title = s
+            .state()
+            .call_title(&call.call.member, call.call.step, call.call.round);
+        s.submit(&id, &text, None, now).unwrap();
+        let last = s.events().last().map(|e| e.kind.clone());
+        let what = s
+            .events()
+            .iter()
+            .rev()
+            .find_map(|e| match &e.kind {
+                EventKind::AnswerInvalid {
+                    call_id, report, ..
+                } if *call_id == id => Some(format!(
+                    "refused: {}",
+                    report
+                        .errors
+                        .iter()
+                        .map(|v| format!("{} ({})", v.path, v.message))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )),
+                EventKind::HaltRaised { call_id, halt, .. } if *call_id == id => {
+                    Some(format!("waits for the person: {}", halt.message()))
+                }
+                EventKind::Applied { call_id, .. } if *call_id == id => Some("applied".into()),
+                _ => None,
+            })
+            .unwrap_or_else(|| format!("{:?}", last.map(|k| k.name())));
+        format!("{id} {title} → {what}")
+    }
+
+    fn play(scenario: &Value) -> (ReviewSession, Vec<String>) {
+        let mut s = ReviewSession::new(config(scenario), 0).unwrap();
+        let mut now = 1;
+        s.start_run(RunTarget::End, None, now).unwrap();
+        let mut out = Vec::new();
+        for step in scenario["steps"].as_array().unwrap() {
+            now += 1;
+            if let Some(reply) = step.get("reply") {
+                let verdict: Verdict = serde_json::from_value(reply["verdict"].clone()).unwrap();
+                let note = reply["note"].as_str().unwrap_or("");
+                s.reply(None, PersonReply::verdict(verdict, note), now)
+                    .unwrap();
+                out.push(format!("the person: {} ({note})", verdict.word()));
+                continue;
+            }
+            if let Some(text) = step.get("expect_prompt").and_then(Value::as_str) {
+                let call = s.calls_due().into_iter().next().expect("a call due");
+                let prompt: String = call
+                    .call
+                    .messages
+                    .iter()
+                    .map(|m| m.content.to_string())
+                    .collect();
+                assert!(
+                    prompt.contains(text),
+                    "{} lacks {text:?}:\n{prompt}",
+                    call.call.id
+                );
+                out.push(format!("{}'s directive says {text:?}", call.call.id));
+                continue;
+            }
+            let times = step
+                .get("demo")
+                .or(step.get("times"))
+                .and_then(Value::as_u64)
+                .unwrap_or(1);
+            for _ in 0..times {
+                now += 1;
+                run_due(&mut s, now, &mut out);
+                if step.get("demo").is_some() && s.calls_due().is_empty() {
+                    break;
+                }
+                out.push(submit(&mut s, step.get("answer"), now));
+            }
+        }
+        out.push(format!("status: {}", s.status().word()));
+        (s, out)
+    }
+
+    #[test]
+    fn scenario_files_play_as_their_snapshots_say() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/review");
+        let mut files: Vec<_> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        assert!(files.len() >= 5);
+        for file in &files {
+            let scenario: Value = serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+            let (s, outcomes) = play(&scenario);
+            let name = file.file_stem().unwrap().to_string_lossy().to_string();
+            let expect = &scenario["expect"];
+            let st = s.state();
+            assert_eq!(
+                s.status().word(),
+                expect["engine"].as_str().unwrap(),
+                "{name}: {outcomes:#?}"
+            );
+            let invalid = s
+                .events()
+                .iter()
+                .filter(|e| matches!(e.kind, EventKind::AnswerInvalid { .. }))
+                .count();
+            assert_eq!(
+                invalid as u64,
+                expect["invalid"].as_u64().unwrap(),
+                "{name}: {outcomes:#?}"
+            );
+            if let Some(r) = expect["reconciliation"].as_str() {
+                let got = st
+                    .reconciliation()
+                    .map(|r| serde_json::to_value(r.status).unwrap());
+                assert_eq!(got, Some(json!(r)), "{name}: {outcomes:#?}");
+            }
+            if let Some(e) = expect.get("end") {
+                assert_eq!(serde_json::to_value(st.end).unwrap(), *e, "{name}");
+            }
+            if let Some(n) = expect["approvals"].as_u64() {
+                assert_eq!(u64::from(st.approvals), n, "{name}");
+            }
+            if let Some(n) = expect["fanouts"].as_u64() {
+                assert_eq!(st.record.fanouts.len() as u64, n, "{name}");
+            }
+            insta::assert_snapshot!(format!("review_scenario__{name}"), outcomes.join("\n"));
+        }
+    }
+}
+
+mod directives {
+    //! What the runtime hands a summoned critic, a repairing implementer, the orchestrator and
+    //! the closing reconciliation, as the model reads it: the trigger, the packet, the files, the
+    //! runtime's run, the run so far and the gates.
+    use roundtable_core::demo::play_with;
+    use roundtable_core::engine::{ModelRef, Protocol};
+    use roundtable_core::protocol::review::{demo, ReviewSession, ReviewStep};
+
+    #[test]
+    fn the_summoned_critic_and_the_repair_read_their_artifacts() {
+        let model = ModelRef {
+            provider: "demo".into(),
+            model: "roundtable-demo".into(),
+        };
+        let mut s = ReviewSession::new(demo::config(model, "run-demo"), 0).unwrap();
+        let mut now = 1;
+        play_with(
+            &mut s,
+            |st, c| st.demo_answer(&c.call, &c.envelope),
+            &mut now,
+            80,
+        )
+        .unwrap();
+        let calls = &s.state().core().calls;
+        let critic = calls
+            .iter()
+            .find(|c| c.call.step == ReviewStep::Critic)
+            .unwrap();
+        let repair = calls
+            .iter()
+            .filter(|c| c.call.step == ReviewStep::Implementer)
+            .nth(1)
+            .unwrap();
+        // The orchestrator after the first run failed, and the closing reconciliation.
+        let decision = calls
+            .iter()
+            .find(|c| c.call.step == ReviewStep::Orchestrator && c.call.round == 4)
+            .unwrap();
+        let closing = calls
+            .iter()
+            .find(|c| c.call.step == ReviewStep::Reconciliation)
+            .unwrap();
+        for (name, call) in [
+            ("critic", critic),
+            ("repair", repair),
+            ("decision", decision),
+            ("reconciliation", closing),
+        ] {
+            let user = &call.call.messages.last().unwrap().content;
+            insta::assert_snapshot!(format!("review_directive__{name}"), user.to_string());
+        }
+    }
+}

@@ -17,7 +17,7 @@ fn demo_session(request: &str) -> Session {
 }
 
 /// Plays the session as the app's runner does (the demo answer rides on each call) until it
-/// is done or `stop` says so; answers questions with their first option.
+/// is done or `stop` says so; answers questions with their first option, approves approvals.
 fn play(s: &mut Session, now: &mut u64, stop: impl Fn(&Session) -> bool) {
     for _ in 0..2_000 {
         if stop(s) {
@@ -25,6 +25,14 @@ fn play(s: &mut Session, now: &mut u64, stop: impl Fn(&Session) -> bool) {
         }
         *now += 1;
         if let Some((_, halt)) = s.question() {
+            if halt.is_approval() {
+                let approve = roundtable_core::engine::PersonReply::verdict(
+                    roundtable_core::engine::Verdict::Approve,
+                    "",
+                );
+                s.reply(approve, *now).unwrap();
+                continue;
+            }
             let answer = halt
                 .options()
                 .first()

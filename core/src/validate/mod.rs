@@ -58,6 +58,24 @@ pub struct Violation {
 }
 
 impl Violation {
+    /// A kind's own rule broken at `path` (the words of a refusal past the schema): the message
+    /// and pointer as built, the rest as written.
+    pub fn at(
+        path: String,
+        message: String,
+        expected: &str,
+        received: &str,
+        hint: &str,
+    ) -> Violation {
+        Violation {
+            path,
+            message,
+            expected: expected.to_string(),
+            received: received.to_string(),
+            hint: hint.to_string(),
+        }
+    }
+
     /// The five parts in the order the error format of spec `002` reads them.
     pub(crate) fn new(
         path: String,

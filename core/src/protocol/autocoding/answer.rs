@@ -179,13 +179,7 @@ fn violation(
     received: &str,
     hint: &str,
 ) -> Violation {
-    Violation {
-        path,
-        message,
-        expected: expected.into(),
-        received: cut_at_word(received, 80).to_string(),
-        hint: hint.into(),
-    }
+    Violation::at(path, message, expected, cut_at_word(received, 80), hint)
 }
 
 /// What is wrong with `path` as a file's path, if anything.

@@ -311,15 +311,9 @@ impl Autocoding {
         }
         s.push_str("\n## Files\n");
         for f in &self.files {
-            let fence = if f.content.contains("```") {
-                "````"
-            } else {
-                "```"
-            };
             s.push_str(&format!(
-                "\n### {}\n{fence}\n{}\n{fence}\n",
-                f.path,
-                f.content.trim_end()
+                "\n{}",
+                crate::text::file_section(&f.path, &f.content)
             ));
         }
         s

@@ -642,7 +642,7 @@ pub struct Reconciliation {
 /// Writes the contracts: for each, the envelope type whose `data` holds the payload under the
 /// contract's key, and [`Contract`] / [`Payload`] with one variant each.
 macro_rules! contracts {
-    ($($variant:ident($payload:ident) $key:ident $envelope:ident $data:ident $schema:literal $role:literal,)*) => {
+    ($($variant:ident($payload:ident) $key:ident $key_text:literal $envelope:ident $data:ident $schema:literal $role:literal,)*) => {
         $(
             #[doc = concat!("`data` of a `", stringify!($key), "` answer.")]
             #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -672,11 +672,11 @@ macro_rules! contracts {
             $(#[doc = concat!("`", stringify!($key), "`, answered by ", $role, ".")] $variant,)*
         }
 
-        /// A checked answer's payload (in the event log under the contract's variant name).
+        /// A checked answer's payload, under the contract's key as the answer carries it (so
+        /// [`Response`] reads and writes exactly the `agent_response` envelope).
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
         pub enum Payload {
-            $(#[doc = concat!("`", stringify!($key), "`.")] $variant($payload),)*
+            $(#[doc = concat!("`", stringify!($key), "`.")] #[serde(rename = $key_text)] $variant($payload),)*
         }
 
         impl Contract {
@@ -708,29 +708,14 @@ macro_rules! contracts {
                 .to_value()
             }
 
-            /// `value` (an answer to this contract) as pretty JSON with its fields in the
-            /// schema's order — status, summary, then data; the acknowledgement last in the
-            /// payload — or `None` when it is not a valid answer's shape.
-            pub fn in_field_order(self, value: &Value) -> Option<String> {
-                match self {
-                    $(Contract::$variant => serde_json::from_value::<$envelope>(value.clone())
-                        .ok()
-                        .and_then(|e| serde_json::to_string_pretty(&e).ok()),)*
-                }
-            }
-
-            /// Reads checked JSON into the envelope's parts.
-            fn read(self, json: &str) -> Result<Response, Violation> {
-                Ok(match self {
-                    $(Contract::$variant => {
-                        let e: $envelope = validate::read_checked(json)?;
-                        Response { status: e.status, summary: e.summary, payload: Payload::$variant(e.data.$key) }
-                    })*
-                })
-            }
         }
 
         impl Payload {
+            /// The contract whose key the payload sits under.
+            pub fn contract(&self) -> Contract {
+                match self { $(Payload::$variant(_) => Contract::$variant,)* }
+            }
+
             /// The acknowledgement the payload carries.
             pub fn ack(&self) -> &DirectiveAck {
                 match self { $(Payload::$variant(p) => &p.ack,)* }
@@ -740,25 +725,39 @@ macro_rules! contracts {
 }
 
 contracts! {
-    Decision(Decision) decision DecisionEnvelope DecisionData "review_decision" "the orchestrator or the planner",
-    Research(Research) research_result ResearchEnvelope ResearchData "review_research" "the researcher",
-    Implementation(Implementation) implementation_result ImplementationEnvelope ImplementationData "review_implementation" "the implementer",
-    Qa(Qa) qa_result QaEnvelope QaData "review_qa" "the QA tester",
-    Verification(Verification) verification_result VerificationEnvelope VerificationData "review_verification" "the verifier",
-    Critique(Critique) critique_result CritiqueEnvelope CritiqueData "review_critique" "the critic",
-    Reconciliation(Reconciliation) reconciliation_result ReconciliationEnvelope ReconciliationData "review_reconciliation" "the orchestrator closing the run",
+    Decision(Decision) decision "decision" DecisionEnvelope DecisionData "review_decision" "the orchestrator or the planner",
+    Research(Research) research_result "research_result" ResearchEnvelope ResearchData "review_research" "the researcher",
+    Implementation(Implementation) implementation_result "implementation_result" ImplementationEnvelope ImplementationData "review_implementation" "the implementer",
+    Qa(Qa) qa_result "qa_result" QaEnvelope QaData "review_qa" "the QA tester",
+    Verification(Verification) verification_result "verification_result" VerificationEnvelope VerificationData "review_verification" "the verifier",
+    Critique(Critique) critique_result "critique_result" CritiqueEnvelope CritiqueData "review_critique" "the critic",
+    Reconciliation(Reconciliation) reconciliation_result "reconciliation_result" ReconciliationEnvelope ReconciliationData "review_reconciliation" "the orchestrator closing the run",
 }
 
-/// A checked answer: the envelope's status and summary, and the contract's payload — what the
-/// event log keeps of an applied answer.
+/// A checked answer: the `agent_response` envelope of any contract, read and written as the
+/// model sends it (`{status, summary, data: {<key>: payload}}`) — what the event log keeps of an
+/// applied answer. One type for every contract: the per-contract envelopes exist for their
+/// schemas, and a checked answer is read through this one reader.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Response {
     /// The envelope's status.
     pub status: Status,
     /// The envelope's summary.
     pub summary: String,
-    /// The role's payload.
+    /// The role's payload, under its key.
+    #[serde(rename = "data")]
     pub payload: Payload,
+}
+
+impl Contract {
+    /// `value` (an answer to this contract) as pretty JSON with its fields in the schema's
+    /// order — status, summary, then data; the acknowledgement last in the payload — or `None`
+    /// when it is not a valid answer's shape.
+    pub fn in_field_order(self, value: &Value) -> Option<String> {
+        let response: Response = serde_json::from_str(&value.to_string()).ok()?;
+        let compact = serde_json::to_string(&response).ok()?;
+        (response.payload.contract() == self).then(|| crate::text::pretty_json(&compact))
+    }
 }
 
 /// The field name of the acknowledgement.
@@ -802,7 +801,9 @@ pub fn check(
         let root: Option<Value> = serde_json::from_str(&verdict.json).ok();
         return Err(explain(contract, verdict.errors, root.as_ref()));
     }
-    let response = contract.read(&verdict.json).map_err(|v| vec![v])?;
+    // The shape check holds the payload to this contract's key, so the one reader of every
+    // envelope reads it as this contract's.
+    let response: Response = validate::read_checked(&verdict.json).map_err(|v| vec![v])?;
     let mismatches = ack_problems(contract, response.payload.ack(), directive);
     if mismatches.is_empty() {
         Ok(response)

@@ -281,7 +281,7 @@ impl Review {
     /// or time budget.
     pub fn closing(&self) -> Option<RunEnd> {
         if let Some(end) = &self.end {
-            return Some(end.clone());
+            return Some(*end);
         }
         if self.core.rounds_ended {
             return Some(RunEnd::WrappedUp);
@@ -597,7 +597,18 @@ impl Protocol for Review {
     }
 
     fn fold(&mut self, event: &Event<Review>) -> Result<Vec<String>, FoldError> {
-        self.clock.1 = event.at;
+        // The time budget reads the times of the events that move the run on (an invalid
+        // answer changes nothing but the log, its time included).
+        if matches!(
+            event.kind,
+            EventKind::Applied { .. }
+                | EventKind::StepStarted { .. }
+                | EventKind::RoundStarted { .. }
+                | EventKind::EffectDone { .. }
+                | EventKind::PersonAnswered { .. }
+        ) {
+            self.clock.1 = event.at;
+        }
         match &event.kind {
             EventKind::Started { .. } => {
                 self.clock.0.get_or_insert(event.at);

@@ -162,98 +162,41 @@ pub fn directive(
 
 /// A valid answer to `contract` under `ack`: the example the directive shows.
 pub fn example(contract: Contract, ack: &Directive) -> Value {
-    let ack = json!({"runId": ack.run_id, "nonce": ack.nonce, "responseField": ACK_FIELD});
-    let (summary, mut payload) = match contract {
+    // Each payload as JSON text (read when a directive is written): text costs the app less
+    // than the code a `json!` literal compiles to.
+    let (summary, payload) = match contract {
         Contract::Decision => (
             "Delegate the parser to the implementer.",
-            json!({
-                "action": "delegate",
-                "reason": "The plan is settled and the parser is its first slice.",
-                "markdown": null,
-                "confidence": "medium",
-                "next_role": "implementer",
-                "task": {
-                    "objective": "Write parse.js: key=value lines into an object.",
-                    "allowed_paths": ["parse.js", "parse.test.js"],
-                    "disallowed_paths": [],
-                    "acceptance_criteria": ["Blank lines and # comments are skipped."],
-                    "tool_permissions": {"read": true, "edit": true, "shell": false, "network": false}
-                },
-                "approval_request": {"required": false, "reason": null, "options": []},
-                "stop": {"should_stop": false, "reason": null},
-                "fanout": null
-            }),
+            r#"{"action":"delegate","reason":"The plan is settled and the parser is its first slice.","markdown":null,"confidence":"medium","next_role":"implementer","task":{"objective":"Write parse.js: key=value lines into an object.","allowed_paths":["parse.js","parse.test.js"],"disallowed_paths":[],"acceptance_criteria":["Blank lines and # comments are skipped."],"tool_permissions":{"read":true,"edit":true,"shell":false,"network":false}},"approval_request":{"required":false,"reason":null,"options":[]},"stop":{"should_stop":false,"reason":null},"fanout":null}"#,
         ),
         Contract::Research => (
             "INI comments take two markers.",
-            json!({
-                "markdown": null,
-                "findings": ["INI files mark comments with ; as well as # (the format's common readers accept both)."],
-                "open_questions": []
-            }),
+            r#"{"markdown":null,"findings":["INI files mark comments with ; as well as # (the format's common readers accept both)."],"open_questions":[]}"#,
         ),
         Contract::Implementation => (
             "parse.js is written.",
-            json!({
-                "status": "changed",
-                "markdown": null,
-                "changed_files": [{"path": "parse.js", "change_type": "added", "summary": "The parser."}],
-                "protected_file_changes": [],
-                "commands_run": [],
-                "notes": [],
-                "unresolved_risks": [],
-                "files": [{"path": "parse.js", "content": "module.exports = (text) => Object.fromEntries(text.split('\\n').filter((l) => l.includes('=')).map((l) => l.split('=')));\n"}]
-            }),
+            r#"{"status":"changed","markdown":null,"changed_files":[{"path":"parse.js","change_type":"added","summary":"The parser."}],"protected_file_changes":[],"commands_run":[],"notes":[],"unresolved_risks":[],"files":[{"path":"parse.js","content":"module.exports = (text) => Object.fromEntries(text.split('\\n').filter((l) => l.includes('=')).map((l) => l.split('=')));\n"}]}"#,
         ),
         Contract::Qa => (
             "One case is not covered.",
-            json!({
-                "verdict": "needs_revision",
-                "summary": "A line without = is neither tested nor refused.",
-                "markdown": null,
-                "suggested_commands": [],
-                "risks": ["A line without = is dropped silently."]
-            }),
+            r#"{"verdict":"needs_revision","summary":"A line without = is neither tested nor refused.","markdown":null,"suggested_commands":[],"risks":["A line without = is dropped silently."]}"#,
         ),
         Contract::Verification => (
             "Both criteria hold.",
-            json!({
-                "verdict": "approve",
-                "summary": "Both criteria hold; the runtime's test run passed.",
-                "markdown": null,
-                "evidence": [{"kind": "test_log", "ref": "the runtime's test run", "finding": "4 of 4 tests passed."}],
-                "failed_criteria": [],
-                "risks": [],
-                "next_action": {"role": "orchestrator", "instruction": "Reconcile and finish."}
-            }),
+            r#"{"verdict":"approve","summary":"Both criteria hold; the runtime's test run passed.","markdown":null,"evidence":[{"kind":"test_log","ref":"the runtime's test run","finding":"4 of 4 tests passed."}],"failed_criteria":[],"risks":[],"next_action":{"role":"orchestrator","instruction":"Reconcile and finish."}}"#,
         ),
         Contract::Critique => (
             "The error path needs a test.",
-            json!({
-                "verdict": "needs_revision",
-                "markdown": null,
-                "blocking_concerns": ["A line without = is dropped silently."],
-                "non_blocking_concerns": [],
-                "alternative_paths": [],
-                "recommended_next_action": "Refuse a line without =, naming its number, and test it."
-            }),
+            r#"{"verdict":"needs_revision","markdown":null,"blocking_concerns":["A line without = is dropped silently."],"non_blocking_concerns":[],"alternative_paths":[],"recommended_next_action":"Refuse a line without =, naming its number, and test it."}"#,
         ),
         Contract::Reconciliation => (
             "The slice is complete.",
-            json!({
-                "status": "complete",
-                "markdown": null,
-                "completed_plan_items": ["Write the parser."],
-                "satisfied_criteria": ["Blank lines and # comments are skipped."],
-                "missing_plan_items": [],
-                "deviations": [],
-                "next_recommended_slice": {"objective": "Unescape quoted values.", "rationale": "The one risk left open.", "acceptance_criteria": []},
-                "needs_user_decision": false,
-                "user_decision_reason": null
-            }),
+            r#"{"status":"complete","markdown":null,"completed_plan_items":["Write the parser."],"satisfied_criteria":["Blank lines and # comments are skipped."],"missing_plan_items":[],"deviations":[],"next_recommended_slice":{"objective":"Unescape quoted values.","rationale":"The one risk left open.","acceptance_criteria":[]},"needs_user_decision":false,"user_decision_reason":null}"#,
         ),
     };
-    payload[ACK_FIELD] = ack;
+    let mut payload: Value = serde_json::from_str(payload).unwrap_or_default();
+    payload[ACK_FIELD] =
+        json!({"runId": ack.run_id, "nonce": ack.nonce, "responseField": ACK_FIELD});
     json!({"status": "ok", "summary": summary, "data": {contract.key(): payload}})
 }
 

@@ -3,7 +3,7 @@
 //! revision packets and fan-outs — and what the gates read from them. The fold of the event log
 //! writes it; the prompts, the gates and the view read it, so each reads the same facts.
 
-use super::answer::{Implementation, Payload, Response};
+use super::answer::{Implementation, ImplementationStatus, Payload, Response, Status};
 use super::artifacts::{CriticTrigger, Fanout, RevisionPacket, RuntimeCheck};
 use super::gates::{self, Ledger, Unmet, VerifierRecord};
 use super::ReviewStep;
@@ -90,12 +90,22 @@ impl RunRecord {
             .find(|a| a.step == step && a.slot.is_none())
     }
 
-    /// The implementations, oldest first: (call id, answer).
+    /// The implementations, oldest first: (call id, answer) — the ones that did the work
+    /// (`ok`, and `changed` or `no_change`); a blocked or failed one the person let through is
+    /// recorded but implements nothing, so no gate can pass on it.
     pub fn implementations(&self) -> impl Iterator<Item = (&str, &Implementation)> {
         self.answers
             .iter()
             .filter_map(|a| match &a.response.payload {
-                Payload::Implementation(i) => Some((a.call_id.as_str(), i)),
+                Payload::Implementation(i)
+                    if a.response.status == Status::Ok
+                        && matches!(
+                            i.status,
+                            ImplementationStatus::Changed | ImplementationStatus::NoChange
+                        ) =>
+                {
+                    Some((a.call_id.as_str(), i))
+                }
                 _ => None,
             })
     }

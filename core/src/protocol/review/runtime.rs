@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use super::answer::{
     Action, ChangeType, Decision, NextRole, Payload, QaVerdict, ReadOnlyRole, Response, Severity,
-    Status, VerifierVerdict, ACK_FIELD,
+    Status, VerifierVerdict,
 };
 use super::artifacts::{
     self, critic_trigger, revision_packet, Fanout, FanoutItem, FanoutStatus, RepairCause,
@@ -128,22 +128,6 @@ impl RunEnd {
             RunEnd::Time => "out of time",
             RunEnd::WrappedUp => "wrapped up by the person",
         }
-    }
-}
-
-fn violation(
-    path: String,
-    message: String,
-    expected: &str,
-    received: &str,
-    hint: &str,
-) -> Violation {
-    Violation {
-        path,
-        message,
-        expected: expected.into(),
-        received: received.into(),
-        hint: hint.into(),
     }
 }
 
@@ -273,41 +257,42 @@ impl Review {
         let mut out = Vec::new();
         match (&response.payload, call.step) {
             (Payload::Decision(d), ReviewStep::Orchestrator) => self.decision_problems(d, &mut out),
-            (Payload::Decision(d), ReviewStep::Planner) => {
-                if d.markdown.as_deref().is_none_or(|m| m.trim().is_empty()) {
-                    out.push(violation(
-                        "/data/decision/markdown".into(),
-                        "the plan is missing: the planner's plan goes in markdown".into(),
-                        "the plan as GitHub-flavored Markdown",
-                        "null",
-                        "write the plan's slices, each with its acceptance criteria, in markdown",
-                    ));
-                }
+            (Payload::Decision(d), ReviewStep::Planner)
+                if d.markdown.as_deref().is_none_or(|m| m.trim().is_empty()) =>
+            {
+                out.push(Violation::at(
+                    "/data/decision/markdown".into(),
+                    "the plan is missing: the planner's plan goes in markdown".into(),
+                    "the plan as GitHub-flavored Markdown",
+                    "null",
+                    "write the plan's slices, each with its acceptance criteria, in markdown",
+                ));
             }
             (Payload::Implementation(i), _) => self.implementation_problems(i, &mut out),
-            (Payload::Reconciliation(r), _) => {
-                if r.status == super::answer::ReconciliationStatus::Complete {
-                    let end = self.closing();
-                    let failed = matches!(end, Some(RunEnd::Aborted | RunEnd::Rejected));
-                    let unmet = self.record.unmet(0);
-                    if failed || !unmet.is_empty() {
-                        let why = if failed {
-                            format!("the run was {}", end.map_or("", RunEnd::words))
-                        } else {
-                            unmet
-                                .iter()
-                                .map(|u| u.why.clone())
-                                .collect::<Vec<_>>()
-                                .join("; ")
-                        };
-                        out.push(violation(
-                            "/data/reconciliation_result/status".into(),
-                            format!("a run that did not pass its gates is not complete: {why}"),
-                            "partial, off_plan or blocked",
-                            "complete",
-                            "say partial (or blocked) and list what is missing",
-                        ));
-                    }
+            (Payload::Verification(v), _) => self.verification_problems(v, &mut out),
+            (Payload::Reconciliation(r), _)
+                if r.status == super::answer::ReconciliationStatus::Complete =>
+            {
+                let end = self.closing();
+                let failed = matches!(end, Some(RunEnd::Aborted | RunEnd::Rejected));
+                let unmet = self.record.unmet(0);
+                if failed || !unmet.is_empty() {
+                    let why = if failed {
+                        format!("the run was {}", end.map_or("", RunEnd::words))
+                    } else {
+                        unmet
+                            .iter()
+                            .map(|u| u.why.clone())
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    };
+                    out.push(Violation::at(
+                        "/data/reconciliation_result/status".into(),
+                        format!("a run that did not pass its gates is not complete: {why}"),
+                        "partial, off_plan or blocked",
+                        "complete",
+                        "say partial (or blocked) and list what is missing",
+                    ));
                 }
             }
             _ => {}
@@ -320,7 +305,7 @@ impl Review {
         match d.action {
             Action::Complete => {
                 for unmet in self.record.unmet(self.open_asks()) {
-                    out.push(violation(
+                    out.push(Violation::at(
                         at("action"),
                         format!("complete is refused: {}", unmet.why),
                         "an action that meets the gate first",
@@ -330,21 +315,21 @@ impl Review {
                 }
             }
             Action::Delegate => match (d.next_role, &d.task) {
-                (None, _) => out.push(violation(
+                (None, _) => out.push(Violation::at(
                     at("next_role"),
                     "delegate names no role".into(),
                     "planner, researcher, implementer, qa, verifier or critic",
                     "null",
                     "name the role that does the task",
                 )),
-                (Some(NextRole::Integrator), _) => out.push(violation(
+                (Some(NextRole::Integrator), _) => out.push(Violation::at(
                     at("next_role"),
                     "this run has no integrator".into(),
                     "planner, researcher, implementer, qa, verifier or critic",
                     "integrator",
                     "delegate to a role of the run",
                 )),
-                (Some(_), None) => out.push(violation(
+                (Some(_), None) => out.push(Violation::at(
                     at("task"),
                     "delegate carries no task".into(),
                     "a task with its objective and acceptance criteria",
@@ -353,7 +338,7 @@ impl Review {
                 )),
                 (Some(role), Some(task)) => {
                     if role == NextRole::Implementer && !self.edits_allowed() {
-                        out.push(violation(
+                        out.push(Violation::at(
                             at("next_role"),
                             "this run changes no files: its mode is plan or research".into(),
                             "planner, researcher, qa, verifier or critic",
@@ -362,7 +347,7 @@ impl Review {
                         ));
                     }
                     if role != NextRole::Implementer && task.tool_permissions.edit {
-                        out.push(violation(
+                        out.push(Violation::at(
                             at("task/tool_permissions/edit"),
                             format!(
                                 "only the implementer edits: the {} judges or advises on work it does not write",
@@ -375,17 +360,19 @@ impl Review {
                     }
                 }
             },
-            Action::Verify if self.record.latest_implementation().is_none() => out.push(violation(
-                at("action"),
-                "there is nothing to verify: nothing has been implemented".into(),
-                "delegate (to the implementer) first",
-                "verify",
-                "delegate the work before asking for verification",
-            )),
+            Action::Verify if self.record.latest_implementation().is_none() => {
+                out.push(Violation::at(
+                    at("action"),
+                    "there is nothing to verify: nothing has been implemented".into(),
+                    "delegate (to the implementer) first",
+                    "verify",
+                    "delegate the work before asking for verification",
+                ))
+            }
             Action::RequestApproval
                 if !d.approval_request.required || d.approval_request.reason.is_none() =>
             {
-                out.push(violation(
+                out.push(Violation::at(
                     at("approval_request"),
                     "request_approval asks the person nothing".into(),
                     "required: true with the reason the person reads",
@@ -398,13 +385,58 @@ impl Review {
         if let Some(f) = &d.fanout {
             let matches = d.action == Action::Delegate && d.next_role == Some(next_role_of(f.role));
             if !matches {
-                out.push(violation(
+                out.push(Violation::at(
                     at("fanout"),
                     "a fan-out runs the delegated role: action delegate with next_role its role"
                         .into(),
                     "action delegate and next_role equal to fanout.role",
                     "another action or role",
                     "delegate to the fan-out's role, or leave fanout null",
+                ));
+            }
+        }
+    }
+
+    /// The verifier answers every acceptance criterion: a failed one is named as the task
+    /// writes it, and an approval fails none and names its evidence.
+    fn verification_problems(&self, v: &super::answer::Verification, out: &mut Vec<Violation>) {
+        let at = |rest: &str| format!("/data/verification_result/{rest}");
+        let mut criteria = self
+            .current
+            .as_ref()
+            .map(|j| j.brief.acceptance_criteria.clone())
+            .unwrap_or_default();
+        if criteria.is_empty() {
+            criteria = self.task().acceptance_criteria;
+        }
+        for (n, c) in v.failed_criteria.iter().enumerate() {
+            if !criteria.iter().any(|k| k.trim() == c.trim()) {
+                out.push(Violation::at(
+                    at(&format!("failed_criteria/{n}")),
+                    "this is not an acceptance criterion of the task".into(),
+                    &criteria.join(" | "),
+                    c,
+                    "name a failed criterion exactly as the task writes it",
+                ));
+            }
+        }
+        if v.verdict == VerifierVerdict::Approve {
+            if !v.failed_criteria.is_empty() {
+                out.push(Violation::at(
+                    at("verdict"),
+                    "an approval cannot leave criteria failed".into(),
+                    "revise (criteria fail) or approve with failed_criteria empty",
+                    "approve",
+                    "say revise, or empty failed_criteria if every criterion holds",
+                ));
+            }
+            if v.evidence.is_empty() {
+                out.push(Violation::at(
+                    at("evidence"),
+                    "an approval names the evidence it rests on".into(),
+                    "at least one evidence item (the runtime's test run, a file read)",
+                    "[]",
+                    "cite the runtime's run and the files you read",
                 ));
             }
         }
@@ -424,7 +456,7 @@ impl Review {
                 || p.contains('\\')
                 || p.split('/').any(|s| s == ".." || s.is_empty())
             {
-                out.push(violation(
+                out.push(Violation::at(
                     at(format!("files/{n}/path")),
                     "a path must be relative, with / between parts and no ..".into(),
                     "a relative path like lib/parse.js",
@@ -434,7 +466,7 @@ impl Review {
                 continue;
             }
             if !task.allowed_paths.is_empty() && !task.allowed_paths.iter().any(|a| under(p, a)) {
-                out.push(violation(
+                out.push(Violation::at(
                     at(format!("files/{n}/path")),
                     "the task does not allow writing this path".into(),
                     &format!("a path under {}", task.allowed_paths.join(", ")),
@@ -443,7 +475,7 @@ impl Review {
                 ));
             }
             if task.disallowed_paths.iter().any(|d| under(p, d)) {
-                out.push(violation(
+                out.push(Violation::at(
                     at(format!("files/{n}/path")),
                     "the task forbids writing this path".into(),
                     "a path outside the disallowed ones",
@@ -459,7 +491,7 @@ impl Review {
                     )
             });
             if !listed {
-                out.push(violation(
+                out.push(Violation::at(
                     at(format!("files/{n}")),
                     "a file handed over is not in changed_files".into(),
                     "a changed_files entry for every file",
@@ -470,7 +502,7 @@ impl Review {
             let protected = self.config.protected_test_paths.iter().any(|d| under(p, d));
             let declared = i.protected_file_changes.iter().any(|c| c.path == f.path);
             if protected && !declared {
-                out.push(violation(
+                out.push(Violation::at(
                     at(format!("files/{n}/path")),
                     "this is a protected test path, changed without saying why".into(),
                     "an entry in protected_file_changes with the reason",
@@ -483,14 +515,14 @@ impl Review {
             let written = i.files.iter().any(|f| f.path == c.path);
             let exists = current.iter().any(|f| f.path == c.path);
             match c.change_type {
-                ChangeType::Added | ChangeType::Modified if !written => out.push(violation(
+                ChangeType::Added | ChangeType::Modified if !written => out.push(Violation::at(
                     at(format!("changed_files/{n}")),
                     "this file is said to change but its content is not in files".into(),
                     "the whole file in files",
                     &c.path,
                     "hand over every added or modified file whole in files",
                 )),
-                ChangeType::Deleted if !exists => out.push(violation(
+                ChangeType::Deleted if !exists => out.push(Violation::at(
                     at(format!("changed_files/{n}/path")),
                     "there is no such file to delete".into(),
                     "a path of a file the run holds",
@@ -507,7 +539,7 @@ impl Review {
             _ => true,
         };
         if !status_ok {
-            out.push(violation(
+            out.push(Violation::at(
                 at("status".into()),
                 "the status does not match changed_files".into(),
                 if changed { "changed" } else { "no_change" },
@@ -655,7 +687,7 @@ impl Review {
                 self.notes.clear();
                 self.carry_out(call_id, d);
             }
-            Payload::Implementation(i) => {
+            Payload::Implementation(i) if self.record.latest_implementation() == Some(call_id) => {
                 self.record.write_files(call_id, i);
                 words.push(format!(
                     "the run holds {} (version {} of the work)",
@@ -794,7 +826,7 @@ impl Review {
             ReviewStep::Critic,
             &format!(
                 "The runtime summoned you: {}. Judge what must change.",
-                trigger.reason
+                trigger.reason.trim_end_matches('.')
             ),
             &self.task().acceptance_criteria,
             Cause::Trigger(self.record.triggers.len()),
@@ -1081,9 +1113,12 @@ impl Review {
             .slot(member)
             .and_then(|s| s.call_id.as_deref())
             .and_then(|id| self.core.call(id));
-        let nonce = match out {
-            Some(c) => self.directive_of(&c.call).nonce,
-            None => super::directive::nonce(&run_id, &self.core.next_call_id()),
+        let (nonce, this_call) = match out {
+            Some(c) => (self.directive_of(&c.call).nonce, c.call.id.clone()),
+            None => {
+                let id = self.core.next_call_id();
+                (super::directive::nonce(&run_id, &id), id)
+            }
         };
         ReviewEnvelope {
             step,
@@ -1094,7 +1129,7 @@ impl Review {
             acceptance_criteria: job.brief.acceptance_criteria.clone(),
             allowed_paths: job.brief.allowed_paths.clone(),
             disallowed_paths: job.brief.disallowed_paths.clone(),
-            evidence: self.evidence(step, &job),
+            evidence: self.evidence(step, &job, this_call),
             facts: self.facts(&job),
         }
     }
@@ -1127,7 +1162,7 @@ impl Review {
     }
 
     /// What the runtime hands the step's role, as titled sections.
-    fn evidence(&self, step: ReviewStep, job: &Job) -> Vec<Section> {
+    fn evidence(&self, step: ReviewStep, job: &Job, this_call: String) -> Vec<Section> {
         let mut out = Vec::new();
         let mut add = |title: &str, text: String| {
             if !text.trim().is_empty() {
@@ -1146,16 +1181,7 @@ impl Review {
             let files = self.record.current_files();
             let mut s = String::new();
             for f in &files {
-                let fence = if f.content.contains("```") {
-                    "````"
-                } else {
-                    "```"
-                };
-                s.push_str(&format!(
-                    "### {}\n{fence}\n{}\n{fence}\n",
-                    f.path,
-                    f.content.trim_end()
-                ));
+                s.push_str(&crate::text::file_section(&f.path, &f.content));
             }
             s
         };
@@ -1169,16 +1195,26 @@ impl Review {
                 )
             })
         });
+        // Every applied answer, and every word of the person's, in call order.
         let history = || {
             let mut s = String::new();
-            for a in &self.record.answers {
-                s.push_str(&format!(
-                    "- {} ({}, {}): {}\n",
-                    a.call_id,
-                    self.member_name_of(&a.member),
-                    ReviewStep::contract(a.step).key(),
-                    a.response.summary
-                ));
+            for c in &self.core.calls {
+                let id = c.call.id.as_str();
+                if let Some(a) = self.record.answer(id) {
+                    s.push_str(&format!(
+                        "- {id} ({}, {}): {}\n",
+                        self.member_name_of(&a.member),
+                        a.step.contract().key(),
+                        a.response.summary
+                    ));
+                }
+                let replies = self.core.halts.iter().filter(|h| h.call_id == id);
+                for reply in replies.filter_map(|h| h.answer.as_ref()) {
+                    s.push_str(&format!(
+                        "- {id} waited for the person: {}\n",
+                        reply.words()
+                    ));
+                }
             }
             s
         };
@@ -1282,18 +1318,26 @@ impl Review {
             ReviewStep::Qa | ReviewStep::Verifier | ReviewStep::Critic => {
                 if let Cause::Trigger(k) = job.cause {
                     if let Some(t) = self.record.triggers.get(k) {
+                        // Its `criticResponseRef` is this very call, once issued.
+                        let mut t = t.clone();
+                        if t.critic_response_ref.is_empty() {
+                            t.critic_response_ref = this_call.clone();
+                        }
                         add(
                             &format!("critic_trigger-{} (why you were summoned)", k + 1),
-                            serde_json::to_string_pretty(t).unwrap_or_default(),
+                            serde_json::to_string_pretty(&t).unwrap_or_default(),
                         );
                     }
                 }
                 if let Some((id, i)) = self.record.implementations().last() {
-                    let mut s = format!("{id}: ");
+                    let mut s = format!("From {id}:");
                     for c in &i.changed_files {
+                        let how = serde_json::to_value(c.change_type).unwrap_or_default();
                         s.push_str(&format!(
-                            "\n- {} ({:?}): {}",
-                            c.path, c.change_type, c.summary
+                            "\n- {} ({}): {}",
+                            c.path,
+                            how.as_str().unwrap_or(""),
+                            c.summary
                         ));
                     }
                     for n in &i.notes {
@@ -1320,7 +1364,6 @@ impl Review {
                 }
             }
         }
-        let _ = ACK_FIELD;
         out
     }
 }

@@ -1316,7 +1316,7 @@ impl Protocol for TeamState {
                     Judgement::Invalid {
                         findings: Findings {
                             step: call.step.wire_name().into(),
-                            errors: vec![violation(
+                            errors: vec![Violation::at(
                                 "/halt/type".into(),
                                 "Bootstrap cannot end the session: nothing has been planned or written yet".into(),
                                 "\"question\"",
@@ -1583,7 +1583,7 @@ fn repair_report(step: Step, findings: &Findings) -> Report<Step> {
             let mine = final_fields(step);
             report.errors.insert(
                 0,
-                violation(
+                Violation::at(
                     String::new(),
                     format!(
                         "this answer has the shape of the {} step ({}), not of the {} step",
@@ -1664,22 +1664,6 @@ pub fn check_edit(s: &TeamState, edit: &PersonEdit) -> Result<(), String> {
     }
 }
 
-fn violation(
-    path: String,
-    message: String,
-    expected: &str,
-    received: &str,
-    hint: &str,
-) -> Violation {
-    Violation {
-        path,
-        message,
-        expected: expected.to_string(),
-        received: received.to_string(),
-        hint: hint.to_string(),
-    }
-}
-
 /// The engine's own rules on a valid output: what this member may change at this step.
 pub fn check_output(
     s: &TeamState,
@@ -1689,7 +1673,7 @@ pub fn check_output(
 ) -> Vec<Violation> {
     let mut errors = Vec::new();
     if output.step() != step {
-        errors.push(violation(
+        errors.push(Violation::at(
             String::new(),
             format!(
                 "this answer is for {} but the step is {}",
@@ -1723,7 +1707,7 @@ pub fn check_output(
             for (i, p) in b.initial_products.iter().enumerate() {
                 let key = p.name.trim().to_lowercase();
                 if key.is_empty() || !names.insert(key) {
-                    errors.push(violation(
+                    errors.push(Violation::at(
                         format!("/initialProducts/{i}/name"),
                         "initial product names must be non-empty and distinct".into(),
                         "a new, distinct name",
@@ -1749,7 +1733,7 @@ pub fn check_output(
                 .to_set();
             for (i, refl) in r.reflections.iter().enumerate() {
                 if !wrote.contains(refl.refers_to_product.as_str()) {
-                    errors.push(violation(
+                    errors.push(Violation::at(
                         format!("/reflections/{i}/refersToProduct"),
                         format!("you did not write {} last round", refl.refers_to_product),
                         "a product you wrote last round",
@@ -1812,7 +1796,7 @@ pub fn check_output(
                     &mut errors,
                 );
                 if a.product_id == crate::protocol::team::tree::ROOT_ID {
-                    errors.push(violation(
+                    errors.push(Violation::at(
                         format!("/assignments/{i}/productId"),
                         format!(
                             "{} is the root: the whole project, not a piece of work",
@@ -1829,7 +1813,7 @@ pub fn check_output(
                         .product(&a.product_id)
                         .is_some_and(|p| p.status != ProductStatus::Removed);
                 if !known_product {
-                    errors.push(violation(
+                    errors.push(Violation::at(
                         format!("/assignments/{i}/productId"),
                         format!("there is no product {}", a.product_id),
                         "an existing product id or a new-N added in treeOperations",
@@ -1838,7 +1822,7 @@ pub fn check_output(
                     ));
                 }
                 if !assigned.insert(a.product_id.as_str()) {
-                    errors.push(violation(
+                    errors.push(Violation::at(
                         format!("/assignments/{i}/productId"),
                         format!("{} is assigned twice", a.product_id),
                         "each product at most once",
@@ -1850,7 +1834,7 @@ pub fn check_output(
             // The root has no versions: it is accepted when every child is.
             for (i, cv) in p.chair_versions.iter().flatten().enumerate() {
                 if cv.product_id == ROOT_ID {
-                    errors.push(violation(
+                    errors.push(Violation::at(
                         format!("/chairVersions/{i}/productId"),
                         format!("{ROOT_ID} is the root: it has no versions"),
                         "the id of a product under the root",
@@ -1862,7 +1846,7 @@ pub fn check_output(
             let mut decided = BTreeSet::new();
             for (i, d) in p.acceptance.iter().enumerate() {
                 if d.product_id == ROOT_ID {
-                    errors.push(violation(
+                    errors.push(Violation::at(
                         format!("/acceptance/{i}/productId"),
                         format!(
                             "{ROOT_ID} is the root: it has no versions to accept or reject; it is accepted when every child is"
@@ -1874,7 +1858,7 @@ pub fn check_output(
                     continue;
                 }
                 if !decided.insert(d.product_id.as_str()) {
-                    errors.push(violation(
+                    errors.push(Violation::at(
                         format!("/acceptance/{i}/productId"),
                         format!("{} is decided twice in one answer", d.product_id),
                         "each product at most once in acceptance",
@@ -1888,7 +1872,7 @@ pub fn check_output(
                         .product(&d.product_id)
                         .is_some_and(|p| p.latest_version().is_some());
                     if !has_version {
-                        errors.push(violation(
+                        errors.push(Violation::at(
                             format!("/acceptance/{i}/versionId"),
                             format!("{} has no version to accept", d.product_id),
                             "the id of the version you accept",
@@ -1914,7 +1898,7 @@ pub fn check_output(
             let mut seen = BTreeSet::new();
             for (i, v) in w.versions.iter().enumerate() {
                 if !mine.contains(v.product_id.as_str()) {
-                    errors.push(violation(
+                    errors.push(Violation::at(
                         format!("/versions/{i}/productId"),
                         format!("{} is not assigned to you this round", v.product_id),
                         &format!("one of: {}", mine.iter().copied().collect::<Vec<_>>().join(", ")),
@@ -1922,7 +1906,7 @@ pub fn check_output(
                         "write versions only for the products assigned to you; comment on others with a collab",
                     ));
                 } else if !seen.insert(v.product_id.as_str()) {
-                    errors.push(violation(
+                    errors.push(Violation::at(
                         format!("/versions/{i}/productId"),
                         format!("two versions of {} in one answer", v.product_id),
                         "one version per product",
@@ -1937,7 +1921,7 @@ pub fn check_output(
                 .filter(|p| !seen.contains(p))
                 .collect();
             if !missing.is_empty() {
-                errors.push(violation(
+                errors.push(Violation::at(
                     "/versions".into(),
                     format!(
                         "a version of {} is missing (assigned to you this round)",
@@ -1958,7 +1942,7 @@ pub fn check_output(
                 .to_set();
             for (i, r) in p.reviews.iter().enumerate() {
                 if !targets.contains(&(r.product_id.as_str(), r.version_id.as_str())) {
-                    errors.push(violation(
+                    errors.push(Violation::at(
                         format!("/reviews/{i}"),
                         format!(
                             "{} of {} is not a version for you to review",
@@ -1980,7 +1964,7 @@ pub fn check_output(
                 .to_set();
             for (i, r) in ins.inspections.iter().enumerate() {
                 if !targets.contains(&(r.product_id.as_str(), r.version_id.as_str())) {
-                    errors.push(violation(
+                    errors.push(Violation::at(
                         format!("/inspections/{i}"),
                         format!(
                             "{} of {} is not a version of this round",
@@ -1997,7 +1981,7 @@ pub fn check_output(
         FinalOutput::Presentation(p) => {
             for (i, m) in p.messages.iter().enumerate() {
                 if m.as_agent != member {
-                    errors.push(violation(
+                    errors.push(Violation::at(
                         format!("/messages/{i}/asAgent"),
                         format!("{} is not you: you present as yourself", m.as_agent),
                         member,
@@ -2020,7 +2004,7 @@ fn not_blank(path: &str, what: &str, text: &str, errors: &mut Vec<Violation>) {
         } else {
             format!("{text:?} (blank)")
         };
-        errors.push(violation(
+        errors.push(Violation::at(
             path.into(),
             format!("the {what} field is empty"),
             "a non-empty text",
@@ -2054,7 +2038,7 @@ impl Workers<'_> {
         };
         for key in personas {
             if !self.team.contains(key.as_str()) {
-                errors.push(violation(
+                errors.push(Violation::at(
                     pointer("personas", key),
                     format!("{key} is not a member of the team"),
                     "a member id",
@@ -2065,7 +2049,7 @@ impl Workers<'_> {
         }
         for key in domains {
             if !self.operatives.contains(key.as_str()) {
-                errors.push(violation(
+                errors.push(Violation::at(
                     pointer("operativeDomains", key),
                     format!("{key} is not an operative: domains are for operatives"),
                     "an operative's id",
@@ -2089,7 +2073,7 @@ impl Workers<'_> {
         } else {
             format!("{who} is not a member of the team")
         };
-        errors.push(violation(
+        errors.push(Violation::at(
             path.into(),
             why,
             "an operative's id",
@@ -2114,7 +2098,7 @@ fn check_collabs(
             .product(&c.refers_to_product)
             .filter(|p| p.status != ProductStatus::Removed)
         else {
-            errors.push(violation(
+            errors.push(Violation::at(
                 format!("/collabs/{i}/refersToProduct"),
                 format!("there is no product {}", c.refers_to_product),
                 "a product id of the current structure",
@@ -2125,7 +2109,7 @@ fn check_collabs(
         };
         if let Some(v) = &c.refers_to_version {
             if !product.versions.iter().any(|x| x == v) {
-                errors.push(violation(
+                errors.push(Violation::at(
                     format!("/collabs/{i}/refersToVersion"),
                     format!("{v} is not a version of {}", c.refers_to_product),
                     &format!("one of: {}", product.versions.join(", ")),
@@ -2140,7 +2124,7 @@ fn check_collabs(
                 .collabs_on(&c.refers_to_product)
                 .any(|x| x.author == member && x.comment.trim() == key.1);
         if repeated {
-            errors.push(violation(
+            errors.push(Violation::at(
                 format!("/collabs/{i}/comment"),
                 format!("you already made this comment on {}", c.refers_to_product),
                 "a new comment",
