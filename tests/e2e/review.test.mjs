@@ -8,8 +8,9 @@
 // then exported, deleted, imported back (the same page, no code run again), opened from a share
 // link in a fresh profile, and forked at the verifier's last call and run to the end again; a
 // revision's note reaches the orchestrator and a rejection stops the run; with edits needing
-// approval, each implementation waits in the inbox too; screenshots at 1440 and 390 px, each
-// checked by axe-core.
+// approval, each implementation waits in the inbox too; an approval waiting across a reload still
+// waits, and approving it repeats no answered call; screenshots at 1440 and 390 px, each checked
+// by axe-core.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -71,6 +72,8 @@ async function picture(page) {
 
 let originalId;
 let finished;
+/** The calls of the demo run, in the timeline. */
+let calls;
 
 test('a bad config shows every problem core finds, and nothing is created', async () => {
   const { page } = b;
@@ -211,6 +214,7 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
   await plan.locator('summary').click();
   assert.equal(await plan.locator('.markdown table').count(), 1);
   finished = p;
+  calls = await page.locator('.timeline .call-line').count();
 
   await page.setViewportSize({ width: 1440, height: 900 });
   await shot(page, 'review-done-1440');
@@ -364,5 +368,27 @@ test('what the policy names waits in the inbox too: with edits needing approval,
   await page.waitForSelector('[data-reconciliation="complete"]');
   assert.equal(await page.locator('[data-approval="decided"]').count(), 3, 'each decision listed');
   assert.deepEqual((await picture(page)).runs, ['failed', 'passed']);
+  assert.deepEqual(b.errors, [], 'no page errors');
+});
+
+test('an approval waiting when the page reloads still waits, and approving it repeats no answered call', async () => {
+  const { page } = b;
+  assert.ok(calls > 0, 'the demo run of the test before');
+  await open(page, srv.url, '#/');
+  await page.click('button[name="demo-review"]');
+  await page.waitForSelector('.review');
+  await page.click('button[name="run"]');
+  await page.locator('[data-dialog="halt"]').waitFor({ timeout: 120000 });
+  const before = await page.locator('.timeline .call-line').count();
+  await page.reload();
+  await page.waitForSelector('.review');
+  await waitStatus(page, 'awaiting_person');
+  await page.locator('[data-dialog="halt"]').waitFor();
+  assert.equal(await page.getAttribute('button[name="inbox"]', 'data-open-asks'), '1');
+  assert.equal(await page.locator('.timeline .call-line').count(), before, 'the reload made no call');
+  await page.locator('[data-dialog="halt"] button[name="approve"]').click();
+  await waitStatus(page, 'done', 180000);
+  await page.waitForSelector('[data-reconciliation="complete"]');
+  assert.equal(await page.locator('.timeline .call-line').count(), calls, 'as many calls as the run with no reload');
   assert.deepEqual(b.errors, [], 'no page errors');
 });
