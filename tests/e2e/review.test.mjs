@@ -99,6 +99,11 @@ test('a bad config shows every problem core finds, and nothing is created', asyn
     assert.ok(problems.some((p) => want.test(p)), `${want} among ${JSON.stringify(problems)}`);
   }
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.error), 'review', 'focus goes to the problems');
+  // Each field with a problem says so to a screen reader; the others do not.
+  for (const f of ['textarea[name="goal"]', 'textarea[name="criteria"]', 'input[name="max-iterations"]', 'input[name="fanout-max"]', 'input[name="time-budget"]', 'textarea[name="protected-paths"]']) {
+    assert.equal(await page.getAttribute(f, 'aria-invalid'), 'true', f);
+  }
+  assert.equal(await page.getAttribute('input[name="token-budget"]', 'aria-invalid'), 'false');
   assert.ok(page.url().endsWith('#/new'), 'still on the form');
   await shot(page, 'review-form-problems');
   // Nothing was stored.

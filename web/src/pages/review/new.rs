@@ -7,7 +7,7 @@
 
 use leptos::prelude::*;
 use roundtable_core::engine::ModelRef;
-use roundtable_core::protocol::review::config::{ApprovalMode, RunMode};
+use roundtable_core::protocol::review::config::{ApprovalMode, ReviewConfigError, RunMode};
 use roundtable_core::protocol::review::demo::{DEMO_CRITERIA, DEMO_GOAL};
 use roundtable_core::protocol::review::{Review, RunConfig};
 
@@ -64,6 +64,22 @@ fn optional(text: &str, what: &str) -> Result<Option<u64>, String> {
         .map_err(|_| format!("{what} must be a whole number, or empty for none."))
 }
 
+/// The field a problem core found is about (`None`: the members, below the form).
+fn field_of(e: &ReviewConfigError) -> Option<&'static str> {
+    use ReviewConfigError as E;
+    Some(match e {
+        E::EmptyGoal | E::LongGoal(_) => "goal",
+        E::NoCriteria => "criteria",
+        E::EmptyItem(what, _) if *what == "success criterion" => "criteria",
+        E::Iterations(_) => "max-iterations",
+        E::FanoutMax(_) => "fanout-max",
+        E::ZeroBudget(what) if *what == "time" => "time-budget",
+        E::ZeroBudget(_) => "token-budget",
+        E::BadProtectedPath(_) => "protected-paths",
+        _ => return None,
+    })
+}
+
 /// The new-review-loop form.
 #[component]
 pub fn NewReviewForm() -> impl IntoView {
@@ -106,11 +122,19 @@ pub fn NewReviewForm() -> impl IntoView {
         })
         .collect();
     let members = StoredValue::new(members);
-    let errors = RwSignal::new(Vec::<String>::new());
+    // Each problem with the field it is about (`None`: the members).
+    let errors = RwSignal::new(Vec::<(Option<&'static str>, String)>::new());
+    let invalid = move |field: &'static str| {
+        move || {
+            errors
+                .with(|all| all.iter().any(|(f, _)| *f == Some(field)))
+                .to_string()
+        }
+    };
     let busy = RwSignal::new(false);
 
     // Every problem at once: the form's own (a number that is not one) and core's.
-    let build = move || -> Result<RunConfig, Vec<String>> {
+    let build = move || -> Result<RunConfig, Vec<(Option<&'static str>, String)>> {
         let mut problems = Vec::new();
         let model = ModelRef {
             provider: provider.get_untracked().as_str().into(),
@@ -138,21 +162,32 @@ pub fn NewReviewForm() -> impl IntoView {
         config.protected_test_paths = lines(&protected.get_untracked());
         match iterations.get_untracked().trim().parse() {
             Ok(n) => config.max_iterations = n,
-            Err(_) => problems.push("The iteration limit needs a whole number.".to_string()),
+            Err(_) => problems.push((
+                Some("max-iterations"),
+                "The iteration limit needs a whole number.".to_string(),
+            )),
         }
         match fanout.get_untracked().trim().parse() {
             Ok(n) => config.fanout_max = n,
-            Err(_) => problems.push("The fan-out limit needs a whole number.".to_string()),
+            Err(_) => problems.push((
+                Some("fanout-max"),
+                "The fan-out limit needs a whole number.".to_string(),
+            )),
         }
         match optional(&time.get_untracked(), "The time budget (seconds)") {
             Ok(t) => config.time_budget_seconds = t,
-            Err(e) => problems.push(e),
+            Err(e) => problems.push((Some("time-budget"), e)),
         }
         match optional(&tokens.get_untracked(), "The token budget") {
             Ok(t) => config.token_budget = t,
-            Err(e) => problems.push(e),
+            Err(e) => problems.push((Some("token-budget"), e)),
         }
-        problems.extend(config.problems().iter().map(|e| sentence(&e.to_string())));
+        problems.extend(
+            config
+                .problems()
+                .iter()
+                .map(|e| (field_of(e), sentence(&e.to_string()))),
+        );
         if problems.is_empty() {
             Ok(config)
         } else {
@@ -185,7 +220,7 @@ pub fn NewReviewForm() -> impl IntoView {
             <div class="card">
                 <label class="field">
                     <span>"What should the run achieve?"</span>
-                    <textarea name="goal" rows="3"
+                    <textarea name="goal" rows="3" aria-invalid=invalid("goal")
                         placeholder="e.g. Write parse(text) for .env-style config files: key=value lines into an object."
                         aria-describedby="review-error"
                         prop:value=move || goal.get()
@@ -193,7 +228,7 @@ pub fn NewReviewForm() -> impl IntoView {
                 </label>
                 <label class="field">
                     <span>"Success criteria, one per line"</span>
-                    <textarea name="criteria" rows="4"
+                    <textarea name="criteria" rows="4" aria-invalid=invalid("criteria")
                         placeholder="e.g. Blank lines and lines starting with # are skipped."
                         aria-describedby="review-error criteria-hint"
                         prop:value=move || criteria.get()
@@ -255,7 +290,7 @@ pub fn NewReviewForm() -> impl IntoView {
                 {move || {
                     let all = errors.get();
                     (!all.is_empty()).then(|| view! {
-                        <ul class="problems">{all.into_iter().map(|e| view! { <li data-problem="true">{e}</li> }).collect_view()}</ul>
+                        <ul class="problems">{all.into_iter().map(|(field, e)| view! { <li data-problem=field.unwrap_or("members")>{e}</li> }).collect_view()}</ul>
                     })
                 }}
             </div>
@@ -268,30 +303,30 @@ pub fn NewReviewForm() -> impl IntoView {
                 <div class="limits">
                     <label class="field">
                         <span>"Iterations"</span>
-                        <input type="number" name="max-iterations" min="1" max=RunConfig::ITERATIONS_MAX.to_string() inputmode="numeric"
+                        <input type="number" name="max-iterations" min="1" aria-invalid=invalid("max-iterations") aria-describedby="review-error" max=RunConfig::ITERATIONS_MAX.to_string() inputmode="numeric"
                             prop:value=move || iterations.get() on:input=move |ev| iterations.set(event_target_value(&ev))/>
                     </label>
                     <label class="field">
                         <span>"Fan-out at most"</span>
-                        <input type="number" name="fanout-max" min="1" max="8" inputmode="numeric"
+                        <input type="number" name="fanout-max" min="1" max="8" aria-invalid=invalid("fanout-max") aria-describedby="review-error" inputmode="numeric"
                             prop:value=move || fanout.get() on:input=move |ev| fanout.set(event_target_value(&ev))/>
                     </label>
                     <label class="field">
                         <span>"Time budget (s)"</span>
-                        <input type="number" name="time-budget" min="1" inputmode="numeric" placeholder="none"
+                        <input type="number" name="time-budget" min="1" aria-invalid=invalid("time-budget") aria-describedby="review-error" inputmode="numeric" placeholder="none"
                             prop:value=move || time.get() on:input=move |ev| time.set(event_target_value(&ev))/>
                     </label>
                     <label class="field">
                         <span>"Token budget"</span>
-                        <input type="number" name="token-budget" min="1" inputmode="numeric" placeholder="none"
+                        <input type="number" name="token-budget" min="1" aria-invalid=invalid("token-budget") aria-describedby="review-error" inputmode="numeric" placeholder="none"
                             prop:value=move || tokens.get() on:input=move |ev| tokens.set(event_target_value(&ev))/>
                     </label>
                 </div>
                 <label class="field">
                     <span>"Protected test paths, one per line"</span>
                     <textarea name="protected-paths" rows="2" spellcheck="false" class="mono"
-                        placeholder="test/config.test.js"
-                        aria-describedby="protected-hint"
+                        placeholder="test/config.test.js" aria-invalid=invalid("protected-paths")
+                        aria-describedby="review-error protected-hint"
                         prop:value=move || protected.get()
                         on:input=move |ev| protected.set(event_target_value(&ev))></textarea>
                     <small class="muted" id="protected-hint">"Relative paths. A change to one always waits for your approval."</small>
@@ -336,6 +371,39 @@ pub fn NewReviewForm() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_problem_of_a_run_variable_points_at_its_field_and_a_members_problem_at_none() {
+        let model = ModelRef {
+            provider: "demo".into(),
+            model: "demo-1".into(),
+        };
+        let mut config = RunConfig::standard(" ", &[], model);
+        config.max_iterations = 0;
+        config.fanout_max = 9;
+        config.time_budget_seconds = Some(0);
+        config.token_budget = Some(0);
+        config.protected_test_paths = vec!["../x".into()];
+        config.members[3]
+            .roles
+            .push(roundtable_core::protocol::review::Role::Verifier);
+        let fields: Vec<Option<&str>> = config.problems().iter().map(field_of).collect();
+        for want in [
+            "goal",
+            "criteria",
+            "max-iterations",
+            "fanout-max",
+            "time-budget",
+            "token-budget",
+            "protected-paths",
+        ] {
+            assert!(fields.contains(&Some(want)), "{want}: {fields:?}");
+        }
+        assert!(
+            fields.contains(&None),
+            "the implementer as verifier is the members': {fields:?}"
+        );
+    }
 
     #[test]
     fn a_list_is_its_non_empty_lines_trimmed() {
