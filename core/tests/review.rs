@@ -191,6 +191,39 @@ mod run {
         assert_eq!(runs, ["failed", "passed"]);
         assert!(v.gates.iter().all(|g| g.met), "{:?}", v.gates);
     }
+
+    /// The person's new iteration limit is the run's: two decisions, then the reconciliation
+    /// (partial, out of iterations: the gates are unmet).
+    #[test]
+    fn a_lower_iteration_limit_closes_the_run_after_it() {
+        let mut s = ReviewSession::new(demo::config(model(), "run-demo"), 0).unwrap();
+        s.start(1).unwrap();
+        let mut settings = s.state().core().settings.clone();
+        settings.max_rounds = 2;
+        s.edit(
+            roundtable_core::engine::EngineEdit::Settings { settings },
+            2,
+        )
+        .unwrap();
+        let mut now = 3;
+        play_with(
+            &mut s,
+            |st, c| st.demo_answer(&c.call, &c.envelope),
+            &mut now,
+            80,
+        )
+        .unwrap();
+        let st = s.state();
+        assert_eq!(s.status().word(), "done");
+        assert_eq!(st.config.max_iterations, 2);
+        assert_eq!(
+            st.end,
+            Some(roundtable_core::protocol::review::RunEnd::Iterations)
+        );
+        let v = view::view_of(st);
+        assert_eq!(v.reconciliation.unwrap().status, "partial");
+        assert_eq!(v.decisions.len(), 2);
+    }
 }
 
 mod scenarios {

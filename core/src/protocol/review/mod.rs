@@ -633,6 +633,14 @@ impl Protocol for Review {
                 call_id,
             } => return self.decided(answer, *verdict, call_id.as_deref(), event.at),
             EventKind::PersonEdited {
+                edit: EngineEdit::Settings { settings },
+            } => {
+                // The person's new limits are the run's: its directives and its closing read
+                // `max_iterations` and the token budget.
+                self.config.max_iterations = settings.max_rounds;
+                self.config.token_budget = settings.token_budget;
+            }
+            EventKind::PersonEdited {
                 edit: EngineEdit::Protocol(ReviewEdit::Member(change)),
             } => {
                 if let Some(m) = self
