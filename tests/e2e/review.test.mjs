@@ -193,6 +193,7 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
   assert.equal(byRole['QA tester'].verdict, 'pass');
   assert.equal(byRole.orchestrator.verdict, 'complete');
   assert.deepEqual(byRole.researcher.slots, ['1:ok', '2:ok'], 'the fan-out\'s two researchers');
+  assert.match(await page.textContent('.role-card[data-role="researcher"] header'), /answered in a fan-out/);
   assert.ok(p.decisions.includes('request_approval') && p.decisions.at(-1) === 'complete', p.decisions.join());
   // The repair's diff: the second version of the parser adds the blank-line skip.
   const parser = page.locator('.files-panel [data-file="lib/config.js"] [data-version="2"]');

@@ -124,6 +124,9 @@ fn role_card(card: RoleCard) -> impl IntoView {
                 <h3>{card.role}</h3>
                 {if card.asking {
                     view! { <span class="badge awaiting_person">"waits for you"</span> }.into_any()
+                } else if card.call_id.is_none() && !card.slots.is_empty() {
+                    // Never called itself, but it answered in a fan-out: its slots below.
+                    view! { <span class="badge ok">"answered in a fan-out"</span> }.into_any()
                 } else {
                     view! { <span class=format!("badge {}", tone(card.status))>{card.status}</span> }.into_any()
                 }}
