@@ -46,7 +46,7 @@ const wasmGz = perFile.length ? gzipSync(readFileSync(join(DIST, files.find((f) 
 // its core folder plus its pages' folder (web/src/pages/<kind>/), so a new kind is counted with no
 // edit here. A kind whose code also lives elsewhere lists those module paths in EXTRA_PREFIXES.
 // e.g. `team: ['roundtable_web::some_module']`.
-const EXTRA_PREFIXES = { autocoding: ['roundtable_web::sandbox'] };
+const EXTRA_PREFIXES = {};
 const kindNames = readdirSync(join(ROOT, 'core/src/protocol'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name)
@@ -58,6 +58,9 @@ const kinds = [
   ]),
   // Generic over the kind: one copy per kind, counted here (not in the kinds' rows).
   ['engine (one copy per kind)', ['roundtable_core::engine']],
+  // The runner's side of the code sandbox, shared by the kinds that run code (autocoding, the
+  // review loop).
+  ['code sandbox (kinds that run code)', ['roundtable_web::sandbox']],
 ];
 results.kinds = [];
 if (existsSync(namedWasm)) {

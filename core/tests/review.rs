@@ -192,6 +192,32 @@ mod run {
         assert!(v.gates.iter().all(|g| g.met), "{:?}", v.gates);
     }
 
+    /// With the tests under a protected path, the demo implementer declares them and the
+    /// person's approval is asked for them too (in every approval mode).
+    #[test]
+    fn a_protected_test_path_waits_for_the_person_and_the_demo_declares_it() {
+        let mut config = demo::config(model(), "run-demo");
+        config.protected_test_paths = vec!["test".into()];
+        config.approval_mode = roundtable_core::protocol::review::config::ApprovalMode::Autopilot;
+        let mut s = ReviewSession::new(config, 0).unwrap();
+        let mut now = 1;
+        let report = play_with(
+            &mut s,
+            |st, c| st.demo_answer(&c.call, &c.envelope),
+            &mut now,
+            80,
+        )
+        .unwrap();
+        assert_eq!(s.status().word(), "done");
+        assert_eq!(report.invalid, 0);
+        assert_eq!(
+            report.approvals, 2,
+            "the plan's, and the protected test file's"
+        );
+        let v = view::view_of(s.state());
+        assert_eq!(v.reconciliation.unwrap().status, "complete");
+    }
+
     /// The person's new iteration limit is the run's: two decisions, then the reconciliation
     /// (partial, out of iterations: the gates are unmet).
     #[test]

@@ -95,7 +95,7 @@ test('a bad config shows every problem core finds, and nothing is created', asyn
   await page.click('button[name="create-review"]');
   await page.waitForSelector('[data-error="review"] [data-problem]');
   const problems = await page.locator('[data-error="review"] [data-problem]').allTextContents();
-  for (const want of [/goal is empty/, /success criterion/, /max_iterations must be from 1/i, /fan-out runs 1 to 8/, /time budget of 0/, /protected test path "\.\.\/outside\.test\.js"/i]) {
+  for (const want of [/goal is empty/, /success criterion/, /iteration limit must be from 1/i, /fan-out runs 1 to 8/, /time budget of 0/, /protected test path "\.\.\/outside\.test\.js"/i]) {
     assert.ok(problems.some((p) => want.test(p)), `${want} among ${JSON.stringify(problems)}`);
   }
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.error), 'review', 'focus goes to the problems');

@@ -200,10 +200,10 @@ pub enum ReviewConfigError {
     #[error("{0} {1} is empty")]
     EmptyItem(&'static str, usize),
     /// An iteration limit outside its range.
-    #[error("max_iterations must be from 1 to {max} (it is {0})", max = RunConfig::ITERATIONS_MAX)]
+    #[error("the iteration limit must be from 1 to {max} (it is {0})", max = RunConfig::ITERATIONS_MAX)]
     Iterations(u32),
     /// A fan-out limit outside its range.
-    #[error("a fan-out runs 1 to 8 slots (fanout_max is {0})")]
+    #[error("a fan-out runs 1 to 8 slots at most (it is {0})")]
     FanoutMax(u32),
     /// A zero budget would stop the run before it starts.
     #[error("a {0} budget of 0 stops the run before it starts: leave it empty for none")]
@@ -212,7 +212,7 @@ pub enum ReviewConfigError {
     #[error("the run id \"{0}\" must be 1 to 80 letters, digits, dashes or underscores")]
     BadRunId(String),
     /// A sandbox limit outside its range.
-    #[error("a run of the code is limited to 100 to 60,000 ms (run_limit_ms is {0})")]
+    #[error("a run of the code is limited to 100 to 60,000 ms (it is {0})")]
     RunLimit(u32),
     /// An id with characters that do not fit prompts and pointers.
     #[error("member id \"{0}\" must be lowercase letters, digits and dashes")]
@@ -239,7 +239,9 @@ pub enum ReviewConfigError {
     #[error("{0} cannot be both the implementer and the verifier: the verifier judges the implementer's work")]
     VerifiesOwnWork(String),
     /// A protected path that is not a relative path.
-    #[error("protected test path \"{0}\" must be a relative path without ..")]
+    #[error(
+        "protected test path \"{0}\" must be relative and stay inside the project (no \"..\" part)"
+    )]
     BadProtectedPath(String),
 }
 

@@ -94,6 +94,13 @@ pub fn answer(config: &RunConfig, env: &ReviewEnvelope, member: &str) -> Value {
                 files.push(json!({"path": TEST_FILE, "content": TESTS}));
                 changed.push(json!({"path": TEST_FILE, "change_type": "added", "summary": "One test per success criterion."}));
             }
+            // A file under a protected test path is declared, with why (the person approves it).
+            let protected: Vec<Value> = files
+                .iter()
+                .filter_map(|f| f["path"].as_str())
+                .filter(|p| config.protected_test_paths.iter().any(|d| super::runtime::under(p, d)))
+                .map(|p| json!({"path": p, "reason": "The tests of the success criteria, written with the code."}))
+                .collect();
             (
                 if facts.repair {
                     "Repaired the parser from the revision packet."
@@ -104,7 +111,7 @@ pub fn answer(config: &RunConfig, env: &ReviewEnvelope, member: &str) -> Value {
                 "implementation_result",
                 json!({
                     "status": "changed", "markdown": null, "changed_files": changed,
-                    "protected_file_changes": [], "commands_run": [], "notes": [],
+                    "protected_file_changes": protected, "commands_run": [], "notes": [],
                     "unresolved_risks": [], "files": files,
                 }),
             )

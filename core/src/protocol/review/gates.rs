@@ -57,13 +57,39 @@ pub struct Unmet {
 /// Every gate `complete` would cross unmet; empty when the run may complete.
 pub fn unmet_for_completion(ledger: Ledger) -> Vec<Unmet> {
     let mut out = Vec::new();
-    let Some(latest) = ledger.latest_implementation else {
+    match ledger.latest_implementation {
+        Some(latest) => implementation_gates(&ledger, latest, &mut out),
+        None => {
+            out.push(Unmet {
+                gate: Gate::Verifier,
+                why: "nothing has been implemented yet, so nothing can be verified".into(),
+            });
+            out.push(Unmet {
+                gate: Gate::RuntimeQa,
+                why: "nothing has been implemented yet, so the runtime has nothing to check".into(),
+            });
+        }
+    }
+    if ledger.open_approvals > 0 {
         out.push(Unmet {
-            gate: Gate::Verifier,
-            why: "nothing has been implemented yet, so nothing can be verified".into(),
+            gate: Gate::Approval,
+            why: format!(
+                "{} approval{} the person was asked for {} still open",
+                ledger.open_approvals,
+                if ledger.open_approvals == 1 { "" } else { "s" },
+                if ledger.open_approvals == 1 {
+                    "is"
+                } else {
+                    "are"
+                }
+            ),
         });
-        return out;
-    };
+    }
+    out
+}
+
+/// The verifier's and the runtime's gates on the latest implementation, `latest`.
+fn implementation_gates(ledger: &Ledger, latest: &str, out: &mut Vec<Unmet>) {
     // The newest verdict on the latest implementation, outside fan-outs.
     let verdict = ledger
         .verifications
@@ -110,20 +136,4 @@ pub fn unmet_for_completion(ledger: Ledger) -> Vec<Unmet> {
             why: format!("the runtime has not checked {latest} yet"),
         }),
     }
-    if ledger.open_approvals > 0 {
-        out.push(Unmet {
-            gate: Gate::Approval,
-            why: format!(
-                "{} approval{} the person was asked for {} still open",
-                ledger.open_approvals,
-                if ledger.open_approvals == 1 { "" } else { "s" },
-                if ledger.open_approvals == 1 {
-                    "is"
-                } else {
-                    "are"
-                }
-            ),
-        });
-    }
-    out
 }

@@ -132,7 +132,7 @@ impl RunEnd {
 }
 
 /// Whether `path` is `dir` or inside it.
-fn under(path: &str, dir: &str) -> bool {
+pub(super) fn under(path: &str, dir: &str) -> bool {
     let dir = dir.trim_end_matches('/');
     path == dir || path.starts_with(&format!("{dir}/"))
 }
@@ -1332,13 +1332,8 @@ impl Review {
                 if let Some((id, i)) = self.record.implementations().last() {
                     let mut s = format!("From {id}:");
                     for c in &i.changed_files {
-                        let how = serde_json::to_value(c.change_type).unwrap_or_default();
-                        s.push_str(&format!(
-                            "\n- {} ({}): {}",
-                            c.path,
-                            how.as_str().unwrap_or(""),
-                            c.summary
-                        ));
+                        let how = crate::text::wire_word(&c.change_type);
+                        s.push_str(&format!("\n- {} ({}): {}", c.path, how, c.summary));
                     }
                     for n in &i.notes {
                         s.push_str(&format!("\n- note: {n}"));

@@ -249,7 +249,16 @@ fn complete_waits_for_the_verifier_and_the_runtime_on_the_latest_implementation(
         };
     let passed = [check(true)];
     let failed = [check(false)];
-    assert_eq!(gates(None, &[], &[], 0), vec![Gate::Verifier]);
+    // Nothing implemented: both the verifier's and the runtime's gates are unmet, and an open
+    // approval is said too.
+    assert_eq!(
+        gates(None, &[], &[], 0),
+        vec![Gate::Verifier, Gate::RuntimeQa]
+    );
+    assert_eq!(
+        gates(None, &[], &[], 1),
+        vec![Gate::Verifier, Gate::RuntimeQa, Gate::Approval]
+    );
     assert_eq!(
         gates(Some("impl-2"), &[record("impl-2", true, false)], &passed, 0),
         vec![]

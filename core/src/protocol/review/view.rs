@@ -5,14 +5,14 @@
 //! them, the runtime's own test runs, the gates with what satisfies each, and the
 //! reconciliation.
 
-use serde_json::Value;
-
-use super::answer::{Payload, Response, Status};
+use super::answer::{check, Contract, Payload, Response, Status};
 use super::config::Role;
 use super::gates::Gate;
 use super::runtime::run_words;
 use super::{Review, ReviewStep};
 use crate::diff::{diff_lines, DiffLine};
+use crate::text::wire_word;
+use crate::validate::Options;
 
 /// One role on the board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -210,22 +210,15 @@ pub struct ReviewView {
     pub reconciliation: Option<ReconciliationView>,
 }
 
-fn json_word(value: impl serde::Serialize) -> String {
-    match serde_json::to_value(value) {
-        Ok(Value::String(s)) => s,
-        _ => String::new(),
-    }
-}
-
 /// The verdict or action an answer carries, as `004` spells it.
 fn verdict_of(response: &Response) -> Option<String> {
     Some(match &response.payload {
-        Payload::Decision(d) => json_word(d.action),
-        Payload::Implementation(i) => json_word(i.status),
-        Payload::Qa(q) => json_word(q.verdict),
-        Payload::Verification(v) => json_word(v.verdict),
-        Payload::Critique(c) => json_word(c.verdict),
-        Payload::Reconciliation(r) => json_word(r.status),
+        Payload::Decision(d) => wire_word(&d.action),
+        Payload::Implementation(i) => wire_word(&i.status),
+        Payload::Qa(q) => wire_word(&q.verdict),
+        Payload::Verification(v) => wire_word(&v.verdict),
+        Payload::Critique(c) => wire_word(&c.verdict),
+        Payload::Reconciliation(r) => wire_word(&r.status),
         Payload::Research(_) => return None,
     })
 }
@@ -294,23 +287,48 @@ pub fn view_of(review: &Review) -> ReviewView {
             })
         })
         .collect();
-    let decisions = record
-        .answers
+    // Every decision: applied, or waiting for (or turned down by) the person, read again
+    // from its answer as the judge read it.
+    let waited = |id: &str| -> Option<Response> {
+        let call = review.core.call(id)?;
+        let raw = call.raw_answer.as_deref()?;
+        let directive = review.directive_of(&call.call);
+        check(
+            Contract::Decision,
+            raw,
+            &directive,
+            Options::default(),
+            &mut Vec::new(),
+        )
+        .ok()
+    };
+    let decisions = review
+        .core
+        .calls
         .iter()
-        .filter(|a| a.step == ReviewStep::Orchestrator)
-        .filter_map(|a| match &a.response.payload {
-            Payload::Decision(d) => Some(DecisionRow {
-                iteration: a.round,
-                call_id: a.call_id.clone(),
-                action: json_word(d.action),
-                next_role: d.next_role.map(json_word),
+        .filter(|c| c.call.step == ReviewStep::Orchestrator)
+        .filter_map(|c| {
+            let id = c.call.id.as_str();
+            let asked = review.core.halts.iter().any(|h| h.call_id == id);
+            let response = match record.answer(id) {
+                Some(a) => a.response.clone(),
+                None if asked => waited(id)?,
+                None => return None,
+            };
+            let Payload::Decision(d) = response.payload else {
+                return None;
+            };
+            Some(DecisionRow {
+                iteration: c.call.round,
+                call_id: id.to_string(),
+                action: wire_word(&d.action),
+                next_role: d.next_role.map(|r| wire_word(&r)),
                 reason: d.reason.clone(),
                 fanout: d
                     .fanout
                     .as_ref()
-                    .map(|f| format!("{} × {}: {}", f.count, json_word(f.role), f.instruction)),
-            }),
-            _ => None,
+                    .map(|f| format!("{} × {}: {}", f.count, wire_word(&f.role), f.instruction)),
+            })
         })
         .collect();
     let files = record
@@ -481,7 +499,7 @@ pub fn view_of(review: &Review) -> ReviewView {
     })
     .collect();
     let reconciliation = review.reconciliation().map(|r| ReconciliationView {
-        status: json_word(r.status),
+        status: wire_word(&r.status),
         satisfied: r.satisfied_criteria.clone(),
         missing: r.missing_plan_items.clone(),
         next_slice: r.next_recommended_slice.objective.clone(),
@@ -578,15 +596,9 @@ pub fn markdown(review: &Review) -> String {
     }
     s.push_str("\n## Files\n");
     for f in review.record.current_files() {
-        let fence = if f.content.contains("```") {
-            "````"
-        } else {
-            "```"
-        };
         s.push_str(&format!(
-            "\n### {}\n{fence}\n{}\n{fence}\n",
-            f.path,
-            f.content.trim_end()
+            "\n{}",
+            crate::text::file_section(&f.path, &f.content)
         ));
     }
     s
