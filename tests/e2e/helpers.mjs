@@ -1,9 +1,10 @@
 // Shared set-up for the browser tests: a static server for dist/ on loopback, a fresh Chromium
 // profile per test file (persistent, so IndexedDB survives reloads), and page helpers.
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 
@@ -150,4 +151,53 @@ export async function useProviderMock(page, base, mock) {
     await saveBase(page, p, mock.base(p));
     if (KEYED.includes(p)) await saveKey(page, p, keyOf(p));
   }
+}
+
+const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is now (evaluated through the
+ *  DevTools protocol, so the page's CSP, no inline script, is untouched). */
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.evaluate(AXE);
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n')[1] ?? ''}`),
+    }));
+  });
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** The page as it is now at 1440 and 390 px: a screenshot of each (`<name>-1440`, `<name>-390`),
+ *  no serious axe-core violation at either, nothing scrolling sideways on the phone; back at
+ *  1440 px after. */
+export async function checkWideAndPhone(page, name) {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await shot(page, `${name}-1440`);
+  assert.deepEqual(await axeViolations(page), [], '1440 px: axe-core');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, `${name}-390`);
+  assert.deepEqual(await axeViolations(page), [], '390 px: axe-core');
+  assert.equal(
+    await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    true,
+    'nothing scrolls sideways on a phone',
+  );
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** Exports session `id` (open on `page`) to `tests/output/<name>.roundtable.json`, deletes it
+ *  from the list and imports the file back; returns the file as read. */
+export async function exportDeleteImport(page, base, id, name) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('.session-head button[name="export"]')]);
+  const path = join(OUTPUT, `${name}.roundtable.json`);
+  await download.saveAs(path);
+  const file = JSON.parse(readFileSync(path, 'utf8'));
+  await open(page, base, '#/');
+  await page.click(`tr[data-session-id="${id}"] button:has-text("Delete")`);
+  await page.click('dialog[data-dialog="ask"] button[name="ask-confirm"]');
+  await page.waitForSelector(`tr[data-session-id="${id}"]`, { state: 'detached' });
+  await page.setInputFiles('#import-file', path);
+  return file;
 }

@@ -5,11 +5,8 @@
 // Screenshots at 390 × 844 and 1440 × 900 of each land in tests/output (layout-*.png).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { serveDist, launch, open, shot, waitStatus, setDemoDelay, createDemoSession, ROOT } from './helpers.mjs';
+import { serveDist, launch, open, shot, waitStatus, setDemoDelay, createDemoSession, axeViolations } from './helpers.mjs';
 
-const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
 
@@ -24,21 +21,6 @@ after(async () => {
   await srv?.stop();
 });
 
-/** axe-core's serious and critical violations on the page as it is now. */
-async function axeViolations(page) {
-  // Evaluated through the DevTools protocol, so the page's CSP (no inline script) is untouched.
-  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) {
-    await page.evaluate(AXE);
-  }
-  const found = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({
-      id: v.id, impact: v.impact, help: v.help,
-      nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n')[1] ?? ''}`),
-    }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 /** What sticks out sideways at the current viewport: the page's own overflow, and any control
  * whose right edge is past the screen (outside a container that scrolls on purpose). */

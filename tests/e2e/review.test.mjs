@@ -13,21 +13,9 @@
 // by axe-core.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { serveDist, launch, open, shot, waitStatus, OUTPUT, ROOT } from './helpers.mjs';
+import { serveDist, launch, open, shot, waitStatus, axeViolations, checkWideAndPhone, exportDeleteImport } from './helpers.mjs';
 
-const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
-/** axe-core's serious and critical violations on the page as it is now. */
-async function axeViolations(page) {
-  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.evaluate(AXE);
-  const found = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ')) }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 let srv;
 let b;
@@ -222,18 +210,7 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
   finished = p;
   calls = await page.locator('.timeline .call-line').count();
 
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await shot(page, 'review-done-1440');
-  assert.deepEqual(await axeViolations(page), [], '1440 px: axe-core');
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, 'review-done-390');
-  assert.deepEqual(await axeViolations(page), [], '390 px: axe-core');
-  assert.equal(
-    await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-    true,
-    'nothing scrolls sideways on a phone',
-  );
-  await page.setViewportSize({ width: 1440, height: 900 });
+  await checkWideAndPhone(page, 'review-done');
   assert.deepEqual(b.errors, [], 'no page errors');
 });
 
@@ -243,17 +220,9 @@ test('exported, imported, shared and forked at the verifier\'s last call, the ru
   await open(page, srv.url, `#/s/${originalId}`);
   await waitStatus(page, 'done');
   const before = runs;
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('.session-head button[name="export"]')]);
-  const path = join(OUTPUT, 'review.roundtable.json');
-  await download.saveAs(path);
-  const file = JSON.parse(readFileSync(path, 'utf8'));
+  const file = await exportDeleteImport(page, srv.url, originalId, 'review');
   assert.equal(file.kind, 'review');
   assert.equal(file.events.filter((e) => e.kind.type === 'effect_done').length, 2, 'the runs travel in the file');
-  await open(page, srv.url, '#/');
-  await page.click(`tr[data-session-id="${originalId}"] button:has-text("Delete")`);
-  await page.click('dialog[data-dialog="ask"] button[name="ask-confirm"]');
-  await page.waitForSelector(`tr[data-session-id="${originalId}"]`, { state: 'detached' });
-  await page.setInputFiles('#import-file', path);
   await page.waitForSelector('.review');
   await waitStatus(page, 'done');
   await page.waitForSelector('[data-reconciliation="complete"]');
