@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serveDist, launch, open, shot, waitStatus, OUTPUT } from './helpers.mjs';
+import { serveDist, launch, open, shot, waitStatus, OUTPUT, throughShareLink } from './helpers.mjs';
 
 let srv;
 let b;
@@ -167,21 +167,7 @@ test('a dialectic with the council runs from the form to its synthesis, and trav
   assert.deepEqual(second.events, first.events);
 
   // A share link opens the same dialectic, read-only, in a fresh profile.
-  await page.evaluate(() => navigator.clipboard.writeText(''));
-  await page.click('.session-head button[name="copy-link"]');
-  await page.locator('.notice', { hasText: 'Link copied' }).waitFor();
-  const link = await page.evaluate(() => navigator.clipboard.readText());
-  const fresh = await launch();
-  try {
-    await fresh.page.goto(link);
-    await fresh.page.waitForSelector('[data-banner="shared"]', { timeout: 30000 });
-    await fresh.page.waitForSelector('.dialectic');
-    assert.deepEqual(await picture(fresh.page), finished, 'the link shows the same');
-    assert.equal(await fresh.page.locator('button[name="run"]').isDisabled(), true);
-    assert.deepEqual(fresh.errors, [], 'no page errors in the shared view');
-  } finally {
-    await fresh.close();
-  }
+  assert.deepEqual(await throughShareLink(page, '.dialectic', picture), finished, 'the link shows the same');
   assert.deepEqual(b.errors, [], 'no page errors');
 });
 

@@ -201,3 +201,25 @@ export async function exportDeleteImport(page, base, id, name) {
   await page.setInputFiles('#import-file', path);
   return file;
 }
+
+/** Copies the open session's share link and opens it in a fresh browser: once `ready` (a
+ *  selector) shows under the shared banner, `see(page)` says what the page shows; the link's
+ *  view may not run, and has no page error. Returns what `see` saw. */
+export async function throughShareLink(page, ready, see) {
+  await page.evaluate(() => navigator.clipboard.writeText(''));
+  await page.click('.session-head button[name="copy-link"]');
+  await page.locator('.notice', { hasText: 'Link copied' }).waitFor();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  const fresh = await launch();
+  try {
+    await fresh.page.goto(link);
+    await fresh.page.waitForSelector('[data-banner="shared"]', { timeout: 30000 });
+    await fresh.page.waitForSelector(ready);
+    const seen = await see(fresh.page);
+    assert.equal(await fresh.page.locator('button[name="run"]').isDisabled(), true);
+    assert.deepEqual(fresh.errors, [], 'no page errors in the shared view');
+    return seen;
+  } finally {
+    await fresh.close();
+  }
+}

@@ -13,7 +13,7 @@
 // by axe-core.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, open, shot, waitStatus, axeViolations, checkWideAndPhone, exportDeleteImport } from './helpers.mjs';
+import { serveDist, launch, open, shot, waitStatus, axeViolations, checkWideAndPhone, exportDeleteImport, throughShareLink } from './helpers.mjs';
 
 
 
@@ -230,21 +230,7 @@ test('exported, imported, shared and forked at the verifier\'s last call, the ru
   assert.equal(runs, before, 'importing ran nothing');
 
   // A share link opens the same run, read-only, in a fresh profile.
-  await page.evaluate(() => navigator.clipboard.writeText(''));
-  await page.click('.session-head button[name="copy-link"]');
-  await page.locator('.notice', { hasText: 'Link copied' }).waitFor();
-  const link = await page.evaluate(() => navigator.clipboard.readText());
-  const fresh = await launch();
-  try {
-    await fresh.page.goto(link);
-    await fresh.page.waitForSelector('[data-banner="shared"]', { timeout: 30000 });
-    await fresh.page.waitForSelector('[data-reconciliation="complete"]');
-    assert.deepEqual(await picture(fresh.page), finished, 'the link shows the same');
-    assert.equal(await fresh.page.locator('button[name="run"]').isDisabled(), true);
-    assert.deepEqual(fresh.errors, [], 'no page errors in the shared view');
-  } finally {
-    await fresh.close();
-  }
+  assert.deepEqual(await throughShareLink(page, '[data-reconciliation="complete"]', picture), finished, 'the link shows the same');
 
   // Fork at the verifier's last call (the timeline lists the newest first): the fork asks the
   // verifier again, from the runs the file holds, and goes on to its own reconciliation.
