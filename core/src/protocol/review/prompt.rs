@@ -97,7 +97,7 @@ pub fn directive(
         "Protected test paths (only the person may let them change)",
         &config.protected_test_paths,
     );
-    if role == Role::Orchestrator {
+    if role == Role::Orchestrator && contract == Contract::Decision {
         out.push_str(&format!(
             "Decision {iteration} of at most {}.\n",
             config.max_iterations
@@ -133,12 +133,13 @@ pub fn directive(
             "A fan-out runs at most {} read-only calls of one role at once; its answers are advice and satisfy no gate.\n",
             config.fanout_max
         ));
-        if !config.output_contract.trim().is_empty() {
-            out.push_str(&format!(
-                "The run must hand over: {}\n",
-                config.output_contract.trim()
-            ));
-        }
+    }
+    // The orchestrator decides and reconciles against what the run must hand over.
+    if role == Role::Orchestrator && !config.output_contract.trim().is_empty() {
+        out.push_str(&format!(
+            "The run must hand over: {}\n",
+            config.output_contract.trim()
+        ));
     }
     out.push_str("\n## Your task\n");
     out.push_str(&format!("{}\n", brief.objective.trim()));
