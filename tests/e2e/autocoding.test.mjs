@@ -194,12 +194,13 @@ test('a run that took the page down is handed in as interrupted on the next run,
   await page.route('**/sandbox/sandbox.html', hang);
   await page.click('button[name="run"]');
   await page.waitForSelector('[data-running-code="true"]', { timeout: 60000 });
-  // The page goes away mid-run and comes back.
-  await page.unroute('**/sandbox/sandbox.html', hang);
-  const before = runs;
+  // The page goes away mid-run and comes back. The hanging route stays until the old page is
+  // gone, so its sandbox frame can never arrive late and count as a run of the new page.
   await page.reload();
   await page.waitForSelector('.autocoding');
   await waitStatus(page, 'paused');
+  await page.unroute('**/sandbox/sandbox.html', hang);
+  const before = runs;
   await page.click('button[name="round"]');
   await page.waitForSelector('article.turn[data-turn="1"][data-turn-score]', { timeout: 60000 });
   await waitStatus(page, 'paused');
