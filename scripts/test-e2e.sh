@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the browser tests: builds dist/ (release) if it is missing or older than the sources,
+# Runs the browser tests (or only the files given as arguments): builds dist/ (release) if it is missing or older than the sources,
 # serves it on loopback (scripts/serve.mjs, the server scripts/serve.sh runs), runs tests/e2e
 # with node --test, and stops the server by its PID.
 # Screenshots and downloads land in tests/output/.
@@ -16,7 +16,8 @@ elif [ -n "$(find web/src core/src static index.html Trunk.toml Cargo.toml -newe
   stale=1
 fi
 if [ "$stale" = 1 ] || [ "${RT_REBUILD:-0}" = 1 ]; then
-  bash scripts/build-web.sh
+  # RT_DEBUG_BUILD=1: a fast debug build while iterating (CI always builds for release).
+  if [ "${RT_DEBUG_BUILD:-0}" = 1 ]; then bash scripts/build-web.sh --debug; else bash scripts/build-web.sh; fi
 fi
 
 # The provider mock judges each request's schema with the core's rule checkers, loaded from the
@@ -32,4 +33,6 @@ for _ in $(seq 1 50); do
   sleep 0.1
 done
 mkdir -p tests/output
-RT_BASE_URL="http://127.0.0.1:$PORT/" node --test --test-concurrency=1 tests/e2e/ "$@"
+# With arguments, only those test files run (tests/e2e/review.test.mjs …); without, every one.
+if [ "$#" -gt 0 ]; then files=("$@"); else files=(tests/e2e/); fi
+RT_BASE_URL="http://127.0.0.1:$PORT/" node --test --test-concurrency=1 "${files[@]}"
