@@ -1,8 +1,10 @@
 //! Spec `002`'s autocoding tools for JS (`roundtable_core::protocol::autocoding::tools`): state in,
 //! prompt or next state out, used the way Hegelion's MCP tools are used, without the app. Each
 //! function takes the tool's arguments as one object and returns the tool's result, or `002`'s
-//! error object (it has an `error` field) for a call in the wrong phase, a bad argument or a bad
-//! state — never a throw.
+//! error object (it has an `error` field and a `pointer`) for a call in the wrong phase, a bad
+//! argument or a bad state — never a throw. `hegelion` is 002's branded entry point;
+//! `autocodingLoad` answers the state with its warnings (fields 002 does not name, kept; an
+//! approval on the coach's word alone), each at its pointer.
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -27,7 +29,8 @@ export interface AutocodingTurn {
   score: number | null;
 }
 
-/** Spec 002's AutocodingState, field for field. */
+/** Spec 002's AutocodingState, field for field. A field 002 does not name is kept as it was
+ *  read (load warns about it) and passed on by every tool. */
 export interface AutocodingState {
   schema_version: 1;
   session_id: string;
@@ -60,7 +63,9 @@ export interface AutocodingPhasePrompt extends AutocodingPrompt {
   state: AutocodingState;
 }
 
-/** Spec 002's error object. `violations` lists every problem of a state that does not load. */
+/** Spec 002's error object. `pointer` (a JSON pointer into the tool's input: `/max_turns`,
+ *  `/state/phase`; into the state's text for autocodingLoad) says where the first problem is;
+ *  `violations` lists every problem of a state that does not load. */
 export interface AutocodingError {
   schema_version: 1;
   tool: string;
@@ -68,8 +73,45 @@ export interface AutocodingError {
   expected?: unknown;
   received?: unknown;
   hint?: string;
+  pointer: string;
   violations?: Violation[];
 }
+
+/** What autocodingLoad answers: the state, whole, and what is worth a look about it. */
+export interface AutocodingLoaded {
+  schema_version: 1;
+  state: AutocodingState;
+  /** Fields 002 does not name (kept), an approval on the coach's word alone: each at its pointer. */
+  warnings: Violation[];
+}
+
+/** The autocoding_init arguments, and the entry point's mode (without one: "workflow"). */
+export interface HegelionArgs {
+  requirements: string;
+  mode?: "init" | "workflow" | "single_shot";
+  max_turns?: number;
+  approval_threshold?: number;
+  session_name?: string;
+}
+
+/** What the hegelion entry point answers, marked with the entry point and its mode: the new
+ *  state (init), the loop as steps (workflow) or one prompt that plays both roles (single_shot). */
+export type HegelionResult =
+  | (AutocodingState & { entrypoint: "hegelion"; mode: "init" })
+  | {
+      schema_version: 1;
+      workflow_type: "dialectical_autocoding";
+      requirements: string;
+      max_turns: number;
+      approval_threshold: number;
+      steps: { step: number; name: string; action: string; returns: string; repeat?: boolean }[];
+      termination: { approved: string; timeout: string };
+      instructions: { execution_mode: string; description: string; state_passing: string };
+      sample_prompts: { player: AutocodingPrompt; coach: AutocodingPrompt };
+      entrypoint: "hegelion";
+      mode: "workflow";
+    }
+  | (AutocodingPrompt & { schema_version: 1; requirements: string; max_turns: number; entrypoint: "hegelion"; mode: "single_shot" });
 
 /** A file of the player's code, and what running the tests showed: optional context for the
  *  prompts (Hegelion's agents read their workspace; a model behind an API is shown it). */
@@ -105,8 +147,12 @@ export function autocodingSingleShot(args: {
 }): (AutocodingPrompt & { schema_version: 1; requirements: string; max_turns: number }) | AutocodingError;
 /** autocoding_save: the text of the state's file (store or download it; autocodingLoad reads it). */
 export function autocodingSave(args: { state: AutocodingState }): string | AutocodingError;
-/** autocoding_load: a state from a saved file's text, checked field by field. */
-export function autocodingLoad(text: string): AutocodingState | AutocodingError;
+/** autocoding_load: a state from a saved file's text, checked field by field and across fields,
+ *  with its warnings. */
+export function autocodingLoad(text: string): AutocodingLoaded | AutocodingError;
+/** hegelion: 002's branded entry point (mode init, workflow or single_shot). The caller makes the
+ *  id a new session gets (mode init). */
+export function hegelion(args: HegelionArgs, sessionId: string): HegelionResult | AutocodingError;
 "#;
 
 /// The arguments object as JSON (`undefined` reads as `null`, which every tool refuses by name).
@@ -164,4 +210,10 @@ pub fn save(value: JsValue) -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = autocodingLoad, skip_typescript)]
 pub fn load(text: &str) -> Result<JsValue, JsError> {
     answer(tools::load(text))
+}
+
+/// `hegelion(args, sessionId)`.
+#[wasm_bindgen(js_name = hegelion, skip_typescript)]
+pub fn hegelion(value: JsValue, session_id: &str) -> Result<JsValue, JsError> {
+    answer(tools::hegelion(&args(&value), session_id))
 }

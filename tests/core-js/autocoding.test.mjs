@@ -3,6 +3,7 @@
 // used, without the app.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { core } from './load.mjs';
 
 const REQUIREMENTS = '- add(a, b) returns the sum\n- add throws a TypeError on non-numbers';
@@ -39,7 +40,7 @@ test('init returns spec 002\'s state, field for field, in the player phase', () 
 
 test('a bad argument is an error object naming it, as Hegelion\'s are', () => {
   assert.deepEqual(core.autocodingInit({ requirements: 'r', max_turns: 0 }, 'x'), {
-    schema_version: 1, tool: 'autocoding_init', error: 'Invalid argument: max_turns', expected: '>=1', received: 0,
+    schema_version: 1, tool: 'autocoding_init', error: 'Invalid argument: max_turns', expected: '>=1', received: 0, pointer: '/max_turns',
   });
   assert.equal(core.autocodingInit(undefined, 'x').error, 'Invalid arguments: expected object');
   assert.equal(core.autocodingAdvance({ state: started(), coach_feedback: 'f', approved: 'yes' }).error, 'Invalid argument: approved');
@@ -81,6 +82,7 @@ test('each tool called in the wrong phase answers with 002\'s phase error', () =
     expected: 'player',
     received: 'coach',
     hint: 'If you just called autocoding_init or autocoding_advance, pass that returned state into player_prompt.',
+    pointer: '/state/phase',
   });
   const c = core.coachPrompt({ state: player });
   assert.deepEqual([c.tool, c.error, c.expected, c.received], ['coach_prompt', 'Invalid phase: player', 'coach', 'player']);
@@ -94,7 +96,7 @@ test('each tool called in the wrong phase answers with 002\'s phase error', () =
 test('advance approves only at the threshold, and times out at max_turns', () => {
   let s = turn(started(), true, 0.85);
   assert.deepEqual([s.phase, s.status, s.current_turn], ['player', 'active', 1]);
-  assert.equal(s.turn_history[0].approved, false);
+  assert.equal(s.turn_history[0].approved, true, "the history keeps the coach's own word");
   s = turn(s, false, 0.6);
   s = turn(s, false, 0.7);
   assert.deepEqual([s.phase, s.status, s.current_turn], ['timeout', 'timeout', 3]);
@@ -102,24 +104,168 @@ test('advance approves only at the threshold, and times out at max_turns', () =>
   assert.equal(s.last_coach_feedback, 'score 0.7');
 });
 
-test('save writes what load reads; load checks a state field by field with pointers', () => {
+test('save writes what load reads; a state Hegelion wrote goes on here', () => {
   const s = turn(started(), false, 0.5);
   const text = core.autocodingSave({ state: s });
   assert.equal(typeof text, 'string');
-  assert.deepEqual(core.autocodingLoad(text), s);
-  const bad = core.autocodingLoad(JSON.stringify({ session_id: 'x', requirements: 'r', phase: 'review', quality_scores: [2] }));
-  assert.equal(bad.tool, 'autocoding_load');
-  assert.match(bad.error, /^Invalid autocoding state: phase/);
-  assert.deepEqual(bad.violations.map((v) => v.path), ['/phase', '/quality_scores/0']);
-  // A state Hegelion wrote is continued here.
+  assert.deepEqual(core.autocodingLoad(text), { schema_version: 1, state: s, warnings: [] });
   const hegelion = { schema_version: 1, session_id: 'a1b2', session_name: null, requirements: REQUIREMENTS, current_turn: 1, max_turns: 10, phase: 'player', status: 'active', turn_history: [{ turn: 0, feedback: 'no tests', approved: false, score: 0.4 }], last_coach_feedback: 'no tests', quality_scores: [0.4], approval_threshold: 0.9 };
   const loaded = core.autocodingLoad(JSON.stringify(hegelion));
-  assert.deepEqual(loaded, hegelion);
-  assert.match(core.playerPrompt({ state: loaded }).prompt, /## The coach's feedback on your last turn\nno tests/);
+  assert.deepEqual(loaded.state, hegelion);
+  assert.match(core.playerPrompt({ state: loaded.state }).prompt, /## The coach's feedback on your last turn\nno tests/);
+});
+
+// ---- The state documents of core/tests/autocoding/states.json, as the Rust test plays them. ----
+
+const states = JSON.parse(readFileSync(new URL('../../core/tests/autocoding/states.json', import.meta.url), 'utf8'));
+
+function unescape(token) {
+  return token.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
+/** Sets `key` on `obj` as an own data property (never through a `__proto__` setter). */
+function put(obj, key, value) {
+  if (Array.isArray(obj) && Number(key) === obj.length) obj.push(value);
+  else Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** A case's text: its `text`, or its base with `set` and `remove` applied. */
+function documentOf(c) {
+  if (typeof c.text === 'string') return c.text;
+  const doc = structuredClone(states.bases[c.from]);
+  const parentOf = (pointer) => {
+    const parts = pointer.split('/').slice(1).map(unescape);
+    const key = parts.pop();
+    let at = doc;
+    for (const p of parts) at = at[p];
+    return [at, key];
+  };
+  for (const [pointer, value] of Object.entries(c.set ?? {})) {
+    const [at, key] = parentOf(pointer);
+    put(at, key, value);
+  }
+  for (const pointer of c.remove ?? []) {
+    const [at, key] = parentOf(pointer);
+    assert.ok(Object.hasOwn(at, key), pointer);
+    delete at[key];
+  }
+  return JSON.stringify(doc, null, 2);
+}
+
+test('every state document of the Rust fixture gets its verdict and pointers from autocodingLoad', () => {
+  assert.ok(states.cases.length >= 60);
+  for (const c of states.cases) {
+    const text = documentOf(c);
+    const out = core.autocodingLoad(text);
+    const errors = out.error ? out.violations.map((v) => v.path) : [];
+    const warnings = out.error ? [] : out.warnings.map((v) => v.path);
+    assert.deepEqual(errors, c.errors, `${c.name}: errors`);
+    assert.deepEqual(warnings, c.warnings, `${c.name}: warnings`);
+    assert.equal(out.error ? 'refused' : 'loads', c.verdict, c.name);
+    const found = out.error ? out.violations : out.warnings;
+    for (const [pointer, words] of Object.entries(c.expect ?? {})) {
+      const v = found.find((x) => x.path === pointer);
+      assert.ok(v, `${c.name}: nothing at ${pointer}`);
+      if (words.expected !== undefined) assert.equal(v.expected, words.expected, `${c.name}: expected at ${pointer}`);
+      if (words.received !== undefined) assert.equal(v.received, words.received, `${c.name}: received at ${pointer}`);
+    }
+    if (out.error) {
+      assert.equal(out.tool, 'autocoding_load');
+      assert.equal(out.pointer, c.errors[0], `${c.name}: the error object's pointer`);
+      // Save refuses it too, at the same pointers under /state.
+      let doc;
+      try { doc = JSON.parse(text); } catch { continue; }
+      if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) continue;
+      const saved = core.autocodingSave({ state: doc });
+      assert.deepEqual(saved.violations.map((v) => v.path), c.errors.map((p) => `/state${p}`), `${c.name}: save`);
+    } else {
+      // Saved, it loads back the same, warnings and all.
+      const again = core.autocodingLoad(core.autocodingSave({ state: out.state }));
+      assert.deepEqual(again, out, `${c.name}: save then load`);
+    }
+  }
+});
+
+test('__proto__ and constructor keys come back as data: no prototype is set or polluted', () => {
+  const c = states.cases.find((x) => x.name === '__proto__ and constructor are data');
+  const out = core.autocodingLoad(c.text);
+  assert.equal(out.error, undefined);
+  assert.equal(Object.getPrototypeOf(out.state), Object.prototype);
+  assert.ok(Object.hasOwn(out.state, '__proto__'));
+  assert.deepEqual(Object.getOwnPropertyDescriptor(out.state, '__proto__').value, { polluted: true, phase: 'approved' });
+  assert.equal(out.state.phase, 'player');
+  assert.equal({}.polluted, undefined);
+  assert.equal(Object.prototype.polluted, undefined);
+  // Passed on through a tool, the key stays data.
+  const next = core.playerPrompt({ state: out.state });
+  assert.ok(Object.hasOwn(next.state, '__proto__'));
+  assert.equal(Object.getPrototypeOf(next.state), Object.prototype);
+  assert.equal(next.state.phase, 'coach');
+  // A key missing from the state is not looked up on __proto__.
+  const missing = core.autocodingLoad(states.cases.find((x) => x.name === 'a missing phase is not found on __proto__').text);
+  assert.equal(missing.pointer, '/phase');
 });
 
 test('single shot returns one prompt with the requirements', () => {
   const out = core.autocodingSingleShot({ requirements: REQUIREMENTS, max_turns: 4 });
   assert.deepEqual([out.schema_version, out.phase, out.max_turns, out.requirements], [1, 'single_shot', 4, REQUIREMENTS]);
   assert.match(out.prompt, /at most 4 iterations/);
+});
+
+// ---- The tools and the hegelion entry point: core/tests/autocoding/tools.json, as the Rust test plays it. ----
+
+const toolCases = JSON.parse(readFileSync(new URL('../../core/tests/autocoding/tools.json', import.meta.url), 'utf8'));
+
+/** `$name` as the file's state, `$text:name[:field=value]` as its text (one field changed). */
+function resolve(v) {
+  if (typeof v === 'string' && v.startsWith('$text:')) {
+    const [name, change] = v.slice('$text:'.length).split(':');
+    const state = structuredClone(toolCases.states[name]);
+    if (change) {
+      const [field, value] = change.split('=');
+      let parsed;
+      try { parsed = JSON.parse(value); } catch { parsed = value; }
+      state[field] = parsed;
+    }
+    return JSON.stringify(state, null, 2);
+  }
+  if (typeof v === 'string' && v.startsWith('$')) return structuredClone(toolCases.states[v.slice(1)]);
+  if (Array.isArray(v)) return v.map(resolve);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x)]));
+  return v;
+}
+
+function at(value, pointer) {
+  if (pointer === '') return value;
+  return pointer.split('/').slice(1).map(unescape).reduce((v, k) => (v == null ? undefined : v[k]), value);
+}
+
+const TOOLS = {
+  hegelion: (args, id) => core.hegelion(args, id),
+  autocoding_init: (args, id) => core.autocodingInit(args, id),
+  player_prompt: (args) => core.playerPrompt(args),
+  coach_prompt: (args) => core.coachPrompt(args),
+  autocoding_advance: (args) => core.autocodingAdvance(args),
+  autocoding_single_shot: (args) => core.autocodingSingleShot(args),
+  autocoding_save: (args) => core.autocodingSave(args),
+  autocoding_load: (args) => core.autocodingLoad(args.text),
+};
+
+test('every tool call and the hegelion entry point answer or err as the Rust fixture says', () => {
+  let errors = 0;
+  for (const c of toolCases.cases) {
+    if (c.rust_only) continue;
+    let answer = TOOLS[c.tool](resolve(c.args), c.session_id);
+    if (c.error) {
+      errors += 1;
+      assert.equal(answer.schema_version, 1, c.name);
+      assert.equal(typeof answer.pointer, 'string', `${c.name}: every error has a pointer`);
+      for (const [field, want] of Object.entries(c.error)) assert.deepEqual(answer[field], want, `${c.name}: ${field}`);
+      continue;
+    }
+    assert.equal(answer.error, undefined, `${c.name}: ${JSON.stringify(answer)}`);
+    if (typeof answer === 'string') answer = JSON.parse(answer);
+    for (const [pointer, want] of Object.entries(c.ok)) assert.deepEqual(at(answer, pointer), resolve(want), `${c.name}: at ${pointer}`);
+  }
+  assert.ok(errors >= 25, `the error cases ran: ${errors}`);
 });

@@ -5,6 +5,7 @@ import {
   autocodingAdvance,
   autocodingInit,
   autocodingLoad,
+  hegelion,
   playerPrompt,
   type AutocodingError,
   type AutocodingPhase,
@@ -139,5 +140,19 @@ if (!('error' in started)) {
   const wrong: AutocodingPhase = 'review';
   void wrong;
 }
-const loaded: AutocodingState | AutocodingError = autocodingLoad('{}');
-void loaded;
+const loaded = autocodingLoad('{}');
+if (!('error' in loaded)) {
+  const state: AutocodingState = loaded.state;
+  const where: string[] = loaded.warnings.map((w) => w.path);
+  void state, where;
+} else {
+  const at: string = loaded.pointer;
+  void at;
+}
+const entry = hegelion({ requirements: '- add(a, b)', mode: 'init' }, 'id-2');
+if (!('error' in entry) && entry.mode === 'init') {
+  const turn0: number = entry.current_turn;
+  void turn0;
+}
+// @ts-expect-error not a mode of the hegelion entry point
+hegelion({ requirements: 'r', mode: 'chat' }, 'id-3');

@@ -240,6 +240,7 @@ impl AutocodingConfig {
             last_coach_feedback: None,
             quality_scores: Vec::new(),
             approval_threshold: 0.0,
+            extra: serde_json::Map::new(),
         });
         if state.session_id.trim().is_empty() {
             state.session_id = default_session_id();

@@ -230,7 +230,8 @@ impl Autocoding {
                 if self.state.phase != Phase::Coach || self.turns.is_empty() {
                     return Err(refused("there is no turn to review".into(), ""));
                 }
-                self.review(review.clone(), review.approved, None);
+                let ends = tools::approves(&self.state, review.approved, Some(review.score));
+                self.review(review.clone(), ends, None);
                 Ok(vec![format!(
                     "the coach scored turn {} at {:.2}: {}",
                     self.state.current_turn,
@@ -245,14 +246,21 @@ impl Autocoding {
         }
     }
 
-    /// Records `review` of the turn under way and advances 002's state (`approved` is the final
-    /// word: the coach's, or the person's; `person` the person's words for the history).
+    /// Records `review` of the turn under way and advances 002's state: the history keeps the
+    /// coach's own word, `approved` decides the outcome (the threshold rule's, or the person's
+    /// verdict); `person` the person's words for the history.
     fn review(&mut self, review: CoachAnswer, approved: bool, person: Option<String>) {
         let mut feedback = review.feedback(&self.requirements());
         if let Some(words) = &person {
             feedback.push_str(&format!("\n\n{words}"));
         }
-        self.state = tools::next_turn(self.state.clone(), feedback, approved, Some(review.score));
+        self.state = tools::record_turn(
+            self.state.clone(),
+            feedback,
+            review.approved,
+            Some(review.score),
+            approved,
+        );
         let person = person.map(|words| view::PersonWord { approved, words });
         if let Some(turn) = self.turns.last_mut() {
             turn.review = Some(review);
@@ -699,6 +707,9 @@ impl crate::protocol::KindView for Autocoding {
     /// Spec 002's saved state (`autocoding_save`), which `autocoding_load` reads back and a new
     /// session can go on from.
     fn kind_document(&self) -> Option<(&'static str, String)> {
-        Some(("autocoding_state", self.state.save()))
+        self.state
+            .save()
+            .ok()
+            .map(|text| ("autocoding_state", text))
     }
 }

@@ -68,9 +68,9 @@ pub fn NewAutocodingForm() -> impl IntoView {
         let text = saved.get_untracked();
         if !text.trim().is_empty() {
             match AutocodingState::load(&text) {
-                Ok(s) => {
-                    config.session_id = s.session_id.clone();
-                    config.resume = Some(s);
+                Ok(loaded) => {
+                    config.session_id = loaded.state.session_id.clone();
+                    config.resume = Some(loaded.state);
                 }
                 Err(violations) => problems.extend(violations.iter().map(|v| {
                     format!(
