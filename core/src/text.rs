@@ -81,6 +81,41 @@ pub(crate) fn cut(text: &str, max: usize) -> String {
     format!("{head}\n[… {left} more characters left out]")
 }
 
+/// Whether `c` is invisible or reorders text around it: a control character, a bidirectional
+/// mark, embedding, override or isolate, a zero-width character, a soft hyphen, a line or
+/// paragraph separator. A name holding one can read as another (`evil\u{202E}sj.txt` shows as
+/// `eviltxt.js`), so such a name is refused, and shown with each one escaped.
+pub fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{061C}'
+                | '\u{180E}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{2028}'..='\u{202E}'
+                | '\u{2060}'..='\u{2069}'
+                | '\u{FEFF}'
+                | '\u{FFF9}'..='\u{FFFB}'
+        )
+}
+
+/// `text` with each [`is_invisible`] character written as `\u{…}`, so a person sees it.
+pub fn escape_invisible(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_invisible) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_invisible(c) {
+            let _ = write!(out, "\\u{{{:04X}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// A count with its noun in the right number, as pages say it: "1 turn", "7 turns" (never
 /// "7 turn(s)").
 pub fn count(n: usize, one: &str, many: &str) -> String {

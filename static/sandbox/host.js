@@ -6,6 +6,9 @@
 //
 //   runInSandbox(files, { limitMs, page, loadMs }) → Promise<{ status, tests, errors, logs, message, ms }>
 //
+// `limitMs` is capped at MAX_LIMIT_MS (30 s). A run that does not end within it — code that never
+// settles, or keeps scheduling work — is `timed_out`, its message naming the limit.
+//
 // `files` is [{ path, text }]: `*.test.js` files are run (`test(name, fn)`, `assert(…)`), the
 // others are loaded when a test `require`s them. `status` is `passed`, `failed`, `no_tests`,
 // `timed_out` or `error`. Everything in the answer comes from the run and is capped in size. A
@@ -16,6 +19,9 @@ const MAX_TEXT = 2000;
 const MAX_ROWS = 200;
 /** How long past the limit the frame may take to answer before it is removed anyway. */
 const GRACE_MS = 1000;
+/** The longest run a person may set: past it a tab that waits on a run stops feeling usable
+ *  (the frame's harness holds the same cap; core's config refuses more). */
+export const MAX_LIMIT_MS = 30000;
 
 const text = (value) => {
   const s = typeof value === 'string' ? value : '';
@@ -42,7 +48,8 @@ function clean(answer, ms) {
   };
 }
 
-export function runInSandbox(files, { limitMs = 5000, page, loadMs = 15000 } = {}) {
+export function runInSandbox(files, { limitMs: asked = 5000, page, loadMs = 15000 } = {}) {
+  const limitMs = Math.min(Math.max(Number(asked) || 0, 1), MAX_LIMIT_MS);
   const url = page || new URL('sandbox/sandbox.html', document.baseURI).href;
   const started = performance.now();
   return new Promise((resolve) => {

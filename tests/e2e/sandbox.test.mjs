@@ -83,19 +83,80 @@ test('a player\'s files run with their tests: each test passed or failed with it
   assert.equal((await run([{ path: 'a.js', text: 'module.exports = 1;' }])).status, 'no_tests');
 });
 
-test('a test that never settles fails on its own and the others still report', async () => {
+test('a test that never settles is timed_out with the limit named, and the results before it come back', async () => {
   const r = await run([
     {
       path: 'a.test.js',
-      text: "test('hangs', () => new Promise(() => {}));\ntest('after it', () => assert(true));",
+      text: "test('before it', () => assert(true));\ntest('hangs', () => new Promise(() => {}));\ntest('after it', () => assert(true));",
     },
   ], 2000);
-  assert.equal(r.status, 'failed');
-  assert.deepEqual(r.tests.map((t) => [t.name, t.passed, t.message]), [
-    ['hangs', false, "Error: did not finish before the run's time limit"],
-    ['after it', true, ''],
-  ]);
+  assert.equal(r.status, 'timed_out');
+  assert.match(r.message, /time limit of \d+ ms/);
+  assert.deepEqual(r.tests.map((t) => [t.name, t.passed]), [['before it', true], ['hangs', false]]);
+  assert.match(r.tests[1].message, /did not finish within the run's time limit of 2000 ms/);
 });
+
+test('code that keeps scheduling work past the limit is timed_out, not failed', async () => {
+  const cases = {
+    'a timer chain': "test('chain', () => new Promise(() => { const tick = () => setTimeout(tick, 1); tick(); }));",
+    'an interval and a promise that never settles': "test('interval', () => { setInterval(() => {}, 0); return new Promise(() => {}); });",
+    'a microtask chain that never yields': "test('spin', () => { const spin = () => Promise.resolve().then(spin); spin(); return new Promise(() => {}); });",
+    'a timer chain at the top level': "const tick = () => setTimeout(tick, 0); tick();\nwhile (Date.now() < 0) {}\ntest('waits', () => new Promise((ok) => setTimeout(ok, 60000)));",
+  };
+  for (const [name, text] of Object.entries(cases)) {
+    const r = await run(one(text), 1500);
+    assert.equal(r.status, 'timed_out', `${name}: ${JSON.stringify(r)}`);
+    assert.match(r.message, /time limit of 1500 ms/, `${name}: the limit is named`);
+  }
+});
+
+test('the time limit is capped at 30 s, where a tab stays usable', async () => {
+  // A limit past the cap is run at the cap: the frame says so when it stops the run.
+  const r = await b.page.evaluate(async () => {
+    const { runInSandbox, MAX_LIMIT_MS } = await import('./sandbox/host.js');
+    return { cap: MAX_LIMIT_MS, run: await runInSandbox([{ path: 'a.test.js', text: "test('t', () => assert(true));" }], { limitMs: 10 ** 9 }) };
+  });
+  assert.equal(r.cap, 30000);
+  assert.equal(r.run.status, 'passed');
+});
+
+// Each poisons the run's own realm, then a real failure must still reach the coach, counted and
+// with its message, and a real pass still passes.
+const POISONS = {
+  'Array.prototype.push': 'Array.prototype.push = function () { return 0; };',
+  'an Array.prototype index setter': "Object.defineProperty(Array.prototype, '0', { set() {}, get() { return undefined; }, configurable: true }); Object.defineProperty(Array.prototype, '1', { set() {}, configurable: true });",
+  'Array.prototype iteration': 'Array.prototype[Symbol.iterator] = function* () {}; Map.prototype.get = () => undefined; Map.prototype.has = () => false; Array.prototype.some = () => false;',
+  'Object.prototype getters': "for (const k of ['passed', 'status', 'kind', 'message', 'tests', 'then']) Object.defineProperty(Object.prototype, k, { get() { return k === 'passed' ? true : undefined; }, set() {}, configurable: true });",
+  'Object.keys and Object.is': 'Object.keys = () => []; Object.is = () => true; Object.defineProperty = () => {};',
+  JSON: "JSON.stringify = () => '\"ok\"'; JSON.parse = () => ({ status: 'passed' });",
+  Promise: "Promise.prototype.then = function (ok) { return ok(); }; Promise.race = () => Promise.resolve(); Promise.resolve = () => ({ then: (ok) => ok() }); self.Promise = function () {};",
+  'Promise species': "Object.defineProperty(Promise, Symbol.species, { get() { throw new Error('species'); } });",
+  postMessage: "self.postMessage = () => {}; try { DedicatedWorkerGlobalScope.prototype.postMessage = () => {}; } catch (_) {}",
+  'Function.prototype.call, apply and bind': 'Function.prototype.call = function () {}; Function.prototype.apply = function () {}; Function.prototype.bind = function () { return () => {}; }; Reflect.apply = () => {};',
+  'Error.prototype and String.prototype': "Error.prototype.name = 'Passed'; Object.defineProperty(Error.prototype, 'message', { get() { return 'ok'; }, configurable: true }); String.prototype.slice = () => ''; String.prototype.indexOf = () => -1;",
+  'setTimeout and Date.now': 'self.setTimeout = () => 0; self.clearTimeout = () => {}; Date.now = () => 0; Math.max = () => 0;',
+};
+
+for (const [name, poison] of Object.entries(POISONS)) {
+  test(`poisoned ${name}: a real failure is still counted and reported, a pass still passes`, async () => {
+    for (const where of ['top', 'test']) {
+      const text = [
+        where === 'top' ? `try { ${poison} } catch (_) {}` : '',
+        "const lib = require('./lib.js');",
+        `test('poisons', () => { try { ${poison} } catch (_) {} });`,
+        "test('fails for real', () => assert.equal(lib.one(), 2));",
+        "test('fails async', async () => { await null; throw new TypeError('real async failure'); });",
+        "test('passes for real', () => assert.deepEqual({ a: [lib.one()] }, { a: [1] }));",
+      ].join('\n');
+      const r = await run([{ path: 'lib.js', text: 'exports.one = () => 1;' }, { path: 'p.test.js', text }], 3000);
+      const rows = r.tests.map((t) => [t.name, t.passed]);
+      assert.equal(r.status, 'failed', `${name} (${where}): ${JSON.stringify(r)}`);
+      assert.deepEqual(rows, [['poisons', true], ['fails for real', false], ['fails async', false], ['passes for real', true]], `${name} (${where})`);
+      assert.equal(r.tests[1].message, 'Error: expected 2, got 1', `${name} (${where}): the failure's own message`);
+      assert.match(r.tests[2].message, /real async failure/, `${name} (${where})`);
+    }
+  });
+}
 
 test('a file that does not parse is named with its error, and the other files still run', async () => {
   const r = await run([

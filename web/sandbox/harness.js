@@ -8,50 +8,116 @@
   'use strict';
   const MAX_FILES = 64;
   const MAX_BYTES = 512 * 1024;
+  /** The longest run a tab stays usable through (the app's form says so too). */
+  const MAX_LIMIT_MS = 30000;
 
-  /** Runs inside the worker: the module loader, `test`/`assert`, the run. */
-  function workerMain(paths, budgetMs) {
+  /** Runs inside the worker: the module loader, `test`/`assert`, the run. The code under test
+   *  shares this realm, so every built-in the harness uses is taken before any of it runs and
+   *  called through those copies, and the harness keeps no count of its own: each result, load
+   *  error and log line goes to the frame as it happens (through `post`, bound before the code
+   *  runs), and the frame — a realm the code cannot reach — counts them and decides the status.
+   *  Poisoned `Array.prototype`, `Object.prototype`, `JSON`, `Promise` or `postMessage` change
+   *  what the code itself sees, never what is counted or reported. */
+  function workerMain(paths, budgetMs, limitMs) {
     'use strict';
+    // Taken before any file runs.
     const post = self.postMessage.bind(self);
     const load = self.importScripts.bind(self);
+    const wait = self.setTimeout.bind(self);
+    const unwait = self.clearTimeout.bind(self);
+    const { apply } = Reflect;
+    const { defineProperty, create, keys, is, getOwnPropertyDescriptor } = Object;
+    const hasOwn = Object.prototype.hasOwnProperty;
+    const { isArray } = Array;
+    const stringify = JSON.stringify;
+    const Str = String;
+    const Num = Number;
+    const ErrorType = Error;
+    const TypeErrorType = TypeError;
+    const RangeErrorType = RangeError;
+    const ProxyType = Proxy;
+    const construct = Reflect.construct;
+    const slice = String.prototype.slice;
+    const indexOf = String.prototype.indexOf;
+    const lastIndexOf = String.prototype.lastIndexOf;
+    const promiseThen = Promise.prototype.then;
+    const now = Date.now;
+    const max = Math.max;
     const MAX_TESTS = 200;
     const MAX_LOGS = 200;
     const MAX_TEXT = 2000;
     const MAX_BUFFER = 64 * 1024 * 1024;
+    // A promise's settlement is read through `then` and the species it names: both are fixed
+    // before the code runs, so a poisoned `Promise` cannot turn a rejection into a pass.
+    for (const [target, key] of [[Promise.prototype, 'then'], [Promise.prototype, 'constructor'], [Promise, Symbol.species]]) {
+      const d = getOwnPropertyDescriptor(target, key);
+      if (d && d.configurable) {
+        if ('value' in d) defineProperty(target, key, { value: d.value, writable: false, configurable: false, enumerable: d.enumerable });
+        else defineProperty(target, key, { get: d.get, set: d.set, configurable: false, enumerable: d.enumerable });
+      }
+    }
+    /** `list` with `value` added as an own element (no setter on `Array.prototype` is called). */
+    const add = (list, value) => {
+      defineProperty(list, list.length, { value, writable: true, enumerable: true, configurable: true });
+    };
     const cut = (text) => {
-      const s = String(text);
-      return s.length > MAX_TEXT ? s.slice(0, MAX_TEXT) + '…' : s;
+      let s = '';
+      try {
+        s = typeof text === 'string' ? text : Str(text);
+      } catch (_) {
+        s = '(a value that could not be read)';
+      }
+      if (typeof s !== 'string') s = '';
+      return s.length > MAX_TEXT ? apply(slice, s, [0, MAX_TEXT]) + '…' : s;
     };
     const describe = (value) => {
-      if (typeof value === 'string') return JSON.stringify(value);
+      if (typeof value === 'string') return apply(stringify, null, [value]);
       try {
-        const json = JSON.stringify(value);
-        if (json !== undefined) return json;
+        const json = apply(stringify, null, [value]);
+        if (typeof json === 'string') return json;
       } catch (_) {
-        /* a cycle: fall through */
+        /* a cycle or a throwing toJSON: fall through */
       }
-      return String(value);
+      return cut(value);
     };
-    const failure = (error) =>
-      error && typeof error === 'object' && 'message' in error
-        ? `${error.name || 'Error'}: ${error.message}`
-        : `thrown: ${describe(error)}`;
+    const failure = (error) => {
+      try {
+        if (error !== null && (typeof error === 'object' || typeof error === 'function') && 'message' in error) {
+          const name = error.name;
+          const message = error.message;
+          return cut(`${typeof name === 'string' && name !== '' ? name : 'Error'}: ${typeof message === 'string' ? message : describe(message)}`);
+        }
+        return cut(`thrown: ${describe(error)}`);
+      } catch (_) {
+        return 'thrown: a value that could not be read';
+      }
+    };
+    let logged = 0;
+    const log = (level) => (...args) => {
+      if (logged >= MAX_LOGS) return;
+      logged += 1;
+      let line = `${level}:`;
+      for (let i = 0; i < args.length; i += 1) line += ` ${typeof args[i] === 'string' ? args[i] : describe(args[i])}`;
+      post({ kind: 'log', text: cut(line) });
+    };
+    const loadError = (file, message) => post({ kind: 'error', file, message: cut(message) });
 
     // What a run can reach is nothing: the page's policy blocks every request, the origin is
     // opaque (no storage); these stubs only turn a blocked reach into a plain message.
     const unavailable = (name) =>
       function () {
-        throw new Error(`${name} is not available: code in the sandbox reaches nothing`);
+        throw new ErrorType(`${name} is not available: code in the sandbox reaches nothing`);
       };
     const closed = [
       'fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'importScripts', 'indexedDB',
-      'caches', 'BroadcastChannel', 'WebTransport', 'Worker', 'SharedWorker', 'postMessage',
+      'caches', 'BroadcastChannel', 'WebTransport', 'Worker', 'SharedWorker', 'postMessage', 'close',
     ];
     for (let scope = self; scope; scope = Object.getPrototypeOf(scope)) {
-      for (const name of closed) {
-        if (Object.prototype.hasOwnProperty.call(scope, name)) {
+      for (let i = 0; i < closed.length; i += 1) {
+        const name = closed[i];
+        if (apply(hasOwn, scope, [name])) {
           try {
-            Object.defineProperty(scope, name, { value: unavailable(name), configurable: false, writable: false });
+            defineProperty(scope, name, { value: unavailable(name), configurable: false, writable: false });
           } catch (_) {
             /* not configurable: the policy still blocks it */
           }
@@ -59,16 +125,15 @@
       }
     }
     // A memory bound the browser does not give a worker: one buffer of at most 64 MiB.
-    const RealBuffer = ArrayBuffer;
     const guard = (bytes) => {
-      if (Number(bytes) > MAX_BUFFER) {
-        throw new RangeError(`the sandbox allows at most ${MAX_BUFFER} bytes in one buffer`);
+      if (Num(bytes) > MAX_BUFFER) {
+        throw new RangeErrorType(`the sandbox allows at most ${MAX_BUFFER} bytes in one buffer`);
       }
     };
-    self.ArrayBuffer = new Proxy(RealBuffer, {
+    self.ArrayBuffer = new ProxyType(ArrayBuffer, {
       construct(target, args, newTarget) {
         guard(args[0]);
-        return Reflect.construct(target, args, newTarget);
+        return construct(target, args, newTarget);
       },
     });
     for (const name of [
@@ -76,20 +141,14 @@
       'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array',
     ]) {
       const Typed = self[name];
-      self[name] = new Proxy(Typed, {
+      self[name] = new ProxyType(Typed, {
         construct(target, args, newTarget) {
           if (typeof args[0] === 'number') guard(args[0] * Typed.BYTES_PER_ELEMENT);
-          return Reflect.construct(target, args, newTarget);
+          return construct(target, args, newTarget);
         },
       });
     }
 
-    const logs = [];
-    const log = (level) => (...args) => {
-      if (logs.length < MAX_LOGS) {
-        logs.push(cut(`${level}: ${args.map((a) => (typeof a === 'string' ? a : describe(a))).join(' ')}`));
-      }
-    };
     self.console = { log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug') };
     self.addEventListener('error', (e) => {
       log('uncaught')(e.message);
@@ -101,79 +160,100 @@
     });
 
     // The player's files as CommonJS modules: `module.exports` and `require('./relative.js')`.
-    const defined = new Map();
-    const loadErrors = [];
+    // Kept in objects without a prototype, so no poisoned one is consulted.
+    const defined = create(null);
+    const order = [];
     let defining = null;
     self.__define = (fn) => {
-      if (defining !== null && !defined.has(defining)) defined.set(defining, fn);
+      if (defining !== null && !(defining in defined)) {
+        defined[defining] = fn;
+        add(order, defining);
+      }
     };
-    for (const [path, url] of paths) {
-      defining = path;
+    for (let i = 0; i < paths.length; i += 1) {
+      defining = paths[i][0];
       try {
-        load(url);
+        load(paths[i][1]);
       } catch (error) {
-        loadErrors.push({ file: path, message: cut(failure(error)) });
+        loadError(paths[i][0], failure(error));
       }
     }
     defining = null;
     delete self.__define;
 
+    /** `path` without `.` and `..` segments, or null when it leaves the project. */
     const normalize = (path) => {
       const out = [];
-      for (const part of path.split('/')) {
-        if (part === '' || part === '.') continue;
+      let rest = path;
+      for (;;) {
+        const at = apply(indexOf, rest, ['/']);
+        const part = at < 0 ? rest : apply(slice, rest, [0, at]);
         if (part === '..') {
-          if (!out.length) return null;
-          out.pop();
-        } else out.push(part);
+          if (out.length === 0) return null;
+          out.length -= 1;
+        } else if (part !== '' && part !== '.') add(out, part);
+        if (at < 0) break;
+        rest = apply(slice, rest, [at + 1]);
       }
-      return out.join('/');
+      let joined = '';
+      for (let i = 0; i < out.length; i += 1) joined += (i ? '/' : '') + out[i];
+      return joined;
     };
-    const modules = new Map();
+    const startsWith = (s, prefix) => apply(slice, s, [0, prefix.length]) === prefix;
+    const modules = create(null);
     const resolve = (from, spec) => {
-      if (typeof spec !== 'string' || !(spec.startsWith('./') || spec.startsWith('../'))) {
-        throw new Error(`require(${describe(spec)}) in ${from}: only the session's own files can be required, by a relative path such as './lib.js'`);
+      if (typeof spec !== 'string' || !(startsWith(spec, './') || startsWith(spec, '../'))) {
+        throw new ErrorType(`require(${describe(spec)}) in ${from}: only the session's own files can be required, by a relative path such as './lib.js'`);
       }
-      const dir = from.includes('/') ? from.slice(0, from.lastIndexOf('/') + 1) : '';
+      const dir = apply(slice, from, [0, apply(lastIndexOf, from, ['/']) + 1]);
       const base = normalize(dir + spec);
-      for (const candidate of [base, `${base}.js`, `${base}/index.js`]) {
-        if (candidate !== null && defined.has(candidate)) return candidate;
+      if (base !== null) {
+        const candidates = [base, `${base}.js`, `${base}/index.js`];
+        for (let i = 0; i < candidates.length; i += 1) {
+          if (candidates[i] in defined) return candidates[i];
+        }
       }
-      throw new Error(`require(${describe(spec)}) in ${from}: no such file among the session's files`);
+      throw new ErrorType(`require(${describe(spec)}) in ${from}: no such file among the session's files`);
     };
-    const requireFrom = (from) => (spec) => run(resolve(from, spec));
     const run = (path) => {
-      const cached = modules.get(path);
-      if (cached) return cached.exports;
+      if (path in modules) return modules[path].exports;
       const module = { exports: {} };
-      modules.set(path, module);
-      defined.get(path).call(module.exports, module, module.exports, requireFrom(path));
+      modules[path] = module;
+      apply(defined[path], module.exports, [module, module.exports, (spec) => run(resolve(path, spec))]);
       return module.exports;
     };
 
     const tests = [];
     let current = null;
     self.test = (name, fn) => {
-      if (tests.length >= MAX_TESTS) throw new Error(`a run holds at most ${MAX_TESTS} tests`);
-      if (typeof fn !== 'function') throw new TypeError(`test(${describe(name)}, …) needs a function`);
-      tests.push({ file: current, name: cut(name), fn });
+      if (tests.length >= MAX_TESTS) throw new ErrorType(`a run holds at most ${MAX_TESTS} tests`);
+      if (typeof fn !== 'function') throw new TypeErrorType(`test(${describe(name)}, …) needs a function`);
+      add(tests, { file: current, name: cut(name), fn });
     };
+    /** An assertion's failure: its name and message are its own properties, so a poisoned
+     *  `Error.prototype` does not change how it reads. */
     const fail = (message, fallback) => {
-      throw new Error(message === undefined ? fallback : String(message));
+      const e = new ErrorType(message === undefined ? fallback : cut(message));
+      defineProperty(e, 'name', { value: 'Error', writable: true, configurable: true });
+      throw e;
     };
     const same = (a, b) => {
-      if (Object.is(a, b)) return true;
+      if (is(a, b)) return true;
       if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-      if (Array.isArray(a) !== Array.isArray(b)) return false;
-      const ka = Object.keys(a);
-      const kb = Object.keys(b);
-      return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && same(a[k], b[k]));
+      if (isArray(a) !== isArray(b)) return false;
+      const ka = keys(a);
+      const kb = keys(b);
+      if (ka.length !== kb.length) return false;
+      for (let i = 0; i < ka.length; i += 1) {
+        if (!apply(hasOwn, b, [ka[i]]) || !same(a[ka[i]], b[ka[i]])) return false;
+      }
+      return true;
     };
     const assert = (value, message) => {
       if (!value) fail(message, `expected a true value, got ${describe(value)}`);
     };
     assert.equal = (actual, expected, message) => {
-      if (!Object.is(actual, expected)) fail(message, `expected ${describe(expected)}, got ${describe(actual)}`);
+      if (!is(actual, expected)) fail(message, `expected ${describe(expected)}, got ${describe(actual)}`);
     };
     assert.deepEqual = (actual, expected, message) => {
       if (!same(actual, expected)) fail(message, `expected ${describe(expected)}, got ${describe(actual)}`);
@@ -188,45 +268,91 @@
     };
     self.assert = assert;
 
-    (async () => {
-      const results = [];
-      for (const path of defined.keys()) {
-        if (!/\.test\.js$/.test(path)) continue;
-        current = path;
-        try {
-          run(path);
-        } catch (error) {
-          loadErrors.push({ file: path, message: cut(failure(error)) });
-        }
+    // Each test file's top level registers its tests.
+    const files = [];
+    for (let i = 0; i < order.length; i += 1) add(files, order[i]);
+    for (let i = 0; i < files.length; i += 1) {
+      const path = files[i];
+      if (path.length < 8 || apply(slice, path, [path.length - 8]) !== '.test.js') continue;
+      current = path;
+      try {
+        run(path);
+      } catch (error) {
+        loadError(path, failure(error));
       }
-      current = null;
-      // An async test that never settles fails on its own when the run's time is nearly up, so
-      // the others' results still come back (a test that never yields is stopped with the run).
-      const deadline = Date.now() + budgetMs;
-      const timers = { setTimeout: self.setTimeout.bind(self), clearTimeout: self.clearTimeout.bind(self) };
-      for (const t of tests) {
+    }
+    current = null;
+
+    // The tests, one after another, each settled by its own result or by the run's time limit:
+    // a test still running when the time is up is named, the run is `timed_out`, and the tests
+    // after it are not run. No promise of the harness's own is awaited.
+    const deadline = now() + budgetMs;
+    const limitWords = `the run's time limit of ${limitMs} ms`;
+    let index = 0;
+    const next = () => {
+      for (;;) {
+        if (index >= tests.length) {
+          post({ kind: 'done' });
+          return;
+        }
+        const t = tests[index];
+        index += 1;
+        const left = deadline - now();
+        if (!(left > 0)) {
+          post({ kind: 'late', message: `${tests.length - index + 1} tests were not run: ${limitWords} was reached` });
+          post({ kind: 'done' });
+          return;
+        }
+        let settled = false;
+        let sync = true;
         let timer = 0;
-        const left = Math.max(0, deadline - Date.now());
-        const late = new Promise((_, no) => {
-          timer = timers.setTimeout(() => no(new Error('did not finish before the run\'s time limit')), left);
-        });
+        const settle = (passed, message) => {
+          if (settled) return;
+          settled = true;
+          unwait(timer);
+          post({ kind: 'result', file: t.file, name: t.name, passed: passed === true, message: cut(message) });
+          if (!sync) next();
+        };
+        timer = wait(() => {
+          if (settled) return;
+          settled = true;
+          post({ kind: 'result', file: t.file, name: t.name, passed: false, message: `did not finish within ${limitWords}` });
+          post({ kind: 'late', message: `test ${describe(t.name)} did not finish within ${limitWords}` });
+          post({ kind: 'done' });
+        }, max(0, left));
+        let value;
+        let threw = false;
         try {
-          await Promise.race([Promise.resolve().then(() => t.fn()), late]);
-          results.push({ file: t.file, name: t.name, passed: true, message: '' });
+          value = apply(t.fn, undefined, []);
         } catch (error) {
-          results.push({ file: t.file, name: t.name, passed: false, message: cut(failure(error)) });
-        } finally {
-          timers.clearTimeout(timer);
+          threw = true;
+          settle(false, failure(error));
         }
+        if (!threw) {
+          if (value !== null && (typeof value === 'object' || typeof value === 'function')) {
+            const ok = () => settle(true, '');
+            const no = (error) => settle(false, failure(error));
+            try {
+              apply(promiseThen, value, [ok, no]);
+            } catch (_) {
+              // Not a promise of this realm: a thenable is read by its own `then`.
+              try {
+                const then = value.then;
+                if (typeof then === 'function') apply(then, value, [ok, no]);
+                else ok();
+              } catch (error) {
+                no(error);
+              }
+            }
+          } else {
+            settle(true, '');
+          }
+        }
+        sync = false;
+        if (!settled) return; // `settle` goes on with the next test when this one ends.
       }
-      const failed = results.some((r) => !r.passed) || loadErrors.length > 0;
-      post({
-        status: results.length === 0 && !failed ? 'no_tests' : failed ? 'failed' : 'passed',
-        tests: results,
-        errors: loadErrors,
-        logs,
-      });
-    })();
+    };
+    next();
   }
 
   let taken = false;
@@ -236,7 +362,7 @@
     const answer = (result) => parent.postMessage(result, '*');
     const job = event.data;
     const files = Array.isArray(job && job.files) ? job.files : null;
-    const limit = Number(job && job.limitMs);
+    const limit = Math.min(Number(job && job.limitMs), MAX_LIMIT_MS);
     if (!files || files.length > MAX_FILES || !(limit > 0)) {
       answer({ status: 'error', message: 'the sandbox was handed no valid job' });
       return;
@@ -254,20 +380,49 @@
     }
     // The worker's tests stop a little before the frame's own limit, so their results arrive.
     const budget = Math.max(limit - Math.min(500, limit / 4), 0);
-    const main = `(${workerMain.toString()})(${JSON.stringify(paths)}, ${budget});`;
+    const main = `(${workerMain.toString()})(${JSON.stringify(paths)}, ${budget}, ${limit});`;
     const worker = new Worker(URL.createObjectURL(new Blob([main], { type: 'text/javascript' })));
+    // The count is kept here, in a realm the code under test cannot reach.
+    const tests = [];
+    const errors = [];
+    const logs = [];
+    let late = '';
+    const text = (v) => (typeof v === 'string' ? v.slice(0, 2000) : '');
     let done = false;
-    const finish = (result) => {
+    const finish = (stopped) => {
       if (done) return;
       done = true;
       worker.terminate();
-      answer(result);
+      const failed = tests.some((t) => !t.passed) || errors.length > 0;
+      const message = stopped || late;
+      answer({
+        status: message ? 'timed_out' : tests.length === 0 && !failed ? 'no_tests' : failed ? 'failed' : 'passed',
+        tests,
+        errors,
+        logs,
+        message,
+      });
     };
-    worker.onmessage = (e) => finish(e.data);
+    worker.onmessage = (e) => {
+      const m = e.data;
+      if (done || !m || typeof m !== 'object') return;
+      if (m.kind === 'result' && tests.length < 200) {
+        tests.push({ file: text(m.file), name: text(m.name), passed: m.passed === true, message: text(m.message) });
+      } else if (m.kind === 'error' && errors.length < 200) {
+        errors.push({ file: text(m.file), message: text(m.message) });
+      } else if (m.kind === 'log' && logs.length < 200) {
+        logs.push(text(m.text));
+      } else if (m.kind === 'late') {
+        late = text(m.message);
+      } else if (m.kind === 'done') {
+        finish('');
+      }
+    };
     worker.onerror = (e) => {
       e.preventDefault();
-      finish({ status: 'error', message: String(e.message || 'the run stopped with an error') });
+      errors.push({ file: '', message: String(e.message || 'the run stopped with an error') });
+      finish('');
     };
-    setTimeout(() => finish({ status: 'timed_out' }), limit);
+    setTimeout(() => finish(`the run did not finish within its time limit of ${limit} ms and was stopped`), limit);
   });
 })();

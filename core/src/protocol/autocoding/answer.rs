@@ -194,8 +194,8 @@ pub fn path_problem(path: &str) -> Option<&'static str> {
         Some("the path leaves the project with ..")
     } else if path.split('/').any(|part| part.is_empty() || part == ".") {
         Some("the path has an empty or . segment")
-    } else if path.chars().any(|c| c.is_control()) {
-        Some("the path has a control character")
+    } else if path.chars().any(crate::text::is_invisible) {
+        Some("the path has an invisible or text-reordering character (a control, bidirectional or zero-width one)")
     } else if path.chars().count() > limits::PATH_MAX {
         Some("the path is too long")
     } else {
@@ -211,12 +211,13 @@ impl PlayerAnswer {
         const PATH_EXPECTED: &str = "a relative path with / and no .. (lib/add.js)";
         for (i, f) in self.files.iter().enumerate() {
             if let Some(why) = path_problem(&f.path) {
+                let shown = crate::text::escape_invisible(&f.path);
                 out.push(violation(
                     format!("/files/{i}/path"),
-                    format!("{why}: {}", f.path),
+                    format!("{why}: {shown}"),
                     PATH_EXPECTED,
-                    &f.path,
-                    "write the path from the project's root, such as lib/add.js",
+                    &shown,
+                    "write the path from the project's root, such as lib/add.js, in plain letters",
                 ));
             } else if !seen.insert(f.path.as_str()) {
                 out.push(violation(
@@ -239,20 +240,21 @@ impl PlayerAnswer {
         }
         let exists = existing.iter().map(|f| f.path.as_str()).to_set();
         for (i, path) in self.delete.iter().enumerate() {
+            let shown = crate::text::escape_invisible(path);
             if seen.contains(path.as_str()) {
                 out.push(violation(
                     format!("/delete/{i}"),
-                    format!("{path} is both written and deleted"),
+                    format!("{shown} is both written and deleted"),
                     "a path not written in this turn",
-                    path,
+                    &shown,
                     "either write the file or delete it",
                 ));
             } else if !exists.contains(path.as_str()) {
                 out.push(violation(
                     format!("/delete/{i}"),
-                    format!("there is no file {path} to delete"),
+                    format!("there is no file {shown} to delete"),
                     "the path of an existing file",
-                    path,
+                    &shown,
                     "delete only files listed under \"The files as they stand\"",
                 ));
             }
@@ -452,6 +454,44 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(coach[0].path, "/score");
+    }
+
+    #[test]
+    fn a_path_with_an_invisible_or_bidi_character_is_refused_and_shown_escaped() {
+        for name in [
+            "evil\u{202E}sj.txt",
+            "a\u{2066}b.js",
+            "zero\u{200B}width.js",
+            "bom\u{FEFF}.js",
+            "line\u{2028}sep.js",
+            "tab\t.js",
+            "mark\u{200F}.js",
+        ] {
+            let answer = PlayerAnswer {
+                files: vec![file(name, "1")],
+                delete: vec![name.into()],
+            };
+            let problems = answer.problems(&[]);
+            let at = problems
+                .iter()
+                .find(|v| v.path == "/files/0/path")
+                .expect(name);
+            assert!(at.message.contains("invisible"), "{name}: {}", at.message);
+            for v in &problems {
+                for text in [&v.message, &v.received] {
+                    assert!(
+                        !text.chars().any(crate::text::is_invisible),
+                        "{name}: shown raw in {text:?}"
+                    );
+                }
+            }
+            assert!(at.received.contains("\\u{"), "{name}: {}", at.received);
+        }
+        assert_eq!(
+            crate::text::escape_invisible("evil\u{202E}sj.txt"),
+            "evil\\u{202E}sj.txt"
+        );
+        assert!(path_problem("lib/caf\u{e9}.js").is_none());
     }
 
     fn file(path: &str, content: &str) -> FileWrite {
