@@ -84,7 +84,7 @@ use roundtable_core::engine::{
 };
 use roundtable_core::export;
 use roundtable_core::fork::{ForkAt, WhatIf};
-use roundtable_core::protocol::autocoding::state::{AutocodingState, Phase};
+use roundtable_core::protocol::autocoding::state::{self, AutocodingState, Phase};
 use roundtable_core::protocol::autocoding::{
     Autocoding, AutocodingConfig, AutocodingSession, AutocodingStep,
 };
@@ -543,10 +543,23 @@ fn export_import_and_a_fork_at_the_coach_s_call_run_no_code_again() {
 #[test]
 fn a_saved_state_goes_on_in_a_session() {
     // A state autocoding_advance returned after one turn, written by hand as Hegelion would.
-    let saved = r#"{"schema_version": 1, "session_id": "3f1c", "session_name": "slugs", "requirements": "ignored: the session's own", "current_turn": 1, "max_turns": 10, "phase": "player", "status": "active", "turn_history": [{"turn": 0, "feedback": "Nothing yet.", "approved": false, "score": 0.1}], "last_coach_feedback": "Nothing yet.", "quality_scores": [0.1], "approval_threshold": 0.9}"#;
+    let saved = serde_json::json!({"schema_version": 1, "session_id": "3f1c", "session_name": "slugs", "requirements": DEMO_REQUIREMENTS, "current_turn": 1, "max_turns": 5, "phase": "player", "status": "active", "turn_history": [{"turn": 0, "feedback": "Nothing yet.", "approved": false, "score": 0.1}], "last_coach_feedback": "Nothing yet.", "quality_scores": [0.1], "approval_threshold": 0.9}).to_string();
+    let state = AutocodingState::load(&saved).unwrap().state;
     let mut config = AutocodingConfig::standard(DEMO_REQUIREMENTS, demo_ref());
-    config.resume = Some(AutocodingState::load(saved).unwrap().state);
     config.max_turns = 5;
+    config.resume = Some(state.clone());
+    // Before it runs, the session stands where the state stands: one turn played, of 5.
+    let fresh = AutocodingSession::new(config.clone(), 0).unwrap();
+    assert_eq!(fresh.state().core.round, 1);
+    let view = roundtable_core::session::KindView::kind_view(fresh.state());
+    assert_eq!(view.status, "Turn 2 of 5: the player writes");
+    assert_eq!(
+        view.turns
+            .iter()
+            .map(|r| (r.turn, r.score, r.saved_feedback.as_deref()))
+            .collect::<Vec<_>>(),
+        [(1, Some(0.1), Some("Nothing yet."))]
+    );
     let (s, _) = played(config.clone());
     let st = &s.state().state;
     assert_eq!(
@@ -557,10 +570,38 @@ fn a_saved_state_goes_on_in_a_session() {
     assert!(s.state().core.calls[0].call.messages[0]
         .content
         .contains("Turn 2 of 5"));
-    // A state that has ended cannot be gone on from.
-    let mut ended = AutocodingState::load(saved).unwrap().state;
-    ended.phase = Phase::Coach;
-    config.resume = Some(ended);
-    let err = AutocodingSession::new(config, 0).unwrap_err().to_string();
-    assert!(err.contains("in the coach phase"), "{err}");
+    // Its requirements, turn limit and threshold are its own: 002 has no tool that changes them.
+    for change in [
+        |c: &mut AutocodingConfig| c.max_turns = 10,
+        |c: &mut AutocodingConfig| c.approval_threshold = 0.5,
+        |c: &mut AutocodingConfig| c.requirements = "something else".into(),
+    ] {
+        let mut other = config.clone();
+        change(&mut other);
+        let err = AutocodingSession::new(other, 0).unwrap_err().to_string();
+        assert!(err.contains("keeps its own requirements"), "{err}");
+    }
+    // A state that has ended, or waits for the coach, cannot be gone on from.
+    for (phase, status, why) in [
+        (Phase::Coach, state::Status::Active, "in the coach phase"),
+        (
+            Phase::Approved,
+            state::Status::Approved,
+            "its status is approved",
+        ),
+        (
+            Phase::Coach,
+            state::Status::Rejected,
+            "its status is rejected",
+        ),
+    ] {
+        let mut ended = state.clone();
+        ended.phase = phase;
+        ended.status = status;
+        config.resume = Some(ended);
+        let err = AutocodingSession::new(config.clone(), 0)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(why), "{err}");
+    }
 }

@@ -7,7 +7,9 @@
 // after a reload, not run again; screenshots at 1440 and 390 px, each checked by axe-core.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serveDist, launch, open, shot, waitStatus, axeViolations, checkWideAndPhone, exportDeleteImport } from './helpers.mjs';
 
 
@@ -216,31 +218,146 @@ test('a run that took the page down is handed in as interrupted on the next run,
   assert.deepEqual(b.errors, [], 'no page errors');
 });
 
-test('a state Hegelion saved goes on in the app: its turn and score carry on', async () => {
-  const { page } = b;
-  const saved = {
-    schema_version: 1, session_id: '3f1c9a', session_name: 'slugs', requirements: 'the form\'s requirements are used',
-    current_turn: 1, max_turns: 10, phase: 'player', status: 'active',
-    turn_history: [{ turn: 0, feedback: 'Nothing runs yet.', approved: false, score: 0.1 }],
-    last_coach_feedback: 'Nothing runs yet.', quality_scores: [0.1], approval_threshold: 0.9,
+/** A state as Hegelion's autocoding saves it, `turns` coach turns in, with `over` laid on top. */
+function savedState(requirements, turns, over = {}) {
+  const history = Array.from({ length: turns }, (_, i) => ({ turn: i, feedback: `Turn ${i + 1}: not yet.`, approved: false, score: 0.1 * (i + 1) }));
+  return {
+    schema_version: 1, session_id: '3f1c9a', session_name: 'slugs', requirements,
+    current_turn: turns, max_turns: 5, phase: 'player', status: 'active',
+    turn_history: history, last_coach_feedback: history.at(-1)?.feedback ?? null,
+    quality_scores: history.map((t) => t.score), approval_threshold: 0.9, ...over,
   };
+}
+
+/** What the form shows of the loaded state. */
+async function report(page) {
+  await page.waitForSelector('.saved-state-report');
+  return page.evaluate(() => {
+    const r = document.querySelector('.saved-state-report');
+    return {
+      status: r.dataset.savedState,
+      continues: r.dataset.continues ?? null,
+      words: r.querySelector('[data-saved-status]')?.textContent.trim() ?? null,
+      turn: r.querySelector('[data-saved-turn]')?.dataset.savedTurn ?? null,
+      cards: [...r.querySelectorAll('article.turn')].map((t) => Number(t.dataset.turn)).reverse(),
+      warnings: [...r.querySelectorAll('li[data-kind="warning"]')].map((l) => l.dataset.pointer),
+      errors: [...r.querySelectorAll('li[data-kind="error"]')].map((l) => l.dataset.pointer),
+      axis: [...r.querySelectorAll('.score-chart [data-axis]')].map((t) => t.textContent),
+      readonly: ['textarea[name="requirements"]', 'input[name="max-turns"]', 'input[name="threshold"]'].map((q) => document.querySelector(q).readOnly),
+    };
+  });
+}
+
+test('a saved state of every status loads from a file, by picker and by drop, and is shown as it is', async () => {
+  const { page } = b;
   await open(page, srv.url, '#/new');
   await page.click('button[data-kind="autocoding"]');
   await page.click('button[name="use-demo-requirements"]');
-  await page.fill('input[name="max-turns"]', '5');
-  // A state in the coach phase cannot be gone on from: said with its reason, nothing created.
-  await page.fill('textarea[name="saved-state"]', JSON.stringify({ ...saved, phase: 'coach' }));
+  const requirements = await page.inputValue('textarea[name="requirements"]');
+  // The saved state comes before the fields it sets, and the button that uses them comes last.
+  const order = await page.evaluate(() => ['[data-drop="saved-state"]', 'textarea[name="requirements"]', 'input[name="max-turns"]', '[data-member="coach"]', 'button[name="create-autocoding"]']
+    .map((q) => document.querySelector(q))
+    .every((el, i, all) => i === 0 || (all[i - 1].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)));
+  assert.ok(order, 'saved state, requirements, limits, models, then the button');
+  const dir = mkdtempSync(join(tmpdir(), 'rt-saved-'));
+  const file = (name, state) => {
+    const path = join(dir, name);
+    writeFileSync(path, typeof state === 'string' ? state : JSON.stringify(state, null, 2));
+    return path;
+  };
+  const done = (phase, status, turns, last) => {
+    const s = savedState(requirements, turns, { phase, status });
+    Object.assign(s.turn_history[turns - 1], last);
+    s.last_coach_feedback = s.turn_history[turns - 1].feedback;
+    s.quality_scores = s.turn_history.map((t) => t.score).filter((x) => x !== null);
+    return s;
+  };
+  const cases = [
+    ['active.json', savedState(requirements, 2), { status: 'active', continues: 'true', words: 'Turn 3 of 5: the player writes', turn: '2 of 5', cards: [1, 2], warnings: [] }],
+    ['approved.json', done('approved', 'approved', 3, { approved: true, score: 0.95, feedback: 'All met.' }), { status: 'approved', continues: 'false', words: 'Approved after 3 of 5 turns', turn: '3 of 5', cards: [1, 2, 3], warnings: [] }],
+    ['timeout.json', done('timeout', 'timeout', 5, {}), { status: 'timeout', continues: 'false', words: 'Out of turns: 5 of 5 without approval', turn: '5 of 5', cards: [1, 2, 3, 4, 5], warnings: [] }],
+    ['rejected.json', done('coach', 'rejected', 2, { approved: true, score: 0.95 }), { status: 'rejected', continues: 'false', words: 'Rejected by you after 2 turns', turn: '2 of 5', cards: [1, 2], warnings: [] }],
+    ['coach-word.json', done('approved', 'approved', 1, { approved: true, score: null, feedback: 'COACH APPROVED' }), { status: 'approved', continues: 'false', words: 'Approved after 1 of 5 turns', turn: '1 of 5', cards: [1], warnings: ['/turn_history/0/score'] }],
+    ['extra.json', { ...savedState(requirements, 1), notes: 'from the CLI' }, { status: 'active', continues: 'true', words: 'Turn 2 of 5: the player writes', turn: '1 of 5', cards: [1], warnings: ['/notes'] }],
+  ];
+  for (const [name, state, want] of cases) {
+    await page.setInputFiles('input[name="saved-state-file"]', file(name, state));
+    await page.waitForSelector(`label:has-text("Read from “${name}”")`);
+    const r = await report(page);
+    assert.deepEqual(
+      { status: r.status, continues: r.continues, words: r.words, turn: r.turn, cards: r.cards, warnings: r.warnings },
+      want, name,
+    );
+    assert.deepEqual(r.axis, ['0', '1'], `${name}: the chart marks 0 and 1`);
+    assert.deepEqual(r.readonly, [true, true, true], `${name}: the state's own requirements, turn limit and threshold`);
+    assert.equal(await page.inputValue('input[name="max-turns"]'), '5');
+    assert.equal(await page.inputValue('input[name="threshold"]'), '0.9');
+    if (name === 'approved.json') await shot(page, 'autocoding-saved-approved');
+  }
+  // An ended state is viewed, never continued: the button says why, nothing is created.
+  await page.setInputFiles('input[name="saved-state-file"]', file('timeout-again.json', cases[2][1]));
+  await page.waitForSelector('label:has-text("Read from “timeout-again.json”")');
   await page.click('button[name="create-autocoding"]');
-  await page.waitForSelector('[data-error="autocoding"]:has-text("in the coach phase")');
-  await page.fill('textarea[name="saved-state"]', JSON.stringify(saved));
+  await page.waitForSelector('[data-error="autocoding"]:has-text("cannot be continued")');
+  assert.ok(page.url().includes('#/new'));
+  // A state that breaks the rules is refused at each pointer, by drag-and-drop too.
+  const broken = savedState(requirements, 2);
+  delete broken.current_turn;
+  broken.quality_scores = [0.1];
+  const drop = async (name, text) => {
+    const dt = await page.evaluateHandle(([name, text]) => {
+      const d = new DataTransfer();
+      d.items.add(new File([text], name, { type: 'application/json' }));
+      return d;
+    }, [name, text]);
+    await page.dispatchEvent('[data-drop="saved-state"]', 'dragover', { dataTransfer: dt });
+    await page.dispatchEvent('[data-drop="saved-state"]', 'drop', { dataTransfer: dt });
+  };
+  await drop('broken.json', JSON.stringify(broken));
+  await page.waitForSelector('label:has-text("Read from “broken.json”")');
+  let r = await report(page);
+  assert.equal(r.status, 'refused');
+  assert.deepEqual(r.errors, ['/current_turn']);
+  await drop('disagrees.json', JSON.stringify({ ...savedState(requirements, 2), quality_scores: [0.1] }));
+  await page.waitForSelector('label:has-text("Read from “disagrees.json”")');
+  r = await report(page);
+  assert.deepEqual(r.errors, ['/quality_scores']);
+  assert.deepEqual(r.readonly, [false, false, false], 'a refused state sets nothing');
+  await drop('approved-again.json', JSON.stringify(cases[1][1]));
+  await page.waitForSelector('label:has-text("Read from “approved-again.json”")');
+  assert.equal((await report(page)).status, 'approved');
+  assert.deepEqual(await axeViolations(page), [], 'the form with a loaded state passes axe-core');
+  assert.deepEqual(b.errors, [], 'no page errors');
+});
+
+test('a state Hegelion saved goes on in the app: the session shows its own turn, budget, timeline and turns', async () => {
+  const { page } = b;
+  await open(page, srv.url, '#/new');
+  await page.click('button[data-kind="autocoding"]');
+  await page.click('button[name="use-demo-requirements"]');
+  const requirements = await page.inputValue('textarea[name="requirements"]');
+  const saved = savedState(requirements, 1);
+  const dir = mkdtempSync(join(tmpdir(), 'rt-saved-'));
+  writeFileSync(join(dir, 'slugs.json'), JSON.stringify(saved));
+  await page.setInputFiles('input[name="saved-state-file"]', join(dir, 'slugs.json'));
+  assert.equal((await report(page)).continues, 'true');
   await page.click('button[name="create-autocoding"]');
   await page.waitForSelector('.autocoding');
+  // Before it runs, the page stands where the state stands: one turn played of five.
+  const head = await page.textContent('.session-head .session-state');
+  assert.match(head, /turn 1 of 5/);
+  assert.equal((await page.textContent('[data-autocoding-status]')).trim(), 'Turn 2 of 5: the player writes');
+  assert.equal((await page.textContent('section[aria-label="Timeline"] .panel-body strong')).trim(), 'Turn 1');
+  let p = await picture(page);
+  assert.deepEqual(p.turns.map((t) => [t.turn, t.score]), [[1, '0.10']]);
+  assert.match(await page.textContent('article.turn[data-turn="1"] [data-saved-feedback]'), /Turn 1: not yet\./);
   await page.click('button[name="run"]');
   await waitStatus(page, 'done', 120000);
-  const p = await picture(page);
+  p = await picture(page);
   assert.equal(p.status, 'Approved after 4 of 5 turns');
-  assert.deepEqual(p.turns.map((t) => t.turn), [2, 3, 4]);
+  assert.deepEqual(p.turns.map((t) => t.turn), [1, 2, 3, 4]);
   assert.deepEqual(p.points, ['0.10', '0.25', '0.75', '1.00'], 'the saved score leads the chart');
+  assert.match(await page.textContent('.session-head .session-state'), /turn 4 of 5/);
   const [state] = await Promise.all([page.waitForEvent('download'), page.click('.session-head button[name="export-002"]')]);
   const out = JSON.parse(readFileSync(await state.path(), 'utf8'));
   assert.deepEqual([out.session_id, out.session_name, out.current_turn, out.quality_scores], ['3f1c9a', 'slugs', 4, [0.1, 0.25, 0.75, 1]]);

@@ -56,8 +56,8 @@ pub struct AutocodingConfig {
     /// The files the player starts from (a project to go on with; empty: from scratch).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<CodeFile>,
-    /// A saved state (Hegelion's or ours) to go on from, in the player phase; its requirements,
-    /// turn limit and threshold are the ones above.
+    /// A saved state (Hegelion's or ours) to go on from, in the player phase; the requirements,
+    /// turn limit and threshold above must be its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resume: Option<AutocodingState>,
     /// The engine's limits (its round limit is the turn limit: a turn is a round).
@@ -123,8 +123,9 @@ impl AutocodingConfig {
     pub const PERSONA_MAX: usize = 600;
     /// The most turns a session may have.
     pub const TURNS_MAX: u32 = 30;
-    /// The shortest and longest run time limits.
-    pub const RUN_LIMIT_RANGE: (u64, u64) = (500, 60_000);
+    /// The shortest and longest run time limits: past 30 s a tab waiting on a run stops
+    /// feeling usable (the sandbox's page holds the same cap).
+    pub const RUN_LIMIT_RANGE: (u64, u64) = (500, 30_000);
 
     /// A session with 002's defaults (10 turns, threshold 0.9), both roles on `model`.
     pub fn standard(requirements: &str, model: ModelRef) -> AutocodingConfig {
@@ -212,8 +213,20 @@ impl AutocodingConfig {
             }
         }
         if let Some(state) = &self.resume {
-            if let Some(why) = resume_problem(state, self.max_turns) {
+            if let Some(why) = resume_problem(state) {
                 out.push(E::Resume(why));
+            }
+            // 002's tools carry the requirements, the turn limit and the threshold unchanged
+            // from autocoding_init on: a session going on from a state runs with its own.
+            if self.requirements != state.requirements
+                || self.max_turns != state.max_turns
+                || self.approval_threshold != state.approval_threshold
+            {
+                out.push(E::Resume(
+                    "it keeps its own requirements, turn limit and approval threshold: 002 has \
+                     no tool that changes them"
+                        .into(),
+                ));
             }
         }
         if out.is_empty() {
@@ -223,9 +236,9 @@ impl AutocodingConfig {
         }
     }
 
-    /// 002's state the session starts from: the saved one going on, or a fresh one in the
-    /// player phase (what `autocoding_init` returns), with this config's requirements, limit
-    /// and threshold.
+    /// 002's state the session starts from: the saved one going on (its requirements, limit and
+    /// threshold are the config's, `check` makes sure), or a fresh one in the player phase (what
+    /// `autocoding_init` returns) with this config's.
     pub fn initial_state(&self) -> AutocodingState {
         let mut state = self.resume.clone().unwrap_or_else(|| AutocodingState {
             schema_version: super::state::SCHEMA_VERSION,
@@ -257,9 +270,11 @@ impl AutocodingConfig {
     }
 }
 
-/// Why a saved state cannot be gone on from with `max_turns`, if it cannot: it must still be
-/// active, in the player phase (or `init`), with turns left.
-fn resume_problem(state: &AutocodingState, max_turns: u32) -> Option<String> {
+/// Why a saved state cannot be gone on from, if it cannot (DESIGN): it must still be active, in
+/// the player phase (or `init`), with turns left. An approved, timed-out or rejected state, or
+/// one waiting for the coach, is shown, never continued.
+pub fn resume_problem(state: &AutocodingState) -> Option<String> {
+    let max_turns = state.max_turns;
     if state.status != Status::Active {
         return Some(format!("its status is {}, not active", state.status.word()));
     }

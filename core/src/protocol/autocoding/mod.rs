@@ -304,7 +304,18 @@ impl Autocoding {
             requirements::render(&self.config.requirements),
             v.status
         );
-        for (row, turn) in v.turns.iter().zip(&self.turns) {
+        for row in v.turns.iter().filter(|r| r.saved_feedback.is_some()) {
+            s.push_str(&format!("\n## Turn {} (before this session)\n", row.turn));
+            if let Some(score) = row.score {
+                s.push_str(&format!("Score {score:.2}.\n"));
+            }
+            s.push_str(&format!(
+                "\n{}\n",
+                row.saved_feedback.as_deref().unwrap_or("")
+            ));
+        }
+        let own = v.turns.iter().filter(|r| r.saved_feedback.is_none());
+        for (row, turn) in own.zip(&self.turns) {
             s.push_str(&format!("\n## Turn {}\nTests: {}.", row.turn, row.run));
             if let Some(score) = row.score {
                 s.push_str(&format!(" Score {score:.2}."));
@@ -356,8 +367,11 @@ impl Protocol for Autocoding {
 
     fn create(config: &AutocodingConfig) -> Result<Autocoding, String> {
         config.check().map_err(|e| e.to_string())?;
+        let mut core = Core::new(Self::settings(config));
+        // A session going on from a saved state has played its turns: the round count says so.
+        core.round = config.resume.as_ref().map_or(0, |s| s.current_turn);
         Ok(Autocoding {
-            core: Core::new(Self::settings(config)),
+            core,
             state: config.initial_state(),
             files: config.files.clone(),
             turns: Vec::new(),

@@ -87,6 +87,9 @@ pub struct TurnRow {
     pub errors: Vec<FileError>,
     /// The files as they stood after the player's turn (for the files panel and its diff).
     pub files: Vec<CodeFile>,
+    /// A turn played before this session (from a saved state's `turn_history`): the coach's
+    /// feedback as the state kept it, and no run, findings or files.
+    pub saved_feedback: Option<String>,
 }
 
 /// The whole page of an autocoding session.
@@ -127,8 +130,10 @@ pub fn view(state: &AutocodingState, turns: &[Turn]) -> AutocodingView {
     view_from(state, turns, 0)
 }
 
-/// The view of a session that went on from a saved state after `before` turns: its own turns are
-/// numbered from `before + 1`, and the saved turns' scores lead the chart.
+/// The view of a session that went on from a saved state after `before` turns: the saved turns
+/// (from the state's history) come first, each a row with its feedback and score, and the
+/// session's own turns are numbered from `before + 1`. A loaded state alone is
+/// `view_from(state, &[], state.current_turn)`.
 pub fn view_from(state: &AutocodingState, turns: &[Turn], before: u32) -> AutocodingView {
     let requirements = items(&state.requirements);
     let rows: Vec<TurnRow> = turns
@@ -167,21 +172,32 @@ pub fn view_from(state: &AutocodingState, turns: &[Turn], before: u32) -> Autoco
                 results: t.run.as_ref().map(|r| r.tests.clone()).unwrap_or_default(),
                 errors: t.run.as_ref().map(|r| r.errors.clone()).unwrap_or_default(),
                 files: t.files.clone(),
+                saved_feedback: None,
             }
         })
         .collect();
-    let saved = state
+    // The turns a saved state played before this session, each a row of its own.
+    let saved: Vec<TurnRow> = state
         .turn_history
         .iter()
         .filter(|t| t.turn < before)
-        .filter_map(|t| {
-            t.score.map(|score| ScorePoint {
-                turn: t.turn + 1,
-                score,
-                approved: t.approved,
-            })
-        });
-    let scores = saved
+        .map(|t| TurnRow {
+            turn: t.turn + 1,
+            run: "run before this session".into(),
+            tests: (0, 0),
+            score: t.score,
+            approved: super::tools::approves(state, t.approved, t.score),
+            findings: Vec::new(),
+            actions: Vec::new(),
+            person: None,
+            results: Vec::new(),
+            errors: Vec::new(),
+            files: Vec::new(),
+            saved_feedback: Some(t.feedback.clone()),
+        })
+        .collect();
+    let rows: Vec<TurnRow> = saved.into_iter().chain(rows).collect();
+    let scores = std::iter::empty()
         .chain(rows.iter().filter_map(|r| {
             r.score.map(|score| ScorePoint {
                 turn: r.turn,

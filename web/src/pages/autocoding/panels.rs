@@ -22,7 +22,13 @@ fn autocoding_view(s: &Session) -> Option<AutocodingView> {
 /// The files after each turn with the turn's number, oldest first.
 fn turn_files(s: &Session) -> Vec<(u32, Vec<CodeFile>)> {
     autocoding_view(s)
-        .map(|v| v.turns.into_iter().map(|t| (t.turn, t.files)).collect())
+        .map(|v| {
+            v.turns
+                .into_iter()
+                .filter(|t| t.saved_feedback.is_none())
+                .map(|t| (t.turn, t.files))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -32,8 +38,8 @@ const H: f64 = 120.0;
 const PAD: f64 = 18.0;
 
 /// The scores against the threshold: a line through each reviewed turn's score, the threshold
-/// dashed, an approved point filled.
-fn chart(v: &AutocodingView) -> impl IntoView {
+/// dashed, an approved point filled, the score axis marked at 0 and 1.
+pub(crate) fn chart(v: &AutocodingView) -> impl IntoView {
     let turns = f64::from(v.max_turns.max(2));
     let x = move |turn: u32| PAD + (f64::from(turn) - 1.0) / (turns - 1.0) * (W - 2.0 * PAD);
     let y = move |score: f64| H - PAD - score.clamp(0.0, 1.0) * (H - 2.0 * PAD);
@@ -74,6 +80,9 @@ fn chart(v: &AutocodingView) -> impl IntoView {
         <figure class="score-chart">
             <svg viewBox=format!("0 0 {W} {H}") role="img" aria-label=label>
                 <line x1=PAD y1=H - PAD x2=W - PAD y2=H - PAD class="axis"/>
+                <line x1=PAD y1=PAD x2=W - PAD y2=PAD class="axis top"/>
+                <text x=PAD - 4.0 y=H - PAD + 3.0 text-anchor="end" class="chart-label" data-axis="0">"0"</text>
+                <text x=PAD - 4.0 y=PAD + 3.0 text-anchor="end" class="chart-label" data-axis="1">"1"</text>
                 <line x1=PAD y1=format!("{threshold:.1}") x2=W - PAD y2=format!("{threshold:.1}") class="threshold"/>
                 <text x=W - PAD y=format!("{:.1}", threshold - 4.0) text-anchor="end" class="chart-label">{format!("threshold {}", v.threshold)}</text>
                 <text x=PAD y=H - 4.0 class="chart-label">"turn 1"</text>
@@ -87,7 +96,7 @@ fn chart(v: &AutocodingView) -> impl IntoView {
 
 /// One turn's card: the run, each test, the coach's findings tied to the requirements, the
 /// actions and the person's word.
-fn turn_card(row: TurnRow, threshold: f64) -> impl IntoView {
+pub(crate) fn turn_card(row: TurnRow, threshold: f64) -> impl IntoView {
     let (badge, word) = match (row.score, row.approved) {
         (None, _) => ("queued", "not reviewed"),
         (Some(_), true) => ("approved", "approved"),
@@ -116,7 +125,7 @@ fn turn_card(row: TurnRow, threshold: f64) -> impl IntoView {
             </details>
         }
     });
-    let findings = row.score.is_some().then(|| {
+    let findings = (row.score.is_some() && !row.findings.is_empty()).then(|| {
         view! {
             <ul class="findings small">
                 {row.findings.iter().map(|f| view! {
@@ -141,6 +150,13 @@ fn turn_card(row: TurnRow, threshold: f64) -> impl IntoView {
         .person
         .clone()
         .map(|p| view! { <p class="small person-word" data-person="true">{p}</p> });
+    let saved = row.saved_feedback.clone().map(|f| {
+        view! {
+            <p class="small saved-feedback" data-saved-feedback="true">
+                <span class="muted">"The coach's feedback, as the saved state keeps it: "</span>{f}
+            </p>
+        }
+    });
     view! {
         <article class="card turn" data-turn=row.turn data-run=row.run.clone()
             data-turn-score=row.score.map(|s| format!("{s:.2}"))>
@@ -150,6 +166,7 @@ fn turn_card(row: TurnRow, threshold: f64) -> impl IntoView {
                 <span class="muted small">{row.run.clone()}</span>
                 {row.score.map(|s| view! { <span class="small">{format!("score {s:.2}")}</span> })}
             </header>
+            {saved}
             {tests}
             {findings}
             {actions}
