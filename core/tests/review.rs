@@ -430,6 +430,26 @@ mod scenarios {
             if let Some(n) = expect["approvals"].as_u64() {
                 assert_eq!(u64::from(st.approvals), n, "{name}");
             }
+            if let Some(n) = expect["runs"].as_u64() {
+                let ran = st.record.runs.iter().filter(|r| r.run.is_some()).count();
+                assert_eq!(ran as u64, n, "{name}: sandbox runs");
+            }
+            if let Some(codes) = expect.get("triggers") {
+                let got: Vec<Value> = st
+                    .record
+                    .triggers
+                    .iter()
+                    .map(|t| serde_json::to_value(t.reason_code).unwrap())
+                    .collect();
+                assert_eq!(Value::Array(got), *codes, "{name}: trigger codes");
+            }
+            if let Some(n) = expect["packets"].as_u64() {
+                assert_eq!(
+                    st.record.packets.len() as u64,
+                    n,
+                    "{name}: revision packets"
+                );
+            }
             if let Some(n) = expect["fanouts"].as_u64() {
                 assert_eq!(st.record.fanouts.len() as u64, n, "{name}");
             }

@@ -130,18 +130,26 @@
       return out.join('/');
     };
     const modules = new Map();
+    // The few built-in modules a test names: `assert` (and `node:assert/strict`) is the sandbox's
+    // assert, `node:test` its `test`.
+    const builtins = new Map();
     const resolve = (from, spec) => {
+      if (typeof spec === 'string' && builtins.has(spec)) return null;
       if (typeof spec !== 'string' || !(spec.startsWith('./') || spec.startsWith('../'))) {
         throw new Error(`require(${describe(spec)}) in ${from}: only the session's own files can be required, by a relative path such as './lib.js'`);
       }
       const dir = from.includes('/') ? from.slice(0, from.lastIndexOf('/') + 1) : '';
       const base = normalize(dir + spec);
-      for (const candidate of [base, `${base}.js`, `${base}/index.js`]) {
+      const candidates = [base, `${base}.js`, `${base}.mjs`, `${base}.cjs`, `${base}/index.js`, `${base}/index.mjs`];
+      for (const candidate of candidates) {
         if (candidate !== null && defined.has(candidate)) return candidate;
       }
       throw new Error(`require(${describe(spec)}) in ${from}: no such file among the session's files`);
     };
-    const requireFrom = (from) => (spec) => run(resolve(from, spec));
+    const requireFrom = (from) => (spec) => {
+      const path = resolve(from, spec);
+      return path === null ? builtins.get(spec) : run(path);
+    };
     const run = (path) => {
       const cached = modules.get(path);
       if (cached) return cached.exports;
@@ -187,11 +195,14 @@
       fail(message, 'expected the function to throw');
     };
     self.assert = assert;
+    for (const name of ['assert', 'assert/strict', 'node:assert', 'node:assert/strict']) builtins.set(name, assert);
+    const describeBlock = (name, fn) => (typeof fn === 'function' ? fn() : undefined);
+    builtins.set('node:test', { test: self.test, it: self.test, describe: describeBlock, default: self.test });
 
     (async () => {
       const results = [];
       for (const path of defined.keys()) {
-        if (!/\.test\.js$/.test(path)) continue;
+        if (!/\.test\.[cm]?js$/.test(path)) continue;
         current = path;
         try {
           run(path);
@@ -229,6 +240,91 @@
     })();
   }
 
+  /** Whether `text` (at `path`) is an ES module: `.mjs`, or a `.js` with top-level import/export. */
+  function esModule(path, text) {
+    if (/\.mjs$/.test(path)) return true;
+    if (!/\.js$/.test(path)) return false;
+    return /^[ \t]*(import(?:[ \t]+[\w$*{'"]|[ \t]*['"{*])|export[ \t]+)/m.test(text);
+  }
+
+  /**
+   * An ES module's text as CommonJS, line for line (each statement keeps its line, so an error's
+   * line number still points at the file): `import … from './x.js'` becomes `require`,
+   * `export`ed names become getters on `exports` (live, as ES bindings are), `export default x`
+   * sets `exports.default`. Statements are found by their start of line, so an `import` or
+   * `export` line inside a multi-line string is read as one too (a known limit).
+   */
+  function toCommonJs(text) {
+    const names = [];
+    const head = ["Object.defineProperty(exports, '__esModule', { value: true });"];
+    let n = 0;
+    const same = (matched, out) => out + '\n'.repeat((matched.match(/\n/g) || []).length);
+    const ident = /^[A-Za-z_$][\w$]*$/;
+    const bindings = (list) =>
+      list.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
+        const [from, to] = s.split(/\s+as\s+/);
+        return [from.trim(), (to || from).trim()];
+      });
+    let body = text.replace(
+      /^([ \t]*)import[ \t]*((?:[\w$]+[ \t]*,?[ \t]*)?(?:\*[ \t]*as[ \t]+[\w$]+|\{[^}]*\})?)[ \t\n]*from[ \t]*(['"])([^'"\n]+)\3[ \t]*;?/gm,
+      (m, indent, clause, _q, spec) => {
+        const mod = `__import${(n += 1)}`;
+        const parts = [`const ${mod} = require(${JSON.stringify(spec)});`];
+        const def = clause.match(/^[ \t]*([\w$]+)/);
+        if (def) parts.push(`const ${def[1]} = ${mod} && ${mod}.__esModule ? ${mod}.default : ${mod};`);
+        const star = clause.match(/\*[ \t]*as[ \t]+([\w$]+)/);
+        if (star) parts.push(`const ${star[1]} = ${mod};`);
+        const named = clause.match(/\{([^}]*)\}/);
+        if (named) {
+          const list = bindings(named[1]).map(([from, to]) => (from === to ? from : `${from}: ${to}`));
+          parts.push(`const { ${list.join(', ')} } = ${mod};`);
+        }
+        return same(m, indent + parts.join(' '));
+      },
+    );
+    body = body.replace(/^([ \t]*)import[ \t]*(['"])([^'"\n]+)\2[ \t]*;?/gm, (m, indent, _q, spec) =>
+      same(m, `${indent}require(${JSON.stringify(spec)});`),
+    );
+    body = body.replace(
+      /^([ \t]*)export[ \t]*(\*(?:[ \t]*as[ \t]+([\w$]+))?|\{[^}]*\})[ \t\n]*from[ \t]*(['"])([^'"\n]+)\4[ \t]*;?/gm,
+      (m, indent, what, ns, _q, spec) => {
+        const req = `require(${JSON.stringify(spec)})`;
+        if (ns) return same(m, `${indent}exports.${ns} = ${req};`);
+        if (what.startsWith('*')) {
+          return same(m, `${indent}{ const __all = ${req}; for (const k of Object.keys(__all)) if (k !== 'default' && !(k in exports)) Object.defineProperty(exports, k, { enumerable: true, get: () => __all[k] }); }`);
+        }
+        const list = bindings(what.slice(1, -1)).map(
+          ([from, to]) => `Object.defineProperty(exports, ${JSON.stringify(to)}, { enumerable: true, get: () => __from[${JSON.stringify(from)}] });`,
+        );
+        return same(m, `${indent}{ const __from = ${req}; ${list.join(' ')} }`);
+      },
+    );
+    body = body.replace(/^([ \t]*)export[ \t]*\{([^}]*)\}[ \t]*;?/gm, (m, indent, list) => {
+      for (const [from, to] of bindings(list)) names.push([to, from]);
+      return same(m, indent);
+    });
+    // A named default function or class stays a declaration the module itself can call.
+    body = body.replace(
+      /^([ \t]*)export[ \t]+default[ \t]+((?:async[ \t]+)?function\*?|class)[ \t]*([A-Za-z_$][\w$]*)/gm,
+      (_m, indent, what, name) => {
+        names.push(['default', name]);
+        return `${indent}${what} ${name}`;
+      },
+    );
+    body = body.replace(/^([ \t]*)export[ \t]+default[ \t]+/gm, (_m, indent) => `${indent}exports.default = `);
+    body = body.replace(
+      /^([ \t]*)export[ \t]+((?:async[ \t]+)?function\*?|class|const|let|var)[ \t]*([\w$]+)/gm,
+      (_m, indent, what, name) => {
+        if (ident.test(name)) names.push([name, name]);
+        return `${indent}${what} ${name}`;
+      },
+    );
+    for (const [name, local] of names) {
+      head.push(`Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => ${local} });`);
+    }
+    return `${head.join(' ')}${body}`;
+  }
+
   let taken = false;
   addEventListener('message', (event) => {
     if (taken || event.source !== parent) return;
@@ -249,7 +345,9 @@
       }
       // The wrapper opens a function the file's own text cannot see out of by accident; a file
       // that closes it on purpose only runs in the same worker, under the same policy.
-      const source = `self.__define(function (module, exports, require) {\n${f.text}\n});\n`;
+      // An ES module (`.mjs`, or a `.js` with top-level import/export) is read as CommonJS first.
+      const text = esModule(f.path, f.text) ? toCommonJs(f.text) : f.text;
+      const source = `self.__define(function (module, exports, require) {\n${text}\n});\n`;
       paths.push([f.path, URL.createObjectURL(new Blob([source], { type: 'text/javascript' }))]);
     }
     // The worker's tests stop a little before the frame's own limit, so their results arrive.

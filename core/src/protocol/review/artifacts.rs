@@ -311,6 +311,15 @@ pub fn revision_packet(cause: RepairCause, context: RepairContext) -> Option<Rev
             c.blocking_concerns.join("; "),
             c.recommended_next_action.clone(),
         ),
+        RepairCause::Critic(c) if c.verdict == CriticVerdict::Unsafe => (
+            RevisionSource::Critic,
+            RevisionReason::CriticBlockingConcerns,
+            format!(
+                "The critic found the work unsafe: {}",
+                c.recommended_next_action
+            ),
+            c.recommended_next_action.clone(),
+        ),
         RepairCause::Critic(c) if c.verdict == CriticVerdict::NeedsRevision => (
             RevisionSource::Critic,
             RevisionReason::CriticNeedsRevision,

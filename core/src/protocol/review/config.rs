@@ -123,6 +123,23 @@ pub struct ReviewMember {
     pub model: ModelRef,
 }
 
+/// One acceptance test file the person hands the run: its path (a test file the sandbox runs,
+/// `*.test.js`, `*.test.mjs` or `*.test.cjs`) and its whole text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AcceptanceTest {
+    /// Relative path.
+    pub path: String,
+    /// The whole file.
+    pub content: String,
+}
+
+/// Whether `path` names a test file the sandbox runs.
+pub fn is_test_file(path: &str) -> bool {
+    [".test.js", ".test.mjs", ".test.cjs"]
+        .iter()
+        .any(|end| path.ends_with(end))
+}
+
 /// Everything a review loop starts from: `004`'s run variables, the approval mode and the
 /// members.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -148,6 +165,12 @@ pub struct RunConfig {
     /// Test files only the person may let a role change.
     #[serde(default)]
     pub protected_test_paths: Vec<String>,
+    /// The person's (or the planner's) acceptance tests, whole (ours: `004`'s
+    /// `protected_test_paths` name them, and here no repository holds them). They are the run's
+    /// files from the start, protected as if under a protected test path, and the runtime runs
+    /// them with every implementation.
+    #[serde(default)]
+    pub acceptance_tests: Vec<AcceptanceTest>,
     /// Orchestrator decisions before the run must reconcile.
     pub max_iterations: u32,
     /// Tokens the run may use; `None`: no budget.
@@ -238,6 +261,15 @@ pub enum ReviewConfigError {
     /// The implementer would judge its own work.
     #[error("{0} cannot be both the implementer and the verifier: the verifier judges the implementer's work")]
     VerifiesOwnWork(String),
+    /// An acceptance test the sandbox would not run.
+    #[error("acceptance test \"{0}\" must be a relative path ending in .test.js, .test.mjs or .test.cjs (the sandbox runs those)")]
+    BadAcceptanceTest(String),
+    /// An acceptance test with no text.
+    #[error("acceptance test \"{0}\" is empty")]
+    EmptyAcceptanceTest(String),
+    /// Two acceptance tests at one path.
+    #[error("two acceptance tests are at {0}")]
+    DuplicateAcceptanceTest(String),
     /// A protected path that is not a relative path.
     #[error(
         "protected test path \"{0}\" must be relative and stay inside the project (no \"..\" part)"
@@ -276,6 +308,7 @@ impl RunConfig {
             approval_policy: ApprovalPolicy::default(),
             approval_mode: ApprovalMode::Manual,
             protected_test_paths: Vec::new(),
+            acceptance_tests: Vec::new(),
             max_iterations: 12,
             token_budget: None,
             time_budget_seconds: None,
@@ -295,6 +328,15 @@ impl RunConfig {
             run_limit_ms: Self::RUN_LIMIT_MS,
             settings: Settings::default(),
         }
+    }
+
+    /// Whether `path` is protected: under a protected test path, or one of the acceptance
+    /// tests (which are the person's, protected whatever the paths say).
+    pub fn protected(&self, path: &str) -> bool {
+        self.protected_test_paths
+            .iter()
+            .any(|d| super::runtime::under(path, d))
+            || self.acceptance_tests.iter().any(|t| t.path == path)
     }
 
     /// The member with this id.
@@ -365,6 +407,23 @@ impl RunConfig {
             if bad {
                 errors.push(E::BadProtectedPath(path.clone()));
             }
+        }
+        let mut paths: Vec<&str> = Vec::new();
+        for t in &self.acceptance_tests {
+            let p = t.path.as_str();
+            let bad = p.starts_with('/')
+                || p.contains('\\')
+                || p.split('/').any(|s| s == ".." || s.is_empty())
+                || !is_test_file(p);
+            if bad {
+                errors.push(E::BadAcceptanceTest(t.path.clone()));
+            } else if t.content.trim().is_empty() {
+                errors.push(E::EmptyAcceptanceTest(t.path.clone()));
+            }
+            if paths.contains(&p) {
+                errors.push(E::DuplicateAcceptanceTest(t.path.clone()));
+            }
+            paths.push(p);
         }
         let mut seen: Vec<&str> = Vec::new();
         for m in &self.members {

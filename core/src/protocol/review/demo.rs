@@ -34,11 +34,13 @@ const PARSER_V1: &str = "// Parses key=value lines into an object.\nmodule.expor
 /// The parser after the repair.
 const PARSER_V2: &str = "// Parses key=value lines into an object; skips blank lines and # comments.\nmodule.exports = function parse(text) {\n  const out = {};\n  text.split('\\n').forEach((raw, n) => {\n    const line = raw.trim();\n    if (line === '' || line.startsWith('#')) return;\n    const i = line.indexOf('=');\n    if (i < 0) throw new Error(`line ${n + 1} has no =`);\n    out[line.slice(0, i).trim()] = line.slice(i + 1).trim();\n  });\n  return out;\n};\n";
 
-/// The tests, one per criterion.
-const TESTS: &str = "const parse = require('../lib/config.js');\n\ntest('reads key=value pairs', () => {\n  assert.deepEqual(parse('a=1\\nb = two'), { a: '1', b: 'two' });\n});\n\ntest('skips blank lines and # comments', () => {\n  assert.deepEqual(parse('a=1\\n\\n# note\\nb=2'), { a: '1', b: '2' });\n});\n\ntest('a line without = throws', () => {\n  assert.throws(() => parse('a=1\\noops'));\n});\n";
+/// The tests, one per criterion (the demo implementer writes them; a run may hand them in as
+/// the person's acceptance tests instead).
+pub const TESTS: &str = "const parse = require('../lib/config.js');\n\ntest('reads key=value pairs', () => {\n  assert.deepEqual(parse('a=1\\nb = two'), { a: '1', b: 'two' });\n});\n\ntest('skips blank lines and # comments', () => {\n  assert.deepEqual(parse('a=1\\n\\n# note\\nb=2'), { a: '1', b: '2' });\n});\n\ntest('a line without = throws', () => {\n  assert.throws(() => parse('a=1\\noops'));\n});\n";
 
 const PARSER: &str = "lib/config.js";
-const TEST_FILE: &str = "test/config.test.js";
+/// Where the demo's tests live.
+pub const TEST_FILE: &str = "test/config.test.js";
 
 /// A review loop on the demo model: the demo's goal and criteria, thehood's defaults.
 pub fn config(model: ModelRef, run_id: &str) -> RunConfig {
@@ -90,7 +92,8 @@ pub fn answer(config: &RunConfig, env: &ReviewEnvelope, member: &str) -> Value {
             let mut changed = vec![
                 json!({"path": PARSER, "change_type": if facts.implementations == 0 { "added" } else { "modified" }, "summary": if facts.repair { "Skips blanks and comments; throws on a line without =." } else { "parse reads key=value lines." }}),
             ];
-            if facts.implementations == 0 {
+            let handed_in = config.acceptance_tests.iter().any(|t| t.path == TEST_FILE);
+            if facts.implementations == 0 && !handed_in {
                 files.push(json!({"path": TEST_FILE, "content": TESTS}));
                 changed.push(json!({"path": TEST_FILE, "change_type": "added", "summary": "One test per success criterion."}));
             }
@@ -98,7 +101,7 @@ pub fn answer(config: &RunConfig, env: &ReviewEnvelope, member: &str) -> Value {
             let protected: Vec<Value> = files
                 .iter()
                 .filter_map(|f| f["path"].as_str())
-                .filter(|p| config.protected_test_paths.iter().any(|d| super::runtime::under(p, d)))
+                .filter(|p| config.protected(p))
                 .map(|p| json!({"path": p, "reason": "The tests of the success criteria, written with the code."}))
                 .collect();
             (

@@ -19,6 +19,19 @@
 //! a repair by the implementer from a revision packet, then QA and the verifier again. Then the
 //! orchestrator decides again. Approvals wait in the engine's inbox. The run ends with the
 //! orchestrator's reconciliation.
+//!
+//! Readings of `004` decided here (with `DESIGN.md`'s):
+//! - The runtime's gate is met only by a sandbox run of the files as the latest implementation
+//!   left them that came back `passed`. Files the sandbox cannot run (not `.js`, `.mjs` or
+//!   `.cjs`) are named; no run, no pass.
+//! - `protected_test_paths` are the person's acceptance tests: the person may hand their text in
+//!   (`acceptance_tests`, ours, each `*.test.js|mjs|cjs`), they are the run's files from the
+//!   start, protected whatever the paths say, and every run includes them.
+//! - A verifier's `ask_user` waits in the inbox (the person's note is the answer); its `abort`
+//!   waits for the person's agreement, which ends the run — or a note, with which it goes on. A
+//!   critic's `unsafe`, or `unclear` with blocking concerns, waits for the person: approve has
+//!   the implementer repair from the concerns, reject ends the run, a note goes to the
+//!   orchestrator.
 
 pub mod answer;
 pub mod artifacts;
@@ -28,6 +41,7 @@ pub mod directive;
 pub mod gates;
 pub mod prompt;
 pub mod record;
+pub mod rules;
 pub mod runtime;
 #[rustfmt::skip]
 mod shape;
@@ -340,8 +354,8 @@ impl Protocol for Review {
         let config = config.clone().checked().map_err(|e| e.to_string())?;
         Ok(Review {
             core: Core::new(Self::settings(&config)),
+            record: RunRecord::with_acceptance_tests(&config.acceptance_tests),
             config,
-            record: RunRecord::default(),
             queue: Vec::new(),
             current: None,
             end: None,
@@ -536,21 +550,27 @@ impl Protocol for Review {
         let options = validate::Options { truncated };
         let mut warnings = Vec::new();
         let directive = self.directive_of(call);
-        let checked = answer::check(
+        // Every violation at once: the shape's (or the acknowledgement's), the answer's own
+        // rules, and what the run forbids.
+        let (response, mut errors) = answer::read(
             call.step.contract(),
             raw,
             &directive,
             options,
             &mut warnings,
-        )
-        .and_then(|response| {
-            let problems = self.problems(call, &response);
-            if problems.is_empty() {
-                Ok(response)
-            } else {
-                Err(problems)
+        );
+        let checked = match response {
+            Some(response) => {
+                errors.extend(rules::answer_problems(&response));
+                errors.extend(self.problems(call, &response));
+                if errors.is_empty() {
+                    Ok(response)
+                } else {
+                    Err(errors)
+                }
             }
-        });
+            None => Err(errors),
+        };
         match checked {
             Ok(response) => match self.approval_for(call, &response) {
                 Some(ask) => Judgement::Ask { ask, warnings },

@@ -37,6 +37,9 @@ pub struct Evidence {
     pub text: String,
 }
 
+/// How the runtime checks an implementation, as the implementer reads it.
+const RUN_RULES: &str = "How your files are checked: the runtime runs every file as it stands in a sandbox with no network. It runs JavaScript only: .js, .mjs or .cjs files, joined by require('./relative.js') or by import/export. Tests are files named *.test.js (or .test.mjs, .test.cjs) calling test('name', () => { … }) with assert(value), assert.equal, assert.deepEqual and assert.throws (also importable from node:assert and node:test). The runtime's gate is met only when that run passes, every test and every acceptance test included.\n";
+
 /// The role's charter: who it is and what it may and may not do.
 pub fn charter(role: Role) -> &'static str {
     match role {
@@ -97,6 +100,19 @@ pub fn directive(
         "Protected test paths (only the person may let them change)",
         &config.protected_test_paths,
     );
+    let acceptance: Vec<String> = config
+        .acceptance_tests
+        .iter()
+        .map(|t| t.path.clone())
+        .collect();
+    list(
+        &mut out,
+        "Acceptance tests (the person's: protected, and run with every implementation)",
+        &acceptance,
+    );
+    if role == Role::Implementer {
+        out.push_str(RUN_RULES);
+    }
     if role == Role::Orchestrator && contract == Contract::Decision {
         out.push_str(&format!(
             "Decision {iteration} of at most {}.\n",

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::answer::{
-    Action, ChangeType, Decision, NextRole, Payload, QaVerdict, ReadOnlyRole, Response, Severity,
-    Status, VerifierVerdict,
+    Action, ChangeType, CriticVerdict, Decision, NextRole, Payload, QaVerdict, ReadOnlyRole,
+    Response, Severity, Status, VerifierVerdict,
 };
 use super::artifacts::{
     self, critic_trigger, revision_packet, Fanout, FanoutItem, FanoutStatus, RepairCause,
@@ -106,6 +106,8 @@ pub enum RunEnd {
     Aborted,
     /// The person rejected an approval.
     Rejected,
+    /// The verifier said abort and the person agreed.
+    VerifierAborted,
     /// The orchestrator's decision asked to stop after its work.
     Stopped,
     /// `max_iterations` decisions were made.
@@ -123,11 +125,24 @@ impl RunEnd {
             RunEnd::Completed => "completed: every gate met",
             RunEnd::Aborted => "aborted by the orchestrator",
             RunEnd::Rejected => "stopped: the person rejected an approval",
+            RunEnd::VerifierAborted => "stopped: the verifier said abort and the person agreed",
             RunEnd::Stopped => "stopped at the orchestrator's word",
             RunEnd::Iterations => "out of iterations",
             RunEnd::Time => "out of time",
             RunEnd::WrappedUp => "wrapped up by the person",
         }
+    }
+}
+
+/// `text` as a sentence after another: " text." (nothing when empty).
+fn sentence(text: &str) -> String {
+    let t = text.trim();
+    if t.is_empty() {
+        String::new()
+    } else if t.ends_with(['.', '?', '!']) {
+        format!(" {t}")
+    } else {
+        format!(" {t}.")
     }
 }
 
@@ -274,7 +289,10 @@ impl Review {
                 if r.status == super::answer::ReconciliationStatus::Complete =>
             {
                 let end = self.closing();
-                let failed = matches!(end, Some(RunEnd::Aborted | RunEnd::Rejected));
+                let failed = matches!(
+                    end,
+                    Some(RunEnd::Aborted | RunEnd::Rejected | RunEnd::VerifierAborted)
+                );
                 let unmet = self.record.unmet(0);
                 if failed || !unmet.is_empty() {
                     let why = if failed {
@@ -314,52 +332,17 @@ impl Review {
                     ));
                 }
             }
-            Action::Delegate => match (d.next_role, &d.task) {
-                (None, _) => out.push(Violation::at(
+            Action::Delegate
+                if d.next_role == Some(NextRole::Implementer) && !self.edits_allowed() =>
+            {
+                out.push(Violation::at(
                     at("next_role"),
-                    "delegate names no role".into(),
-                    "planner, researcher, implementer, qa, verifier or critic",
-                    "null",
-                    "name the role that does the task",
-                )),
-                (Some(NextRole::Integrator), _) => out.push(Violation::at(
-                    at("next_role"),
-                    "this run has no integrator".into(),
-                    "planner, researcher, implementer, qa, verifier or critic",
-                    "integrator",
-                    "delegate to a role of the run",
-                )),
-                (Some(_), None) => out.push(Violation::at(
-                    at("task"),
-                    "delegate carries no task".into(),
-                    "a task with its objective and acceptance criteria",
-                    "null",
-                    "write the task the role is to do",
-                )),
-                (Some(role), Some(task)) => {
-                    if role == NextRole::Implementer && !self.edits_allowed() {
-                        out.push(Violation::at(
-                            at("next_role"),
-                            "this run changes no files: its mode is plan or research".into(),
-                            "planner, researcher, qa, verifier or critic",
-                            "implementer",
-                            "plan or research instead, or complete with what is known",
-                        ));
-                    }
-                    if role != NextRole::Implementer && task.tool_permissions.edit {
-                        out.push(Violation::at(
-                            at("task/tool_permissions/edit"),
-                            format!(
-                                "only the implementer edits: the {} judges or advises on work it does not write",
-                                role_of(role).words()
-                            ),
-                            "false",
-                            "true",
-                            "delegate the change to the implementer",
-                        ));
-                    }
-                }
-            },
+                    "this run changes no files: its mode is plan or research".into(),
+                    "planner, researcher, qa, verifier or critic",
+                    "implementer",
+                    "plan or research instead, or complete with what is known",
+                ));
+            }
             Action::Verify if self.record.latest_implementation().is_none() => {
                 out.push(Violation::at(
                     at("action"),
@@ -369,31 +352,7 @@ impl Review {
                     "delegate the work before asking for verification",
                 ))
             }
-            Action::RequestApproval
-                if !d.approval_request.required || d.approval_request.reason.is_none() =>
-            {
-                out.push(Violation::at(
-                    at("approval_request"),
-                    "request_approval asks the person nothing".into(),
-                    "required: true with the reason the person reads",
-                    "required: false or no reason",
-                    "set required to true and say what the person approves",
-                ))
-            }
             _ => {}
-        }
-        if let Some(f) = &d.fanout {
-            let matches = d.action == Action::Delegate && d.next_role == Some(next_role_of(f.role));
-            if !matches {
-                out.push(Violation::at(
-                    at("fanout"),
-                    "a fan-out runs the delegated role: action delegate with next_role its role"
-                        .into(),
-                    "action delegate and next_role equal to fanout.role",
-                    "another action or role",
-                    "delegate to the fan-out's role, or leave fanout null",
-                ));
-            }
         }
     }
 
@@ -420,28 +379,11 @@ impl Review {
                 ));
             }
         }
-        if v.verdict == VerifierVerdict::Approve {
-            if !v.failed_criteria.is_empty() {
-                out.push(Violation::at(
-                    at("verdict"),
-                    "an approval cannot leave criteria failed".into(),
-                    "revise (criteria fail) or approve with failed_criteria empty",
-                    "approve",
-                    "say revise, or empty failed_criteria if every criterion holds",
-                ));
-            }
-            if v.evidence.is_empty() {
-                out.push(Violation::at(
-                    at("evidence"),
-                    "an approval names the evidence it rests on".into(),
-                    "at least one evidence item (the runtime's test run, a file read)",
-                    "[]",
-                    "cite the runtime's run and the files you read",
-                ));
-            }
-        }
     }
 
+    /// What the run forbids an implementation: writing outside the task's paths, changing a
+    /// protected file without saying why, deleting a file the run does not hold (what the
+    /// answer alone must say is [`super::rules`]'s).
     fn implementation_problems(&self, i: &super::answer::Implementation, out: &mut Vec<Violation>) {
         let at = |rest: String| format!("/data/implementation_result/{rest}");
         let task = self
@@ -456,13 +398,6 @@ impl Review {
                 || p.contains('\\')
                 || p.split('/').any(|s| s == ".." || s.is_empty())
             {
-                out.push(Violation::at(
-                    at(format!("files/{n}/path")),
-                    "a path must be relative, with / between parts and no ..".into(),
-                    "a relative path like lib/parse.js",
-                    p,
-                    "write the path relative to the project's root",
-                ));
                 continue;
             }
             if !task.allowed_paths.is_empty() && !task.allowed_paths.iter().any(|a| under(p, a)) {
@@ -483,69 +418,32 @@ impl Review {
                     "leave the disallowed paths alone",
                 ));
             }
-            let listed = i.changed_files.iter().any(|c| {
-                c.path == f.path
-                    && matches!(
-                        c.change_type,
-                        ChangeType::Added | ChangeType::Modified | ChangeType::Renamed
-                    )
-            });
-            if !listed {
-                out.push(Violation::at(
-                    at(format!("files/{n}")),
-                    "a file handed over is not in changed_files".into(),
-                    "a changed_files entry for every file",
-                    p,
-                    "list the file in changed_files with its change_type and summary",
-                ));
-            }
-            let protected = self.config.protected_test_paths.iter().any(|d| under(p, d));
-            let declared = i.protected_file_changes.iter().any(|c| c.path == f.path);
-            if protected && !declared {
-                out.push(Violation::at(
-                    at(format!("files/{n}/path")),
-                    "this is a protected test path, changed without saying why".into(),
-                    "an entry in protected_file_changes with the reason",
-                    p,
-                    "list it in protected_file_changes (the person approves it), or leave it alone",
-                ));
-            }
         }
+        // A protected file (under a protected test path, or an acceptance test) changed in any
+        // way — written, deleted, renamed — is declared with its reason, else refused.
         for (n, c) in i.changed_files.iter().enumerate() {
-            let written = i.files.iter().any(|f| f.path == c.path);
-            let exists = current.iter().any(|f| f.path == c.path);
-            match c.change_type {
-                ChangeType::Added | ChangeType::Modified if !written => out.push(Violation::at(
-                    at(format!("changed_files/{n}")),
-                    "this file is said to change but its content is not in files".into(),
-                    "the whole file in files",
+            let declared = i.protected_file_changes.iter().any(|d| d.path == c.path);
+            if self.config.protected(&c.path) && !declared {
+                out.push(Violation::at(
+                    at(format!("changed_files/{n}/path")),
+                    format!(
+                        "{} is a protected test file (the person's acceptance test), changed without saying why",
+                        c.path
+                    ),
+                    "an entry in protected_file_changes with the reason",
                     &c.path,
-                    "hand over every added or modified file whole in files",
-                )),
-                ChangeType::Deleted if !exists => out.push(Violation::at(
+                    "list it in protected_file_changes with why (the person then decides), or leave it alone",
+                ));
+            }
+            if c.change_type == ChangeType::Deleted && !current.iter().any(|f| f.path == c.path) {
+                out.push(Violation::at(
                     at(format!("changed_files/{n}/path")),
                     "there is no such file to delete".into(),
                     "a path of a file the run holds",
                     &c.path,
                     "delete only files that exist",
-                )),
-                _ => {}
+                ));
             }
-        }
-        let changed = !i.changed_files.is_empty();
-        let status_ok = match i.status {
-            super::answer::ImplementationStatus::Changed => changed,
-            super::answer::ImplementationStatus::NoChange => !changed,
-            _ => true,
-        };
-        if !status_ok {
-            out.push(Violation::at(
-                at("status".into()),
-                "the status does not match changed_files".into(),
-                if changed { "changed" } else { "no_change" },
-                if changed { "no_change" } else { "changed" },
-                "say changed when changed_files lists files, no_change when it is empty",
-            ));
         }
     }
 
@@ -598,13 +496,45 @@ impl Review {
                 }
                 None
             }
+            Payload::Verification(v) if v.verdict == VerifierVerdict::AskUser => ask(format!(
+                "{name} asks you: {}{} Write your answer in the note and approve to go on, reject to end the run, or revise: your note goes to the orchestrator.",
+                v.summary.trim_end(),
+                sentence(&v.next_action.instruction)
+            )),
+            Payload::Verification(v) if v.verdict == VerifierVerdict::Abort => ask(format!(
+                "{name} says to stop the run: {} Approve to end the run, or revise: your note goes to the orchestrator and the run goes on.",
+                v.summary
+            )),
+            Payload::Critique(c)
+                if c.verdict == CriticVerdict::Unsafe
+                    || (c.verdict == CriticVerdict::Unclear && !c.blocking_concerns.is_empty()) =>
+            {
+                let what = if c.verdict == CriticVerdict::Unsafe {
+                    "finds the work unsafe"
+                } else {
+                    "cannot tell whether the work is sound"
+                };
+                let concerns = if c.blocking_concerns.is_empty() {
+                    c.recommended_next_action.clone()
+                } else {
+                    c.blocking_concerns.join("; ")
+                };
+                ask(format!(
+                    "{name} {what}: {}. Approve to have the implementer repair it from these concerns, reject to end the run, or revise: your note goes to the orchestrator.",
+                    concerns.trim_end_matches('.')
+                ))
+            }
             Payload::Implementation(i) => {
-                let protected: Vec<&str> = i
+                let mut protected: Vec<&str> = i
                     .files
                     .iter()
                     .map(|f| f.path.as_str())
-                    .filter(|p| self.config.protected_test_paths.iter().any(|d| under(p, d)))
+                    .chain(i.changed_files.iter().map(|c| c.path.as_str()))
+                    .filter(|p| self.config.protected(p))
                     .collect();
+                protected.dedup();
+                protected.sort_unstable();
+                protected.dedup();
                 if !protected.is_empty() {
                     return ask(format!(
                         "{name} changes protected test paths: {}. Why: {} {choices}",
@@ -725,7 +655,12 @@ impl Review {
                         in_fanout: slot.is_some(),
                     });
                 }
-                if slot.is_none() && response.status == Status::Ok {
+                let abort = matches!(&response.payload, Payload::Verification(v) if v.verdict == VerifierVerdict::Abort);
+                if slot.is_none() && abort {
+                    // Applied only once the person agreed (the abort waited in the inbox).
+                    self.end = Some(RunEnd::VerifierAborted);
+                    self.queue.clear();
+                } else if slot.is_none() && response.status == Status::Ok {
                     words.extend(self.reviewed(call_id, response));
                 }
             }
@@ -1185,16 +1120,25 @@ impl Review {
             }
             s
         };
-        let run = self.record.latest_run().and_then(|r| {
-            r.run.as_ref().map(|t| {
-                format!(
-                    "{} ran the files of {}: {}",
-                    r.effect_id,
-                    r.implementation,
-                    run_words(t)
-                )
-            })
-        });
+        let unrunnable = self
+            .record
+            .latest_implementation()
+            .and_then(|id| self.record.why_not_runnable(id));
+        let run = match unrunnable {
+            Some(why) => Some(format!(
+                "Not run: {why}. No gate can be met without a run that passes."
+            )),
+            None => self.record.latest_run().and_then(|r| {
+                r.run.as_ref().map(|t| {
+                    format!(
+                        "{} ran the files of {}: {}",
+                        r.effect_id,
+                        r.implementation,
+                        run_words(t)
+                    )
+                })
+            }),
+        };
         // Every applied answer, and every word of the person's, in call order.
         let history = || {
             let mut s = String::new();
@@ -1356,6 +1300,8 @@ impl Review {
                         "The verifier's latest verdict",
                         latest_summary(ReviewStep::Verifier),
                     );
+                    // What the person answered when the verifier asked (ask_user).
+                    add("The person's notes", self.notes.join("\n"));
                 }
             }
         }
@@ -1382,16 +1328,5 @@ fn role_of(role: NextRole) -> Role {
         NextRole::Qa => Role::Qa,
         NextRole::Verifier => Role::Verifier,
         NextRole::Critic => Role::Critic,
-    }
-}
-
-/// The `next_role` of a fan-out's role.
-fn next_role_of(role: ReadOnlyRole) -> NextRole {
-    match role {
-        ReadOnlyRole::Planner => NextRole::Planner,
-        ReadOnlyRole::Researcher => NextRole::Researcher,
-        ReadOnlyRole::Qa => NextRole::Qa,
-        ReadOnlyRole::Verifier => NextRole::Verifier,
-        ReadOnlyRole::Critic => NextRole::Critic,
     }
 }

@@ -239,6 +239,7 @@ fn complete_waits_for_the_verifier_and_the_runtime_on_the_latest_implementation(
         |latest: Option<&str>, verifications: &[VerifierRecord], checks: &[RuntimeCheck], open| {
             unmet_for_completion(Ledger {
                 latest_implementation: latest,
+                unrunnable: None,
                 verifications,
                 runtime_checks: checks,
                 open_approvals: open,
@@ -271,6 +272,7 @@ fn complete_waits_for_the_verifier_and_the_runtime_on_the_latest_implementation(
     // A fan-out's approval is advisory, and said so.
     let advisory = unmet_for_completion(Ledger {
         latest_implementation: Some("impl-2"),
+        unrunnable: None,
         verifications: &[record("impl-2", true, true)],
         runtime_checks: &passed,
         open_approvals: 0,
@@ -338,6 +340,7 @@ pub(super) fn config() -> RunConfig {
         approval_policy: ApprovalPolicy::default(),
         approval_mode: ApprovalMode::Manual,
         protected_test_paths: vec!["parse.test.js".into()],
+        acceptance_tests: vec![],
         max_iterations: 12,
         token_budget: None,
         time_budget_seconds: None,
@@ -383,6 +386,16 @@ fn a_config_is_refused_with_every_rule_it_breaks() {
     broken.fanout_max = 9;
     broken.token_budget = Some(0);
     broken.protected_test_paths.push("../secret.js".into());
+    let test = |path: &str, content: &str| super::config::AcceptanceTest {
+        path: path.into(),
+        content: content.into(),
+    };
+    broken.acceptance_tests = vec![
+        test("spec/parse.js", "test('a', () => {});"),
+        test("spec/parse.test.mjs", " "),
+        test("spec/ok.test.cjs", "test('a', () => {});"),
+        test("spec/ok.test.cjs", "test('b', () => {});"),
+    ];
     broken.members[2].roles.push(Role::Planner);
     broken.members.push(member("Bad Id", &[Role::Critic]));
     let problems = broken.problems();
@@ -395,6 +408,9 @@ fn a_config_is_refused_with_every_rule_it_breaks() {
             E::FanoutMax(9),
             E::ZeroBudget("token"),
             E::BadProtectedPath("../secret.js".into()),
+            E::BadAcceptanceTest("spec/parse.js".into()),
+            E::EmptyAcceptanceTest("spec/parse.test.mjs".into()),
+            E::DuplicateAcceptanceTest("spec/ok.test.cjs".into()),
             E::BadId("Bad Id".into()),
             E::HeldTwice(Role::Planner, "lead".into(), "tester".into()),
             E::HeldTwice(Role::Critic, "tester".into(), "Bad Id".into()),

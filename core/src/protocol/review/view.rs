@@ -484,7 +484,7 @@ pub fn view_of(review: &Review) -> ReviewView {
     let unmet = record.unmet(open_approvals);
     let gates = [
         (Gate::Verifier, "Verifier approval", "the verifier's own approval of the latest implementation (never a fan-out's)"),
-        (Gate::RuntimeQa, "Runtime QA", "the runtime's own check of the latest implementation: its sandboxed tests pass (advisory QA never counts)"),
+        (Gate::RuntimeQa, "Runtime QA", "a sandbox run of the files as the latest implementation left them, your acceptance tests included, that passed: nothing else counts (QA's word is advice)"),
         (Gate::Approval, "No open approval", "every approval in the inbox decided"),
     ]
     .into_iter()

@@ -1,13 +1,15 @@
 //! New review loop (spec `004`'s run variables): the goal and its success criteria (or the
 //! demo's, one click away), the mode, the approval mode and the approval policy's three flags,
-//! the protected test paths, the iteration limit, the fan-out limit, the time and token budgets,
+//! the protected test paths and the person's acceptance test file, the iteration limit, the fan-out limit, the time and token budgets,
 //! and one provider and model for the seven standard members. The rules are core's: the form
 //! builds a [`RunConfig`] and shows every problem [`RunConfig::problems`] reports, all at once;
 //! nothing is created while one remains.
 
 use leptos::prelude::*;
 use roundtable_core::engine::ModelRef;
-use roundtable_core::protocol::review::config::{ApprovalMode, ReviewConfigError, RunMode};
+use roundtable_core::protocol::review::config::{
+    AcceptanceTest, ApprovalMode, ReviewConfigError, RunMode,
+};
 use roundtable_core::protocol::review::demo::{DEMO_CRITERIA, DEMO_GOAL};
 use roundtable_core::protocol::review::{Review, RunConfig};
 
@@ -76,6 +78,9 @@ fn field_of(e: &ReviewConfigError) -> Option<&'static str> {
         E::ZeroBudget(what) if *what == "time" => "time-budget",
         E::ZeroBudget(_) => "token-budget",
         E::BadProtectedPath(_) => "protected-paths",
+        E::BadAcceptanceTest(_) | E::EmptyAcceptanceTest(_) | E::DuplicateAcceptanceTest(_) => {
+            "acceptance-test"
+        }
         _ => return None,
     })
 }
@@ -100,6 +105,8 @@ pub fn NewReviewForm() -> impl IntoView {
     );
     let network = RwSignal::new(defaults.approval_policy.network_requires_approval);
     let protected = RwSignal::new(String::new());
+    let acceptance_path = RwSignal::new(String::new());
+    let acceptance_text = RwSignal::new(String::new());
     let iterations = RwSignal::new(defaults.max_iterations.to_string());
     let fanout = RwSignal::new(defaults.fanout_max.to_string());
     let time = RwSignal::new(String::new());
@@ -160,6 +167,16 @@ pub fn NewReviewForm() -> impl IntoView {
         config.approval_policy.dependency_install_requires_approval = dependency.get_untracked();
         config.approval_policy.network_requires_approval = network.get_untracked();
         config.protected_test_paths = lines(&protected.get_untracked());
+        let (path, text) = (
+            acceptance_path.get_untracked(),
+            acceptance_text.get_untracked(),
+        );
+        if !path.trim().is_empty() || !text.trim().is_empty() {
+            config.acceptance_tests = vec![AcceptanceTest {
+                path: path.trim().to_string(),
+                content: text,
+            }];
+        }
         match iterations.get_untracked().trim().parse() {
             Ok(n) => config.max_iterations = n,
             Err(_) => problems.push((
@@ -331,6 +348,24 @@ pub fn NewReviewForm() -> impl IntoView {
                         on:input=move |ev| protected.set(event_target_value(&ev))></textarea>
                     <small class="muted" id="protected-hint">"Relative paths. A change to one always waits for your approval."</small>
                 </label>
+                <label class="field">
+                    <span>"Your acceptance test file"</span>
+                    <input type="text" name="acceptance-path" spellcheck="false" class="mono"
+                        placeholder="test/accept.test.js" aria-invalid=invalid("acceptance-test")
+                        aria-describedby="review-error acceptance-hint"
+                        prop:value=move || acceptance_path.get()
+                        on:input=move |ev| acceptance_path.set(event_target_value(&ev))/>
+                </label>
+                <label class="field">
+                    <span>"Its tests"</span>
+                    <textarea name="acceptance-text" rows="4" spellcheck="false" class="mono"
+                        placeholder="const parse = require('../lib/config.js');
+    test('reads pairs', () => assert.deepEqual(parse('a=1'), { a: '1' }));"
+                        aria-invalid=invalid("acceptance-test") aria-describedby="review-error acceptance-hint"
+                        prop:value=move || acceptance_text.get()
+                        on:input=move |ev| acceptance_text.set(event_target_value(&ev))></textarea>
+                    <small class="muted" id="acceptance-hint">"Optional. Runs in the sandbox with every implementation, and the run completes only when it passes; the implementer may change it only with your approval. Name it *.test.js, *.test.mjs or *.test.cjs."</small>
+                </label>
             </div>
             <div class="card">
                 <h3 class="small">"The seven members — orchestrator, planner, researcher, implementer, QA, verifier, critic — "
@@ -384,6 +419,10 @@ mod tests {
         config.time_budget_seconds = Some(0);
         config.token_budget = Some(0);
         config.protected_test_paths = vec!["../x".into()];
+        config.acceptance_tests = vec![AcceptanceTest {
+            path: "accept.js".into(),
+            content: "test('a', () => {});".into(),
+        }];
         config.members[3]
             .roles
             .push(roundtable_core::protocol::review::Role::Verifier);
@@ -396,6 +435,7 @@ mod tests {
             "time-budget",
             "token-budget",
             "protected-paths",
+            "acceptance-test",
         ] {
             assert!(fields.contains(&Some(want)), "{want}: {fields:?}");
         }
