@@ -218,8 +218,8 @@ mod run {
         assert_eq!(v.reconciliation.unwrap().status, "complete");
     }
 
-    /// The person's new iteration limit is the run's: two decisions, then the reconciliation
-    /// (partial, out of iterations: the gates are unmet).
+    /// The person's new limit is the run's, and it counts calls: two (the orchestrator's
+    /// decision and the planner's plan), then the reconciliation (partial: the gates are unmet).
     #[test]
     fn a_lower_iteration_limit_closes_the_run_after_it() {
         let mut s = ReviewSession::new(demo::config(model(), "run-demo"), 0).unwrap();
@@ -248,7 +248,11 @@ mod run {
         );
         let v = view::view_of(st);
         assert_eq!(v.reconciliation.unwrap().status, "partial");
-        assert_eq!(v.decisions.len(), 2);
+        assert_eq!(v.decisions.len(), 1);
+        assert_eq!(
+            st.calls_started, 2,
+            "the reconciliation closes the run outside the limit"
+        );
     }
 }
 
@@ -272,7 +276,16 @@ mod scenarios {
         for (k, v) in scenario["overrides"].as_object().into_iter().flatten() {
             value[k] = v.clone();
         }
-        serde_json::from_value(value).unwrap()
+        let mut config: roundtable_core::protocol::review::RunConfig =
+            serde_json::from_value(value).unwrap();
+        // As the new-run form does: a role the run does not have has no member.
+        let available = config.available_worker_types.clone();
+        config.members.retain(|m| {
+            m.roles.iter().all(|r| {
+                *r == roundtable_core::protocol::review::Role::Orchestrator || available.contains(r)
+            })
+        });
+        config
     }
 
     /// Runs the code due with the demo's stand-in for the sandbox.
@@ -332,7 +345,17 @@ mod scenarios {
                 EventKind::HaltRaised { call_id, halt, .. } if *call_id == id => {
                     Some(format!("waits for the person: {}", halt.message()))
                 }
-                EventKind::Applied { call_id, .. } if *call_id == id => Some("applied".into()),
+                EventKind::Applied { call_id, .. } if *call_id == id => {
+                    let policy: Vec<String> = s
+                        .state()
+                        .record
+                        .auto_approvals
+                        .iter()
+                        .filter(|a| a.call_id == id)
+                        .map(|a| format!(" ({}: {})", a.what, a.why))
+                        .collect();
+                    Some(format!("applied{}", policy.concat()))
+                }
                 _ => None,
             })
             .unwrap_or_else(|| format!("{:?}", last.map(|k| k.name())));
@@ -442,6 +465,32 @@ mod scenarios {
                     .map(|t| serde_json::to_value(t.reason_code).unwrap())
                     .collect();
                 assert_eq!(Value::Array(got), *codes, "{name}: trigger codes");
+            }
+            if let Some(n) = expect["calls"].as_u64() {
+                assert_eq!(u64::from(st.calls_started), n, "{name}: calls started");
+            }
+            if let Some(n) = expect["auto_approvals"].as_u64() {
+                assert_eq!(
+                    st.record.auto_approvals.len() as u64,
+                    n,
+                    "{name}: policy approvals"
+                );
+            }
+            if let Some(roles) = expect.get("roles_called") {
+                let mut called: Vec<Value> = st
+                    .core()
+                    .calls
+                    .iter()
+                    .map(|c| serde_json::to_value(c.call.step.role()).unwrap())
+                    .collect();
+                called.dedup();
+                let mut seen = Vec::new();
+                for r in called {
+                    if !seen.contains(&r) {
+                        seen.push(r);
+                    }
+                }
+                assert_eq!(Value::Array(seen), *roles, "{name}: roles called");
             }
             if let Some(n) = expect["packets"].as_u64() {
                 assert_eq!(

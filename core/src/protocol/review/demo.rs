@@ -10,7 +10,7 @@
 use serde_json::{json, Value};
 
 use super::answer::ACK_FIELD;
-use super::config::RunConfig;
+use super::config::{Role, RunConfig};
 use super::runtime::RunEnd;
 use super::{Review, ReviewEnvelope, ReviewStep};
 use crate::engine::ModelRef;
@@ -58,7 +58,7 @@ pub fn answer(config: &RunConfig, env: &ReviewEnvelope, member: &str) -> Value {
     let criteria: Vec<String> = config.success_criteria.clone();
     let passed = facts.latest_check == Some(true);
     let (summary, key, mut payload) = match env.step {
-        ReviewStep::Orchestrator => orchestrator(env, &criteria),
+        ReviewStep::Orchestrator => orchestrator(config, env, &criteria),
         ReviewStep::Planner => (
             "The plan: one parser, its tests, in two slices.".to_string(),
             "decision",
@@ -196,8 +196,12 @@ pub fn answer(config: &RunConfig, env: &ReviewEnvelope, member: &str) -> Value {
     json!({"status": "ok", "summary": summary, "data": {key: payload}})
 }
 
-/// The orchestrator's decision from the run's facts.
-fn orchestrator(env: &ReviewEnvelope, criteria: &[String]) -> (String, &'static str, Value) {
+/// The orchestrator's decision from the run's facts, with the roles the run has.
+fn orchestrator(
+    config: &RunConfig,
+    env: &ReviewEnvelope,
+    criteria: &[String],
+) -> (String, &'static str, Value) {
     let facts = &env.facts;
     let task = |objective: &str, edit: bool, paths: &[&str]| {
         json!({
@@ -219,7 +223,7 @@ fn orchestrator(env: &ReviewEnvelope, criteria: &[String]) -> (String, &'static 
             "next_role": role, "task": task, "approval_request": approval, "stop": go_on, "fanout": fanout,
         })
     };
-    let (summary, d) = if facts.plans == 0 {
+    let (summary, d) = if facts.plans == 0 && config.available(Role::Planner) {
         (
             "Plan first.",
             decision(
@@ -231,7 +235,7 @@ fn orchestrator(env: &ReviewEnvelope, criteria: &[String]) -> (String, &'static 
                 Value::Null,
             ),
         )
-    } else if facts.research == 0 {
+    } else if facts.research == 0 && config.available(Role::Researcher) {
         (
             "Research the edge cases, two researchers at once.",
             decision(
@@ -291,12 +295,16 @@ fn orchestrator(env: &ReviewEnvelope, criteria: &[String]) -> (String, &'static 
                 Value::Null,
             ),
         )
-    } else if facts.latest_check == Some(true) {
+    } else if facts.latest_check == Some(true) || !config.available(Role::Qa) {
         (
             "Ask the verifier to judge the latest files.",
             decision(
                 "verify",
-                "The runtime's run passed; the verifier has not approved these files.",
+                if facts.latest_check == Some(true) {
+                    "The runtime's run passed; the verifier has not approved these files."
+                } else {
+                    "The runtime's run did not pass, and this run has no QA: the verifier judges."
+                },
                 json!("verifier"),
                 task(
                     "Judge the latest files against the acceptance criteria.",

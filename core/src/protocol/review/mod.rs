@@ -183,6 +183,9 @@ pub struct Facts {
     pub repair: bool,
     /// The run's end, when it is closing.
     pub end: Option<RunEnd>,
+    /// Calls the run has started, this one included (`max_iterations` bounds them).
+    #[serde(default)]
+    pub calls_used: u32,
 }
 
 /// What one call's directive is built from: the role, the acknowledgement it must give, its
@@ -234,6 +237,12 @@ pub struct Review {
     pub approvals: u32,
     /// When the run started and the newest event's time (ms), for the time budget.
     pub clock: (Option<u64>, u64),
+    /// Calls the run has started, the runtime's own (critic, repairs, rechecks) and every
+    /// fan-out slot included: what `max_iterations` bounds.
+    pub calls_started: u32,
+    /// Revision packets written before the orchestrator's latest decision (the repairs of a
+    /// decision are those after it).
+    pub packets_at_decision: usize,
 }
 
 impl Review {
@@ -304,7 +313,14 @@ impl Review {
         if idle && self.stop_after {
             return Some(RunEnd::Stopped);
         }
-        if idle && self.core.round >= self.config.max_iterations {
+        // `max_iterations` bounds the calls: between steps, the next step's calls (a
+        // decision, a role, a fan-out's slots) must fit in what is left.
+        let between = self.core.slots.iter().all(|s| s.done);
+        let next = match (self.core.step, self.queue.first()) {
+            (Some(_), Some(job)) => job.fanout.as_ref().map_or(1, |f| f.slots),
+            _ => 1,
+        };
+        if between && self.calls_started + next > self.config.max_iterations {
             return Some(RunEnd::Iterations);
         }
         if self.out_of_time() {
@@ -363,6 +379,8 @@ impl Protocol for Review {
             notes: Vec::new(),
             approvals: 0,
             clock: (None, 0),
+            calls_started: 0,
+            packets_at_decision: 0,
         })
     }
 
@@ -397,7 +415,7 @@ impl Protocol for Review {
         if self.reconciliation().is_some() {
             return 100;
         }
-        (self.core.round * 100 / (self.config.max_iterations + 1).max(1)).min(99)
+        (self.calls_started * 100 / (self.config.max_iterations + 1).max(1)).min(99)
     }
 
     fn report_markdown(&self) -> String {
@@ -538,7 +556,7 @@ impl Protocol for Review {
                     role,
                     env.step.contract(),
                     &ack,
-                    env.iteration,
+                    env.facts.calls_used,
                     &brief,
                     &evidence,
                 ),
@@ -635,13 +653,29 @@ impl Protocol for Review {
             }
             EventKind::Applied {
                 call_id, output, ..
-            } => return self.apply(call_id, output, event.at),
+            } => {
+                // What the policy named and the mode let through is an approval of its own.
+                let passed = self
+                    .core
+                    .call(call_id)
+                    .map(|c| self.policy_passed(&c.call, output))
+                    .unwrap_or_default();
+                let mut words = self.apply(call_id, output, event.at)?;
+                words.extend(passed.iter().map(|a| format!("{}: {}", a.what, a.why)));
+                self.record.auto_approvals.extend(passed);
+                return Ok(words);
+            }
             EventKind::RoundStarted { .. } => {
                 self.close_job(event.at);
                 self.queue.clear();
                 self.stop_after = false;
             }
-            EventKind::StepStarted { step, .. } => self.start_job(*step, event.at),
+            EventKind::StepStarted { step, members, .. } => {
+                if *step != ReviewStep::Reconciliation {
+                    self.calls_started += members.len() as u32;
+                }
+                self.start_job(*step, event.at)
+            }
             EventKind::CallIssued { call } => self.call_issued(&call.id, call.step),
             EventKind::EffectIssued { effect_id, effect } if effect.name == runtime::RUN_CODE => {
                 self.run_issued(effect_id)

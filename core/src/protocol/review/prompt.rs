@@ -73,13 +73,13 @@ fn mode_words(mode: RunMode) -> &'static str {
 }
 
 /// The directive of one call: the run, the task, the evidence, and the answer asked for.
-/// `iteration` is the orchestrator's decision count so far (from 1).
+/// `calls_used` is how many calls the run has started, this one included.
 pub fn directive(
     config: &RunConfig,
     role: Role,
     contract: Contract,
     ack: &Directive,
-    iteration: u32,
+    calls_used: u32,
     brief: &Brief,
     evidence: &[Evidence],
 ) -> String {
@@ -94,6 +94,12 @@ pub fn directive(
         ));
     }
     list(&mut out, "Constraints", &config.constraints);
+    list(&mut out, "The run writes only under", &config.allowed_paths);
+    list(
+        &mut out,
+        "The run never writes under",
+        &config.disallowed_paths,
+    );
     list(&mut out, "Success criteria", &config.success_criteria);
     list(
         &mut out,
@@ -115,8 +121,18 @@ pub fn directive(
     }
     if role == Role::Orchestrator && contract == Contract::Decision {
         out.push_str(&format!(
-            "Decision {iteration} of at most {}.\n",
+            "Calls used: {calls_used} of at most {} (every call counts: yours, each role's, and the runtime's own critic, repairs and rechecks).\n",
             config.max_iterations
+        ));
+        let roles: Vec<&str> = config
+            .available_worker_types
+            .iter()
+            .map(|r| r.words())
+            .collect();
+        out.push_str(&format!("Roles in this run: {}.\n", roles.join(", ")));
+        out.push_str(&format!(
+            "Risk level (the person's): {}.\n",
+            config.risk_level.word()
         ));
         list(&mut out, "Stop when", &config.stop_conditions);
         let policy = &config.approval_policy;

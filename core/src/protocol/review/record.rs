@@ -57,6 +57,20 @@ pub struct RuntimeRun {
     pub run: Option<TestRun>,
 }
 
+/// An approval the policy gave by itself (the mode let the answer through): what it approved
+/// and why, shown in the inbox's history and the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AutoApproval {
+    /// The call whose answer it let through.
+    pub call_id: String,
+    /// The iteration.
+    pub round: u32,
+    /// What it approved, in words.
+    pub what: String,
+    /// Why the policy could approve it alone.
+    pub why: String,
+}
+
 /// Everything the run has produced so far.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RunRecord {
@@ -74,6 +88,8 @@ pub struct RunRecord {
     pub fanouts: Vec<Fanout>,
     /// Every verifier verdict, fan-out slots' included (marked).
     pub verifications: Vec<VerifierRecord>,
+    /// The approvals the policy gave by itself, in order.
+    pub auto_approvals: Vec<AutoApproval>,
 }
 
 impl RunRecord {

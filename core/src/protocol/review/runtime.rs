@@ -16,7 +16,7 @@ use super::artifacts::{
     self, critic_trigger, revision_packet, Fanout, FanoutItem, FanoutStatus, RepairCause,
     RepairContext, ResponseRef, Reviews,
 };
-use super::config::{ApprovalMode, Role, RunMode};
+use super::config::{ApprovalMode, RiskLevel, Role, RunMode};
 use super::gates::VerifierRecord;
 use super::prompt::Brief;
 use super::record::{iso_utc, Answer, RuntimeRun};
@@ -110,7 +110,7 @@ pub enum RunEnd {
     VerifierAborted,
     /// The orchestrator's decision asked to stop after its work.
     Stopped,
-    /// `max_iterations` decisions were made.
+    /// `max_iterations` calls were made.
     Iterations,
     /// The time budget is spent.
     Time,
@@ -127,7 +127,7 @@ impl RunEnd {
             RunEnd::Rejected => "stopped: the person rejected an approval",
             RunEnd::VerifierAborted => "stopped: the verifier said abort and the person agreed",
             RunEnd::Stopped => "stopped at the orchestrator's word",
-            RunEnd::Iterations => "out of iterations",
+            RunEnd::Iterations => "stopped: it used every call it was allowed",
             RunEnd::Time => "out of time",
             RunEnd::WrappedUp => "wrapped up by the person",
         }
@@ -215,23 +215,20 @@ impl Review {
 
     /// Repair passes started since the orchestrator's latest decision.
     fn repairs_this_decision(&self) -> usize {
-        let since = self
-            .record
-            .answers
-            .iter()
-            .rposition(|a| a.step == ReviewStep::Orchestrator)
-            .unwrap_or(0);
-        self.record.answers[since..]
-            .iter()
-            .filter(|a| a.step == ReviewStep::Critic)
-            .count()
-            .min(self.record.packets.len())
+        self.record
+            .packets
+            .len()
+            .saturating_sub(self.packets_at_decision)
     }
 
     /// How risky the run is now, for `auto_low_risk`: the highest of the verifier's risks and
     /// the implementer's open risks (any open risk is medium).
     fn risk(&self, response: &Response) -> Severity {
-        let mut risk = Severity::Low;
+        let mut risk = match self.config.risk_level {
+            RiskLevel::Low => Severity::Low,
+            RiskLevel::Medium => Severity::Medium,
+            RiskLevel::High => Severity::High,
+        };
         let mut raise = |s: Severity| {
             if matches!(
                 (risk, s),
@@ -320,6 +317,36 @@ impl Review {
 
     fn decision_problems(&self, d: &Decision, out: &mut Vec<Violation>) {
         let at = |field: &str| format!("/data/decision/{field}");
+        // A role this run does not have is never summoned.
+        let summoned = match d.action {
+            Action::Delegate | Action::RequestApproval => d
+                .next_role
+                .filter(|r| *r != NextRole::Integrator)
+                .map(role_of),
+            Action::Verify => Some(Role::Verifier),
+            Action::Critique => Some(Role::Critic),
+            Action::RevisePlan => Some(Role::Planner),
+            _ => None,
+        };
+        if let Some(role) = summoned.filter(|r| !self.config.available(*r)) {
+            let have: Vec<&str> = self
+                .config
+                .available_worker_types
+                .iter()
+                .map(|r| r.id())
+                .collect();
+            out.push(Violation::at(
+                at(if d.action == Action::Delegate {
+                    "next_role"
+                } else {
+                    "action"
+                }),
+                format!("this run has no {}", role.words()),
+                &format!("a role of this run: {}", have.join(", ")),
+                role.id(),
+                "work with the roles this run has",
+            ));
+        }
         match d.action {
             Action::Complete => {
                 for unmet in self.record.unmet(self.open_asks()) {
@@ -409,7 +436,22 @@ impl Review {
                     "write only inside the task's allowed paths",
                 ));
             }
-            if task.disallowed_paths.iter().any(|d| under(p, d)) {
+            let run = &self.config;
+            if !run.allowed_paths.is_empty() && !run.allowed_paths.iter().any(|a| under(p, a)) {
+                out.push(Violation::at(
+                    at(format!("files/{n}/path")),
+                    "the run does not allow writing this path".into(),
+                    &format!("a path under {}", run.allowed_paths.join(", ")),
+                    p,
+                    "write only inside the run's allowed paths",
+                ));
+            }
+            if task
+                .disallowed_paths
+                .iter()
+                .chain(&run.disallowed_paths)
+                .any(|d| under(p, d))
+            {
                 out.push(Violation::at(
                     at(format!("files/{n}/path")),
                     "the task forbids writing this path".into(),
@@ -477,7 +519,6 @@ impl Review {
                 response.summary
             ));
         }
-        let policy = self.config.approval_policy;
         match &response.payload {
             Payload::Decision(d) if call.step == ReviewStep::Orchestrator => {
                 if d.action == Action::RequestApproval {
@@ -486,15 +527,7 @@ impl Review {
                         d.approval_request.reason.as_deref().unwrap_or(&d.reason)
                     ));
                 }
-                let network = d.task.as_ref().is_some_and(|t| t.tool_permissions.network);
-                if network && policy.network_requires_approval && self.policy_asks(response) {
-                    return ask(format!(
-                        "{name} lets the {} reach the network: {} {choices}",
-                        d.next_role.map_or("role", |r| role_of(r).words()),
-                        d.task.as_ref().map_or("", |t| t.objective.as_str())
-                    ));
-                }
-                None
+                self.policy_ask(call, response)
             }
             Payload::Verification(v) if v.verdict == VerifierVerdict::AskUser => ask(format!(
                 "{name} asks you: {}{} Write your answer in the note and approve to go on, reject to end the run, or revise: your note goes to the orchestrator.",
@@ -546,7 +579,38 @@ impl Review {
                             .join("; ")
                     ));
                 }
-                let asks = self.policy_asks(response);
+                self.policy_ask(call, response)
+            }
+            _ => None,
+        }
+    }
+
+    /// What the approval policy names in `response` (network use, a new dependency, an
+    /// edit), each as (what, the question put to the person), whatever the mode.
+    fn policy_named(
+        &self,
+        call: &crate::engine::StoredCall<Review>,
+        response: &Response,
+    ) -> Vec<(String, String)> {
+        let name = self.member_name_of(&call.member);
+        let choices = "Approve to go on, reject to end the run, or revise: your note goes to the orchestrator.";
+        let policy = self.config.approval_policy;
+        let mut out = Vec::new();
+        match &response.payload {
+            Payload::Decision(d) if call.step == ReviewStep::Orchestrator => {
+                let network = d.task.as_ref().is_some_and(|t| t.tool_permissions.network);
+                if network && policy.network_requires_approval {
+                    let role = d.next_role.map_or("role", |r| role_of(r).words());
+                    out.push((
+                        format!("{name} let the {role} reach the network"),
+                        format!(
+                            "{name} lets the {role} reach the network: {} {choices}",
+                            d.task.as_ref().map_or("", |t| t.objective.as_str())
+                        ),
+                    ));
+                }
+            }
+            Payload::Implementation(i) => {
                 let dependency = i.files.iter().any(|f| {
                     let file = f.path.rsplit('/').next().unwrap_or("");
                     matches!(
@@ -557,24 +621,70 @@ impl Review {
                     let c = c.command.to_lowercase();
                     c.contains(" install") || c.contains(" add ")
                 });
-                if dependency && policy.dependency_install_requires_approval && asks {
-                    return ask(format!("{name} adds a dependency. {choices}"));
+                if dependency && policy.dependency_install_requires_approval {
+                    out.push((
+                        format!("{name} added a dependency"),
+                        format!("{name} adds a dependency. {choices}"),
+                    ));
                 }
-                if policy.edit_requires_approval && asks && !i.changed_files.is_empty() {
+                if policy.edit_requires_approval && !i.changed_files.is_empty() {
                     let files: Vec<String> = i
                         .changed_files
                         .iter()
                         .map(|c| format!("{} ({})", c.path, c.summary))
                         .collect();
-                    return ask(format!(
-                        "{name} wants to write {}. {choices}",
-                        files.join(", ")
+                    let paths: Vec<&str> =
+                        i.changed_files.iter().map(|c| c.path.as_str()).collect();
+                    out.push((
+                        format!("{name} wrote {}", paths.join(", ")),
+                        format!("{name} wants to write {}. {choices}", files.join(", ")),
                     ));
                 }
-                None
             }
-            _ => None,
+            _ => {}
         }
+        out
+    }
+
+    /// The person's approval for the first thing the policy names, when the mode asks.
+    fn policy_ask(
+        &self,
+        call: &crate::engine::StoredCall<Review>,
+        response: &Response,
+    ) -> Option<PersonAsk> {
+        let (_, message) = self.policy_named(call, response).into_iter().next()?;
+        self.policy_asks(response).then(|| PersonAsk::Approval {
+            to: vec![PERSON.into()],
+            message,
+        })
+    }
+
+    /// What the policy names in an answer the mode let through alone, each with why: the
+    /// approvals the policy gave by itself, recorded as the answer is applied.
+    pub(super) fn policy_passed(
+        &self,
+        call: &crate::engine::StoredCall<Review>,
+        response: &Response,
+    ) -> Vec<super::record::AutoApproval> {
+        if Review::split_slot(&call.member).1.is_some() || self.policy_asks(response) {
+            return Vec::new();
+        }
+        let why = match self.config.approval_mode {
+            ApprovalMode::AutoLowRisk => format!(
+                "approved by the policy: the approval mode acts alone while the risk is low, and it is low (the run's risk level is {}, and no role reports more)",
+                self.config.risk_level.word()
+            ),
+            _ => "approved by the policy: autopilot acts alone on what the policy names".into(),
+        };
+        self.policy_named(call, response)
+            .into_iter()
+            .map(|(what, _)| super::record::AutoApproval {
+                call_id: call.id.clone(),
+                round: call.round,
+                what,
+                why: why.clone(),
+            })
+            .collect()
     }
 
     fn member_name_of(&self, member: &str) -> String {
@@ -615,6 +725,7 @@ impl Review {
         match &response.payload {
             Payload::Decision(d) if call.step == ReviewStep::Orchestrator => {
                 self.notes.clear();
+                self.packets_at_decision = self.record.packets.len();
                 self.carry_out(call_id, d);
             }
             Payload::Implementation(i) if self.record.latest_implementation() == Some(call_id) => {
@@ -626,20 +737,21 @@ impl Review {
                 ));
                 if let Some(Cause::Repair(k)) = self.current.as_ref().map(|j| j.cause.clone()) {
                     let task = self.task();
-                    self.queue = vec![
-                        Job::new(
+                    self.queue = Vec::new();
+                    if self.config.available(Role::Qa) {
+                        self.queue.push(Job::new(
                             ReviewStep::Qa,
                             "Test the repaired implementation again.",
                             &task.acceptance_criteria,
                             Cause::Recheck(k),
-                        ),
-                        Job::new(
-                            ReviewStep::Verifier,
-                            "Judge the repaired implementation against the acceptance criteria.",
-                            &task.acceptance_criteria,
-                            Cause::Recheck(k),
-                        ),
-                    ];
+                        ));
+                    }
+                    self.queue.push(Job::new(
+                        ReviewStep::Verifier,
+                        "Judge the repaired implementation against the acceptance criteria.",
+                        &task.acceptance_criteria,
+                        Cause::Recheck(k),
+                    ));
                 }
             }
             Payload::Qa(_) | Payload::Verification(_) => {
@@ -661,7 +773,7 @@ impl Review {
                     self.end = Some(RunEnd::VerifierAborted);
                     self.queue.clear();
                 } else if slot.is_none() && response.status == Status::Ok {
-                    words.extend(self.reviewed(call_id, response));
+                    words.extend(self.reviewed(call_id, response, at));
                 }
             }
             Payload::Critique(c) if slot.is_none() => {
@@ -734,7 +846,11 @@ impl Review {
 
     /// After QA's or the verifier's own answer: the critic trigger, when the review fails,
     /// doubts, or disagrees with the runtime's check.
-    fn reviewed(&mut self, call_id: &str, response: &Response) -> Vec<String> {
+    fn reviewed(&mut self, call_id: &str, response: &Response, at: u64) -> Vec<String> {
+        if !self.config.available(Role::Critic) {
+            // No critic in this run: the failing review's own answer is the repair's brief.
+            return self.repair_from(None, call_id, response, at);
+        }
         let check = self.record.latest_check();
         let reviews = match &response.payload {
             Payload::Qa(q) => Reviews {
@@ -817,6 +933,50 @@ impl Review {
         let Some(packet) = packet else {
             return Vec::new();
         };
+        self.queue_repair(packet)
+    }
+
+    /// Without a critic: the revision packet from QA's `needs_revision` or the verifier's
+    /// `revise`, and the repair it queues (when repairs are left and the run edits).
+    fn repair_from(
+        &mut self,
+        trigger: Option<usize>,
+        call_id: &str,
+        response: &Response,
+        at: u64,
+    ) -> Vec<String> {
+        if !self.edits_allowed() || self.repairs_this_decision() >= REPAIRS_PER_DECISION {
+            return Vec::new();
+        }
+        let task = self.task();
+        let now = iso_utc(at);
+        let mut evidence = Vec::new();
+        if let Some(run) = self.record.latest_check() {
+            evidence.push(run.run_ref);
+        }
+        let context = RepairContext {
+            run_id: &self.config.run_id,
+            now: &now,
+            source_ref: call_id,
+            acceptance_criteria: &task.acceptance_criteria,
+            evidence_refs: evidence,
+            critic_trigger_ref: trigger.map(|k| format!("critic_trigger-{}", k + 1)),
+        };
+        let packet = match &response.payload {
+            Payload::Qa(q) => revision_packet(RepairCause::Qa(q), context),
+            Payload::Verification(v) => revision_packet(RepairCause::Verifier(v), context),
+            _ => None,
+        };
+        match packet {
+            Some(packet) => self.queue_repair(packet),
+            None => Vec::new(),
+        }
+    }
+
+    /// Writes `packet` and queues the implementer's repair from it (the rest of the step's
+    /// queue is dropped: the repair's rechecks follow it).
+    fn queue_repair(&mut self, packet: super::artifacts::RevisionPacket) -> Vec<String> {
+        let task = self.task();
         let k = self.record.packets.len();
         let mut job = Job::new(
             ReviewStep::Implementer,
@@ -1092,6 +1252,7 @@ impl Review {
                 .map(|u| u.why)
                 .collect(),
             repair: matches!(job.cause, Cause::Repair(_)),
+            calls_used: self.calls_started,
             end: self.end.or(self.closing()),
         }
     }

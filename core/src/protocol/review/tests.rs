@@ -339,6 +339,10 @@ pub(super) fn config() -> RunConfig {
         constraints: vec![],
         approval_policy: ApprovalPolicy::default(),
         approval_mode: ApprovalMode::Manual,
+        available_worker_types: super::config::all_workers(),
+        risk_level: Default::default(),
+        allowed_paths: vec![],
+        disallowed_paths: vec![],
         protected_test_paths: vec!["parse.test.js".into()],
         acceptance_tests: vec![],
         max_iterations: 12,
@@ -361,6 +365,50 @@ pub(super) fn config() -> RunConfig {
             member("judge", &[Role::Verifier]),
         ],
     }
+}
+
+/// `available_worker_types` decides the roles: a run without QA or a critic is valid once no
+/// member holds them; the verifier (and, implementing, the implementer) cannot be left out;
+/// the orchestrator is no worker; the run's own paths are relative.
+#[test]
+fn the_roles_are_the_ones_the_run_makes_available() {
+    use ReviewConfigError as E;
+    let mut lean = config();
+    lean.available_worker_types = vec![Role::Implementer, Role::Verifier];
+    assert_eq!(
+        lean.problems(),
+        vec![
+            E::Unavailable(Role::Planner, "lead".into()),
+            E::Unavailable(Role::Researcher, "lead".into()),
+            E::Unavailable(Role::Qa, "tester".into()),
+            E::Unavailable(Role::Critic, "tester".into()),
+        ]
+    );
+    lean.members[0].roles = vec![Role::Orchestrator];
+    lean.members.remove(2);
+    assert_eq!(lean.problems(), vec![]);
+    assert!(!lean.available(Role::Qa) && lean.available(Role::Orchestrator));
+    let mut broken = lean.clone();
+    broken.available_worker_types = vec![Role::Orchestrator, Role::Qa];
+    broken.allowed_paths = vec!["../up".into()];
+    assert_eq!(
+        broken.problems(),
+        vec![
+            E::BadRunPath("../up".into()),
+            E::OrchestratorIsNoWorker,
+            E::Required(
+                Role::Verifier,
+                "the run completes only with the verifier's approval"
+            ),
+            E::Required(
+                Role::Implementer,
+                "an implement run changes files, and only the implementer writes them"
+            ),
+            E::Unavailable(Role::Implementer, "builder".into()),
+            E::Unheld(Role::Qa),
+            E::Unavailable(Role::Verifier, "judge".into()),
+        ]
+    );
 }
 
 #[test]

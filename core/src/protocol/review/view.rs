@@ -173,8 +173,10 @@ pub struct ApprovalView {
     /// What the person is asked (Markdown).
     pub message: String,
     /// The person's word in a sentence ("The person asked for a revision: …"); `None` while
-    /// it waits.
+    /// it waits. For an approval the policy gave by itself, why it could.
     pub answer: Option<String>,
+    /// Whether the approval policy gave it by itself (the mode let the answer through).
+    pub by_policy: bool,
 }
 
 /// Everything the review loop's page shows.
@@ -479,8 +481,19 @@ pub fn view_of(review: &Review) -> ReviewView {
                 .map_or_else(|| h.asked_by.clone(), |m| m.name.clone()),
             message: h.halt.message().to_string(),
             answer: h.answer.as_ref().map(crate::engine::PersonReply::words),
+            by_policy: false,
         })
-        .collect();
+        .chain(record.auto_approvals.iter().map(|a| ApprovalView {
+            iteration: a.round,
+            call_id: a.call_id.clone(),
+            asked_by: "The approval policy".into(),
+            message: format!("{}.", a.what),
+            answer: Some(sentence_case(&a.why)),
+            by_policy: true,
+        }))
+        .collect::<Vec<_>>();
+    let mut approvals = approvals;
+    approvals.sort_by_key(|a| call_order(&a.call_id));
     let unmet = record.unmet(open_approvals);
     let gates = [
         (Gate::Verifier, "Verifier approval", "the verifier's own approval of the latest implementation (never a fan-out's)"),
@@ -523,6 +536,26 @@ pub fn view_of(review: &Review) -> ReviewView {
     }
 }
 
+/// `text` with its first letter a capital.
+fn sentence_case(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => format!(
+            "{}{}.",
+            c.to_uppercase(),
+            chars.as_str().trim_end_matches('.')
+        ),
+        None => String::new(),
+    }
+}
+
+/// The number of `call-N`, for ordering by when a call was made.
+fn call_order(id: &str) -> usize {
+    id.strip_prefix("call-")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(usize::MAX)
+}
+
 /// An artifact as pretty JSON.
 fn pretty<T: serde::Serialize>(artifact: &T) -> String {
     serde_json::to_string_pretty(artifact).unwrap_or_default()
@@ -547,6 +580,17 @@ pub fn markdown(review: &Review) -> String {
                 .map_or_else(String::new, |r| format!(" → {r}")),
             d.reason
         ));
+    }
+    if !v.approvals.is_empty() {
+        s.push_str("\n## Approvals\n");
+        for a in &v.approvals {
+            s.push_str(&format!(
+                "- {}: {} {}\n",
+                a.asked_by,
+                a.message.trim(),
+                a.answer.as_deref().unwrap_or("Waiting for the person.")
+            ));
+        }
     }
     s.push_str("\n## Gates\n");
     for g in &v.gates {

@@ -8,7 +8,7 @@
 use leptos::prelude::*;
 use roundtable_core::engine::ModelRef;
 use roundtable_core::protocol::review::config::{
-    AcceptanceTest, ApprovalMode, ReviewConfigError, RunMode,
+    AcceptanceTest, ApprovalMode, ReviewConfigError, RiskLevel, Role, RunMode,
 };
 use roundtable_core::protocol::review::demo::{DEMO_CRITERIA, DEMO_GOAL};
 use roundtable_core::protocol::review::{Review, RunConfig};
@@ -46,6 +46,22 @@ const APPROVAL_MODES: [(ApprovalMode, &str, &str, &str); 3] = [
     ),
 ];
 
+/// The roles a person may leave out of a run (`004`'s `available_worker_types`), with their
+/// words; the implementer and the verifier are always there.
+const OPTIONAL_ROLES: [(Role, &str); 4] = [
+    (Role::Planner, "Planner"),
+    (Role::Researcher, "Researcher"),
+    (Role::Qa, "QA tester"),
+    (Role::Critic, "Critic"),
+];
+
+/// `004`'s risk levels, with their words.
+const RISK_LEVELS: [(RiskLevel, &str, &str); 3] = [
+    (RiskLevel::Low, "low", "Low"),
+    (RiskLevel::Medium, "medium", "Medium"),
+    (RiskLevel::High, "high", "High"),
+];
+
 /// The non-empty lines of a text box, trimmed: a list the person typed one per line.
 fn lines(text: &str) -> Vec<String> {
     text.lines()
@@ -78,6 +94,7 @@ fn field_of(e: &ReviewConfigError) -> Option<&'static str> {
         E::ZeroBudget(what) if *what == "time" => "time-budget",
         E::ZeroBudget(_) => "token-budget",
         E::BadProtectedPath(_) => "protected-paths",
+        E::BadRunPath(_) => "run-paths",
         E::BadAcceptanceTest(_) | E::EmptyAcceptanceTest(_) | E::DuplicateAcceptanceTest(_) => {
             "acceptance-test"
         }
@@ -105,6 +122,10 @@ pub fn NewReviewForm() -> impl IntoView {
     );
     let network = RwSignal::new(defaults.approval_policy.network_requires_approval);
     let protected = RwSignal::new(String::new());
+    let roles = RwSignal::new(defaults.available_worker_types.clone());
+    let risk = RwSignal::new(defaults.risk_level);
+    let allowed = RwSignal::new(String::new());
+    let disallowed = RwSignal::new(String::new());
     let acceptance_path = RwSignal::new(String::new());
     let acceptance_text = RwSignal::new(String::new());
     let iterations = RwSignal::new(defaults.max_iterations.to_string());
@@ -167,6 +188,17 @@ pub fn NewReviewForm() -> impl IntoView {
         config.approval_policy.dependency_install_requires_approval = dependency.get_untracked();
         config.approval_policy.network_requires_approval = network.get_untracked();
         config.protected_test_paths = lines(&protected.get_untracked());
+        config.available_worker_types = roles.get_untracked();
+        // A role the run does not have has no member.
+        let available = config.available_worker_types.clone();
+        config.members.retain(|m| {
+            m.roles
+                .iter()
+                .all(|r| *r == Role::Orchestrator || available.contains(r))
+        });
+        config.risk_level = risk.get_untracked();
+        config.allowed_paths = lines(&allowed.get_untracked());
+        config.disallowed_paths = lines(&disallowed.get_untracked());
         let (path, text) = (
             acceptance_path.get_untracked(),
             acceptance_text.get_untracked(),
@@ -181,7 +213,7 @@ pub fn NewReviewForm() -> impl IntoView {
             Ok(n) => config.max_iterations = n,
             Err(_) => problems.push((
                 Some("max-iterations"),
-                "The iteration limit needs a whole number.".to_string(),
+                "The call limit needs a whole number.".to_string(),
             )),
         }
         match fanout.get_untracked().trim().parse() {
@@ -284,6 +316,19 @@ pub fn NewReviewForm() -> impl IntoView {
                         }
                     }).collect_view()}
                 </fieldset>
+                <label class="field">
+                    <span>"Risk level"</span>
+                    <select name="risk-level" aria-describedby="risk-hint" on:change=move |ev| {
+                        let value = event_target_value(&ev);
+                        if let Some((r, _, _)) = RISK_LEVELS.iter().find(|(_, v, _)| *v == value) { risk.set(*r); }
+                    }>
+                        {RISK_LEVELS.iter().map(|(r, value, words)| {
+                            let r = *r;
+                            view! { <option value=*value selected=move || risk.get() == r>{*words}</option> }
+                        }).collect_view()}
+                    </select>
+                    <small class="muted" id="risk-hint">"How risky you judge the work. \"Auto, low risk\" goes on alone only while this and every risk a role reports are low."</small>
+                </label>
                 <fieldset class="choices" data-field="approval-policy">
                     <legend>"What waits for your approval"</legend>
                     <label class="choice">
@@ -319,7 +364,7 @@ pub fn NewReviewForm() -> impl IntoView {
             <div class="card">
                 <div class="limits">
                     <label class="field">
-                        <span>"Iterations"</span>
+                        <span>"Calls at most"</span>
                         <input type="number" name="max-iterations" min="1" aria-invalid=invalid("max-iterations") aria-describedby="review-error" max=RunConfig::ITERATIONS_MAX.to_string() inputmode="numeric"
                             prop:value=move || iterations.get() on:input=move |ev| iterations.set(event_target_value(&ev))/>
                     </label>
@@ -337,6 +382,44 @@ pub fn NewReviewForm() -> impl IntoView {
                         <span>"Token budget"</span>
                         <input type="number" name="token-budget" min="1" aria-invalid=invalid("token-budget") aria-describedby="review-error" inputmode="numeric" placeholder="none"
                             prop:value=move || tokens.get() on:input=move |ev| tokens.set(event_target_value(&ev))/>
+                    </label>
+                </div>
+                <fieldset class="choices" data-field="roles">
+                    <legend>"Roles in this run"</legend>
+                    <small class="muted">"The orchestrator, the implementer and the verifier are always there. A role left out is never called."</small>
+                    {OPTIONAL_ROLES.iter().map(|(role, words)| {
+                        let role = *role;
+                        view! {
+                            <label class="choice">
+                                <input type="checkbox" name=format!("role-{}", role.id())
+                                    prop:checked=move || roles.with(|r| r.contains(&role))
+                                    on:change=move |ev| {
+                                        let on = event_target_checked(&ev);
+                                        roles.update(|r| {
+                                            r.retain(|x| *x != role);
+                                            if on { r.push(role); }
+                                            r.sort();
+                                        });
+                                    }/>
+                                <span>{*words}</span>
+                            </label>
+                        }
+                    }).collect_view()}
+                </fieldset>
+                <div class="limits">
+                    <label class="field">
+                        <span>"Write only under, one per line"</span>
+                        <textarea name="allowed-paths" rows="2" spellcheck="false" class="mono" placeholder="anywhere"
+                            aria-invalid=invalid("run-paths") aria-describedby="review-error"
+                            prop:value=move || allowed.get()
+                            on:input=move |ev| allowed.set(event_target_value(&ev))></textarea>
+                    </label>
+                    <label class="field">
+                        <span>"Never write under, one per line"</span>
+                        <textarea name="disallowed-paths" rows="2" spellcheck="false" class="mono" placeholder="nothing"
+                            aria-invalid=invalid("run-paths") aria-describedby="review-error"
+                            prop:value=move || disallowed.get()
+                            on:input=move |ev| disallowed.set(event_target_value(&ev))></textarea>
                     </label>
                 </div>
                 <label class="field">
@@ -368,7 +451,7 @@ pub fn NewReviewForm() -> impl IntoView {
                 </label>
             </div>
             <div class="card">
-                <h3 class="small">"The seven members — orchestrator, planner, researcher, implementer, QA, verifier, critic — "
+                <h3 class="small">"The members, one per role in the run, "
                     {move || if own.get() { "each on its own model, below" } else { "each on this model" }}</h3>
                 <div class="member-row" data-member="members" hidden=move || own.get()>
                     <ProviderModelFields name="members" provider=provider model=model
