@@ -560,3 +560,173 @@ mod directives {
         }
     }
 }
+
+mod artifacts_checked {
+    //! `004`'s artifacts as the runtime writes them pass their checker, in any run the models
+    //! can steer (a property); a corpus of forged ones is refused, each at its pointers; and a
+    //! session file whose replay would write a forged one is refused on import.
+    use std::collections::BTreeSet;
+
+    use proptest::prelude::*;
+    use roundtable_core::demo::play_with;
+    use roundtable_core::engine::{ModelRef, Protocol};
+    use roundtable_core::export;
+    use roundtable_core::protocol::review::artifacts::check_artifact;
+    use roundtable_core::protocol::review::{demo, Review, ReviewSession, ReviewStep};
+    use roundtable_core::session::Session;
+    use serde_json::{json, Value};
+
+    fn model() -> ModelRef {
+        ModelRef {
+            provider: "demo".into(),
+            model: "roundtable-demo".into(),
+        }
+    }
+
+    /// Every artifact the run holds, as JSON.
+    fn written(st: &Review) -> Vec<Value> {
+        let r = &st.record;
+        r.triggers
+            .iter()
+            .map(|t| serde_json::to_value(t).unwrap())
+            .chain(r.packets.iter().map(|p| serde_json::to_value(p).unwrap()))
+            .chain(r.fanouts.iter().map(|f| serde_json::to_value(f).unwrap()))
+            .collect()
+    }
+
+    fn demo_run() -> ReviewSession {
+        let mut s = ReviewSession::new(demo::config(model(), "run-demo"), 0).unwrap();
+        let mut now = 1;
+        play_with(
+            &mut s,
+            |st, c| st.demo_answer(&c.call, &c.envelope),
+            &mut now,
+            80,
+        )
+        .unwrap();
+        s
+    }
+
+    #[test]
+    fn the_forged_corpus_is_refused_at_its_pointers() {
+        let s = demo_run();
+        let all = written(s.state());
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/review/forged_artifacts.json"
+        );
+        let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mut ran = 0;
+        for case in file["cases"].as_array().unwrap() {
+            let name = case["name"].as_str().unwrap();
+            let kind = case["kind"].as_str().unwrap();
+            let mut artifact = all.iter().find(|a| a["kind"] == kind).unwrap().clone();
+            assert!(
+                check_artifact(&artifact, Some("run-demo")).is_ok(),
+                "{kind} as written"
+            );
+            for p in case["remove"].as_array().into_iter().flatten() {
+                let (parent, key) = p.as_str().unwrap().rsplit_once('/').unwrap();
+                let removed = artifact
+                    .pointer_mut(parent)
+                    .and_then(Value::as_object_mut)
+                    .and_then(|m| m.remove(key));
+                assert!(removed.is_some(), "{name}: nothing at {p}");
+            }
+            for (p, v) in case["set"].as_object().into_iter().flatten() {
+                let (parent, key) = p.rsplit_once('/').unwrap();
+                artifact
+                    .pointer_mut(parent)
+                    .unwrap()
+                    .as_object_mut()
+                    .unwrap()
+                    .insert(key.into(), v.clone());
+            }
+            let errors = check_artifact(&artifact, Some("run-demo")).expect_err(name);
+            let got: BTreeSet<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+            let want: BTreeSet<&str> = case["errorPaths"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_str().unwrap())
+                .collect();
+            assert_eq!(got, want, "{name}: {errors:#?}");
+            ran += 1;
+        }
+        assert!(ran >= 20);
+    }
+
+    /// A session file whose events make the runtime write a fan-out with a slot it never had
+    /// (`researcher.7` of two): refused on import, nothing applied.
+    #[test]
+    fn an_imported_file_whose_replay_forges_a_fanout_is_refused() {
+        let s = demo_run();
+        let session = Session::Review(s);
+        let file = export::to_file(&session, 99);
+        assert!(
+            export::from_file(&file).is_ok(),
+            "the file as written imports"
+        );
+        let forged = file.replace("\"researcher.2\"", "\"researcher.7\"");
+        assert_ne!(forged, file);
+        let mut value: Value = serde_json::from_str(&forged).unwrap();
+        let events = serde_json::to_string(&value["events"]).unwrap();
+        value["checksum"] = json!(export::checksum_of_text(&events));
+        let err = export::from_file(&value.to_string()).expect_err("a forged fan-out is refused");
+        let words = err.to_string();
+        assert!(words.contains("fanout"), "{words}");
+    }
+
+    /// The verdict the `k`th reviewing call gives, from the case's choices.
+    fn steer(choices: &[u8], k: usize, step: ReviewStep, answer: &mut Value) {
+        let pick = |options: &[&str]| {
+            options[choices[k % choices.len()] as usize % options.len()].to_string()
+        };
+        let data = &mut answer["data"];
+        match step {
+            ReviewStep::Qa => {
+                data["qa_result"]["verdict"] = json!(pick(&[
+                    "pass",
+                    "needs_revision",
+                    "needs_more_evidence",
+                    "blocked"
+                ]))
+            }
+            ReviewStep::Critic => {
+                data["critique_result"]["verdict"] =
+                    json!(pick(&["acceptable", "needs_revision", "unclear"]))
+            }
+            _ => {}
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+        /// Whatever QA and the critic say, every artifact the runtime writes passes `004`'s
+        /// checker (the fold refuses to write one that does not, so the run also never fails).
+        #[test]
+        fn every_artifact_the_runtime_writes_passes_its_checker(
+            choices in proptest::collection::vec(0u8..8, 1..6),
+            fanout_max in 1u32..4,
+        ) {
+            let mut config = demo::config(model(), "run-prop");
+            config.fanout_max = fanout_max;
+            let mut s = ReviewSession::new(config, 0).unwrap();
+            let mut now = 1;
+            let k = std::cell::Cell::new(0usize);
+            play_with(&mut s, |st, c| {
+                let mut reply = st.demo_answer(&c.call, &c.envelope);
+                if matches!(c.call.step, ReviewStep::Qa | ReviewStep::Critic) {
+                    let mut v: Value = serde_json::from_str(&reply.text).unwrap();
+                    steer(&choices, k.get(), c.call.step, &mut v);
+                    k.set(k.get() + 1);
+                    reply.text = v.to_string();
+                }
+                reply
+            }, &mut now, 80).unwrap();
+            for a in written(s.state()) {
+                prop_assert!(check_artifact(&a, Some("run-prop")).is_ok(), "{a:#}");
+            }
+        }
+    }
+}

@@ -634,7 +634,67 @@ impl Protocol for Review {
         change.problem(0).map_or(Ok(()), Err)
     }
 
+    fn demo_answer(&self, call: &StoredCall<Review>, env: &ReviewEnvelope) -> DemoReply {
+        let value = demo::answer(&self.config, env, &call.member);
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        DemoReply {
+            completion_tokens: crate::engine::estimate_tokens(&text),
+            prompt_tokens: call.token_estimate,
+            finish_reason: "stop".into(),
+            text,
+        }
+    }
+
+    /// The demo implementer's files run by the sandbox's stand-in ([`demo::run`]); other code
+    /// gets an `error` run saying only the app's sandbox runs it.
+    fn demo_effect(&self, effect: &DueEffect) -> Option<Value> {
+        (effect.name == runtime::RUN_CODE).then(|| demo::run(&effect.input))
+    }
+
+    /// Folds the event, then holds every artifact it made the runtime write to `004`'s
+    /// checker ([`artifacts::check_artifact`]): a log whose replay would write anything else
+    /// (an imported file with forged events) is refused.
     fn fold(&mut self, event: &Event<Review>) -> Result<Vec<String>, FoldError> {
+        let before = (
+            self.record.triggers.len(),
+            self.record.packets.len(),
+            self.record.fanouts.len(),
+        );
+        let words = self.fold_event(event)?;
+        let run_id = self.config.run_id.clone();
+        let written = self.record.triggers[before.0..]
+            .iter()
+            .map(serde_json::to_value)
+            .chain(
+                self.record.packets[before.1..]
+                    .iter()
+                    .map(serde_json::to_value),
+            )
+            .chain(
+                self.record.fanouts[before.2..]
+                    .iter()
+                    .map(serde_json::to_value),
+            );
+        for value in written {
+            let value = value.map_err(|e| FoldError::Unexpected(e.to_string()))?;
+            if let Err(errors) = artifacts::check_artifact(&value, Some(&run_id)) {
+                return Err(FoldError::Unexpected(format!(
+                    "the runtime would write a {} that 004 refuses: {}",
+                    value["kind"].as_str().unwrap_or("artifact"),
+                    errors
+                        .iter()
+                        .map(|e| format!("{} {}", e.path, e.message))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )));
+            }
+        }
+        Ok(words)
+    }
+}
+
+impl Review {
+    fn fold_event(&mut self, event: &Event<Review>) -> Result<Vec<String>, FoldError> {
         // The time budget reads the times of the events that move the run on (an invalid
         // answer changes nothing but the log, its time included).
         if matches!(
@@ -654,6 +714,14 @@ impl Protocol for Review {
             EventKind::Applied {
                 call_id, output, ..
             } => {
+                // An applied answer keeps its own rules (a forged log's answer is refused).
+                let broken = rules::answer_problems(output);
+                if let Some(v) = broken.first() {
+                    return Err(FoldError::Unexpected(format!(
+                        "the log applies an answer that breaks its own rules: {} {}",
+                        v.path, v.message
+                    )));
+                }
                 // What the policy named and the mode let through is an approval of its own.
                 let passed = self
                     .core
@@ -712,23 +780,6 @@ impl Protocol for Review {
             _ => {}
         }
         Ok(Vec::new())
-    }
-
-    fn demo_answer(&self, call: &StoredCall<Review>, env: &ReviewEnvelope) -> DemoReply {
-        let value = demo::answer(&self.config, env, &call.member);
-        let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-        DemoReply {
-            completion_tokens: crate::engine::estimate_tokens(&text),
-            prompt_tokens: call.token_estimate,
-            finish_reason: "stop".into(),
-            text,
-        }
-    }
-
-    /// The demo implementer's files run by the sandbox's stand-in ([`demo::run`]); other code
-    /// gets an `error` run saying only the app's sandbox runs it.
-    fn demo_effect(&self, effect: &DueEffect) -> Option<Value> {
-        (effect.name == runtime::RUN_CODE).then(|| demo::run(&effect.input))
     }
 }
 

@@ -213,6 +213,31 @@ impl Review {
             })
     }
 
+    /// The latest plan's items: its top-level list items (`1. …`, `- …`), each by its name —
+    /// the bold words, else the words before a colon, else the whole line.
+    pub(super) fn plan_items(&self) -> Vec<String> {
+        let Some((_, plan)) = self.record.plans().last().copied() else {
+            return Vec::new();
+        };
+        plan.lines()
+            .filter_map(|line| {
+                let rest = line
+                    .strip_prefix("- ")
+                    .or_else(|| line.strip_prefix("* "))
+                    .or_else(|| {
+                        let digits = line.find(|c: char| !c.is_ascii_digit())?;
+                        (digits > 0).then(|| line[digits..].strip_prefix(". "))?
+                    })?;
+                let name = match rest.split_once("**") {
+                    Some(("", bold)) => bold.split_once("**").map_or(bold, |(b, _)| b),
+                    _ => rest.split_once(':').map_or(rest, |(b, _)| b),
+                };
+                let name = name.trim().trim_matches('`').trim();
+                (!name.is_empty()).then(|| name.to_string())
+            })
+            .collect()
+    }
+
     /// Repair passes started since the orchestrator's latest decision.
     fn repairs_this_decision(&self) -> usize {
         self.record
@@ -285,6 +310,24 @@ impl Review {
             (Payload::Reconciliation(r), _)
                 if r.status == super::answer::ReconciliationStatus::Complete =>
             {
+                // Every item of the latest plan is accounted for, done or missing.
+                let listed: Vec<String> = r
+                    .completed_plan_items
+                    .iter()
+                    .chain(&r.missing_plan_items)
+                    .map(|i| i.to_lowercase())
+                    .collect();
+                for item in self.plan_items() {
+                    if !listed.iter().any(|l| l.contains(&item.to_lowercase())) {
+                        out.push(Violation::at(
+                            "/data/reconciliation_result/completed_plan_items".into(),
+                            format!("the plan's item \"{item}\" is neither done nor missing"),
+                            &format!("\"{item}\" in completed_plan_items or missing_plan_items"),
+                            "neither",
+                            "account for every item of the plan: done, or missing",
+                        ));
+                    }
+                }
                 let end = self.closing();
                 let failed = matches!(
                     end,

@@ -66,8 +66,19 @@ fn the_critic_is_called_for_failures_doubt_and_disagreement_only() {
         reason(Some("needs_revision"), None, None),
         Some((T::QaFailed, vec![Reviewer::Qa]))
     );
+    // Blocked, QA could not judge: inconclusive, not a failure.
     assert_eq!(
         reason(Some("blocked"), None, None),
+        Some((T::QaInconclusive, vec![Reviewer::Qa]))
+    );
+    // QA asking to revise code whose run passed disagrees with the runtime; against a failed
+    // run it is a failure.
+    assert_eq!(
+        reason(Some("needs_revision"), None, Some(true)),
+        Some((T::ValidationMismatch, vec![Reviewer::Qa]))
+    );
+    assert_eq!(
+        reason(Some("needs_revision"), None, Some(false)),
         Some((T::QaFailed, vec![Reviewer::Qa]))
     );
     assert_eq!(
