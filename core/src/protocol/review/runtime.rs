@@ -33,6 +33,10 @@ pub use crate::protocol::autocoding::RUN_CODE;
 /// back to the orchestrator.
 pub const REPAIRS_PER_DECISION: usize = 2;
 
+/// What the approval dialog's three buttons do, said once after an ask.
+const CHOICES: &str =
+    "Approve goes on; Reject ends the run; Ask for a revision sends your note to the orchestrator.";
+
 /// Who the inbox's approvals are put to.
 const PERSON: &str = "person";
 
@@ -123,13 +127,13 @@ impl RunEnd {
     pub fn words(self) -> &'static str {
         match self {
             RunEnd::Completed => "completed: every gate met",
-            RunEnd::Aborted => "aborted by the orchestrator",
+            RunEnd::Aborted => "was stopped by the orchestrator",
             RunEnd::Rejected => "stopped: the person rejected an approval",
             RunEnd::VerifierAborted => "stopped: the verifier said abort and the person agreed",
             RunEnd::Stopped => "stopped at the orchestrator's word",
             RunEnd::Iterations => "stopped: it used every call it was allowed",
-            RunEnd::Time => "out of time",
-            RunEnd::WrappedUp => "wrapped up by the person",
+            RunEnd::Time => "stopped: it ran out of time",
+            RunEnd::WrappedUp => "was wrapped up by you",
         }
     }
 }
@@ -543,14 +547,13 @@ impl Review {
         if Review::split_slot(&call.member).1.is_some() || call.step == ReviewStep::Reconciliation {
             return None;
         }
-        let name = self.member_name_of(&call.member);
         let ask = |message: String| {
             Some(PersonAsk::Approval {
                 to: vec![PERSON.into()],
                 message,
             })
         };
-        let choices = "Approve to go on, reject to end the run, or revise: your note goes to the orchestrator.";
+        let choices = CHOICES;
         if response.status != Status::Ok {
             let what = if response.status == Status::Blocked {
                 "is blocked"
@@ -558,7 +561,7 @@ impl Review {
                 "failed"
             };
             return ask(format!(
-                "{name} {what}: {} Approve to record it and let the orchestrator decide, reject to end the run, or revise: your note goes to the orchestrator.",
+                "It {what}: {} Approve records it and lets the orchestrator decide; Reject ends the run; Ask for a revision sends your note to the orchestrator.",
                 response.summary
             ));
         }
@@ -566,19 +569,19 @@ impl Review {
             Payload::Decision(d) if call.step == ReviewStep::Orchestrator => {
                 if d.action == Action::RequestApproval {
                     return ask(format!(
-                        "{name} asks for your approval: {} {choices}",
+                        "{} {choices}",
                         d.approval_request.reason.as_deref().unwrap_or(&d.reason)
                     ));
                 }
                 self.policy_ask(call, response)
             }
             Payload::Verification(v) if v.verdict == VerifierVerdict::AskUser => ask(format!(
-                "{name} asks you: {}{} Write your answer in the note and approve to go on, reject to end the run, or revise: your note goes to the orchestrator.",
+                "{}{} Write your answer in the note and Approve to go on; Reject ends the run; Ask for a revision sends your note to the orchestrator.",
                 v.summary.trim_end(),
                 sentence(&v.next_action.instruction)
             )),
             Payload::Verification(v) if v.verdict == VerifierVerdict::Abort => ask(format!(
-                "{name} says to stop the run: {} Approve to end the run, or revise: your note goes to the orchestrator and the run goes on.",
+                "The verifier says to stop the run: {} Approve ends the run; Ask for a revision sends your note to the orchestrator and the run goes on.",
                 v.summary
             )),
             Payload::Critique(c)
@@ -596,7 +599,7 @@ impl Review {
                     c.blocking_concerns.join("; ")
                 };
                 ask(format!(
-                    "{name} {what}: {}. Approve to have the implementer repair it from these concerns, reject to end the run, or revise: your note goes to the orchestrator.",
+                    "The critic {what}: {}. Approve has the implementer repair it from these concerns; Reject ends the run; Ask for a revision sends your note to the orchestrator.",
                     concerns.trim_end_matches('.')
                 ))
             }
@@ -613,7 +616,7 @@ impl Review {
                 protected.dedup();
                 if !protected.is_empty() {
                     return ask(format!(
-                        "{name} changes protected test paths: {}. Why: {} {choices}",
+                        "It changes your protected tests: {}. Why: {} {choices}",
                         protected.join(", "),
                         i.protected_file_changes
                             .iter()
@@ -636,7 +639,7 @@ impl Review {
         response: &Response,
     ) -> Vec<(String, String)> {
         let name = self.member_name_of(&call.member);
-        let choices = "Approve to go on, reject to end the run, or revise: your note goes to the orchestrator.";
+        let choices = CHOICES;
         let policy = self.config.approval_policy;
         let mut out = Vec::new();
         match &response.payload {
@@ -647,7 +650,7 @@ impl Review {
                     out.push((
                         format!("{name} let the {role} reach the network"),
                         format!(
-                            "{name} lets the {role} reach the network: {} {choices}",
+                            "It lets the {role} reach the network: {} {choices}",
                             d.task.as_ref().map_or("", |t| t.objective.as_str())
                         ),
                     ));
@@ -667,7 +670,7 @@ impl Review {
                 if dependency && policy.dependency_install_requires_approval {
                     out.push((
                         format!("{name} added a dependency"),
-                        format!("{name} adds a dependency. {choices}"),
+                        format!("It adds a dependency. {choices}"),
                     ));
                 }
                 if policy.edit_requires_approval && !i.changed_files.is_empty() {
@@ -680,7 +683,7 @@ impl Review {
                         i.changed_files.iter().map(|c| c.path.as_str()).collect();
                     out.push((
                         format!("{name} wrote {}", paths.join(", ")),
-                        format!("{name} wants to write {}. {choices}", files.join(", ")),
+                        format!("It wants to write {}. {choices}", files.join(", ")),
                     ));
                 }
             }
