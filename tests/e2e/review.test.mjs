@@ -239,8 +239,9 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
   const [report] = await Promise.all([page.waitForEvent('download'), page.click('.session-head button[name="report"]')]);
   const md = readFileSync(await report.path(), 'utf8');
   const [body, appendix] = md.split('## Appendix');
-  assert.ok(appendix, 'the report has an appendix of the raw records');
-  assert.match(appendix, /<details><summary>/);
+  assert.ok(appendix, 'the report ends with an appendix of the raw records');
+  assert.match(appendix, /### The critic was called \(1\): QA found a failure\n/);
+  assert.match(appendix, /"schemaVersion": 1/);
   assert.match(body, /## Who took part\n- Olga \(orchestrator\): orchestrator/);
   assert.match(body, /Olga \(orchestrator\) asks for your approval/);
   assert.match(body, /Run 1 \(the files after Ivo \(implementer\)'s implementation, iteration 3\): failed/);

@@ -728,7 +728,8 @@ fn pretty<T: serde::Serialize>(artifact: &T) -> String {
 /// The run's account as Markdown, for the report download: what happened, told by who did
 /// it — each iteration's decision and the answers that followed, the approvals, the
 /// runtime's runs, the gates, the reconciliation, the plans and reports and the files —, with
-/// the runtime's records as written in a collapsed appendix.
+/// the runtime's records as written in an appendix at the end (the report neutralises raw
+/// HTML, so a `<details>` fold is not available: the appendix comes after the account).
 pub fn markdown(review: &Review) -> String {
     use crate::engine::Protocol;
     let v = view_of(review);
@@ -870,10 +871,12 @@ pub fn markdown(review: &Review) -> String {
         ));
     }
     if !v.artifacts.is_empty() {
+        // Last, after the account (a report neutralises raw HTML, so no `<details>`: the
+        // appendix is folded away by coming after everything a reader needs).
         s.push_str("\n## Appendix: the runtime's records, as written\n");
         for a in &v.artifacts {
             s.push_str(&format!(
-                "\n<details><summary>{}</summary>\n\n{}\n\n```json\n{}\n```\n\n</details>\n",
+                "\n### {}\n{}\n\n```json\n{}\n```\n",
                 a.title, a.summary, a.json
             ));
         }
