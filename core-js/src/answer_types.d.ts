@@ -475,10 +475,13 @@ export interface ImplementationPayload {
   notes: string[];
   /** Risks the implementation leaves open. */
   unresolved_risks: string[];
-  /** The content of every file added or modified, whole (ours). */
-  files: FileContent[];
   /** The directive's acknowledgement. */
   thehoodDirectiveAck: DirectiveAck;
+  /**
+   * The content of every file added or modified, whole (ours: `004` names the changes, and
+   * here no repository holds the files). Required only when files are added or modified.
+   */
+  files: FileContent[];
   /** Notes for the reviewers in GitHub-flavored Markdown, or `null`. */
   markdown?: string | null;
 }

@@ -149,9 +149,15 @@ pub fn members_now<P: Protocol>(
         .iter()
         .map(|slot| {
             let member = slot.member.clone();
-            let name = names.get(&member).cloned().unwrap_or_else(|| member.clone());
+            let name = names
+                .get(&member)
+                .cloned()
+                .unwrap_or_else(|| member.clone());
             let repairing = slot.next_kind == crate::engine::CallKind::Repair;
-            let halted = matches!(&core.status, Status::AwaitingPerson { asked_by, .. } if *asked_by == member);
+            let halted = match &core.status {
+                Status::AwaitingPerson { asked_by, halt } if *asked_by == member => Some(halt),
+                _ => None,
+            };
             let (state, label, call_id) = match slot.call_id.as_deref().and_then(|c| core.call(c)) {
                 Some(rec) => {
                     let now = call_now(core, rec, facts);
@@ -162,7 +168,16 @@ pub fn members_now<P: Protocol>(
                     };
                     (now.state, label, Some(rec.call.id.clone()))
                 }
-                None if halted => ("halted", "asked you a question".into(), None),
+                // An approval is called one, a question a question.
+                None if halted.is_some() => (
+                    "halted",
+                    match halted {
+                        Some(crate::engine::PersonAsk::Approval { .. }) => "asks for your approval",
+                        _ => "asked you a question",
+                    }
+                    .into(),
+                    None,
+                ),
                 None => {
                     let word = slot.live_state();
                     let repaired = word == "done"

@@ -218,8 +218,8 @@ mod run {
         assert_eq!(v.reconciliation.unwrap().status, "complete");
     }
 
-    /// The person's new iteration limit is the run's: two decisions, then the reconciliation
-    /// (partial, out of iterations: the gates are unmet).
+    /// The person's new limit is the run's, and it counts calls: two (the orchestrator's
+    /// decision and the planner's plan), then the reconciliation (partial: the gates are unmet).
     #[test]
     fn a_lower_iteration_limit_closes_the_run_after_it() {
         let mut s = ReviewSession::new(demo::config(model(), "run-demo"), 0).unwrap();
@@ -248,7 +248,11 @@ mod run {
         );
         let v = view::view_of(st);
         assert_eq!(v.reconciliation.unwrap().status, "partial");
-        assert_eq!(v.decisions.len(), 2);
+        assert_eq!(v.decisions.len(), 1);
+        assert_eq!(
+            st.calls_started, 2,
+            "the reconciliation closes the run outside the limit"
+        );
     }
 }
 
@@ -272,7 +276,16 @@ mod scenarios {
         for (k, v) in scenario["overrides"].as_object().into_iter().flatten() {
             value[k] = v.clone();
         }
-        serde_json::from_value(value).unwrap()
+        let mut config: roundtable_core::protocol::review::RunConfig =
+            serde_json::from_value(value).unwrap();
+        // As the new-run form does: a role the run does not have has no member.
+        let available = config.available_worker_types.clone();
+        config.members.retain(|m| {
+            m.roles.iter().all(|r| {
+                *r == roundtable_core::protocol::review::Role::Orchestrator || available.contains(r)
+            })
+        });
+        config
     }
 
     /// Runs the code due with the demo's stand-in for the sandbox.
@@ -332,7 +345,17 @@ mod scenarios {
                 EventKind::HaltRaised { call_id, halt, .. } if *call_id == id => {
                     Some(format!("waits for the person: {}", halt.message()))
                 }
-                EventKind::Applied { call_id, .. } if *call_id == id => Some("applied".into()),
+                EventKind::Applied { call_id, .. } if *call_id == id => {
+                    let policy: Vec<String> = s
+                        .state()
+                        .record
+                        .auto_approvals
+                        .iter()
+                        .filter(|a| a.call_id == id)
+                        .map(|a| format!(" ({}: {})", a.what, a.why))
+                        .collect();
+                    Some(format!("applied{}", policy.concat()))
+                }
                 _ => None,
             })
             .unwrap_or_else(|| format!("{:?}", last.map(|k| k.name())));
@@ -430,6 +453,52 @@ mod scenarios {
             if let Some(n) = expect["approvals"].as_u64() {
                 assert_eq!(u64::from(st.approvals), n, "{name}");
             }
+            if let Some(n) = expect["runs"].as_u64() {
+                let ran = st.record.runs.iter().filter(|r| r.run.is_some()).count();
+                assert_eq!(ran as u64, n, "{name}: sandbox runs");
+            }
+            if let Some(codes) = expect.get("triggers") {
+                let got: Vec<Value> = st
+                    .record
+                    .triggers
+                    .iter()
+                    .map(|t| serde_json::to_value(t.reason_code).unwrap())
+                    .collect();
+                assert_eq!(Value::Array(got), *codes, "{name}: trigger codes");
+            }
+            if let Some(n) = expect["calls"].as_u64() {
+                assert_eq!(u64::from(st.calls_started), n, "{name}: calls started");
+            }
+            if let Some(n) = expect["auto_approvals"].as_u64() {
+                assert_eq!(
+                    st.record.auto_approvals.len() as u64,
+                    n,
+                    "{name}: policy approvals"
+                );
+            }
+            if let Some(roles) = expect.get("roles_called") {
+                let mut called: Vec<Value> = st
+                    .core()
+                    .calls
+                    .iter()
+                    .map(|c| serde_json::to_value(c.call.step.role()).unwrap())
+                    .collect();
+                called.dedup();
+                let mut seen = Vec::new();
+                for r in called {
+                    if !seen.contains(&r) {
+                        seen.push(r);
+                    }
+                }
+                assert_eq!(Value::Array(seen), *roles, "{name}: roles called");
+            }
+            if let Some(n) = expect["packets"].as_u64() {
+                assert_eq!(
+                    st.record.packets.len() as u64,
+                    n,
+                    "{name}: revision packets"
+                );
+            }
             if let Some(n) = expect["fanouts"].as_u64() {
                 assert_eq!(st.record.fanouts.len() as u64, n, "{name}");
             }
@@ -488,6 +557,176 @@ mod directives {
         ] {
             let user = &call.call.messages.last().unwrap().content;
             insta::assert_snapshot!(format!("review_directive__{name}"), user.to_string());
+        }
+    }
+}
+
+mod artifacts_checked {
+    //! `004`'s artifacts as the runtime writes them pass their checker, in any run the models
+    //! can steer (a property); a corpus of forged ones is refused, each at its pointers; and a
+    //! session file whose replay would write a forged one is refused on import.
+    use std::collections::BTreeSet;
+
+    use proptest::prelude::*;
+    use roundtable_core::demo::play_with;
+    use roundtable_core::engine::{ModelRef, Protocol};
+    use roundtable_core::export;
+    use roundtable_core::protocol::review::artifacts::check_artifact;
+    use roundtable_core::protocol::review::{demo, Review, ReviewSession, ReviewStep};
+    use roundtable_core::session::Session;
+    use serde_json::{json, Value};
+
+    fn model() -> ModelRef {
+        ModelRef {
+            provider: "demo".into(),
+            model: "roundtable-demo".into(),
+        }
+    }
+
+    /// Every artifact the run holds, as JSON.
+    fn written(st: &Review) -> Vec<Value> {
+        let r = &st.record;
+        r.triggers
+            .iter()
+            .map(|t| serde_json::to_value(t).unwrap())
+            .chain(r.packets.iter().map(|p| serde_json::to_value(p).unwrap()))
+            .chain(r.fanouts.iter().map(|f| serde_json::to_value(f).unwrap()))
+            .collect()
+    }
+
+    fn demo_run() -> ReviewSession {
+        let mut s = ReviewSession::new(demo::config(model(), "run-demo"), 0).unwrap();
+        let mut now = 1;
+        play_with(
+            &mut s,
+            |st, c| st.demo_answer(&c.call, &c.envelope),
+            &mut now,
+            80,
+        )
+        .unwrap();
+        s
+    }
+
+    #[test]
+    fn the_forged_corpus_is_refused_at_its_pointers() {
+        let s = demo_run();
+        let all = written(s.state());
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/review/forged_artifacts.json"
+        );
+        let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mut ran = 0;
+        for case in file["cases"].as_array().unwrap() {
+            let name = case["name"].as_str().unwrap();
+            let kind = case["kind"].as_str().unwrap();
+            let mut artifact = all.iter().find(|a| a["kind"] == kind).unwrap().clone();
+            assert!(
+                check_artifact(&artifact, Some("run-demo")).is_ok(),
+                "{kind} as written"
+            );
+            for p in case["remove"].as_array().into_iter().flatten() {
+                let (parent, key) = p.as_str().unwrap().rsplit_once('/').unwrap();
+                let removed = artifact
+                    .pointer_mut(parent)
+                    .and_then(Value::as_object_mut)
+                    .and_then(|m| m.remove(key));
+                assert!(removed.is_some(), "{name}: nothing at {p}");
+            }
+            for (p, v) in case["set"].as_object().into_iter().flatten() {
+                let (parent, key) = p.rsplit_once('/').unwrap();
+                artifact
+                    .pointer_mut(parent)
+                    .unwrap()
+                    .as_object_mut()
+                    .unwrap()
+                    .insert(key.into(), v.clone());
+            }
+            let errors = check_artifact(&artifact, Some("run-demo")).expect_err(name);
+            let got: BTreeSet<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+            let want: BTreeSet<&str> = case["errorPaths"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_str().unwrap())
+                .collect();
+            assert_eq!(got, want, "{name}: {errors:#?}");
+            ran += 1;
+        }
+        assert!(ran >= 20);
+    }
+
+    /// A session file whose events make the runtime write a fan-out with a slot it never had
+    /// (`researcher.7` of two): refused on import, nothing applied.
+    #[test]
+    fn an_imported_file_whose_replay_forges_a_fanout_is_refused() {
+        let s = demo_run();
+        let session = Session::Review(s);
+        let file = export::to_file(&session, 99);
+        assert!(
+            export::from_file(&file).is_ok(),
+            "the file as written imports"
+        );
+        let forged = file.replace("\"researcher.2\"", "\"researcher.7\"");
+        assert_ne!(forged, file);
+        let mut value: Value = serde_json::from_str(&forged).unwrap();
+        let events = serde_json::to_string(&value["events"]).unwrap();
+        value["checksum"] = json!(export::checksum_of_text(&events));
+        let err = export::from_file(&value.to_string()).expect_err("a forged fan-out is refused");
+        let words = err.to_string();
+        assert!(words.contains("fanout"), "{words}");
+    }
+
+    /// The verdict the `k`th reviewing call gives, from the case's choices.
+    fn steer(choices: &[u8], k: usize, step: ReviewStep, answer: &mut Value) {
+        let pick = |options: &[&str]| {
+            options[choices[k % choices.len()] as usize % options.len()].to_string()
+        };
+        let data = &mut answer["data"];
+        match step {
+            ReviewStep::Qa => {
+                data["qa_result"]["verdict"] = json!(pick(&[
+                    "pass",
+                    "needs_revision",
+                    "needs_more_evidence",
+                    "blocked"
+                ]))
+            }
+            ReviewStep::Critic => {
+                data["critique_result"]["verdict"] =
+                    json!(pick(&["acceptable", "needs_revision", "unclear"]))
+            }
+            _ => {}
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+        /// Whatever QA and the critic say, every artifact the runtime writes passes `004`'s
+        /// checker (the fold refuses to write one that does not, so the run also never fails).
+        #[test]
+        fn every_artifact_the_runtime_writes_passes_its_checker(
+            choices in proptest::collection::vec(0u8..8, 1..6),
+            fanout_max in 1u32..4,
+        ) {
+            let mut config = demo::config(model(), "run-prop");
+            config.fanout_max = fanout_max;
+            let mut s = ReviewSession::new(config, 0).unwrap();
+            let mut now = 1;
+            let k = std::cell::Cell::new(0usize);
+            play_with(&mut s, |st, c| {
+                let mut reply = st.demo_answer(&c.call, &c.envelope);
+                if matches!(c.call.step, ReviewStep::Qa | ReviewStep::Critic) {
+                    let mut v: Value = serde_json::from_str(&reply.text).unwrap();
+                    steer(&choices, k.get(), c.call.step, &mut v);
+                    k.set(k.get() + 1);
+                    reply.text = v.to_string();
+                }
+                reply
+            }, &mut now, 80).unwrap();
+            for a in written(s.state()) {
+                prop_assert!(check_artifact(&a, Some("run-prop")).is_ok(), "{a:#}");
+            }
         }
     }
 }

@@ -83,6 +83,37 @@ test('a player\'s files run with their tests: each test passed or failed with it
   assert.equal((await run([{ path: 'a.js', text: 'module.exports = 1;' }])).status, 'no_tests');
 });
 
+test('module formats a person writes run: .mjs and .cjs, ES import/export between the files, node:assert and node:test', async () => {
+  const r = await run([
+    { path: 'lib/sum.mjs', text: 'export default function sum(a, b) {\n  return a + b;\n}\nexport const twice = (x) => sum(x, x);\n' },
+    { path: 'lib/index.js', text: "export { default as sum, twice } from './sum.mjs';\nexport * from './words.cjs';\n" },
+    { path: 'lib/words.cjs', text: "exports.shout = (s) => s.toUpperCase();\n" },
+    {
+      path: 'sum.test.mjs',
+      text: [
+        "import assert from 'node:assert/strict';",
+        "import { test } from 'node:test';",
+        "import { sum, twice, shout } from './lib/index.js';",
+        "import * as all from './lib/sum.mjs';",
+        "test('imports a default and named exports', () => assert.equal(sum(1, 2), 3));",
+        "test('a live named export', () => assert.equal(twice(2), 4));",
+        "test('re-exports a CommonJS module', () => assert.equal(shout('a'), 'A'));",
+        "test('a namespace import', () => assert.equal(all.default(2, 2), 4));",
+      ].join('\n'),
+    },
+    { path: 'words.test.cjs', text: "const { shout } = require('./lib/words.cjs');\ntest('cjs test file', () => assert.equal(shout('b'), 'B'));\n" },
+  ]);
+  assert.equal(r.status, 'passed', JSON.stringify(r));
+  assert.deepEqual(r.tests.map((t) => [t.file, t.name, t.passed]), [
+    ['sum.test.mjs', 'imports a default and named exports', true],
+    ['sum.test.mjs', 'a live named export', true],
+    ['sum.test.mjs', 're-exports a CommonJS module', true],
+    ['sum.test.mjs', 'a namespace import', true],
+    ['words.test.cjs', 'cjs test file', true],
+  ]);
+  assert.deepEqual(r.errors, []);
+});
+
 test('a test that never settles is timed_out with the limit named, and the results before it come back', async () => {
   const r = await run([
     {

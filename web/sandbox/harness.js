@@ -200,15 +200,20 @@
       return joined;
     };
     const startsWith = (s, prefix) => apply(slice, s, [0, prefix.length]) === prefix;
+    const endsWith = (s, suffix) => s.length >= suffix.length && apply(slice, s, [s.length - suffix.length]) === suffix;
     const modules = create(null);
+    // The few built-in modules a test names: `assert` (and `node:assert/strict`) is the sandbox's
+    // assert, `node:test` its `test`. A null-prototype object, so no poisoned prototype is read.
+    const builtins = create(null);
     const resolve = (from, spec) => {
+      if (typeof spec === 'string' && spec in builtins) return null;
       if (typeof spec !== 'string' || !(startsWith(spec, './') || startsWith(spec, '../'))) {
         throw new ErrorType(`require(${describe(spec)}) in ${from}: only the session's own files can be required, by a relative path such as './lib.js'`);
       }
       const dir = apply(slice, from, [0, apply(lastIndexOf, from, ['/']) + 1]);
       const base = normalize(dir + spec);
       if (base !== null) {
-        const candidates = [base, `${base}.js`, `${base}/index.js`];
+        const candidates = [base, `${base}.js`, `${base}.mjs`, `${base}.cjs`, `${base}/index.js`, `${base}/index.mjs`];
         for (let i = 0; i < candidates.length; i += 1) {
           if (candidates[i] in defined) return candidates[i];
         }
@@ -219,7 +224,11 @@
       if (path in modules) return modules[path].exports;
       const module = { exports: {} };
       modules[path] = module;
-      apply(defined[path], module.exports, [module, module.exports, (spec) => run(resolve(path, spec))]);
+      const requireFrom = (spec) => {
+        const found = resolve(path, spec);
+        return found === null ? builtins[spec] : run(found);
+      };
+      apply(defined[path], module.exports, [module, module.exports, requireFrom]);
       return module.exports;
     };
 
@@ -267,13 +276,17 @@
       fail(message, 'expected the function to throw');
     };
     self.assert = assert;
+    const assertNames = ['assert', 'assert/strict', 'node:assert', 'node:assert/strict'];
+    for (let i = 0; i < assertNames.length; i += 1) builtins[assertNames[i]] = assert;
+    const describeBlock = (name, fn) => (typeof fn === 'function' ? fn() : undefined);
+    builtins['node:test'] = { test: self.test, it: self.test, describe: describeBlock, default: self.test };
 
     // Each test file's top level registers its tests.
     const files = [];
     for (let i = 0; i < order.length; i += 1) add(files, order[i]);
     for (let i = 0; i < files.length; i += 1) {
       const path = files[i];
-      if (path.length < 8 || apply(slice, path, [path.length - 8]) !== '.test.js') continue;
+      if (!endsWith(path, '.test.js') && !endsWith(path, '.test.mjs') && !endsWith(path, '.test.cjs')) continue;
       current = path;
       try {
         run(path);
@@ -355,6 +368,91 @@
     next();
   }
 
+  /** Whether `text` (at `path`) is an ES module: `.mjs`, or a `.js` with top-level import/export. */
+  function esModule(path, text) {
+    if (/\.mjs$/.test(path)) return true;
+    if (!/\.js$/.test(path)) return false;
+    return /^[ \t]*(import(?:[ \t]+[\w$*{'"]|[ \t]*['"{*])|export[ \t]+)/m.test(text);
+  }
+
+  /**
+   * An ES module's text as CommonJS, line for line (each statement keeps its line, so an error's
+   * line number still points at the file): `import … from './x.js'` becomes `require`,
+   * `export`ed names become getters on `exports` (live, as ES bindings are), `export default x`
+   * sets `exports.default`. Statements are found by their start of line, so an `import` or
+   * `export` line inside a multi-line string is read as one too (a known limit).
+   */
+  function toCommonJs(text) {
+    const names = [];
+    const head = ["Object.defineProperty(exports, '__esModule', { value: true });"];
+    let n = 0;
+    const same = (matched, out) => out + '\n'.repeat((matched.match(/\n/g) || []).length);
+    const ident = /^[A-Za-z_$][\w$]*$/;
+    const bindings = (list) =>
+      list.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
+        const [from, to] = s.split(/\s+as\s+/);
+        return [from.trim(), (to || from).trim()];
+      });
+    let body = text.replace(
+      /^([ \t]*)import[ \t]*((?:[\w$]+[ \t]*,?[ \t]*)?(?:\*[ \t]*as[ \t]+[\w$]+|\{[^}]*\})?)[ \t\n]*from[ \t]*(['"])([^'"\n]+)\3[ \t]*;?/gm,
+      (m, indent, clause, _q, spec) => {
+        const mod = `__import${(n += 1)}`;
+        const parts = [`const ${mod} = require(${JSON.stringify(spec)});`];
+        const def = clause.match(/^[ \t]*([\w$]+)/);
+        if (def) parts.push(`const ${def[1]} = ${mod} && ${mod}.__esModule ? ${mod}.default : ${mod};`);
+        const star = clause.match(/\*[ \t]*as[ \t]+([\w$]+)/);
+        if (star) parts.push(`const ${star[1]} = ${mod};`);
+        const named = clause.match(/\{([^}]*)\}/);
+        if (named) {
+          const list = bindings(named[1]).map(([from, to]) => (from === to ? from : `${from}: ${to}`));
+          parts.push(`const { ${list.join(', ')} } = ${mod};`);
+        }
+        return same(m, indent + parts.join(' '));
+      },
+    );
+    body = body.replace(/^([ \t]*)import[ \t]*(['"])([^'"\n]+)\2[ \t]*;?/gm, (m, indent, _q, spec) =>
+      same(m, `${indent}require(${JSON.stringify(spec)});`),
+    );
+    body = body.replace(
+      /^([ \t]*)export[ \t]*(\*(?:[ \t]*as[ \t]+([\w$]+))?|\{[^}]*\})[ \t\n]*from[ \t]*(['"])([^'"\n]+)\4[ \t]*;?/gm,
+      (m, indent, what, ns, _q, spec) => {
+        const req = `require(${JSON.stringify(spec)})`;
+        if (ns) return same(m, `${indent}exports.${ns} = ${req};`);
+        if (what.startsWith('*')) {
+          return same(m, `${indent}{ const __all = ${req}; for (const k of Object.keys(__all)) if (k !== 'default' && !(k in exports)) Object.defineProperty(exports, k, { enumerable: true, get: () => __all[k] }); }`);
+        }
+        const list = bindings(what.slice(1, -1)).map(
+          ([from, to]) => `Object.defineProperty(exports, ${JSON.stringify(to)}, { enumerable: true, get: () => __from[${JSON.stringify(from)}] });`,
+        );
+        return same(m, `${indent}{ const __from = ${req}; ${list.join(' ')} }`);
+      },
+    );
+    body = body.replace(/^([ \t]*)export[ \t]*\{([^}]*)\}[ \t]*;?/gm, (m, indent, list) => {
+      for (const [from, to] of bindings(list)) names.push([to, from]);
+      return same(m, indent);
+    });
+    // A named default function or class stays a declaration the module itself can call.
+    body = body.replace(
+      /^([ \t]*)export[ \t]+default[ \t]+((?:async[ \t]+)?function\*?|class)[ \t]*([A-Za-z_$][\w$]*)/gm,
+      (_m, indent, what, name) => {
+        names.push(['default', name]);
+        return `${indent}${what} ${name}`;
+      },
+    );
+    body = body.replace(/^([ \t]*)export[ \t]+default[ \t]+/gm, (_m, indent) => `${indent}exports.default = `);
+    body = body.replace(
+      /^([ \t]*)export[ \t]+((?:async[ \t]+)?function\*?|class|const|let|var)[ \t]*([\w$]+)/gm,
+      (_m, indent, what, name) => {
+        if (ident.test(name)) names.push([name, name]);
+        return `${indent}${what} ${name}`;
+      },
+    );
+    for (const [name, local] of names) {
+      head.push(`Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => ${local} });`);
+    }
+    return `${head.join(' ')}${body}`;
+  }
+
   let taken = false;
   addEventListener('message', (event) => {
     if (taken || event.source !== parent) return;
@@ -375,7 +473,9 @@
       }
       // The wrapper opens a function the file's own text cannot see out of by accident; a file
       // that closes it on purpose only runs in the same worker, under the same policy.
-      const source = `self.__define(function (module, exports, require) {\n${f.text}\n});\n`;
+      // An ES module (`.mjs`, or a `.js` with top-level import/export) is read as CommonJS first.
+      const text = esModule(f.path, f.text) ? toCommonJs(f.text) : f.text;
+      const source = `self.__define(function (module, exports, require) {\n${text}\n});\n`;
       paths.push([f.path, URL.createObjectURL(new Blob([source], { type: 'text/javascript' }))]);
     }
     // The worker's tests stop a little before the frame's own limit, so their results arrive.

@@ -79,9 +79,10 @@ pub struct Workspace<'a> {
     pub run: Option<&'a TestRun>,
 }
 
-/// Whether a file is run in the sandbox (JavaScript) or only shown.
+/// Whether a file is run in the sandbox — JavaScript: `.js`, `.cjs`, or `.mjs` (an ES module,
+/// whose `import`/`export` the sandbox's loader reads) — or only shown.
 pub fn runs(path: &str) -> bool {
-    path.ends_with(".js") || path.ends_with(".cjs")
+    path.ends_with(".js") || path.ends_with(".cjs") || path.ends_with(".mjs")
 }
 
 const PLAYER_FORMAT: &str = "A JSON object: {\"files\": [{\"path\": \"lib/sum.js\", \"content\": \"module.exports = (a, b) => a + b;\\n\"}], \"delete\": []}. Each file is written whole; paths are relative, use `/`, never `..`, and name each file once. `delete` lists files to remove.";

@@ -374,7 +374,9 @@ pub struct Implementation {
     /// Risks the implementation leaves open.
     #[schemars(length(max = limits::LIST_MAX), inner(length(min = 3, max = limits::ITEM_MAX)))]
     pub unresolved_risks: Vec<String>,
-    /// The content of every file added or modified, whole (ours).
+    /// The content of every file added or modified, whole (ours: `004` names the changes, and
+    /// here no repository holds the files). Required only when files are added or modified.
+    #[serde(default)]
     #[schemars(length(max = limits::FILES_MAX))]
     pub files: Vec<FileContent>,
     /// The directive's acknowledgement.
@@ -763,8 +765,9 @@ impl Contract {
 /// The field name of the acknowledgement.
 pub const ACK_FIELD: &str = "thehoodDirectiveAck";
 
-/// A raw answer to a call of `contract` checked whole against its schema and its `directive`:
-/// every violation of the shape, else every mismatch of the acknowledgement, else the answer.
+/// A raw answer to a call of `contract` checked whole against its schema, its `directive` and
+/// the rules it must keep on its own ([`super::rules`]): every violation at once, else the
+/// answer.
 pub fn check(
     contract: Contract,
     raw: &str,
@@ -772,6 +775,26 @@ pub fn check(
     options: Options,
     warnings: &mut Vec<Violation>,
 ) -> Result<Response, Vec<Violation>> {
+    let (response, mut errors) = read(contract, raw, directive, options, warnings);
+    let response = response.ok_or_else(|| errors.clone())?;
+    errors.extend(super::rules::answer_problems(&response));
+    if errors.is_empty() {
+        Ok(response)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The answer read through its shape and acknowledgement: the response when its shape holds
+/// (so the caller can hold it to further rules, all said together), and every violation so
+/// far — of the shape, else of the acknowledgement.
+pub fn read(
+    contract: Contract,
+    raw: &str,
+    directive: &Directive,
+    options: Options,
+    warnings: &mut Vec<Violation>,
+) -> (Option<Response>, Vec<Violation>) {
     let shape = super::shape::answer_object(contract.schema_name())
         .expect("every review contract has a shape");
     let mut verdict = validate::check_object(shape, raw, options);
@@ -796,20 +819,81 @@ pub fn check(
             json: std::borrow::Cow::Owned(inner.json.into_owned()),
         };
     }
-    warnings.extend(verdict.warnings);
-    if !verdict.errors.is_empty() {
-        let root: Option<Value> = serde_json::from_str(&verdict.json).ok();
-        return Err(explain(contract, verdict.errors, root.as_ref()));
+    let root: Option<Value> = serde_json::from_str(&verdict.json).ok();
+    // A second role's payload beside this one's: refused, pointing at the extra key (the
+    // shape check only warns of an unknown field, and the one reader could not read it).
+    let extra = extra_payloads(contract, root.as_ref());
+    let extra_keys: Vec<String> = extra.iter().map(|v| v.path.clone()).collect();
+    warnings.extend(
+        verdict
+            .warnings
+            .into_iter()
+            .filter(|w| !extra_keys.contains(&w.path)),
+    );
+    if !verdict.errors.is_empty() || !extra.is_empty() {
+        let mut errors = explain(contract, verdict.errors, root.as_ref());
+        errors.extend(extra);
+        // A stale or wrong nonce is said even beside other mistakes: it may be why they are.
+        if let Some(ack) = raw_ack(contract, root.as_ref()) {
+            for v in ack_problems(contract, &ack, directive) {
+                if !errors.iter().any(|e| e.path == v.path) {
+                    errors.push(v);
+                }
+            }
+        }
+        return (None, errors);
     }
     // The shape check holds the payload to this contract's key, so the one reader of every
     // envelope reads it as this contract's.
-    let response: Response = validate::read_checked(&verdict.json).map_err(|v| vec![v])?;
-    let mismatches = ack_problems(contract, response.payload.ack(), directive);
-    if mismatches.is_empty() {
-        Ok(response)
-    } else {
-        Err(mismatches)
+    match validate::read_checked::<Response>(&verdict.json) {
+        Ok(response) => {
+            let errors = ack_problems(contract, response.payload.ack(), directive);
+            (Some(response), errors)
+        }
+        Err(v) => (None, vec![v]),
     }
+}
+
+/// Another contract's payload under `data` beside this contract's, each as a violation at its
+/// key.
+fn extra_payloads(contract: Contract, root: Option<&Value>) -> Vec<Violation> {
+    let Some(data) = root.and_then(|r| r.get("data")).and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let key = contract.key();
+    if !data.contains_key(key) {
+        return Vec::new();
+    }
+    Contract::ALL
+        .into_iter()
+        .filter(|c| c.key() != key && data.contains_key(c.key()))
+        .map(|other| Violation {
+            path: format!("/data/{}", other.key()),
+            message: format!(
+                "data holds two role payloads: {} (the answer of {}) beside {key}",
+                other.key(),
+                other.role_words()
+            ),
+            expected: format!("data.{key} alone"),
+            received: format!("data.{key} and data.{}", other.key()),
+            hint: format!(
+                "this call asks {} for {key} only: remove data.{}",
+                contract.role_words(),
+                other.key()
+            ),
+        })
+        .collect()
+}
+
+/// The acknowledgement as written, when its run id and nonce are strings, whatever else the
+/// answer gets wrong.
+fn raw_ack(contract: Contract, root: Option<&Value>) -> Option<DirectiveAck> {
+    let ack = root?.get("data")?.get(contract.key())?.get(ACK_FIELD)?;
+    Some(DirectiveAck {
+        run_id: ack.get("runId")?.as_str()?.to_string(),
+        nonce: ack.get("nonce")?.as_str()?.to_string(),
+        response_field: ResponseField::ThehoodDirectiveAck,
+    })
 }
 
 /// The body of a `{"agent_response": {…}}` wrapper, as JSON text.

@@ -12,10 +12,12 @@
 //!   says, and [`super::gates`] holds, that it never satisfies a required gate.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::answer::{
     CriticVerdict, Critique, Qa, QaVerdict, ReadOnlyRole, Verification, VerifierVerdict,
 };
+use crate::validate::Violation;
 
 /// Every artifact's `schemaVersion`.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -24,15 +26,16 @@ pub const SCHEMA_VERSION: u32 = 1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TriggerReason {
-    /// QA found a failure (`needs_revision` or `blocked`).
+    /// QA found a failure (`needs_revision`) where the runtime's run did not pass.
     QaFailed,
-    /// QA could not judge (`needs_more_evidence`).
+    /// QA could not judge (`needs_more_evidence` or `blocked`).
     QaInconclusive,
     /// The verifier asked for a revision or an abort.
     VerifierFailed,
     /// The verifier left it to the person (`ask_user`).
     VerifierInconclusive,
-    /// A role's verdict disagrees with the runtime's own check of the same implementation.
+    /// A role's verdict disagrees with the runtime's own check of the same implementation (QA
+    /// or the verifier passing a failed run, QA asking to revise a passing one).
     ValidationMismatch,
 }
 
@@ -117,13 +120,25 @@ pub fn critic_trigger(
     };
     if let Some((qa, at)) = reviews.qa {
         match qa.verdict {
-            QaVerdict::NeedsRevision | QaVerdict::Blocked => note(
+            // QA asking for a revision of code whose run passed disagrees with the runtime.
+            QaVerdict::NeedsRevision if reviews.runtime.is_some_and(|r| r.passed) => note(
+                TriggerReason::ValidationMismatch,
+                Reviewer::Qa,
+                at,
+                format!(
+                    "QA asks for a revision, but the runtime's own run {} passed: {}",
+                    reviews.runtime.map_or("", |r| r.run_ref.as_str()),
+                    qa.summary
+                ),
+            ),
+            QaVerdict::NeedsRevision => note(
                 TriggerReason::QaFailed,
                 Reviewer::Qa,
                 at,
                 format!("QA: {}", qa.summary),
             ),
-            QaVerdict::NeedsMoreEvidence => note(
+            // Blocked or wanting evidence, QA could not judge.
+            QaVerdict::NeedsMoreEvidence | QaVerdict::Blocked => note(
                 TriggerReason::QaInconclusive,
                 Reviewer::Qa,
                 at,
@@ -311,6 +326,15 @@ pub fn revision_packet(cause: RepairCause, context: RepairContext) -> Option<Rev
             c.blocking_concerns.join("; "),
             c.recommended_next_action.clone(),
         ),
+        RepairCause::Critic(c) if c.verdict == CriticVerdict::Unsafe => (
+            RevisionSource::Critic,
+            RevisionReason::CriticBlockingConcerns,
+            format!(
+                "The critic found the work unsafe: {}",
+                c.recommended_next_action
+            ),
+            c.recommended_next_action.clone(),
+        ),
         RepairCause::Critic(c) if c.verdict == CriticVerdict::NeedsRevision => (
             RevisionSource::Critic,
             RevisionReason::CriticNeedsRevision,
@@ -395,7 +419,7 @@ pub struct ResponseRef {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FanoutItem {
-    /// The slot's number, from 0.
+    /// The slot's number, from 1, in order.
     pub index: u32,
     /// The role it played.
     pub role: ReadOnlyRole,
@@ -481,5 +505,482 @@ impl Fanout {
             instruction: instruction.into(),
             items,
         }
+    }
+}
+
+/// One of the runtime's artifacts, as read back by [`check_artifact`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Artifact {
+    /// A `critic_trigger`.
+    CriticTrigger(CriticTrigger),
+    /// A `revision_packet`.
+    RevisionPacket(RevisionPacket),
+    /// A `fanout`.
+    Fanout(Fanout),
+}
+
+/// Collects an artifact's violations, each at its JSON pointer.
+struct Checker {
+    errors: Vec<Violation>,
+}
+
+type Obj = serde_json::Map<String, Value>;
+
+impl Checker {
+    fn say(&mut self, at: String, message: String, expected: &str, received: &str) {
+        self.errors.push(Violation::at(
+            at,
+            message,
+            expected,
+            received,
+            "an artifact is the runtime's: it is written as 004 writes it, never by hand",
+        ));
+    }
+
+    fn object<'a>(&mut self, value: &'a Value, at: &str, keys: &[&str]) -> Option<&'a Obj> {
+        let Some(o) = value.as_object() else {
+            self.say(
+                at.into(),
+                "not an object".into(),
+                "an object",
+                &short(value),
+            );
+            return None;
+        };
+        for k in o.keys().filter(|k| !keys.contains(&k.as_str())) {
+            self.say(
+                format!("{at}/{k}"),
+                format!("004 names no field {k} here"),
+                &keys.join(", "),
+                k,
+            );
+        }
+        Some(o)
+    }
+
+    fn field<'a>(&mut self, o: &'a Obj, at: &str, key: &str) -> Option<&'a Value> {
+        let v = o.get(key);
+        if v.is_none() {
+            self.say(
+                format!("{at}/{key}"),
+                format!("{key} is missing"),
+                key,
+                "nothing",
+            );
+        }
+        v
+    }
+
+    fn string<'a>(&mut self, o: &'a Obj, at: &str, key: &str, non_empty: bool) -> Option<&'a str> {
+        let v = self.field(o, at, key)?;
+        match v.as_str() {
+            Some(s) if !non_empty || !s.trim().is_empty() => Some(s),
+            _ => {
+                self.say(
+                    format!("{at}/{key}"),
+                    format!("{key} must be a non-empty string"),
+                    "a string",
+                    &short(v),
+                );
+                None
+            }
+        }
+    }
+
+    fn count(&mut self, o: &Obj, at: &str, key: &str) -> Option<u64> {
+        let v = self.field(o, at, key)?;
+        let n = v.as_u64();
+        if n.is_none() {
+            self.say(
+                format!("{at}/{key}"),
+                format!("{key} must be a whole number"),
+                "a number from 0",
+                &short(v),
+            );
+        }
+        n
+    }
+
+    fn exactly(&mut self, o: &Obj, at: &str, key: &str, want: &Value) {
+        if let Some(v) = self.field(o, at, key) {
+            if v != want {
+                self.say(
+                    format!("{at}/{key}"),
+                    format!("{key} is always {want}"),
+                    &want.to_string(),
+                    &short(v),
+                );
+            }
+        }
+    }
+
+    fn one_of<'a>(&mut self, o: &'a Obj, at: &str, key: &str, allowed: &[&str]) -> Option<&'a str> {
+        let v = self.field(o, at, key)?;
+        match v.as_str().filter(|s| allowed.contains(s)) {
+            Some(s) => Some(s),
+            None => {
+                self.say(
+                    format!("{at}/{key}"),
+                    format!("{key} is not one of 004's values"),
+                    &allowed.join(", "),
+                    &short(v),
+                );
+                None
+            }
+        }
+    }
+
+    fn strings<'a>(&mut self, o: &'a Obj, at: &str, key: &str) -> Vec<&'a str> {
+        let Some(v) = self.field(o, at, key) else {
+            return Vec::new();
+        };
+        let Some(items) = v.as_array() else {
+            self.say(
+                format!("{at}/{key}"),
+                format!("{key} must be a list of strings"),
+                "a list",
+                &short(v),
+            );
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (n, item) in items.iter().enumerate() {
+            match item.as_str() {
+                Some(s) => out.push(s),
+                None => self.say(
+                    format!("{at}/{key}/{n}"),
+                    "not a string".into(),
+                    "a string",
+                    &short(item),
+                ),
+            }
+        }
+        out
+    }
+}
+
+fn short(v: &Value) -> String {
+    crate::text::cut_at_word(&v.to_string(), 80).to_string()
+}
+
+/// The reason codes, source roles and statuses as `004` spells them.
+const TRIGGER_CODES: [&str; 5] = [
+    "qa_failed",
+    "qa_inconclusive",
+    "verifier_failed",
+    "verifier_inconclusive",
+    "validation_mismatch",
+];
+const PACKET_CODES: [&str; 4] = [
+    "qa_needs_revision",
+    "verifier_revise",
+    "critic_needs_revision",
+    "critic_blocking_concerns",
+];
+const FANOUT_STATUS: [&str; 3] = ["completed", "blocked", "failed"];
+/// `004`'s roles of a fan-out item (ours run only read-only roles; `004` lists the orchestrator).
+const FANOUT_ROLES: [&str; 6] = [
+    "orchestrator",
+    "planner",
+    "researcher",
+    "qa",
+    "verifier",
+    "critic",
+];
+
+/// Checks one artifact as `004` writes it — `critic_trigger`, `revision_packet` or `fanout`, by
+/// its `kind` — against its fields, values and the rules across them, for the run `run_id`
+/// (`None`: any run): every violation with its pointer, else the artifact. The runtime holds
+/// what it writes to this, and an imported session whose replay would write anything else is
+/// refused.
+pub fn check_artifact(value: &Value, run_id: Option<&str>) -> Result<Artifact, Vec<Violation>> {
+    let mut c = Checker { errors: Vec::new() };
+    let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
+    let keys: &[&str] = match kind {
+        "critic_trigger" => &[
+            "schemaVersion",
+            "kind",
+            "runId",
+            "called",
+            "reasonCode",
+            "reason",
+            "sourceRoles",
+            "evidenceRefs",
+            "criticResponseRef",
+        ],
+        "revision_packet" => &[
+            "schemaVersion",
+            "kind",
+            "runId",
+            "createdAt",
+            "sourceRole",
+            "reasonCode",
+            "reason",
+            "repairObjective",
+            "acceptanceCriteria",
+            "evidenceRefs",
+            "sourceResponseRef",
+            "criticTriggerRef",
+        ],
+        "fanout" => &[
+            "schemaVersion",
+            "kind",
+            "runId",
+            "createdAt",
+            "status",
+            "bounds",
+            "execution",
+            "safety",
+            "instruction",
+            "items",
+        ],
+        _ => {
+            c.say(
+                "/kind".into(),
+                "not one of the runtime's artifacts".into(),
+                "critic_trigger, revision_packet or fanout",
+                &short(value.get("kind").unwrap_or(&Value::Null)),
+            );
+            return Err(c.errors);
+        }
+    };
+    let Some(o) = c.object(value, "", keys) else {
+        return Err(c.errors);
+    };
+    c.exactly(o, "", "schemaVersion", &Value::from(SCHEMA_VERSION));
+    if let Some(id) = c.string(o, "", "runId", true) {
+        if let Some(want) = run_id.filter(|w| *w != id) {
+            c.say(
+                "/runId".into(),
+                "the artifact is another run's".into(),
+                want,
+                id,
+            );
+        }
+    }
+    match kind {
+        "critic_trigger" => {
+            c.exactly(o, "", "called", &Value::Bool(true));
+            let code = c.one_of(o, "", "reasonCode", &TRIGGER_CODES);
+            c.string(o, "", "reason", true);
+            let sources = c.strings(o, "", "sourceRoles");
+            for (n, s) in sources.iter().enumerate() {
+                if !["qa", "verifier"].contains(s) {
+                    c.say(
+                        format!("/sourceRoles/{n}"),
+                        "only QA or the verifier calls the critic".into(),
+                        "qa or verifier",
+                        s,
+                    );
+                }
+            }
+            if sources.is_empty() {
+                c.say(
+                    "/sourceRoles".into(),
+                    "a trigger names the review that caused it".into(),
+                    "qa or verifier",
+                    "[]",
+                );
+            }
+            let needs = code.map(|c| {
+                if c.starts_with("qa_") {
+                    "qa"
+                } else if c.starts_with("verifier_") {
+                    "verifier"
+                } else {
+                    ""
+                }
+            });
+            if let Some(role) = needs.filter(|r| !r.is_empty() && !sources.contains(r)) {
+                c.say(
+                    "/sourceRoles".into(),
+                    format!(
+                        "reason {} comes from {role}, which sourceRoles does not name",
+                        code.unwrap_or("")
+                    ),
+                    role,
+                    &sources.join(", "),
+                );
+            }
+            c.strings(o, "", "evidenceRefs");
+            c.string(o, "", "criticResponseRef", false);
+        }
+        "revision_packet" => {
+            c.string(o, "", "createdAt", true);
+            let source = c.one_of(o, "", "sourceRole", &["qa", "verifier", "critic"]);
+            let code = c.one_of(o, "", "reasonCode", &PACKET_CODES);
+            if let (Some(s), Some(code)) = (source, code) {
+                if !code.starts_with(s) {
+                    c.say(
+                        "/reasonCode".into(),
+                        format!("{code} is not a reason {s} gives"),
+                        &format!("a {s}_ reason"),
+                        code,
+                    );
+                }
+            }
+            c.string(o, "", "reason", true);
+            c.string(o, "", "repairObjective", true);
+            c.strings(o, "", "acceptanceCriteria");
+            c.strings(o, "", "evidenceRefs");
+            c.string(o, "", "sourceResponseRef", true);
+            if let Some(v) = c.field(o, "", "criticTriggerRef") {
+                if !(v.is_null() || v.as_str().is_some_and(|s| !s.is_empty())) {
+                    c.say(
+                        "/criticTriggerRef".into(),
+                        "criticTriggerRef is a ref or null".into(),
+                        "a string or null",
+                        &short(v),
+                    );
+                }
+            }
+        }
+        _ => check_fanout(&mut c, o),
+    }
+    if !c.errors.is_empty() {
+        return Err(c.errors);
+    }
+    let read = match kind {
+        "critic_trigger" => serde_json::from_value(value.clone()).map(Artifact::CriticTrigger),
+        "revision_packet" => serde_json::from_value(value.clone()).map(Artifact::RevisionPacket),
+        _ => serde_json::from_value(value.clone()).map(Artifact::Fanout),
+    };
+    read.map_err(|e| {
+        vec![Violation::at(
+            String::new(),
+            format!("the artifact could not be read: {e}"),
+            "004's fields",
+            "",
+            "",
+        )]
+    })
+}
+
+/// The fan-out's nesting, bounds, safety block and items (each slot once, numbered from 1 in
+/// order; the status what its items say).
+fn check_fanout(c: &mut Checker, o: &Obj) {
+    c.string(o, "", "createdAt", true);
+    let status = c.one_of(o, "", "status", &FANOUT_STATUS);
+    c.one_of(o, "", "execution", &["sequential", "parallel"]);
+    c.string(o, "", "instruction", true);
+    let mut executed = None;
+    if let Some(b) = c.field(o, "", "bounds").and_then(|b| {
+        c.object(
+            b,
+            "/bounds",
+            &[
+                "requestedItems",
+                "maxItems",
+                "hardMaxItems",
+                "executedItems",
+            ],
+        )
+    }) {
+        let requested = c.count(b, "/bounds", "requestedItems");
+        let max = c.count(b, "/bounds", "maxItems");
+        c.exactly(b, "/bounds", "hardMaxItems", &Value::from(FANOUT_HARD_MAX));
+        executed = c.count(b, "/bounds", "executedItems");
+        if let (Some(max), Some(run)) = (max, executed) {
+            if max > u64::from(FANOUT_HARD_MAX) || run > max {
+                c.say(
+                    "/bounds/executedItems".into(),
+                    "more items ran than the bounds allow".into(),
+                    &format!("at most {max} (maxItems), itself at most 8"),
+                    &run.to_string(),
+                );
+            }
+        }
+        if let (Some(req), Some(run)) = (requested, executed) {
+            if run > req {
+                c.say(
+                    "/bounds/executedItems".into(),
+                    "more items ran than were asked for".into(),
+                    &format!("at most {req}"),
+                    &run.to_string(),
+                );
+            }
+        }
+    }
+    if let Some(s) = c.field(o, "", "safety").and_then(|s| {
+        c.object(
+            s,
+            "/safety",
+            &[
+                "sidecarOnly",
+                "readOnlyRolesOnly",
+                "canSatisfyRequiredGates",
+            ],
+        )
+    }) {
+        c.exactly(s, "/safety", "sidecarOnly", &Value::Bool(true));
+        c.exactly(s, "/safety", "readOnlyRolesOnly", &Value::Bool(true));
+        c.exactly(s, "/safety", "canSatisfyRequiredGates", &Value::Bool(false));
+    }
+    let Some(items) = c.field(o, "", "items") else {
+        return;
+    };
+    let Some(items) = items.as_array() else {
+        c.say(
+            "/items".into(),
+            "items must be a list".into(),
+            "a list",
+            &short(items),
+        );
+        return;
+    };
+    if let Some(run) = executed.filter(|n| *n != items.len() as u64) {
+        c.say(
+            "/bounds/executedItems".into(),
+            "executedItems does not count the items".into(),
+            &items.len().to_string(),
+            &run.to_string(),
+        );
+    }
+    let mut statuses = Vec::new();
+    for (n, item) in items.iter().enumerate() {
+        let at = format!("/items/{n}");
+        let Some(i) = c.object(
+            item,
+            &at,
+            &["index", "role", "summonKind", "status", "responseArtifact"],
+        ) else {
+            continue;
+        };
+        if let Some(k) = c.count(i, &at, "index") {
+            if k != n as u64 + 1 {
+                c.say(
+                    format!("{at}/index"),
+                    "items are numbered from 1 in order, each slot once".into(),
+                    &(n + 1).to_string(),
+                    &k.to_string(),
+                );
+            }
+        }
+        c.one_of(i, &at, "role", &FANOUT_ROLES);
+        c.string(i, &at, "summonKind", true);
+        if let Some(s) = c.one_of(i, &at, "status", &FANOUT_STATUS) {
+            statuses.push(s);
+        }
+        if let Some(r) = c
+            .field(i, &at, "responseArtifact")
+            .and_then(|r| c.object(r, &format!("{at}/responseArtifact"), &["ref"]))
+        {
+            c.string(r, &format!("{at}/responseArtifact"), "ref", false);
+        }
+    }
+    let want = if statuses.contains(&"failed") {
+        "failed"
+    } else if statuses.contains(&"blocked") {
+        "blocked"
+    } else {
+        "completed"
+    };
+    if let Some(s) = status.filter(|s| *s != want && statuses.len() == items.len()) {
+        c.say(
+            "/status".into(),
+            "the status is not what its items say".into(),
+            want,
+            s,
+        );
     }
 }

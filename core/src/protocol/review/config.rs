@@ -51,6 +51,32 @@ pub enum ApprovalMode {
     Autopilot,
 }
 
+/// `004`'s orchestrator variable `risk_level`: how risky the person judges the work. Under
+/// `auto_low_risk` the run approves alone only while this, and every risk a role reports, is
+/// low.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RiskLevel {
+    /// Little can go wrong.
+    #[default]
+    Low,
+    /// Mistakes would cost something.
+    Medium,
+    /// Mistakes would be serious.
+    High,
+}
+
+impl RiskLevel {
+    /// The level as `004` writes it.
+    pub fn word(self) -> &'static str {
+        match self {
+            RiskLevel::Low => "low",
+            RiskLevel::Medium => "medium",
+            RiskLevel::High => "high",
+        }
+    }
+}
+
 /// A role of the loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -123,6 +149,23 @@ pub struct ReviewMember {
     pub model: ModelRef,
 }
 
+/// One acceptance test file the person hands the run: its path (a test file the sandbox runs,
+/// `*.test.js`, `*.test.mjs` or `*.test.cjs`) and its whole text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AcceptanceTest {
+    /// Relative path.
+    pub path: String,
+    /// The whole file.
+    pub content: String,
+}
+
+/// Whether `path` names a test file the sandbox runs.
+pub fn is_test_file(path: &str) -> bool {
+    [".test.js", ".test.mjs", ".test.cjs"]
+        .iter()
+        .any(|end| path.ends_with(end))
+}
+
 /// Everything a review loop starts from: `004`'s run variables, the approval mode and the
 /// members.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -145,9 +188,29 @@ pub struct RunConfig {
     pub approval_policy: ApprovalPolicy,
     /// How much the run decides alone.
     pub approval_mode: ApprovalMode,
+    /// `004`'s `available_worker_types`: the roles this run has besides the orchestrator. A
+    /// role left out is never summoned (a run without QA, or without a critic, is valid); the
+    /// verifier is always needed, the implementer in an implement run.
+    #[serde(default = "all_workers")]
+    pub available_worker_types: Vec<Role>,
+    /// `004`'s `risk_level`, set by the person.
+    #[serde(default)]
+    pub risk_level: RiskLevel,
+    /// `004`'s `allowed_paths`: where the run may write at all (empty: anywhere).
+    #[serde(default)]
+    pub allowed_paths: Vec<String>,
+    /// `004`'s `disallowed_paths`: where the run never writes.
+    #[serde(default)]
+    pub disallowed_paths: Vec<String>,
     /// Test files only the person may let a role change.
     #[serde(default)]
     pub protected_test_paths: Vec<String>,
+    /// The person's (or the planner's) acceptance tests, whole (ours: `004`'s
+    /// `protected_test_paths` name them, and here no repository holds them). They are the run's
+    /// files from the start, protected as if under a protected test path, and the runtime runs
+    /// them with every implementation.
+    #[serde(default)]
+    pub acceptance_tests: Vec<AcceptanceTest>,
     /// Orchestrator decisions before the run must reconcile.
     pub max_iterations: u32,
     /// Tokens the run may use; `None`: no budget.
@@ -176,6 +239,14 @@ pub struct RunConfig {
     pub settings: Settings,
 }
 
+/// Every worker role: `004`'s default `available_worker_types`.
+pub fn all_workers() -> Vec<Role> {
+    Role::ALL
+        .into_iter()
+        .filter(|r| *r != Role::Orchestrator)
+        .collect()
+}
+
 fn default_run_id() -> String {
     "run-1".into()
 }
@@ -200,7 +271,7 @@ pub enum ReviewConfigError {
     #[error("{0} {1} is empty")]
     EmptyItem(&'static str, usize),
     /// An iteration limit outside its range.
-    #[error("the iteration limit must be from 1 to {max} (it is {0})", max = RunConfig::ITERATIONS_MAX)]
+    #[error("the call limit must be from 1 to {max} (it is {0}): every call counts, the runtime's own too", max = RunConfig::ITERATIONS_MAX)]
     Iterations(u32),
     /// A fan-out limit outside its range.
     #[error("a fan-out runs 1 to 8 slots at most (it is {0})")]
@@ -235,9 +306,30 @@ pub enum ReviewConfigError {
     /// A role two members hold.
     #[error("both {first} and {second} are the {role}", role = .0.words(), first = .1, second = .2)]
     HeldTwice(Role, String, String),
+    /// The orchestrator listed as a worker.
+    #[error("the orchestrator is always part of the run: the available worker types list the other roles")]
+    OrchestratorIsNoWorker,
+    /// A role the run cannot do without.
+    #[error("the run needs the {}: {}", .0.words(), .1)]
+    Required(Role, &'static str),
+    /// A member holds a role the run does not have.
+    #[error("{1} holds the {role} role, which this run does not have", role = .0.words())]
+    Unavailable(Role, String),
+    /// A path of the run's own bounds that is not a relative path.
+    #[error("path \"{0}\" must be relative and stay inside the project (no \"..\" part)")]
+    BadRunPath(String),
     /// The implementer would judge its own work.
     #[error("{0} cannot be both the implementer and the verifier: the verifier judges the implementer's work")]
     VerifiesOwnWork(String),
+    /// An acceptance test the sandbox would not run.
+    #[error("acceptance test \"{0}\" must be a relative path ending in .test.js, .test.mjs or .test.cjs (the sandbox runs those)")]
+    BadAcceptanceTest(String),
+    /// An acceptance test with no text.
+    #[error("acceptance test \"{0}\" is empty")]
+    EmptyAcceptanceTest(String),
+    /// Two acceptance tests at one path.
+    #[error("two acceptance tests are at {0}")]
+    DuplicateAcceptanceTest(String),
     /// A protected path that is not a relative path.
     #[error(
         "protected test path \"{0}\" must be relative and stay inside the project (no \"..\" part)"
@@ -253,13 +345,13 @@ pub struct ReviewConfigErrors(pub Vec<ReviewConfigError>);
 impl RunConfig {
     /// The longest goal.
     pub const GOAL_MAX: usize = 4_000;
-    /// The most orchestrator decisions in a run.
-    pub const ITERATIONS_MAX: u32 = 50;
+    /// The most calls in a run (`max_iterations`: every call counts, the runtime's own too).
+    pub const ITERATIONS_MAX: u32 = 200;
     /// The sandbox's default limit for one run, in milliseconds.
     pub const RUN_LIMIT_MS: u32 = 5_000;
 
-    /// A run with thehood's defaults: implement mode, manual approvals with no policy flag
-    /// set, 12 decisions, fan-outs of at most 3, and one member per role, each on `model`.
+    /// A run with thehood's defaults: implement mode, every role, risk low, manual approvals
+    /// with no policy flag set, 40 calls, fan-outs of at most 3, and one member per role, each on `model`.
     pub fn standard(goal: &str, criteria: &[&str], model: ModelRef) -> RunConfig {
         let member = |role: Role, name: &str| ReviewMember {
             id: role.id().into(),
@@ -275,8 +367,13 @@ impl RunConfig {
             constraints: Vec::new(),
             approval_policy: ApprovalPolicy::default(),
             approval_mode: ApprovalMode::Manual,
+            available_worker_types: all_workers(),
+            risk_level: RiskLevel::Low,
+            allowed_paths: Vec::new(),
+            disallowed_paths: Vec::new(),
             protected_test_paths: Vec::new(),
-            max_iterations: 12,
+            acceptance_tests: Vec::new(),
+            max_iterations: 40,
             token_budget: None,
             time_budget_seconds: None,
             stop_conditions: Vec::new(),
@@ -295,6 +392,20 @@ impl RunConfig {
             run_limit_ms: Self::RUN_LIMIT_MS,
             settings: Settings::default(),
         }
+    }
+
+    /// Whether `path` is protected: under a protected test path, or one of the acceptance
+    /// tests (which are the person's, protected whatever the paths say).
+    pub fn protected(&self, path: &str) -> bool {
+        self.protected_test_paths
+            .iter()
+            .any(|d| super::runtime::under(path, d))
+            || self.acceptance_tests.iter().any(|t| t.path == path)
+    }
+
+    /// Whether the run has `role` (the orchestrator always).
+    pub fn available(&self, role: Role) -> bool {
+        role == Role::Orchestrator || self.available_worker_types.contains(&role)
     }
 
     /// The member with this id.
@@ -357,6 +468,30 @@ impl RunConfig {
         if self.time_budget_seconds == Some(0) {
             errors.push(E::ZeroBudget("time"));
         }
+        for path in self.allowed_paths.iter().chain(&self.disallowed_paths) {
+            let bad = path.trim().is_empty()
+                || path.starts_with('/')
+                || path.contains('\\')
+                || path.split('/').any(|p| p == "..");
+            if bad {
+                errors.push(E::BadRunPath(path.clone()));
+            }
+        }
+        if self.available_worker_types.contains(&Role::Orchestrator) {
+            errors.push(E::OrchestratorIsNoWorker);
+        }
+        if !self.available(Role::Verifier) {
+            errors.push(E::Required(
+                Role::Verifier,
+                "the run completes only with the verifier's approval",
+            ));
+        }
+        if self.mode == RunMode::Implement && !self.available(Role::Implementer) {
+            errors.push(E::Required(
+                Role::Implementer,
+                "an implement run changes files, and only the implementer writes them",
+            ));
+        }
         for path in &self.protected_test_paths {
             let bad = path.trim().is_empty()
                 || path.starts_with('/')
@@ -365,6 +500,23 @@ impl RunConfig {
             if bad {
                 errors.push(E::BadProtectedPath(path.clone()));
             }
+        }
+        let mut paths: Vec<&str> = Vec::new();
+        for t in &self.acceptance_tests {
+            let p = t.path.as_str();
+            let bad = p.starts_with('/')
+                || p.contains('\\')
+                || p.split('/').any(|s| s == ".." || s.is_empty())
+                || !is_test_file(p);
+            if bad {
+                errors.push(E::BadAcceptanceTest(t.path.clone()));
+            } else if t.content.trim().is_empty() {
+                errors.push(E::EmptyAcceptanceTest(t.path.clone()));
+            }
+            if paths.contains(&p) {
+                errors.push(E::DuplicateAcceptanceTest(t.path.clone()));
+            }
+            paths.push(p);
         }
         let mut seen: Vec<&str> = Vec::new();
         for m in &self.members {
@@ -395,6 +547,12 @@ impl RunConfig {
                 .filter(|m| m.roles.contains(&role))
                 .map(|m| m.id.as_str())
                 .collect();
+            if !self.available(role) {
+                for h in holders {
+                    errors.push(E::Unavailable(role, h.to_string()));
+                }
+                continue;
+            }
             match holders.as_slice() {
                 [] => errors.push(E::Unheld(role)),
                 [_] => {}

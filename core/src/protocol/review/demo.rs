@@ -10,7 +10,7 @@
 use serde_json::{json, Value};
 
 use super::answer::ACK_FIELD;
-use super::config::RunConfig;
+use super::config::{Role, RunConfig};
 use super::runtime::RunEnd;
 use super::{Review, ReviewEnvelope, ReviewStep};
 use crate::engine::ModelRef;
@@ -34,11 +34,13 @@ const PARSER_V1: &str = "// Parses key=value lines into an object.\nmodule.expor
 /// The parser after the repair.
 const PARSER_V2: &str = "// Parses key=value lines into an object; skips blank lines and # comments.\nmodule.exports = function parse(text) {\n  const out = {};\n  text.split('\\n').forEach((raw, n) => {\n    const line = raw.trim();\n    if (line === '' || line.startsWith('#')) return;\n    const i = line.indexOf('=');\n    if (i < 0) throw new Error(`line ${n + 1} has no =`);\n    out[line.slice(0, i).trim()] = line.slice(i + 1).trim();\n  });\n  return out;\n};\n";
 
-/// The tests, one per criterion.
-const TESTS: &str = "const parse = require('../lib/config.js');\n\ntest('reads key=value pairs', () => {\n  assert.deepEqual(parse('a=1\\nb = two'), { a: '1', b: 'two' });\n});\n\ntest('skips blank lines and # comments', () => {\n  assert.deepEqual(parse('a=1\\n\\n# note\\nb=2'), { a: '1', b: '2' });\n});\n\ntest('a line without = throws', () => {\n  assert.throws(() => parse('a=1\\noops'));\n});\n";
+/// The tests, one per criterion (the demo implementer writes them; a run may hand them in as
+/// the person's acceptance tests instead).
+pub const TESTS: &str = "const parse = require('../lib/config.js');\n\ntest('reads key=value pairs', () => {\n  assert.deepEqual(parse('a=1\\nb = two'), { a: '1', b: 'two' });\n});\n\ntest('skips blank lines and # comments', () => {\n  assert.deepEqual(parse('a=1\\n\\n# note\\nb=2'), { a: '1', b: '2' });\n});\n\ntest('a line without = throws', () => {\n  assert.throws(() => parse('a=1\\noops'));\n});\n";
 
 const PARSER: &str = "lib/config.js";
-const TEST_FILE: &str = "test/config.test.js";
+/// Where the demo's tests live.
+pub const TEST_FILE: &str = "test/config.test.js";
 
 /// A review loop on the demo model: the demo's goal and criteria, thehood's defaults.
 pub fn config(model: ModelRef, run_id: &str) -> RunConfig {
@@ -56,7 +58,7 @@ pub fn answer(config: &RunConfig, env: &ReviewEnvelope, member: &str) -> Value {
     let criteria: Vec<String> = config.success_criteria.clone();
     let passed = facts.latest_check == Some(true);
     let (summary, key, mut payload) = match env.step {
-        ReviewStep::Orchestrator => orchestrator(env, &criteria),
+        ReviewStep::Orchestrator => orchestrator(config, env, &criteria),
         ReviewStep::Planner => (
             "The plan: one parser, its tests, in two slices.".to_string(),
             "decision",
@@ -90,7 +92,8 @@ pub fn answer(config: &RunConfig, env: &ReviewEnvelope, member: &str) -> Value {
             let mut changed = vec![
                 json!({"path": PARSER, "change_type": if facts.implementations == 0 { "added" } else { "modified" }, "summary": if facts.repair { "Skips blanks and comments; throws on a line without =." } else { "parse reads key=value lines." }}),
             ];
-            if facts.implementations == 0 {
+            let handed_in = config.acceptance_tests.iter().any(|t| t.path == TEST_FILE);
+            if facts.implementations == 0 && !handed_in {
                 files.push(json!({"path": TEST_FILE, "content": TESTS}));
                 changed.push(json!({"path": TEST_FILE, "change_type": "added", "summary": "One test per success criterion."}));
             }
@@ -98,7 +101,7 @@ pub fn answer(config: &RunConfig, env: &ReviewEnvelope, member: &str) -> Value {
             let protected: Vec<Value> = files
                 .iter()
                 .filter_map(|f| f["path"].as_str())
-                .filter(|p| config.protected_test_paths.iter().any(|d| super::runtime::under(p, d)))
+                .filter(|p| config.protected(p))
                 .map(|p| json!({"path": p, "reason": "The tests of the success criteria, written with the code."}))
                 .collect();
             (
@@ -193,8 +196,12 @@ pub fn answer(config: &RunConfig, env: &ReviewEnvelope, member: &str) -> Value {
     json!({"status": "ok", "summary": summary, "data": {key: payload}})
 }
 
-/// The orchestrator's decision from the run's facts.
-fn orchestrator(env: &ReviewEnvelope, criteria: &[String]) -> (String, &'static str, Value) {
+/// The orchestrator's decision from the run's facts, with the roles the run has.
+fn orchestrator(
+    config: &RunConfig,
+    env: &ReviewEnvelope,
+    criteria: &[String],
+) -> (String, &'static str, Value) {
     let facts = &env.facts;
     let task = |objective: &str, edit: bool, paths: &[&str]| {
         json!({
@@ -216,7 +223,7 @@ fn orchestrator(env: &ReviewEnvelope, criteria: &[String]) -> (String, &'static 
             "next_role": role, "task": task, "approval_request": approval, "stop": go_on, "fanout": fanout,
         })
     };
-    let (summary, d) = if facts.plans == 0 {
+    let (summary, d) = if facts.plans == 0 && config.available(Role::Planner) {
         (
             "Plan first.",
             decision(
@@ -228,7 +235,7 @@ fn orchestrator(env: &ReviewEnvelope, criteria: &[String]) -> (String, &'static 
                 Value::Null,
             ),
         )
-    } else if facts.research == 0 {
+    } else if facts.research == 0 && config.available(Role::Researcher) {
         (
             "Research the edge cases, two researchers at once.",
             decision(
@@ -288,12 +295,16 @@ fn orchestrator(env: &ReviewEnvelope, criteria: &[String]) -> (String, &'static 
                 Value::Null,
             ),
         )
-    } else if facts.latest_check == Some(true) {
+    } else if facts.latest_check == Some(true) || !config.available(Role::Qa) {
         (
             "Ask the verifier to judge the latest files.",
             decision(
                 "verify",
-                "The runtime's run passed; the verifier has not approved these files.",
+                if facts.latest_check == Some(true) {
+                    "The runtime's run passed; the verifier has not approved these files."
+                } else {
+                    "The runtime's run did not pass, and this run has no QA: the verifier judges."
+                },
                 json!("verifier"),
                 task(
                     "Judge the latest files against the acceptance criteria.",

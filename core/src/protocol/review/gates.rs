@@ -1,7 +1,9 @@
 //! The gates the runtime holds, whatever a model decides (`DESIGN.md`: `complete` is accepted
 //! only after the required verifier approved evidence from the latest implementation and the
 //! runtime's own checks passed on it; a fan-out never satisfies a gate; open approvals hold the
-//! run).
+//! run). The runtime's gate is met by one thing only: a sandbox run of the files as the latest
+//! implementation left them, with the status `passed`. No run (nothing the sandbox runs, or
+//! not run yet), no pass; the reason is said.
 //!
 //! A decision the gates forbid is refused with every unmet gate said, so the orchestrator's
 //! repair prompt names what must happen first.
@@ -33,10 +35,12 @@ pub struct VerifierRecord {
 }
 
 /// What the run holds that the gates read.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Ledger<'a> {
     /// The ref of the latest implementation, if any was written.
     pub latest_implementation: Option<&'a str>,
+    /// Why the sandbox cannot run the files after it, when it cannot.
+    pub unrunnable: Option<String>,
     /// Every verifier verdict so far.
     pub verifications: &'a [VerifierRecord],
     /// Every runtime check so far.
@@ -129,11 +133,17 @@ fn implementation_gates(ledger: &Ledger, latest: &str, out: &mut Vec<Unmet>) {
         Some(c) if c.passed => {}
         Some(c) => out.push(Unmet {
             gate: Gate::RuntimeQa,
-            why: format!("the runtime's own run {} of {latest} failed", c.run_ref),
+            why: format!(
+                "the runtime's own run {} of {latest} did not pass (a failing or missing test, or a file that did not load)",
+                c.run_ref
+            ),
         }),
         None => out.push(Unmet {
             gate: Gate::RuntimeQa,
-            why: format!("the runtime has not checked {latest} yet"),
+            why: match &ledger.unrunnable {
+                Some(why) => format!("no sandbox run can meet this gate: {why}"),
+                None => format!("the runtime has not run the files of {latest} yet"),
+            },
         }),
     }
 }

@@ -19,6 +19,19 @@
 //! a repair by the implementer from a revision packet, then QA and the verifier again. Then the
 //! orchestrator decides again. Approvals wait in the engine's inbox. The run ends with the
 //! orchestrator's reconciliation.
+//!
+//! Readings of `004` decided here (with `DESIGN.md`'s):
+//! - The runtime's gate is met only by a sandbox run of the files as the latest implementation
+//!   left them that came back `passed`. Files the sandbox cannot run (not `.js`, `.mjs` or
+//!   `.cjs`) are named; no run, no pass.
+//! - `protected_test_paths` are the person's acceptance tests: the person may hand their text in
+//!   (`acceptance_tests`, ours, each `*.test.js|mjs|cjs`), they are the run's files from the
+//!   start, protected whatever the paths say, and every run includes them.
+//! - A verifier's `ask_user` waits in the inbox (the person's note is the answer); its `abort`
+//!   waits for the person's agreement, which ends the run — or a note, with which it goes on. A
+//!   critic's `unsafe`, or `unclear` with blocking concerns, waits for the person: approve has
+//!   the implementer repair from the concerns, reject ends the run, a note goes to the
+//!   orchestrator.
 
 pub mod answer;
 pub mod artifacts;
@@ -28,6 +41,7 @@ pub mod directive;
 pub mod gates;
 pub mod prompt;
 pub mod record;
+pub mod rules;
 pub mod runtime;
 #[rustfmt::skip]
 mod shape;
@@ -169,6 +183,9 @@ pub struct Facts {
     pub repair: bool,
     /// The run's end, when it is closing.
     pub end: Option<RunEnd>,
+    /// Calls the run has started, this one included (`max_iterations` bounds them).
+    #[serde(default)]
+    pub calls_used: u32,
 }
 
 /// What one call's directive is built from: the role, the acknowledgement it must give, its
@@ -220,6 +237,12 @@ pub struct Review {
     pub approvals: u32,
     /// When the run started and the newest event's time (ms), for the time budget.
     pub clock: (Option<u64>, u64),
+    /// Calls the run has started, the runtime's own (critic, repairs, rechecks) and every
+    /// fan-out slot included: what `max_iterations` bounds.
+    pub calls_started: u32,
+    /// Revision packets written before the orchestrator's latest decision (the repairs of a
+    /// decision are those after it).
+    pub packets_at_decision: usize,
 }
 
 impl Review {
@@ -290,7 +313,14 @@ impl Review {
         if idle && self.stop_after {
             return Some(RunEnd::Stopped);
         }
-        if idle && self.core.round >= self.config.max_iterations {
+        // `max_iterations` bounds the calls: between steps, the next step's calls (a
+        // decision, a role, a fan-out's slots) must fit in what is left.
+        let between = self.core.slots.iter().all(|s| s.done);
+        let next = match (self.core.step, self.queue.first()) {
+            (Some(_), Some(job)) => job.fanout.as_ref().map_or(1, |f| f.slots),
+            _ => 1,
+        };
+        if between && self.calls_started + next > self.config.max_iterations {
             return Some(RunEnd::Iterations);
         }
         if self.out_of_time() {
@@ -340,8 +370,8 @@ impl Protocol for Review {
         let config = config.clone().checked().map_err(|e| e.to_string())?;
         Ok(Review {
             core: Core::new(Self::settings(&config)),
+            record: RunRecord::with_acceptance_tests(&config.acceptance_tests),
             config,
-            record: RunRecord::default(),
             queue: Vec::new(),
             current: None,
             end: None,
@@ -349,6 +379,8 @@ impl Protocol for Review {
             notes: Vec::new(),
             approvals: 0,
             clock: (None, 0),
+            calls_started: 0,
+            packets_at_decision: 0,
         })
     }
 
@@ -383,7 +415,7 @@ impl Protocol for Review {
         if self.reconciliation().is_some() {
             return 100;
         }
-        (self.core.round * 100 / (self.config.max_iterations + 1).max(1)).min(99)
+        (self.calls_started * 100 / (self.config.max_iterations + 1).max(1)).min(99)
     }
 
     fn report_markdown(&self) -> String {
@@ -524,7 +556,7 @@ impl Protocol for Review {
                     role,
                     env.step.contract(),
                     &ack,
-                    env.iteration,
+                    env.facts.calls_used,
                     &brief,
                     &evidence,
                 ),
@@ -536,21 +568,27 @@ impl Protocol for Review {
         let options = validate::Options { truncated };
         let mut warnings = Vec::new();
         let directive = self.directive_of(call);
-        let checked = answer::check(
+        // Every violation at once: the shape's (or the acknowledgement's), the answer's own
+        // rules, and what the run forbids.
+        let (response, mut errors) = answer::read(
             call.step.contract(),
             raw,
             &directive,
             options,
             &mut warnings,
-        )
-        .and_then(|response| {
-            let problems = self.problems(call, &response);
-            if problems.is_empty() {
-                Ok(response)
-            } else {
-                Err(problems)
+        );
+        let checked = match response {
+            Some(response) => {
+                errors.extend(rules::answer_problems(&response));
+                errors.extend(self.problems(call, &response));
+                if errors.is_empty() {
+                    Ok(response)
+                } else {
+                    Err(errors)
+                }
             }
-        });
+            None => Err(errors),
+        };
         match checked {
             Ok(response) => match self.approval_for(call, &response) {
                 Some(ask) => Judgement::Ask { ask, warnings },
@@ -596,7 +634,67 @@ impl Protocol for Review {
         change.problem(0).map_or(Ok(()), Err)
     }
 
+    fn demo_answer(&self, call: &StoredCall<Review>, env: &ReviewEnvelope) -> DemoReply {
+        let value = demo::answer(&self.config, env, &call.member);
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        DemoReply {
+            completion_tokens: crate::engine::estimate_tokens(&text),
+            prompt_tokens: call.token_estimate,
+            finish_reason: "stop".into(),
+            text,
+        }
+    }
+
+    /// The demo implementer's files run by the sandbox's stand-in ([`demo::run`]); other code
+    /// gets an `error` run saying only the app's sandbox runs it.
+    fn demo_effect(&self, effect: &DueEffect) -> Option<Value> {
+        (effect.name == runtime::RUN_CODE).then(|| demo::run(&effect.input))
+    }
+
+    /// Folds the event, then holds every artifact it made the runtime write to `004`'s
+    /// checker ([`artifacts::check_artifact`]): a log whose replay would write anything else
+    /// (an imported file with forged events) is refused.
     fn fold(&mut self, event: &Event<Review>) -> Result<Vec<String>, FoldError> {
+        let before = (
+            self.record.triggers.len(),
+            self.record.packets.len(),
+            self.record.fanouts.len(),
+        );
+        let words = self.fold_event(event)?;
+        let run_id = self.config.run_id.clone();
+        let written = self.record.triggers[before.0..]
+            .iter()
+            .map(serde_json::to_value)
+            .chain(
+                self.record.packets[before.1..]
+                    .iter()
+                    .map(serde_json::to_value),
+            )
+            .chain(
+                self.record.fanouts[before.2..]
+                    .iter()
+                    .map(serde_json::to_value),
+            );
+        for value in written {
+            let value = value.map_err(|e| FoldError::Unexpected(e.to_string()))?;
+            if let Err(errors) = artifacts::check_artifact(&value, Some(&run_id)) {
+                return Err(FoldError::Unexpected(format!(
+                    "the runtime would write a {} that 004 refuses: {}",
+                    value["kind"].as_str().unwrap_or("artifact"),
+                    errors
+                        .iter()
+                        .map(|e| format!("{} {}", e.path, e.message))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )));
+            }
+        }
+        Ok(words)
+    }
+}
+
+impl Review {
+    fn fold_event(&mut self, event: &Event<Review>) -> Result<Vec<String>, FoldError> {
         // The time budget reads the times of the events that move the run on (an invalid
         // answer changes nothing but the log, its time included).
         if matches!(
@@ -615,13 +713,37 @@ impl Protocol for Review {
             }
             EventKind::Applied {
                 call_id, output, ..
-            } => return self.apply(call_id, output, event.at),
+            } => {
+                // An applied answer keeps its own rules (a forged log's answer is refused).
+                let broken = rules::answer_problems(output);
+                if let Some(v) = broken.first() {
+                    return Err(FoldError::Unexpected(format!(
+                        "the log applies an answer that breaks its own rules: {} {}",
+                        v.path, v.message
+                    )));
+                }
+                // What the policy named and the mode let through is an approval of its own.
+                let passed = self
+                    .core
+                    .call(call_id)
+                    .map(|c| self.policy_passed(&c.call, output))
+                    .unwrap_or_default();
+                let mut words = self.apply(call_id, output, event.at)?;
+                words.extend(passed.iter().map(|a| format!("{}: {}", a.what, a.why)));
+                self.record.auto_approvals.extend(passed);
+                return Ok(words);
+            }
             EventKind::RoundStarted { .. } => {
                 self.close_job(event.at);
                 self.queue.clear();
                 self.stop_after = false;
             }
-            EventKind::StepStarted { step, .. } => self.start_job(*step, event.at),
+            EventKind::StepStarted { step, members, .. } => {
+                if *step != ReviewStep::Reconciliation {
+                    self.calls_started += members.len() as u32;
+                }
+                self.start_job(*step, event.at)
+            }
             EventKind::CallIssued { call } => self.call_issued(&call.id, call.step),
             EventKind::EffectIssued { effect_id, effect } if effect.name == runtime::RUN_CODE => {
                 self.run_issued(effect_id)
@@ -658,23 +780,6 @@ impl Protocol for Review {
             _ => {}
         }
         Ok(Vec::new())
-    }
-
-    fn demo_answer(&self, call: &StoredCall<Review>, env: &ReviewEnvelope) -> DemoReply {
-        let value = demo::answer(&self.config, env, &call.member);
-        let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-        DemoReply {
-            completion_tokens: crate::engine::estimate_tokens(&text),
-            prompt_tokens: call.token_estimate,
-            finish_reason: "stop".into(),
-            text,
-        }
-    }
-
-    /// The demo implementer's files run by the sandbox's stand-in ([`demo::run`]); other code
-    /// gets an `error` run saying only the app's sandbox runs it.
-    fn demo_effect(&self, effect: &DueEffect) -> Option<Value> {
-        (effect.name == runtime::RUN_CODE).then(|| demo::run(&effect.input))
     }
 }
 

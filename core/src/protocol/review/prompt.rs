@@ -37,6 +37,9 @@ pub struct Evidence {
     pub text: String,
 }
 
+/// How the runtime checks an implementation, as the implementer reads it.
+const RUN_RULES: &str = "How your files are checked: the runtime runs every file as it stands in a sandbox with no network. It runs JavaScript only: .js, .mjs or .cjs files, joined by require('./relative.js') or by import/export. Tests are files named *.test.js (or .test.mjs, .test.cjs) calling test('name', () => { … }) with assert(value), assert.equal, assert.deepEqual and assert.throws (also importable from node:assert and node:test). The runtime's gate is met only when that run passes, every test and every acceptance test included.\n";
+
 /// The role's charter: who it is and what it may and may not do.
 pub fn charter(role: Role) -> &'static str {
     match role {
@@ -70,13 +73,13 @@ fn mode_words(mode: RunMode) -> &'static str {
 }
 
 /// The directive of one call: the run, the task, the evidence, and the answer asked for.
-/// `iteration` is the orchestrator's decision count so far (from 1).
+/// `calls_used` is how many calls the run has started, this one included.
 pub fn directive(
     config: &RunConfig,
     role: Role,
     contract: Contract,
     ack: &Directive,
-    iteration: u32,
+    calls_used: u32,
     brief: &Brief,
     evidence: &[Evidence],
 ) -> String {
@@ -91,16 +94,45 @@ pub fn directive(
         ));
     }
     list(&mut out, "Constraints", &config.constraints);
+    list(&mut out, "The run writes only under", &config.allowed_paths);
+    list(
+        &mut out,
+        "The run never writes under",
+        &config.disallowed_paths,
+    );
     list(&mut out, "Success criteria", &config.success_criteria);
     list(
         &mut out,
         "Protected test paths (only the person may let them change)",
         &config.protected_test_paths,
     );
+    let acceptance: Vec<String> = config
+        .acceptance_tests
+        .iter()
+        .map(|t| t.path.clone())
+        .collect();
+    list(
+        &mut out,
+        "Acceptance tests (the person's: protected, and run with every implementation)",
+        &acceptance,
+    );
+    if role == Role::Implementer {
+        out.push_str(RUN_RULES);
+    }
     if role == Role::Orchestrator && contract == Contract::Decision {
         out.push_str(&format!(
-            "Decision {iteration} of at most {}.\n",
+            "Calls used: {calls_used} of at most {} (every call counts: yours, each role's, and the runtime's own critic, repairs and rechecks).\n",
             config.max_iterations
+        ));
+        let roles: Vec<&str> = config
+            .available_worker_types
+            .iter()
+            .map(|r| r.words())
+            .collect();
+        out.push_str(&format!("Roles in this run: {}.\n", roles.join(", ")));
+        out.push_str(&format!(
+            "Risk level (the person's): {}.\n",
+            config.risk_level.word()
         ));
         list(&mut out, "Stop when", &config.stop_conditions);
         let policy = &config.approval_policy;

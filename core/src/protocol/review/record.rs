@@ -31,7 +31,7 @@ pub struct Answer {
 pub struct FileVersion {
     /// From 1.
     pub version: u32,
-    /// The implementation that wrote it.
+    /// The implementation that wrote it; empty for an acceptance test the person handed in.
     pub call_id: String,
     /// The whole file; `None`: deleted by this implementation.
     pub content: Option<String>,
@@ -57,6 +57,20 @@ pub struct RuntimeRun {
     pub run: Option<TestRun>,
 }
 
+/// An approval the policy gave by itself (the mode let the answer through): what it approved
+/// and why, shown in the inbox's history and the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AutoApproval {
+    /// The call whose answer it let through.
+    pub call_id: String,
+    /// The iteration.
+    pub round: u32,
+    /// What it approved, in words.
+    pub what: String,
+    /// Why the policy could approve it alone.
+    pub why: String,
+}
+
 /// Everything the run has produced so far.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RunRecord {
@@ -74,6 +88,8 @@ pub struct RunRecord {
     pub fanouts: Vec<Fanout>,
     /// Every verifier verdict, fan-out slots' included (marked).
     pub verifications: Vec<VerifierRecord>,
+    /// The approvals the policy gave by itself, in order.
+    pub auto_approvals: Vec<AutoApproval>,
 }
 
 impl RunRecord {
@@ -176,41 +192,86 @@ impl RunRecord {
         }
     }
 
-    /// Whether the implementation `call_id` wrote anything the sandbox runs.
-    pub fn runnable(&self, call_id: &str) -> bool {
-        self.implementations()
-            .find(|(id, _)| *id == call_id)
-            .is_some_and(|(_, i)| i.files.iter().any(|f| runs(&f.path)))
+    /// The files as they stand after the implementation `call_id` (the acceptance tests the
+    /// run started with included).
+    pub fn files_after(&self, call_id: &str) -> Vec<CodeFile> {
+        let order: Vec<&str> = self.implementations().map(|(id, _)| id).collect();
+        let Some(at) = order.iter().position(|id| *id == call_id) else {
+            return Vec::new();
+        };
+        let counts =
+            |v: &FileVersion| v.call_id.is_empty() || order[..=at].contains(&v.call_id.as_str());
+        self.files
+            .iter()
+            .filter_map(|f| {
+                let last = f.versions.iter().rev().find(|v| counts(v))?;
+                Some(CodeFile {
+                    path: f.path.clone(),
+                    content: last.content.clone()?,
+                })
+            })
+            .collect()
     }
 
-    /// The runtime's own checks, one per implementation it has judged: the sandbox's run of
-    /// the files when it wrote JavaScript (passed only when every test passed), else the
-    /// answer's schema check, which every applied implementation passed.
-    pub fn runtime_checks(&self) -> Vec<RuntimeCheck> {
-        let mut out = Vec::new();
-        for (id, _) in self.implementations() {
-            if self.runnable(id) {
-                let run = self
-                    .runs
-                    .iter()
-                    .rev()
-                    .find(|r| r.implementation == id && r.run.is_some());
-                if let Some(r) = run {
-                    out.push(RuntimeCheck {
-                        implementation_ref: id.to_string(),
-                        passed: r.run.as_ref().is_some_and(|t| t.status == "passed"),
-                        run_ref: r.effect_id.clone(),
-                    });
-                }
-            } else {
-                out.push(RuntimeCheck {
-                    implementation_ref: id.to_string(),
-                    passed: true,
-                    run_ref: format!("the schema check of {id}"),
-                });
-            }
+    /// Whether the files as they stand after the implementation `call_id` hold anything the
+    /// sandbox runs.
+    pub fn runnable(&self, call_id: &str) -> bool {
+        self.files_after(call_id).iter().any(|f| runs(&f.path))
+    }
+
+    /// Why the runtime cannot run the files after the implementation `call_id`, in words; `None`
+    /// when it can.
+    pub fn why_not_runnable(&self, call_id: &str) -> Option<String> {
+        let files = self.files_after(call_id);
+        if files.iter().any(|f| runs(&f.path)) {
+            return None;
         }
-        out
+        Some(if files.is_empty() {
+            format!("{call_id} left no files, so the sandbox has nothing to run")
+        } else {
+            let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+            format!(
+                "the sandbox runs JavaScript (.js, .mjs, .cjs) and the files after {call_id} hold none: {} cannot run",
+                names.join(", ")
+            )
+        })
+    }
+
+    /// The runtime's own checks: one per sandbox run that came back, by the implementation
+    /// whose files ran — passed only when the run's status is `passed` (every test, the
+    /// acceptance tests among them, passed). Nothing else counts: an implementation with no run
+    /// has no check.
+    pub fn runtime_checks(&self) -> Vec<RuntimeCheck> {
+        self.runs
+            .iter()
+            .filter_map(|r| {
+                let run = r.run.as_ref()?;
+                Some(RuntimeCheck {
+                    implementation_ref: r.implementation.clone(),
+                    passed: run.status == "passed",
+                    run_ref: r.effect_id.clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// Starts the record with the person's acceptance tests as the run's first files (version
+    /// 1 of each, written by no call).
+    pub fn with_acceptance_tests(tests: &[super::config::AcceptanceTest]) -> RunRecord {
+        RunRecord {
+            files: tests
+                .iter()
+                .map(|t| FileHistory {
+                    path: t.path.clone(),
+                    versions: vec![FileVersion {
+                        version: 1,
+                        call_id: String::new(),
+                        content: Some(t.content.clone()),
+                    }],
+                })
+                .collect(),
+            ..RunRecord::default()
+        }
     }
 
     /// The runtime's check of the latest implementation, if it has one.
@@ -225,8 +286,12 @@ impl RunRecord {
     /// The gates `complete` has not passed, with `open_approvals` asks open.
     pub fn unmet(&self, open_approvals: usize) -> Vec<Unmet> {
         let checks = self.runtime_checks();
+        let unrunnable = self
+            .latest_implementation()
+            .and_then(|id| self.why_not_runnable(id));
         gates::unmet_for_completion(Ledger {
             latest_implementation: self.latest_implementation(),
+            unrunnable,
             verifications: &self.verifications,
             runtime_checks: &checks,
             open_approvals,

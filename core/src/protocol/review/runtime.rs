@@ -9,14 +9,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::answer::{
-    Action, ChangeType, Decision, NextRole, Payload, QaVerdict, ReadOnlyRole, Response, Severity,
-    Status, VerifierVerdict,
+    Action, ChangeType, CriticVerdict, Decision, NextRole, Payload, QaVerdict, ReadOnlyRole,
+    Response, Severity, Status, VerifierVerdict,
 };
 use super::artifacts::{
     self, critic_trigger, revision_packet, Fanout, FanoutItem, FanoutStatus, RepairCause,
     RepairContext, ResponseRef, Reviews,
 };
-use super::config::{ApprovalMode, Role, RunMode};
+use super::config::{ApprovalMode, RiskLevel, Role, RunMode};
 use super::gates::VerifierRecord;
 use super::prompt::Brief;
 use super::record::{iso_utc, Answer, RuntimeRun};
@@ -32,6 +32,10 @@ pub use crate::protocol::autocoding::RUN_CODE;
 /// Repair passes the runtime starts within one orchestrator decision before handing the run
 /// back to the orchestrator.
 pub const REPAIRS_PER_DECISION: usize = 2;
+
+/// What the approval dialog's three buttons do, said once after an ask.
+const CHOICES: &str =
+    "Approve goes on; Reject ends the run; Ask for a revision sends your note to the orchestrator.";
 
 /// Who the inbox's approvals are put to.
 const PERSON: &str = "person";
@@ -106,9 +110,11 @@ pub enum RunEnd {
     Aborted,
     /// The person rejected an approval.
     Rejected,
+    /// The verifier said abort and the person agreed.
+    VerifierAborted,
     /// The orchestrator's decision asked to stop after its work.
     Stopped,
-    /// `max_iterations` decisions were made.
+    /// `max_iterations` calls were made.
     Iterations,
     /// The time budget is spent.
     Time,
@@ -121,13 +127,26 @@ impl RunEnd {
     pub fn words(self) -> &'static str {
         match self {
             RunEnd::Completed => "completed: every gate met",
-            RunEnd::Aborted => "aborted by the orchestrator",
+            RunEnd::Aborted => "was stopped by the orchestrator",
             RunEnd::Rejected => "stopped: the person rejected an approval",
+            RunEnd::VerifierAborted => "stopped: the verifier said abort and the person agreed",
             RunEnd::Stopped => "stopped at the orchestrator's word",
-            RunEnd::Iterations => "out of iterations",
-            RunEnd::Time => "out of time",
-            RunEnd::WrappedUp => "wrapped up by the person",
+            RunEnd::Iterations => "stopped: it used every call it was allowed",
+            RunEnd::Time => "stopped: it ran out of time",
+            RunEnd::WrappedUp => "was wrapped up by you",
         }
+    }
+}
+
+/// `text` as a sentence after another: " text." (nothing when empty).
+fn sentence(text: &str) -> String {
+    let t = text.trim();
+    if t.is_empty() {
+        String::new()
+    } else if t.ends_with(['.', '?', '!']) {
+        format!(" {t}")
+    } else {
+        format!(" {t}.")
     }
 }
 
@@ -198,25 +217,47 @@ impl Review {
             })
     }
 
+    /// The latest plan's items: its top-level list items (`1. …`, `- …`), each by its name —
+    /// the bold words, else the words before a colon, else the whole line.
+    pub(super) fn plan_items(&self) -> Vec<String> {
+        let Some((_, plan)) = self.record.plans().last().copied() else {
+            return Vec::new();
+        };
+        plan.lines()
+            .filter_map(|line| {
+                let rest = line
+                    .strip_prefix("- ")
+                    .or_else(|| line.strip_prefix("* "))
+                    .or_else(|| {
+                        let digits = line.find(|c: char| !c.is_ascii_digit())?;
+                        (digits > 0).then(|| line[digits..].strip_prefix(". "))?
+                    })?;
+                let name = match rest.split_once("**") {
+                    Some(("", bold)) => bold.split_once("**").map_or(bold, |(b, _)| b),
+                    _ => rest.split_once(':').map_or(rest, |(b, _)| b),
+                };
+                let name = name.trim().trim_matches('`').trim();
+                (!name.is_empty()).then(|| name.to_string())
+            })
+            .collect()
+    }
+
     /// Repair passes started since the orchestrator's latest decision.
     fn repairs_this_decision(&self) -> usize {
-        let since = self
-            .record
-            .answers
-            .iter()
-            .rposition(|a| a.step == ReviewStep::Orchestrator)
-            .unwrap_or(0);
-        self.record.answers[since..]
-            .iter()
-            .filter(|a| a.step == ReviewStep::Critic)
-            .count()
-            .min(self.record.packets.len())
+        self.record
+            .packets
+            .len()
+            .saturating_sub(self.packets_at_decision)
     }
 
     /// How risky the run is now, for `auto_low_risk`: the highest of the verifier's risks and
     /// the implementer's open risks (any open risk is medium).
     fn risk(&self, response: &Response) -> Severity {
-        let mut risk = Severity::Low;
+        let mut risk = match self.config.risk_level {
+            RiskLevel::Low => Severity::Low,
+            RiskLevel::Medium => Severity::Medium,
+            RiskLevel::High => Severity::High,
+        };
         let mut raise = |s: Severity| {
             if matches!(
                 (risk, s),
@@ -273,8 +314,29 @@ impl Review {
             (Payload::Reconciliation(r), _)
                 if r.status == super::answer::ReconciliationStatus::Complete =>
             {
+                // Every item of the latest plan is accounted for, done or missing.
+                let listed: Vec<String> = r
+                    .completed_plan_items
+                    .iter()
+                    .chain(&r.missing_plan_items)
+                    .map(|i| i.to_lowercase())
+                    .collect();
+                for item in self.plan_items() {
+                    if !listed.iter().any(|l| l.contains(&item.to_lowercase())) {
+                        out.push(Violation::at(
+                            "/data/reconciliation_result/completed_plan_items".into(),
+                            format!("the plan's item \"{item}\" is neither done nor missing"),
+                            &format!("\"{item}\" in completed_plan_items or missing_plan_items"),
+                            "neither",
+                            "account for every item of the plan: done, or missing",
+                        ));
+                    }
+                }
                 let end = self.closing();
-                let failed = matches!(end, Some(RunEnd::Aborted | RunEnd::Rejected));
+                let failed = matches!(
+                    end,
+                    Some(RunEnd::Aborted | RunEnd::Rejected | RunEnd::VerifierAborted)
+                );
                 let unmet = self.record.unmet(0);
                 if failed || !unmet.is_empty() {
                     let why = if failed {
@@ -302,6 +364,36 @@ impl Review {
 
     fn decision_problems(&self, d: &Decision, out: &mut Vec<Violation>) {
         let at = |field: &str| format!("/data/decision/{field}");
+        // A role this run does not have is never summoned.
+        let summoned = match d.action {
+            Action::Delegate | Action::RequestApproval => d
+                .next_role
+                .filter(|r| *r != NextRole::Integrator)
+                .map(role_of),
+            Action::Verify => Some(Role::Verifier),
+            Action::Critique => Some(Role::Critic),
+            Action::RevisePlan => Some(Role::Planner),
+            _ => None,
+        };
+        if let Some(role) = summoned.filter(|r| !self.config.available(*r)) {
+            let have: Vec<&str> = self
+                .config
+                .available_worker_types
+                .iter()
+                .map(|r| r.id())
+                .collect();
+            out.push(Violation::at(
+                at(if d.action == Action::Delegate {
+                    "next_role"
+                } else {
+                    "action"
+                }),
+                format!("this run has no {}", role.words()),
+                &format!("a role of this run: {}", have.join(", ")),
+                role.id(),
+                "work with the roles this run has",
+            ));
+        }
         match d.action {
             Action::Complete => {
                 for unmet in self.record.unmet(self.open_asks()) {
@@ -314,52 +406,17 @@ impl Review {
                     ));
                 }
             }
-            Action::Delegate => match (d.next_role, &d.task) {
-                (None, _) => out.push(Violation::at(
+            Action::Delegate
+                if d.next_role == Some(NextRole::Implementer) && !self.edits_allowed() =>
+            {
+                out.push(Violation::at(
                     at("next_role"),
-                    "delegate names no role".into(),
-                    "planner, researcher, implementer, qa, verifier or critic",
-                    "null",
-                    "name the role that does the task",
-                )),
-                (Some(NextRole::Integrator), _) => out.push(Violation::at(
-                    at("next_role"),
-                    "this run has no integrator".into(),
-                    "planner, researcher, implementer, qa, verifier or critic",
-                    "integrator",
-                    "delegate to a role of the run",
-                )),
-                (Some(_), None) => out.push(Violation::at(
-                    at("task"),
-                    "delegate carries no task".into(),
-                    "a task with its objective and acceptance criteria",
-                    "null",
-                    "write the task the role is to do",
-                )),
-                (Some(role), Some(task)) => {
-                    if role == NextRole::Implementer && !self.edits_allowed() {
-                        out.push(Violation::at(
-                            at("next_role"),
-                            "this run changes no files: its mode is plan or research".into(),
-                            "planner, researcher, qa, verifier or critic",
-                            "implementer",
-                            "plan or research instead, or complete with what is known",
-                        ));
-                    }
-                    if role != NextRole::Implementer && task.tool_permissions.edit {
-                        out.push(Violation::at(
-                            at("task/tool_permissions/edit"),
-                            format!(
-                                "only the implementer edits: the {} judges or advises on work it does not write",
-                                role_of(role).words()
-                            ),
-                            "false",
-                            "true",
-                            "delegate the change to the implementer",
-                        ));
-                    }
-                }
-            },
+                    "this run changes no files: its mode is plan or research".into(),
+                    "planner, researcher, qa, verifier or critic",
+                    "implementer",
+                    "plan or research instead, or complete with what is known",
+                ));
+            }
             Action::Verify if self.record.latest_implementation().is_none() => {
                 out.push(Violation::at(
                     at("action"),
@@ -369,31 +426,7 @@ impl Review {
                     "delegate the work before asking for verification",
                 ))
             }
-            Action::RequestApproval
-                if !d.approval_request.required || d.approval_request.reason.is_none() =>
-            {
-                out.push(Violation::at(
-                    at("approval_request"),
-                    "request_approval asks the person nothing".into(),
-                    "required: true with the reason the person reads",
-                    "required: false or no reason",
-                    "set required to true and say what the person approves",
-                ))
-            }
             _ => {}
-        }
-        if let Some(f) = &d.fanout {
-            let matches = d.action == Action::Delegate && d.next_role == Some(next_role_of(f.role));
-            if !matches {
-                out.push(Violation::at(
-                    at("fanout"),
-                    "a fan-out runs the delegated role: action delegate with next_role its role"
-                        .into(),
-                    "action delegate and next_role equal to fanout.role",
-                    "another action or role",
-                    "delegate to the fan-out's role, or leave fanout null",
-                ));
-            }
         }
     }
 
@@ -420,28 +453,11 @@ impl Review {
                 ));
             }
         }
-        if v.verdict == VerifierVerdict::Approve {
-            if !v.failed_criteria.is_empty() {
-                out.push(Violation::at(
-                    at("verdict"),
-                    "an approval cannot leave criteria failed".into(),
-                    "revise (criteria fail) or approve with failed_criteria empty",
-                    "approve",
-                    "say revise, or empty failed_criteria if every criterion holds",
-                ));
-            }
-            if v.evidence.is_empty() {
-                out.push(Violation::at(
-                    at("evidence"),
-                    "an approval names the evidence it rests on".into(),
-                    "at least one evidence item (the runtime's test run, a file read)",
-                    "[]",
-                    "cite the runtime's run and the files you read",
-                ));
-            }
-        }
     }
 
+    /// What the run forbids an implementation: writing outside the task's paths, changing a
+    /// protected file without saying why, deleting a file the run does not hold (what the
+    /// answer alone must say is [`super::rules`]'s).
     fn implementation_problems(&self, i: &super::answer::Implementation, out: &mut Vec<Violation>) {
         let at = |rest: String| format!("/data/implementation_result/{rest}");
         let task = self
@@ -456,13 +472,6 @@ impl Review {
                 || p.contains('\\')
                 || p.split('/').any(|s| s == ".." || s.is_empty())
             {
-                out.push(Violation::at(
-                    at(format!("files/{n}/path")),
-                    "a path must be relative, with / between parts and no ..".into(),
-                    "a relative path like lib/parse.js",
-                    p,
-                    "write the path relative to the project's root",
-                ));
                 continue;
             }
             if !task.allowed_paths.is_empty() && !task.allowed_paths.iter().any(|a| under(p, a)) {
@@ -474,7 +483,22 @@ impl Review {
                     "write only inside the task's allowed paths",
                 ));
             }
-            if task.disallowed_paths.iter().any(|d| under(p, d)) {
+            let run = &self.config;
+            if !run.allowed_paths.is_empty() && !run.allowed_paths.iter().any(|a| under(p, a)) {
+                out.push(Violation::at(
+                    at(format!("files/{n}/path")),
+                    "the run does not allow writing this path".into(),
+                    &format!("a path under {}", run.allowed_paths.join(", ")),
+                    p,
+                    "write only inside the run's allowed paths",
+                ));
+            }
+            if task
+                .disallowed_paths
+                .iter()
+                .chain(&run.disallowed_paths)
+                .any(|d| under(p, d))
+            {
                 out.push(Violation::at(
                     at(format!("files/{n}/path")),
                     "the task forbids writing this path".into(),
@@ -483,69 +507,32 @@ impl Review {
                     "leave the disallowed paths alone",
                 ));
             }
-            let listed = i.changed_files.iter().any(|c| {
-                c.path == f.path
-                    && matches!(
-                        c.change_type,
-                        ChangeType::Added | ChangeType::Modified | ChangeType::Renamed
-                    )
-            });
-            if !listed {
-                out.push(Violation::at(
-                    at(format!("files/{n}")),
-                    "a file handed over is not in changed_files".into(),
-                    "a changed_files entry for every file",
-                    p,
-                    "list the file in changed_files with its change_type and summary",
-                ));
-            }
-            let protected = self.config.protected_test_paths.iter().any(|d| under(p, d));
-            let declared = i.protected_file_changes.iter().any(|c| c.path == f.path);
-            if protected && !declared {
-                out.push(Violation::at(
-                    at(format!("files/{n}/path")),
-                    "this is a protected test path, changed without saying why".into(),
-                    "an entry in protected_file_changes with the reason",
-                    p,
-                    "list it in protected_file_changes (the person approves it), or leave it alone",
-                ));
-            }
         }
+        // A protected file (under a protected test path, or an acceptance test) changed in any
+        // way — written, deleted, renamed — is declared with its reason, else refused.
         for (n, c) in i.changed_files.iter().enumerate() {
-            let written = i.files.iter().any(|f| f.path == c.path);
-            let exists = current.iter().any(|f| f.path == c.path);
-            match c.change_type {
-                ChangeType::Added | ChangeType::Modified if !written => out.push(Violation::at(
-                    at(format!("changed_files/{n}")),
-                    "this file is said to change but its content is not in files".into(),
-                    "the whole file in files",
+            let declared = i.protected_file_changes.iter().any(|d| d.path == c.path);
+            if self.config.protected(&c.path) && !declared {
+                out.push(Violation::at(
+                    at(format!("changed_files/{n}/path")),
+                    format!(
+                        "{} is a protected test file (the person's acceptance test), changed without saying why",
+                        c.path
+                    ),
+                    "an entry in protected_file_changes with the reason",
                     &c.path,
-                    "hand over every added or modified file whole in files",
-                )),
-                ChangeType::Deleted if !exists => out.push(Violation::at(
+                    "list it in protected_file_changes with why (the person then decides), or leave it alone",
+                ));
+            }
+            if c.change_type == ChangeType::Deleted && !current.iter().any(|f| f.path == c.path) {
+                out.push(Violation::at(
                     at(format!("changed_files/{n}/path")),
                     "there is no such file to delete".into(),
                     "a path of a file the run holds",
                     &c.path,
                     "delete only files that exist",
-                )),
-                _ => {}
+                ));
             }
-        }
-        let changed = !i.changed_files.is_empty();
-        let status_ok = match i.status {
-            super::answer::ImplementationStatus::Changed => changed,
-            super::answer::ImplementationStatus::NoChange => !changed,
-            _ => true,
-        };
-        if !status_ok {
-            out.push(Violation::at(
-                at("status".into()),
-                "the status does not match changed_files".into(),
-                if changed { "changed" } else { "no_change" },
-                if changed { "no_change" } else { "changed" },
-                "say changed when changed_files lists files, no_change when it is empty",
-            ));
         }
     }
 
@@ -560,14 +547,13 @@ impl Review {
         if Review::split_slot(&call.member).1.is_some() || call.step == ReviewStep::Reconciliation {
             return None;
         }
-        let name = self.member_name_of(&call.member);
         let ask = |message: String| {
             Some(PersonAsk::Approval {
                 to: vec![PERSON.into()],
                 message,
             })
         };
-        let choices = "Approve to go on, reject to end the run, or revise: your note goes to the orchestrator.";
+        let choices = CHOICES;
         if response.status != Status::Ok {
             let what = if response.status == Status::Blocked {
                 "is blocked"
@@ -575,39 +561,62 @@ impl Review {
                 "failed"
             };
             return ask(format!(
-                "{name} {what}: {} Approve to record it and let the orchestrator decide, reject to end the run, or revise: your note goes to the orchestrator.",
+                "It {what}: {} Approve records it and lets the orchestrator decide; Reject ends the run; Ask for a revision sends your note to the orchestrator.",
                 response.summary
             ));
         }
-        let policy = self.config.approval_policy;
         match &response.payload {
             Payload::Decision(d) if call.step == ReviewStep::Orchestrator => {
                 if d.action == Action::RequestApproval {
                     return ask(format!(
-                        "{name} asks for your approval: {} {choices}",
+                        "{} {choices}",
                         d.approval_request.reason.as_deref().unwrap_or(&d.reason)
                     ));
                 }
-                let network = d.task.as_ref().is_some_and(|t| t.tool_permissions.network);
-                if network && policy.network_requires_approval && self.policy_asks(response) {
-                    return ask(format!(
-                        "{name} lets the {} reach the network: {} {choices}",
-                        d.next_role.map_or("role", |r| role_of(r).words()),
-                        d.task.as_ref().map_or("", |t| t.objective.as_str())
-                    ));
-                }
-                None
+                self.policy_ask(call, response)
+            }
+            Payload::Verification(v) if v.verdict == VerifierVerdict::AskUser => ask(format!(
+                "{}{} Write your answer in the note and Approve to go on; Reject ends the run; Ask for a revision sends your note to the orchestrator.",
+                v.summary.trim_end(),
+                sentence(&v.next_action.instruction)
+            )),
+            Payload::Verification(v) if v.verdict == VerifierVerdict::Abort => ask(format!(
+                "The verifier says to stop the run: {} Approve ends the run; Ask for a revision sends your note to the orchestrator and the run goes on.",
+                v.summary
+            )),
+            Payload::Critique(c)
+                if c.verdict == CriticVerdict::Unsafe
+                    || (c.verdict == CriticVerdict::Unclear && !c.blocking_concerns.is_empty()) =>
+            {
+                let what = if c.verdict == CriticVerdict::Unsafe {
+                    "finds the work unsafe"
+                } else {
+                    "cannot tell whether the work is sound"
+                };
+                let concerns = if c.blocking_concerns.is_empty() {
+                    c.recommended_next_action.clone()
+                } else {
+                    c.blocking_concerns.join("; ")
+                };
+                ask(format!(
+                    "The critic {what}: {}. Approve has the implementer repair it from these concerns; Reject ends the run; Ask for a revision sends your note to the orchestrator.",
+                    concerns.trim_end_matches('.')
+                ))
             }
             Payload::Implementation(i) => {
-                let protected: Vec<&str> = i
+                let mut protected: Vec<&str> = i
                     .files
                     .iter()
                     .map(|f| f.path.as_str())
-                    .filter(|p| self.config.protected_test_paths.iter().any(|d| under(p, d)))
+                    .chain(i.changed_files.iter().map(|c| c.path.as_str()))
+                    .filter(|p| self.config.protected(p))
                     .collect();
+                protected.dedup();
+                protected.sort_unstable();
+                protected.dedup();
                 if !protected.is_empty() {
                     return ask(format!(
-                        "{name} changes protected test paths: {}. Why: {} {choices}",
+                        "It changes your protected tests: {}. Why: {} {choices}",
                         protected.join(", "),
                         i.protected_file_changes
                             .iter()
@@ -616,7 +625,38 @@ impl Review {
                             .join("; ")
                     ));
                 }
-                let asks = self.policy_asks(response);
+                self.policy_ask(call, response)
+            }
+            _ => None,
+        }
+    }
+
+    /// What the approval policy names in `response` (network use, a new dependency, an
+    /// edit), each as (what, the question put to the person), whatever the mode.
+    fn policy_named(
+        &self,
+        call: &crate::engine::StoredCall<Review>,
+        response: &Response,
+    ) -> Vec<(String, String)> {
+        let name = self.member_name_of(&call.member);
+        let choices = CHOICES;
+        let policy = self.config.approval_policy;
+        let mut out = Vec::new();
+        match &response.payload {
+            Payload::Decision(d) if call.step == ReviewStep::Orchestrator => {
+                let network = d.task.as_ref().is_some_and(|t| t.tool_permissions.network);
+                if network && policy.network_requires_approval {
+                    let role = d.next_role.map_or("role", |r| role_of(r).words());
+                    out.push((
+                        format!("{name} let the {role} reach the network"),
+                        format!(
+                            "It lets the {role} reach the network: {} {choices}",
+                            d.task.as_ref().map_or("", |t| t.objective.as_str())
+                        ),
+                    ));
+                }
+            }
+            Payload::Implementation(i) => {
                 let dependency = i.files.iter().any(|f| {
                     let file = f.path.rsplit('/').next().unwrap_or("");
                     matches!(
@@ -627,24 +667,70 @@ impl Review {
                     let c = c.command.to_lowercase();
                     c.contains(" install") || c.contains(" add ")
                 });
-                if dependency && policy.dependency_install_requires_approval && asks {
-                    return ask(format!("{name} adds a dependency. {choices}"));
+                if dependency && policy.dependency_install_requires_approval {
+                    out.push((
+                        format!("{name} added a dependency"),
+                        format!("It adds a dependency. {choices}"),
+                    ));
                 }
-                if policy.edit_requires_approval && asks && !i.changed_files.is_empty() {
+                if policy.edit_requires_approval && !i.changed_files.is_empty() {
                     let files: Vec<String> = i
                         .changed_files
                         .iter()
                         .map(|c| format!("{} ({})", c.path, c.summary))
                         .collect();
-                    return ask(format!(
-                        "{name} wants to write {}. {choices}",
-                        files.join(", ")
+                    let paths: Vec<&str> =
+                        i.changed_files.iter().map(|c| c.path.as_str()).collect();
+                    out.push((
+                        format!("{name} wrote {}", paths.join(", ")),
+                        format!("It wants to write {}. {choices}", files.join(", ")),
                     ));
                 }
-                None
             }
-            _ => None,
+            _ => {}
         }
+        out
+    }
+
+    /// The person's approval for the first thing the policy names, when the mode asks.
+    fn policy_ask(
+        &self,
+        call: &crate::engine::StoredCall<Review>,
+        response: &Response,
+    ) -> Option<PersonAsk> {
+        let (_, message) = self.policy_named(call, response).into_iter().next()?;
+        self.policy_asks(response).then(|| PersonAsk::Approval {
+            to: vec![PERSON.into()],
+            message,
+        })
+    }
+
+    /// What the policy names in an answer the mode let through alone, each with why: the
+    /// approvals the policy gave by itself, recorded as the answer is applied.
+    pub(super) fn policy_passed(
+        &self,
+        call: &crate::engine::StoredCall<Review>,
+        response: &Response,
+    ) -> Vec<super::record::AutoApproval> {
+        if Review::split_slot(&call.member).1.is_some() || self.policy_asks(response) {
+            return Vec::new();
+        }
+        let why = match self.config.approval_mode {
+            ApprovalMode::AutoLowRisk => format!(
+                "approved by the policy: the approval mode acts alone while the risk is low, and it is low (the run's risk level is {}, and no role reports more)",
+                self.config.risk_level.word()
+            ),
+            _ => "approved by the policy: autopilot acts alone on what the policy names".into(),
+        };
+        self.policy_named(call, response)
+            .into_iter()
+            .map(|(what, _)| super::record::AutoApproval {
+                call_id: call.id.clone(),
+                round: call.round,
+                what,
+                why: why.clone(),
+            })
+            .collect()
     }
 
     fn member_name_of(&self, member: &str) -> String {
@@ -685,6 +771,7 @@ impl Review {
         match &response.payload {
             Payload::Decision(d) if call.step == ReviewStep::Orchestrator => {
                 self.notes.clear();
+                self.packets_at_decision = self.record.packets.len();
                 self.carry_out(call_id, d);
             }
             Payload::Implementation(i) if self.record.latest_implementation() == Some(call_id) => {
@@ -696,20 +783,21 @@ impl Review {
                 ));
                 if let Some(Cause::Repair(k)) = self.current.as_ref().map(|j| j.cause.clone()) {
                     let task = self.task();
-                    self.queue = vec![
-                        Job::new(
+                    self.queue = Vec::new();
+                    if self.config.available(Role::Qa) {
+                        self.queue.push(Job::new(
                             ReviewStep::Qa,
                             "Test the repaired implementation again.",
                             &task.acceptance_criteria,
                             Cause::Recheck(k),
-                        ),
-                        Job::new(
-                            ReviewStep::Verifier,
-                            "Judge the repaired implementation against the acceptance criteria.",
-                            &task.acceptance_criteria,
-                            Cause::Recheck(k),
-                        ),
-                    ];
+                        ));
+                    }
+                    self.queue.push(Job::new(
+                        ReviewStep::Verifier,
+                        "Judge the repaired implementation against the acceptance criteria.",
+                        &task.acceptance_criteria,
+                        Cause::Recheck(k),
+                    ));
                 }
             }
             Payload::Qa(_) | Payload::Verification(_) => {
@@ -725,8 +813,13 @@ impl Review {
                         in_fanout: slot.is_some(),
                     });
                 }
-                if slot.is_none() && response.status == Status::Ok {
-                    words.extend(self.reviewed(call_id, response));
+                let abort = matches!(&response.payload, Payload::Verification(v) if v.verdict == VerifierVerdict::Abort);
+                if slot.is_none() && abort {
+                    // Applied only once the person agreed (the abort waited in the inbox).
+                    self.end = Some(RunEnd::VerifierAborted);
+                    self.queue.clear();
+                } else if slot.is_none() && response.status == Status::Ok {
+                    words.extend(self.reviewed(call_id, response, at));
                 }
             }
             Payload::Critique(c) if slot.is_none() => {
@@ -799,7 +892,11 @@ impl Review {
 
     /// After QA's or the verifier's own answer: the critic trigger, when the review fails,
     /// doubts, or disagrees with the runtime's check.
-    fn reviewed(&mut self, call_id: &str, response: &Response) -> Vec<String> {
+    fn reviewed(&mut self, call_id: &str, response: &Response, at: u64) -> Vec<String> {
+        if !self.config.available(Role::Critic) {
+            // No critic in this run: the failing review's own answer is the repair's brief.
+            return self.repair_from(None, call_id, response, at);
+        }
         let check = self.record.latest_check();
         let reviews = match &response.payload {
             Payload::Qa(q) => Reviews {
@@ -882,6 +979,50 @@ impl Review {
         let Some(packet) = packet else {
             return Vec::new();
         };
+        self.queue_repair(packet)
+    }
+
+    /// Without a critic: the revision packet from QA's `needs_revision` or the verifier's
+    /// `revise`, and the repair it queues (when repairs are left and the run edits).
+    fn repair_from(
+        &mut self,
+        trigger: Option<usize>,
+        call_id: &str,
+        response: &Response,
+        at: u64,
+    ) -> Vec<String> {
+        if !self.edits_allowed() || self.repairs_this_decision() >= REPAIRS_PER_DECISION {
+            return Vec::new();
+        }
+        let task = self.task();
+        let now = iso_utc(at);
+        let mut evidence = Vec::new();
+        if let Some(run) = self.record.latest_check() {
+            evidence.push(run.run_ref);
+        }
+        let context = RepairContext {
+            run_id: &self.config.run_id,
+            now: &now,
+            source_ref: call_id,
+            acceptance_criteria: &task.acceptance_criteria,
+            evidence_refs: evidence,
+            critic_trigger_ref: trigger.map(|k| format!("critic_trigger-{}", k + 1)),
+        };
+        let packet = match &response.payload {
+            Payload::Qa(q) => revision_packet(RepairCause::Qa(q), context),
+            Payload::Verification(v) => revision_packet(RepairCause::Verifier(v), context),
+            _ => None,
+        };
+        match packet {
+            Some(packet) => self.queue_repair(packet),
+            None => Vec::new(),
+        }
+    }
+
+    /// Writes `packet` and queues the implementer's repair from it (the rest of the step's
+    /// queue is dropped: the repair's rechecks follow it).
+    fn queue_repair(&mut self, packet: super::artifacts::RevisionPacket) -> Vec<String> {
+        let task = self.task();
         let k = self.record.packets.len();
         let mut job = Job::new(
             ReviewStep::Implementer,
@@ -1157,6 +1298,7 @@ impl Review {
                 .map(|u| u.why)
                 .collect(),
             repair: matches!(job.cause, Cause::Repair(_)),
+            calls_used: self.calls_started,
             end: self.end.or(self.closing()),
         }
     }
@@ -1185,16 +1327,25 @@ impl Review {
             }
             s
         };
-        let run = self.record.latest_run().and_then(|r| {
-            r.run.as_ref().map(|t| {
-                format!(
-                    "{} ran the files of {}: {}",
-                    r.effect_id,
-                    r.implementation,
-                    run_words(t)
-                )
-            })
-        });
+        let unrunnable = self
+            .record
+            .latest_implementation()
+            .and_then(|id| self.record.why_not_runnable(id));
+        let run = match unrunnable {
+            Some(why) => Some(format!(
+                "Not run: {why}. No gate can be met without a run that passes."
+            )),
+            None => self.record.latest_run().and_then(|r| {
+                r.run.as_ref().map(|t| {
+                    format!(
+                        "{} ran the files of {}: {}",
+                        r.effect_id,
+                        r.implementation,
+                        run_words(t)
+                    )
+                })
+            }),
+        };
         // Every applied answer, and every word of the person's, in call order.
         let history = || {
             let mut s = String::new();
@@ -1356,6 +1507,8 @@ impl Review {
                         "The verifier's latest verdict",
                         latest_summary(ReviewStep::Verifier),
                     );
+                    // What the person answered when the verifier asked (ask_user).
+                    add("The person's notes", self.notes.join("\n"));
                 }
             }
         }
@@ -1382,16 +1535,5 @@ fn role_of(role: NextRole) -> Role {
         NextRole::Qa => Role::Qa,
         NextRole::Verifier => Role::Verifier,
         NextRole::Critic => Role::Critic,
-    }
-}
-
-/// The `next_role` of a fan-out's role.
-fn next_role_of(role: ReadOnlyRole) -> NextRole {
-    match role {
-        ReadOnlyRole::Planner => NextRole::Planner,
-        ReadOnlyRole::Researcher => NextRole::Researcher,
-        ReadOnlyRole::Qa => NextRole::Qa,
-        ReadOnlyRole::Verifier => NextRole::Verifier,
-        ReadOnlyRole::Critic => NextRole::Critic,
     }
 }

@@ -124,8 +124,8 @@ pub(super) static REVIEW_IMPLEMENTATION_PAYLOAD: Obj = Obj {
         Field { name: "commands_run", ty: Ty::Array { item: &Ty::Object(&REVIEW_COMMAND_RUN), min: 0, max: 30 }, required: true, nullable: false },
         Field { name: "notes", ty: Ty::Array { item: &Ty::NonBlank { min: 3, max: 1000 }, min: 0, max: 30 }, required: true, nullable: false },
         Field { name: "unresolved_risks", ty: Ty::Array { item: &Ty::NonBlank { min: 3, max: 1000 }, min: 0, max: 30 }, required: true, nullable: false },
-        Field { name: "files", ty: Ty::Array { item: &Ty::Object(&REVIEW_FILE_CONTENT), min: 0, max: 24 }, required: true, nullable: false },
         Field { name: "thehoodDirectiveAck", ty: Ty::Object(&REVIEW_DIRECTIVE_ACK), required: true, nullable: false },
+        Field { name: "files", ty: Ty::Array { item: &Ty::Object(&REVIEW_FILE_CONTENT), min: 0, max: 24 }, required: false, nullable: false },
         Field { name: "markdown", ty: Ty::Text { max: 20000 }, required: false, nullable: true },
     ],
 };

@@ -66,8 +66,19 @@ fn the_critic_is_called_for_failures_doubt_and_disagreement_only() {
         reason(Some("needs_revision"), None, None),
         Some((T::QaFailed, vec![Reviewer::Qa]))
     );
+    // Blocked, QA could not judge: inconclusive, not a failure.
     assert_eq!(
         reason(Some("blocked"), None, None),
+        Some((T::QaInconclusive, vec![Reviewer::Qa]))
+    );
+    // QA asking to revise code whose run passed disagrees with the runtime; against a failed
+    // run it is a failure.
+    assert_eq!(
+        reason(Some("needs_revision"), None, Some(true)),
+        Some((T::ValidationMismatch, vec![Reviewer::Qa]))
+    );
+    assert_eq!(
+        reason(Some("needs_revision"), None, Some(false)),
         Some((T::QaFailed, vec![Reviewer::Qa]))
     );
     assert_eq!(
@@ -239,6 +250,7 @@ fn complete_waits_for_the_verifier_and_the_runtime_on_the_latest_implementation(
         |latest: Option<&str>, verifications: &[VerifierRecord], checks: &[RuntimeCheck], open| {
             unmet_for_completion(Ledger {
                 latest_implementation: latest,
+                unrunnable: None,
                 verifications,
                 runtime_checks: checks,
                 open_approvals: open,
@@ -271,6 +283,7 @@ fn complete_waits_for_the_verifier_and_the_runtime_on_the_latest_implementation(
     // A fan-out's approval is advisory, and said so.
     let advisory = unmet_for_completion(Ledger {
         latest_implementation: Some("impl-2"),
+        unrunnable: None,
         verifications: &[record("impl-2", true, true)],
         runtime_checks: &passed,
         open_approvals: 0,
@@ -337,7 +350,12 @@ pub(super) fn config() -> RunConfig {
         constraints: vec![],
         approval_policy: ApprovalPolicy::default(),
         approval_mode: ApprovalMode::Manual,
+        available_worker_types: super::config::all_workers(),
+        risk_level: Default::default(),
+        allowed_paths: vec![],
+        disallowed_paths: vec![],
         protected_test_paths: vec!["parse.test.js".into()],
+        acceptance_tests: vec![],
         max_iterations: 12,
         token_budget: None,
         time_budget_seconds: None,
@@ -358,6 +376,50 @@ pub(super) fn config() -> RunConfig {
             member("judge", &[Role::Verifier]),
         ],
     }
+}
+
+/// `available_worker_types` decides the roles: a run without QA or a critic is valid once no
+/// member holds them; the verifier (and, implementing, the implementer) cannot be left out;
+/// the orchestrator is no worker; the run's own paths are relative.
+#[test]
+fn the_roles_are_the_ones_the_run_makes_available() {
+    use ReviewConfigError as E;
+    let mut lean = config();
+    lean.available_worker_types = vec![Role::Implementer, Role::Verifier];
+    assert_eq!(
+        lean.problems(),
+        vec![
+            E::Unavailable(Role::Planner, "lead".into()),
+            E::Unavailable(Role::Researcher, "lead".into()),
+            E::Unavailable(Role::Qa, "tester".into()),
+            E::Unavailable(Role::Critic, "tester".into()),
+        ]
+    );
+    lean.members[0].roles = vec![Role::Orchestrator];
+    lean.members.remove(2);
+    assert_eq!(lean.problems(), vec![]);
+    assert!(!lean.available(Role::Qa) && lean.available(Role::Orchestrator));
+    let mut broken = lean.clone();
+    broken.available_worker_types = vec![Role::Orchestrator, Role::Qa];
+    broken.allowed_paths = vec!["../up".into()];
+    assert_eq!(
+        broken.problems(),
+        vec![
+            E::BadRunPath("../up".into()),
+            E::OrchestratorIsNoWorker,
+            E::Required(
+                Role::Verifier,
+                "the run completes only with the verifier's approval"
+            ),
+            E::Required(
+                Role::Implementer,
+                "an implement run changes files, and only the implementer writes them"
+            ),
+            E::Unavailable(Role::Implementer, "builder".into()),
+            E::Unheld(Role::Qa),
+            E::Unavailable(Role::Verifier, "judge".into()),
+        ]
+    );
 }
 
 #[test]
@@ -383,6 +445,16 @@ fn a_config_is_refused_with_every_rule_it_breaks() {
     broken.fanout_max = 9;
     broken.token_budget = Some(0);
     broken.protected_test_paths.push("../secret.js".into());
+    let test = |path: &str, content: &str| super::config::AcceptanceTest {
+        path: path.into(),
+        content: content.into(),
+    };
+    broken.acceptance_tests = vec![
+        test("spec/parse.js", "test('a', () => {});"),
+        test("spec/parse.test.mjs", " "),
+        test("spec/ok.test.cjs", "test('a', () => {});"),
+        test("spec/ok.test.cjs", "test('b', () => {});"),
+    ];
     broken.members[2].roles.push(Role::Planner);
     broken.members.push(member("Bad Id", &[Role::Critic]));
     let problems = broken.problems();
@@ -395,6 +467,9 @@ fn a_config_is_refused_with_every_rule_it_breaks() {
             E::FanoutMax(9),
             E::ZeroBudget("token"),
             E::BadProtectedPath("../secret.js".into()),
+            E::BadAcceptanceTest("spec/parse.js".into()),
+            E::EmptyAcceptanceTest("spec/parse.test.mjs".into()),
+            E::DuplicateAcceptanceTest("spec/ok.test.cjs".into()),
             E::BadId("Bad Id".into()),
             E::HeldTwice(Role::Planner, "lead".into(), "tester".into()),
             E::HeldTwice(Role::Critic, "tester".into(), "Bad Id".into()),

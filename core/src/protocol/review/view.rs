@@ -27,6 +27,8 @@ pub struct RoleCard {
     pub status: &'static str,
     /// Its latest verdict or action (`needs_revision`, `delegate`), if its answer has one.
     pub verdict: Option<String>,
+    /// That verdict in a person's words ("asks for changes").
+    pub verdict_words: Option<&'static str>,
     /// Its latest answer's summary.
     pub summary: String,
     /// The call of that answer.
@@ -48,6 +50,8 @@ pub struct SlotCard {
     pub status: &'static str,
     /// Its verdict, if its answer has one.
     pub verdict: Option<String>,
+    /// That verdict in a person's words.
+    pub verdict_words: Option<&'static str>,
     /// Its answer's summary.
     pub summary: String,
     /// The call of that answer.
@@ -63,6 +67,8 @@ pub struct DecisionRow {
     pub call_id: String,
     /// `delegate`, `verify`, …
     pub action: String,
+    /// The action in a person's words ("hands work to").
+    pub action_words: &'static str,
     /// The role it hands the run to.
     pub next_role: Option<String>,
     /// Why.
@@ -109,12 +115,14 @@ pub struct ReportView {
 /// An artifact the runtime wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuntimeArtifactView {
-    /// `critic_trigger-1`, `revision_packet-1`, `fanout-1`.
+    /// `critic_trigger-1`, `revision_packet-1`, `fanout-1`: its anchor on the page, never shown.
     pub id: String,
-    /// What it says, in a line.
+    /// What it is, in a person's words ("The critic was called: QA found a failure").
+    pub title: String,
+    /// What it says, in a line (refs in words).
     pub summary: String,
-    /// The calls and runs that caused it or that it points to.
-    pub refs: Vec<String>,
+    /// The calls and runs that caused it or that it points to, each with its words.
+    pub refs: Vec<(String, String)>,
     /// The artifact as `004` spells it (pretty JSON).
     pub json: String,
 }
@@ -130,6 +138,8 @@ pub struct RunView {
     pub status: String,
     /// The run in a line.
     pub words: String,
+    /// The implementation whose files ran, in words.
+    pub implementation_words: String,
 }
 
 /// A gate `complete` must pass.
@@ -173,8 +183,10 @@ pub struct ApprovalView {
     /// What the person is asked (Markdown).
     pub message: String,
     /// The person's word in a sentence ("The person asked for a revision: …"); `None` while
-    /// it waits.
+    /// it waits. For an approval the policy gave by itself, why it could.
     pub answer: Option<String>,
+    /// Whether the approval policy gave it by itself (the mode let the answer through).
+    pub by_policy: bool,
 }
 
 /// Everything the review loop's page shows.
@@ -186,6 +198,10 @@ pub struct ReviewView {
     pub run_id: String,
     /// The iteration under way and the limit.
     pub iteration: (u32, u32),
+    /// Calls started and the run's limit (`max_iterations` counts every call).
+    pub calls: (u32, u32),
+    /// Whether the run is over (its reconciliation is in).
+    pub finished: bool,
     /// Why the run closed, once it has.
     pub end: Option<&'static str>,
     /// The roles.
@@ -270,6 +286,7 @@ pub fn view_of(review: &Review) -> ReviewView {
                     slot: a.slot.unwrap_or_default(),
                     status: status_word(a.response.status),
                     verdict: verdict_of(&a.response),
+                    verdict_words: verdict_of(&a.response).map(|v| verdict_words(&v)),
                     summary: a.response.summary.clone(),
                     call_id: a.call_id.clone(),
                 })
@@ -280,6 +297,9 @@ pub fn view_of(review: &Review) -> ReviewView {
                 model: format!("{}/{}", m.model.provider, m.model.model),
                 status,
                 verdict: latest.and_then(|a| verdict_of(&a.response)),
+                verdict_words: latest
+                    .and_then(|a| verdict_of(&a.response))
+                    .map(|v| verdict_words(&v)),
                 summary: latest.map_or_else(String::new, |a| a.response.summary.clone()),
                 call_id: latest.map(|a| a.call_id.clone()),
                 asking: review.core.open_asks().any(|h| h.asked_by == m.id),
@@ -322,12 +342,16 @@ pub fn view_of(review: &Review) -> ReviewView {
                 iteration: c.call.round,
                 call_id: id.to_string(),
                 action: wire_word(&d.action),
+                action_words: verdict_words(&wire_word(&d.action)),
                 next_role: d.next_role.map(|r| wire_word(&r)),
                 reason: d.reason.clone(),
-                fanout: d
-                    .fanout
-                    .as_ref()
-                    .map(|f| format!("{} × {}: {}", f.count, wire_word(&f.role), f.instruction)),
+                fanout: d.fanout.as_ref().map(|f| {
+                    format!(
+                        "{} at the same time: {}",
+                        plural_role(&wire_word(&f.role), f.count.into()),
+                        f.instruction
+                    )
+                }),
             })
         })
         .collect();
@@ -409,6 +433,7 @@ pub fn view_of(review: &Review) -> ReviewView {
             })
         })
         .collect();
+    let words = Refs::new(review);
     let mut artifacts = Vec::new();
     for (k, t) in record.triggers.iter().enumerate() {
         let mut refs = t.evidence_refs.clone();
@@ -417,8 +442,13 @@ pub fn view_of(review: &Review) -> ReviewView {
         }
         artifacts.push(RuntimeArtifactView {
             id: format!("critic_trigger-{}", k + 1),
-            summary: t.reason.clone(),
-            refs,
+            title: format!(
+                "The critic was called ({}): {}",
+                k + 1,
+                trigger_words(&wire_word(&t.reason_code))
+            ),
+            summary: words.of(&t.reason),
+            refs: refs.iter().map(|r| (r.clone(), words.of(r))).collect(),
             json: pretty(t),
         });
     }
@@ -427,16 +457,26 @@ pub fn view_of(review: &Review) -> ReviewView {
         refs.extend(p.critic_trigger_ref.clone());
         artifacts.push(RuntimeArtifactView {
             id: format!("revision_packet-{}", k + 1),
-            summary: p.repair_objective.clone(),
-            refs,
+            title: format!("Repair brief {} for the implementer", k + 1),
+            summary: words.of(&p.repair_objective),
+            refs: refs.iter().map(|r| (r.clone(), words.of(r))).collect(),
             json: pretty(p),
         });
     }
     for (k, f) in record.fanouts.iter().enumerate() {
+        let role = f
+            .items
+            .first()
+            .map_or_else(String::new, |i| wire_word(&i.role));
         artifacts.push(RuntimeArtifactView {
             id: format!("fanout-{}", k + 1),
+            title: format!(
+                "Fan-out {}: {} at the same time",
+                k + 1,
+                plural_role(&role, f.bounds.executed_items)
+            ),
             summary: format!(
-                "{} of {} slots ran (advisory: satisfies no gate): {}",
+                "{} of {} asked for ran at the same time; their answers are advice and meet no gate. Asked: {}",
                 f.bounds.executed_items, f.bounds.requested_items, f.instruction
             ),
             refs: f
@@ -444,6 +484,7 @@ pub fn view_of(review: &Review) -> ReviewView {
                 .iter()
                 .map(|i| i.response_artifact.r#ref.clone())
                 .filter(|r| !r.is_empty())
+                .map(|r| (r.clone(), words.of(&r)))
                 .collect(),
             json: pretty(f),
         });
@@ -462,6 +503,7 @@ pub fn view_of(review: &Review) -> ReviewView {
                 .run
                 .as_ref()
                 .map_or_else(|| "the sandbox is running the files".into(), run_words),
+            implementation_words: words.of(&r.implementation),
         })
         .collect();
     let open_approvals = review.core.open_asks().count();
@@ -479,17 +521,28 @@ pub fn view_of(review: &Review) -> ReviewView {
                 .map_or_else(|| h.asked_by.clone(), |m| m.name.clone()),
             message: h.halt.message().to_string(),
             answer: h.answer.as_ref().map(crate::engine::PersonReply::words),
+            by_policy: false,
         })
-        .collect();
+        .chain(record.auto_approvals.iter().map(|a| ApprovalView {
+            iteration: a.round,
+            call_id: a.call_id.clone(),
+            asked_by: "The approval policy".into(),
+            message: format!("{}.", a.what),
+            answer: Some(sentence_case(&a.why)),
+            by_policy: true,
+        }))
+        .collect::<Vec<_>>();
+    let mut approvals = approvals;
+    approvals.sort_by_key(|a| call_order(&a.call_id));
     let unmet = record.unmet(open_approvals);
     let gates = [
         (Gate::Verifier, "Verifier approval", "the verifier's own approval of the latest implementation (never a fan-out's)"),
-        (Gate::RuntimeQa, "Runtime QA", "the runtime's own check of the latest implementation: its sandboxed tests pass (advisory QA never counts)"),
+        (Gate::RuntimeQa, "Runtime QA", "a sandbox run of the files as the latest implementation left them, your acceptance tests included, that passed: nothing else counts (QA's word is advice)"),
         (Gate::Approval, "No open approval", "every approval in the inbox decided"),
     ]
     .into_iter()
     .map(|(gate, name, satisfied_by)| {
-        let why: Vec<String> = unmet.iter().filter(|u| u.gate == gate).map(|u| u.why.clone()).collect();
+        let why: Vec<String> = unmet.iter().filter(|u| u.gate == gate).map(|u| words.of(&u.why)).collect();
         GateView {
             name,
             satisfied_by,
@@ -509,6 +562,8 @@ pub fn view_of(review: &Review) -> ReviewView {
         goal: review.config.user_goal.clone(),
         run_id: review.config.run_id.clone(),
         iteration: (review.core.round, review.config.max_iterations),
+        calls: (review.calls_started, review.config.max_iterations),
+        finished: review.reconciliation().is_some(),
         end: review.end.or(review.closing()).map(super::RunEnd::words),
         roles,
         decisions,
@@ -523,76 +578,290 @@ pub fn view_of(review: &Review) -> ReviewView {
     }
 }
 
+/// The refs a text names (`call-7`, `effect-1`, `critic_trigger-1`), in a person's words: a
+/// call by who answered what ("Ivo (implementer)'s implementation, iteration 3"), a sandbox run
+/// by its number ("run 1 in the sandbox"), an artifact by what it is.
+pub struct Refs {
+    /// Each ref and its words, longest ref first (so `call-12` is replaced before `call-1`).
+    pairs: Vec<(String, String)>,
+}
+
+impl Refs {
+    /// The refs of `review`'s calls, runs and artifacts.
+    pub fn new(review: &Review) -> Refs {
+        use crate::engine::Protocol;
+        let mut pairs: Vec<(String, String)> = review
+            .core
+            .calls
+            .iter()
+            .map(|c| {
+                let c = &c.call;
+                (c.id.clone(), review.call_title(&c.member, c.step, c.round))
+            })
+            .collect();
+        for (k, r) in review.record.runs.iter().enumerate() {
+            pairs.push((r.effect_id.clone(), format!("run {} in the sandbox", k + 1)));
+        }
+        for k in 0..review.record.triggers.len() {
+            pairs.push((
+                format!("critic_trigger-{}", k + 1),
+                format!("the critic's call ({})", k + 1),
+            ));
+        }
+        for k in 0..review.record.packets.len() {
+            pairs.push((
+                format!("revision_packet-{}", k + 1),
+                format!("repair brief {}", k + 1),
+            ));
+        }
+        for k in 0..review.record.fanouts.len() {
+            pairs.push((format!("fanout-{}", k + 1), format!("fan-out {}", k + 1)));
+        }
+        pairs.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+        Refs { pairs }
+    }
+
+    /// `text` (a ref, or words naming refs) with every ref it names in words (a ref inside a
+    /// longer word is left alone).
+    pub fn of(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for (r, words) in &self.pairs {
+            let mut at = 0;
+            while let Some(i) = out[at..].find(r.as_str()) {
+                let start = at + i;
+                let end = start + r.len();
+                let next = out[end..].chars().next();
+                if next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+                    at = end;
+                    continue;
+                }
+                out.replace_range(start..end, words);
+                at = start + words.len();
+            }
+        }
+        out
+    }
+}
+
+/// A verdict, status or action as `004` spells it, in a person's words.
+pub fn verdict_words(word: &str) -> &'static str {
+    match word {
+        "pass" => "passed",
+        "needs_revision" => "asks for changes",
+        "needs_more_evidence" => "needs more evidence",
+        "blocked" => "blocked",
+        "approve" => "approved",
+        "revise" => "asks for a revision",
+        "abort" => "says stop",
+        "ask_user" => "asks you",
+        "acceptable" => "acceptable",
+        "unsafe" => "unsafe",
+        "unclear" => "unclear",
+        "changed" => "changed files",
+        "no_change" => "changed nothing",
+        "failed" => "failed",
+        "complete" => "complete",
+        "partial" => "partly done",
+        "off_plan" => "left the plan",
+        "delegate" => "hands work over",
+        "verify" => "asks for verification",
+        "critique" => "asks the critic",
+        "request_approval" => "asks for your approval",
+        "revise_plan" => "asks for a plan",
+        _ => "answered",
+    }
+}
+
+/// A trigger's reason code in words.
+fn trigger_words(code: &str) -> &'static str {
+    match code {
+        "qa_failed" => "QA found a failure",
+        "qa_inconclusive" => "QA could not judge",
+        "verifier_failed" => "the verifier asked for changes",
+        "verifier_inconclusive" => "the verifier asked you",
+        _ => "a review disagreed with the runtime's own run",
+    }
+}
+
+/// "2 researchers", "1 QA tester".
+fn plural_role(role: &str, n: u32) -> String {
+    let one = match role {
+        "qa" => "QA tester",
+        "planner" => "planner",
+        "researcher" => "researcher",
+        "verifier" => "verifier",
+        "critic" => "critic",
+        other => other,
+    };
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
+/// `text` with its first letter a capital.
+fn sentence_case(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => format!(
+            "{}{}.",
+            c.to_uppercase(),
+            chars.as_str().trim_end_matches('.')
+        ),
+        None => String::new(),
+    }
+}
+
+/// The number of `call-N`, for ordering by when a call was made.
+fn call_order(id: &str) -> usize {
+    id.strip_prefix("call-")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(usize::MAX)
+}
+
 /// An artifact as pretty JSON.
 fn pretty<T: serde::Serialize>(artifact: &T) -> String {
     serde_json::to_string_pretty(artifact).unwrap_or_default()
 }
 
-/// The run's account as Markdown, for the report download.
+/// The run's account as Markdown, for the report download: what happened, told by who did
+/// it — each iteration's decision and the answers that followed, the approvals, the
+/// runtime's runs, the gates, the reconciliation, the plans and reports and the files —, with
+/// the runtime's records as written in an appendix at the end (the report neutralises raw
+/// HTML, so a `<details>` fold is not available: the appendix comes after the account).
 pub fn markdown(review: &Review) -> String {
+    use crate::engine::Protocol;
     let v = view_of(review);
-    let mut s = format!("# Review loop\n\n## Goal\n{}\n\nRun `{}`", v.goal, v.run_id);
-    if let Some(end) = v.end {
-        s.push_str(&format!(", {end}"));
-    }
-    s.push_str(".\n\n## Decisions\n");
-    for d in &v.decisions {
+    let words = Refs::new(review);
+    let mut s = format!(
+        "# Review loop: {}
+
+",
+        first_line(&v.goal)
+    );
+    s.push_str(&format!(
+        "**Goal.** {}
+
+",
+        v.goal.trim()
+    ));
+    s.push_str(&match v.end {
+        Some(end) if v.finished => format!("**How it ended.** The run {end}.\n\n"),
+        Some(end) => format!("**Where it stands.** The run is closing: {end}.\n\n"),
+        None => format!(
+            "**Where it stands.** Still running: iteration {}, {} of {} calls used.\n\n",
+            v.iteration.0, v.calls.0, v.calls.1
+        ),
+    });
+    s.push_str("## Who took part\n");
+    for m in &review.config.members {
+        let roles: Vec<&str> = m.roles.iter().map(|r| r.words()).collect();
         s.push_str(&format!(
-            "- Iteration {} ({}): **{}**{} — {}\n",
-            d.iteration,
-            d.call_id,
-            d.action,
-            d.next_role
-                .as_ref()
-                .map_or_else(String::new, |r| format!(" → {r}")),
-            d.reason
+            "- {}: {}, on {}/{}\n",
+            m.name,
+            roles.join(" and "),
+            m.model.provider,
+            m.model.model
         ));
+    }
+    s.push_str("\n## What happened\n");
+    let mut round = 0;
+    for c in &review.core.calls {
+        let Some(a) = review.record.answer(&c.call.id) else {
+            continue;
+        };
+        if a.round != round {
+            round = a.round;
+            s.push_str(&format!("\n### Iteration {round}\n"));
+        }
+        let who = review.member_name(&a.member);
+        let line = match &a.response.payload {
+            Payload::Decision(d) if a.step == ReviewStep::Orchestrator => format!(
+                "{who} {}{}: {}",
+                verdict_words(&wire_word(&d.action)),
+                d.next_role
+                    .map(|r| format!(
+                        " (to the {})",
+                        plural_role(&wire_word(&r), 1).trim_start_matches("1 ")
+                    ))
+                    .unwrap_or_default(),
+                d.reason
+            ),
+            _ => {
+                let verdict = verdict_of(&a.response)
+                    .map(|w| format!(" ({})", verdict_words(&w)))
+                    .unwrap_or_default();
+                format!("{who}{verdict}: {}", a.response.summary)
+            }
+        };
+        s.push_str(&format!("- {}\n", words.of(&line)));
+    }
+    if !v.approvals.is_empty() {
+        s.push_str("\n## Approvals\n");
+        for a in &v.approvals {
+            s.push_str(&format!(
+                "- Iteration {}, {}: {} {}\n",
+                a.iteration,
+                if a.by_policy {
+                    "approved by the policy".to_string()
+                } else {
+                    format!("{} asked", a.asked_by)
+                },
+                a.message.trim(),
+                a.answer.as_deref().unwrap_or("Waiting for you.")
+            ));
+        }
+    }
+    if !v.runs.is_empty() {
+        s.push_str("\n## The runtime's runs in the sandbox\n");
+        for (k, r) in v.runs.iter().enumerate() {
+            s.push_str(&format!(
+                "- Run {} (the files after {}): {}\n",
+                k + 1,
+                r.implementation_words,
+                r.words
+            ));
+        }
     }
     s.push_str("\n## Gates\n");
     for g in &v.gates {
         s.push_str(&format!(
-            "- {} {}{}\n",
-            if g.met { "✓" } else { "✗" },
+            "- {}: {}{}\n",
             g.name,
+            if g.met { "met" } else { "not met" },
             if g.met {
                 String::new()
             } else {
-                format!(": {}", g.why)
+                format!(" ({})", g.why)
             }
         ));
     }
-    if !v.runs.is_empty() {
-        s.push_str("\n## The runtime's runs\n");
-        for r in &v.runs {
-            s.push_str(&format!("- {} ({}): {}\n", r.id, r.implementation, r.words));
+    if let Some(r) = &v.reconciliation {
+        s.push_str(&format!(
+            "\n## The orchestrator's account: {}\n",
+            verdict_words(&r.status)
+        ));
+        for c in &r.satisfied {
+            s.push_str(&format!("- Met: {c}\n"));
         }
-    }
-    if !v.artifacts.is_empty() {
-        s.push_str("\n## Artifacts the runtime wrote\n");
-        for a in &v.artifacts {
-            s.push_str(&format!(
-                "\n### {}\n{}\n\n```json\n{}\n```\n",
-                a.id, a.summary, a.json
-            ));
+        for m in &r.missing {
+            s.push_str(&format!("- Not done: {m}\n"));
+        }
+        if !r.next_slice.is_empty() {
+            s.push_str(&format!("\nNext: {}\n", r.next_slice));
+        }
+        if let Some(md) = &r.markdown {
+            s.push_str(&format!("\n{}\n", md.trim_end()));
         }
     }
     for r in &v.reports {
         s.push_str(&format!(
-            "\n## {} ({})\n{}\n",
+            "\n## {} (from {})\n{}\n",
             r.title,
-            r.call_id,
+            words.of(&r.call_id),
             r.markdown.trim_end()
         ));
-    }
-    if let Some(r) = &v.reconciliation {
-        s.push_str(&format!("\n## Reconciliation: {}\n", r.status));
-        for c in &r.satisfied {
-            s.push_str(&format!("- ✓ {c}\n"));
-        }
-        for m in &r.missing {
-            s.push_str(&format!("- missing: {m}\n"));
-        }
-        s.push_str(&format!("\nNext: {}\n", r.next_slice));
     }
     s.push_str("\n## Files\n");
     for f in review.record.current_files() {
@@ -601,7 +870,24 @@ pub fn markdown(review: &Review) -> String {
             crate::text::file_section(&f.path, &f.content)
         ));
     }
+    if !v.artifacts.is_empty() {
+        // Last, after the account (a report neutralises raw HTML, so no `<details>`: the
+        // appendix is folded away by coming after everything a reader needs).
+        s.push_str("\n## Appendix: the runtime's records, as written\n");
+        for a in &v.artifacts {
+            s.push_str(&format!(
+                "\n### {}\n{}\n\n```json\n{}\n```\n",
+                a.title, a.summary, a.json
+            ));
+        }
+    }
     s
+}
+
+/// The first line of `text`, cut to a title's length.
+fn first_line(text: &str) -> String {
+    let line = text.trim().lines().next().unwrap_or("");
+    crate::text::cut_at_word(line, 80).to_string()
 }
 
 #[cfg(test)]

@@ -1,13 +1,15 @@
 //! New review loop (spec `004`'s run variables): the goal and its success criteria (or the
 //! demo's, one click away), the mode, the approval mode and the approval policy's three flags,
-//! the protected test paths, the iteration limit, the fan-out limit, the time and token budgets,
+//! the protected test paths and the person's acceptance test file, the iteration limit, the fan-out limit, the time and token budgets,
 //! and one provider and model for the seven standard members. The rules are core's: the form
 //! builds a [`RunConfig`] and shows every problem [`RunConfig::problems`] reports, all at once;
 //! nothing is created while one remains.
 
 use leptos::prelude::*;
 use roundtable_core::engine::ModelRef;
-use roundtable_core::protocol::review::config::{ApprovalMode, ReviewConfigError, RunMode};
+use roundtable_core::protocol::review::config::{
+    AcceptanceTest, ApprovalMode, ReviewConfigError, RiskLevel, Role, RunMode,
+};
 use roundtable_core::protocol::review::demo::{DEMO_CRITERIA, DEMO_GOAL};
 use roundtable_core::protocol::review::{Review, RunConfig};
 
@@ -44,6 +46,22 @@ const APPROVAL_MODES: [(ApprovalMode, &str, &str, &str); 3] = [
     ),
 ];
 
+/// The roles a person may leave out of a run (`004`'s `available_worker_types`), with their
+/// words; the implementer and the verifier are always there.
+const OPTIONAL_ROLES: [(Role, &str); 4] = [
+    (Role::Planner, "Planner"),
+    (Role::Researcher, "Researcher"),
+    (Role::Qa, "QA tester"),
+    (Role::Critic, "Critic"),
+];
+
+/// `004`'s risk levels, with their words.
+const RISK_LEVELS: [(RiskLevel, &str, &str); 3] = [
+    (RiskLevel::Low, "low", "Low"),
+    (RiskLevel::Medium, "medium", "Medium"),
+    (RiskLevel::High, "high", "High"),
+];
+
 /// The non-empty lines of a text box, trimmed: a list the person typed one per line.
 fn lines(text: &str) -> Vec<String> {
     text.lines()
@@ -76,6 +94,10 @@ fn field_of(e: &ReviewConfigError) -> Option<&'static str> {
         E::ZeroBudget(what) if *what == "time" => "time-budget",
         E::ZeroBudget(_) => "token-budget",
         E::BadProtectedPath(_) => "protected-paths",
+        E::BadRunPath(_) => "run-paths",
+        E::BadAcceptanceTest(_) | E::EmptyAcceptanceTest(_) | E::DuplicateAcceptanceTest(_) => {
+            "acceptance-test"
+        }
         _ => return None,
     })
 }
@@ -100,6 +122,12 @@ pub fn NewReviewForm() -> impl IntoView {
     );
     let network = RwSignal::new(defaults.approval_policy.network_requires_approval);
     let protected = RwSignal::new(String::new());
+    let roles = RwSignal::new(defaults.available_worker_types.clone());
+    let risk = RwSignal::new(defaults.risk_level);
+    let allowed = RwSignal::new(String::new());
+    let disallowed = RwSignal::new(String::new());
+    let acceptance_path = RwSignal::new(String::new());
+    let acceptance_text = RwSignal::new(String::new());
     let iterations = RwSignal::new(defaults.max_iterations.to_string());
     let fanout = RwSignal::new(defaults.fanout_max.to_string());
     let time = RwSignal::new(String::new());
@@ -160,11 +188,32 @@ pub fn NewReviewForm() -> impl IntoView {
         config.approval_policy.dependency_install_requires_approval = dependency.get_untracked();
         config.approval_policy.network_requires_approval = network.get_untracked();
         config.protected_test_paths = lines(&protected.get_untracked());
+        config.available_worker_types = roles.get_untracked();
+        // A role the run does not have has no member.
+        let available = config.available_worker_types.clone();
+        config.members.retain(|m| {
+            m.roles
+                .iter()
+                .all(|r| *r == Role::Orchestrator || available.contains(r))
+        });
+        config.risk_level = risk.get_untracked();
+        config.allowed_paths = lines(&allowed.get_untracked());
+        config.disallowed_paths = lines(&disallowed.get_untracked());
+        let (path, text) = (
+            acceptance_path.get_untracked(),
+            acceptance_text.get_untracked(),
+        );
+        if !path.trim().is_empty() || !text.trim().is_empty() {
+            config.acceptance_tests = vec![AcceptanceTest {
+                path: path.trim().to_string(),
+                content: text,
+            }];
+        }
         match iterations.get_untracked().trim().parse() {
             Ok(n) => config.max_iterations = n,
             Err(_) => problems.push((
                 Some("max-iterations"),
-                "The iteration limit needs a whole number.".to_string(),
+                "The call limit needs a whole number.".to_string(),
             )),
         }
         match fanout.get_untracked().trim().parse() {
@@ -267,6 +316,19 @@ pub fn NewReviewForm() -> impl IntoView {
                         }
                     }).collect_view()}
                 </fieldset>
+                <label class="field">
+                    <span>"Risk level"</span>
+                    <select name="risk-level" aria-describedby="risk-hint" on:change=move |ev| {
+                        let value = event_target_value(&ev);
+                        if let Some((r, _, _)) = RISK_LEVELS.iter().find(|(_, v, _)| *v == value) { risk.set(*r); }
+                    }>
+                        {RISK_LEVELS.iter().map(|(r, value, words)| {
+                            let r = *r;
+                            view! { <option value=*value selected=move || risk.get() == r>{*words}</option> }
+                        }).collect_view()}
+                    </select>
+                    <small class="muted" id="risk-hint">"How risky you judge the work. \"Auto, low risk\" goes on alone only while this and every risk a role reports are low."</small>
+                </label>
                 <fieldset class="choices" data-field="approval-policy">
                     <legend>"What waits for your approval"</legend>
                     <label class="choice">
@@ -302,7 +364,7 @@ pub fn NewReviewForm() -> impl IntoView {
             <div class="card">
                 <div class="limits">
                     <label class="field">
-                        <span>"Iterations"</span>
+                        <span>"Calls at most"</span>
                         <input type="number" name="max-iterations" min="1" aria-invalid=invalid("max-iterations") aria-describedby="review-error" max=RunConfig::ITERATIONS_MAX.to_string() inputmode="numeric"
                             prop:value=move || iterations.get() on:input=move |ev| iterations.set(event_target_value(&ev))/>
                     </label>
@@ -322,6 +384,44 @@ pub fn NewReviewForm() -> impl IntoView {
                             prop:value=move || tokens.get() on:input=move |ev| tokens.set(event_target_value(&ev))/>
                     </label>
                 </div>
+                <fieldset class="choices" data-field="roles">
+                    <legend>"Roles in this run"</legend>
+                    <small class="muted">"The orchestrator, the implementer and the verifier are always there. A role left out is never called."</small>
+                    {OPTIONAL_ROLES.iter().map(|(role, words)| {
+                        let role = *role;
+                        view! {
+                            <label class="choice">
+                                <input type="checkbox" name=format!("role-{}", role.id())
+                                    prop:checked=move || roles.with(|r| r.contains(&role))
+                                    on:change=move |ev| {
+                                        let on = event_target_checked(&ev);
+                                        roles.update(|r| {
+                                            r.retain(|x| *x != role);
+                                            if on { r.push(role); }
+                                            r.sort();
+                                        });
+                                    }/>
+                                <span>{*words}</span>
+                            </label>
+                        }
+                    }).collect_view()}
+                </fieldset>
+                <div class="limits">
+                    <label class="field">
+                        <span>"Write only under, one per line"</span>
+                        <textarea name="allowed-paths" rows="2" spellcheck="false" class="mono" placeholder="anywhere"
+                            aria-invalid=invalid("run-paths") aria-describedby="review-error"
+                            prop:value=move || allowed.get()
+                            on:input=move |ev| allowed.set(event_target_value(&ev))></textarea>
+                    </label>
+                    <label class="field">
+                        <span>"Never write under, one per line"</span>
+                        <textarea name="disallowed-paths" rows="2" spellcheck="false" class="mono" placeholder="nothing"
+                            aria-invalid=invalid("run-paths") aria-describedby="review-error"
+                            prop:value=move || disallowed.get()
+                            on:input=move |ev| disallowed.set(event_target_value(&ev))></textarea>
+                    </label>
+                </div>
                 <label class="field">
                     <span>"Protected test paths, one per line"</span>
                     <textarea name="protected-paths" rows="2" spellcheck="false" class="mono"
@@ -331,9 +431,27 @@ pub fn NewReviewForm() -> impl IntoView {
                         on:input=move |ev| protected.set(event_target_value(&ev))></textarea>
                     <small class="muted" id="protected-hint">"Relative paths. A change to one always waits for your approval."</small>
                 </label>
+                <label class="field">
+                    <span>"Your acceptance test file"</span>
+                    <input type="text" name="acceptance-path" spellcheck="false" class="mono"
+                        placeholder="test/accept.test.js" aria-invalid=invalid("acceptance-test")
+                        aria-describedby="review-error acceptance-hint"
+                        prop:value=move || acceptance_path.get()
+                        on:input=move |ev| acceptance_path.set(event_target_value(&ev))/>
+                </label>
+                <label class="field">
+                    <span>"Its tests"</span>
+                    <textarea name="acceptance-text" rows="4" spellcheck="false" class="mono"
+                        placeholder="const parse = require('../lib/config.js');
+    test('reads pairs', () => assert.deepEqual(parse('a=1'), { a: '1' }));"
+                        aria-invalid=invalid("acceptance-test") aria-describedby="review-error acceptance-hint"
+                        prop:value=move || acceptance_text.get()
+                        on:input=move |ev| acceptance_text.set(event_target_value(&ev))></textarea>
+                    <small class="muted" id="acceptance-hint">"Optional. Runs in the sandbox with every implementation, and the run completes only when it passes; the implementer may change it only with your approval. Name it *.test.js, *.test.mjs or *.test.cjs."</small>
+                </label>
             </div>
             <div class="card">
-                <h3 class="small">"The seven members — orchestrator, planner, researcher, implementer, QA, verifier, critic — "
+                <h3 class="small">"The members, one per role in the run, "
                     {move || if own.get() { "each on its own model, below" } else { "each on this model" }}</h3>
                 <div class="member-row" data-member="members" hidden=move || own.get()>
                     <ProviderModelFields name="members" provider=provider model=model
@@ -384,6 +502,10 @@ mod tests {
         config.time_budget_seconds = Some(0);
         config.token_budget = Some(0);
         config.protected_test_paths = vec!["../x".into()];
+        config.acceptance_tests = vec![AcceptanceTest {
+            path: "accept.js".into(),
+            content: "test('a', () => {});".into(),
+        }];
         config.members[3]
             .roles
             .push(roundtable_core::protocol::review::Role::Verifier);
@@ -396,6 +518,7 @@ mod tests {
             "time-budget",
             "token-budget",
             "protected-paths",
+            "acceptance-test",
         ] {
             assert!(fields.contains(&Some(want)), "{want}: {fields:?}");
         }

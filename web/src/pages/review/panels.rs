@@ -9,7 +9,7 @@
 //! stack, with a bar to jump between them.
 
 use leptos::prelude::*;
-use roundtable_core::protocol::review::view::ReviewView;
+use roundtable_core::protocol::review::view::{verdict_words, ReviewView};
 use roundtable_core::protocol::review::view::{
     FileView, ReconciliationView, RoleCard, RuntimeArtifactView,
 };
@@ -65,9 +65,9 @@ fn call_link(call_id: String, words: Option<&'static str>) -> AnyView {
     }
 }
 
-/// A ref an artifact names: a call (its transcript), another artifact or one of the runtime's
-/// runs on this page (a button that takes focus there), or a note shown as it is.
-fn ref_link(r: String, on_page: &[String]) -> AnyView {
+/// A ref an artifact names, in `words`: a call (its transcript), another artifact or one of
+/// the runtime's runs on this page (a button that takes focus there), or a note as it is.
+fn ref_link(r: String, words: String, on_page: &[String]) -> AnyView {
     if !on_page.contains(&r) {
         return call_link(r, None);
     }
@@ -84,7 +84,7 @@ fn ref_link(r: String, on_page: &[String]) -> AnyView {
                     let _ = el.focus();
                 }
             }
-        }><code>{r}</code></button>
+        }>{words}</button>
     }
     .into_any()
 }
@@ -97,7 +97,8 @@ fn anchor(id: &str) -> String {
 /// One role's card on the board.
 fn role_card(card: RoleCard) -> impl IntoView {
     let verdict = card.verdict.clone().map(|v| {
-        view! { <span class=format!("badge {}", tone(&v)) data-verdict=v.clone()>{v.replace('_', " ")}</span> }
+        let words = card.verdict_words.unwrap_or("answered");
+        view! { <span class=format!("badge {}", tone(&v)) data-verdict=v.clone()>{words}</span> }
     });
     let answer = card
         .call_id
@@ -105,12 +106,13 @@ fn role_card(card: RoleCard) -> impl IntoView {
         .map(|id| call_link(id, Some("Its answer")));
     let slots = (!card.slots.is_empty()).then(|| {
         view! {
+            <p class="small muted">{format!("In a fan-out, {} slots ran at the same time:", card.slots.len())}</p>
             <ul class="small slots">
                 {card.slots.iter().map(|k| view! {
                     <li data-slot=k.slot data-slot-status=k.status>
-                        {format!("Fan-out slot {} ", k.slot)}
+                        {format!("Slot {} ", k.slot)}
                         <span class=format!("badge {}", tone(k.status))>{k.status}</span>
-                        {k.verdict.clone().map(|v| view! { " "<span class=format!("badge {}", tone(&v))>{v.replace('_', " ")}</span> })}
+                        {k.verdict.clone().map(|v| view! { " "<span class=format!("badge {}", tone(&v))>{k.verdict_words.unwrap_or("answered")}</span> })}
                         " "{k.summary.clone()}" "
                         {call_link(k.call_id.clone(), Some("its answer"))}
                     </li>
@@ -149,18 +151,18 @@ fn artifact_card(a: RuntimeArtifactView, on_page: &[String]) -> impl IntoView {
     let refs = (!a.refs.is_empty()).then(|| {
         view! {
             <p class="small refs">"Points to: "
-                {a.refs.iter().map(|r| view! { {ref_link(r.clone(), on_page)}" " }).collect_view()}
+                {a.refs.iter().map(|(r, words)| view! { {ref_link(r.clone(), words.clone(), on_page)}" " }).collect_view()}
             </p>
         }
     });
     view! {
         <article class="artifact" id=anchor(&a.id) tabindex="-1" data-artifact=a.id.clone() data-artifact-kind=kind>
-            <h3 class="small"><code>{a.id.clone()}</code></h3>
+            <h3 class="small">{a.title.clone()}</h3>
             <p class="small">{a.summary.clone()}</p>
             {refs}
             <details>
-                <summary class="small">"As 004 writes it (JSON)"</summary>
-                <pre class="json-result" tabindex="0" aria-label=format!("{} as JSON", a.id)><code>{a.json.clone()}</code></pre>
+                <summary class="small">"The record as written (JSON)"</summary>
+                <pre class="json-result" tabindex="0" aria-label=format!("{} as JSON", a.title)><code>{a.json.clone()}</code></pre>
             </details>
         </article>
     }
@@ -189,8 +191,11 @@ fn file_card(f: FileView) -> impl IntoView {
                             {format!("Version {}", v.version)}
                             {v.deleted.then_some(" (deleted)")}
                         </summary>
-                        <p class="small">{call_link(v.call_id.clone(), None)}
-                            {if v.version == 1 { " wrote it:" } else { " wrote it; the changes from the version before:" }}</p>
+                        <p class="small">{if v.call_id.is_empty() {
+                                view! { <span data-acceptance-test="true">"Your acceptance test, as you handed it in:"</span> }.into_any()
+                            } else {
+                                view! { {call_link(v.call_id.clone(), None)}{if v.version == 1 { " wrote it:" } else { " wrote it; the changes from the version before:" }} }.into_any()
+                            }}</p>
                         <div class="diff">{lines}</div>
                     </details>
                 }
@@ -203,7 +208,7 @@ fn file_card(f: FileView) -> impl IntoView {
 fn reconciliation(r: ReconciliationView) -> impl IntoView {
     view! {
         <p>
-            <span class=format!("badge {}", tone(&r.status)) data-reconciliation=r.status.clone()>{r.status.replace('_', " ")}</span>
+            <span class=format!("badge {}", tone(&r.status)) data-reconciliation=r.status.clone()>{verdict_words(&r.status)}</span>
         </p>
         {(!r.satisfied.is_empty()).then(|| view! {
             <h3 class="small">"Success criteria met"</h3>
@@ -234,7 +239,10 @@ pub fn ReviewPanels() -> impl IntoView {
     let status = part(v, |v| match v.end {
         Some(end) => format!("The run {end}"),
         None if v.iteration.0 == 0 => "Not started".to_string(),
-        None => format!("Iteration {} of {}", v.iteration.0, v.iteration.1),
+        None => format!(
+            "Iteration {} · {} of {} calls",
+            v.iteration.0, v.calls.0, v.calls.1
+        ),
     });
     let running = move || {
         runner.running_code.get().map(|_| {
@@ -268,7 +276,6 @@ pub fn ReviewPanels() -> impl IntoView {
                 {running}
                 {waiting}
                 <p class="small goal"><strong>"Goal: "</strong>{move || v().map(|v| v.goal)}</p>
-                <p class="muted small">"Run "<code data-run-id=move || v().map(|v| v.run_id.clone())>{move || v().map(|v| v.run_id)}</code></p>
             </section>
             <crate::pages::session::JumpBar items=&[("Board", "panel-board"), ("Gates", "panel-gates"), ("Artifacts", "panel-artifacts"), ("Files", "panel-files"), ("Timeline", "panel-timeline")]/>
             <div class="review-grid">
@@ -301,7 +308,7 @@ pub fn ReviewPanels() -> impl IntoView {
                                     <li id=anchor(&r.id) tabindex="-1" data-runtime-run=r.id.clone() data-run-status=r.status.clone()>
                                         <span class=format!("badge {}", tone(&r.status))>{format!("Run {}", k + 1)}</span>
                                         " "{r.words.clone()}" "
-                                        <span class="muted">"(run "<code>{r.id.clone()}</code>" of "{call_link(r.implementation.clone(), None)}")"</span>
+                                        <span class="muted">"(the files after "{call_link(r.implementation.clone(), None)}")"</span>
                                     </li>
                                 }).collect_view()}
                             </ol>
@@ -319,7 +326,7 @@ pub fn ReviewPanels() -> impl IntoView {
                             {v.decisions.into_iter().map(|d| view! {
                                 <li data-decision=d.action.clone() data-iteration=d.iteration>
                                     <span class="muted">{format!("Iteration {} · ", d.iteration)}</span>
-                                    <span class=format!("badge {}", tone(&d.action))>{d.action.replace('_', " ")}</span>
+                                    <span class=format!("badge {}", tone(&d.action))>{d.action_words}</span>
                                     {d.next_role.map(|r| view! { " → "<strong>{r}</strong> })}
                                     " — "{d.reason.clone()}
                                     {d.fanout.map(|f| view! { <div class="muted">"Fan-out: "{f}</div> })}
@@ -342,7 +349,7 @@ pub fn ReviewPanels() -> impl IntoView {
                                 view! {
                                     <li data-approval=if open { "open" } else { "decided" }>
                                         <span class="muted">{format!("Iteration {} · ", a.iteration)}</span>
-                                        <strong>{a.asked_by.clone()}</strong>" asked: "
+                                        <strong>{a.asked_by.clone()}</strong>{if a.by_policy { " approved by itself: " } else { " asked: " }}
                                         {call_link(a.call_id.clone(), Some("transcript"))}
                                         <div class="markdown" inner_html=to_safe_html(&a.message)></div>
                                         {match a.answer {
@@ -363,8 +370,8 @@ pub fn ReviewPanels() -> impl IntoView {
                 })}
             </section>
             <section class="card artifacts" id="panel-artifacts" aria-labelledby="artifacts-heading">
-                <h2 id="artifacts-heading">"Artifacts the runtime wrote"</h2>
-                <p class="muted small">"Critic triggers when QA or the verifier fails, doubts or disagrees with the runtime's run; revision packets before each repair; fan-outs of read-only roles (advisory: they meet no gate)."</p>
+                <h2 id="artifacts-heading">"What the runtime recorded"</h2>
+                <p class="muted small">"When the critic was called (QA or the verifier failed, doubted or disagreed with the runtime's run), the repair briefs the implementer worked from, and the fan-outs whose slots ran at the same time (advice only: they meet no gate)."</p>
                 {move || v().map(|v| if v.artifacts.is_empty() {
                     view! { <p class="muted small">"None yet."</p> }.into_any()
                 } else {

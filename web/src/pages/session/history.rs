@@ -32,6 +32,7 @@ pub struct HistoryPoint(pub Callback<Option<u64>>);
 #[component]
 pub fn HistoryBar() -> impl IntoView {
     let runner = expect_context::<Runner>();
+    let super::ViewMemo(view) = expect_context::<super::ViewMemo>();
     let ForkFrom(fork_from) = expect_context::<ForkFrom>();
     let total = move || runner.event_count();
     let shown = move || runner.history_at.get();
@@ -68,8 +69,12 @@ pub fn HistoryBar() -> impl IntoView {
                         if let Ok(len) = event_target_value(&ev).parse::<usize>() { go(len); }
                     }/>
                 <span class="muted small history-label" aria-hidden="true">{label}</span>
-                {move || shown().is_none().then(|| view! {
-                    <span class="badge ok small" data-live>"Live"</span>
+                {move || shown().is_none().then(|| {
+                    // A finished session is not live: its last point is the latest, and final.
+                    let done = view.with(|v| v.status.word() == "done");
+                    view! {
+                        <span class="badge ok small" data-live=(!done).to_string()>{if done { "Latest" } else { "Live" }}</span>
+                    }
                 })}
             </section>
         })}
