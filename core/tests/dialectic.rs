@@ -403,8 +403,11 @@ fn a_config_is_refused_with_every_problem_at_once() {
     c.thesis.model.model = String::new();
     c.response_schema = Some(json!({
         "type": "object",
-        "properties": {"when": {"type": "string", "format": "date"}},
-        "patternProperties": {}
+        "properties": {
+            "when": {"type": "string", "format": "date"},
+            "link": {"$ref": "https://example.com/link.json"},
+            "code": {"type": "string", "pattern": "^(?!x)"}
+        }
     }));
     let err = DialecticSession::new(c, 0).unwrap_err().to_string();
     for expected in [
@@ -414,8 +417,8 @@ fn a_config_is_refused_with_every_problem_at_once() {
         "a council needs at least two critics (it has 1)",
         "use_search must be false: a browser tab cannot search the web",
         "a response_schema is used only with the json response style (the style is sections)",
-        "at /patternProperties: the keyword `patternProperties` is not supported",
-        "at /properties/when/format: the keyword `format` is not supported",
+        "at /properties/link/$ref: \"https://example.com/link.json\" is a remote $ref",
+        "at /properties/code/pattern: the pattern uses a lookaround",
     ] {
         assert!(err.contains(expected), "{expected:?} missing from: {err}");
     }
@@ -688,6 +691,67 @@ fn same_structure(ours: &Value, spec: &Value, at: &str) {
             }
         }
         _ => assert_eq!(ours, spec, "{at}"),
+    }
+}
+
+/// 002: "When `format=\"single_prompt\"`, the tool returns the same fields as
+/// `dialectical_single_shot` with `format: \"single_prompt\"`" — compared field by field with
+/// 002's single-shot example plus `format` (`tests/files/dialectic_002_single_prompt.json`), and
+/// with the single-shot document of the same dialectic, for every style, mode and council.
+#[test]
+fn the_single_prompt_document_is_the_single_shot_one_with_its_format() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/files");
+    let read = |name: &str| -> Value {
+        serde_json::from_str(&fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+    };
+    let example = read("dialectic_002_single_prompt.json");
+    let single_shot = read("dialectic_002_single_shot.json");
+    // The example is 002's single-shot example and one field more.
+    let mut less = example.clone();
+    assert_eq!(
+        less.as_object_mut().unwrap().remove("format"),
+        Some(json!("single_prompt"))
+    );
+    assert_eq!(less, single_shot);
+    for mode in [Mode::Workflow, Mode::SingleShot] {
+        for style in ResponseStyle::ALL {
+            for council in [false, true] {
+                let mut c = standard(QUERIES[1], style, mode, council);
+                if style == ResponseStyle::Json {
+                    c.response_schema = Some(
+                        json!({"type": "object", "properties": {"verdict": {"type": "string"}}, "required": ["verdict"]}),
+                    );
+                }
+                let s = DialecticSession::new(c, 0).unwrap();
+                let doc = s.state().single_prompt_document();
+                let mut spec = structure(&example);
+                if style != ResponseStyle::Json {
+                    spec.as_object_mut().unwrap().remove("response_schema");
+                }
+                same_structure(&structure(&doc), &spec, "single_prompt");
+                let one = s.state().single_shot_document();
+                for (key, value) in one.as_object().unwrap() {
+                    assert_eq!(
+                        &doc[key.as_str()],
+                        value,
+                        "{key}: the same as the single shot's"
+                    );
+                }
+                assert_eq!(doc["format"], "single_prompt");
+                assert_eq!(doc["schema_version"], 1);
+                assert_eq!(doc["query"], QUERIES[1]);
+                assert_eq!(doc["use_search"], false);
+                assert_eq!(doc["use_council"], council);
+                assert_eq!(doc["response_style"], style.name());
+                assert_eq!(
+                    doc.get("response_schema").is_some(),
+                    style == ResponseStyle::Json
+                );
+                if style == ResponseStyle::Json {
+                    assert_eq!(doc["response_schema"]["required"], json!(["verdict"]));
+                }
+            }
+        }
     }
 }
 

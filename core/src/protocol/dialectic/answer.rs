@@ -551,7 +551,7 @@ mod tests {
         );
         let paths: Vec<&str> = wrong.iter().map(|e| e.path.as_str()).collect();
         assert_eq!(paths, ["/result/score", "/result/verdict"], "{wrong:#?}");
-        assert_eq!(wrong[0].expected, "an integer from 1 to 5");
+        assert_eq!(wrong[0].expected, "a whole number from 1 to 5");
         let right = errors(
             ResponseStyle::Json,
             Some(&schema),

@@ -437,9 +437,22 @@ fn fill(schema: &Value, env: &DialecticEnvelope) -> Value {
 }
 
 fn fill_with(schema: &Value, text: &str) -> Value {
-    let mut base = super::prompt::example_of_schema(schema);
-    replace_texts(schema, &mut base, text);
-    base
+    let Some(base) = super::example::valid_example(schema) else {
+        return super::example::example_of_schema(schema);
+    };
+    let mut filled = base.clone();
+    replace_texts(schema, &mut filled, text);
+    // The query's words where the schema takes free text; the plain example where they break it
+    // (a pattern, a format, a shape behind a `$ref`).
+    let fits = crate::validate::compile_schema(schema).is_ok_and(|shape| {
+        crate::validate::check_against_schema(shape, &filled.to_string(), Default::default())
+            .is_ok()
+    });
+    if fits {
+        filled
+    } else {
+        base
+    }
 }
 
 /// Puts `text` (fitted to each string's limits) in the example's free strings.

@@ -414,6 +414,9 @@ pub fn expected_format(step: DialecticStep, env: &DialecticEnvelope) -> String {
             "\nThe response schema of `result`:\n```json\n{}\n```\n",
             serde_json::to_string_pretty(person).unwrap_or_default()
         );
+        if valid_example(person).is_none() {
+            out.push_str("The example leaves `result` out (no value could be written for this schema here): write it in the shape of the response schema.\n");
+        }
     }
     let _ = write!(out, "\nExample:\n{}", example_json(step, env));
     out
@@ -501,7 +504,7 @@ fn type_words<'a>(root: &'a Value, node: &'a Value) -> (String, Option<&'a Value
 /// The example of the phase's answer, serialised: valid for the env's style and schema as it
 /// stands (a test applies it).
 pub fn example_json(step: DialecticStep, env: &DialecticEnvelope) -> String {
-    let result = env.response_schema.as_ref().map(example_of_schema);
+    let result = env.response_schema.as_ref().and_then(valid_example);
     let synthesis = example_synthesis_text(env.style);
     let assumptions = vec!["The query asks about the usual case, not the exceptions.".to_string()];
     let uncertainties = vec!["How far the answer holds outside the cases cited.".to_string()];
@@ -559,70 +562,7 @@ fn example_synthesis_text(style: ResponseStyle) -> String {
     }
 }
 
-/// A minimal value that meets a (supported) JSON Schema: the required fields only, the first
-/// enum value, the least count, number and length allowed.
-pub fn example_of_schema(schema: &Value) -> Value {
-    let ty = match &schema["type"] {
-        Value::String(t) => t.as_str(),
-        Value::Array(ts) => ts
-            .iter()
-            .filter_map(Value::as_str)
-            .find(|t| *t != "null")
-            .unwrap_or("null"),
-        _ if schema.get("properties").is_some() => "object",
-        _ if schema.get("enum").is_some() => "string",
-        _ if schema.get("items").is_some() => "array",
-        _ => "null",
-    };
-    match ty {
-        "object" => {
-            let mut out = serde_json::Map::new();
-            for r in schema["required"].as_array().into_iter().flatten() {
-                if let Some(name) = r.as_str() {
-                    out.insert(
-                        name.to_string(),
-                        example_of_schema(&schema["properties"][name]),
-                    );
-                }
-            }
-            Value::Object(out)
-        }
-        "array" => {
-            let n = schema["minItems"].as_u64().unwrap_or(0).max(1) as usize;
-            let n = n.min(schema["maxItems"].as_u64().map_or(n, |m| m as usize));
-            Value::Array(vec![example_of_schema(&schema["items"]); n])
-        }
-        "string" => {
-            if let Some(first) = schema["enum"].as_array().and_then(|e| e.first()) {
-                return first.clone();
-            }
-            let min = schema["minLength"].as_u64().unwrap_or(0) as usize;
-            let max = schema["maxLength"]
-                .as_u64()
-                .map_or(usize::MAX, |m| m as usize);
-            let mut text = String::from("…");
-            while text.chars().count() < min {
-                text.push('…');
-            }
-            text.chars().take(max.max(min)).collect::<String>().into()
-        }
-        "integer" => {
-            let v = match (schema["minimum"].as_f64(), schema["maximum"].as_f64()) {
-                (Some(a), _) if a > 0.0 => a.ceil(),
-                (_, Some(b)) if b < 0.0 => b.floor(),
-                _ => 0.0,
-            };
-            serde_json::json!(v as i64)
-        }
-        "number" => match (schema["minimum"].as_f64(), schema["maximum"].as_f64()) {
-            (Some(a), _) if a > 0.0 => schema["minimum"].clone(),
-            (_, Some(b)) if b < 0.0 => schema["maximum"].clone(),
-            _ => serde_json::json!(0),
-        },
-        "boolean" => Value::Bool(true),
-        _ => Value::Null,
-    }
-}
+pub use super::example::{example_of_schema, valid_example};
 
 /// The message that sends an invalid answer back. Worded like every repair prompt.
 pub fn repair(step: DialecticStep, findings: &Findings) -> String {
