@@ -643,6 +643,61 @@ fn prompts_of_each_phase_read_as_snapshots() {
     );
 }
 
+/// With the `json` style, the person's schema and sources: each phase is told only what it
+/// needs — the thesis and the critics are never shown the schema of a `result` they must not
+/// write, every phase sees the sources (a critic must be able to check a citation), and only the
+/// synthesis gets the schema, with an example that meets it.
+#[test]
+fn each_phase_is_told_only_what_it_needs_with_sources_and_the_json_style() {
+    let mut c = standard(QUERIES[0], ResponseStyle::Json, Mode::Workflow, true);
+    c.sources = vec![roundtable_core::protocol::dialectic::Source {
+        title: "Four-day week pilot, UK 2023".into(),
+        text: "61 companies took part; 56 continued the four-day week after the trial. Revenue stayed broadly the same.".into(),
+    }];
+    c.response_schema = Some(json!({
+        "$defs": {"Condition": {"type": "object", "properties": {"if": {"type": "string", "maxLength": 200}, "then": {"enum": ["adopt", "trial", "reject"]}}, "required": ["if", "then"]}},
+        "type": "object",
+        "properties": {
+            "verdict": {"enum": ["adopt", "trial", "reject"], "description": "The recommendation."},
+            "conditions": {"type": "array", "items": {"$ref": "#/$defs/Condition"}, "maxItems": 4},
+            "review_on": {"type": "string", "format": "date"}
+        },
+        "required": ["verdict", "conditions"],
+        "additionalProperties": false
+    }));
+    let s = played(c);
+    let thesis = messages_text(&s, DialecticStep::Thesis, "thesis", false);
+    let critic = messages_text(&s, DialecticStep::Antithesis, "logician", false);
+    let synthesis = messages_text(&s, DialecticStep::Synthesis, "synthesis", false);
+    for (name, text) in [
+        ("thesis", &thesis),
+        ("antithesis", &critic),
+        ("synthesis", &synthesis),
+    ] {
+        assert!(
+            text.contains("## [1] Four-day week pilot, UK 2023"),
+            "{name} sees the sources"
+        );
+        assert_eq!(
+            text.matches("61 companies took part").count(),
+            1,
+            "{name}: once"
+        );
+    }
+    for (name, text) in [("thesis", &thesis), ("antithesis", &critic)] {
+        assert!(
+            !text.contains("response schema") && !text.contains("\"result\""),
+            "{name} is shown no result schema"
+        );
+        assert!(!text.contains("$defs"), "{name}");
+    }
+    assert!(synthesis.contains("The response schema of `result`"));
+    assert!(critic.contains("Check every citation of the thesis"));
+    insta::assert_snapshot!("dialectic_prompt_thesis_json_sources", thesis);
+    insta::assert_snapshot!("dialectic_prompt_antithesis_json_sources", critic);
+    insta::assert_snapshot!("dialectic_prompt_synthesis_json_sources", synthesis);
+}
+
 #[test]
 fn the_repair_prompt_of_a_result_against_the_persons_schema_reads_as_a_snapshot() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -128,8 +128,10 @@ pub const THESIS_OUTPUT: &str = "{{thesis_output}}";
 /// The place of the critiques' output in a template.
 pub const ANTITHESIS_OUTPUT: &str = "{{antithesis_output}}";
 
-/// The phase's prompt as a template: the query and sources written in, the outputs before it as
-/// `{{thesis_output}}` / `{{antithesis_output}}`; `critic` is the antithesis's author.
+/// The phase's prompt as a template: the query and sources written in (every phase that judges
+/// claims sees the sources: the thesis cites them, a critic checks the citations, the synthesis
+/// weighs both), the outputs before it as `{{thesis_output}}` / `{{antithesis_output}}`; `critic`
+/// is the antithesis's author.
 pub fn template(
     env: &DialecticEnvelope,
     step: DialecticStep,
@@ -143,12 +145,12 @@ pub fn template(
             thesis_instructions(),
         ),
         DialecticStep::Antithesis => (
-            format!("{query}\n# Thesis\n{THESIS_OUTPUT}\n\nWrite your antithesis."),
+            format!("{query}{sources}\n# Thesis\n{THESIS_OUTPUT}\n\nWrite your antithesis."),
             antithesis_instructions(env, critic),
         ),
         DialecticStep::Synthesis => (
             format!(
-                "{query}\n# Thesis\n{THESIS_OUTPUT}\n\n# {}\n{ANTITHESIS_OUTPUT}\n\nWrite the synthesis.",
+                "{query}{sources}\n# Thesis\n{THESIS_OUTPUT}\n\n# {}\n{ANTITHESIS_OUTPUT}\n\nWrite the synthesis.",
                 if env.critics.len() > 1 {
                     "Critiques"
                 } else {
@@ -256,10 +258,16 @@ fn antithesis_instructions(env: &DialecticEnvelope, critic: &MemberView) -> Stri
             list_words(&others)
         )
     };
+    let sources = if env.sources.is_empty() {
+        ""
+    } else {
+        " Check every citation of the thesis ([1], [2]) against the sources the person attached: a \
+claim they contradict, or do not bear out, is a contradiction, with the source as its evidence."
+    };
     format!(
         "Attack the thesis from your standpoint: where it contradicts itself, the facts or what it \
-leaves out. Give each contradiction with its evidence. Do not restate the thesis and do not \
-propose a synthesis: that comes after.{council}"
+leaves out. Give each contradiction with its evidence.{sources} Do not restate the thesis and do \
+not propose a synthesis: that comes after.{council}"
     )
 }
 
@@ -298,10 +306,16 @@ fn synthesis_instructions(env: &DialecticEnvelope) -> String {
     } else {
         "the antithesis"
     };
+    let sources = if env.sources.is_empty() {
+        ""
+    } else {
+        " Where the thesis and the critics disagree on what the attached sources say, read the \
+sources yourself and cite them as [1], [2]."
+    };
     format!(
         "Write what survives the thesis and {whose}: resolve each contradiction or say why it \
-stands — do not split the difference. Then propose research that would settle what is still \
-open, each proposal with a prediction that could fail. {}",
+stands — do not split the difference.{sources} Then propose research that would settle what is \
+still open, each proposal with a prediction that could fail. {}",
         style_instruction(env)
     )
 }
@@ -400,15 +414,15 @@ fn list(out: &mut String, title: &str, items: &[String]) {
 /// under their list; then the example, a value of the type.
 pub fn expected_format(step: DialecticStep, env: &DialecticEnvelope) -> String {
     let schema = answer::step_schema(step);
+    // Only the phases that write `result` are shown the person's schema: the thesis and the
+    // critiques never answer it.
+    let person = env
+        .response_schema
+        .as_ref()
+        .filter(|_| matches!(step, DialecticStep::Synthesis | DialecticStep::SingleShot));
     let mut out = String::from("Answer with one JSON object and nothing else:\n");
-    fields(
-        &schema,
-        &schema,
-        "",
-        &mut out,
-        env.response_schema.is_some(),
-    );
-    if let Some(person) = &env.response_schema {
+    fields(&schema, &schema, "", &mut out, person.is_some());
+    if let Some(person) = person {
         let _ = write!(
             out,
             "\nThe response schema of `result`:\n```json\n{}\n```\n",
