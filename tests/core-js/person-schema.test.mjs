@@ -17,8 +17,20 @@ import { core, root } from './load.mjs';
 /** The formats our checker checks; ajv is told of these only (others stay annotations in both). */
 const FORMATS = ['date-time', 'date', 'time', 'email', 'uri', 'uuid', 'ipv4', 'ipv6'];
 
+/** Whether a schema is written in draft-07's spelling: it says so, or it uses a keyword only
+ *  draft-07 has (a list `items`, `additionalItems`, `dependencies`), as TypeBox writes tuples. */
+function usesDraft07(schema) {
+  if (typeof schema !== 'object' || schema === null) return false;
+  if (String(schema.$schema ?? '').includes('draft-07')) return true;
+  const walk = (n) =>
+    n !== null && typeof n === 'object' &&
+    ((!Array.isArray(n) && (Array.isArray(n.items) || 'additionalItems' in n || 'dependencies' in n)) ||
+      Object.values(n).some(walk));
+  return walk(schema);
+}
+
 function ajvFor(schema) {
-  const draft07 = typeof schema === 'object' && String(schema.$schema ?? '').includes('draft-07');
+  const draft07 = usesDraft07(schema);
   const ajv = draft07 ? new Ajv07({ strict: false, allErrors: true }) : new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv, FORMATS);
   return ajv.compile(schema);
@@ -149,12 +161,16 @@ function schemaGen(r) {
       }
       case 'array': {
         const s = { type: 'array' };
-        if (chance(0.3)) s.prefixItems = [gen(depth - 1), gen(depth - 1)];
+        // Never `prefixItems` with `contains`: ajv 8.20 then passes an empty array that
+        // `contains` must refuse whenever it runs without allErrors, as it does under `not`
+        // (the test below pins our verdict on that case to the specification's).
+        const prefixed = chance(0.3);
+        if (prefixed) s.prefixItems = [gen(depth - 1), gen(depth - 1)];
         if (chance(0.8)) s.items = chance(0.1) ? false : gen(depth - 1);
         if (chance(0.3)) s.minItems = int(0, 3);
         if (chance(0.3)) s.maxItems = int(1, 4);
         if (chance(0.25)) s.uniqueItems = true;
-        if (chance(0.2)) {
+        if (!prefixed && chance(0.2)) {
           s.contains = gen(depth - 1);
           if (chance(0.4)) s.minContains = int(0, 2);
           if (chance(0.3)) s.maxContains = int(1, 3);
@@ -270,4 +286,14 @@ test('differential: on generated schemas and answers our verdict is ajv\'s', () 
   // The generated answers exercise both verdicts.
   assert.ok(schemas > 500 && answers > 5000, `${schemas} schemas, ${answers} answers`);
   assert.ok(valid > answers * 0.15 && valid < answers * 0.85, `${valid} of ${answers} valid`);
+});
+
+test('an empty array fails `contains`, prefixItems or not, under `not` too (where ajv 8.20 without allErrors errs)', () => {
+  const inner = { type: 'array', prefixItems: [{ type: 'null' }], contains: { type: 'number' } };
+  assert.equal(core.validateAgainstSchema(inner, '[]').ok, false);
+  assert.equal(core.validateAgainstSchema({ not: inner }, '[]').ok, true);
+  // ajv agrees with allErrors, and contradicts itself without it.
+  const all = new Ajv2020({ strict: false, allErrors: true });
+  assert.equal(all.compile(inner)([]), false);
+  assert.equal(new Ajv2020({ strict: false }).compile(inner)([]), true, 'if ajv is fixed, drop the exclusion in the generator');
 });
