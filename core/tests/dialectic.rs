@@ -6,6 +6,7 @@
 #![allow(clippy::disallowed_methods)] // tests read their own files and the environment
 
 use roundtable_core::engine::Protocol;
+use roundtable_core::protocol::dialectic::view::split_standpoints;
 use roundtable_core::protocol::dialectic::{answer, DialecticState, DialecticStep};
 
 const STEPS: [DialecticStep; 4] = [
@@ -696,6 +697,85 @@ fn each_phase_is_told_only_what_it_needs_with_sources_and_the_json_style() {
     insta::assert_snapshot!("dialectic_prompt_thesis_json_sources", thesis);
     insta::assert_snapshot!("dialectic_prompt_antithesis_json_sources", critic);
     insta::assert_snapshot!("dialectic_prompt_synthesis_json_sources", synthesis);
+}
+
+/// A single shot with a council: one call writes every standpoint. The page shows each as its
+/// own critique when the answer keeps them under their headings (and the contradictions that
+/// name them), says plainly that one call wrote them, and never counts a council of three as one.
+#[test]
+fn a_single_shot_council_is_shown_per_standpoint_or_said_to_be_one_call() {
+    let s = played(standard(
+        QUERIES[2],
+        ResponseStyle::Sections,
+        Mode::SingleShot,
+        true,
+    ));
+    let v = s.state().view();
+    let names: Vec<&str> = v.critiques.iter().map(|k| k.author.name.as_str()).collect();
+    assert_eq!(names, ["The Logician", "The Empiricist", "The Ethicist"]);
+    for k in &v.critiques {
+        let text = k.text.as_deref().unwrap();
+        assert!(!text.contains("## The"), "{text}");
+        assert!(!k.contradictions.is_empty());
+        assert!(k
+            .contradictions
+            .iter()
+            .all(|c| !c.description.starts_with(&format!("{}:", k.author.name))));
+        assert_eq!(k.author.model, "demo/demo-1", "the model that wrote it");
+    }
+    let note = v.one_call.as_deref().unwrap();
+    assert!(
+        note.starts_with("One call by The Proponent (demo/demo-1) wrote every standpoint"),
+        "{note}"
+    );
+    assert!(
+        v.summary().contains("council of 3 in one call"),
+        "{}",
+        v.summary()
+    );
+    assert_eq!(v.phases[1].title, "Critiques");
+
+    // An answer that runs the standpoints together is one critique, and says so.
+    let one = split_standpoints(
+        "The Logician says A. The Empiricist says B.",
+        &["The Logician", "The Empiricist"],
+    );
+    assert_eq!(one, None);
+    let apart = split_standpoints(
+        "## The Logician\nA does not follow.\n\n**The Empiricist:**\nNothing was measured.",
+        &["The Logician", "The Empiricist"],
+    );
+    assert_eq!(
+        apart,
+        Some(vec![
+            "A does not follow.".to_string(),
+            "Nothing was measured.".to_string()
+        ])
+    );
+    // Out of order, or one missing: not split.
+    assert_eq!(
+        split_standpoints(
+            "## The Empiricist\nB\n## The Logician\nA",
+            &["The Logician", "The Empiricist"]
+        ),
+        None
+    );
+    assert_eq!(
+        split_standpoints("## The Logician\nA", &["The Logician", "The Empiricist"]),
+        None
+    );
+
+    // Without the council: one critic, no note.
+    let s = played(standard(
+        QUERIES[2],
+        ResponseStyle::Sections,
+        Mode::SingleShot,
+        false,
+    ));
+    let v = s.state().view();
+    assert_eq!(v.critiques.len(), 1);
+    assert_eq!(v.one_call, None);
+    assert!(v.summary().contains("one critic"));
 }
 
 #[test]

@@ -9,8 +9,8 @@
 //! schema, the prompt and the checker cannot drift apart. Every structured output carries
 //! `schema_version: 1` (002). The checks here add only what a schema cannot say: the response
 //! style's form of the synthesis (no headings or lists in `conversational`, only points in
-//! `bullet_points`) and, with the person's `response_schema`, the `result` walked against it by the
-//! same walker.
+//! `bullet_points`) and, with the person's `response_schema`, the `result` checked against it by
+//! the validator's run-time schema checker (`validate::check_against_schema`).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

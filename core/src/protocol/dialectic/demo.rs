@@ -405,14 +405,31 @@ fn single_shot(env: &DialecticEnvelope) -> SingleShot {
         critic: c,
     })
     .collect();
+    // With the council, as the prompt asks: each standpoint under its own heading, each
+    // contradiction opening with the standpoint that found it.
     let antithesis_text = views
         .iter()
-        .map(|v| format!("**{}.** {}", v.critic.name, v.antithesis.antithesis))
+        .map(|v| {
+            if env.use_council {
+                format!("## {}\n{}", v.critic.name, v.antithesis.antithesis)
+            } else {
+                format!("**{}.** {}", v.critic.name, v.antithesis.antithesis)
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n\n");
     let mut contradictions: Vec<Contradiction> = views
         .iter()
-        .flat_map(|v| v.antithesis.contradictions.clone())
+        .flat_map(|v| {
+            v.antithesis.contradictions.iter().map(|k| Contradiction {
+                description: if env.use_council {
+                    format!("{}: {}", v.critic.name, k.description)
+                } else {
+                    k.description.clone()
+                },
+                evidence: k.evidence.clone(),
+            })
+        })
         .collect();
     contradictions.truncate(limits::CONTRADICTIONS_MAX);
     let s = synthesis(env, &views);

@@ -9,9 +9,11 @@
 //! thesis and every critique by critic name. A single shot is one call
 //! ([`DialecticStep::SingleShot`]) that writes all three. Every answer is a structured result with
 //! `schema_version: 1` (`answer.rs`); an invalid one is repaired by the same member. With the
-//! `json` style the person may give a `response_schema`: checked when the session is created, it
-//! is kept in the config and the synthesis's `result` is walked against it by the validator's own
-//! walker. Wrapping up skips to the synthesis once a thesis exists.
+//! `json` style the person may give a `response_schema` — as Pydantic, zod or TypeBox write it
+//! (`validate::compile_schema`): checked when the session is created, it is kept in the config,
+//! sent as the required `result` of the synthesis's call schema (its `$defs` moved along), shown
+//! only to the phase that writes `result`, and the synthesis's `result` is checked against it with
+//! pointers under `/result`. Wrapping up skips to the synthesis once a thesis exists.
 
 pub mod answer;
 pub mod config;

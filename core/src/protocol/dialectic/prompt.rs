@@ -331,7 +331,9 @@ fn single_shot_instructions(env: &DialecticEnvelope) -> String {
             })
             .collect();
         format!(
-            " Write it as a council would, one standpoint after another:\n{}",
+            " Write it as a council would, one standpoint after another, each in `antithesis` \
+under its own heading line (\"## The Logician\") and in this order; begin each contradiction's \
+description with the standpoint that found it (\"The Logician: …\"):\n{}",
             lines.join("\n")
         )
     } else {
