@@ -198,7 +198,7 @@ impl Eval<'_> {
             }
         }
         match v {
-            Value::String(s) => self.string(map, at, s, v, path, &what, out),
+            Value::String(s) => self.string(map, s, v, path, &what, out),
             Value::Number(_) => Self::number(map, v, path, &what, out),
             Value::Array(items) => self.array(map, at, items, v, path, &what, out),
             Value::Object(fields) => self.object(map, at, fields, v, path, &what, out),
@@ -387,11 +387,9 @@ impl Eval<'_> {
         base
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn string(
         &self,
         map: &serde_json::Map<String, Value>,
-        at: &str,
         s: &str,
         v: &Value,
         path: &str,
@@ -452,7 +450,6 @@ impl Eval<'_> {
                 );
             }
         }
-        let _ = at;
     }
 
     fn number(

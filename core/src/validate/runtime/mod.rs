@@ -416,7 +416,7 @@ impl Scan<'_> {
                     ),
                 }
             } else if VALUES.contains(&key.as_str()) {
-                self.value_keyword(key, value, &here, at, depth, map);
+                self.value_keyword(key, value, &here, at, depth);
             } else if ANNOTATIONS.contains(&key.as_str()) || key.starts_with("x-") {
             } else if let Some((_, why)) = REFUSED.iter().find(|(k, _)| k == key) {
                 self.problem(here, *why);
@@ -469,15 +469,7 @@ impl Scan<'_> {
         }
     }
 
-    fn value_keyword(
-        &mut self,
-        key: &str,
-        value: &Value,
-        here: &str,
-        at: &str,
-        depth: usize,
-        map: &serde_json::Map<String, Value>,
-    ) {
+    fn value_keyword(&mut self, key: &str, value: &Value, here: &str, at: &str, depth: usize) {
         let count = |v: &Value| v.as_u64().is_some();
         match key {
             "type" => {
@@ -586,7 +578,6 @@ impl Scan<'_> {
             }
             _ => {}
         }
-        let _ = map;
     }
 
     /// Every `$ref` must name a subschema of this schema, and no loop of `$ref`s may come back
