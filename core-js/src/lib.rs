@@ -22,6 +22,9 @@
 
 pub mod autocoding;
 pub mod review;
+// Issue 31: the dialectic's and the meeting's functions, each in its own module.
+pub mod dialectic;
+pub mod meeting;
 pub mod utf16;
 
 use js_sys::{Array, JsString, Object, Reflect, Uint8Array, WebAssembly};

@@ -6,6 +6,7 @@
 #![allow(clippy::disallowed_methods)] // tests read their own files and the environment
 
 use roundtable_core::engine::Protocol;
+use roundtable_core::protocol::dialectic::view::split_standpoints;
 use roundtable_core::protocol::dialectic::{answer, DialecticState, DialecticStep};
 
 const STEPS: [DialecticStep; 4] = [
@@ -403,8 +404,11 @@ fn a_config_is_refused_with_every_problem_at_once() {
     c.thesis.model.model = String::new();
     c.response_schema = Some(json!({
         "type": "object",
-        "properties": {"when": {"type": "string", "format": "date"}},
-        "patternProperties": {}
+        "properties": {
+            "when": {"type": "string", "format": "date"},
+            "link": {"$ref": "https://example.com/link.json"},
+            "code": {"type": "string", "pattern": "^(?!x)"}
+        }
     }));
     let err = DialecticSession::new(c, 0).unwrap_err().to_string();
     for expected in [
@@ -414,8 +418,8 @@ fn a_config_is_refused_with_every_problem_at_once() {
         "a council needs at least two critics (it has 1)",
         "use_search must be false: a browser tab cannot search the web",
         "a response_schema is used only with the json response style (the style is sections)",
-        "at /patternProperties: the keyword `patternProperties` is not supported",
-        "at /properties/when/format: the keyword `format` is not supported",
+        "at /properties/link/$ref: \"https://example.com/link.json\" is a remote $ref",
+        "at /properties/code/pattern: the pattern uses a lookaround",
     ] {
         assert!(err.contains(expected), "{expected:?} missing from: {err}");
     }
@@ -640,6 +644,140 @@ fn prompts_of_each_phase_read_as_snapshots() {
     );
 }
 
+/// With the `json` style, the person's schema and sources: each phase is told only what it
+/// needs — the thesis and the critics are never shown the schema of a `result` they must not
+/// write, every phase sees the sources (a critic must be able to check a citation), and only the
+/// synthesis gets the schema, with an example that meets it.
+#[test]
+fn each_phase_is_told_only_what_it_needs_with_sources_and_the_json_style() {
+    let mut c = standard(QUERIES[0], ResponseStyle::Json, Mode::Workflow, true);
+    c.sources = vec![roundtable_core::protocol::dialectic::Source {
+        title: "Four-day week pilot, UK 2023".into(),
+        text: "61 companies took part; 56 continued the four-day week after the trial. Revenue stayed broadly the same.".into(),
+    }];
+    c.response_schema = Some(json!({
+        "$defs": {"Condition": {"type": "object", "properties": {"if": {"type": "string", "maxLength": 200}, "then": {"enum": ["adopt", "trial", "reject"]}}, "required": ["if", "then"]}},
+        "type": "object",
+        "properties": {
+            "verdict": {"enum": ["adopt", "trial", "reject"], "description": "The recommendation."},
+            "conditions": {"type": "array", "items": {"$ref": "#/$defs/Condition"}, "maxItems": 4},
+            "review_on": {"type": "string", "format": "date"}
+        },
+        "required": ["verdict", "conditions"],
+        "additionalProperties": false
+    }));
+    let s = played(c);
+    let thesis = messages_text(&s, DialecticStep::Thesis, "thesis", false);
+    let critic = messages_text(&s, DialecticStep::Antithesis, "logician", false);
+    let synthesis = messages_text(&s, DialecticStep::Synthesis, "synthesis", false);
+    for (name, text) in [
+        ("thesis", &thesis),
+        ("antithesis", &critic),
+        ("synthesis", &synthesis),
+    ] {
+        assert!(
+            text.contains("## [1] Four-day week pilot, UK 2023"),
+            "{name} sees the sources"
+        );
+        assert_eq!(
+            text.matches("61 companies took part").count(),
+            1,
+            "{name}: once"
+        );
+    }
+    for (name, text) in [("thesis", &thesis), ("antithesis", &critic)] {
+        assert!(
+            !text.contains("response schema") && !text.contains("\"result\""),
+            "{name} is shown no result schema"
+        );
+        assert!(!text.contains("$defs"), "{name}");
+    }
+    assert!(synthesis.contains("The response schema of `result`"));
+    assert!(critic.contains("Check every citation of the thesis"));
+    insta::assert_snapshot!("dialectic_prompt_thesis_json_sources", thesis);
+    insta::assert_snapshot!("dialectic_prompt_antithesis_json_sources", critic);
+    insta::assert_snapshot!("dialectic_prompt_synthesis_json_sources", synthesis);
+}
+
+/// A single shot with a council: one call writes every standpoint. The page shows each as its
+/// own critique when the answer keeps them under their headings (and the contradictions that
+/// name them), says plainly that one call wrote them, and never counts a council of three as one.
+#[test]
+fn a_single_shot_council_is_shown_per_standpoint_or_said_to_be_one_call() {
+    let s = played(standard(
+        QUERIES[2],
+        ResponseStyle::Sections,
+        Mode::SingleShot,
+        true,
+    ));
+    let v = s.state().view();
+    let names: Vec<&str> = v.critiques.iter().map(|k| k.author.name.as_str()).collect();
+    assert_eq!(names, ["The Logician", "The Empiricist", "The Ethicist"]);
+    for k in &v.critiques {
+        let text = k.text.as_deref().unwrap();
+        assert!(!text.contains("## The"), "{text}");
+        assert!(!k.contradictions.is_empty());
+        assert!(k
+            .contradictions
+            .iter()
+            .all(|c| !c.description.starts_with(&format!("{}:", k.author.name))));
+        assert_eq!(k.author.model, "demo/demo-1", "the model that wrote it");
+    }
+    let note = v.one_call.as_deref().unwrap();
+    assert!(
+        note.starts_with("One call by The Proponent (demo/demo-1) wrote every standpoint"),
+        "{note}"
+    );
+    assert!(
+        v.summary().contains("council of 3 in one call"),
+        "{}",
+        v.summary()
+    );
+    assert_eq!(v.phases[1].title, "Critiques");
+
+    // An answer that runs the standpoints together is one critique, and says so.
+    let one = split_standpoints(
+        "The Logician says A. The Empiricist says B.",
+        &["The Logician", "The Empiricist"],
+    );
+    assert_eq!(one, None);
+    let apart = split_standpoints(
+        "## The Logician\nA does not follow.\n\n**The Empiricist:**\nNothing was measured.",
+        &["The Logician", "The Empiricist"],
+    );
+    assert_eq!(
+        apart,
+        Some(vec![
+            "A does not follow.".to_string(),
+            "Nothing was measured.".to_string()
+        ])
+    );
+    // Out of order, or one missing: not split.
+    assert_eq!(
+        split_standpoints(
+            "## The Empiricist\nB\n## The Logician\nA",
+            &["The Logician", "The Empiricist"]
+        ),
+        None
+    );
+    assert_eq!(
+        split_standpoints("## The Logician\nA", &["The Logician", "The Empiricist"]),
+        None
+    );
+
+    // Without the council: one critic, no note.
+    let s = played(standard(
+        QUERIES[2],
+        ResponseStyle::Sections,
+        Mode::SingleShot,
+        false,
+    ));
+    let v = s.state().view();
+    assert_eq!(v.critiques.len(), 1);
+    assert_eq!(v.one_call, None);
+    assert!(v.summary().contains("one critic"));
+}
+
 #[test]
 fn the_repair_prompt_of_a_result_against_the_persons_schema_reads_as_a_snapshot() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -688,6 +826,67 @@ fn same_structure(ours: &Value, spec: &Value, at: &str) {
             }
         }
         _ => assert_eq!(ours, spec, "{at}"),
+    }
+}
+
+/// 002: "When `format=\"single_prompt\"`, the tool returns the same fields as
+/// `dialectical_single_shot` with `format: \"single_prompt\"`" — compared field by field with
+/// 002's single-shot example plus `format` (`tests/files/dialectic_002_single_prompt.json`), and
+/// with the single-shot document of the same dialectic, for every style, mode and council.
+#[test]
+fn the_single_prompt_document_is_the_single_shot_one_with_its_format() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/files");
+    let read = |name: &str| -> Value {
+        serde_json::from_str(&fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+    };
+    let example = read("dialectic_002_single_prompt.json");
+    let single_shot = read("dialectic_002_single_shot.json");
+    // The example is 002's single-shot example and one field more.
+    let mut less = example.clone();
+    assert_eq!(
+        less.as_object_mut().unwrap().remove("format"),
+        Some(json!("single_prompt"))
+    );
+    assert_eq!(less, single_shot);
+    for mode in [Mode::Workflow, Mode::SingleShot] {
+        for style in ResponseStyle::ALL {
+            for council in [false, true] {
+                let mut c = standard(QUERIES[1], style, mode, council);
+                if style == ResponseStyle::Json {
+                    c.response_schema = Some(
+                        json!({"type": "object", "properties": {"verdict": {"type": "string"}}, "required": ["verdict"]}),
+                    );
+                }
+                let s = DialecticSession::new(c, 0).unwrap();
+                let doc = s.state().single_prompt_document();
+                let mut spec = structure(&example);
+                if style != ResponseStyle::Json {
+                    spec.as_object_mut().unwrap().remove("response_schema");
+                }
+                same_structure(&structure(&doc), &spec, "single_prompt");
+                let one = s.state().single_shot_document();
+                for (key, value) in one.as_object().unwrap() {
+                    assert_eq!(
+                        &doc[key.as_str()],
+                        value,
+                        "{key}: the same as the single shot's"
+                    );
+                }
+                assert_eq!(doc["format"], "single_prompt");
+                assert_eq!(doc["schema_version"], 1);
+                assert_eq!(doc["query"], QUERIES[1]);
+                assert_eq!(doc["use_search"], false);
+                assert_eq!(doc["use_council"], council);
+                assert_eq!(doc["response_style"], style.name());
+                assert_eq!(
+                    doc.get("response_schema").is_some(),
+                    style == ResponseStyle::Json
+                );
+                if style == ResponseStyle::Json {
+                    assert_eq!(doc["response_schema"]["required"], json!(["verdict"]));
+                }
+            }
+        }
     }
 }
 

@@ -58,20 +58,20 @@ test('a bad JSON Schema is shown at its field with its keyword, and nothing is c
   await page.click('button[name="create-dialectic"]');
   await page.waitForSelector('[data-error="query"]:has-text("query is empty")');
   assert.equal(await page.evaluate(() => document.activeElement?.name), 'query');
-  // With the json style, a schema using a keyword the walker cannot check is refused by name.
+  // With the json style, a schema with a pattern that needs backtracking is refused at its place.
   await page.fill('textarea[name="query"]', QUERY);
   await page.check('input[name="response-style"][value="json"]');
   await page.fill('textarea[name="response-schema"]', JSON.stringify({
-    type: 'object', properties: { verdict: { type: 'string', pattern: '^[a-z]+$' } },
+    type: 'object', properties: { verdict: { type: 'string', pattern: '^(?=[a-z])' } },
   }));
   await page.click('button[name="create-dialectic"]');
-  await page.waitForSelector('[data-error="schema"]:has-text("pattern")');
+  await page.waitForSelector('[data-error="schema"]:has-text("at /properties/verdict/pattern: the pattern uses a lookaround")');
   assert.equal(await page.textContent('[data-error="query"]'), '', 'the query is fine now');
   assert.equal(await page.getAttribute('textarea[name="response-schema"]', 'aria-invalid'), 'true');
   // Text that is not JSON says so.
   await page.fill('textarea[name="response-schema"]', '{"type": ');
   await page.click('button[name="create-dialectic"]');
-  await page.waitForSelector('[data-error="schema"]:has-text("not valid JSON")');
+  await page.waitForSelector('[data-error="schema"]:has-text("JSON Schema of the answer, at the root: the schema is not valid JSON")');
   // A council of one is refused at the critics.
   await page.click('[data-member="empiricist"] button:has-text("Remove")');
   await page.click('[data-member="ethicist"] button:has-text("Remove")');
@@ -103,7 +103,7 @@ test('a dialectic with the council runs from the form to its synthesis, and trav
   assert.equal(await page.getAttribute('.session', 'data-status'), 'draft');
   assert.match(await page.textContent('.session-head'), /pass \d of 1/);
   let p = await picture(page);
-  assert.deepEqual(p.phases, ['Thesis:waiting', 'Antithesis:waiting', 'Synthesis:waiting']);
+  assert.deepEqual(p.phases, ['Thesis:waiting', 'Critiques:waiting', 'Synthesis:waiting']);
   assert.deepEqual(p.critiques.map((c) => c.split(':').slice(0, 2).join(':')), CRITICS.map((c) => `${c}:waiting`));
   await page.waitForSelector('[data-section="sources"]:has-text("Pilot notes")');
   // One phase: the thesis is written, the critiques wait.
@@ -117,7 +117,7 @@ test('a dialectic with the council runs from the form to its synthesis, and trav
   await page.click('button[name="run"]');
   await waitStatus(page, 'done', 120000);
   p = await picture(page);
-  assert.deepEqual(p.phases, ['Thesis:done', 'Antithesis:done', 'Synthesis:done']);
+  assert.deepEqual(p.phases, ['Thesis:done', 'Critiques:done', 'Synthesis:done']);
   assert.equal(p.critiques.length, 3);
   for (const [i, c] of p.critiques.entries()) {
     assert.ok(c.startsWith(`${CRITICS[i]}:done:`), c.slice(0, 80));
@@ -194,7 +194,7 @@ test('a fork with a critic on demo-2 runs to its own synthesis', async () => {
   await page.click('button[name="run"]');
   await waitStatus(page, 'done', 120000);
   p = await picture(page);
-  assert.deepEqual(p.phases, ['Thesis:done', 'Antithesis:done', 'Synthesis:done']);
+  assert.deepEqual(p.phases, ['Thesis:done', 'Critiques:done', 'Synthesis:done']);
   const was = finished.critiques.find((c) => c.startsWith('empiricist:'));
   const now = p.critiques.find((c) => c.startsWith('empiricist:'));
   assert.ok(now.startsWith('empiricist:done:'), now.slice(0, 60));
@@ -240,6 +240,8 @@ test('with the json style and a schema of the person\'s, a single shot shows its
   assert.ok(['yes', 'no', 'trial'].includes(shown.verdict), JSON.stringify(shown));
   assert.ok(Array.isArray(shown.reasons) && shown.reasons.length >= 1);
   assert.deepEqual(Object.keys(shown).sort(), ['reasons', 'verdict'], 'the person\'s shape, nothing else');
+  // The prose of the synthesis beside its result.
+  assert.ok((await page.textContent('[data-card="synthesis"] [data-result="prose"]')).trim().length > 40);
   // A single shot's 002 document.
   const [doc] = await Promise.all([page.waitForEvent('download'), page.click('.session-head button[name="export-002"]')]);
   assert.match(doc.suggestedFilename(), /\.dialectical_single_shot\.json$/);
@@ -248,6 +250,80 @@ test('with the json style and a schema of the person\'s, a single shot shows its
   assert.equal(single.use_search, false);
   assert.deepEqual(single.response_schema.required, ['verdict', 'reasons']);
   await shot(page, 'dialectic-json-1440');
+  assert.deepEqual(b.errors, [], 'no page errors');
+});
+
+test('at 390 px a refused schema keeps its field in view, in the field\'s words, with the pointer', async () => {
+  const { page } = b;
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await open(page, srv.url, '#/new');
+    await page.click('button[data-kind="dialectic"]');
+    await page.fill('textarea[name="query"]', QUERY);
+    await page.check('input[name="response-style"][value="json"]');
+    // A Pydantic schema with a remote $ref in it: the rest of it is fine.
+    await page.fill('textarea[name="response-schema"]', JSON.stringify({
+      $defs: { Reason: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+      type: 'object',
+      properties: { reasons: { type: 'array', items: { $ref: '#/$defs/Reason' } }, owner: { $ref: 'https://example.com/person.json' } },
+      required: ['reasons'],
+    }));
+    // The person is at the bottom of the form when they press Create.
+    await page.locator('button[name="create-dialectic"]').scrollIntoViewIfNeeded();
+    await page.click('button[name="create-dialectic"]');
+    const error = page.locator('[data-error="schema"]');
+    await page.waitForSelector('[data-error="schema"]:has-text("remote $ref")');
+    const text = (await error.textContent()).trim();
+    assert.match(text, /^JSON Schema of the answer, at \/properties\/owner\/\$ref: "https:\/\/example\.com\/person\.json" is a remote \$ref/);
+    assert.doesNotMatch(text, /\b(above|below)\b/, 'no direction to get wrong');
+    // The field has the focus and is in view, not under the sticky header; its message too.
+    await page.waitForFunction(() => document.activeElement?.name === 'response-schema');
+    const placed = () => page.evaluate(() => {
+      const header = document.querySelector('.app-header').getBoundingClientRect();
+      const field = document.querySelector('textarea[name="response-schema"]').getBoundingClientRect();
+      const message = document.querySelector('[data-error="schema"]').getBoundingClientRect();
+      return { headerBottom: header.bottom, fieldTop: field.top, messageBottom: message.bottom, height: window.innerHeight };
+    });
+    const inView = (p) => p.fieldTop >= p.headerBottom && p.messageBottom <= p.height;
+    await page.waitForFunction(() => {
+      const header = document.querySelector('.app-header').getBoundingClientRect();
+      const field = document.querySelector('textarea[name="response-schema"]').getBoundingClientRect();
+      const message = document.querySelector('[data-error="schema"]').getBoundingClientRect();
+      return field.top >= header.bottom && message.bottom <= window.innerHeight;
+    }, null, { timeout: 5000 }).catch(() => {});
+    const p = await placed();
+    assert.ok(inView(p), JSON.stringify(p));
+    // The phase strip and the columns say "Critiques", one word.
+    await shot(page, 'dialectic-form-schema-error-390');
+  } finally {
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }
+  assert.deepEqual(b.errors, [], 'no page errors');
+});
+
+test('a single shot with the council shows each standpoint as its own critique, written by one call', async () => {
+  const { page } = b;
+  await open(page, srv.url, '#/new');
+  await page.click('button[data-kind="dialectic"]');
+  await page.fill('textarea[name="query"]', 'Should cities ban cars from their historic centres?');
+  await page.check('input[name="mode"][value="single_shot"]');
+  await page.click('button[name="create-dialectic"]');
+  await page.waitForSelector('.dialectic');
+  await page.click('button[name="run"]');
+  await waitStatus(page, 'done', 120000);
+  assert.deepEqual(
+    await page.$$eval('[data-card="critique"]', (els) => els.map((e) => e.dataset.critic)),
+    CRITICS,
+  );
+  assert.match(await page.textContent('[data-one-call]'), /^One call by The Proponent \(demo\/demo-1\) wrote every standpoint/);
+  assert.match(await page.textContent('.dialectic-meta'), /council of 3 in one call/);
+  assert.doesNotMatch(await page.textContent('.dialectic-meta'), /council of 1/);
+  // One word for the critiques, in the strip and over the column.
+  assert.deepEqual(
+    await page.$$eval('.dialectic nav.phases li', (els) => els.map((e) => e.dataset.phase)),
+    ['Thesis', 'Critiques', 'Synthesis'],
+  );
+  assert.match((await page.textContent('#critiques-heading')).trim(), /^Critiques\b|^Critiques\d/);
   assert.deepEqual(b.errors, [], 'no page errors');
 });
 

@@ -5,11 +5,30 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 /// Moves focus to the first element matching `selector` once the page has drawn (a form's first
-/// field that needs attention, after its errors render).
+/// field that needs attention, after its errors render), and brings it into view below the
+/// sticky header: focus alone scrolls only to the nearest edge, so a tall field half under the
+/// header (a phone, the person at the bottom of the form) would stay there. Aligned to the top,
+/// it lands below the header (the stylesheet's `scroll-padding-top`), its message under it.
 pub fn focus_after_render(selector: &'static str) {
     leptos::prelude::request_animation_frame(move || {
-        if let Ok(Some(el)) = leptos::prelude::document().query_selector(selector) {
-            let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
+        let document = leptos::prelude::document();
+        if let Ok(Some(el)) = document.query_selector(selector) {
+            let el = el.unchecked_into::<web_sys::HtmlElement>();
+            let _ = el.focus();
+            let rect = el.get_bounding_client_rect();
+            let header = document
+                .query_selector(".app-header")
+                .ok()
+                .flatten()
+                .map_or(0.0, |h| h.get_bounding_client_rect().bottom());
+            let height = leptos::prelude::window()
+                .inner_height()
+                .ok()
+                .and_then(|h| h.as_f64())
+                .unwrap_or(f64::MAX);
+            if rect.top() < header || rect.bottom() > height {
+                el.scroll_into_view_with_bool(true);
+            }
         }
     });
 }

@@ -34,7 +34,10 @@ mod recover;
 mod report;
 pub use report::repair_prompt;
 mod runtime;
-pub use runtime::{check_against_schema, compile_schema, RuntimeShape, SchemaProblem};
+pub use runtime::{
+    check_against_schema, compile_schema, decode_pointer_segment, parse_schema_text, RuntimeShape,
+    SchemaProblem, SCHEMA_DEPTH_MAX, SCHEMA_TEXT_MAX,
+};
 pub(crate) mod shape;
 use shape::Obj;
 #[cfg(test)]

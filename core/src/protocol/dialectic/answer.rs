@@ -9,8 +9,8 @@
 //! schema, the prompt and the checker cannot drift apart. Every structured output carries
 //! `schema_version: 1` (002). The checks here add only what a schema cannot say: the response
 //! style's form of the synthesis (no headings or lists in `conversational`, only points in
-//! `bullet_points`) and, with the person's `response_schema`, the `result` walked against it by the
-//! same walker.
+//! `bullet_points`) and, with the person's `response_schema`, the `result` checked against it by
+//! the validator's run-time schema checker (`validate::check_against_schema`).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -551,7 +551,7 @@ mod tests {
         );
         let paths: Vec<&str> = wrong.iter().map(|e| e.path.as_str()).collect();
         assert_eq!(paths, ["/result/score", "/result/verdict"], "{wrong:#?}");
-        assert_eq!(wrong[0].expected, "an integer from 1 to 5");
+        assert_eq!(wrong[0].expected, "a whole number from 1 to 5");
         let right = errors(
             ResponseStyle::Json,
             Some(&schema),

@@ -166,9 +166,18 @@ pub enum DialecticConfigError {
     /// A schema without the json style.
     #[error("a response_schema is used only with the json response style (the style is {0})")]
     SchemaWithoutJson(&'static str),
-    /// A schema the validator cannot use.
-    #[error("the response_schema cannot be used: {0}")]
-    Schema(String),
+    /// A schema the validator cannot use: where in it (a JSON pointer, `""` for the root) and
+    /// why.
+    #[error(
+        "the response_schema cannot be used: {}",
+        schema_place(pointer, message)
+    )]
+    Schema {
+        /// The place in the schema.
+        pointer: String,
+        /// What is wrong there.
+        message: String,
+    },
     /// A source without text.
     #[error("source {0} is empty")]
     EmptySource(usize),
@@ -181,6 +190,15 @@ pub enum DialecticConfigError {
     /// The engine's limits cannot be used.
     #[error("{0}")]
     Settings(&'static str),
+}
+
+/// A schema problem in the validator's words: `at /pointer: why`, or `why` at the root.
+fn schema_place(pointer: &str, message: &str) -> String {
+    crate::validate::SchemaProblem {
+        pointer: pointer.to_string(),
+        message: message.to_string(),
+    }
+    .to_string()
 }
 
 /// Every reason a config was refused, in one error (validation collects them all).
@@ -303,7 +321,8 @@ impl DialecticConfig {
     /// Checks the dialectic and collects every problem: a query, well-formed unique member ids
     /// with names, models and personas within their limit; critics enough for the mode and the
     /// council; `use_search` false; a `response_schema` only with the `json` style, and one the
-    /// validator can walk (every unsupported keyword named); sources within their limits.
+    /// validator can check (each problem with its pointer and reason); sources within their
+    /// limits.
     pub fn check(&self) -> Result<(), DialecticConfigErrors> {
         use DialecticConfigError as E;
         let mut errors = Vec::new();
@@ -349,7 +368,10 @@ impl DialecticConfig {
                 errors.push(E::SchemaWithoutJson(self.response_style.name()));
             }
             if let Err(problems) = crate::validate::compile_schema(schema) {
-                errors.extend(problems.iter().map(|p| E::Schema(p.to_string())));
+                errors.extend(problems.into_iter().map(|p| E::Schema {
+                    pointer: p.pointer,
+                    message: p.message,
+                }));
             }
         }
         if self.sources.len() > Self::SOURCES_MAX {

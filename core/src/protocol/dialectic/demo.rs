@@ -405,14 +405,31 @@ fn single_shot(env: &DialecticEnvelope) -> SingleShot {
         critic: c,
     })
     .collect();
+    // With the council, as the prompt asks: each standpoint under its own heading, each
+    // contradiction opening with the standpoint that found it.
     let antithesis_text = views
         .iter()
-        .map(|v| format!("**{}.** {}", v.critic.name, v.antithesis.antithesis))
+        .map(|v| {
+            if env.use_council {
+                format!("## {}\n{}", v.critic.name, v.antithesis.antithesis)
+            } else {
+                format!("**{}.** {}", v.critic.name, v.antithesis.antithesis)
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n\n");
     let mut contradictions: Vec<Contradiction> = views
         .iter()
-        .flat_map(|v| v.antithesis.contradictions.clone())
+        .flat_map(|v| {
+            v.antithesis.contradictions.iter().map(|k| Contradiction {
+                description: if env.use_council {
+                    format!("{}: {}", v.critic.name, k.description)
+                } else {
+                    k.description.clone()
+                },
+                evidence: k.evidence.clone(),
+            })
+        })
         .collect();
     contradictions.truncate(limits::CONTRADICTIONS_MAX);
     let s = synthesis(env, &views);
@@ -437,9 +454,22 @@ fn fill(schema: &Value, env: &DialecticEnvelope) -> Value {
 }
 
 fn fill_with(schema: &Value, text: &str) -> Value {
-    let mut base = super::prompt::example_of_schema(schema);
-    replace_texts(schema, &mut base, text);
-    base
+    let Some(base) = super::example::valid_example(schema) else {
+        return super::example::example_of_schema(schema);
+    };
+    let mut filled = base.clone();
+    replace_texts(schema, &mut filled, text);
+    // The query's words where the schema takes free text; the plain example where they break it
+    // (a pattern, a format, a shape behind a `$ref`).
+    let fits = crate::validate::compile_schema(schema).is_ok_and(|shape| {
+        crate::validate::check_against_schema(shape, &filled.to_string(), Default::default())
+            .is_ok()
+    });
+    if fits {
+        filled
+    } else {
+        base
+    }
 }
 
 /// Puts `text` (fitted to each string's limits) in the example's free strings.

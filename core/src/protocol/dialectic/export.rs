@@ -11,6 +11,9 @@ use super::config::{Mode, ResponseStyle};
 use super::prompt::{self, MemberView};
 use super::{DialecticState, DialecticStep};
 
+/// 002's `format` of the workflow document that is one prompt.
+pub const SINGLE_PROMPT: &str = "single_prompt";
+
 /// 002's `workflow_type` of a prompt-driven dialectic.
 pub const WORKFLOW_TYPE: &str = "prompt_driven_dialectic";
 
@@ -55,6 +58,16 @@ impl DialecticState {
         if let Some(schema) = self.response_schema_field(DialecticStep::SingleShot) {
             doc["response_schema"] = schema;
         }
+        doc
+    }
+
+    /// 002's `dialectical_workflow` asked with `format: "single_prompt"`: "the same fields as
+    /// `dialectical_single_shot` with `format: \"single_prompt\"`" — the one prompt that runs the
+    /// whole dialectic (the council's standpoints in it when there is a council), for a workflow
+    /// and a single shot alike.
+    pub fn single_prompt_document(&self) -> Value {
+        let mut doc = self.single_shot_document();
+        doc["format"] = json!(SINGLE_PROMPT);
         doc
     }
 

@@ -9,13 +9,16 @@
 //! thesis and every critique by critic name. A single shot is one call
 //! ([`DialecticStep::SingleShot`]) that writes all three. Every answer is a structured result with
 //! `schema_version: 1` (`answer.rs`); an invalid one is repaired by the same member. With the
-//! `json` style the person may give a `response_schema`: checked when the session is created, it
-//! is kept in the config and the synthesis's `result` is walked against it by the validator's own
-//! walker. Wrapping up skips to the synthesis once a thesis exists.
+//! `json` style the person may give a `response_schema` — as Pydantic, zod or TypeBox write it
+//! (`validate::compile_schema`): checked when the session is created, it is kept in the config,
+//! sent as the required `result` of the synthesis's call schema (its `$defs` moved along), shown
+//! only to the phase that writes `result`, and the synthesis's `result` is checked against it with
+//! pointers under `/result`. Wrapping up skips to the synthesis once a thesis exists.
 
 pub mod answer;
 pub mod config;
 mod demo;
+pub mod example;
 pub mod export;
 pub mod prompt;
 #[rustfmt::skip]
@@ -184,9 +187,20 @@ impl DialecticState {
         };
         match &self.config.response_schema {
             Some(person) if props.contains_key("result") => {
-                props.insert("result".into(), person.clone());
+                let mut defs = serde_json::Map::new();
+                props.insert("result".into(), embed_result(person, &mut defs));
                 if let Some(required) = schema["required"].as_array_mut() {
                     required.push("result".into());
+                }
+                if !defs.is_empty() {
+                    let all = schema.as_object_mut().and_then(|o| {
+                        o.entry("$defs")
+                            .or_insert_with(|| serde_json::json!({}))
+                            .as_object_mut()
+                    });
+                    if let Some(all) = all {
+                        all.extend(defs);
+                    }
                 }
             }
             // No schema of the person's: no `result` to send (a field of any value is one some
@@ -527,6 +541,103 @@ impl Protocol for DialecticState {
         (final_answer && self.config.response_schema.is_some())
             .then(|| DialecticState::call_schema(self, call.step))
     }
+}
+
+/// The name under which the person's schema (and, prefixed, each of its definitions) travels in
+/// a call schema's `$defs`, beside the dialectic's own.
+const RESULT_DEF: &str = "Result";
+
+/// The person's schema as the `result` property of a call schema: as it is when it names no
+/// place of itself; else its `$defs` / `definitions` moved into the call schema's `$defs` (as
+/// `Result_<name>`, into `defs`), the schema itself kept there as `Result` when a `$ref` names
+/// its root or a place inside it, and every `$ref` rewritten to the new places — so a `$ref`
+/// still names what the person meant, now from the call schema's root.
+fn embed_result(
+    person: &serde_json::Value,
+    defs: &mut serde_json::Map<String, serde_json::Value>,
+) -> serde_json::Value {
+    use serde_json::Value;
+    let mut body = person.clone();
+    if let Some(root) = body.as_object_mut() {
+        // Said once, at the root of the call schema: nowhere else.
+        root.remove("$schema");
+        root.remove("$id");
+    }
+    if !person.to_string().contains("\"$ref\"") {
+        return body;
+    }
+    let mut own = Vec::new();
+    if let Some(root) = body.as_object_mut() {
+        for key in ["$defs", "definitions"] {
+            if let Some(Value::Object(d)) = root.remove(key) {
+                own.extend(d);
+            }
+        }
+    }
+    fn rewrite(node: &mut Value, root_named: &mut bool) {
+        match node {
+            Value::Object(map) => {
+                for (key, value) in map.iter_mut() {
+                    match (key.as_str(), value) {
+                        ("$ref", Value::String(r)) => {
+                            let rest = r.trim_start_matches('#');
+                            let moved = ["/$defs/", "/definitions/"]
+                                .iter()
+                                .find_map(|p| rest.strip_prefix(p));
+                            *r = match moved {
+                                Some(name) => {
+                                    let (first, tail) = name
+                                        .split_once('/')
+                                        .map_or((name, String::new()), |(a, b)| {
+                                            (a, format!("/{b}"))
+                                        });
+                                    format!("#/$defs/{}{tail}", def_name(first))
+                                }
+                                None => {
+                                    *root_named = true;
+                                    format!("#/$defs/{RESULT_DEF}{rest}")
+                                }
+                            };
+                        }
+                        (_, value) => rewrite(value, root_named),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|i| rewrite(i, root_named)),
+            _ => {}
+        }
+    }
+    let mut root_named = false;
+    rewrite(&mut body, &mut root_named);
+    for (name, mut def) in own {
+        rewrite(&mut def, &mut root_named);
+        defs.entry(def_name(&name.replace('~', "~0").replace('/', "~1")))
+            .or_insert(def);
+    }
+    if root_named {
+        defs.insert(RESULT_DEF.into(), body);
+        serde_json::json!({ "$ref": format!("#/$defs/{RESULT_DEF}") })
+    } else {
+        body
+    }
+}
+
+/// The `$defs` name of one of the person's definitions (`seg`: its pointer segment, maybe
+/// percent-encoded): `Result_` and the name with every character but letters, digits, `_`, `-`
+/// and `.` as `_`, so that every provider's converter reads the `$ref` as written.
+fn def_name(seg: &str) -> String {
+    let decoded = crate::validate::decode_pointer_segment(seg);
+    let safe: String = decoded
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{RESULT_DEF}_{safe}")
 }
 
 impl From<DialecticEdit> for EngineEdit<DialecticState> {

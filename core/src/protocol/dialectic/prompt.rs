@@ -128,8 +128,10 @@ pub const THESIS_OUTPUT: &str = "{{thesis_output}}";
 /// The place of the critiques' output in a template.
 pub const ANTITHESIS_OUTPUT: &str = "{{antithesis_output}}";
 
-/// The phase's prompt as a template: the query and sources written in, the outputs before it as
-/// `{{thesis_output}}` / `{{antithesis_output}}`; `critic` is the antithesis's author.
+/// The phase's prompt as a template: the query and sources written in (every phase that judges
+/// claims sees the sources: the thesis cites them, a critic checks the citations, the synthesis
+/// weighs both), the outputs before it as `{{thesis_output}}` / `{{antithesis_output}}`; `critic`
+/// is the antithesis's author.
 pub fn template(
     env: &DialecticEnvelope,
     step: DialecticStep,
@@ -143,12 +145,12 @@ pub fn template(
             thesis_instructions(),
         ),
         DialecticStep::Antithesis => (
-            format!("{query}\n# Thesis\n{THESIS_OUTPUT}\n\nWrite your antithesis."),
+            format!("{query}{sources}\n# Thesis\n{THESIS_OUTPUT}\n\nWrite your antithesis."),
             antithesis_instructions(env, critic),
         ),
         DialecticStep::Synthesis => (
             format!(
-                "{query}\n# Thesis\n{THESIS_OUTPUT}\n\n# {}\n{ANTITHESIS_OUTPUT}\n\nWrite the synthesis.",
+                "{query}{sources}\n# Thesis\n{THESIS_OUTPUT}\n\n# {}\n{ANTITHESIS_OUTPUT}\n\nWrite the synthesis.",
                 if env.critics.len() > 1 {
                     "Critiques"
                 } else {
@@ -256,10 +258,16 @@ fn antithesis_instructions(env: &DialecticEnvelope, critic: &MemberView) -> Stri
             list_words(&others)
         )
     };
+    let sources = if env.sources.is_empty() {
+        ""
+    } else {
+        " Check every citation of the thesis ([1], [2]) against the sources the person attached: a \
+claim they contradict, or do not bear out, is a contradiction, with the source as its evidence."
+    };
     format!(
         "Attack the thesis from your standpoint: where it contradicts itself, the facts or what it \
-leaves out. Give each contradiction with its evidence. Do not restate the thesis and do not \
-propose a synthesis: that comes after.{council}"
+leaves out. Give each contradiction with its evidence.{sources} Do not restate the thesis and do \
+not propose a synthesis: that comes after.{council}"
     )
 }
 
@@ -298,10 +306,16 @@ fn synthesis_instructions(env: &DialecticEnvelope) -> String {
     } else {
         "the antithesis"
     };
+    let sources = if env.sources.is_empty() {
+        ""
+    } else {
+        " Where the thesis and the critics disagree on what the attached sources say, read the \
+sources yourself and cite them as [1], [2]."
+    };
     format!(
         "Write what survives the thesis and {whose}: resolve each contradiction or say why it \
-stands — do not split the difference. Then propose research that would settle what is still \
-open, each proposal with a prediction that could fail. {}",
+stands — do not split the difference.{sources} Then propose research that would settle what is \
+still open, each proposal with a prediction that could fail. {}",
         style_instruction(env)
     )
 }
@@ -317,7 +331,9 @@ fn single_shot_instructions(env: &DialecticEnvelope) -> String {
             })
             .collect();
         format!(
-            " Write it as a council would, one standpoint after another:\n{}",
+            " Write it as a council would, one standpoint after another, each in `antithesis` \
+under its own heading line (\"## The Logician\") and in this order; begin each contradiction's \
+description with the standpoint that found it (\"The Logician: …\"):\n{}",
             lines.join("\n")
         )
     } else {
@@ -400,20 +416,23 @@ fn list(out: &mut String, title: &str, items: &[String]) {
 /// under their list; then the example, a value of the type.
 pub fn expected_format(step: DialecticStep, env: &DialecticEnvelope) -> String {
     let schema = answer::step_schema(step);
+    // Only the phases that write `result` are shown the person's schema: the thesis and the
+    // critiques never answer it.
+    let person = env
+        .response_schema
+        .as_ref()
+        .filter(|_| matches!(step, DialecticStep::Synthesis | DialecticStep::SingleShot));
     let mut out = String::from("Answer with one JSON object and nothing else:\n");
-    fields(
-        &schema,
-        &schema,
-        "",
-        &mut out,
-        env.response_schema.is_some(),
-    );
-    if let Some(person) = &env.response_schema {
+    fields(&schema, &schema, "", &mut out, person.is_some());
+    if let Some(person) = person {
         let _ = write!(
             out,
             "\nThe response schema of `result`:\n```json\n{}\n```\n",
             serde_json::to_string_pretty(person).unwrap_or_default()
         );
+        if valid_example(person).is_none() {
+            out.push_str("The example leaves `result` out (no value could be written for this schema here): write it in the shape of the response schema.\n");
+        }
     }
     let _ = write!(out, "\nExample:\n{}", example_json(step, env));
     out
@@ -501,7 +520,7 @@ fn type_words<'a>(root: &'a Value, node: &'a Value) -> (String, Option<&'a Value
 /// The example of the phase's answer, serialised: valid for the env's style and schema as it
 /// stands (a test applies it).
 pub fn example_json(step: DialecticStep, env: &DialecticEnvelope) -> String {
-    let result = env.response_schema.as_ref().map(example_of_schema);
+    let result = env.response_schema.as_ref().and_then(valid_example);
     let synthesis = example_synthesis_text(env.style);
     let assumptions = vec!["The query asks about the usual case, not the exceptions.".to_string()];
     let uncertainties = vec!["How far the answer holds outside the cases cited.".to_string()];
@@ -559,70 +578,7 @@ fn example_synthesis_text(style: ResponseStyle) -> String {
     }
 }
 
-/// A minimal value that meets a (supported) JSON Schema: the required fields only, the first
-/// enum value, the least count, number and length allowed.
-pub fn example_of_schema(schema: &Value) -> Value {
-    let ty = match &schema["type"] {
-        Value::String(t) => t.as_str(),
-        Value::Array(ts) => ts
-            .iter()
-            .filter_map(Value::as_str)
-            .find(|t| *t != "null")
-            .unwrap_or("null"),
-        _ if schema.get("properties").is_some() => "object",
-        _ if schema.get("enum").is_some() => "string",
-        _ if schema.get("items").is_some() => "array",
-        _ => "null",
-    };
-    match ty {
-        "object" => {
-            let mut out = serde_json::Map::new();
-            for r in schema["required"].as_array().into_iter().flatten() {
-                if let Some(name) = r.as_str() {
-                    out.insert(
-                        name.to_string(),
-                        example_of_schema(&schema["properties"][name]),
-                    );
-                }
-            }
-            Value::Object(out)
-        }
-        "array" => {
-            let n = schema["minItems"].as_u64().unwrap_or(0).max(1) as usize;
-            let n = n.min(schema["maxItems"].as_u64().map_or(n, |m| m as usize));
-            Value::Array(vec![example_of_schema(&schema["items"]); n])
-        }
-        "string" => {
-            if let Some(first) = schema["enum"].as_array().and_then(|e| e.first()) {
-                return first.clone();
-            }
-            let min = schema["minLength"].as_u64().unwrap_or(0) as usize;
-            let max = schema["maxLength"]
-                .as_u64()
-                .map_or(usize::MAX, |m| m as usize);
-            let mut text = String::from("…");
-            while text.chars().count() < min {
-                text.push('…');
-            }
-            text.chars().take(max.max(min)).collect::<String>().into()
-        }
-        "integer" => {
-            let v = match (schema["minimum"].as_f64(), schema["maximum"].as_f64()) {
-                (Some(a), _) if a > 0.0 => a.ceil(),
-                (_, Some(b)) if b < 0.0 => b.floor(),
-                _ => 0.0,
-            };
-            serde_json::json!(v as i64)
-        }
-        "number" => match (schema["minimum"].as_f64(), schema["maximum"].as_f64()) {
-            (Some(a), _) if a > 0.0 => schema["minimum"].clone(),
-            (_, Some(b)) if b < 0.0 => schema["maximum"].clone(),
-            _ => serde_json::json!(0),
-        },
-        "boolean" => Value::Bool(true),
-        _ => Value::Null,
-    }
-}
+pub use super::example::{example_of_schema, valid_example};
 
 /// The message that sends an invalid answer back. Worded like every repair prompt.
 pub fn repair(step: DialecticStep, findings: &Findings) -> String {

@@ -172,6 +172,11 @@ pub struct DialecticView {
     pub mode: Mode,
     /// Whether the council writes the antithesis.
     pub use_council: bool,
+    /// How many critics write it (the council's size; 1 without it).
+    pub council_size: usize,
+    /// In a single shot, what the page says of the critiques: one call wrote every standpoint
+    /// (each its own card when the answer kept them apart, one card when it did not).
+    pub one_call: Option<String>,
     /// The sources attached (the form says why: a tab cannot search the web).
     pub sources: Vec<Source>,
     /// The phases, in order.
@@ -240,16 +245,11 @@ impl DialecticState {
                 .map(|t| t.uncertainties.clone())
                 .unwrap_or_default(),
         };
+        let mut one_call = None;
         let critiques: Vec<CritiqueCard> = if single {
-            // One answer holds the antithesis: one card, by the member who wrote it all.
-            vec![CritiqueCard {
-                author: Author::from(&c.thesis),
-                status: thesis_status,
-                text: one.map(|s| s.antithesis.clone()),
-                contradictions: one.map(|s| s.contradictions.clone()).unwrap_or_default(),
-                assumptions: Vec::new(),
-                uncertainties: Vec::new(),
-            }]
+            let (cards, note) = self.single_shot_critiques(thesis_status);
+            one_call = note;
+            cards
         } else {
             c.active_critics()
                 .iter()
@@ -308,7 +308,11 @@ impl DialecticState {
                 .unwrap_or_default(),
         };
         let mark = |step: DialecticStep, status: PhaseStatus| PhaseMark {
-            title: Self::step_title(step).to_string(),
+            // The strip says "Critiques", as the column does.
+            title: match step {
+                DialecticStep::Antithesis => CRITIQUES.to_string(),
+                step => Self::step_title(step).to_string(),
+            },
             status,
             status_word: status.word().to_string(),
         };
@@ -332,6 +336,8 @@ impl DialecticState {
             style_title: c.response_style.title().to_string(),
             mode: c.mode,
             use_council: c.use_council,
+            council_size: c.active_critics().len(),
+            one_call,
             sources: c.sources.clone(),
             phases: vec![
                 mark(DialecticStep::Thesis, thesis.status),
@@ -347,6 +353,151 @@ impl DialecticState {
     }
 }
 
+/// The one word for the critiques, in the strip and over the column.
+pub const CRITIQUES: &str = "Critiques";
+
+impl DialecticState {
+    /// The critique cards of a single shot: with a council whose every standpoint stands under
+    /// its own heading in the one `antithesis` (the prompt asks for `## <name>`, in order), one
+    /// card per standpoint, each with the contradictions that name it; otherwise one card of the
+    /// whole. Either way the note says that one call wrote them.
+    fn single_shot_critiques(&self, status: PhaseStatus) -> (Vec<CritiqueCard>, Option<String>) {
+        let c = &self.config;
+        let one = self.single_shot.as_ref();
+        let writer = Author::from(&c.thesis);
+        let whole = |author: Author| CritiqueCard {
+            author,
+            status,
+            text: one.map(|s| s.antithesis.clone()),
+            contradictions: one.map(|s| s.contradictions.clone()).unwrap_or_default(),
+            assumptions: Vec::new(),
+            uncertainties: Vec::new(),
+        };
+        if !c.use_council {
+            return (vec![whole(writer)], None);
+        }
+        let critics = c.active_critics();
+        let names: Vec<&str> = critics.iter().map(|m| m.name.as_str()).collect();
+        let by = format!("{} ({})", writer.name, writer.model);
+        let Some(s) = one else {
+            let note = format!(
+                "One call by {by} writes every standpoint: {}.",
+                names.join(", ")
+            );
+            let cards = critics
+                .iter()
+                .map(|m| CritiqueCard {
+                    author: Author {
+                        model: writer.model.clone(),
+                        ..Author::from(m)
+                    },
+                    status,
+                    text: None,
+                    contradictions: Vec::new(),
+                    assumptions: Vec::new(),
+                    uncertainties: Vec::new(),
+                })
+                .collect();
+            return (cards, Some(note));
+        };
+        match split_standpoints(&s.antithesis, &names) {
+            Some(sections) => {
+                let cards = critics
+                    .iter()
+                    .zip(sections)
+                    .map(|(m, text)| {
+                        let prefix = format!("{}:", m.name);
+                        CritiqueCard {
+                            author: Author {
+                                model: writer.model.clone(),
+                                ..Author::from(m)
+                            },
+                            status,
+                            text: Some(text),
+                            contradictions: s
+                                .contradictions
+                                .iter()
+                                .filter_map(|k| {
+                                    let rest = k.description.trim().strip_prefix(&prefix)?;
+                                    Some(Contradiction {
+                                        description: rest.trim().to_string(),
+                                        evidence: k.evidence.clone(),
+                                    })
+                                })
+                                .collect(),
+                            assumptions: Vec::new(),
+                            uncertainties: Vec::new(),
+                        }
+                    })
+                    .collect::<Vec<_>>();
+                let placed: usize = cards.iter().map(|k| k.contradictions.len()).sum();
+                let mut cards = cards;
+                // A contradiction that names no standpoint stays with the first, as written.
+                if placed < s.contradictions.len() {
+                    let rest = s.contradictions.iter().filter(|k| {
+                        !names
+                            .iter()
+                            .any(|n| k.description.trim().starts_with(&format!("{n}:")))
+                    });
+                    cards[0].contradictions.extend(rest.cloned());
+                }
+                let note = format!(
+                    "One call by {by} wrote every standpoint; each is shown as its own critique."
+                );
+                (cards, Some(note))
+            }
+            None => {
+                let note = format!(
+                    "One call by {by} wrote every standpoint ({}) as one critique: its answer did not keep them apart.",
+                    names.join(", ")
+                );
+                let author = Author {
+                    name: format!("The council ({})", names.join(", ")),
+                    persona: String::new(),
+                    ..writer
+                };
+                (vec![whole(author)], Some(note))
+            }
+        }
+    }
+}
+
+/// The sections of `text` under a heading line naming each of `names`, in that order (any
+/// heading level, bold or not, case aside); `None` unless every name has one.
+pub fn split_standpoints(text: &str, names: &[&str]) -> Option<Vec<String>> {
+    let heading = |line: &str| -> Option<usize> {
+        let t = line
+            .trim()
+            .trim_start_matches('#')
+            .trim()
+            .trim_matches('*')
+            .trim();
+        let t = t.trim_end_matches(':').trim();
+        names.iter().position(|n| n.eq_ignore_ascii_case(t))
+    };
+    let mut sections: Vec<(usize, String)> = Vec::new();
+    for line in text.lines() {
+        let is_heading = line.trim_start().starts_with('#') || line.trim_start().starts_with("**");
+        match heading(line).filter(|_| is_heading) {
+            Some(i) => sections.push((i, String::new())),
+            None => {
+                if let Some((_, body)) = sections.last_mut() {
+                    body.push_str(line);
+                    body.push('\n');
+                }
+            }
+        }
+    }
+    let order: Vec<usize> = sections.iter().map(|(i, _)| *i).collect();
+    let wanted: Vec<usize> = (0..names.len()).collect();
+    (order == wanted && sections.iter().all(|(_, b)| !b.trim().is_empty())).then(|| {
+        sections
+            .into_iter()
+            .map(|(_, b)| b.trim().to_string())
+            .collect()
+    })
+}
+
 impl DialecticView {
     /// The line under the phases: style, mode, council and progress ("Sections · workflow ·
     /// council of 3 · 40% done").
@@ -355,10 +506,10 @@ impl DialecticView {
             Mode::Workflow => "workflow",
             Mode::SingleShot => "single shot",
         };
-        let council = if self.use_council {
-            format!("council of {}", self.critiques.len())
-        } else {
-            "one critic".into()
+        let council = match (self.use_council, self.mode) {
+            (true, Mode::SingleShot) => format!("council of {} in one call", self.council_size),
+            (true, Mode::Workflow) => format!("council of {}", self.council_size),
+            (false, _) => "one critic".into(),
         };
         format!(
             "{} · {mode} · {council} · {}% done",

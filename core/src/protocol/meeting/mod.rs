@@ -228,62 +228,12 @@ impl MeetingState {
     /// - `end_meeting` only in the last phases (ExecutionPlanning, Conclusion): earlier, the
     ///   person ends the meeting themselves (wrap up), and sees why in the end reason.
     fn decision_rules(&self, decision: &Decision) -> Vec<Violation> {
-        let mut errors = Vec::new();
-        match decision {
-            Decision::Continue { .. } if self.phase_turns_used() => errors.push(Violation {
-                path: "/decision".into(),
-                message: format!(
-                    "{} has used its {} speaking turns",
-                    self.phase.name(),
-                    self.max_turns_per_phase
-                ),
-                expected: "\"change_phase\" or \"end_meeting\"".into(),
-                received: "\"continue\"".into(),
-                hint: "Move the meeting to the next phase, or end it.".into(),
-            }),
-            Decision::ChangePhase { new_phase, .. } if Some(*new_phase) != self.phase.next() => {
-                let (message, expected) = match self.phase.next() {
-                    Some(next) if *new_phase == self.phase => (
-                        format!("the meeting is already in {}", new_phase.name()),
-                        format!("\"{}\"", next.name()),
-                    ),
-                    Some(next) => (
-                        format!(
-                            "phases move forward one at a time: after {} comes {}, not {}",
-                            self.phase.name(),
-                            next.name(),
-                            new_phase.name()
-                        ),
-                        format!("\"{}\"", next.name()),
-                    ),
-                    None => (
-                        format!("{} is the last phase", self.phase.name()),
-                        "\"end_meeting\"".into(),
-                    ),
-                };
-                errors.push(Violation {
-                    path: "/new_phase".into(),
-                    message,
-                    expected,
-                    received: format!("\"{}\"", new_phase.name()),
-                    hint: "Move to the next phase, or continue in this one.".into(),
-                });
-            }
-            Decision::EndMeeting { .. } if !Self::may_end_in(self.phase) => {
-                errors.push(Violation {
-                    path: "/decision".into(),
-                    message: format!(
-                    "the meeting can end only in ExecutionPlanning or Conclusion, and it is in {}",
-                    self.phase.name()
-                ),
-                    expected: "\"continue\" or \"change_phase\"".into(),
-                    received: "\"end_meeting\"".into(),
-                    hint: "Move the meeting on to the next phase.".into(),
-                })
-            }
-            _ => {}
-        }
-        errors
+        phase_policy(
+            decision,
+            self.phase,
+            self.phase_turns_used(),
+            self.max_turns_per_phase,
+        )
     }
 
     /// Whether the orchestrator may end the meeting in `phase`: only in the last two.
@@ -672,4 +622,66 @@ impl From<MeetingEdit> for EngineEdit<MeetingState> {
     fn from(edit: MeetingEdit) -> Self {
         EngineEdit::Protocol(edit)
     }
+}
+
+/// The orchestrator's phase policy (`001`'s rules beyond the shape, as this meeting reads
+/// them), for a decision taken in `phase`: `continue` only while the phase has turns left
+/// (`turns_used`: it has used its `max_turns`), `change_phase` only to the next phase,
+/// `end_meeting` only in the last two phases. Every broken rule as a violation.
+pub fn phase_policy(
+    decision: &Decision,
+    phase: Phase,
+    turns_used: bool,
+    max_turns: u32,
+) -> Vec<Violation> {
+    let mut errors = Vec::new();
+    match decision {
+        Decision::Continue { .. } if turns_used => errors.push(Violation {
+            path: "/decision".into(),
+            message: format!("{} has used its {} speaking turns", phase.name(), max_turns),
+            expected: "\"change_phase\" or \"end_meeting\"".into(),
+            received: "\"continue\"".into(),
+            hint: "Move the meeting to the next phase, or end it.".into(),
+        }),
+        Decision::ChangePhase { new_phase, .. } if Some(*new_phase) != phase.next() => {
+            let (message, expected) = match phase.next() {
+                Some(next) if *new_phase == phase => (
+                    format!("the meeting is already in {}", new_phase.name()),
+                    format!("\"{}\"", next.name()),
+                ),
+                Some(next) => (
+                    format!(
+                        "phases move forward one at a time: after {} comes {}, not {}",
+                        phase.name(),
+                        next.name(),
+                        new_phase.name()
+                    ),
+                    format!("\"{}\"", next.name()),
+                ),
+                None => (
+                    format!("{} is the last phase", phase.name()),
+                    "\"end_meeting\"".into(),
+                ),
+            };
+            errors.push(Violation {
+                path: "/new_phase".into(),
+                message,
+                expected,
+                received: format!("\"{}\"", new_phase.name()),
+                hint: "Move to the next phase, or continue in this one.".into(),
+            });
+        }
+        Decision::EndMeeting { .. } if !MeetingState::may_end_in(phase) => errors.push(Violation {
+            path: "/decision".into(),
+            message: format!(
+                "the meeting can end only in ExecutionPlanning or Conclusion, and it is in {}",
+                phase.name()
+            ),
+            expected: "\"continue\" or \"change_phase\"".into(),
+            received: "\"end_meeting\"".into(),
+            hint: "Move the meeting on to the next phase.".into(),
+        }),
+        _ => {}
+    }
+    errors
 }

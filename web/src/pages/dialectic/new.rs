@@ -99,21 +99,37 @@ fn place(errors: &mut FormErrors, err: &DialecticConfigError) {
         }
         E::LongPersona(id, _) => errors.members.push((id.clone(), text)),
         E::NoCritic | E::SmallCouncil(_) | E::BigCouncil(_) => errors.critics.push(text),
-        E::SchemaWithoutJson(_) | E::Schema(_) => errors.schema.push(text),
+        E::SchemaWithoutJson(_) => errors.schema.push(text),
+        E::Schema { pointer, message } => errors.schema.push(schema_words(pointer, message)),
         E::EmptySource(n) => errors.source_rows.push((*n, text)),
         E::ManySources(_) | E::LongSources(_) | E::Search => errors.sources.push(text),
         E::Settings(_) => errors.other.push(text),
     }
 }
 
-/// Reads the schema textarea: empty is no schema; otherwise JSON, or what is wrong in words.
+/// The label of the schema field, which every message about it names.
+const SCHEMA_LABEL: &str = "JSON Schema of the answer";
+
+/// A problem of the person's schema as the form says it: the field's label, the place in the
+/// schema (its JSON pointer; "the root" for `""`), and the reason.
+fn schema_words(pointer: &str, message: &str) -> String {
+    let place = if pointer.is_empty() {
+        "at the root".to_string()
+    } else {
+        format!("at {pointer}")
+    };
+    sentence(&format!("{SCHEMA_LABEL}, {place}: {message}"))
+}
+
+/// Reads the schema textarea: empty is no schema; otherwise JSON nested within the limit, or
+/// what is wrong in words (with the pointer where it goes too deep).
 fn parse_schema(text: &str) -> Result<Option<serde_json::Value>, String> {
     if text.trim().is_empty() {
         return Ok(None);
     }
-    serde_json::from_str(text)
+    roundtable_core::validate::parse_schema_text(text)
         .map(Some)
-        .map_err(|e| format!("The JSON Schema is not valid JSON: {e}."))
+        .map_err(|p| schema_words(&p.pointer, &p.message))
 }
 
 /// Shows `messages` as the error line of the field `what` (empty when there are none).
@@ -313,7 +329,7 @@ pub fn NewDialecticForm() -> impl IntoView {
                             aria-describedby="schema-error schema-hint"
                             prop:value=move || schema_text.get()
                             on:input=move |ev| schema_text.set(event_target_value(&ev))></textarea>
-                        <small class="muted" id="schema-hint">"The synthesis's result must meet it. Supported: type, properties, required, additionalProperties, items, enum, string and list lengths, minimum and maximum; any other keyword is refused by name."</small>
+                        <small class="muted" id="schema-hint">"The synthesis's result must meet it: draft 2020-12 or draft-07, as Pydantic, zod or TypeBox write it, with $refs into its own $defs. A remote $ref, a pattern with lookaround or backreferences, and unknown keywords are refused, each with its place in the schema."</small>
                     </label>
                 })}
                 {error_line("schema", "schema-error".into(), Signal::derive(move || errors.get().schema))}
@@ -435,7 +451,10 @@ mod tests {
             DialecticConfigError::EmptyQuery,
             DialecticConfigError::NoName("logician".into()),
             DialecticConfigError::SmallCouncil(1),
-            DialecticConfigError::Schema("x".into()),
+            DialecticConfigError::Schema {
+                pointer: "/properties/a/$ref".into(),
+                message: "a remote $ref".into(),
+            },
             DialecticConfigError::EmptySource(2),
             DialecticConfigError::ManySources(9),
         ] {
@@ -447,13 +466,20 @@ mod tests {
         );
         assert_eq!(e.members[0].0, "logician");
         assert_eq!(e.critics.len(), 1);
-        assert_eq!(e.schema.len(), 1);
+        assert_eq!(
+            e.schema,
+            ["JSON Schema of the answer, at /properties/a/$ref: a remote $ref."]
+        );
         assert_eq!(e.source_rows[0].0, 2);
         assert_eq!(e.sources.len(), 1);
         assert!(e.other.is_empty());
         assert!(parse_schema("  ").unwrap().is_none());
         assert!(parse_schema("{")
             .unwrap_err()
-            .starts_with("The JSON Schema is not valid JSON"));
+            .starts_with("JSON Schema of the answer, at the root: the schema is not valid JSON"));
+        let deep = format!("{}{}", "[".repeat(80), "]".repeat(80));
+        let why = parse_schema(&deep).unwrap_err();
+        assert!(why.contains("nests 66 levels"), "{why}");
+        assert!(why.contains(&format!("at {}", "/0".repeat(65))), "{why}");
     }
 }

@@ -145,6 +145,9 @@ pub fn DialecticPanels() -> impl IntoView {
                             format!("{done} of {}", v.critiques.len())
                         })}</span></h2>
                     <div class="panel-body stack">
+                        {move || v().and_then(|v| v.one_call).map(|note| view! {
+                            <p class="muted small" data-one-call="true">{note}</p>
+                        })}
                         {move || v().map(|v| v.critiques.into_iter().map(|k| {
                             let (id, name) = (k.author.id.clone(), k.author.name.clone());
                             view! {
@@ -173,7 +176,14 @@ pub fn DialecticPanels() -> impl IntoView {
                             view! {
                                 {byline(s.author, true)}
                                 {match s.json {
-                                    Some(json) => view! { <pre class="json-result" data-result="json"><code>{json}</code></pre> }.into_any(),
+                                    // The json style: the prose and the result side by side
+                                    // (stacked on a narrow screen).
+                                    Some(json) => view! {
+                                        <div class="json-pair">
+                                            <div data-result="prose">{body(s.text, s.status)}</div>
+                                            <pre class="json-result" data-result="json"><code>{json}</code></pre>
+                                        </div>
+                                    }.into_any(),
                                     None => body(s.text, s.status).into_any(),
                                 }}
                                 {proposals(s.research_proposals)}
