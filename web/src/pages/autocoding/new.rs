@@ -182,7 +182,7 @@ pub fn NewAutocodingForm() -> impl IntoView {
                     <textarea name="saved-state" rows="4" spellcheck="false" class="mono"
                         placeholder="The saved state, as JSON"
                         prop:value=move || saved.get() on:input=move |ev| saved.set(event_target_value(&ev))></textarea>
-                    <small class="muted">"Paste a state Hegelion's autocoding saved (or this app's \"Hegelion file\"), waiting for the player: its turns and scores go on here, with the requirements and limits above."</small>
+                    <small class="muted">"Paste a state Hegelion's autocoding saved (or this app's \"Autocoding state\"), waiting for the player: its turns and scores go on here, with the requirements and limits above."</small>
                 </label>
             </div>
         </form>

@@ -84,7 +84,12 @@ fn ForkBody(at: ForkAt) -> impl IntoView {
             || "Fork from this call".to_string(),
             |call| format!("Fork from {call}"),
         ),
-        ForkAt::Event(seq) => format!("Fork after point {seq}"),
+        ForkAt::Event(seq) => runner
+            .with_untracked(|s| s.point_words(*seq as usize))
+            .map_or_else(
+                || "Fork from here".to_string(),
+                |point| format!("Fork after “{point}”"),
+            ),
     };
     let body = match form {
         Err(e) => view! {
