@@ -196,12 +196,16 @@ async function run(l, log) {
     const twice = Object.entries(sentTwice).filter(([, n]) => n > 1).map(([p, n]) => `${p} ×${n}`);
     const hashedOnce = Object.entries(sentTwice).filter(([p]) => HASHED.test(p)).every(([, n]) => n === 1);
     const requests = log.length;
+    // What went on the wire, file by file (bodies as sent, Brotli where the browser took it).
+    const byPath = {};
+    for (const r of log) byPath[r.path] = (byPath[r.path] || 0) + r.bytes;
+    const files = Object.entries(byPath).sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p} ${(n / 1000).toFixed(1)}`);
     await b.context.close();
     b = await browser(profile, false);
     await b.page.goto(l.url + '#/');
     const repeat = await waitMark(b.page, 'home');
     await b.context.close();
-    return { home, demo, repeat, wireKB: Math.round(wireKB * 10) / 10, requests, hashedOnce, twice };
+    return { home, demo, repeat, wireKB: Math.round(wireKB * 10) / 10, requests, hashedOnce, twice, files };
   } finally {
     rmSync(profile, { recursive: true, force: true });
   }
@@ -216,7 +220,8 @@ const runs = [];
 try {
   for (let i = 0; i < RUNS; i++) {
     runs.push(await run(l, log));
-    console.error(`run ${i + 1}: ${JSON.stringify(runs.at(-1))}`);
+    const { files, ...rest } = runs.at(-1);
+    console.error(`run ${i + 1}: ${JSON.stringify(rest)}`);
   }
 } finally {
   await l.close();
@@ -236,4 +241,6 @@ console.log(`Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')}
 
 | first visit on the wire, worker included (≤ ${TARGETS.wireKB} KB) | first visit → interactive home (≤ ${TARGETS.home} ms) | first visit → demo session shown (≤ ${TARGETS.demo} ms) | repeat visit → home (≤ ${TARGETS.repeat} ms) | each hashed file sent once | sent twice |
 | --- | --- | --- | --- | --- | --- |
-| ${cell('wireKB', 'KB')} | ${cell('home', 'ms')} | ${cell('demo', 'ms')} | ${cell('repeat', 'ms')} | ${runs.every((r) => r.hashedOnce) ? 'yes' : 'no'} | ${[...new Set(runs.flatMap((r) => r.twice))].join(', ') || 'nothing'} |`);
+| ${cell('wireKB', 'KB')} | ${cell('home', 'ms')} | ${cell('demo', 'ms')} | ${cell('repeat', 'ms')} | ${runs.every((r) => r.hashedOnce) ? 'yes' : 'no'} | ${[...new Set(runs.flatMap((r) => r.twice))].join(', ') || 'nothing'} |
+
+Bodies sent in the first run, KB by file (headers not included): ${runs[0].files.join(', ')}.`);

@@ -234,7 +234,10 @@ fn ForkFields(at: ForkAt, form: ForkForm) -> impl IntoView {
                         </div>
                         <label class="field">
                             <span>"Persona"</span>
+                            // A member with no persona (a meeting's attendees by default)
+                            // speaks from its role: the box says so rather than stand empty.
                             <textarea name="fork-persona" rows="2" prop:value=move || f.persona.get()
+                                placeholder=format!("None: {name} speaks from its role. Write one to change how {name} sees the work.")
                                 on:input=move |ev| f.persona.set(event_target_value(&ev))></textarea>
                         </label>
                     </fieldset>

@@ -72,8 +72,8 @@ pub fn HistoryBar() -> impl IntoView {
         {move || shown().map(|k| view! {
             <div class="banner warn" role="status" data-banner="history">
                 <span class="grow">
-                    <strong>"Viewing history"</strong>
-                    {move || format!(" — the session as it was after “{}”. Nothing can be run or edited here.", label())}
+                    <strong><span class="banner-more">"Viewing history"</span><span class="banner-short">"History"</span></strong>
+                    <span class="banner-more">{move || format!(" — the session as it was after “{}”. Nothing can be run or edited here.", label())}</span>
                 </span>
                 <button class="ghost small" name="fork-here" title="A new session with the events up to this point, then live"
                     on:click=move |_| fork_from.set(Some(roundtable_core::fork::ForkAt::Event(k as u64 - 1)))>"Fork from here"</button>
