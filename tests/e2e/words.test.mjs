@@ -91,7 +91,7 @@ async function internalNames(page) {
 const DOWNLOAD_PATTERNS = [
   [/\bPoint \d+ of \d+/g, 'an event index'],
   [/\b(\w+) \(\1\)/gi, 'a name with its id'],
-  [/\bgave the floor to [a-z][\w-]*/g, 'an id where a name belongs'],
+  [/\bgave the floor to [a-z][a-z0-9-]*/g, 'an id where a name belongs'],
   [/\bdemo\/demo-\d\b/g, "a model's id"],
 ];
 
@@ -115,15 +115,20 @@ function namesInText(text, where) {
 /** A report's words outside what is verbatim (fenced code, inline code). */
 const reportWords = (md) => md.replace(/```[\s\S]*?```/g, ' ').replace(/`[^`\n]*`/g, ' ');
 
+/** What a kind's file holds for a model or a program, verbatim as its format says: a dialectic's
+ *  prompt templates and their instructions (with their `{{thesis_output}}` placeholders), its
+ *  response schema, an autocoding state's code. Not scanned. */
+const FORMAT_KEYS = new Set(['prompt', 'instructions', 'expected_format', 'response_schema', 'system_prompt', 'code', 'files', 'content', 'tests']);
+
 /** The human parts of a kind's own file: its string values that are sentences (a space in them),
- *  not its keys, ids or enum values, which are the format's. */
+ *  not its keys, ids or enum values, nor what `FORMAT_KEYS` holds. */
 function sentencesOf(value, out = []) {
   if (typeof value === 'string') {
     if (/\s/.test(value.trim())) out.push(value);
   } else if (Array.isArray(value)) {
     for (const v of value) sentencesOf(v, out);
   } else if (value && typeof value === 'object') {
-    for (const v of Object.values(value)) sentencesOf(v, out);
+    for (const [k, v] of Object.entries(value)) if (!FORMAT_KEYS.has(k)) sentencesOf(v, out);
   }
   return out;
 }
