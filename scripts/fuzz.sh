@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing of everything a stranger can hand Roundtable, on the stable toolchain:
 # libFuzzer (libfuzzer-sys) with the SanitizerCoverage flags cargo-fuzz passes, minus the
 # nightly-only sanitizer (`cargo fuzz -s none` would do the same but needs `-Z` flags; this needs
-# nothing but a C++ compiler, which scripts/install-tools.sh installs).
+# nothing but a C++ compiler, which scripts/install-tools.sh --test installs).
 #
 #   scripts/fuzz.sh SECONDS [TARGET…]
 #

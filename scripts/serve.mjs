@@ -181,10 +181,40 @@ export async function handle(root, req, res) {
 }
 
 /** Starts a server for `dir` on `host:port` (port 0: a free one); resolves to
- *  `{ url, port, close }`. */
-export async function startServer({ dir, port = 0, host = '127.0.0.1' }) {
+ *  `{ url, port, close }`. `log`, when given, is called once per answered request with
+ *  `{ method, path, status, bytes, encoding }` (`bytes`: the body's length as sent) — the request
+ *  log the first-visit test and benchmark read. */
+export async function startServer({ dir, port = 0, host = '127.0.0.1', log }) {
   const root = await realpath(resolve(dir));
   const server = createServer((req, res) => {
+    if (log) {
+      // The headers as `handle` writes them (writeHead with an object), and the body's bytes.
+      let sent = {};
+      let bytes = 0;
+      const { writeHead, write, end } = res;
+      res.writeHead = function (status, headers) {
+        sent = headers || {};
+        return writeHead.apply(this, arguments);
+      };
+      const count = (chunk) => {
+        if (chunk && typeof chunk !== 'function') bytes += Buffer.byteLength(chunk);
+      };
+      res.write = function (chunk) {
+        count(chunk);
+        return write.apply(this, arguments);
+      };
+      res.end = function (chunk) {
+        count(chunk);
+        return end.apply(this, arguments);
+      };
+      res.on('finish', () => log({
+        method: req.method,
+        path: (req.url || '/').split('?')[0],
+        status: res.statusCode,
+        bytes,
+        encoding: sent['Content-Encoding'] || 'identity',
+      }));
+    }
     handle(root, req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
-bash scripts/install-tools.sh
+bash scripts/install-tools.sh --test
 
 echo "== cargo fmt --check"
 cargo fmt --all --check

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
-{ [ -d node_modules/playwright-core ] && [ -d node_modules/axe-core ]; } || npm ci --no-audit --no-fund
+{ [ -d node_modules/playwright-core ] && [ -d node_modules/axe-core ] && [ -x /usr/bin/chromium ]; } || bash scripts/install-tools.sh --test
 
 stale=0
 if [ ! -f dist/index.html ]; then

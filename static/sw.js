@@ -2,9 +2,16 @@
 // runs, with no network after the first visit. It never touches a provider's request (or any
 // other origin's): only GET requests to this site are answered from the cache.
 //
-// The build (scripts/offline-files.mjs, a Trunk post_build hook) writes the list of files and a
-// version made from their contents in place of the two placeholders below; a new deploy is a new
-// version, installed in the background and in use from the next visit.
+// The build (scripts/offline-files.mjs, a Trunk post_build hook) writes the list of files offline
+// use needs and a version made from their contents in place of the two placeholders below; a new
+// deploy is a new version, installed in the background and in use from the next visit.
+//
+// Downloaded once: the page registers this worker only once it is idle (web/src/offline.rs), by
+// when it has fetched the app itself, and the install fetches the list through the browser's HTTP
+// cache (the default cache mode, never `reload`): a hashed file the page already has (cached for a
+// year, immutable) costs no byte on the wire, `index.html` and the demo session a revalidation.
+// Files offline use does not need (the providers' schemas, the large icon) are not in the list;
+// they are kept when the page first asks for them.
 const VERSION = '__ROUNDTABLE_VERSION__';
 const FILES = ['__ROUNDTABLE_FILES__'];
 const CACHE = `roundtable-${VERSION}`;
@@ -16,7 +23,7 @@ const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css|svg)$/;
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll(FILES.map((f) => new Request(f, { cache: 'reload' })));
+    await cache.addAll(FILES);
     await self.skipWaiting();
   })());
 });

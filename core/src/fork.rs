@@ -63,17 +63,20 @@ pub struct ForkNote {
     pub from: ForkOrigin,
     /// Each what-if in a person's words ("Ana on demo-2", "a new charter"), in the order made.
     pub what_ifs: Vec<String>,
+    /// The point forked from in a person's words ([`crate::session::Session::point_words`]:
+    /// "Ana's answer was taken, turn 3"), never its index.
+    pub point: String,
 }
 
 impl ForkNote {
-    /// The fork's line: "Fork after point 50: Ana on demo-2", or "Fork after point 50, nothing
-    /// changed" when it runs on as the original did.
+    /// The fork's line: "Fork after “Ana's answer was taken, turn 3”: Ana on demo-2", or
+    /// "Fork after “…”, nothing changed" when it runs on as the original did.
     pub fn words(&self) -> String {
-        let seq = self.from.seq;
+        let point = &self.point;
         if self.what_ifs.is_empty() {
-            format!("Fork after point {seq}, nothing changed")
+            format!("Fork after “{point}”, nothing changed")
         } else {
-            format!("Fork after point {seq}: {}", self.what_ifs.join("; "))
+            format!("Fork after “{point}”: {}", self.what_ifs.join("; "))
         }
     }
 }
@@ -134,9 +137,16 @@ fn note_of<P: Protocol>(engine: &Engine<P>) -> Option<ForkNote> {
             _ => {}
         }
     }
+    // The fork keeps the original's events up to its point, then `Forked`: the point is the
+    // event just before it, named as the original's history slider names it.
+    let point = at
+        .checked_sub(1)
+        .and_then(|seq| crate::session::point_words(events, engine.state(), seq))
+        .unwrap_or_else(|| "the start".to_string());
     Some(ForkNote {
         from: from.clone(),
         what_ifs,
+        point,
     })
 }
 

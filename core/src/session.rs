@@ -767,6 +767,14 @@ impl Session {
         each!(self, s => s.events().get(seq).map(|e| event_words(e, s.state())))
     }
 
+    /// A point of history as a person names it: what happened there and in which of the kind's
+    /// units ("Bo's answer was taken, round 2", "The session was created") — never an event's
+    /// index, which says nothing to a person. The history slider, its banner and a fork's line
+    /// name their point with it (`None` past the end).
+    pub fn point_words(&self, seq: usize) -> Option<String> {
+        each!(self, s => point_words(s.events(), s.state(), seq))
+    }
+
     /// Rebuilds a session from its events as stored, one JSON string each (the app's IndexedDB
     /// rows); the first event's `kind` picks the kind. Reads from text, not through
     /// `serde_json::Value`: a second deserializer for every event type would cost the browser
@@ -1213,6 +1221,24 @@ fn event_line<P: Protocol>(e: &Event<P>) -> String {
         EventKind::EffectDone { effect_id, .. } => format!("{name} {effect_id}"),
         _ => name.to_string(),
     }
+}
+
+/// A point of history in a person's words (see [`Session::point_words`]): the event's words and
+/// the unit the last `RoundStarted` up to it began, if any.
+pub(crate) fn point_words<P: Protocol>(
+    events: &[Event<P>],
+    state: &P,
+    seq: usize,
+) -> Option<String> {
+    let what = event_words(events.get(seq)?, state);
+    let round = events[..=seq].iter().rev().find_map(|e| match e.kind {
+        EventKind::RoundStarted { round } => Some(round),
+        _ => None,
+    });
+    Some(match round {
+        Some(r) => format!("{what}, {} {r}", P::ROUND_WORD.to_lowercase()),
+        None => what,
+    })
 }
 
 /// One event in a person's words (see [`Session::event_words`]).

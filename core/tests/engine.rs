@@ -788,8 +788,18 @@ fn markdown_report_lists_products_in_tree_order_with_accepted_versions() {
     let p1 = md.find("## Part 1 (p1)").expect("p1 heading");
     let p2 = md.find("## Part 2 (p2)").expect("p2 heading");
     assert!(p1 < p2);
-    assert!(md.contains("_Accepted version v1 by operative-1, round 1._"));
-    assert!(md.contains("**chair:** Here is the plan."));
+    // People by name, never by id.
+    let name_of = |id: &str| {
+        let m = s.state().members.iter().find(|m| m.id == id).unwrap();
+        assert_ne!(m.name, id);
+        m.name.clone()
+    };
+    assert!(md.contains(&format!(
+        "_Accepted version v1 by {}, round 1._",
+        name_of("operative-1")
+    )));
+    assert!(md.contains(&format!("**{}:** Here is the plan.", name_of("chair"))));
+    assert!(!md.contains("operative-1"), "{md}");
     assert!(md.starts_with("# Roundtable\n"));
 }
 

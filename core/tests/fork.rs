@@ -473,10 +473,11 @@ fn a_fork_is_named_by_its_what_ifs() {
     let fork = meeting.fork(&at, "o", what_if, 1).unwrap();
     let note = fork.fork_note().unwrap();
     assert_eq!(note.what_ifs, vec!["Ana on demo-2".to_string()]);
-    assert_eq!(
-        note.words(),
-        format!("Fork after point {seq}: Ana on demo-2")
-    );
+    // The point by what happened there, in the meeting's unit, as the original's slider says it.
+    let point = meeting.point_words(seq as usize).unwrap();
+    assert!(point.contains(", turn "), "{point}");
+    assert_eq!(note.point, point);
+    assert_eq!(note.words(), format!("Fork after “{point}”: Ana on demo-2"));
     // The title stays the request's until the person names it; the note tells the two apart.
     assert_eq!(fork.title(), meeting.title());
     // Running on adds no what-if: the note is about the fork's point only.
@@ -517,7 +518,10 @@ fn a_fork_is_named_by_its_what_ifs() {
         .unwrap();
     assert_eq!(
         plain.fork_note().unwrap().words(),
-        "Fork after point 40, nothing changed"
+        format!(
+            "Fork after “{}”, nothing changed",
+            team.point_words(40).unwrap()
+        )
     );
 }
 

@@ -48,11 +48,12 @@ test('a fork names its what-if in the list and on its page; a rename survives re
 
   // The fork's page: its line names the what-if by the member's name, and links the original.
   const note = (await page.textContent('.session-head .fork-note')).trim();
-  const m = note.match(/^Fork after point (\d+): (.+) on demo-2$/);
-  assert.ok(m, `the fork's line names its what-if: ${note}`);
-  assert.notEqual(m[2], member, 'the member by name, not by id');
-  const seq = Number(m[1]);
-  assert.equal(await page.getAttribute('.session-head [data-fork-note] a', 'href'), `#/s/${originalId}@${seq}`);
+  // The point by what happened there and in which turn, never an event's index.
+  const m = note.match(/^Fork after “(.+), (round|turn|pass|iteration) \d+”: (.+) on demo-2$/);
+  assert.ok(m, `the fork's line names its point and its what-if: ${note}`);
+  assert.doesNotMatch(m[1], /point \d/, 'no event index');
+  assert.notEqual(m[3], member, 'the member by name, not by id');
+  assert.match(await page.getAttribute('.session-head [data-fork-note] a', 'href'), new RegExp(`^#/s/${originalId}@\\d+$`));
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await shot(page, `fork-names-page-${width}`);

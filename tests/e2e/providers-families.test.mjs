@@ -75,10 +75,11 @@ test('Test connection answers for each provider, fills its model list, and says 
     const text = await line.textContent();
     assert.match(text, /^Connected to /, `${p}: ${text}`);
   }
-  // Each price says where and when it was read; a model the table does not know has none.
+  // Each price says when it was read — and no research notes: no URL, no "table checked".
   const note = (p) => page.textContent(`p.price-note[data-provider="${p}"]`);
-  assert.match(await note('anthropic'), /^claude-sonnet-5-5: \$2 in \/ \$10 out per million tokens \(published price read 2026-11-26 from https:\/\/platform\.claude\.com\/docs\/about-claude\/models\/whats-new-opus-5 .*; table checked 2026-11-26\)/);
-  assert.match(await note('groq'), /^openai\/gpt-oss-120b: \$0\.15 in \/ \$0\.6 out per million tokens \(published price read 2026-11-26 from https:\/\/console\.groq\.com\/docs\/models/);
+  assert.match(await note('anthropic'), /^claude-sonnet-5-5: \$2 in \/ \$10 out per million tokens \(the provider's published price, as of 2026-11-26[^)]*\); a call of/);
+  assert.match(await note('groq'), /^openai\/gpt-oss-120b: \$0\.15 in \/ \$0\.6 out per million tokens \(the provider's published price, as of 2026-11-26\)/);
+  for (const p of ['anthropic', 'groq']) assert.doesNotMatch(await note(p), /https?:|table checked/);
   await page.fill('input[name="model-mistral"]', 'codestral-latest');
   await page.waitForSelector('p.price-note[data-provider="mistral"]:has-text("No price known for codestral-latest")');
   await page.fill('input[name="model-mistral"]', '');

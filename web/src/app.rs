@@ -335,9 +335,9 @@ fn focus_heading(tries: u32, before: Option<web_sys::Element>) {
 fn ThemeToggle() -> impl IntoView {
     let state = app_state();
     let label = move || match state.theme.get() {
-        Theme::System => "Theme: system",
-        Theme::Light => "Theme: light",
-        Theme::Dark => "Theme: dark",
+        Theme::System => "system",
+        Theme::Light => "light",
+        Theme::Dark => "dark",
     };
     view! {
         <button class="ghost theme-toggle" title="Change theme" on:click=move |_| {
@@ -350,7 +350,7 @@ fn ThemeToggle() -> impl IntoView {
             leptos::task::spawn_local(async move {
                 let _ = storage::set_setting("theme", Some(next.as_str())).await;
             });
-        }>{label}</button>
+        }><span class="theme-word">"Theme: "</span>{label}</button>
     }
 }
 

@@ -2,6 +2,11 @@
 //! written by the build) and tells the person, quietly, once a new version of the app has been
 //! installed. A browser without service workers (or a page opened from a file) simply stays
 //! online-only.
+//!
+//! Downloaded once: the worker is registered only when the page is idle ([`REGISTER_AFTER_MS`]
+//! after start, then the browser's next idle period), so its install — which fetches the offline
+//! list through the HTTP cache — finds the app the page already downloaded there and never
+//! competes with the page's own first requests (the demo a person opens at once).
 
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
@@ -24,12 +29,16 @@ pub fn start(state: AppState) {
     else {
         return;
     };
-    if let Some(promise) = call(&container, "register", &"sw.js".into()) {
-        // A refused registration (a host without HTTPS, a blocked worker) leaves the app online-only.
-        leptos::task::spawn_local(async move {
-            let _ = JsFuture::from(promise).await;
-        });
-    }
+    let to_register = container.clone();
+    when_idle(move || {
+        if let Some(promise) = call(&to_register, "register", &"sw.js".into()) {
+            // A refused registration (a host without HTTPS, a blocked worker) leaves the app
+            // online-only.
+            leptos::task::spawn_local(async move {
+                let _ = JsFuture::from(promise).await;
+            });
+        }
+    });
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
             let kind = Reflect::get(&ev.data(), &"type".into()).ok();
@@ -47,6 +56,41 @@ pub fn start(state: AppState) {
         }
     }
     leptos::task::spawn_local(announce_update(state));
+}
+
+/// How long after the app starts the worker's registration waits, at least: on a first visit the
+/// page's own requests (the demo session a person opens at once) go first.
+pub const REGISTER_AFTER_MS: i32 = 2_500;
+
+/// Runs `f` once the page is idle: [`REGISTER_AFTER_MS`] from now, then the browser's next idle
+/// period (`requestIdleCallback`, at most 5 s later; where there is none, at once).
+fn when_idle(f: impl FnOnce() + 'static) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let idle = Closure::once_into_js(f);
+    let later = Closure::once_into_js(move || {
+        let global = js_sys::global();
+        let options = js_sys::Object::new();
+        let _ = Reflect::set(&options, &"timeout".into(), &5_000.into());
+        match Reflect::get(&global, &"requestIdleCallback".into())
+            .ok()
+            .and_then(|r| r.dyn_into::<Function>().ok())
+        {
+            Some(request) => {
+                let _ = request.call2(&global, &idle, &options);
+            }
+            None => {
+                if let Ok(f) = idle.dyn_into::<Function>() {
+                    let _ = f.call0(&JsValue::NULL);
+                }
+            }
+        }
+    });
+    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+        later.unchecked_ref(),
+        REGISTER_AFTER_MS,
+    );
 }
 
 /// Shows the "updated" notice once, if the service worker left word of a new version.

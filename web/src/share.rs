@@ -203,7 +203,8 @@ pub fn SharedBanner(text: StoredValue<String>) -> impl IntoView {
         <div class="banner info" role="status" data-banner="shared">
             <span class="grow">
                 <strong>"Shared by link."</strong>
-                " You see this session as it was shared, read-only; nothing of it is stored in this browser yet."
+                <span class="banner-more">" You see this session as it was shared, read-only; nothing of it is stored in this browser yet."</span>
+                <span class="banner-short">" Read-only."</span>
             </span>
             <button name="import-copy" disabled=move || busy.get() on:click=import>"Import a copy"</button>
             <button name="fork-shared" class="ghost" disabled=move || busy.get()

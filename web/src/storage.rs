@@ -94,7 +94,7 @@ pub struct SessionRecord {
     /// says so too: this copy is for the list). Records from before forks have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forked_from: Option<(String, u64)>,
-    /// A fork's line, naming its what-ifs ("Fork after point 50: Ana on demo-2"), core's
+    /// A fork's line, naming its what-ifs ("Fork after “Ana's answer was taken, turn 3”: Ana on demo-2"), core's
     /// words ([`roundtable_core::fork::ForkNote::words`]). Records from before it have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fork_note: Option<String>,

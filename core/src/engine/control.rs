@@ -67,6 +67,8 @@ impl Until {
             Until::Steps { .. } => "One step done".to_string(),
             Until::Round { round } => format!("{round_word} {round} done"),
         };
-        format!("{done}, as you asked: One step, One round or Run to the end goes on")
+        // The step button as the header names it: the kind's unit ("One turn", "One pass").
+        let unit = round_word.to_lowercase();
+        format!("{done}, as you asked: One step, One {unit} or Run to the end goes on")
     }
 }

@@ -195,7 +195,7 @@ pub fn HomePage() -> impl IntoView {
                             }/>
                     </label>
                     <button class="ghost" name="open-demo" disabled=move || busy.get() on:click=move |_| open_demo()>
-                        "Open a demo session"
+                        "Try a demo team session"
                     </button>
                     {Kind::ALL.iter().filter_map(|k| pages_of(*k).demo.as_ref()).map(|demo| view! {
                         <button class="ghost" name=demo.name disabled=move || busy.get() on:click=move |_| open_kind_demo(demo)>
@@ -290,7 +290,7 @@ fn family_line(r: &SessionRecord, list: &[SessionRecord]) -> Option<AnyView> {
         let note = r
             .fork_note
             .clone()
-            .unwrap_or_else(|| format!("Fork after point {seq}"));
+            .unwrap_or_else(|| "A fork".to_string());
         match original {
             Some(o) => view! {
                 <span class="muted small family" data-forked-from=of.clone()>

@@ -107,9 +107,11 @@ mod tests {
 
 /// The button beside Export that downloads the session's own document in its kind's format
 /// (core's [`Session::kind_document`]: a dialectic's 002 result, autocoding's saved state), named
-/// as the person knows it ("Hegelion file"). `title` says what the file is.
+/// by what it is ("Dialectic (Hegelion format)", "Autocoding state"): two kinds' files are both
+/// Hegelion's, and one name on two buttons that download different things says neither. `title`
+/// says more.
 #[component]
-pub fn KindDocumentButton(title: &'static str) -> impl IntoView {
+pub fn KindDocumentButton(label: &'static str, title: &'static str) -> impl IntoView {
     let runner = expect_context::<crate::runner::Runner>();
     let state = crate::app::app_state();
     view! {
@@ -121,6 +123,6 @@ pub fn KindDocumentButton(title: &'static str) -> impl IntoView {
                 Some((name, text)) => if let Err(e) = crate::util::download(&name, "application/json", &text) { state.error(e); },
                 None => state.error("This kind of session has no file of its own to download."),
             }
-        }>"Hegelion file"</button>
+        }>{label}</button>
     }
 }

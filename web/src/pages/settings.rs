@@ -178,11 +178,11 @@ fn ProviderRow(provider: ProviderId, settings: ProviderSettings) -> impl IntoVie
                 price::dollars(p.output),
                 match (own, price::known_row(provider, &m)) {
                     (Some(_), _) => "your price".to_string(),
+                    // The price's date only: where it was read (the table's research notes,
+                    // URLs) is for the developers who keep the table, not for this sentence.
                     (None, Some(row)) => format!(
-                        "published price read {} from {}; table checked {}{}",
+                        "the provider's published price, as of {}{}",
                         row.read,
-                        row.source,
-                        price::PRICES_DATED,
                         row.next
                             .filter(|n| crate::util::today().as_str() < n.from)
                             .map(|n| format!(

@@ -4,7 +4,7 @@
 //!
 //! A model's price is the person's own ([`setting`], read with [`parse`]) if set, else
 //! [`known`]'s. Prices change; every row of the table says when and where it was read, and the
-//! table when it was last checked ([`PRICES_DATED`]); it is only a default. A row confirmed only
+//! table when it was last checked (`PRICES_DATED`); it is only a default. A row confirmed only
 //! by secondary sources (no page of the provider's own in reach) is kept only where two
 //! independent ones agree, and its source says so; a model no source confirms has no row, so it
 //! shows "no price" and the person's own price is the one used. A price the provider has
@@ -19,7 +19,9 @@ use roundtable_core::cost::parse_usd;
 use super::ProviderId;
 
 /// When the table was last checked against the providers' price pages (the newest `read` of
-/// its rows; each row says its own).
+/// its rows; each row says its own, and Settings shows the row's). The table's tests hold every
+/// row to it.
+#[cfg(test)]
 pub const PRICES_DATED: &str = "2026-11-26";
 
 /// Micro-dollars (millionths of a US dollar) per million tokens: whole numbers, so no float
@@ -132,7 +134,7 @@ const fn row(
 /// not the 3.5 that `-latest` names), so `gpt-5` does not price `gpt-5-pro`, `o3` not
 /// `o3-pro`, and `claude-opus-4` not `claude-opus-4-6`: a variant the table does not list has
 /// no price (the person sets one in Settings) rather than a wrong one. Every row was re-read on
-/// [`PRICES_DATED`]; models shut down by then (gpt-4.1-nano, o4-mini, Gemini 2.5 Flash and Pro)
+/// `PRICES_DATED`; models shut down by then (gpt-4.1-nano, o4-mini, Gemini 2.5 Flash and Pro)
 /// and figures no source confirmed (gpt-5.2, gpt-5.4-pro, o3-pro, Gemini 2.5 Flash-Lite's input,
 /// Mistral Small and Large behind `-latest`) have no row.
 pub const TABLE: &[Row] = &[

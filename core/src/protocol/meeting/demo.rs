@@ -237,9 +237,9 @@ fn decide(env: &MeetingEnvelope, rng: &mut SplitMix64, seed: u64, first_try: boo
         Decision::Continue {
             next_agent_id: next.to_string(),
             rationale: format!(
-                "{} has not spoken in {} yet and sees it from the {} side.",
+                "{} has not spoken yet in {} and sees it from the {} side.",
                 name_of(env, next),
-                env.phase.title().to_lowercase(),
+                env.phase.title(),
                 role_of(env, next).to_lowercase()
             ),
         }

@@ -213,9 +213,12 @@ impl MeetingState {
             .unwrap_or(participants[0]);
         Decision::Continue {
             next_agent_id: next.to_string(),
+            // Attendees by name and the phase as people write it: the rationale is read in the
+            // transcript and the minutes.
             rationale: format!(
-                "Fallback rule: {next} is next in turn and has not spoken in {} yet.",
-                self.phase.name()
+                "Fallback rule: {} is next in turn and has not spoken yet in {}.",
+                self.attendee(next).map_or(next, |a| a.name.as_str()),
+                self.phase.title()
             ),
         }
     }

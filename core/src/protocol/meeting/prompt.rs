@@ -577,9 +577,10 @@ pub fn minutes_markdown(s: &MeetingState, with_transcript: bool) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    // People by name: the minutes are read by people, never by the ids the prompts use.
     let name = |id: &str| {
         s.attendee(id)
-            .map_or_else(|| id.to_string(), |a| format!("{} ({id})", a.name))
+            .map_or_else(|| id.to_string(), |a| a.name.clone())
     };
     match &s.minutes {
         Some(m) => {
@@ -654,7 +655,7 @@ pub fn minutes_markdown(s: &MeetingState, with_transcript: bool) -> String {
                 let _ = writeln!(
                     out,
                     "_{by}: {} — {}_\n",
-                    decision.describe(),
+                    s.decision_words(decision),
                     one_line(decision.rationale(), 300)
                 );
             }

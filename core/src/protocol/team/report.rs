@@ -6,8 +6,15 @@ use std::fmt::Write as _;
 
 use super::TeamState;
 
-/// The report of `s` as it stands.
+/// The report of `s` as it stands. People by name, never by their ids (a report is read by
+/// people; the prompts use the ids).
 pub fn markdown(s: &TeamState) -> String {
+    let name = |id: &str| -> String {
+        s.members
+            .iter()
+            .find(|m| m.id == id)
+            .map_or_else(|| id.to_string(), |m| m.name.clone())
+    };
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", s.team_name);
     let _ = writeln!(out, "> {}\n", s.request.trim().replace('\n', "\n> "));
@@ -36,7 +43,9 @@ pub fn markdown(s: &TeamState) -> String {
                 let _ = writeln!(
                     out,
                     "_Accepted version {} by {}, round {}._\n",
-                    v.id, v.author, v.round
+                    v.id,
+                    name(&v.author),
+                    v.round
                 );
                 let _ = writeln!(out, "{}\n", v.content.trim());
             }
@@ -44,7 +53,9 @@ pub fn markdown(s: &TeamState) -> String {
                 let _ = writeln!(
                     out,
                     "_Not accepted yet. Latest version {} by {}, round {}._\n",
-                    v.id, v.author, v.round
+                    v.id,
+                    name(&v.author),
+                    v.round
                 );
                 let _ = writeln!(out, "{}\n", v.content.trim());
             }
@@ -60,7 +71,7 @@ pub fn markdown(s: &TeamState) -> String {
     if !s.presentation.is_empty() {
         out.push_str("## Presentation\n\n");
         for m in &s.presentation {
-            let _ = writeln!(out, "**{}:** {}\n", m.as_agent, m.content.trim());
+            let _ = writeln!(out, "**{}:** {}\n", name(&m.as_agent), m.content.trim());
         }
     }
     out

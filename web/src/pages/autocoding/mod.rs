@@ -40,7 +40,7 @@ fn new_form(shown: Signal<bool>) -> AnyView {
 }
 
 fn exports() -> AnyView {
-    view! { <KindDocumentButton title="Download the loop's state as Hegelion saves it, to go on with in Hegelion or here"/> }.into_any()
+    view! { <KindDocumentButton label="Autocoding state" title="Download the loop's state as Hegelion saves it, to go on with in Hegelion or here"/> }.into_any()
 }
 
 /// Autocoding on the demo model: the demo's slugify requirements, 002's defaults.

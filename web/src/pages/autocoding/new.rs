@@ -248,7 +248,7 @@ pub fn NewAutocodingForm() -> impl IntoView {
                     read_file(ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)));
                 }>
                 <h2 class="small">"Start from a saved state (optional)"</h2>
-                <p class="muted small">"A state Hegelion's autocoding saved, or this app's \"Hegelion file\": choose it, drop it here, or paste it. Whatever its status it is shown; one waiting for the player goes on here."</p>
+                <p class="muted small">"A state Hegelion's autocoding saved, or this app's \"Autocoding state\" download: choose it, drop it here, or paste it. Whatever its status it is shown; one waiting for the player goes on here."</p>
                 <label class="field">
                     <span>"Saved state file"</span>
                     <input type="file" name="saved-state-file" accept=".json,application/json,text/plain"
@@ -290,7 +290,7 @@ pub fn NewAutocodingForm() -> impl IntoView {
                     </div>
                 })}
                 {move || from_state().then(|| view! {
-                    <p class="muted small" data-kept="true">"The requirements, turn limit and threshold are the saved state's own: a continued 002 session keeps them."</p>
+                    <p class="muted small" data-kept="true">"The requirements, turn limit and threshold are the saved state's own: a session that goes on keeps them."</p>
                 })}
                 <p class="muted small">"A player writes JavaScript and its tests; the tests run in a sandbox that can reach nothing; a coach, who sees only the requirements, the code and the test results, scores each turn. Approval at the threshold ends it, or the turns run out."</p>
             </div>

@@ -38,7 +38,7 @@ fn new_form(shown: Signal<bool>) -> AnyView {
 }
 
 fn exports() -> AnyView {
-    view! { <KindDocumentButton title="Download the run as a Hegelion result file (JSON, the format of spec 002: the thesis, each critique and the synthesis)"/> }.into_any()
+    view! { <KindDocumentButton label="Dialectic (Hegelion format)" title="Download the run as a Hegelion result file (JSON, the format of spec 002: the thesis, each critique and the synthesis)"/> }.into_any()
 }
 
 /// A dialectic on the demo model with the council of three critics, from core's demos: one

@@ -24,14 +24,30 @@ fn status_badge(status: PhaseStatus) -> impl IntoView {
     view! { <span class=format!("badge {}", status.tone()) data-card-status=status.word()>{status.word()}</span> }
 }
 
-/// Who wrote a card: name (unless the card's heading says it), model, and persona.
-fn byline(a: Author, named: bool) -> impl IntoView {
+/// Whether every card's author runs on the same model: then no card names it (the summary line
+/// does), since one model under every role tells a person nothing.
+fn one_model(v: &DialecticView) -> bool {
+    v.critiques
+        .iter()
+        .map(|k| &k.author.model)
+        .chain([&v.synthesis.author.model])
+        .all(|m| *m == v.thesis.author.model)
+}
+
+/// Who wrote a card: name (unless the card's heading says it), model (by its name, unless every
+/// card shares one), and persona.
+fn byline(a: Author, named: bool, model_shown: bool) -> impl IntoView {
     let persona =
         (!a.persona.is_empty()).then(|| view! { <span class="persona">{a.persona.clone()}</span> });
+    let model = model_shown.then(|| crate::util::model_name(&a.model));
     view! {
         <p class="muted small byline" title=a.persona.clone()>
-            {named.then(|| view! { <strong>{a.name}</strong>" · " })}
-            <code>{a.model}</code>
+            {match (named, model) {
+                (true, Some(m)) => view! { <strong>{a.name}</strong>" · "<span class="model-name">{m}</span> }.into_any(),
+                (true, None) => view! { <strong>{a.name}</strong> }.into_any(),
+                (false, Some(m)) => view! { <span class="model-name">{m}</span> }.into_any(),
+                (false, None) => ().into_any(),
+            }}
         </p>
         {persona.map(|p| view! { <details class="card-list"><summary class="small">"Persona"</summary><p class="small muted">{p}</p></details> })}
     }
@@ -118,7 +134,11 @@ pub fn DialecticPanels() -> impl IntoView {
                     }).collect_view())}
                 </ol>
             </nav>
-            <p class="muted small dialectic-meta">{move || v().map(|v| v.summary())}</p>
+            <p class="muted small dialectic-meta">{move || v().map(|v| {
+                // One model under every role is said once, here, not on every card.
+                let model = one_model(&v).then(|| format!(" · every role: {}", crate::util::model_name(&v.thesis.author.model)));
+                format!("{}{}", v.summary(), model.unwrap_or_default())
+            })}</p>
             <crate::pages::session::JumpBar items=&[("Thesis", "panel-thesis"), ("Critiques", "panel-critiques"), ("Synthesis", "panel-synthesis"), ("Timeline", "panel-timeline")]/>
             <div class="dialectic-grid" aria-live="polite">
                 <section class="panel" aria-labelledby="thesis-heading" id="panel-thesis" data-card="thesis"
@@ -127,9 +147,10 @@ pub fn DialecticPanels() -> impl IntoView {
                         {move || v().map(|v| status_badge(v.thesis.status))}</h2>
                     <div class="panel-body">
                         {move || v().map(|v| {
+                            let shown = !one_model(&v);
                             let t = v.thesis;
                             view! {
-                                {byline(t.author, true)}
+                                {byline(t.author, true, shown)}
                                 {body(t.text, t.status)}
                                 {items("Assumptions", t.assumptions)}
                                 {items("Uncertainties", t.uncertainties)}
@@ -148,7 +169,7 @@ pub fn DialecticPanels() -> impl IntoView {
                         {move || v().and_then(|v| v.one_call).map(|note| view! {
                             <p class="muted small" data-one-call="true">{note}</p>
                         })}
-                        {move || v().map(|v| v.critiques.into_iter().map(|k| {
+                        {move || v().map(|v| { let shown = !one_model(&v); v.critiques.into_iter().map(move |k| {
                             let (id, name) = (k.author.id.clone(), k.author.name.clone());
                             view! {
                             <article class="critique-card" data-card="critique" data-critic=id
@@ -157,14 +178,14 @@ pub fn DialecticPanels() -> impl IntoView {
                                     <h3 class="grow">{name}</h3>
                                     {status_badge(k.status)}
                                 </header>
-                                {byline(k.author, false)}
+                                {byline(k.author, false, shown)}
                                 {body(k.text, k.status)}
                                 {contradictions(k.contradictions)}
                                 {items("Assumptions", k.assumptions)}
                                 {items("Uncertainties", k.uncertainties)}
                             </article>
                             }
-                        }).collect_view())}
+                        }).collect_view() })}
                     </div>
                 </section>
                 <section class="panel" aria-labelledby="synthesis-heading" id="panel-synthesis" data-card="synthesis">
@@ -172,9 +193,10 @@ pub fn DialecticPanels() -> impl IntoView {
                         {move || v().map(|v| status_badge(v.synthesis.status))}</h2>
                     <div class="panel-body">
                         {move || v().map(|v| {
+                            let shown = !one_model(&v);
                             let s = v.synthesis;
                             view! {
-                                {byline(s.author, true)}
+                                {byline(s.author, true, shown)}
                                 {match s.json {
                                     // The json style: the prose and the result side by side
                                     // (stacked on a narrow screen).

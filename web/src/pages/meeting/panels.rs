@@ -107,6 +107,8 @@ pub fn MeetingPanels() -> impl IntoView {
                             on:click=move |_| speaker.set(None)>"Everyone"</button>
                         {move || view_memo.get().map(|v| v.attendees.into_iter().map(|a| {
                             let id = a.id.clone();
+                            // Its part, unless its name already says it ("Orchestrator").
+                            let show_part = !a.part_words.eq_ignore_ascii_case(&a.name);
                             let pressed = {
                                 let id = id.clone();
                                 move || (speaker.get().as_deref() == Some(id.as_str())).to_string()
@@ -116,7 +118,9 @@ pub fn MeetingPanels() -> impl IntoView {
                                     on:click=move |_| speaker.set(Some(id.clone()))>
                                     <strong>{a.name}</strong>
                                     <span class="muted small">{a.role}</span>
-                                    <span class="muted small">{a.part_words}</span>
+                                    {show_part.then(|| view! {
+                                        <span class="muted small">{a.part_words.clone()}</span>
+                                    })}
                                     {a.has_floor.then(|| view! { <span class="badge running">"has the floor"</span> })}
                                 </button>
                             }

@@ -191,10 +191,11 @@ pub fn BudgetPanel() -> impl IntoView {
             {
                 Ok(()) => {
                     let paused = view.with_untracked(|v| v.status == SessionStatus::Paused);
+                    let unit = view.with_untracked(|v| v.kind.round_word().to_lowercase());
                     state.info(if paused {
-                        "Limits saved. Run on with One step, One round or Run to the end."
+                        format!("Limits saved. Run on with One step, One {unit} or Run to the end.")
                     } else {
-                        "Limits saved."
+                        "Limits saved.".to_string()
                     });
                 }
                 Err(e) => state.error(e),

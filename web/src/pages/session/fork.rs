@@ -84,7 +84,12 @@ fn ForkBody(at: ForkAt) -> impl IntoView {
             || "Fork from this call".to_string(),
             |call| format!("Fork from {call}"),
         ),
-        ForkAt::Event(seq) => format!("Fork after point {seq}"),
+        ForkAt::Event(seq) => runner
+            .with_untracked(|s| s.point_words(*seq as usize))
+            .map_or_else(
+                || "Fork from here".to_string(),
+                |point| format!("Fork after “{point}”"),
+            ),
     };
     let body = match form {
         Err(e) => view! {
@@ -229,7 +234,10 @@ fn ForkFields(at: ForkAt, form: ForkForm) -> impl IntoView {
                         </div>
                         <label class="field">
                             <span>"Persona"</span>
+                            // A member with no persona (a meeting's attendees by default)
+                            // speaks from its role: the box says so rather than stand empty.
                             <textarea name="fork-persona" rows="2" prop:value=move || f.persona.get()
+                                placeholder=format!("None: {name} speaks from its role. Write one to change how {name} sees the work.")
                                 on:input=move |ev| f.persona.set(event_target_value(&ev))></textarea>
                         </label>
                     </fieldset>

@@ -37,17 +37,13 @@ pub fn HistoryBar() -> impl IntoView {
     let total = move || runner.event_count();
     let shown = move || runner.history_at.get();
     let value = move || shown().unwrap_or_else(total);
+    // The point by what happened there and in which unit ("Bo's answer was taken, round 2"),
+    // never the event's index: the slider itself shows where it is.
     let label = move || {
-        let n = total();
         let k = value();
-        let what = runner
-            .with_untracked(|s| s.event_words(k.saturating_sub(1)))
-            .unwrap_or_default();
-        format!(
-            "Point {} of {}: {what}",
-            k.saturating_sub(1),
-            n.saturating_sub(1)
-        )
+        runner
+            .with_untracked(|s| s.point_words(k.saturating_sub(1)))
+            .unwrap_or_default()
     };
     // Shows the session after event `seq` (`None`: live), wherever this page keeps its point.
     let point = use_context::<HistoryPoint>();
@@ -81,8 +77,8 @@ pub fn HistoryBar() -> impl IntoView {
         {move || shown().map(|k| view! {
             <div class="banner warn" role="status" data-banner="history">
                 <span class="grow">
-                    <strong>"Viewing history"</strong>
-                    {format!(" — the session as it was at point {} of {}. Nothing can be run or edited here.", k - 1, total() - 1)}
+                    <strong><span class="banner-more">"Viewing history"</span><span class="banner-short">"History"</span></strong>
+                    <span class="banner-more">{move || format!(" — the session as it was after “{}”. Nothing can be run or edited here.", label())}</span>
                 </span>
                 <button class="ghost small" name="fork-here" title="A new session with the events up to this point, then live"
                     on:click=move |_| fork_from.set(Some(roundtable_core::fork::ForkAt::Event(k as u64 - 1)))>"Fork from here"</button>

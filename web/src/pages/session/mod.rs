@@ -199,6 +199,8 @@ fn SessionHeader() -> impl IntoView {
         }
     };
     let described = move || blocked().map(|_| PAUSE_REASON_ID);
+    // The kind's unit of work ("round", "turn", "pass"), for the step button and its title.
+    let unit_word = move || view.with(|v| v.kind.round_word().to_lowercase());
     let can_pause = move || !runner.read_only.get() && running();
     let can_wrap = move || !runner.read_only.get() && view.with(|v| v.actions.wrap_up);
     let go = move |mode: RunMode| {
@@ -253,7 +255,14 @@ fn SessionHeader() -> impl IntoView {
                         let unit = v.kind.round_word().to_lowercase();
                         // Estimated tokens are marked as such, never passed off as the provider's.
                         let approx = if v.tokens_estimated { "≈ " } else { "" };
-                        format!("{unit} {} of {} · {approx}{} tokens", v.round, v.max_rounds, short_count(v.tokens_used))
+                        let tokens = short_count(v.tokens_used);
+                        // A finished session reads as finished: how many it took, not "28 of 48".
+                        if v.status == SessionStatus::Done {
+                            let units = if v.round == 1 { unit } else { v.kind.rounds_word() };
+                            format!("finished in {} {units} · {approx}{tokens} tokens", v.round)
+                        } else {
+                            format!("{unit} {} of {} · {approx}{tokens} tokens", v.round, v.max_rounds)
+                        }
                     })}
                 </span>
                 {move || (open_asks() > 0 && runner.history_at.get().is_none()).then(|| {
@@ -279,7 +288,7 @@ fn SessionHeader() -> impl IntoView {
                     if chosen { close_menu(); }
                 }>
                 <button name="step" title=run_title("Run the calls of the current step, then pause") aria-describedby=described disabled=move || !can_run() on:click=move |_| go(RunMode::Step)>"One step"</button>
-                <button name="round" title=run_title("Run the rest of this round, then pause") aria-describedby=described disabled=move || !can_run() on:click=move |_| go(RunMode::Round)>"One round"</button>
+                <button name="round" title=move || if blocked().is_some() { run_title("")() } else { format!("Run the rest of this {}, then pause", unit_word()) } aria-describedby=described disabled=move || !can_run() on:click=move |_| go(RunMode::Round)>{move || format!("One {}", unit_word())}</button>
                 <button name="run" class:primary=is_primary("run") title=run_title("Run until done, a question, or a limit") aria-describedby=described disabled=move || !can_run() on:click=move |_| go(RunMode::ToEnd)>"Run to the end"</button>
                 <button name="pause" class="ghost" class:primary=is_primary("pause") title="Finish the calls that are out, then pause" disabled=move || !can_pause() on:click=move |_| {
                     leptos::task::spawn_local(async move { runner.pause().await });
