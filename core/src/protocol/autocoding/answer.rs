@@ -27,6 +27,9 @@ pub mod limits {
     pub const FILES_MAX: usize = 24;
     /// All files together, in bytes.
     pub const TOTAL_BYTES_MAX: usize = 240_000;
+    /// The longest raw player answer read: the files' bytes each escaped (`\u0000`, six bytes),
+    /// with room for paths and the JSON around them.
+    pub const RAW_BYTES_MAX: usize = 6 * TOTAL_BYTES_MAX + 64 * 1024;
     /// The longest piece of review text (evidence, an action).
     pub const ITEM_MAX: usize = 1_000;
     /// The most actions in a review.
@@ -136,6 +139,22 @@ pub fn check_player(
     existing: &[CodeFile],
     warnings: &mut Vec<Violation>,
 ) -> Result<PlayerAnswer, Vec<Violation>> {
+    // An answer longer than any file set within the limits could be written (every byte
+    // escaped as `\u0000`, plus room for the paths) is refused by its length, before it is read:
+    // megabytes are never parsed and walked only to be refused.
+    if raw.len() > limits::RAW_BYTES_MAX {
+        return Err(vec![violation(
+            String::new(),
+            format!("the answer is {} bytes long", raw.len()),
+            &format!(
+                "at most {} bytes (files of at most {} bytes in all)",
+                limits::RAW_BYTES_MAX,
+                limits::TOTAL_BYTES_MAX
+            ),
+            &format!("{} bytes", raw.len()),
+            "write fewer or smaller files: split big data out of the code, or generate it in a test",
+        )]);
+    }
     read(
         "autocoding_player",
         raw,
@@ -492,6 +511,25 @@ mod tests {
             "evil\\u{202E}sj.txt"
         );
         assert!(path_problem("lib/caf\u{e9}.js").is_none());
+    }
+
+    #[test]
+    fn an_answer_longer_than_any_valid_file_set_is_refused_by_its_length() {
+        let big = format!(
+            r#"{{"files": [{{"path": "big.js", "content": "{}"}}], "delete": []}}"#,
+            "x".repeat(limits::RAW_BYTES_MAX)
+        );
+        let e = check_player(&big, Options::default(), &[], &mut Vec::new()).unwrap_err();
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].path, "");
+        assert!(e[0].message.contains("bytes long"), "{}", e[0].message);
+        // Within the raw limit, the file's own limit speaks at its pointer.
+        let over = format!(
+            r#"{{"files": [{{"path": "big.js", "content": "{}"}}], "delete": []}}"#,
+            "x".repeat(limits::FILE_BYTES_MAX + 1)
+        );
+        let e = check_player(&over, Options::default(), &[], &mut Vec::new()).unwrap_err();
+        assert_eq!(e[0].path, "/files/0/content");
     }
 
     fn file(path: &str, content: &str) -> FileWrite {

@@ -8,6 +8,13 @@
 //! as they are (in `extra`, written back by save) and warned about at their pointers; a key such
 //! as `__proto__` is one more such field, data like any other.
 //!
+//! Readings where 002 is silent (each refused at its pointer when broken): history entries are
+//! numbered 0, 1, 2, … as Hegelion's `advance_turn` writes them, none past `current_turn`;
+//! `last_coach_feedback` is `null` before the first coach turn and the last entry's feedback
+//! after it (Hegelion sets both from the same review); `init` goes with `active` only, `player`
+//! and `coach` with `active` or `rejected` (the person's verdict, which this app records at the
+//! coach's phase), `approved` and `timeout` with their own status.
+//!
 //! The rules across fields live in one place, [`AutocodingState::check`], which load runs on
 //! every state it reads and save runs before it writes, so save never writes what load refuses.
 //! Each refusal is a [`Violation`] at its JSON pointer, with `received` in the terms of

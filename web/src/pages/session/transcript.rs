@@ -14,6 +14,45 @@ use super::Inspect;
 use crate::runner::Runner;
 use roundtable_core::fork::ForkAt;
 
+/// The most of a raw answer the transcript lays out at once: past it a `<pre>` of megabytes
+/// stalls the page for a second or more; the whole answer is one click away as a file.
+const RAW_SHOWN: usize = 200_000;
+
+/// A raw answer as the transcript shows it: whole when it is short, else its first
+/// [`RAW_SHOWN`] bytes (cut at a character) with a line saying how much is left out and a button
+/// that downloads the whole of it, verbatim.
+fn raw_block(raw: String, call_id: String) -> impl IntoView {
+    if raw.len() <= RAW_SHOWN {
+        return view! { <pre class="raw msg" tabindex="0">{raw}</pre> }.into_any();
+    }
+    let shown = head(&raw).to_string();
+    let end = shown.len();
+    let total = raw.len();
+    let raw = StoredValue::new(raw);
+    view! {
+        <p class="small muted" data-raw-cut=total>
+            {format!("The answer is {total} bytes long: the first {end} are shown. ")}
+            <button type="button" class="link" name="download-raw" on:click=move |_| {
+                let name = format!("answer-{call_id}.txt");
+                if let Err(e) = raw.with_value(|r| crate::util::download(&name, "text/plain", r)) {
+                    crate::app::app_state().error(e);
+                }
+            }>"Download the whole answer"</button>
+        </p>
+        <pre class="raw msg" tabindex="0">{shown}</pre>
+    }
+    .into_any()
+}
+
+/// The first [`RAW_SHOWN`] bytes of `text`, cut at a character.
+fn head(text: &str) -> &str {
+    let mut end = RAW_SHOWN.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 fn role_word(r: ChatRole) -> &'static str {
     match r {
         ChatRole::System => "system",
@@ -165,7 +204,7 @@ fn CallDetail(record: CallView) -> impl IntoView {
         <section data-section="raw">
             <h3>"Raw answer"</h3>
             {match record.raw_answer.clone() {
-                Some(raw) => view! { <pre class="raw msg" tabindex="0">{raw}</pre> }.into_any(),
+                Some(raw) => raw_block(raw.to_string(), record.id.clone()).into_any(),
                 None => {
                     let runner = expect_context::<Runner>();
                     let id = record.id.clone();
@@ -178,7 +217,7 @@ fn CallDetail(record: CallView) -> impl IntoView {
                     (move || if streaming.get() {
                         view! {
                             <p><span class="badge streaming live" role="status">"streaming — answer so far"</span></p>
-                            <pre class="raw msg" tabindex="0" data-streaming="true">{move || text.get().unwrap_or_default()}</pre>
+                            <pre class="raw msg" tabindex="0" data-streaming="true">{move || text.with(|t| t.as_deref().map(head).unwrap_or_default().to_string())}</pre>
                         }.into_any()
                     } else {
                         view! { <p class="muted">{if failed { "No answer: the provider failed (above)." } else { "No answer yet." }}</p> }.into_any()
