@@ -30,7 +30,13 @@ async function picture(page) {
     const text = (el) => el?.textContent.replace(/\s+/g, ' ').trim() ?? null;
     return {
       phases: [...document.querySelectorAll('.dialectic nav.phases li')].map((li) => `${li.dataset.phase}:${li.dataset.phaseStatus}`),
-      thesis: text(document.querySelector('[data-card="thesis"] .panel-body')),
+      // The thesis as written, without its byline (which names the model only while the roles'
+      // models differ).
+      thesis: (() => {
+        const body = document.querySelector('[data-card="thesis"] .panel-body')?.cloneNode(true);
+        body?.querySelector('.byline')?.remove();
+        return text(body);
+      })(),
       critiques: [...document.querySelectorAll('[data-card="critique"]')].map((c) => `${c.dataset.critic}:${c.dataset.status}:${text(c)}`),
       synthesis: text(document.querySelector('[data-card="synthesis"] .panel-body')),
     };
@@ -121,8 +127,10 @@ test('a dialectic with the council runs from the form to its synthesis, and trav
   assert.equal(p.critiques.length, 3);
   for (const [i, c] of p.critiques.entries()) {
     assert.ok(c.startsWith(`${CRITICS[i]}:done:`), c.slice(0, 80));
-    assert.match(c, /demo\/demo-1/);
+    // Every role on one model: no card names it (issue 33); the summary line says it once.
+    assert.doesNotMatch(c, /demo\/demo-1|demo model/);
   }
+  assert.match(await page.textContent('.dialectic-meta'), /every role: demo model$/);
   assert.ok(new Set(p.critiques.map((c) => c.split(':').slice(2).join(':'))).size === 3, 'three different critiques');
   assert.ok(await page.locator('[data-card="critique"] [data-contradiction]').count() >= 3, 'contradictions with evidence');
   assert.match(await page.textContent('[data-card="critique"] [data-contradiction]'), /evidence:/);
@@ -189,7 +197,9 @@ test('a fork with a critic on demo-2 runs to its own synthesis', async () => {
   await page.waitForSelector('.dialectic');
   await waitStatus(page, 'paused');
   let p = await picture(page);
-  assert.ok(p.critiques.find((c) => c.startsWith('empiricist:')).includes('demo/demo-2'), 'the what-if shows on the card');
+  // Models differ now: each card names its model by name (issue 33), never by its id.
+  assert.ok(p.critiques.find((c) => c.startsWith('empiricist:')).includes('demo model, second voice'), 'the what-if shows on the card');
+  assert.ok(p.critiques.every((c) => !c.includes('demo/demo-')), 'no model id on a card');
   assert.equal(p.thesis, finished.thesis, 'the thesis before the fork is kept');
   await page.click('button[name="run"]');
   await waitStatus(page, 'done', 120000);
