@@ -154,6 +154,14 @@ test('a dialectic with the council runs from the form to its synthesis, and trav
   ]);
   assert.deepEqual(Object.keys(workflow.steps[0].prompt).sort(), ['expected_format', 'instructions', 'phase', 'prompt']);
   assert.equal(workflow.instructions.response_style, 'sections');
+  // The same dialectic as 002's one prompt: the single shot's fields and `format`.
+  const [one] = await Promise.all([page.waitForEvent('download'), page.click('.session-head button[name="export-single-prompt"]')]);
+  assert.match(one.suggestedFilename(), /\.single_prompt\.json$/);
+  const single = JSON.parse(readFileSync(await one.path(), 'utf8'));
+  assert.deepEqual(Object.keys(single).sort(), ['format', 'prompt', 'query', 'response_style', 'schema_version', 'use_council', 'use_search']);
+  assert.equal(single.format, 'single_prompt');
+  assert.equal(single.use_council, true);
+  assert.match(single.prompt, /## The Logician/);
 
   // Export, delete, import: the same view.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('.session-head button[name="export"]')]);

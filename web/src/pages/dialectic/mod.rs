@@ -1,5 +1,6 @@
-//! The dialectic's pages (spec `002`): its panels on the session page, the button that downloads
-//! 002's document of the run, its new-session form and the home page's demo dialectic.
+//! The dialectic's pages (spec `002`): its panels on the session page, the buttons that download
+//! 002's documents of the run (its result file, and the dialectic as one prompt), its new-session
+//! form and the home page's demo dialectic.
 
 use leptos::prelude::*;
 use roundtable_core::engine::ModelRef;
@@ -38,7 +39,36 @@ fn new_form(shown: Signal<bool>) -> AnyView {
 }
 
 fn exports() -> AnyView {
-    view! { <KindDocumentButton label="Dialectic (Hegelion format)" title="Download the run as a Hegelion result file (JSON, the format of spec 002: the thesis, each critique and the synthesis)"/> }.into_any()
+    view! {
+        <KindDocumentButton label="Dialectic (Hegelion format)" title="Download the run as a Hegelion result file (JSON, the format of spec 002: the thesis, each critique and the synthesis)"/>
+        <SinglePromptButton/>
+    }
+    .into_any()
+}
+
+/// Downloads the dialectic as spec 002's one prompt (`dialectical_workflow` with `format:
+/// "single_prompt"`: the single shot's fields and `format`), to run it in any chat.
+#[component]
+fn SinglePromptButton() -> impl IntoView {
+    use roundtable_core::session::Registered;
+    let runner = expect_context::<crate::runner::Runner>();
+    let state = crate::app::app_state();
+    view! {
+        <button name="export-single-prompt" class="ghost"
+            title="Download the dialectic as one prompt (spec 002's single_prompt format), to run in any chat"
+            on:click=move |_| {
+                let document = runner.with_untracked(|s| {
+                    <DialecticState as Registered>::of(s).map(|e| {
+                        let text = serde_json::to_string_pretty(&e.state().single_prompt_document()).unwrap_or_default();
+                        (format!("{}.single_prompt.json", crate::util::file_stem(&s.title())), text)
+                    })
+                });
+                match document {
+                    Some((name, text)) => if let Err(e) = crate::util::download(&name, "application/json", &text) { state.error(e); },
+                    None => state.error("This session is not a dialectic."),
+                }
+            }>"Dialectic as one prompt (Hegelion format)"</button>
+    }
 }
 
 /// A dialectic on the demo model with the council of three critics, from core's demos: one
