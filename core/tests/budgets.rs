@@ -136,3 +136,51 @@ fn a_refused_answer_of_a_megabyte_is_not_sent_back_whole() {
     assert!(s.events().iter().any(|e| matches!(&e.kind,
         roundtable_core::engine::EventKind::AnswerReceived { raw, .. } if raw.len() == answer.to_string().len())));
 }
+
+/// The quote of a long answer is its head (back to whitespace), a line counting what is left
+/// out, and its tail (forward to whitespace) — in characters, multi-byte ones included — and a
+/// short one is whole; the same whether the answer is a few kilobytes or megabytes.
+#[test]
+fn a_quoted_answer_counts_characters_and_keeps_its_ends() {
+    use roundtable_core::engine::core::{quoted_answer, ANSWER_QUOTE_MAX};
+    /// The quote, walked character by character from the start (the rule as first written).
+    fn by_walking(raw: &str) -> String {
+        let total = raw.chars().count();
+        if total <= ANSWER_QUOTE_MAX {
+            return raw.to_string();
+        }
+        let byte_at = |n: usize| raw.char_indices().nth(n).map_or(raw.len(), |(i, _)| i);
+        let head_end = byte_at(ANSWER_QUOTE_MAX * 2 / 3);
+        let head = raw[..head_end]
+            .rfind(char::is_whitespace)
+            .filter(|i| *i > head_end / 2)
+            .map_or(&raw[..head_end], |i| &raw[..i]);
+        let tail_start = byte_at(total - ANSWER_QUOTE_MAX / 6);
+        let tail = raw[tail_start..]
+            .find(char::is_whitespace)
+            .map_or(&raw[tail_start..], |i| &raw[tail_start + i..]);
+        let left = total - head.chars().count() - tail.chars().count();
+        format!("{head}\n[… {left} more characters of this answer left out here; the problems below name where they are …]\n{tail}")
+    }
+    let cases = [
+        String::new(),
+        "é".repeat(ANSWER_QUOTE_MAX),
+        "é".repeat(ANSWER_QUOTE_MAX + 1),
+        "x".repeat(ANSWER_QUOTE_MAX + 1),
+        "日本 word ".repeat(2_000),
+        format!("{{\"content\":\"{}\"}}", "x".repeat(8 * 1024 * 1024)),
+        "a b\u{202E}c ".repeat(50_000),
+    ];
+    for raw in &cases {
+        let quoted = quoted_answer(raw);
+        assert_eq!(quoted, by_walking(raw), "an answer of {} bytes", raw.len());
+    }
+    let big = &cases[5];
+    let quoted = quoted_answer(big);
+    assert!(
+        quoted.len() < ANSWER_QUOTE_MAX + 200,
+        "{} bytes quoted",
+        quoted.len()
+    );
+    assert!(quoted.contains(&format!("{} more characters", big.len() - 4_000 - 1_000)));
+}

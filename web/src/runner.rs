@@ -302,12 +302,14 @@ impl Runner {
     /// text arrives, so only for small views).
     pub fn facts(&self, chars: bool) -> RunFacts {
         let mut calls = BTreeMap::new();
-        let partial = chars.then(|| self.partial.get());
+        // Counted in place: cloning the texts so far would copy megabytes on every redraw of a
+        // huge answer.
+        let count = |id: &String| {
+            self.partial
+                .with(|p| p.get(id).map_or(0, |t| t.chars().count() as u64))
+        };
         for id in self.inflight.get() {
-            let chars = partial
-                .as_ref()
-                .and_then(|p| p.get(&id))
-                .map_or(0, |t| t.chars().count() as u64);
+            let chars = if chars { count(&id) } else { 0 };
             calls.insert(id, CallActivity::Streaming { chars });
         }
         for (id, (at, attempt, error)) in self.retrying.get() {

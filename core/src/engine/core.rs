@@ -743,23 +743,30 @@ pub const ANSWER_QUOTE_MAX: usize = 6_000;
 /// `raw` whole when it is short, else its first and last parts (cut at whitespace) around a line
 /// saying how much was left out.
 pub fn quoted_answer(raw: &str) -> std::borrow::Cow<'_, str> {
-    let total = raw.chars().count();
-    if total <= ANSWER_QUOTE_MAX {
+    // Only the ends are walked character by character: a huge answer (megabytes) costs one fast
+    // count of its middle, not a walk of every character from its start.
+    if raw.chars().nth(ANSWER_QUOTE_MAX).is_none() {
         return std::borrow::Cow::Borrowed(raw);
     }
-    let byte_at = |chars: usize| raw.char_indices().nth(chars).map_or(raw.len(), |(i, _)| i);
     // The head: two thirds of the room, back to the last whitespace.
-    let head_end = byte_at(ANSWER_QUOTE_MAX * 2 / 3);
+    let head_end = raw
+        .char_indices()
+        .nth(ANSWER_QUOTE_MAX * 2 / 3)
+        .map_or(raw.len(), |(i, _)| i);
     let head = raw[..head_end]
         .rfind(char::is_whitespace)
         .filter(|i| *i > head_end / 2)
         .map_or(&raw[..head_end], |i| &raw[..i]);
     // The tail: the last sixth, forward to the next whitespace.
-    let tail_start = byte_at(total - ANSWER_QUOTE_MAX / 6);
+    let tail_start = raw
+        .char_indices()
+        .rev()
+        .nth(ANSWER_QUOTE_MAX / 6 - 1)
+        .map_or(0, |(i, _)| i);
     let tail = raw[tail_start..]
         .find(char::is_whitespace)
         .map_or(&raw[tail_start..], |i| &raw[tail_start + i..]);
-    let left = total - head.chars().count() - tail.chars().count();
+    let left = raw[head.len()..raw.len() - tail.len()].chars().count();
     std::borrow::Cow::Owned(format!(
         "{head}\n[… {left} more characters of this answer left out here; the problems below name where they are …]\n{tail}"
     ))
