@@ -243,6 +243,9 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
   const md = readFileSync(await report.path(), 'utf8');
   const [body, appendix] = md.split('## Appendix');
   assert.ok(appendix, 'the report ends with an appendix of the raw records');
+  // Folded: the one <details> construct the app's renderer and HTML-rendering viewers collapse.
+  assert.match(appendix, /^\n\n<details>\n<summary>The runtime's records, as written<\/summary>\n/);
+  assert.match(appendix, /\n<\/details>\n$/);
   assert.match(appendix, /### The critic was called \(1\): QA found a failure\n/);
   assert.match(appendix, /"schemaVersion": 1/);
   assert.match(body, /## Who took part\n- Olga \(orchestrator\): orchestrator/);

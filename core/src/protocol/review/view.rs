@@ -872,15 +872,18 @@ pub fn markdown(review: &Review) -> String {
         ));
     }
     if !v.artifacts.is_empty() {
-        // Last, after the account (a report neutralises raw HTML, so no `<details>`: the
-        // appendix is folded away by coming after everything a reader needs).
-        s.push_str("\n## Appendix: the runtime's records, as written\n");
+        // Last, after the account, folded: the one `<details>` construct the app's renderer
+        // writes as its own tags and the report's defanging keeps (`safe_markdown`).
+        s.push_str(
+            "\n## Appendix\n\n<details>\n<summary>The runtime's records, as written</summary>\n",
+        );
         for a in &v.artifacts {
             s.push_str(&format!(
                 "\n### {}\n{}\n\n```json\n{}\n```\n",
                 a.title, a.summary, a.json
             ));
         }
+        s.push_str("\n</details>\n");
     }
     s
 }
