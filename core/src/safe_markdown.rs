@@ -10,7 +10,11 @@
 //! - a link or image whose target is not safe becomes its text; a safe image becomes a link (the
 //!   app shows images as links: no viewer loads a tracking pixel);
 //! - a reference definition (`[label]: target`) with an unsafe target is dropped, so links to it
-//!   are plain text.
+//!   are plain text;
+//! - one construct of HTML is kept, the fold the app's renderer writes as its own tags: a line
+//!   that is exactly `<details>` or `</details>`, and a line `<summary>title</summary>` (its
+//!   title escaped like any text). Viewers that render HTML (GitHub, GitLab, VS Code) show a
+//!   collapsed section; the tags carry no attribute, so nothing in them can run.
 //!
 //! Code spans and fenced code blocks are left as written: every Markdown renderer shows them as
 //! text.
@@ -72,6 +76,25 @@ pub fn defang(markdown: &str) -> String {
                 continue;
             }
             (None, None) => {}
+        }
+        if indent <= 3 && matches!(rest.trim_end(), "<details>" | "</details>") {
+            out.push_str(line);
+            continue;
+        }
+        if let Some(title) = (indent <= 3)
+            .then(|| {
+                rest.trim_end()
+                    .strip_prefix("<summary>")?
+                    .strip_suffix("</summary>")
+            })
+            .flatten()
+        {
+            out.push_str(&body[..body.len() - rest.len()]);
+            out.push_str("<summary>");
+            out.push_str(&inline(title));
+            out.push_str("</summary>");
+            out.push_str(ending);
+            continue;
         }
         if let Some(target) = reference_target(rest).filter(|_| indent <= 3) {
             if !is_safe_url(&unescape(target)) {
@@ -305,6 +328,28 @@ mod tests {
         assert_eq!(
             defang("[see [nested](javascript:x) here](https://ok.org)"),
             "\\[see nested here](https://ok.org)"
+        );
+    }
+
+    /// The fold's three lines are kept (the title escaped like text); any other form of them,
+    /// an attribute included, is text.
+    #[test]
+    fn the_fold_lines_are_kept_and_nothing_else() {
+        assert_eq!(
+            defang("<details>\n<summary>The <b>records</b></summary>\n\nx\n</details>\n"),
+            "<details>\n<summary>The &lt;b>records&lt;/b></summary>\n\nx\n</details>\n"
+        );
+        assert_eq!(
+            defang("> <details>\n> <summary>q</summary>\n> </details>"),
+            "> <details>\n> <summary>q</summary>\n> </details>"
+        );
+        assert_eq!(
+            defang("<details open ontoggle=\"alert(1)\">\n<summary onclick=\"x()\">t</summary>\na <details> b\n"),
+            "&lt;details open ontoggle=\"alert(1)\">\n&lt;summary onclick=\"x()\">t&lt;/summary>\na &lt;details> b\n"
+        );
+        assert_eq!(
+            defang("<summary>x</summary><img src=x onerror=alert(1)></summary>"),
+            "<summary>x&lt;/summary>&lt;img src=x onerror=alert(1)></summary>"
         );
     }
 }

@@ -66,6 +66,8 @@ fn assert_inert(html: &str, source: &str) {
         "input",
         "div",
         "sup",
+        "details",
+        "summary",
     ];
     const ATTRS: &[&str] = &[
         "href", "title", "class", "style", "type", "checked", "disabled", "start", "id",
@@ -190,4 +192,44 @@ fn the_report_of_a_session_with_hostile_text_is_inert() {
         );
         assert_inert(&viewer(&report), "the report");
     }
+}
+
+/// The review loop's report folds its raw records: in a viewer that renders HTML, the appendix's
+/// records sit inside the one `<details>` the report writes (kept by `defang`), after its
+/// summary; everything before it is open, and the whole stays inert.
+#[test]
+fn the_review_reports_appendix_is_folded_in_a_viewer() {
+    use roundtable_core::demo::play_with;
+    use roundtable_core::engine::Protocol;
+    use roundtable_core::protocol::review::{demo as review_demo, ReviewSession};
+    let mut s = ReviewSession::new(review_demo::config(demo(), "run-report"), 0).unwrap();
+    let mut now = 1;
+    play_with(
+        &mut s,
+        |st, c| st.demo_answer(&c.call, &c.envelope),
+        &mut now,
+        80,
+    )
+    .unwrap();
+    let report = markdown_report(&Session::Review(s));
+    let html = viewer(&report);
+    assert_inert(&html, "the review report");
+    let open = html.find("<details>").expect("a fold");
+    let close = html.rfind("</details>").expect("closed");
+    assert_eq!(html.matches("<details>").count(), 1, "{html}");
+    let fold = &html[open..close];
+    assert!(fold.starts_with("<details>\n<summary>The runtime's records, as written</summary>"));
+    assert!(
+        fold.contains("<h3>The critic was called (1): QA found a failure</h3>"),
+        "{fold}"
+    );
+    assert!(fold.contains("\"schemaVersion\": 1"), "{fold}");
+    assert!(
+        !html[..open].contains("schemaVersion"),
+        "no raw record before the fold"
+    );
+    assert!(
+        html[close..].trim() == "</details>",
+        "the fold ends the report"
+    );
 }

@@ -174,6 +174,8 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
   assert.deepEqual(p.artifacts, ['critic_trigger-1', 'revision_packet-1', 'fanout-1']);
   assert.deepEqual(p.runs, ['failed', 'passed']);
   assert.match(p.runWords[0], /1 of 3 tests passed/);
+  // The failed run's message says the sandbox's values in words, not as JSON.
+  assert.match(p.runWords[0], /expected an object with a “1” and b “2”, got an object with/);
   assert.match(p.runWords[1], /3 of 3 tests passed/);
   assert.equal(runs, 2, 'the runtime ran the files twice, in the sandbox');
   assert.deepEqual(p.files, ['lib/config.js:2', 'test/config.test.js:1']);
@@ -229,6 +231,7 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
     [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/, 'a run id'],
     [/\b(needs_revision|request_approval|revise_plan|ask_user|no_change)\b/, 'a raw verdict word'],
     [/\bLive\b/, '"Live" on a finished run'],
+    [/[{[]\s*"|"\s*:\s*["{[\d]/, 'raw JSON (the failed run\'s message included)'],
   ]) {
     assert.doesNotMatch(shown, re, `${what} on the finished review page`);
   }
@@ -240,6 +243,9 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
   const md = readFileSync(await report.path(), 'utf8');
   const [body, appendix] = md.split('## Appendix');
   assert.ok(appendix, 'the report ends with an appendix of the raw records');
+  // Folded: the one <details> construct the app's renderer and HTML-rendering viewers collapse.
+  assert.match(appendix, /^\n\n<details>\n<summary>The runtime's records, as written<\/summary>\n/);
+  assert.match(appendix, /\n<\/details>\n$/);
   assert.match(appendix, /### The critic was called \(1\): QA found a failure\n/);
   assert.match(appendix, /"schemaVersion": 1/);
   assert.match(body, /## Who took part\n- Olga \(orchestrator\): orchestrator/);
@@ -249,6 +255,7 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
     [/\b(critic_trigger|revision_packet|fanout|effect|call)-\d+\b/, 'an id'],
     [/\b004\b/, 'a spec number'],
     [/"schemaVersion"/, 'raw JSON'],
+    [/[{[]\s*"|"\s*:\s*["{[\d]/, 'raw JSON (the failed run\'s message included)'],
   ]) {
     assert.doesNotMatch(body, re, `${what} in the report before its appendix`);
   }

@@ -2,7 +2,10 @@
 //! tables), parsed into a tree whose leaves still hold their raw inline text.
 //!
 //! The parser follows CommonMark and GFM where model-written documents go, and stays simple
-//! elsewhere: no HTML blocks (raw HTML is text), reference definitions on one line only, and a
+//! elsewhere: no HTML blocks (raw HTML is text) but one fixed fold — a line `<details>`, an
+//! optional line `<summary>title</summary>`, the blocks up to a line `</details>` (or the end of
+//! the container), each of those lines exactly so, with no attribute —, which
+//! [`Block::Fold`] writes as our own tags; reference definitions on one line only, and a
 //! list item also takes a nested list indented by two or more columns under its marker. Quotes
 //! and lists nest at most [`MAX_DEPTH`] deep; deeper markers are text, so every line is visited
 //! a bounded number of times whatever the input.
@@ -35,6 +38,10 @@ pub(super) enum Block {
     Rule,
     /// A GFM table: column alignments, header cells, body rows (already as many cells as columns).
     Table(Vec<Align>, Vec<String>, Vec<Vec<String>>),
+    /// A collapsed section (`<details>` lines, see the module docs): its title as plain text
+    /// (`None`: no summary line) and its blocks. Written by the renderer with fixed tags, so no
+    /// raw HTML ever passes through.
+    Fold(Option<String>, Vec<Block>),
 }
 
 /// One list item: its task box (`Some(checked)` for `- [ ]`/`- [x]`) and its blocks.
@@ -99,6 +106,8 @@ impl Parser<'_> {
             } else if is_rule(rest) {
                 out.push(Block::Rule);
                 i += 1;
+            } else if nest && rest.trim_end() == FOLD_OPEN {
+                i = self.fold(lines, i, depth, &mut out);
             } else if nest && rest.starts_with('>') {
                 i = self.quote(lines, i, depth, &mut out);
             } else if nest && Marker::parse(rest).is_some() {
@@ -150,6 +159,49 @@ impl Parser<'_> {
             j += 1;
         }
         out.push(Block::Paragraph(text.trim_end().to_owned()));
+        j
+    }
+
+    /// A fold from its `<details>` line at `i`: the summary line, if next, then the lines up
+    /// to its own `</details>` (folds inside it and code fences taken into account); returns the
+    /// line after it.
+    fn fold(&mut self, lines: &[String], i: usize, depth: usize, out: &mut Vec<Block>) -> usize {
+        let mut j = i + 1;
+        let summary = lines.get(j).and_then(|l| summary(l)).map(|t| {
+            j += 1;
+            t.to_owned()
+        });
+        let start = j;
+        let mut level = 1;
+        let mut open: Option<Fence> = None;
+        while let Some(line) = lines.get(j) {
+            let (cols, at) = indent(line);
+            let rest = line[at..].trim_end();
+            j += 1;
+            if cols >= 4 {
+                continue;
+            }
+            match &open {
+                Some(fence) => {
+                    let run = rest.bytes().take_while(|&b| b == fence.mark).count();
+                    if run >= fence.len && run == rest.len() {
+                        open = None;
+                    }
+                }
+                None if rest == FOLD_OPEN => level += 1,
+                None if rest == FOLD_CLOSE => {
+                    level -= 1;
+                    if level == 0 {
+                        let inner = self.blocks(&lines[start..j - 1], depth + 1).0;
+                        out.push(Block::Fold(summary, inner));
+                        return j;
+                    }
+                }
+                None => open = Fence::open(rest),
+            }
+        }
+        let inner = self.blocks(&lines[start..], depth + 1).0;
+        out.push(Block::Fold(summary, inner));
         j
     }
 
@@ -250,6 +302,21 @@ impl Parser<'_> {
     }
 }
 
+/// The line that opens a fold, exactly (after up to three spaces).
+const FOLD_OPEN: &str = "<details>";
+/// The line that closes a fold.
+const FOLD_CLOSE: &str = "</details>";
+
+/// The title of a `<summary>title</summary>` line (up to three spaces before it).
+fn summary(line: &str) -> Option<&str> {
+    let (cols, at) = indent(line);
+    let text = line[at..]
+        .trim_end()
+        .strip_prefix("<summary>")?
+        .strip_suffix("</summary>")?;
+    (cols < 4).then_some(text.trim())
+}
+
 /// Whether a line has nothing but whitespace.
 fn is_blank(line: &str) -> bool {
     line.bytes().all(|b| b == b' ' || b == b'\t')
@@ -305,6 +372,7 @@ fn interrupts(lines: &[String], j: usize, depth: usize) -> bool {
     Fence::open(rest).is_some()
         || atx_heading(rest).is_some()
         || is_rule(rest)
+        || (nest && rest.trim_end() == FOLD_OPEN)
         || (nest && rest.starts_with('>'))
         || (nest && Marker::parse(rest).is_some_and(|m| !m.empty && m.start.is_none_or(|n| n == 1)))
         || table_head(lines, j).is_some()
@@ -348,7 +416,10 @@ fn starts_block(line: &str, depth: usize) -> bool {
         && (Fence::open(rest).is_some()
             || atx_heading(rest).is_some()
             || is_rule(rest)
-            || (depth < MAX_DEPTH && (rest.starts_with('>') || Marker::parse(rest).is_some())))
+            || (depth < MAX_DEPTH
+                && (rest.starts_with('>')
+                    || rest.trim_end() == FOLD_OPEN
+                    || Marker::parse(rest).is_some())))
 }
 
 /// A list marker at the start of a line (after its indentation).

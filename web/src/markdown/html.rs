@@ -83,6 +83,13 @@ fn block(out: &mut String, block: &Block, refs: &Refs) {
         } => list(out, *start, *tight, items, refs),
         Block::Rule => out.push_str("<hr />\n"),
         Block::Table(align, head, rows) => table(out, align, head, rows, refs),
+        Block::Fold(summary, inner) => {
+            out.push_str("<details>\n<summary>");
+            escape(out, summary.as_deref().unwrap_or("Details"));
+            out.push_str("</summary>\n");
+            blocks(out, inner, refs, false);
+            out.push_str("</details>\n");
+        }
     }
 }
 

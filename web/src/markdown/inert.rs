@@ -38,6 +38,8 @@ pub fn assert_inert(html: &str, source: &str) {
         "sup",
         "div",
         "section",
+        "details",
+        "summary",
     ];
     const ATTRS: &[&str] = &[
         "href", "title", "class", "id", "start", "type", "checked", "disabled", "target", "rel",

@@ -4,7 +4,11 @@
 //! attribute, an SVG with handlers or a `javascript:` link, on purpose or by accident. Our own
 //! small renderer (CommonMark and GFM where model documents go: headings, paragraphs, emphasis,
 //! strikethrough, code, quotes, lists, task lists, rules, tables, links) treats raw HTML (block
-//! and inline) as *text*, escaped like any other character; link and image targets survive only
+//! and inline) as *text*, escaped like any other character — but for one fixed fold: lines that
+//! are exactly `<details>`, `<summary>title</summary>` and `</details>` (no attribute) become
+//! our own `<details><summary>` with the title escaped and the blocks between rendered as
+//! Markdown, so a report's appendix is collapsed here as in viewers that render HTML, and no
+//! raw HTML ever passes through; link and image targets survive only
 //! with an `http`, `https` or `mailto` scheme, as our own `<a target=_blank rel=noopener>`;
 //! anything else keeps its text and loses the link. Images never load (they would let a model
 //! make the reader's browser call any host): they show as their alt text, linked when the target

@@ -653,3 +653,39 @@ fn the_report_keeps_exactly_the_links_the_app_keeps() {
     }
     assert!(kept >= 4, "some links are kept ({kept})");
 }
+
+/// The one fold: `<details>`, an optional `<summary>` line and `</details>`, each a line of its
+/// own, written as our own tags with the title escaped; Markdown inside renders; a fence inside
+/// keeps its `</details>` as code; folds nest; an unclosed fold ends with its container. Any
+/// other form (an attribute, text on the same line, inline) stays text.
+#[test]
+fn a_details_fold_collapses_its_blocks() {
+    assert_eq!(
+        check("<details>\n<summary>Appendix: the <b>raw</b> records</summary>\n\n### One\n```json\n{\"a\": 1}\n</details>\n```\n</details>\n\nAfter."),
+        "<details>\n<summary>Appendix: the &lt;b&gt;raw&lt;/b&gt; records</summary>\n<h3>One</h3>\n<pre><code class=\"language-json\">{&quot;a&quot;: 1}\n&lt;/details&gt;\n</code></pre>\n</details>\n<p>After.</p>\n"
+    );
+    assert_eq!(
+        check("<details>\n- a\n<details>\n<summary>in</summary>\nb\n</details>\n</details>\nc"),
+        "<details>\n<summary>Details</summary>\n<ul>\n<li>a</li>\n</ul>\n<details>\n<summary>in</summary>\n<p>b</p>\n</details>\n</details>\n<p>c</p>\n"
+    );
+    assert_eq!(
+        check("> <details>\n> <summary>q</summary>\n> x\n\ny"),
+        "<blockquote>\n<details>\n<summary>q</summary>\n<p>x</p>\n</details>\n</blockquote>\n<p>y</p>\n"
+    );
+    for text in [
+        "<details open>\nx\n</details>",
+        "<details ontoggle=\"alert(1)\">\nx\n</details>",
+        "<details>x</details>",
+        "a <details> b",
+        "<DETAILS>\nx",
+    ] {
+        let html = check(text);
+        assert!(!html.contains("<details"), "{text} → {html}");
+    }
+    assert_eq!(
+        check("<details>\n<summary onclick=\"x()\">t</summary>\n"),
+        "<details>\n<summary>Details</summary>\n<p>&lt;summary onclick=&quot;x()&quot;&gt;t&lt;/summary&gt;</p>\n</details>\n"
+    );
+    // A stray closing line is text.
+    assert_eq!(check("</details>"), "<p>&lt;/details&gt;</p>\n");
+}

@@ -253,8 +253,11 @@ pub fn error_message(body: &str) -> String {
                 .ok()
                 .and_then(|inner| own(&inner))
                 .unwrap_or_else(|| s.trim().to_string()),
-            other => own(other).unwrap_or_else(|| other.to_string()),
+            other => own(other).unwrap_or_default(),
         };
+        if text.trim().is_empty() {
+            return None;
+        }
         Some(
             match v
                 .pointer("/error/metadata/provider_name")
@@ -265,9 +268,14 @@ pub fn error_message(body: &str) -> String {
             },
         )
     });
+    // A JSON body with no message of its own is never shown as JSON: a person reads "no
+    // details given" (the status and the provider are said around it).
     let message = upstream
         .or_else(|| value.as_ref().and_then(own))
-        .unwrap_or_else(|| body.trim().to_string());
+        .unwrap_or_else(|| match value {
+            Some(_) => String::new(),
+            None => body.trim().to_string(),
+        });
     // Our sentences go on after the provider's words: its own full stop would double ours.
     let message = message.trim().trim_end_matches('.').to_string();
     let message = if message.is_empty() {
@@ -509,6 +517,31 @@ mod tests {
 
     fn c(status: u16, body: &str) -> ProviderError {
         classify("OpenAI", "gpt-x", status, body, Some(2000))
+    }
+
+    /// A JSON error body without a message is said in words, never shown as JSON (a failed
+    /// call's message reaches the page and the report).
+    #[test]
+    fn a_body_without_a_message_is_never_shown_as_json() {
+        for body in [
+            r#"{"error":{"code":500,"status":"INTERNAL"}}"#,
+            r#"{"error":{"metadata":{"raw":{"code":1},"provider_name":"Up"}}}"#,
+            "[]",
+        ] {
+            let m = error_message(body);
+            assert!(!m.contains(['{', '[', '"']), "{body} → {m}");
+            let text = c(500, body).to_string();
+            assert!(!text.contains(['{', '[']), "{body} → {text}");
+        }
+        assert_eq!(
+            error_message(r#"{"error":{"code":500}}"#),
+            "no details given"
+        );
+        assert_eq!(
+            error_message(r#"{"error":{"metadata":{"raw":{"code":1},"provider_name":"Up"}}}"#),
+            "no details given"
+        );
+        assert_eq!(error_message("Bad gateway."), "Bad gateway");
     }
 
     #[test]

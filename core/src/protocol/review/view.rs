@@ -13,6 +13,7 @@ use super::{Review, ReviewStep};
 use crate::diff::{diff_lines, DiffLine};
 use crate::text::wire_word;
 use crate::validate::Options;
+use serde_json::Value;
 
 /// One role on the board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -499,10 +500,10 @@ pub fn view_of(review: &Review) -> ReviewView {
                 .run
                 .as_ref()
                 .map_or_else(|| "running".into(), |t| t.status.clone()),
-            words: r
-                .run
-                .as_ref()
-                .map_or_else(|| "the sandbox is running the files".into(), run_words),
+            words: r.run.as_ref().map_or_else(
+                || "the sandbox is running the files".into(),
+                |t| plain_values(&run_words(t)),
+            ),
             implementation_words: words.of(&r.implementation),
         })
         .collect();
@@ -871,17 +872,86 @@ pub fn markdown(review: &Review) -> String {
         ));
     }
     if !v.artifacts.is_empty() {
-        // Last, after the account (a report neutralises raw HTML, so no `<details>`: the
-        // appendix is folded away by coming after everything a reader needs).
-        s.push_str("\n## Appendix: the runtime's records, as written\n");
+        // Last, after the account, folded: the one `<details>` construct the app's renderer
+        // writes as its own tags and the report's defanging keeps (`safe_markdown`).
+        s.push_str(
+            "\n## Appendix\n\n<details>\n<summary>The runtime's records, as written</summary>\n",
+        );
         for a in &v.artifacts {
             s.push_str(&format!(
                 "\n### {}\n{}\n\n```json\n{}\n```\n",
                 a.title, a.summary, a.json
             ));
         }
+        s.push_str("\n</details>\n");
     }
     s
+}
+
+/// `text` with every JSON object, list or string in it said in words: the sandbox's assertion
+/// messages quote values as JSON (`expected {"a":"1"}, got {}`), which a person reads on the page
+/// and in the report as "expected an object with a “1”, got an empty object".
+pub fn plain_values(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(k) = rest.find(['{', '[', '"']) {
+        out.push_str(&rest[..k]);
+        let tail = &rest[k..];
+        let mut values = serde_json::Deserializer::from_str(tail).into_iter::<Value>();
+        match values.next() {
+            Some(Ok(value)) => {
+                out.push_str(&value_words(&value, 0));
+                rest = &tail[values.byte_offset()..];
+            }
+            _ => {
+                out.push_str(&tail[..1]);
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A JSON value in words: texts in quotes, lists and objects by what they hold (three levels
+/// deep, then "…"; an object's keys in sorted order).
+fn value_words(value: &Value, depth: usize) -> String {
+    let inner = |v: &Value| value_words(v, depth + 1);
+    match value {
+        Value::Null => "nothing".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) if s.is_empty() => "an empty text".into(),
+        Value::String(s) => format!("“{s}”"),
+        Value::Array(a) if a.is_empty() => "an empty list".into(),
+        Value::Object(o) if o.is_empty() => "an empty object".into(),
+        _ if depth >= 3 => "…".into(),
+        Value::Array(a) => format!(
+            "a list of {}",
+            and_list(a.iter().map(inner).collect::<Vec<_>>())
+        ),
+        Value::Object(o) => format!(
+            "an object with {}",
+            and_list(
+                o.iter()
+                    .map(|(k, v)| format!(
+                        "{} {}",
+                        if k.is_empty() { "(no name)" } else { k },
+                        inner(v)
+                    ))
+                    .collect::<Vec<_>>()
+            )
+        ),
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+fn and_list(items: Vec<String>) -> String {
+    match items.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// The first line of `text`, cut to a title's length.
@@ -893,6 +963,27 @@ fn first_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sandbox's assertion messages quote values as JSON; the page and the report say them
+    /// in words, and leave the rest of the message (a lone quote or brace included) as it was.
+    #[test]
+    fn a_failed_runs_values_are_said_in_words() {
+        let said = plain_values(
+            r##"skips blanks fails: AssertionError: expected {"a":"1","b":"2"}, got {"a":"1","":"","# note":""}; x fails: expected [1,2], got "3"; a { alone"##,
+        );
+        assert_eq!(
+            said,
+            "skips blanks fails: AssertionError: expected an object with a “1” and b “2”, got an object with (no name) an empty text, # note an empty text and a “1”; x fails: expected a list of 1 and 2, got “3”; a { alone"
+        );
+        assert_eq!(
+            plain_values(r#"expected {"a":{"b":{"c":{"d":1}}}}, got null, {}, []"#),
+            "expected an object with a an object with b an object with c …, got null, an empty object, an empty list"
+        );
+        for raw in [r#"{"a":1}"#, r#"[{"k":[true]}]"#, r#""quoted""#] {
+            let said = plain_values(raw);
+            assert!(!said.contains(['{', '[', '"']), "{raw} said as {said}");
+        }
+    }
     use crate::engine::{ModelRef, Protocol};
     use crate::protocol::review::{demo, ReviewSession};
 
