@@ -15,7 +15,7 @@
 // an event index ("Point 64 of 129"), a name with its id ("Ana (ana)"), an id where a name
 // belongs ("gave the floor to ana"), a model's id (`demo/demo-1`). Code blocks and inline code
 // in a report are verbatim and not scanned. `DOWNLOADS_SCANNED` lists the kinds whose downloads
-// are scanned: the review loop joins it with its report's wording (issue 29).
+// are scanned (all five).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -95,9 +95,8 @@ const DOWNLOAD_PATTERNS = [
   [/\bdemo\/demo-\d\b/g, "a model's id"],
 ];
 
-/** The kinds whose downloads are scanned. The review loop's report is reworded by issue 29: add
- *  'review' here when it lands. */
-const DOWNLOADS_SCANNED = ['team', 'recorded team', 'meeting', 'dialectic', 'autocoding'];
+/** The kinds whose downloads are scanned: every kind. */
+const DOWNLOADS_SCANNED = ['team', 'recorded team', 'meeting', 'dialectic', 'autocoding', 'review'];
 
 /** The internal names in a downloaded text, each with where it is. */
 function namesInText(text, where) {
