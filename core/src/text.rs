@@ -126,6 +126,20 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     }
 }
 
+/// A model as a person names it, from its `provider/model` id: the model's own name without its
+/// provider's prefix ("gpt-4o-mini" for `openai/gpt-4o-mini`), and the built-in demo model in
+/// words ("demo model", "demo model, second voice") rather than its id `demo/demo-1`. Pages,
+/// minutes and reports all name models through this one rule.
+pub fn model_name(model: &str) -> String {
+    match model.split_once('/') {
+        Some(("demo", "demo-1")) => "demo model".to_string(),
+        Some(("demo", "demo-2")) => "demo model, second voice".to_string(),
+        Some(("demo", other)) => format!("demo model ({other})"),
+        Some((_, name)) if !name.is_empty() => name.to_string(),
+        _ => model.to_string(),
+    }
+}
+
 /// A title for lists: the first line of the request, shortened.
 pub fn title_of(request: &str) -> String {
     let first = request

@@ -357,7 +357,7 @@ test('a state Hegelion saved goes on in the app: the session shows its own turn,
   assert.equal(p.status, 'Approved after 4 of 5 turns');
   assert.deepEqual(p.turns.map((t) => t.turn), [1, 2, 3, 4]);
   assert.deepEqual(p.points, ['0.10', '0.25', '0.75', '1.00'], 'the saved score leads the chart');
-  assert.match(await page.textContent('.session-head .session-state'), /turn 4 of 5/);
+  assert.match(await page.textContent('.session-head .session-state'), /finished in 4 turns/);
   const [state] = await Promise.all([page.waitForEvent('download'), page.click('.session-head button[name="export-002"]')]);
   const out = JSON.parse(readFileSync(await state.path(), 'utf8'));
   assert.deepEqual([out.session_id, out.session_name, out.current_turn, out.quality_scores], ['3f1c9a', 'slugs', 4, [0.1, 0.25, 0.75, 1]]);

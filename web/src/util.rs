@@ -124,18 +124,8 @@ pub async fn read_session_file(file: &web_sys::File) -> Result<String, String> {
     roundtable_core::export::into_text(bytes).map_err(|e| e.to_string())
 }
 
-/// A model as a person names it: the model's own name without its provider's prefix
-/// ("gpt-4o-mini" for `openai/gpt-4o-mini`), and the built-in demo model in words ("demo model",
-/// "demo model, second voice") rather than its id `demo/demo-1`.
-pub fn model_name(model: &str) -> String {
-    match model.split_once('/') {
-        Some(("demo", "demo-1")) => "demo model".to_string(),
-        Some(("demo", "demo-2")) => "demo model, second voice".to_string(),
-        Some(("demo", other)) => format!("demo model ({other})"),
-        Some((_, name)) if !name.is_empty() => name.to_string(),
-        _ => model.to_string(),
-    }
-}
+/// A model as a person names it: core's one rule ([`roundtable_core::text::model_name`]).
+pub use roundtable_core::text::model_name;
 
 /// A file name safe on every system, from a title.
 pub fn file_stem(title: &str) -> String {

@@ -729,8 +729,9 @@ fn pretty<T: serde::Serialize>(artifact: &T) -> String {
 /// The run's account as Markdown, for the report download: what happened, told by who did
 /// it — each iteration's decision and the answers that followed, the approvals, the
 /// runtime's runs, the gates, the reconciliation, the plans and reports and the files —, with
-/// the runtime's records as written in an appendix at the end (the report neutralises raw
-/// HTML, so a `<details>` fold is not available: the appendix comes after the account).
+/// the runtime's records as written in an appendix at the end, folded in a `<details>` (the one
+/// raw-HTML construct the report keeps). Models are named as people name them, once when every
+/// role shares one.
 pub fn markdown(review: &Review) -> String {
     use crate::engine::Protocol;
     let v = view_of(review);
@@ -756,15 +757,25 @@ pub fn markdown(review: &Review) -> String {
         ),
     });
     s.push_str("## Who took part\n");
+    // Models by their names; said once when every role shares one.
+    let model_of = |m: &crate::protocol::review::config::ReviewMember| {
+        crate::text::model_name(&format!("{}/{}", m.model.provider, m.model.model))
+    };
+    let models: std::collections::BTreeSet<String> =
+        review.config.members.iter().map(model_of).collect();
+    let shared = (models.len() == 1)
+        .then(|| models.into_iter().next())
+        .flatten();
+    if let Some(model) = &shared {
+        s.push_str(&format!("Every role ran on one model: {model}.\n\n"));
+    }
     for m in &review.config.members {
         let roles: Vec<&str> = m.roles.iter().map(|r| r.words()).collect();
-        s.push_str(&format!(
-            "- {}: {}, on {}/{}\n",
-            m.name,
-            roles.join(" and "),
-            m.model.provider,
-            m.model.model
-        ));
+        let on = match shared {
+            Some(_) => String::new(),
+            None => format!(", on {}", model_of(m)),
+        };
+        s.push_str(&format!("- {}: {}{on}\n", m.name, roles.join(" and ")));
     }
     s.push_str("\n## What happened\n");
     let mut round = 0;
@@ -986,6 +997,37 @@ mod tests {
     }
     use crate::engine::{ModelRef, Protocol};
     use crate::protocol::review::{demo, ReviewSession};
+
+    /// The report names models as people do: once when every role shares one, else beside each
+    /// member — never a `provider/model` id.
+    #[test]
+    fn the_report_names_models_once_when_every_role_shares_one() {
+        let demo_model = ModelRef {
+            provider: "demo".into(),
+            model: "demo-1".into(),
+        };
+        let s = ReviewSession::new(demo::config(demo_model, "run-models"), 0).unwrap();
+        let report = markdown(s.state());
+        assert!(report.contains("Every role ran on one model: demo model."));
+        assert!(!report.contains("demo/demo-1"), "{report}");
+        let mut config = demo::config(
+            ModelRef {
+                provider: "openai".into(),
+                model: "gpt-4o-mini".into(),
+            },
+            "run-models-2",
+        );
+        config.members[0].model = ModelRef {
+            provider: "anthropic".into(),
+            model: "claude-sonnet".into(),
+        };
+        let s = ReviewSession::new(config, 0).unwrap();
+        let report = markdown(s.state());
+        assert!(!report.contains("Every role ran on one model"));
+        assert!(report.contains(", on claude-sonnet\n"), "{report}");
+        assert!(report.contains(", on gpt-4o-mini\n"), "{report}");
+        assert!(!report.contains("openai/"), "{report}");
+    }
 
     /// The demo's two researchers answer only in a fan-out: the researcher's card carries both
     /// slots' answers, each with its call, though the role itself was never called; the

@@ -40,7 +40,7 @@ fn new_form(shown: Signal<bool>) -> AnyView {
 
 fn exports() -> AnyView {
     view! {
-        <KindDocumentButton label="Dialectic (Hegelion format)" title="Download the run as a Hegelion result file (JSON, the format of spec 002: the thesis, each critique and the synthesis)"/>
+        <KindDocumentButton label="Dialectic (Hegelion format)" title="Download the run as a Hegelion result file (JSON: the thesis, each critique and the synthesis)"/>
         <SinglePromptButton/>
     }
     .into_any()
@@ -55,7 +55,7 @@ fn SinglePromptButton() -> impl IntoView {
     let state = crate::app::app_state();
     view! {
         <button name="export-single-prompt" class="ghost"
-            title="Download the dialectic as one prompt (spec 002's single_prompt format), to run in any chat"
+            title="Download the dialectic as one prompt in Hegelion's one-prompt format, to run in any chat"
             on:click=move |_| {
                 let document = runner.with_untracked(|s| {
                     <DialecticState as Registered>::of(s).map(|e| {
