@@ -248,7 +248,7 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
   assert.match(appendix, /\n<\/details>\n$/);
   assert.match(appendix, /### The critic was called \(1\): QA found a failure\n/);
   assert.match(appendix, /"schemaVersion": 1/);
-  assert.match(body, /## Who took part\n- Olga \(orchestrator\): orchestrator/);
+  assert.match(body, /## Who took part\nEvery role ran on one model: demo model\.\n\n- Olga \(orchestrator\): orchestrator\n/);
   assert.match(body, /Olga \(orchestrator\) asks for your approval/);
   assert.match(body, /Run 1 \(the files after Ivo \(implementer\)'s implementation, iteration 3\): failed/);
   for (const [re, what] of [
