@@ -78,7 +78,7 @@ fn committed_schemas_are_current() {
 use std::fs;
 use std::path::Path;
 
-use roundtable_core::demo::play_with;
+use roundtable_core::demo::play_demo;
 use roundtable_core::engine::{
     Engine, Event, EventKind, ModelRef, PersonReply, Protocol, RunTarget, Status, Verdict,
 };
@@ -318,13 +318,7 @@ fn scenario_files_play_as_their_snapshots_say() {
 fn played(config: AutocodingConfig) -> (AutocodingSession, roundtable_core::demo::PlayReport) {
     let mut s = AutocodingSession::new(config, 0).unwrap();
     let mut now = 1;
-    let report = play_with(
-        &mut s,
-        |st, c| st.demo_answer(&c.call, &c.envelope),
-        &mut now,
-        100,
-    )
-    .unwrap();
+    let report = play_demo(&mut s, &mut now, 100).unwrap();
     (s, report)
 }
 
@@ -529,13 +523,7 @@ fn export_import_and_a_fork_at_the_coach_s_call_run_no_code_again() {
         unreachable!()
     };
     let mut now = 202;
-    let report = play_with(
-        f,
-        |st, c| st.demo_answer(&c.call, &c.envelope),
-        &mut now,
-        100,
-    )
-    .unwrap();
+    let report = play_demo(f, &mut now, 100).unwrap();
     assert_eq!(report.effects, 1, "only the third turn's new code runs");
     assert_eq!(f.state().state.quality_scores, [0.25, 0.75, 1.0]);
 }

@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use roundtable_core::demo::play_with;
+use roundtable_core::demo::play_demo;
 use roundtable_core::engine::{
     EventKind, ForkError, MemberChange, ModelRef, Outcome, PauseReason, Protocol, RunTarget, Status,
 };
@@ -29,7 +29,7 @@ const AGENDA: &str = "Pick a database for the notes app.\nWe have 3 weeks. It mu
 /// Plays a session of any kind on its own demo model until it is done or paused.
 fn play(session: &mut Session, now: &mut u64) {
     fn on<P: Protocol>(s: &mut roundtable_core::engine::Engine<P>, now: &mut u64) {
-        play_with(s, |st, c| st.demo_answer(&c.call, &c.envelope), now, 2000).unwrap();
+        play_demo(s, now, 2000).unwrap();
     }
     roundtable_core::each_session!(session, s => on(s, now))
 }

@@ -199,18 +199,11 @@ fn the_report_of_a_session_with_hostile_text_is_inert() {
 /// summary; everything before it is open, and the whole stays inert.
 #[test]
 fn the_review_reports_appendix_is_folded_in_a_viewer() {
-    use roundtable_core::demo::play_with;
-    use roundtable_core::engine::Protocol;
+    use roundtable_core::demo::play_demo;
     use roundtable_core::protocol::review::{demo as review_demo, ReviewSession};
     let mut s = ReviewSession::new(review_demo::config(demo(), "run-report"), 0).unwrap();
     let mut now = 1;
-    play_with(
-        &mut s,
-        |st, c| st.demo_answer(&c.call, &c.envelope),
-        &mut now,
-        80,
-    )
-    .unwrap();
+    play_demo(&mut s, &mut now, 80).unwrap();
     let report = markdown_report(&Session::Review(s));
     let html = viewer(&report);
     assert_inert(&html, "the review report");

@@ -158,7 +158,7 @@ fn every_answer_case_gets_exactly_its_violations() {
 
 mod run {
     //! The review loop as a kind of session: the demo model plays a whole run.
-    use roundtable_core::demo::play_with;
+    use roundtable_core::demo::play_demo;
     use roundtable_core::engine::{ModelRef, Protocol};
     use roundtable_core::protocol::review::{demo, view, ReviewSession};
 
@@ -173,13 +173,7 @@ mod run {
     fn the_demo_plays_a_whole_run_through_everything_004_names() {
         let mut s = ReviewSession::new(demo::config(model(), "run-demo"), 0).unwrap();
         let mut now = 1;
-        let report = play_with(
-            &mut s,
-            |st, c| st.demo_answer(&c.call, &c.envelope),
-            &mut now,
-            80,
-        )
-        .unwrap();
+        let report = play_demo(&mut s, &mut now, 80).unwrap();
         let v = view::view_of(s.state());
         assert_eq!(s.status().word(), "done");
         assert_eq!(report.invalid, 0);
@@ -201,13 +195,7 @@ mod run {
         config.approval_mode = roundtable_core::protocol::review::config::ApprovalMode::Autopilot;
         let mut s = ReviewSession::new(config, 0).unwrap();
         let mut now = 1;
-        let report = play_with(
-            &mut s,
-            |st, c| st.demo_answer(&c.call, &c.envelope),
-            &mut now,
-            80,
-        )
-        .unwrap();
+        let report = play_demo(&mut s, &mut now, 80).unwrap();
         assert_eq!(s.status().word(), "done");
         assert_eq!(report.invalid, 0);
         assert_eq!(
@@ -232,13 +220,7 @@ mod run {
         )
         .unwrap();
         let mut now = 3;
-        play_with(
-            &mut s,
-            |st, c| st.demo_answer(&c.call, &c.envelope),
-            &mut now,
-            80,
-        )
-        .unwrap();
+        play_demo(&mut s, &mut now, 80).unwrap();
         let st = s.state();
         assert_eq!(s.status().word(), "done");
         assert_eq!(st.config.max_iterations, 2);
@@ -511,7 +493,7 @@ mod directives {
     //! What the runtime hands a summoned critic, a repairing implementer, the orchestrator and
     //! the closing reconciliation, as the model reads it: the trigger, the packet, the files, the
     //! runtime's run, the run so far and the gates.
-    use roundtable_core::demo::play_with;
+    use roundtable_core::demo::play_demo;
     use roundtable_core::engine::{ModelRef, Protocol};
     use roundtable_core::protocol::review::{demo, ReviewSession, ReviewStep};
 
@@ -523,13 +505,7 @@ mod directives {
         };
         let mut s = ReviewSession::new(demo::config(model, "run-demo"), 0).unwrap();
         let mut now = 1;
-        play_with(
-            &mut s,
-            |st, c| st.demo_answer(&c.call, &c.envelope),
-            &mut now,
-            80,
-        )
-        .unwrap();
+        play_demo(&mut s, &mut now, 80).unwrap();
         let calls = &s.state().core().calls;
         let critic = calls
             .iter()
@@ -568,7 +544,7 @@ mod artifacts_checked {
     use std::collections::BTreeSet;
 
     use proptest::prelude::*;
-    use roundtable_core::demo::play_with;
+    use roundtable_core::demo::{play_demo, play_with};
     use roundtable_core::engine::{ModelRef, Protocol};
     use roundtable_core::export;
     use roundtable_core::protocol::review::artifacts::check_artifact;
@@ -597,13 +573,7 @@ mod artifacts_checked {
     fn demo_run() -> ReviewSession {
         let mut s = ReviewSession::new(demo::config(model(), "run-demo"), 0).unwrap();
         let mut now = 1;
-        play_with(
-            &mut s,
-            |st, c| st.demo_answer(&c.call, &c.envelope),
-            &mut now,
-            80,
-        )
-        .unwrap();
+        play_demo(&mut s, &mut now, 80).unwrap();
         s
     }
 

@@ -10,7 +10,7 @@ pub mod facts;
 mod play;
 pub mod rng;
 
-pub use play::{play_with, PlayReport};
+pub use play::{play_demo, play_with, PlayReport};
 
 /// The provider name the demo model runs under, in member model references and transcripts.
 pub const PROVIDER: &str = crate::engine::DEMO_PROVIDER;

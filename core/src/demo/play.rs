@@ -46,6 +46,21 @@ impl DemoReply {
     }
 }
 
+/// Runs a session of any kind on its kind's own demo model (`Protocol::demo_answer`), playing
+/// the person's side as [`play_with`] does: what a test means by "the demo, played through".
+pub fn play_demo<P: Protocol>(
+    session: &mut Engine<P>,
+    now: &mut u64,
+    max_calls: usize,
+) -> Result<PlayReport, EngineError> {
+    play_with(
+        session,
+        |st, c| st.demo_answer(&c.call, &c.envelope),
+        now,
+        max_calls,
+    )
+}
+
 /// Runs a session of any kind with `answer` as its model (the kind's own demo model:
 /// `|state, call| state.demo_answer(call, &call.envelope)`), playing the person's side as [`play`] does.
 pub fn play_with<P: Protocol>(

@@ -204,6 +204,20 @@ pub struct DemoReply {
     pub completion_tokens: u64,
 }
 
+impl DemoReply {
+    /// A demo answer that ended normally: its text, the prompt's token estimate, and the answer's
+    /// tokens estimated the way the engine estimates every text. Every kind's demo model answers
+    /// through this one constructor.
+    pub fn stop(text: String, prompt_tokens: u64) -> Self {
+        Self {
+            completion_tokens: crate::engine::estimate_tokens(&text),
+            prompt_tokens,
+            finish_reason: "stop".into(),
+            text,
+        }
+    }
+}
+
 /// What became of a call's answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self", rename_all = "snake_case", bound = "")]

@@ -682,12 +682,7 @@ impl Protocol for Autocoding {
         }
         .unwrap_or(Value::Null);
         let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-        DemoReply {
-            completion_tokens: crate::engine::estimate_tokens(&text),
-            prompt_tokens: call.token_estimate,
-            finish_reason: "stop".into(),
-            text,
-        }
+        DemoReply::stop(text, call.token_estimate)
     }
 
     /// The demo's own code run by the sandbox's stand-in ([`demo::run`]); any other code gets an

@@ -16,7 +16,7 @@ use super::config::ResponseStyle;
 use super::prompt::{CritiqueView, DialecticEnvelope, MemberView};
 use super::{DialecticState, DialecticStep};
 use crate::demo::rng::{fnv1a, mix, SplitMix64};
-use crate::engine::{estimate_tokens, CallKind, DemoReply, StoredCall};
+use crate::engine::{CallKind, DemoReply, StoredCall};
 
 /// Words that carry no topic: the query is cut into phrases at them.
 const STOP: &[&str] = &[
@@ -135,12 +135,7 @@ pub fn answer(
         mistake(env, &mut value, &mut rng);
     }
     let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-    DemoReply {
-        completion_tokens: estimate_tokens(&text),
-        prompt_tokens: call.token_estimate,
-        finish_reason: "stop".into(),
-        text,
-    }
+    DemoReply::stop(text, call.token_estimate)
 }
 
 /// The phase's own text with a second voice's closing sentence: what would show it wrong.

@@ -7,7 +7,7 @@ use super::answer::{ActionItem, Contribution, Decision, DecisionWire, Minutes, P
 use super::prompt::{participants, MeetingEnvelope};
 use super::{MeetingState, MeetingStep, Turn};
 use crate::demo::rng::{fnv1a, mix, SplitMix64};
-use crate::engine::{estimate_tokens, DemoReply, StoredCall};
+use crate::engine::{DemoReply, StoredCall};
 use crate::text::one_line;
 
 /// Approaches the attendees put on the table when the agenda names no choices and no kind of
@@ -186,12 +186,7 @@ pub fn answer(call: &StoredCall<MeetingState>, env: &MeetingEnvelope, model: &st
         }
         MeetingStep::Minutes => serde_json::to_string_pretty(&minutes(env)).unwrap_or_default(),
     };
-    DemoReply {
-        completion_tokens: estimate_tokens(&text),
-        prompt_tokens: call.token_estimate,
-        finish_reason: "stop".into(),
-        text,
-    }
+    DemoReply::stop(text, call.token_estimate)
 }
 
 fn name_of<'a>(env: &'a MeetingEnvelope, id: &'a str) -> &'a str {

@@ -637,12 +637,7 @@ impl Protocol for Review {
     fn demo_answer(&self, call: &StoredCall<Review>, env: &ReviewEnvelope) -> DemoReply {
         let value = demo::answer(&self.config, env, &call.member);
         let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-        DemoReply {
-            completion_tokens: crate::engine::estimate_tokens(&text),
-            prompt_tokens: call.token_estimate,
-            finish_reason: "stop".into(),
-            text,
-        }
+        DemoReply::stop(text, call.token_estimate)
     }
 
     /// The demo implementer's files run by the sandbox's stand-in ([`demo::run`]); other code

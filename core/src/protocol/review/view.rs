@@ -995,7 +995,7 @@ mod tests {
             assert!(!said.contains(['{', '[', '"']), "{raw} said as {said}");
         }
     }
-    use crate::engine::{ModelRef, Protocol};
+    use crate::engine::ModelRef;
     use crate::protocol::review::{demo, ReviewSession};
 
     /// The report names models as people do: once when every role shares one, else beside each
@@ -1040,13 +1040,7 @@ mod tests {
         };
         let mut s = ReviewSession::new(demo::config(model, "run-view"), 0).unwrap();
         let mut now = 1;
-        crate::demo::play_with(
-            &mut s,
-            |st, c| st.demo_answer(&c.call, &c.envelope),
-            &mut now,
-            80,
-        )
-        .unwrap();
+        crate::demo::play_demo(&mut s, &mut now, 80).unwrap();
         let v = view_of(s.state());
         let researcher = v.roles.iter().find(|r| r.role == "researcher").unwrap();
         assert_eq!(researcher.status, "not called yet");
