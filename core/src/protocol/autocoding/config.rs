@@ -240,20 +240,8 @@ impl AutocodingConfig {
     /// threshold are the config's, `check` makes sure), or a fresh one in the player phase (what
     /// `autocoding_init` returns) with this config's.
     pub fn initial_state(&self) -> AutocodingState {
-        let mut state = self.resume.clone().unwrap_or_else(|| AutocodingState {
-            schema_version: super::state::SCHEMA_VERSION,
-            session_id: self.session_id.clone(),
-            session_name: None,
-            requirements: String::new(),
-            current_turn: 0,
-            max_turns: 0,
-            phase: Phase::Player,
-            status: Status::Active,
-            turn_history: Vec::new(),
-            last_coach_feedback: None,
-            quality_scores: Vec::new(),
-            approval_threshold: 0.0,
-            extra: serde_json::Map::new(),
+        let mut state = self.resume.clone().unwrap_or_else(|| {
+            AutocodingState::fresh(self.session_id.clone(), None, String::new(), 0, 0.0)
         });
         if state.session_id.trim().is_empty() {
             state.session_id = default_session_id();

@@ -197,6 +197,32 @@ pub struct Findings {
 }
 
 impl AutocodingState {
+    /// A new session as `autocoding_init` makes it: turn 0, the player's phase, active, no
+    /// history, scores or feedback, nothing 002 does not name.
+    pub fn fresh(
+        session_id: String,
+        session_name: Option<String>,
+        requirements: String,
+        max_turns: u32,
+        approval_threshold: f64,
+    ) -> Self {
+        AutocodingState {
+            schema_version: SCHEMA_VERSION,
+            session_id,
+            session_name,
+            requirements,
+            current_turn: 0,
+            max_turns,
+            phase: Phase::Player,
+            status: Status::Active,
+            turn_history: Vec::new(),
+            last_coach_feedback: None,
+            quality_scores: Vec::new(),
+            approval_threshold,
+            extra: Map::new(),
+        }
+    }
+
     /// A state read from `text` (a saved state's JSON), with its warnings; or every reason it
     /// cannot be one.
     pub fn load(text: &str) -> Result<Loaded, Vec<Violation>> {

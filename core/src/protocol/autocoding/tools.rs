@@ -282,21 +282,13 @@ pub fn init(args: &Value, session_id: &str) -> Result<AutocodingState, Box<ToolE
     let approval_threshold =
         fraction(TOOL, args, "approval_threshold")?.unwrap_or(DEFAULT_APPROVAL_THRESHOLD);
     let session_name = optional_text(TOOL, args, "session_name")?;
-    Ok(AutocodingState {
-        schema_version: SCHEMA_VERSION,
-        session_id: session_id.into(),
+    Ok(AutocodingState::fresh(
+        session_id.into(),
         session_name,
         requirements,
-        current_turn: 0,
         max_turns,
-        phase: Phase::Player,
-        status: Status::Active,
-        turn_history: Vec::new(),
-        last_coach_feedback: None,
-        quality_scores: Vec::new(),
         approval_threshold,
-        extra: Map::new(),
-    })
+    ))
 }
 
 /// `player_prompt`: the player's prompt, and the state moved on to the coach.
@@ -531,21 +523,13 @@ fn retool(mut e: Box<ToolError>, tool: &'static str) -> Box<ToolError> {
 /// The loop as steps (`hegelion` in `workflow` mode): which tool to call when, how it ends,
 /// and the first turn's player and coach prompts as they read.
 pub fn workflow(requirements: &str, max_turns: u32, approval_threshold: f64) -> Value {
-    let state = AutocodingState {
-        schema_version: SCHEMA_VERSION,
-        session_id: "workflow".into(),
-        session_name: None,
-        requirements: requirements.into(),
-        current_turn: 0,
+    let state = AutocodingState::fresh(
+        "workflow".into(),
+        None,
+        requirements.into(),
         max_turns,
-        phase: Phase::Player,
-        status: Status::Active,
-        turn_history: Vec::new(),
-        last_coach_feedback: None,
-        quality_scores: Vec::new(),
         approval_threshold,
-        extra: Map::new(),
-    };
+    );
     let player = prompt::player(&state, Workspace::default());
     let coach = prompt::coach(&state, Workspace::default());
     json!({
