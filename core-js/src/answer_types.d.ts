@@ -364,16 +364,18 @@ export interface Evidence {
 export type EvidenceKind = "diff" | "test_log" | "lint_log" | "typecheck_log" | "file_read" | "runtime_metadata";
 
 /**
- * A bounded group of parallel read-only calls the orchestrator asks for (ours: `004` names the
- * `fanout` artifact the runtime writes after one, not how it is asked for).
+ * A bounded group of read-only calls, one role each (the same role as often as wanted). The
+ * calls of one role run at once, the roles one after another in the order of their first call;
+ * the decision delegates to the first call's role.
  */
 export interface FanoutRequest {
-  /** The role every slot plays. */
-  role: ReadOnlyRole;
-  /** How many slots, 1 to 8; the runtime may run fewer (the run's own maximum). */
-  count: number;
-  /** What every slot is asked. */
+  /** What every call is asked. */
   instruction: string;
+  /**
+   * The role of each call, in order, 1 to 8 calls; the runtime may run only the first ones
+   * (the run's own maximum).
+   */
+  roles: ReadOnlyRole[];
 }
 
 /**

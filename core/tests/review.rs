@@ -484,6 +484,31 @@ mod scenarios {
             if let Some(n) = expect["fanouts"].as_u64() {
                 assert_eq!(st.record.fanouts.len() as u64, n, "{name}");
             }
+            if let Some(want) = expect.get("last_fanout") {
+                let f = serde_json::to_value(st.record.fanouts.last().expect("a fan-out")).unwrap();
+                let items: Vec<Value> = f["items"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|i| json!([i["role"], i["summonKind"], i["status"]]))
+                    .collect();
+                let got = json!({
+                    "execution": f["execution"],
+                    "status": f["status"],
+                    "requestedItems": f["bounds"]["requestedItems"],
+                    "executedItems": f["bounds"]["executedItems"],
+                    "items": items,
+                });
+                assert_eq!(got, *want, "{name}: the fan-out artifact");
+                let checked = roundtable_core::protocol::review::artifacts::check_artifact(
+                    &f,
+                    Some(&st.config.run_id),
+                );
+                assert!(
+                    checked.is_ok(),
+                    "{name}: the fan-out's checker: {checked:?}"
+                );
+            }
             insta::assert_snapshot!(format!("review_scenario__{name}"), outcomes.join("\n"));
         }
     }
@@ -644,7 +669,62 @@ mod artifacts_checked {
         value["checksum"] = json!(export::checksum_of_text(&events));
         let err = export::from_file(&value.to_string()).expect_err("a forged fan-out is refused");
         let words = err.to_string();
-        assert!(words.contains("fanout"), "{words}");
+        assert!(words.contains("fan-out slot 7"), "{words}");
+    }
+
+    /// Every `fanout` request in `v` (an event, an answer) rewritten as older builds wrote it:
+    /// `{role, count, instruction}`, one role for every call. Returns how many it rewrote.
+    fn to_one_role_requests(v: &mut Value) -> usize {
+        match v {
+            Value::Object(o) => {
+                let mut n = 0;
+                if let Some(f) = o.get_mut("fanout").filter(|f| f.get("roles").is_some()) {
+                    let roles = f["roles"].as_array().unwrap().clone();
+                    assert!(roles.iter().all(|r| *r == roles[0]), "one role only");
+                    *f = json!({"role": roles[0], "count": roles.len(), "instruction": f["instruction"]});
+                    n += 1;
+                }
+                if let Some(Value::String(raw)) = o.get_mut("raw") {
+                    if let Ok(mut answer) = serde_json::from_str::<Value>(raw) {
+                        let k = to_one_role_requests(&mut answer);
+                        if k > 0 {
+                            *raw = serde_json::to_string_pretty(&answer).unwrap();
+                            n += k;
+                        }
+                    }
+                }
+                n + o.values_mut().map(to_one_role_requests).sum::<usize>()
+            }
+            Value::Array(a) => a.iter_mut().map(to_one_role_requests).sum(),
+            _ => 0,
+        }
+    }
+
+    /// A session file written before mixed-role fan-outs (its requests `{role, count}`) imports
+    /// and replays to the state today's build reaches.
+    #[test]
+    fn a_file_with_the_older_one_role_fanout_request_imports_unchanged() {
+        let s = demo_run();
+        let file = export::to_file(&Session::Review(s.clone()), 99);
+        let mut value: Value = serde_json::from_str(&file).unwrap();
+        let rewritten = to_one_role_requests(&mut value["events"]);
+        assert!(
+            rewritten >= 2,
+            "the demo's fan-out request, raw and applied: {rewritten}"
+        );
+        let events = serde_json::to_string(&value["events"]).unwrap();
+        assert!(events.contains(r#"\"count\": 2"#) && events.contains(r#""count":2"#));
+        value["checksum"] = json!(export::checksum_of_text(&events));
+        let imported = export::from_file(&value.to_string()).expect("the older file imports");
+        let Session::Review(back) = imported else {
+            panic!("a review session")
+        };
+        assert_eq!(back.state().record.fanouts, s.state().record.fanouts);
+        assert_eq!(
+            back.state().record.answers.len(),
+            s.state().record.answers.len()
+        );
+        assert_eq!(back.status(), s.status());
     }
 
     /// The verdict the `k`th reviewing call gives, from the case's choices.

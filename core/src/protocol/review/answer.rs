@@ -212,18 +212,51 @@ pub enum ReadOnlyRole {
     Critic,
 }
 
-/// A bounded group of parallel read-only calls the orchestrator asks for (ours: `004` names the
-/// `fanout` artifact the runtime writes after one, not how it is asked for).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+// Ours: `004` names the `fanout` artifact the runtime writes after one (a role per item), not
+// how it is asked for. Deserialized by hand: a log written before mixed roles holds
+// `{role, count, instruction}`, read as `count` calls of `role`.
+/// A bounded group of read-only calls, one role each (the same role as often as wanted). The
+/// calls of one role run at once, the roles one after another in the order of their first call;
+/// the decision delegates to the first call's role.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct FanoutRequest {
-    /// The role every slot plays.
-    pub role: ReadOnlyRole,
-    /// How many slots, 1 to 8; the runtime may run fewer (the run's own maximum).
-    #[schemars(range(min = 1, max = limits::FANOUT_HARD_MAX))]
-    pub count: u8,
-    /// What every slot is asked.
+    /// What every call is asked.
     #[schemars(length(min = 3, max = limits::LINE_MAX))]
     pub instruction: String,
+    /// The role of each call, in order, 1 to 8 calls; the runtime may run only the first ones
+    /// (the run's own maximum).
+    #[schemars(length(min = 1, max = limits::FANOUT_HARD_MAX))]
+    pub roles: Vec<ReadOnlyRole>,
+}
+
+impl<'de> Deserialize<'de> for FanoutRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        /// Both shapes a log may hold: today's, and the one-role request of older builds.
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Wire {
+            Roles {
+                instruction: String,
+                roles: Vec<ReadOnlyRole>,
+            },
+            OneRole {
+                role: ReadOnlyRole,
+                count: u8,
+                instruction: String,
+            },
+        }
+        Ok(match Wire::deserialize(d)? {
+            Wire::Roles { instruction, roles } => FanoutRequest { instruction, roles },
+            Wire::OneRole {
+                role,
+                count,
+                instruction,
+            } => FanoutRequest {
+                instruction,
+                roles: vec![role; usize::from(count)],
+            },
+        })
+    }
 }
 
 /// `decision`: the orchestrator's (or planner's) answer.

@@ -447,8 +447,8 @@ pub struct Fanout {
     pub status: FanoutStatus,
     /// The counts.
     pub bounds: FanoutBounds,
-    /// `parallel` here: the slots run at once (thehood ran them one after another and wrote
-    /// `sequential`).
+    /// `parallel` when every slot ran at once (one role); `sequential` when the roles of a
+    /// mixed fan-out ran one after another, as `004`'s own runtime wrote for all.
     pub execution: String,
     /// What it may never do.
     pub safety: FanoutSafety,
@@ -474,6 +474,7 @@ impl Fanout {
         now: &str,
         requested: u32,
         run_max: u32,
+        execution: &str,
         instruction: &str,
         items: Vec<FanoutItem>,
     ) -> Fanout {
@@ -496,7 +497,7 @@ impl Fanout {
                 hard_max_items: FANOUT_HARD_MAX,
                 executed_items: items.len() as u32,
             },
-            execution: "parallel".into(),
+            execution: execution.into(),
             safety: FanoutSafety {
                 sidecar_only: true,
                 read_only_roles_only: true,

@@ -248,7 +248,7 @@ fn orchestrator(
                     &[],
                 ),
                 no_approval,
-                json!({"role": "researcher", "count": 2, "instruction": "Find how .env parsers treat spaces, blank lines and comments; cite each source."}),
+                json!({"instruction": "Find how .env parsers treat spaces, blank lines and comments; cite each source.", "roles": ["researcher", "researcher"]}),
             ),
         )
     } else if facts.approvals == 0 {

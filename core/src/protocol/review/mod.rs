@@ -13,7 +13,8 @@
 //!
 //! As a kind of session ([`Review`]): each orchestrator decision opens a round (an iteration,
 //! up to `max_iterations`); the runtime carries the decision out as the steps of that round —
-//! the delegated role, or a fan-out of one read-only role in parallel slots (`qa.1`, `qa.2`) —
+//! the delegated role, or a fan-out of read-only calls, one role each (the slots of one role
+//! run at once as one step, `researcher.1`, `researcher.3`; the roles one after another) —
 //! and adds steps of its own: the sandbox's run of the implementer's JavaScript (`run_code`, an
 //! engine effect), the critic when QA or the verifier fails, doubts or disagrees with that run,
 //! a repair by the implementer from a revision packet, then QA and the verifier again. Then the
@@ -227,6 +228,8 @@ pub struct Review {
     pub queue: Vec<Job>,
     /// The step under way.
     pub current: Option<Job>,
+    /// The latest fan-out: under way until its artifact is written.
+    pub fanout: Option<runtime::FanoutJob>,
     /// Why the run is closing, once it is.
     pub end: Option<RunEnd>,
     /// The orchestrator decision carried out in this iteration asked to stop after it.
@@ -284,8 +287,8 @@ impl Review {
     /// The members a job's step starts with: the role's holder, or its fan-out slots.
     fn members_of(&self, job: &Job) -> Vec<String> {
         let id = self.holder(job.step.role());
-        match &job.fanout {
-            Some(f) => (1..=f.slots).map(|k| format!("{id}.{k}")).collect(),
+        match &job.slots {
+            Some(slots) => slots.iter().map(|k| format!("{id}.{k}")).collect(),
             None => vec![id.to_string()],
         }
     }
@@ -317,7 +320,7 @@ impl Review {
         // decision, a role, a fan-out's slots) must fit in what is left.
         let between = self.core.slots.iter().all(|s| s.done);
         let next = match (self.core.step, self.queue.first()) {
-            (Some(_), Some(job)) => job.fanout.as_ref().map_or(1, |f| f.slots),
+            (Some(_), Some(job)) => job.slots.as_ref().map_or(1, |s| s.len() as u32),
             _ => 1,
         };
         if between && self.calls_started + next > self.config.max_iterations {
@@ -374,6 +377,7 @@ impl Protocol for Review {
             config,
             queue: Vec::new(),
             current: None,
+            fanout: None,
             end: None,
             stop_after: false,
             notes: Vec::new(),
@@ -729,7 +733,7 @@ impl Review {
                 return Ok(words);
             }
             EventKind::RoundStarted { .. } => {
-                self.close_job(event.at);
+                self.close_fanout(event.at);
                 self.queue.clear();
                 self.stop_after = false;
             }
@@ -771,7 +775,7 @@ impl Review {
                     }
                 }
             }
-            EventKind::Finished => self.close_job(event.at),
+            EventKind::Finished => self.close_fanout(event.at),
             _ => {}
         }
         Ok(Vec::new())

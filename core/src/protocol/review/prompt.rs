@@ -162,7 +162,7 @@ pub fn directive(
             ApprovalMode::Autopilot => "Approval mode: autopilot (only your request_approval and protected test paths wait for the person).\n",
         });
         out.push_str(&format!(
-            "A fan-out runs at most {} read-only calls of one role at once; its answers are advice and satisfy no gate.\n",
+            "A fan-out runs at most {} read-only calls, one role each (fanout.roles, in order; delegate to the first call's role); the calls of one role run at once, the roles one after another; its answers are advice and satisfy no gate.\n",
             config.fanout_max
         ));
     }

@@ -6,7 +6,7 @@
 //!
 //! - A decision that delegates names its role (never the integrator this app lacks) and carries
 //!   a task; only the implementer's task may edit; `request_approval` asks with a reason; a
-//!   fan-out runs the role the decision delegates to.
+//!   fan-out is delegated to its first call's role.
 //! - An implementation lists every file it hands over in `changed_files`, hands over every
 //!   added or modified file whole in `files` (our extension, so required only when files
 //!   change), writes relative paths, and says `changed` exactly when files changed.
@@ -110,14 +110,15 @@ fn decision(d: &Decision, out: &mut Vec<Violation>) {
         ));
     }
     if let Some(f) = &d.fanout {
-        let matches = d.action == Action::Delegate && d.next_role == Some(next_role_of(f.role));
+        let first = f.roles.first().copied().map(next_role_of);
+        let matches = d.action == Action::Delegate && first.is_some() && d.next_role == first;
         if !matches {
             out.push(Violation::at(
                 at("fanout"),
-                "a fan-out runs the delegated role: action delegate with next_role its role".into(),
-                "action delegate and next_role equal to fanout.role",
+                "a fan-out is delegated to its first call's role: action delegate with next_role that role".into(),
+                "action delegate and next_role equal to fanout.roles[0]",
                 "another action or role",
-                "delegate to the fan-out's role, or leave fanout null",
+                "delegate to the role of the fan-out's first call, or leave fanout null",
             ));
         }
     }

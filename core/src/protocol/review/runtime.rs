@@ -55,21 +55,73 @@ pub enum Cause {
     Recheck(usize),
 }
 
-/// A fan-out under way: one read-only role in parallel slots.
+/// A fan-out under way: read-only calls, one role each. The calls of one role run at once as
+/// one step; the roles run one after another (a job each), and the artifact is written once
+/// every call is in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FanoutJob {
-    /// The role of every slot.
-    pub role: ReadOnlyRole,
-    /// Slots asked for.
+    /// The role of each call that runs: slot `k` plays `roles[k - 1]` (the first calls asked
+    /// for, as many as the run's and `004`'s maximum allow).
+    pub roles: Vec<ReadOnlyRole>,
+    /// Calls asked for.
     pub requested: u32,
-    /// Slots run (bounded by the run's and `004`'s maximum).
-    pub slots: u32,
-    /// What every slot is asked.
+    /// What every call is asked.
     pub instruction: String,
-    /// The slots answered so far.
+    /// The calls answered so far.
     pub items: Vec<FanoutItem>,
     /// Whether its artifact is written.
     pub written: bool,
+}
+
+/// The step a fan-out's role answers at.
+fn step_of(role: ReadOnlyRole) -> ReviewStep {
+    ReviewStep::of_role(role_of(super::rules::next_role_of(role)))
+}
+
+/// A fan-out item's `summonKind`: the key of the contract its call answered
+/// (`research_result`).
+fn summon_kind(role: ReadOnlyRole) -> String {
+    step_of(role).contract().key().to_string()
+}
+
+impl FanoutJob {
+    /// The role slot `k` plays, if the fan-out has that slot.
+    fn role_of_slot(&self, k: u32) -> Option<ReadOnlyRole> {
+        (k as usize)
+            .checked_sub(1)
+            .and_then(|i| self.roles.get(i))
+            .copied()
+    }
+
+    /// The slots that play `role`, numbered from 1 across the whole fan-out.
+    fn slots_of(&self, role: ReadOnlyRole) -> Vec<u32> {
+        (1..)
+            .zip(&self.roles)
+            .filter(|(_, r)| **r == role)
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    /// The roles in the order they run: each at its first call.
+    fn role_order(&self) -> Vec<ReadOnlyRole> {
+        let mut order: Vec<ReadOnlyRole> = Vec::new();
+        for r in &self.roles {
+            if !order.contains(r) {
+                order.push(*r);
+            }
+        }
+        order
+    }
+
+    /// 004's `execution`: `parallel` when every call ran at once (one role), else `sequential`
+    /// (the roles ran one after another).
+    fn execution(&self) -> &'static str {
+        if self.role_order().len() > 1 {
+            "sequential"
+        } else {
+            "parallel"
+        }
+    }
 }
 
 /// One step the runtime will run, or is running.
@@ -81,8 +133,9 @@ pub struct Job {
     pub brief: Brief,
     /// Why it runs.
     pub cause: Cause,
-    /// Its fan-out, when it is one.
-    pub fanout: Option<FanoutJob>,
+    /// The fan-out slots this step runs (its role's share of the fan-out under way), when it
+    /// is part of one.
+    pub slots: Option<Vec<u32>>,
 }
 
 impl Job {
@@ -95,7 +148,7 @@ impl Job {
                 ..Brief::default()
             },
             cause,
-            fanout: None,
+            slots: None,
         }
     }
 }
@@ -393,6 +446,26 @@ impl Review {
                 role.id(),
                 "work with the roles this run has",
             ));
+        }
+        // Every call of a fan-out plays a role of this run.
+        for (k, r) in d.fanout.iter().flat_map(|f| f.roles.iter().enumerate()) {
+            let role = role_of(super::rules::next_role_of(*r));
+            if !self.config.available(role) {
+                let have: Vec<&str> = self
+                    .config
+                    .available_worker_types
+                    .iter()
+                    .filter(|r| **r != Role::Implementer)
+                    .map(|r| r.id())
+                    .collect();
+                out.push(Violation::at(
+                    format!("/data/decision/fanout/roles/{k}"),
+                    format!("this run has no {}", role.words()),
+                    &format!("a read-only role of this run: {}", have.join(", ")),
+                    role.id(),
+                    "fan out to the roles this run has",
+                ));
+            }
         }
         match d.action {
             Action::Complete => {
@@ -750,6 +823,16 @@ impl Review {
             .map(|c| c.call.clone())
             .ok_or_else(|| FoldError::Call(call_id.to_string()))?;
         let slot = Review::split_slot(&call.member).1;
+        if let Some(k) = slot {
+            // Only a log written by hand can answer from a slot the fan-out does not have.
+            let role = self.fanout.as_ref().and_then(|f| f.role_of_slot(k));
+            if role.map(step_of) != Some(call.step) {
+                return Err(FoldError::Unexpected(format!(
+                    "the log has an answer from fan-out slot {k} ({}), which the fan-out under way does not have",
+                    call.member
+                )));
+            }
+        }
         self.record.answers.push(Answer {
             call_id: call_id.to_string(),
             step: call.step,
@@ -873,21 +956,29 @@ impl Review {
                 None
             }
         };
-        if let Some(mut next) = next {
-            if let Some(f) = &d.fanout {
-                let slots = artifacts::fanout_slots(u32::from(f.count), self.config.fanout_max);
-                next.brief.objective = f.instruction.clone();
-                next.fanout = Some(FanoutJob {
-                    role: f.role,
-                    requested: u32::from(f.count),
-                    slots,
-                    instruction: f.instruction.clone(),
-                    items: Vec::new(),
-                    written: false,
-                });
-            }
+        let Some(next) = next else {
+            return;
+        };
+        let Some(f) = &d.fanout else {
             self.queue.push(next);
+            return;
+        };
+        let runs = artifacts::fanout_slots(f.roles.len() as u32, self.config.fanout_max) as usize;
+        let fanout = FanoutJob {
+            roles: f.roles[..runs.min(f.roles.len())].to_vec(),
+            requested: f.roles.len() as u32,
+            instruction: f.instruction.clone(),
+            items: Vec::new(),
+            written: false,
+        };
+        for role in fanout.role_order() {
+            let mut part = next.clone();
+            part.step = step_of(role);
+            part.brief.objective = f.instruction.clone();
+            part.slots = Some(fanout.slots_of(role));
+            self.queue.push(part);
         }
+        self.fanout = Some(fanout);
     }
 
     /// After QA's or the verifier's own answer: the critic trigger, when the review fails,
@@ -1042,13 +1133,16 @@ impl Review {
 
     /// A fan-out slot's answer is in; the artifact is written once every slot is.
     fn slot_answered(&mut self, slot: u32, call_id: &str, status: Status, at: u64) {
-        let Some(f) = self.current.as_mut().and_then(|j| j.fanout.as_mut()) else {
+        let Some(f) = self.fanout.as_mut().filter(|f| !f.written) else {
+            return;
+        };
+        let Some(role) = f.role_of_slot(slot) else {
             return;
         };
         f.items.push(FanoutItem {
             index: slot,
-            role: f.role,
-            summon_kind: format!("{:?}", f.role).to_lowercase(),
+            role,
+            summon_kind: summon_kind(role),
             status: match status {
                 Status::Ok => FanoutStatus::Completed,
                 Status::Blocked => FanoutStatus::Blocked,
@@ -1058,17 +1152,17 @@ impl Review {
                 r#ref: call_id.to_string(),
             },
         });
-        if f.items.len() as u32 >= f.slots {
-            self.close_job(at);
+        if f.items.len() >= f.roles.len() {
+            self.close_fanout(at);
         }
     }
 
-    /// Writes the fan-out artifact of the step under way if it has not been: a slot that never
-    /// answered (its repairs ran out, the person wrapped up) counts as failed.
-    pub(super) fn close_job(&mut self, at: u64) {
+    /// Writes the artifact of the fan-out under way if it has not been: a slot that never
+    /// answered (its repairs ran out, the person wrapped up, the run closed) counts as failed.
+    pub(super) fn close_fanout(&mut self, at: u64) {
         let run_id = self.config.run_id.clone();
         let run_max = self.config.fanout_max;
-        let Some(f) = self.current.as_mut().and_then(|j| j.fanout.as_mut()) else {
+        let Some(f) = self.fanout.as_mut() else {
             return;
         };
         if f.written {
@@ -1076,12 +1170,12 @@ impl Review {
         }
         f.written = true;
         let mut items = f.items.clone();
-        for k in 1..=f.slots {
+        for (k, role) in (1..).zip(&f.roles) {
             if !items.iter().any(|i| i.index == k) {
                 items.push(FanoutItem {
                     index: k,
-                    role: f.role,
-                    summon_kind: format!("{:?}", f.role).to_lowercase(),
+                    role: *role,
+                    summon_kind: summon_kind(*role),
                     status: FanoutStatus::Failed,
                     response_artifact: ResponseRef {
                         r#ref: String::new(),
@@ -1095,6 +1189,7 @@ impl Review {
             &iso_utc(at),
             f.requested,
             run_max,
+            f.execution(),
             &f.instruction,
             items,
         );
@@ -1103,7 +1198,6 @@ impl Review {
 
     /// A step starts: the job it runs leaves the queue.
     pub(super) fn start_job(&mut self, step: ReviewStep, at: u64) {
-        self.close_job(at);
         self.current = Some(match step {
             ReviewStep::Orchestrator => {
                 Job::new(step, "Decide the run's next move.", &[], Cause::Runtime)
@@ -1120,6 +1214,10 @@ impl Review {
             _ if self.queue.first().is_some_and(|j| j.step == step) => self.queue.remove(0),
             _ => Job::new(step, "", &[], Cause::Runtime),
         });
+        // A step outside the fan-out under way closes it (its missing slots failed).
+        if self.current.as_ref().is_some_and(|j| j.slots.is_none()) {
+            self.close_fanout(at);
+        }
     }
 
     /// A call is issued: a summoned critic's call is the trigger's `criticResponseRef`.

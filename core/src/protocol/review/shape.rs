@@ -97,9 +97,8 @@ pub(super) const REVIEW_EVIDENCE_KIND: &[&str] = &["diff", "test_log", "lint_log
 
 pub(super) static REVIEW_FANOUT_REQUEST: Obj = Obj {
     fields: &[
-        Field { name: "role", ty: Ty::Enum(REVIEW_READ_ONLY_ROLE), required: true, nullable: false },
-        Field { name: "count", ty: Ty::Int { min: 1, max: 8 }, required: true, nullable: false },
         Field { name: "instruction", ty: Ty::NonBlank { min: 3, max: 2000 }, required: true, nullable: false },
+        Field { name: "roles", ty: Ty::Array { item: &Ty::Enum(REVIEW_READ_ONLY_ROLE), min: 1, max: 8 }, required: true, nullable: false },
     ],
 };
 

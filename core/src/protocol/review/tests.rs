@@ -158,6 +158,7 @@ fn the_runtime_artifacts_read_as_004_writes_them() {
         "2026-11-26T12:01:00Z",
         12,
         3,
+        "parallel",
         "Review the plan for missing cases.",
         (0..fanout_slots(12, 3))
             .map(|i| {

@@ -347,11 +347,8 @@ pub fn view_of(review: &Review) -> ReviewView {
                 next_role: d.next_role.map(|r| wire_word(&r)),
                 reason: d.reason.clone(),
                 fanout: d.fanout.as_ref().map(|f| {
-                    format!(
-                        "{} at the same time: {}",
-                        plural_role(&wire_word(&f.role), f.count.into()),
-                        f.instruction
-                    )
+                    let roles: Vec<String> = f.roles.iter().map(wire_word).collect();
+                    format!("{}: {}", fanout_words(&roles), f.instruction)
                 }),
             })
         })
@@ -465,19 +462,17 @@ pub fn view_of(review: &Review) -> ReviewView {
         });
     }
     for (k, f) in record.fanouts.iter().enumerate() {
-        let role = f
-            .items
-            .first()
-            .map_or_else(String::new, |i| wire_word(&i.role));
+        let roles: Vec<String> = f.items.iter().map(|i| wire_word(&i.role)).collect();
+        let when = if f.execution == "parallel" {
+            "at the same time"
+        } else {
+            "one role after another"
+        };
         artifacts.push(RuntimeArtifactView {
             id: format!("fanout-{}", k + 1),
-            title: format!(
-                "Fan-out {}: {} at the same time",
-                k + 1,
-                plural_role(&role, f.bounds.executed_items)
-            ),
+            title: format!("Fan-out {}: {}", k + 1, fanout_words(&roles)),
             summary: format!(
-                "{} of {} asked for ran at the same time; their answers are advice and meet no gate. Asked: {}",
+                "{} of {} asked for ran {when}; their answers are advice and meet no gate. Asked: {}",
                 f.bounds.executed_items, f.bounds.requested_items, f.instruction
             ),
             refs: f
@@ -698,6 +693,23 @@ fn plural_role(role: &str, n: u32) -> String {
         format!("1 {one}")
     } else {
         format!("{n} {one}s")
+    }
+}
+
+/// A fan-out's calls in words, by role in the order they run: "2 researchers at the same time",
+/// "2 researchers, then 1 critic".
+fn fanout_words(roles: &[String]) -> String {
+    let mut groups: Vec<(&str, u32)> = Vec::new();
+    for role in roles {
+        match groups.iter_mut().find(|(r, _)| r == role) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((role, 1)),
+        }
+    }
+    let said: Vec<String> = groups.iter().map(|(r, n)| plural_role(r, *n)).collect();
+    match said.as_slice() {
+        [one] => format!("{one} at the same time"),
+        _ => said.join(", then "),
     }
 }
 
@@ -977,6 +989,21 @@ mod tests {
 
     /// The sandbox's assertion messages quote values as JSON; the page and the report say them
     /// in words, and leave the rest of the message (a lone quote or brace included) as it was.
+    /// A fan-out's calls are said by role in the order they ran, and only a one-role fan-out
+    /// is said to run at the same time.
+    #[test]
+    fn a_fanout_is_said_role_by_role() {
+        let roles = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            fanout_words(&roles(&["researcher", "researcher"])),
+            "2 researchers at the same time"
+        );
+        assert_eq!(
+            fanout_words(&roles(&["researcher", "critic", "researcher", "qa"])),
+            "2 researchers, then 1 critic, then 1 QA tester"
+        );
+    }
+
     #[test]
     fn a_failed_runs_values_are_said_in_words() {
         let said = plain_values(
