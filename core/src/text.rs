@@ -140,6 +140,16 @@ pub fn model_name(model: &str) -> String {
     }
 }
 
+/// The one model every member runs on, by name, when they all share one (`provider/model`
+/// each): a page or a report then says it once instead of on every member.
+pub fn shared_model_name(models: impl IntoIterator<Item = String>) -> Option<String> {
+    let names: std::collections::BTreeSet<String> =
+        models.into_iter().map(|m| model_name(&m)).collect();
+    (names.len() == 1)
+        .then(|| names.into_iter().next())
+        .flatten()
+}
+
 /// A title for lists: the first line of the request, shortened.
 pub fn title_of(request: &str) -> String {
     let first = request

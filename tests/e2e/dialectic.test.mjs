@@ -333,7 +333,7 @@ test('a single shot with the council shows each standpoint as its own critique, 
     await page.$$eval('[data-card="critique"]', (els) => els.map((e) => e.dataset.critic)),
     CRITICS,
   );
-  assert.match(await page.textContent('[data-one-call]'), /^One call by The Proponent \(demo\/demo-1\) wrote every standpoint/);
+  assert.match(await page.textContent('[data-one-call]'), /^One call by The Proponent \(demo model\) wrote every standpoint/);
   assert.match(await page.textContent('.dialectic-meta'), /council of 3 in one call/);
   assert.doesNotMatch(await page.textContent('.dialectic-meta'), /council of 1/);
   // One word for the critiques, in the strip and over the column.

@@ -114,8 +114,10 @@ test('a bad config shows every problem core finds, and nothing is created', asyn
   assert.equal(await page.getAttribute('.session', 'data-status'), 'draft');
   assert.match(await page.textContent('.review-status .goal'), /Write parse\(text\) for \.env-style config files/);
   assert.equal(await page.locator('.role-card').count(), 7);
-  assert.match(await page.textContent('.role-card[data-role="verifier"]'), /demo\/demo-2/);
-  assert.match(await page.textContent('.role-card[data-role="implementer"]'), /demo\/demo-1/);
+  // Models by their names, on each card since the roles do not share one.
+  assert.match(await page.textContent('.role-card[data-role="verifier"] .byline'), /· demo model, second voice$/);
+  assert.match(await page.textContent('.role-card[data-role="implementer"] .byline'), /· demo model$/);
+  assert.equal(await page.locator('.every-model').count(), 0);
 
   // On a phone the form fits and passes axe-core.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -143,6 +145,9 @@ test('the demo runs to its reconciliation: approved through the inbox, the criti
     'QA tester:not called yet', 'verifier:not called yet', 'critic:not called yet',
   ]);
   assert.equal(await page.locator('button[name="inbox"]').count(), 0, 'an empty inbox has no count');
+  // Every role shares the demo model: said once, by its name, and on no card.
+  assert.equal((await page.textContent('#panel-board .every-model')).trim(), 'Every role runs on demo model.');
+  assert.equal(await page.locator('.role-card .model-ref').count(), 0);
 
   // Run: the plan, the fan-out of two researchers, then the orchestrator asks for approval.
   await page.click('button[name="run"]');

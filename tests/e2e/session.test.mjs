@@ -76,6 +76,9 @@ test('a demo session runs to done, with the chair\'s question answered', async (
   // The answer reached the team: the charter mentions it.
   const charter = await page.textContent('dl.charter');
   assert.ok(charter.includes(option.trim()), `charter mentions the answer ${option}`);
+  // The team shares the demo model: the overview says so once, by its name, with no Model column.
+  assert.equal((await page.textContent('.every-model')).trim(), 'Every member runs on demo model.');
+  assert.equal(await page.locator('tr[data-member] .model-ref').count(), 0);
   // Products exist and one opens with its current version rendered.
   const rows = await page.locator('.tree-row').count();
   assert.ok(rows >= 3, `the tree has products (${rows})`);

@@ -378,7 +378,11 @@ impl DialecticState {
         }
         let critics = c.active_critics();
         let names: Vec<&str> = critics.iter().map(|m| m.name.as_str()).collect();
-        let by = format!("{} ({})", writer.name, writer.model);
+        let by = format!(
+            "{} ({})",
+            writer.name,
+            crate::text::model_name(&writer.model)
+        );
         let Some(s) = one else {
             let note = format!(
                 "One call by {by} writes every standpoint: {}.",

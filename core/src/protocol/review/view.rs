@@ -22,8 +22,8 @@ pub struct RoleCard {
     pub role: &'static str,
     /// Who holds it.
     pub member: String,
-    /// Its provider/model.
-    pub model: String,
+    /// Its model by name; `None` when every role shares one (said once: [`ReviewView::model`]).
+    pub model: Option<String>,
     /// `working`, `not called yet`, or its latest answer's status (`ok`, `blocked`, `failed`).
     pub status: &'static str,
     /// Its latest verdict or action (`needs_revision`, `delegate`), if its answer has one.
@@ -195,6 +195,9 @@ pub struct ApprovalView {
 pub struct ReviewView {
     /// The goal.
     pub goal: String,
+    /// The one model every role runs on, by name, when they share one (the cards then name
+    /// none).
+    pub model: Option<String>,
     /// The run id every answer acknowledges.
     pub run_id: String,
     /// The iteration under way and the limit.
@@ -251,6 +254,7 @@ fn status_word(status: Status) -> &'static str {
 /// The view model of `review`.
 pub fn view_of(review: &Review) -> ReviewView {
     let record = &review.record;
+    let shared = shared_model(review);
     let working: Vec<&str> = review
         .core
         .slots
@@ -295,7 +299,7 @@ pub fn view_of(review: &Review) -> ReviewView {
             Some(RoleCard {
                 role: role.words(),
                 member: m.name.clone(),
-                model: format!("{}/{}", m.model.provider, m.model.model),
+                model: shared.is_none().then(|| model_of(m)),
                 status,
                 verdict: latest.and_then(|a| verdict_of(&a.response)),
                 verdict_words: latest
@@ -556,6 +560,7 @@ pub fn view_of(review: &Review) -> ReviewView {
     });
     ReviewView {
         goal: review.config.user_goal.clone(),
+        model: shared,
         run_id: review.config.run_id.clone(),
         iteration: (review.core.round, review.config.max_iterations),
         calls: (review.calls_started, review.config.max_iterations),
@@ -696,6 +701,23 @@ fn plural_role(role: &str, n: u32) -> String {
     }
 }
 
+/// A member's model by its name.
+fn model_of(m: &super::config::ReviewMember) -> String {
+    crate::text::model_name(&format!("{}/{}", m.model.provider, m.model.model))
+}
+
+/// The one model every role runs on, by name, when they share one: the page and the report
+/// then say it once.
+fn shared_model(review: &Review) -> Option<String> {
+    crate::text::shared_model_name(
+        review
+            .config
+            .members
+            .iter()
+            .map(|m| format!("{}/{}", m.model.provider, m.model.model)),
+    )
+}
+
 /// A fan-out's calls in words, by role in the order they run: "2 researchers at the same time",
 /// "2 researchers, then 1 critic".
 fn fanout_words(roles: &[String]) -> String {
@@ -769,15 +791,7 @@ pub fn markdown(review: &Review) -> String {
         ),
     });
     s.push_str("## Who took part\n");
-    // Models by their names; said once when every role shares one.
-    let model_of = |m: &crate::protocol::review::config::ReviewMember| {
-        crate::text::model_name(&format!("{}/{}", m.model.provider, m.model.model))
-    };
-    let models: std::collections::BTreeSet<String> =
-        review.config.members.iter().map(model_of).collect();
-    let shared = (models.len() == 1)
-        .then(|| models.into_iter().next())
-        .flatten();
+    let shared = shared_model(review);
     if let Some(model) = &shared {
         s.push_str(&format!("Every role ran on one model: {model}.\n\n"));
     }

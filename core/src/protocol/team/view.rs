@@ -161,9 +161,9 @@ pub struct MemberRow {
     pub role: String,
     /// Its place in the protocol, in words.
     pub team_role: &'static str,
-    /// The provider and model it runs on (a page shows them as `provider / model`, breaking a
-    /// line only between the two).
-    pub model: crate::engine::ModelRef,
+    /// The model it runs on, by name; `None` when every member shares one ([`Overview::model`]
+    /// says it once).
+    pub model: Option<String>,
 }
 
 /// The overview shown when no product is selected.
@@ -180,6 +180,8 @@ pub struct Overview {
     pub team_description: String,
     /// The members.
     pub members: Vec<MemberRow>,
+    /// The one model every member runs on, by name, when they share one.
+    pub model: Option<String>,
     /// What the chair found missing at Bootstrap.
     pub missing_details: Vec<String>,
 }
@@ -345,6 +347,8 @@ impl<'a> TeamView<'a> {
     /// The overview: the presentation, the request, the team and what the chair found missing.
     pub fn overview(&self) -> Overview {
         let st = self.state;
+        let model_of = |m: &super::Member| format!("{}/{}", m.model.provider, m.model.model);
+        let shared = crate::text::shared_model_name(st.members.iter().map(model_of));
         Overview {
             presentation: st
                 .presentation
@@ -362,9 +366,12 @@ impl<'a> TeamView<'a> {
                     name: m.name.clone(),
                     role: m.role.clone(),
                     team_role: m.team_role.word(),
-                    model: m.model.clone(),
+                    model: shared
+                        .is_none()
+                        .then(|| crate::text::model_name(&model_of(m))),
                 })
                 .collect(),
+            model: shared,
             missing_details: st.missing_details.clone(),
         }
     }

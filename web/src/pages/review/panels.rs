@@ -134,7 +134,7 @@ fn role_card(card: RoleCard) -> impl IntoView {
                 }}
                 {verdict}
             </header>
-            <p class="muted small byline"><strong>{card.member}</strong>" · "<code class="model-ref">{card.model}</code></p>
+            <p class="muted small byline"><strong>{card.member}</strong>{card.model.map(|m| view! { " · "<span class="model-ref">{m}</span> })}</p>
             {(!card.summary.is_empty()).then(|| view! { <p class="small summary">{card.summary.clone()}</p> })}
             {answer}
             {slots}
@@ -281,6 +281,7 @@ pub fn ReviewPanels() -> impl IntoView {
             <div class="review-grid">
                 <section class="card" id="panel-board" aria-labelledby="board-heading">
                     <h2 id="board-heading">"Roles"</h2>
+                    {move || v().and_then(|v| v.model).map(|m| view! { <p class="muted small every-model">"Every role runs on "{m}"."</p> })}
                     <div class="role-board">
                         {move || v().map(|v| v.roles.into_iter().map(role_card).collect_view())}
                     </div>

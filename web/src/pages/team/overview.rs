@@ -35,18 +35,16 @@ pub fn Overview() -> impl IntoView {
                     <section>
                         <h3>{o.team_heading}</h3>
                         <p class="muted small">{o.team_description}</p>
+                        {o.model.clone().map(|m| view! { <p class="muted small every-model">"Every member runs on "{m}"."</p> })}
                         <table class="sessions">
-                            <thead><tr><th>"Member"</th><th>"Role"</th><th>"Team role"</th><th>"Model"</th></tr></thead>
+                            <thead><tr><th>"Member"</th><th>"Role"</th><th>"Team role"</th>{o.model.is_none().then(|| view! { <th>"Model"</th> })}</tr></thead>
                             <tbody>
                                 {o.members.into_iter().map(|m| view! {
                                     <tr data-member=m.id>
                                         <td><strong>{m.name}</strong></td>
                                         <td>{m.role}</td>
                                         <td>{m.team_role}</td>
-                                        <td class="small">
-                                            <span class="model-ref">{m.model.provider}</span>" / "
-                                            <span class="model-ref">{m.model.model}</span>
-                                        </td>
+                                        {m.model.map(|model| view! { <td class="small"><span class="model-ref">{model}</span></td> })}
                                     </tr>
                                 }).collect_view()}
                             </tbody>
