@@ -3,8 +3,9 @@
 // new-session form, settings, a team running and asking its question, a finished session of each
 // kind with its transcript, fork dialog and history opened, a share link's page and a fork's page — and its visible text, with the words screen readers get (aria-label,
 // title, placeholder, aria-valuetext), is scanned for what only the code should say: snake_case
-// words, call ids (`call-14`), member ids (`operative-2`), "(s)" plurals and the enum names of
-// steps and phases (PeerReview, PlanAssign, OptionGeneration).
+// words, call ids (`call-14`), member ids (`operative-2`), "(s)" plurals, the enum names of
+// steps and phases (PeerReview, PlanAssign, OptionGeneration) and a model's id (`demo/demo-1`,
+// `demo / demo-1`: a model is named by its name).
 //
 // What a model was sent or answered (the transcript's messages and raw answer, the state
 // envelope) is shown as it was, in code blocks: those are not the app's words and are not scanned.
@@ -43,6 +44,8 @@ const PATTERNS = [
   [/\boperative-\d+\b/g, 'a member id'],
   [/\w\(s\)/g, 'an "(s)" plural'],
   [/\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b/g, 'an enum name'],
+  // A model is named by its name ("demo model"), never by its provider/model id.
+  [/\bdemo\s*\/\s*demo-\d\b/g, "a model's id"],
 ];
 
 /** Every piece of text the page shows or reads out now, outside what a model was sent or said. */

@@ -470,13 +470,13 @@ pub fn view_of(review: &Review) -> ReviewView {
         let when = if f.execution == "parallel" {
             "at the same time"
         } else {
-            "one role after another"
+            "each role's calls at the same time, one role after another"
         };
         artifacts.push(RuntimeArtifactView {
             id: format!("fanout-{}", k + 1),
             title: format!("Fan-out {}: {}", k + 1, fanout_words(&roles)),
             summary: format!(
-                "{} of {} asked for ran {when}; their answers are advice and meet no gate. Asked: {}",
+                "{} of {} asked for ran, {when}; their answers are advice and meet no gate. Asked: {}",
                 f.bounds.executed_items, f.bounds.requested_items, f.instruction
             ),
             refs: f
