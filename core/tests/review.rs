@@ -502,6 +502,9 @@ mod scenarios {
             }
         }
         out.push(format!("status: {}", s.status().word()));
+        if let roundtable_core::engine::Status::Paused { reason } = s.status() {
+            out.push(format!("paused: {}", reason.describe(s.state())));
+        }
         (s, out)
     }
 
