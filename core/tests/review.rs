@@ -2,6 +2,10 @@
 //! answer cases of `tests/review/answers.json` — every contract's valid answer, then each
 //! acknowledgement and envelope mistake — get exactly the violations they list.
 //! `UPDATE_SCHEMAS=1` rewrites the schemas.
+//!
+//! Every answer case, forged artifact and scenario file says where its rule is written, in a
+//! `"spec"` field ([`spec_of`]): a line of `004`, a reading of `DESIGN.md`, or an extension of
+//! ours. A case without one fails, and a failing case's message carries it.
 #![allow(clippy::disallowed_methods)] // tests read and write their committed files
 
 use std::collections::BTreeSet;
@@ -30,6 +34,100 @@ fn committed_schemas_are_current() {
             "{} is stale: run `bash scripts/codegen.sh`",
             path.display()
         );
+    }
+}
+
+/// Where a case's rule is written, from its `"spec"` field (one entry, or a list when the case
+/// rests on several), as one line for a failing case's message. Each entry is one of:
+/// - `004:N` — line `N` of `004_d78591399d98800d.txt` as a file (what `sed -n Np` prints, not
+///   the Markdown's own numbering the diff prints between lines): a line of its prompt-schema
+///   document (281–1101), where the text sits on odd lines and the document's line numbers on
+///   even ones, so an even `N` points at a bare number and is refused;
+/// - `DESIGN: review loop — <words of the bullet>` — our reading where `004` is silent
+///   (`DESIGN.md`, "The review loop (004): readings decided");
+/// - `ours: <which extension>` — a field or step `004` does not have (the fan-out request,
+///   `files`, a null task, the acceptance tests …).
+///
+/// Panics, naming `who`, when the field is missing, empty or malformed.
+fn spec_of(case: &Value, who: &str) -> String {
+    let entries: Vec<&Value> = match case.get("spec") {
+        Some(Value::Array(items)) => items.iter().collect(),
+        Some(one) => vec![one],
+        None => panic!("{who}: no \"spec\" says where its rule is written (004:N, DESIGN: review loop — …, or ours: …)"),
+    };
+    assert!(!entries.is_empty(), "{who}: \"spec\" is an empty list");
+    let mut out = Vec::new();
+    for e in entries {
+        let e = e
+            .as_str()
+            .unwrap_or_else(|| panic!("{who}: a spec entry is not a string: {e}"));
+        let ok = if let Some(n) = e.strip_prefix("004:") {
+            let n: u32 = n
+                .parse()
+                .unwrap_or_else(|_| panic!("{who}: {e:?} is not 004:<line>"));
+            (281..=1101).contains(&n) && n % 2 == 1
+        } else if let Some(words) = e.strip_prefix("DESIGN: review loop — ") {
+            words.split_whitespace().count() >= 3
+        } else if let Some(what) = e.strip_prefix("ours: ") {
+            !what.trim().is_empty()
+        } else {
+            false
+        };
+        assert!(
+            ok,
+            "{who}: spec entry {e:?} is none of 004:<odd line of the schema document, 281–1101>, \
+             DESIGN: review loop — <words of the bullet>, ours: <which extension>"
+        );
+        out.push(e);
+    }
+    out.join("; ")
+}
+
+mod spec_field {
+    //! The `"spec"` field the runners require: what it accepts, and the case it names when it
+    //! refuses.
+    use serde_json::json;
+
+    #[test]
+    fn a_line_a_reading_an_extension_and_a_list_are_read() {
+        assert_eq!(super::spec_of(&json!({"spec": "004:699"}), "c"), "004:699");
+        assert_eq!(
+            super::spec_of(
+                &json!({"spec": ["004:1013", "DESIGN: review loop — fan-out results are advisory", "ours: the fan-out request"]}),
+                "c"
+            ),
+            "004:1013; DESIGN: review loop — fan-out results are advisory; ours: the fan-out request"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "a case of ours: no \"spec\"")]
+    fn a_case_without_spec_fails_naming_it() {
+        super::spec_of(&json!({"name": "a case of ours"}), "a case of ours");
+    }
+
+    #[test]
+    #[should_panic(expected = "\"004:700\" is none of")]
+    fn a_line_of_the_documents_own_numbering_is_refused() {
+        super::spec_of(&json!({"spec": "004:700"}), "c");
+    }
+
+    #[test]
+    #[should_panic(expected = "\"004:12\" is none of")]
+    fn a_line_outside_the_schema_document_is_refused() {
+        super::spec_of(&json!({"spec": ["004:699", "004:12"]}), "c");
+    }
+
+    #[test]
+    #[should_panic(expected = "\"ours\" is none of")]
+    fn an_extension_that_does_not_say_which_is_refused() {
+        super::spec_of(&json!({"spec": "ours"}), "c");
+    }
+
+    #[test]
+    #[should_panic(expected = "empty list")]
+    fn an_empty_list_is_refused() {
+        super::spec_of(&json!({"spec": []}), "c");
     }
 }
 
@@ -86,7 +184,10 @@ fn every_answer_case_gets_exactly_its_violations() {
     // What a model reads back for each mistake the cases name in words.
     let mut said = String::new();
     for case in file["cases"].as_array().unwrap() {
-        let name = case["name"].as_str().unwrap();
+        let title = case["name"].as_str().unwrap();
+        let spec = spec_of(case, title);
+        let name = format!("{title} (spec {spec})");
+        let name = name.as_str();
         let keys: Vec<&str> = match case["contract"].as_str().unwrap() {
             "*" => Contract::ALL.iter().map(|c| c.key()).collect(),
             key => vec![key],
@@ -128,7 +229,7 @@ fn every_answer_case_gets_exactly_its_violations() {
             assert_eq!(paths, want, "{name} ({key}): {violations:#?}");
             assert_eq!(got.is_ok(), want.is_empty(), "{name} ({key})");
             if case.get("messages").is_some() {
-                said.push_str(&format!("## {name}\n"));
+                said.push_str(&format!("## {title}\n"));
                 for v in &violations {
                     said.push_str(&format!(
                         "{}: {}\n  expected: {}\n  received: {}\n  hint: {}\n",
@@ -240,7 +341,12 @@ mod run {
 
 mod scenarios {
     //! Data-driven runs of the loop's branches and gates: each file of `tests/scenarios/review/`
-    //! plays its steps; the outcomes are snapshotted and the end it promises is checked.
+    //! (its `about`, its `spec`, the config `overrides`) plays its steps — `answer` (to the
+    //! first call due, acknowledged for it unless it carries its own acknowledgement), `demo`
+    //! (n calls answered by the demo model), `times` (the step n times; with no `answer`, the
+    //! demo answers), `reply` (the person's verdict and note), `expect_prompt` (words the next
+    //! call's directive must say), `wait_ms` (the clock moves on) — and the outcomes are
+    //! snapshotted and the end it promises is checked.
     use std::fs;
     use std::path::Path;
 
@@ -359,6 +465,12 @@ mod scenarios {
                 out.push(format!("the person: {} ({note})", verdict.word()));
                 continue;
             }
+            if let Some(ms) = step.get("wait_ms").and_then(Value::as_u64) {
+                // The person's clock moves on: the next event is `ms` later.
+                now += ms;
+                out.push(format!("{ms} ms pass"));
+                continue;
+            }
             if let Some(text) = step.get("expect_prompt").and_then(Value::as_str) {
                 let call = s.calls_due().into_iter().next().expect("a call due");
                 let prompt: String = call
@@ -390,6 +502,9 @@ mod scenarios {
             }
         }
         out.push(format!("status: {}", s.status().word()));
+        if let roundtable_core::engine::Status::Paused { reason } = s.status() {
+            out.push(format!("paused: {}", reason.describe(s.state())));
+        }
         (s, out)
     }
 
@@ -404,8 +519,10 @@ mod scenarios {
         assert!(files.len() >= 5);
         for file in &files {
             let scenario: Value = serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+            let stem = file.file_stem().unwrap().to_string_lossy().to_string();
+            let spec = super::spec_of(&scenario, &stem);
+            let name = format!("{stem} (spec {spec})");
             let (s, outcomes) = play(&scenario);
-            let name = file.file_stem().unwrap().to_string_lossy().to_string();
             let expect = &scenario["expect"];
             let st = s.state();
             assert_eq!(
@@ -509,7 +626,12 @@ mod scenarios {
                     "{name}: the fan-out's checker: {checked:?}"
                 );
             }
-            insta::assert_snapshot!(format!("review_scenario__{name}"), outcomes.join("\n"));
+            let snapshot = std::panic::catch_unwind(|| {
+                insta::assert_snapshot!(format!("review_scenario__{stem}"), outcomes.join("\n"));
+            });
+            if snapshot.is_err() {
+                panic!("{name}: the outcomes are not the snapshot's (the diff is above)");
+            }
         }
     }
 }
@@ -613,7 +735,9 @@ mod artifacts_checked {
         let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let mut ran = 0;
         for case in file["cases"].as_array().unwrap() {
-            let name = case["name"].as_str().unwrap();
+            let title = case["name"].as_str().unwrap();
+            let name = format!("{title} (spec {})", super::spec_of(case, title));
+            let name = name.as_str();
             let kind = case["kind"].as_str().unwrap();
             let mut artifact = all.iter().find(|a| a["kind"] == kind).unwrap().clone();
             assert!(

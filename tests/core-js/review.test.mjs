@@ -56,7 +56,7 @@ test('every fixture case gets exactly its violation pointers', () => {
       if (c.fence) raw = `Here is my answer:\n\`\`\`json\n${raw}\n\`\`\`\nThanks.`;
       const got = core.checkReviewAnswer(key, raw, directive);
       const paths = got.ok ? [] : got.errors.map((v) => v.path);
-      assert.deepEqual(new Set(paths), new Set(c.errorPaths), `${c.name} (${key}): ${JSON.stringify(got)}`);
+      assert.deepEqual(new Set(paths), new Set(c.errorPaths), `${c.name} (${key}, spec ${[c.spec].flat().join('; ')}): ${JSON.stringify(got)}`);
       for (const m of c.messages ?? []) {
         assert.ok(got.errors.some((v) => v.message.includes(m)), `${c.name}: no message says ${m}`);
       }
