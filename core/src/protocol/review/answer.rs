@@ -10,6 +10,11 @@
 //! and the implementer hands over the files it writes (`files`), since here no repository holds
 //! them.
 //!
+//! A key `004` writes as `… | null` (`next_role`, `task`, the reasons, `markdown`) may be left
+//! out and reads as `null`: `004`'s runtime validates the status, the summary, the payload key,
+//! the control fields and the acknowledgement, and calls `markdown` optional (004:333). Every
+//! other key is required.
+//!
 //! A check walks the generated shape first (every violation with its pointer), then holds the
 //! answer to what a schema cannot say: the acknowledgement names this run and this call (an
 //! earlier call's nonce is said to be one), the payload sits under the contract's key (another
