@@ -8,6 +8,7 @@
 //! disk: time, ids and seeds come in as arguments, so every function runs under plain `cargo test`
 //! and in the browser alike. See `ARCHITECTURE.md` at the repository root.
 
+pub mod code_run;
 pub mod cost;
 pub mod demo;
 pub mod diff;

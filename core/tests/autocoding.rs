@@ -334,7 +334,7 @@ fn the_demo_fails_a_test_early_passes_later_and_its_scores_rise_to_approval() {
         .state()
         .turns
         .iter()
-        .map(|t| t.run.as_ref().unwrap().status.as_str())
+        .map(|t| t.run.as_ref().unwrap().status.word())
         .collect();
     assert_eq!(runs, ["failed", "failed", "passed"]);
     // The reason is visible in the feedback: the failing test and its message.

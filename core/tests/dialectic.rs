@@ -725,7 +725,7 @@ fn a_single_shot_council_is_shown_per_standpoint_or_said_to_be_one_call() {
     }
     let note = v.one_call.as_deref().unwrap();
     assert!(
-        note.starts_with("One call by The Proponent (demo/demo-1) wrote every standpoint"),
+        note.starts_with("One call by The Proponent (demo model) wrote every standpoint"),
         "{note}"
     );
     assert!(

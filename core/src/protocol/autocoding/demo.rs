@@ -11,6 +11,7 @@
 use super::answer::{CheckItem, CoachAnswer, FileWrite, PlayerAnswer};
 use super::prompt::{CodeFile, TestResult, TestRun};
 use super::requirements::{items, Requirement};
+use crate::code_run::RunStatus;
 
 /// The requirements of the demo session a newcomer starts from.
 pub const DEMO_REQUIREMENTS: &str = "Write slugify(text) for blog post URLs.\n\n\
@@ -248,7 +249,11 @@ pub fn run(files: &[CodeFile]) -> Option<TestRun> {
     };
     let failed = tests.iter().any(|t| !t.passed);
     Some(TestRun {
-        status: if failed { "failed" } else { "passed" }.into(),
+        status: if failed {
+            RunStatus::Failed
+        } else {
+            RunStatus::Passed
+        },
         tests,
         errors: Vec::new(),
     })
@@ -398,7 +403,7 @@ mod tests {
             },
         };
         let run = TestRun {
-            status: "failed".into(),
+            status: RunStatus::Failed,
             tests: vec![
                 t("R1: words", true),
                 t("R2: accents", false),
@@ -417,7 +422,7 @@ mod tests {
         assert_eq!(review.checklist[3].evidence, "no test covers it");
         assert_eq!(review.actions.len(), 2);
         let all = TestRun {
-            status: "passed".into(),
+            status: RunStatus::Passed,
             tests: (1..=4).map(|i| t(&format!("R{i}: ok"), true)).collect(),
             errors: vec![],
         };

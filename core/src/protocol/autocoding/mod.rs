@@ -42,6 +42,7 @@ use self::requirements::{items, Requirement};
 pub use self::state::AutocodingState;
 use self::state::{Phase, Status};
 pub use self::view::{AutocodingView, Turn};
+use crate::code_run::RunStatus;
 use crate::engine::{
     ChatRole, Core, DemoReply, DueEffect, Effect, EngineEdit, Event, EventKind, Findings,
     FoldError, Judgement, MemberChange, Message, ModelRef, Move, PersonAsk, Protocol, Settings,
@@ -53,7 +54,7 @@ use crate::validate;
 pub type AutocodingSession = crate::engine::Engine<Autocoding>;
 
 /// The name of the effect that runs the player's files in the sandbox.
-pub const RUN_CODE: &str = "run_code";
+pub use crate::code_run::RUN_CODE;
 
 /// Who the approval is put to, as the inbox names the person.
 const PERSON: &str = "person";
@@ -343,7 +344,7 @@ impl Autocoding {
 /// could not be read.
 fn read_run(output: &Value) -> TestRun {
     serde_json::from_value(output.clone()).unwrap_or_else(|e| TestRun {
-        status: "error".into(),
+        status: RunStatus::Error,
         tests: Vec::new(),
         errors: vec![prompt::FileError {
             file: String::new(),
@@ -694,7 +695,7 @@ impl Protocol for Autocoding {
         let files: Vec<CodeFile> =
             serde_json::from_value(effect.input["files"].clone()).unwrap_or_default();
         let run = demo::run(&files).unwrap_or_else(|| TestRun {
-            status: "error".into(),
+            status: RunStatus::Error,
             tests: Vec::new(),
             errors: vec![prompt::FileError {
                 file: String::new(),

@@ -24,50 +24,7 @@ pub struct AutocodingPrompt {
     pub requirements_embedded: bool,
 }
 
-/// One file of the player's code.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CodeFile {
-    /// Relative path (`lib/sum.js`).
-    pub path: String,
-    /// The whole file.
-    pub content: String,
-}
-
-/// One test of a run, as the sandbox reported it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TestResult {
-    /// The test file.
-    pub file: String,
-    /// The test's name.
-    pub name: String,
-    /// Whether it passed.
-    pub passed: bool,
-    /// Why it failed (empty when it passed).
-    #[serde(default)]
-    pub message: String,
-}
-
-/// What running the player's files showed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TestRun {
-    /// `passed`, `failed`, `no_tests`, `timed_out` or `error`.
-    pub status: String,
-    /// Each test's result.
-    #[serde(default)]
-    pub tests: Vec<TestResult>,
-    /// Files that failed to load, with why.
-    #[serde(default)]
-    pub errors: Vec<FileError>,
-}
-
-/// A file that could not be loaded (a syntax error, a throw at its top level).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileError {
-    /// The file.
-    pub file: String,
-    /// The error.
-    pub message: String,
-}
+pub use crate::code_run::{runs, CodeFile, FileError, RunStatus, TestResult, TestRun};
 
 /// The code and its last run, as a turn's prompt shows them (both absent for a prompt asked for
 /// by state alone).
@@ -77,12 +34,6 @@ pub struct Workspace<'a> {
     pub files: &'a [CodeFile],
     /// The last run of those files, if they were run.
     pub run: Option<&'a TestRun>,
-}
-
-/// Whether a file is run in the sandbox — JavaScript: `.js`, `.cjs`, or `.mjs` (an ES module,
-/// whose `import`/`export` the sandbox's loader reads) — or only shown.
-pub fn runs(path: &str) -> bool {
-    path.ends_with(".js") || path.ends_with(".cjs") || path.ends_with(".mjs")
 }
 
 const PLAYER_FORMAT: &str = "A JSON object: {\"files\": [{\"path\": \"lib/sum.js\", \"content\": \"module.exports = (a, b) => a + b;\\n\"}], \"delete\": []}. Each file is written whole; paths are relative, use `/`, never `..`, and name each file once. `delete` lists files to remove.";
@@ -249,10 +200,10 @@ fn files_section(files: &[CodeFile], title: &str) -> String {
 fn run_section(run: &TestRun) -> String {
     let mut s = String::from("\n## The test run\n");
     let passed = run.tests.iter().filter(|t| t.passed).count();
-    s.push_str(&match run.status.as_str() {
-        "timed_out" => "The run was stopped at its time limit before it finished.\n".into(),
-        "error" => "The run failed to start.\n".into(),
-        "no_tests" => "No test ran: there is no `.test.js` file with a `test(…)`.\n".into(),
+    s.push_str(&match run.status {
+        RunStatus::TimedOut => "The run was stopped at its time limit before it finished.\n".into(),
+        RunStatus::Error => "The run failed to start.\n".into(),
+        RunStatus::NoTests => "No test ran: there is no `.test.js` file with a `test(…)`.\n".into(),
         _ => format!("{passed} of {} tests passed.\n", run.tests.len()),
     });
     for e in &run.errors {

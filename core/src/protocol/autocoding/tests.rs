@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::prompt::{self, CodeFile, FileError, TestResult, TestRun, Workspace};
+use super::prompt::{self, CodeFile, FileError, RunStatus, TestResult, TestRun, Workspace};
 use super::state::{AutocodingState, Phase, Status};
 use super::tools::{self, ToolError};
 
@@ -294,7 +294,7 @@ fn the_prompts_read_as_the_model_will_read_them() {
         CodeFile { path: "NOTES.md".into(), content: "Throws are still to do.".into() },
     ];
     let run = TestRun {
-        status: "failed".into(),
+        status: RunStatus::Failed,
         tests: vec![
             TestResult {
                 file: "add.test.js".into(),

@@ -9,6 +9,7 @@ use super::answer::CoachAnswer;
 use super::prompt::{CodeFile, FileError, TestResult, TestRun};
 use super::requirements::{items, Requirement};
 use super::state::AutocodingState;
+use crate::code_run::RunStatus;
 use crate::diff::{diff_lines, DiffLine};
 
 /// One turn as a session keeps it: the files after the player's answer, their test run, and the
@@ -116,10 +117,10 @@ pub fn run_words(run: Option<&TestRun>) -> (String, (usize, usize)) {
     };
     let passed = run.tests.iter().filter(|t| t.passed).count();
     let total = run.tests.len();
-    let words = match run.status.as_str() {
-        "timed_out" => "stopped at the time limit".to_string(),
-        "error" => "failed to start".to_string(),
-        "no_tests" => "no tests to run".to_string(),
+    let words = match run.status {
+        RunStatus::TimedOut => "stopped at the time limit".to_string(),
+        RunStatus::Error => "failed to start".to_string(),
+        RunStatus::NoTests => "no tests to run".to_string(),
         _ => format!("{passed} of {total} tests passed"),
     };
     (words, (passed, total))
@@ -369,7 +370,11 @@ mod tests {
             approved: met2,
         };
         let run = |passed: bool| TestRun {
-            status: if passed { "passed" } else { "failed" }.into(),
+            status: if passed {
+                RunStatus::Passed
+            } else {
+                RunStatus::Failed
+            },
             tests: vec![
                 TestResult {
                     file: "t.test.js".into(),

@@ -13,8 +13,8 @@ use super::answer::ACK_FIELD;
 use super::config::{Role, RunConfig};
 use super::runtime::RunEnd;
 use super::{Review, ReviewEnvelope, ReviewStep};
+use crate::code_run::{CodeFile, FileError, RunStatus, TestResult, TestRun};
 use crate::engine::ModelRef;
-use crate::protocol::autocoding::prompt::{CodeFile, TestResult, TestRun};
 
 /// The demo run's goal.
 pub const DEMO_GOAL: &str =
@@ -350,7 +350,7 @@ pub fn run(input: &Value) -> Value {
         .any(|f| f.path == TEST_FILE && f.content == TESTS);
     let run = match parser {
         Some(PARSER_V1) if has_tests => TestRun {
-            status: "failed".into(),
+            status: RunStatus::Failed,
             tests: vec![
                 test("reads key=value pairs", true, ""),
                 test("skips blank lines and # comments", false, "Expected values to be deeply equal"),
@@ -359,7 +359,7 @@ pub fn run(input: &Value) -> Value {
             errors: Vec::new(),
         },
         Some(PARSER_V2) if has_tests => TestRun {
-            status: "passed".into(),
+            status: RunStatus::Passed,
             tests: vec![
                 test("reads key=value pairs", true, ""),
                 test("skips blank lines and # comments", true, ""),
@@ -368,9 +368,9 @@ pub fn run(input: &Value) -> Value {
             errors: Vec::new(),
         },
         _ => TestRun {
-            status: "error".into(),
+            status: RunStatus::Error,
             tests: Vec::new(),
-            errors: vec![crate::protocol::autocoding::prompt::FileError {
+            errors: vec![FileError {
                 file: String::new(),
                 message: "only the app's sandbox runs this code (the demo's stand-in knows the demo implementer's files alone)".into(),
             }],

@@ -7,7 +7,7 @@ use super::answer::{Implementation, ImplementationStatus, Payload, Response, Sta
 use super::artifacts::{CriticTrigger, Fanout, RevisionPacket, RuntimeCheck};
 use super::gates::{self, Ledger, Unmet, VerifierRecord};
 use super::ReviewStep;
-use crate::protocol::autocoding::prompt::{runs, CodeFile, TestRun};
+use crate::code_run::{runs, CodeFile, RunStatus, TestRun};
 
 /// One applied answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -248,7 +248,7 @@ impl RunRecord {
                 let run = r.run.as_ref()?;
                 Some(RuntimeCheck {
                     implementation_ref: r.implementation.clone(),
-                    passed: run.status == "passed",
+                    passed: run.status == RunStatus::Passed,
                     run_ref: r.effect_id.clone(),
                 })
             })

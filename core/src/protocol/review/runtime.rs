@@ -21,13 +21,13 @@ use super::gates::VerifierRecord;
 use super::prompt::Brief;
 use super::record::{iso_utc, Answer, RuntimeRun};
 use super::{Facts, Review, ReviewEnvelope, ReviewStep, Section};
+use crate::code_run::{FileError, RunStatus, TestRun};
 use crate::engine::{Effect, FoldError, PersonAsk, Verdict};
-use crate::protocol::autocoding::prompt::TestRun;
 use crate::validate::Violation;
 
 /// The effect that runs the implementer's JavaScript in the sandbox (the same as autocoding's:
 /// one sandbox for every kind).
-pub use crate::protocol::autocoding::RUN_CODE;
+pub use crate::code_run::RUN_CODE;
 
 /// Repair passes the runtime starts within one orchestrator decision before handing the run
 /// back to the orchestrator.
@@ -212,9 +212,9 @@ pub(super) fn under(path: &str, dir: &str) -> bool {
 /// A run's output as the sandbox gave it, or an `error` run saying why it could not be read.
 fn read_run(output: &Value) -> TestRun {
     serde_json::from_value(output.clone()).unwrap_or_else(|e| TestRun {
-        status: "error".into(),
+        status: RunStatus::Error,
         tests: Vec::new(),
-        errors: vec![crate::protocol::autocoding::prompt::FileError {
+        errors: vec![FileError {
             file: String::new(),
             message: format!("the runner's answer could not be read: {e}"),
         }],
@@ -226,7 +226,7 @@ pub fn run_words(run: &TestRun) -> String {
     let passed = run.tests.iter().filter(|t| t.passed).count();
     let mut s = format!(
         "{}: {passed} of {} tests passed",
-        run.status.replace('_', " "),
+        run.status.words(),
         run.tests.len()
     );
     for t in run.tests.iter().filter(|t| !t.passed) {

@@ -498,7 +498,7 @@ pub fn view_of(review: &Review) -> ReviewView {
             status: r
                 .run
                 .as_ref()
-                .map_or_else(|| "running".into(), |t| t.status.clone()),
+                .map_or_else(|| "running".into(), |t| t.status.word().into()),
             words: r.run.as_ref().map_or_else(
                 || "the sandbox is running the files".into(),
                 |t| plain_values(&run_words(t)),
