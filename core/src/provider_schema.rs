@@ -324,7 +324,7 @@ pub fn grammar(plain: &Value) -> Value {
     // string's `maxLength` (a bounded repetition of one character rule) is what makes xgrammar
     // slow: with a 32,000-token vocabulary PlanAssign compiled in 0.95 s with its 500- and
     // 1,000-character bounds and in 55 ms without (scripts/check-grammars-xgrammar.py,
-    // BENCHMARKS.md "Grammar compile"). So no `maxLength` goes into a grammar, nor any other
+    // bench/log.md "Grammar compile"). So no `maxLength` goes into a grammar, nor any other
     // bound from the limit up; the validator keeps every one of them.
     // A schema that says nothing of its value (any JSON value: a dialectic's `result` when the
     // person gave no shape) is refused by llama.cpp's converter, and `{}` means an object there:

@@ -76,7 +76,7 @@ pub const DEMO_DELAY_MS: u64 = 120;
 /// rarely enough that the page does not re-render per token.
 pub const PARTIAL_EVERY_MS: u64 = 100;
 
-/// Events between two marks of the history view (see `BENCHMARKS.md`: stepping through a
+/// Events between two marks of the history view (see `bench/log.md`: stepping through a
 /// 1,000-product session).
 pub const HISTORY_EVERY: usize = 32;
 /// The setting that overrides [`DEMO_DELAY_MS`] (Settings → Demo model).
