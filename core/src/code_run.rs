@@ -30,6 +30,11 @@ pub enum RunStatus {
     NoTests,
     /// The run passed its time limit and was stopped.
     TimedOut,
+    /// The run took the page down (it ran out of memory, most likely); the runner hands this in
+    /// on the next run instead of running the code again ([`interrupted`]).
+    Interrupted,
+    /// This app cannot carry out the effect asked for ([`unsupported`]).
+    Unsupported,
     /// The sandbox could not run the files (or reported a status this build does not know).
     #[serde(other)]
     Error,
@@ -43,6 +48,8 @@ impl RunStatus {
             RunStatus::Failed => "failed",
             RunStatus::NoTests => "no_tests",
             RunStatus::TimedOut => "timed_out",
+            RunStatus::Interrupted => "interrupted",
+            RunStatus::Unsupported => "unsupported",
             RunStatus::Error => "error",
         }
     }
@@ -54,6 +61,8 @@ impl RunStatus {
             RunStatus::Failed => "failed",
             RunStatus::NoTests => "no tests",
             RunStatus::TimedOut => "timed out",
+            RunStatus::Interrupted => "interrupted",
+            RunStatus::Unsupported => "not supported here",
             RunStatus::Error => "error",
         }
     }
@@ -95,6 +104,33 @@ pub struct FileError {
     pub message: String,
 }
 
+/// The outcome the runner hands in for a run that took the page down: the code is never run
+/// again (it would take the page down again), and the turn goes on with this.
+pub fn interrupted() -> TestRun {
+    TestRun {
+        status: RunStatus::Interrupted,
+        tests: Vec::new(),
+        errors: vec![FileError {
+            file: String::new(),
+            message: "the code crashed the page (probably ran out of memory); it is not run again"
+                .into(),
+        }],
+    }
+}
+
+/// The outcome the runner hands in for an effect this app cannot carry out (`effect` is its
+/// name, said in words).
+pub fn unsupported(effect: &str) -> TestRun {
+    TestRun {
+        status: RunStatus::Unsupported,
+        tests: Vec::new(),
+        errors: vec![FileError {
+            file: String::new(),
+            message: format!("this app cannot {}", effect.replace('_', " ")),
+        }],
+    }
+}
+
 /// Whether a file is run in the sandbox — JavaScript: `.js`, `.cjs`, or `.mjs` (an ES module,
 /// whose `import`/`export` the sandbox's loader reads) — or only shown.
 pub fn runs(path: &str) -> bool {
@@ -114,6 +150,8 @@ mod tests {
             ("failed", RunStatus::Failed),
             ("no_tests", RunStatus::NoTests),
             ("timed_out", RunStatus::TimedOut),
+            ("interrupted", RunStatus::Interrupted),
+            ("unsupported", RunStatus::Unsupported),
             ("error", RunStatus::Error),
         ] {
             let json = serde_json::Value::String(word.into());
@@ -124,10 +162,30 @@ mod tests {
             assert_eq!(serde_json::to_value(status).unwrap(), json);
             assert_eq!(status.word(), word);
         }
-        let unknown = serde_json::json!("interrupted");
+        let unknown = serde_json::json!("out_of_disk");
         assert_eq!(
             serde_json::from_value::<RunStatus>(unknown).unwrap(),
             RunStatus::Error
         );
+    }
+
+    /// A crashed run and an effect this app cannot carry out are handed in as core says, in
+    /// the wire form the kinds' folds read back.
+    #[test]
+    fn the_runners_own_outcomes_read_back() {
+        for (run, status, words) in [
+            (interrupted(), RunStatus::Interrupted, "crashed the page"),
+            (
+                unsupported("search_web"),
+                RunStatus::Unsupported,
+                "cannot search web",
+            ),
+        ] {
+            let back: TestRun =
+                serde_json::from_value(serde_json::to_value(&run).unwrap()).unwrap();
+            assert_eq!(back, run);
+            assert_eq!(back.status, status);
+            assert!(back.errors[0].message.contains(words), "{back:?}");
+        }
     }
 }

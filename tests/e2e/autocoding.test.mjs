@@ -208,9 +208,9 @@ test('a run that took the page down is handed in as interrupted on the next run,
   await waitStatus(page, 'paused');
   assert.equal(runs, before, 'the interrupted run was not run again');
   const turn = page.locator('article.turn[data-turn="1"]');
-  assert.equal(await turn.getAttribute('data-run'), 'failed to start');
+  assert.equal(await turn.getAttribute('data-run'), 'crashed the page');
   await turn.locator('summary:has-text("Test results")').click();
-  assert.match(await turn.textContent(), /interrupted: the code crashed the page \(probably ran out of memory\)/);
+  assert.match(await turn.textContent(), /the code crashed the page \(probably ran out of memory\); it is not run again/);
   // The next turn runs its code as usual.
   await page.click('button[name="round"]');
   await page.waitForSelector('article.turn[data-turn="2"][data-turn-score]', { timeout: 60000 });

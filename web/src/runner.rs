@@ -26,6 +26,7 @@ use std::time::Duration;
 use futures::channel::mpsc;
 use futures::StreamExt;
 use leptos::prelude::*;
+use roundtable_core::code_run;
 use roundtable_core::engine::{EngineError, RunTarget, Usage};
 use roundtable_core::history::History;
 use roundtable_core::live::{CallActivity, RunFacts};
@@ -607,11 +608,9 @@ impl Runner {
     async fn perform_effect(&self, effect: roundtable_core::engine::DueEffect) {
         let id = self.id.get_value();
         let output = if effect.name != sandbox::RUN_CODE {
-            serde_json::json!({ "status": "error", "tests": [], "errors": [
-                { "file": "", "message": format!("this app cannot {}", effect.name.replace('_', " ")) }
-            ] })
+            serde_json::to_value(code_run::unsupported(&effect.name)).unwrap_or_default()
         } else if sandbox::started_before(&id).await.as_deref() == Some(effect.id.as_str()) {
-            sandbox::interrupted()
+            serde_json::to_value(code_run::interrupted()).unwrap_or_default()
         } else {
             if let Err(e) = sandbox::mark_started(&id, &effect.id).await {
                 self.fail(e);

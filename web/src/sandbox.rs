@@ -6,7 +6,7 @@
 //! A crash guard keeps a run that took the page down from being run again: before a run starts,
 //! its effect id is stored (`sandbox:running:<session>` in the settings store); once its output
 //! is committed the mark goes. A page that finds the mark of an effect still owed hands in
-//! [`interrupted`] instead of running the code again.
+//! core's `code_run::interrupted` outcome instead of running the code again.
 
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -22,7 +22,7 @@ extern "C" {
 }
 
 /// The name of the effect this module performs (the kind's own spelling).
-pub use roundtable_core::protocol::autocoding::RUN_CODE;
+pub use roundtable_core::code_run::RUN_CODE;
 
 /// Where the crash guard's mark for a session is kept.
 fn guard_key(session: &str) -> String {
@@ -47,18 +47,6 @@ pub async fn mark_started(session: &str, effect: &str) -> Result<(), String> {
 /// Removes the mark once the run's output is committed.
 pub async fn clear(session: &str) {
     let _ = storage::set_setting(&guard_key(session), None).await;
-}
-
-/// The output handed in for a run that crashed the page: it is never run again.
-pub fn interrupted() -> Value {
-    json!({
-        "status": "error",
-        "tests": [],
-        "errors": [{
-            "file": "",
-            "message": "interrupted: the code crashed the page (probably ran out of memory)"
-        }]
-    })
 }
 
 /// Runs the effect's files (`input.files`: `[{path, content}]`) within `input.limit_ms`, and

@@ -203,6 +203,10 @@ fn run_section(run: &TestRun) -> String {
     s.push_str(&match run.status {
         RunStatus::TimedOut => "The run was stopped at its time limit before it finished.\n".into(),
         RunStatus::Error => "The run failed to start.\n".into(),
+        RunStatus::Interrupted => {
+            "The run crashed the page (probably out of memory) and was not run again.\n".into()
+        }
+        RunStatus::Unsupported => "The code could not be run here.\n".into(),
         RunStatus::NoTests => "No test ran: there is no `.test.js` file with a `test(…)`.\n".into(),
         _ => format!("{passed} of {} tests passed.\n", run.tests.len()),
     });

@@ -120,6 +120,8 @@ pub fn run_words(run: Option<&TestRun>) -> (String, (usize, usize)) {
     let words = match run.status {
         RunStatus::TimedOut => "stopped at the time limit".to_string(),
         RunStatus::Error => "failed to start".to_string(),
+        RunStatus::Interrupted => "crashed the page".to_string(),
+        RunStatus::Unsupported => "could not run here".to_string(),
         RunStatus::NoTests => "no tests to run".to_string(),
         _ => format!("{passed} of {total} tests passed"),
     };

@@ -233,7 +233,12 @@ pub fn run_words(run: &TestRun) -> String {
         s.push_str(&format!("; {} fails: {}", t.name, t.message));
     }
     for e in &run.errors {
-        s.push_str(&format!("; {} did not load: {}", e.file, e.message));
+        if e.file.is_empty() {
+            // The run's own trouble (it crashed the page, it could not start), no file's.
+            s.push_str(&format!("; {}", e.message));
+        } else {
+            s.push_str(&format!("; {} did not load: {}", e.file, e.message));
+        }
     }
     s
 }
