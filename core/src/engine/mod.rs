@@ -328,7 +328,9 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     /// violation sent back, or `None` when an answer that long is read. The engine records the
     /// refusal and keeps only the answer's head in the log ([`long_answer`]). By default every
     /// kind refuses past [`long_answer::ANSWER_BYTES_MAX`]; a kind whose answers are bounded
-    /// lower says so here (and its `judge` need not check the length again).
+    /// lower says so here (and its `judge` need not check the length again). No kind reads more
+    /// than that: the runner does not re-spell a longer answer for a strict provider
+    /// (`provider_schema::plain_answer`).
     fn too_long(step: Self::Step, bytes: usize) -> Option<Violation> {
         let _ = step;
         long_answer::refusal(bytes, long_answer::ANSWER_BYTES_MAX)
