@@ -244,16 +244,7 @@ fn summary<P: Protocol>(session: &Engine<P>) -> Summary {
 
 pub use crate::text::pretty_json;
 
-/// A size in words: "812 bytes", "50.0 MB".
-pub fn bytes_words(size: u64) -> String {
-    const KB: u64 = 1024;
-    match size {
-        s if s < KB => format!("{s} bytes"),
-        s if s < KB * KB => format!("{:.1} KB", s as f64 / KB as f64),
-        s if s < KB * KB * KB => format!("{:.1} MB", s as f64 / (KB * KB) as f64),
-        s => format!("{:.1} GB", s as f64 / (KB * KB * KB) as f64),
-    }
-}
+pub use crate::text::bytes_words;
 
 /// Refuses a file by its size on disk before anything reads it.
 pub fn check_size(size: u64) -> Result<(), ImportError> {

@@ -440,8 +440,13 @@ fn maps_to_pairs(schema: &mut Value) {
 /// reads the wire shape: every `{key, value}` pair list where `plain` has a map becomes the map
 /// (the strict forms sent pairs), and a `null` the strict form used for "absent" where
 /// `plain` takes no `null` (an optional list, say) is left out. `None` when the answer is not
-/// JSON or needs neither (then it goes to the validator as it came).
+/// JSON or needs neither (then it goes to the validator as it came), and when it is longer than
+/// any kind reads ([`crate::engine::long_answer::ANSWER_BYTES_MAX`]): the engine refuses that by
+/// its length unread, so megabytes are never parsed only to be refused.
 pub fn plain_answer(plain: &Value, answer: &str) -> Option<String> {
+    if answer.len() > crate::engine::long_answer::ANSWER_BYTES_MAX {
+        return None;
+    }
     let mut value: Value = serde_json::from_str(answer.trim()).ok()?;
     let defs = plain.get("$defs").cloned().unwrap_or(Value::Null);
     let mut changed = false;

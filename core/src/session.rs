@@ -924,8 +924,12 @@ pub struct CallView {
     pub kind: crate::engine::CallKind,
     /// Exactly what was sent.
     pub messages: Vec<crate::engine::Message>,
-    /// The raw answer, once it came (shared with the session's record of it).
+    /// The raw answer, once it came (shared with the session's record of it): its head only
+    /// when it was refused for its length.
     pub raw_answer: Option<crate::text::Text>,
+    /// The whole answer's length in bytes when `raw_answer` keeps only its head
+    /// ([`crate::engine::long_answer`]).
+    pub whole_bytes: Option<u64>,
     /// Tokens counted.
     pub tokens: u64,
     /// They are the engine's estimate, not the provider's count.
@@ -1003,6 +1007,7 @@ fn call_view_of<P: Protocol>(state: &P, id: &str) -> Option<CallView> {
         kind: c.kind,
         messages: c.messages.clone(),
         raw_answer: rec.raw_answer.clone(),
+        whole_bytes: rec.whole_bytes,
         tokens: rec.tokens,
         tokens_estimated: rec.tokens_estimated(),
         usage: rec.usage,

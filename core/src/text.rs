@@ -260,6 +260,17 @@ pub fn pretty_json(compact: &str) -> String {
     out
 }
 
+/// A size in words: "812 bytes", "50.0 MB".
+pub fn bytes_words(size: u64) -> String {
+    const KB: u64 = 1024;
+    match size {
+        s if s < KB => format!("{s} bytes"),
+        s if s < KB * KB => format!("{:.1} KB", s as f64 / KB as f64),
+        s if s < KB * KB * KB => format!("{:.1} MB", s as f64 / (KB * KB) as f64),
+        s => format!("{:.1} GB", s as f64 / (KB * KB * KB) as f64),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{cut, one_line, title_of};

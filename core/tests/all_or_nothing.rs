@@ -75,6 +75,7 @@ fn receive<P: Protocol>(s: &mut Engine<P>, call_id: &str) {
         kind: EventKind::AnswerReceived {
             call_id: call_id.into(),
             raw: "{}".into(),
+            whole_bytes: None,
             usage: None,
             tokens: 1,
         },

@@ -149,6 +149,15 @@ fn event_line(e: &Event<Autocoding>) -> String {
         } => {
             format!("{name} {verdict:?} {answer:?}")
         }
+        EventKind::AnswerReceived {
+            call_id,
+            raw,
+            whole_bytes: Some(whole),
+            ..
+        } => format!(
+            "{name} {call_id} (the first {} of {whole} bytes kept)",
+            raw.len()
+        ),
         EventKind::Applied { call_id, .. } | EventKind::AnswerReceived { call_id, .. } => {
             format!("{name} {call_id}")
         }
@@ -170,7 +179,15 @@ fn run_due(s: &mut AutocodingSession, output: Option<&Value>, now: u64) -> Optio
     ))
 }
 
-/// Plays a scenario: each step is `{"answer": …}` (to the call due), `{"demo": n}` (the next n
+/// A player's file set of one file, `bytes` long in all as JSON text.
+fn answer_of_bytes(bytes: usize) -> String {
+    let frame = r#"{"files":[{"path":"big.js","content":""}],"delete":[]}"#;
+    let content = "x".repeat(bytes - frame.len());
+    format!(r#"{{"files":[{{"path":"big.js","content":"{content}"}}],"delete":[]}}"#)
+}
+
+/// Plays a scenario: each step is `{"answer": …}` (to the call due), `{"answer_bytes": n}` (a
+/// player's file set `n` bytes long, to the call due), `{"demo": n}` (the next n
 /// calls answered by the demo model), `{"run": output}` (the due run's output, as a sandbox
 /// would hand it), `{"reply": {"verdict", "note"}}` (the person's word on an approval) or
 /// `{"wrap_up": true}`; code due to run between them is run by the demo's stand-in.
@@ -208,10 +225,11 @@ fn play_scenario(scenario: &Value) -> (AutocodingSession, Vec<String>) {
                 outcomes.push(format!("no call due ({})", s.status().word()));
                 break;
             };
-            let text = match step.get("answer") {
-                Some(Value::String(t)) => t.clone(),
-                Some(v) => v.to_string(),
-                None => s.state().demo_answer(&call.call, &call.envelope).text,
+            let text = match (step.get("answer"), step.get("answer_bytes")) {
+                (Some(Value::String(t)), _) => t.clone(),
+                (Some(v), _) => v.to_string(),
+                (None, Some(n)) => answer_of_bytes(n.as_u64().expect("a length") as usize),
+                (None, None) => s.state().demo_answer(&call.call, &call.envelope).text,
             };
             let id = call.call.id.clone();
             let out = s.submit(&id, &text, None, now).unwrap();
@@ -271,6 +289,13 @@ fn scenario_files_play_as_their_snapshots_say() {
             "{name}"
         );
         assert_eq!(Engine::replay(s.events()).unwrap(), s, "{name}");
+        // Exported and imported (as a file, or a share link: the same file deflated), the
+        // session is the same: every event, the verdicts and the repair prompts included.
+        let file = export::to_file(&Session::Autocoding(s.clone()), 9);
+        let Session::Autocoding(imported) = export::from_file(&file).unwrap() else {
+            panic!("{name}: an autocoding file imports as autocoding");
+        };
+        assert_eq!(imported, s, "{name}: imported");
         let view = roundtable_core::session::KindView::kind_view(s.state());
         let rows: Vec<String> = view
             .turns
@@ -592,4 +617,152 @@ fn a_saved_state_goes_on_in_a_session() {
             .to_string();
         assert!(err.contains(why), "{err}");
     }
+}
+
+// ---- An answer refused for its length: the log keeps its head and its length. ----
+
+use roundtable_core::engine::long_answer::{self, ANSWER_KEPT_BYTES};
+use roundtable_core::protocol::autocoding::answer;
+
+/// The kept text and whole length of `call_id`'s answer, and its `answer_invalid` report's
+/// errors and repair prompt, as the log holds them.
+fn refusal_in(
+    s: &AutocodingSession,
+    call_id: &str,
+) -> (
+    String,
+    Option<u64>,
+    Vec<roundtable_core::validate::Violation>,
+    String,
+) {
+    let (raw, whole) = s
+        .events()
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::AnswerReceived {
+                call_id: c,
+                raw,
+                whole_bytes,
+                ..
+            } if c == call_id => Some((raw.to_string(), *whole_bytes)),
+            _ => None,
+        })
+        .expect("the answer is in the log");
+    let (errors, repair) = s
+        .events()
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::AnswerInvalid {
+                call_id: c,
+                report,
+                repair_prompt,
+            } if c == call_id => Some((report.errors.clone(), repair_prompt.clone())),
+            _ => None,
+        })
+        .expect("the refusal is in the log");
+    (raw, whole, errors, repair)
+}
+
+/// The messages of the call now due (the repair).
+fn due_messages(s: &AutocodingSession) -> (String, Vec<roundtable_core::engine::Message>) {
+    let due = s.calls_due().into_iter().next().expect("a call is due");
+    (due.call.id.clone(), due.call.messages.clone())
+}
+
+#[test]
+fn an_answer_refused_for_its_length_is_kept_cut_and_travels_as_it_was_judged() {
+    let mut s =
+        AutocodingSession::new(AutocodingConfig::standard(DEMO_REQUIREMENTS, demo_ref()), 0)
+            .unwrap();
+    s.start_run(RunTarget::End, None, 1).unwrap();
+    let big = answer_of_bytes(8 * 1024 * 1024 + 32);
+    s.submit("call-1", &big, None, 2).unwrap();
+
+    // The log keeps the first 64 KiB and the whole length; the verdict is the length refusal the
+    // live run made of the whole answer (the kept head alone would read as broken JSON).
+    let (kept, whole, errors, repair) = refusal_in(&s, "call-1");
+    assert_eq!(kept.len(), ANSWER_KEPT_BYTES);
+    assert!(big.starts_with(&kept));
+    assert_eq!(whole, Some(big.len() as u64));
+    assert_eq!(errors, vec![answer::too_long(big.len()).unwrap()]);
+    assert!(
+        errors[0].message.contains("8388640 bytes long"),
+        "{errors:?}"
+    );
+    assert!(repair.contains("8388640 bytes long"), "{repair}");
+    let view = Session::Autocoding(s.clone()).call_view("call-1").unwrap();
+    assert_eq!(view.whole_bytes, Some(big.len() as u64));
+    assert_eq!(
+        long_answer::kept_words(big.len() as u64, kept.len()),
+        "The answer was 8.0 MB (8388640 bytes); the first 64.0 KB are kept."
+    );
+
+    // The repair conversation quotes the kept head and says how long the answer was.
+    let (repair_id, messages) = due_messages(&s);
+    assert_eq!(repair_id, "call-2");
+    let quote = &messages[messages.len() - 2].content;
+    assert_eq!(**quote, *long_answer::quoted_cut(&kept, big.len() as u64));
+    assert_eq!(*messages.last().unwrap().content, *repair);
+
+    // Replay, export, import and a share link give the same session; the file is small.
+    assert_eq!(Engine::replay(s.events()).unwrap(), s);
+    let session = Session::Autocoding(s.clone());
+    let file = export::to_file(&session, 3);
+    assert!(file.len() < 200_000, "{} bytes", file.len());
+    let link = roundtable_core::share_link::encode(&miniz_oxide::deflate::compress_to_vec(
+        file.as_bytes(),
+        9,
+    ));
+    let bytes = roundtable_core::share_link::decode(&format!("#{link}")).unwrap();
+    for back in [
+        export::from_file(&file).unwrap(),
+        export::from_file(export::text_of_file(&bytes).unwrap()).unwrap(),
+    ] {
+        assert_eq!(back, session);
+    }
+
+    // A fork at the repair asks it again with the same conversation.
+    let mut fork = session
+        .fork(
+            &ForkAt::Call("call-2".into()),
+            "original-1",
+            WhatIf::default(),
+            10,
+        )
+        .unwrap();
+    fork.run(RunTarget::End, None, 11).unwrap();
+    let Session::Autocoding(f) = &fork else {
+        unreachable!()
+    };
+    assert_eq!(refusal_in(f, "call-1"), (kept, whole, errors, repair));
+    assert_eq!(due_messages(f).1, messages);
+}
+
+/// A session file an older build saved, whose event keeps an over-long answer whole (no
+/// `whole_bytes`): it imports and replays as it was, and exports again unchanged.
+#[test]
+fn a_file_saved_with_the_whole_over_long_answer_imports_unchanged() {
+    let file = include_str!("files/v3-autocoding-long-answer.roundtable.json");
+    let session = export::from_file(file).unwrap();
+    let Session::Autocoding(s) = &session else {
+        panic!("an autocoding file")
+    };
+    let (raw, whole, errors, repair) = refusal_in(s, "call-1");
+    assert!(
+        raw.len() > answer::limits::RAW_BYTES_MAX,
+        "the answer is whole"
+    );
+    assert_eq!(whole, None);
+    assert_eq!(errors, vec![answer::too_long(raw.len()).unwrap()]);
+    // The repair conversation quotes the whole answer's ends, as the older build did.
+    let (_, messages) = due_messages(s);
+    assert_eq!(
+        *messages[messages.len() - 2].content,
+        *roundtable_core::engine::core::quoted_answer(&raw)
+    );
+    assert_eq!(*messages.last().unwrap().content, *repair);
+    // Exported again, its events are the file's, byte for byte.
+    let again = export::to_file(&session, 3);
+    let events = |text: &str| serde_json::from_str::<Value>(text).unwrap()["events"].clone();
+    assert_eq!(events(&again), events(file));
 }

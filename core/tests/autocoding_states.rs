@@ -5,6 +5,8 @@
 //! about, prototype keys as data, Hegelion's own states. A state that loads saves back to text
 //! that loads to the same state and warnings; a state load refuses, save refuses with the same
 //! pointers — through the tool (`autocoding_save`) and as a typed state (`AutocodingState::save`).
+//! Every case of both files says where its rule is written (`spec`: a line of 002, or DESIGN's
+//! reading), and a failing case's message names it.
 #![allow(clippy::disallowed_methods)] // the tests read their committed files
 
 use roundtable_core::protocol::autocoding::state::AutocodingState;
@@ -69,6 +71,28 @@ pub fn document(fixture: &Value, case: &Value) -> String {
     serde_json::to_string_pretty(&doc).unwrap()
 }
 
+/// A case's name with where its rule is written (`spec`: `002:<line>` of spec 002, or
+/// `DESIGN: Autocoding (002)` for a reading where 002 is silent; several joined by `; `), for
+/// every failure's message. A case without a well-formed `spec` fails.
+fn case_name(case: &Value) -> String {
+    let name = case["name"].as_str().expect("every case has a name");
+    let spec = case["spec"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{name}: no `spec` (the line of 002 its rule comes from)"));
+    for part in spec.split("; ") {
+        let line = part.strip_prefix("002:").map(str::parse::<u32>);
+        assert!(
+            matches!(line, Some(Ok(1..=SPEC_002_LINES))) || part == "DESIGN: Autocoding (002)",
+            "{name}: `spec` is \"002:<line>\" or \"DESIGN: Autocoding (002)\", not {part:?}"
+        );
+    }
+    format!("{name} [{spec}]")
+}
+
+/// The lines of `002_7f80548afeb542a8.txt` (the spec is not in the repository; a line number
+/// past its end is a typo).
+const SPEC_002_LINES: u32 = 156;
+
 fn strings(v: &Value) -> Vec<String> {
     v.as_array()
         .into_iter()
@@ -84,7 +108,7 @@ fn every_state_document_gets_its_verdict_and_pointers() {
     assert!(cases.len() >= 60);
     let mut typed_refusals = 0;
     for case in cases {
-        let name = case["name"].as_str().unwrap();
+        let name = &case_name(case);
         let text = document(&fixture, case);
         let want_errors = strings(&case["errors"]);
         let want_warnings = strings(&case["warnings"]);
@@ -202,7 +226,7 @@ fn every_tool_call_answers_or_errs_as_the_file_says() {
     let cases = fixture["cases"].as_array().unwrap();
     let mut errors = 0;
     for case in cases {
-        let name = case["name"].as_str().unwrap();
+        let name = &case_name(case);
         let tool = case["tool"].as_str().unwrap();
         let args = resolve(states, &case["args"]);
         let sid = case["session_id"].as_str().unwrap();

@@ -184,3 +184,54 @@ fn a_quoted_answer_counts_characters_and_keeps_its_ends() {
     );
     assert!(quoted.contains(&format!("{} more characters", big.len() - 4_000 - 1_000)));
 }
+
+/// Any kind refuses an answer past the engine's ceiling by its length, unread, and its log keeps
+/// only the answer's head and length: here the team's chair, whose kind says no lower limit.
+#[test]
+fn every_kind_refuses_an_answer_past_the_ceiling_and_keeps_its_head() {
+    use roundtable_core::engine::long_answer::{ANSWER_BYTES_MAX, ANSWER_KEPT_BYTES};
+    use roundtable_core::engine::{Engine, EventKind};
+    let mut s = session();
+    let call = s.calls_due().into_iter().next().unwrap().call.id.clone();
+    let raw = format!("{{\"responseType\": \"{}\"}}", "x".repeat(ANSWER_BYTES_MAX));
+    let out = s.submit(&call, &raw, None, 2).unwrap();
+    assert!(matches!(out, Outcome::Invalid { .. }), "{out:?}");
+    let kept = s.events().iter().find_map(|e| match &e.kind {
+        EventKind::AnswerReceived {
+            raw, whole_bytes, ..
+        } => Some((raw.len(), *whole_bytes)),
+        _ => None,
+    });
+    assert_eq!(kept, Some((ANSWER_KEPT_BYTES, Some(raw.len() as u64))));
+    let report = s.events().iter().find_map(|e| match &e.kind {
+        EventKind::AnswerInvalid { report, .. } => Some(report.errors.clone()),
+        _ => None,
+    });
+    let errors = report.expect("the refusal is recorded");
+    assert_eq!(errors.len(), 1);
+    assert_eq!(
+        errors[0].message,
+        format!("the answer is {} bytes long", raw.len())
+    );
+    assert_eq!(
+        errors[0].expected,
+        format!("at most {ANSWER_BYTES_MAX} bytes")
+    );
+    assert_eq!(Engine::replay(s.events()).unwrap(), s);
+    // Just at the ceiling an answer is read (and judged on its shape).
+    let mut s = session();
+    let call = s.calls_due().into_iter().next().unwrap().call.id.clone();
+    let raw = format!(
+        "{{\"responseType\": \"{}\"}}",
+        "x".repeat(ANSWER_BYTES_MAX - 20)
+    );
+    assert_eq!(raw.len(), ANSWER_BYTES_MAX);
+    s.submit(&call, &raw, None, 2).unwrap();
+    assert!(s.events().iter().all(|e| !matches!(
+        &e.kind,
+        EventKind::AnswerReceived {
+            whole_bytes: Some(_),
+            ..
+        }
+    )));
+}

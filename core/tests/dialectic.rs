@@ -1002,6 +1002,7 @@ fn a_second_thesis_refused_by_the_fold_changes_nothing() {
             kind: EventKind::AnswerReceived {
                 call_id: call.call.id.clone(),
                 raw: "{}".into(),
+                whole_bytes: None,
                 usage: None,
                 tokens: 1,
             },

@@ -348,4 +348,13 @@ fn a_tree_operation_in_openais_one_object_form_validates() {
         Ok(v) => assert!(v.warnings.is_empty(), "{:?}", v.warnings),
         Err(report) => panic!("{report:?}"),
     }
+    // The same answer padded past what any kind reads is not parsed to be re-spelled: the engine
+    // refuses it by its length unread.
+    let max = roundtable_core::engine::long_answer::ANSWER_BYTES_MAX;
+    let mut padded = answer.clone();
+    padded["thinking"]["roundStrategy"] = Value::String("a".repeat(max));
+    assert_eq!(
+        provider_schema::plain_answer(&plain, &padded.to_string()),
+        None
+    );
 }

@@ -73,6 +73,7 @@ fn members_waiting_at_the_same_step_share_what_is_left() {
         },
         issued_at: 0,
         raw_answer: None,
+        whole_bytes: None,
         answered_at: None,
         usage: None,
         tokens: 0,

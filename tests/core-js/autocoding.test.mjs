@@ -152,36 +152,54 @@ function documentOf(c) {
   return JSON.stringify(doc, null, 2);
 }
 
+/**
+ * A case's name with where its rule is written (`spec`: `002:<line>` of spec 002, or
+ * `DESIGN: Autocoding (002)` for a reading where 002 is silent; several joined by `; `), for every
+ * failure's message. A case without a well-formed `spec` fails.
+ */
+function caseName(c) {
+  assert.equal(typeof c.spec, 'string', `${c.name}: no \`spec\` (the line of 002 its rule comes from)`);
+  for (const part of c.spec.split('; ')) {
+    const line = /^002:(\d+)$/.exec(part);
+    assert.ok((line && Number(line[1]) >= 1 && Number(line[1]) <= SPEC_002_LINES) || part === 'DESIGN: Autocoding (002)', `${c.name}: \`spec\` is "002:<line>" or "DESIGN: Autocoding (002)", not ${JSON.stringify(part)}`);
+  }
+  return `${c.name} [${c.spec}]`;
+}
+
+/** The lines of spec 002 (not in the repository; a line number past its end is a typo). */
+const SPEC_002_LINES = 156;
+
 test('every state document of the Rust fixture gets its verdict and pointers from autocodingLoad', () => {
   assert.ok(states.cases.length >= 60);
   for (const c of states.cases) {
+    const name = caseName(c);
     const text = documentOf(c);
     const out = core.autocodingLoad(text);
     const errors = out.error ? out.violations.map((v) => v.path) : [];
     const warnings = out.error ? [] : out.warnings.map((v) => v.path);
-    assert.deepEqual(errors, c.errors, `${c.name}: errors`);
-    assert.deepEqual(warnings, c.warnings, `${c.name}: warnings`);
-    assert.equal(out.error ? 'refused' : 'loads', c.verdict, c.name);
+    assert.deepEqual(errors, c.errors, `${name}: errors`);
+    assert.deepEqual(warnings, c.warnings, `${name}: warnings`);
+    assert.equal(out.error ? 'refused' : 'loads', c.verdict, name);
     const found = out.error ? out.violations : out.warnings;
     for (const [pointer, words] of Object.entries(c.expect ?? {})) {
       const v = found.find((x) => x.path === pointer);
-      assert.ok(v, `${c.name}: nothing at ${pointer}`);
-      if (words.expected !== undefined) assert.equal(v.expected, words.expected, `${c.name}: expected at ${pointer}`);
-      if (words.received !== undefined) assert.equal(v.received, words.received, `${c.name}: received at ${pointer}`);
+      assert.ok(v, `${name}: nothing at ${pointer}`);
+      if (words.expected !== undefined) assert.equal(v.expected, words.expected, `${name}: expected at ${pointer}`);
+      if (words.received !== undefined) assert.equal(v.received, words.received, `${name}: received at ${pointer}`);
     }
     if (out.error) {
       assert.equal(out.tool, 'autocoding_load');
-      assert.equal(out.pointer, c.errors[0], `${c.name}: the error object's pointer`);
+      assert.equal(out.pointer, c.errors[0], `${name}: the error object's pointer`);
       // Save refuses it too, at the same pointers under /state.
       let doc;
       try { doc = JSON.parse(text); } catch { continue; }
       if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) continue;
       const saved = core.autocodingSave({ state: doc });
-      assert.deepEqual(saved.violations.map((v) => v.path), c.errors.map((p) => `/state${p}`), `${c.name}: save`);
+      assert.deepEqual(saved.violations.map((v) => v.path), c.errors.map((p) => `/state${p}`), `${name}: save`);
     } else {
       // Saved, it loads back the same, warnings and all.
       const again = core.autocodingLoad(core.autocodingSave({ state: out.state }));
-      assert.deepEqual(again, out, `${c.name}: save then load`);
+      assert.deepEqual(again, out, `${name}: save then load`);
     }
   }
 });
@@ -254,18 +272,19 @@ const TOOLS = {
 test('every tool call and the hegelion entry point answer or err as the Rust fixture says', () => {
   let errors = 0;
   for (const c of toolCases.cases) {
+    const name = caseName(c);
     if (c.rust_only) continue;
     let answer = TOOLS[c.tool](resolve(c.args), c.session_id);
     if (c.error) {
       errors += 1;
-      assert.equal(answer.schema_version, 1, c.name);
-      assert.equal(typeof answer.pointer, 'string', `${c.name}: every error has a pointer`);
-      for (const [field, want] of Object.entries(c.error)) assert.deepEqual(answer[field], want, `${c.name}: ${field}`);
+      assert.equal(answer.schema_version, 1, name);
+      assert.equal(typeof answer.pointer, 'string', `${name}: every error has a pointer`);
+      for (const [field, want] of Object.entries(c.error)) assert.deepEqual(answer[field], want, `${name}: ${field}`);
       continue;
     }
-    assert.equal(answer.error, undefined, `${c.name}: ${JSON.stringify(answer)}`);
+    assert.equal(answer.error, undefined, `${name}: ${JSON.stringify(answer)}`);
     if (typeof answer === 'string') answer = JSON.parse(answer);
-    for (const [pointer, want] of Object.entries(c.ok)) assert.deepEqual(at(answer, pointer), resolve(want), `${c.name}: at ${pointer}`);
+    for (const [pointer, want] of Object.entries(c.ok)) assert.deepEqual(at(answer, pointer), resolve(want), `${name}: at ${pointer}`);
   }
   assert.ok(errors >= 25, `the error cases ran: ${errors}`);
 });

@@ -286,8 +286,12 @@ pub struct CallRecord<P: Protocol> {
     pub call: StoredCall<P>,
     /// When it was issued.
     pub issued_at: u64,
-    /// The raw answer (shared with its `answer_received` event).
+    /// The raw answer (shared with its `answer_received` event): its head only when it was
+    /// refused for its length ([`super::long_answer`]).
     pub raw_answer: Option<crate::text::Text>,
+    /// The whole answer's length in bytes when `raw_answer` keeps only its head.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whole_bytes: Option<u64>,
     /// When the answer came.
     pub answered_at: Option<u64>,
     /// The provider's usage.

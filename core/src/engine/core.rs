@@ -417,6 +417,7 @@ impl<P: Protocol> Core<P> {
                     call,
                     issued_at: at,
                     raw_answer: None,
+                    whole_bytes: None,
                     answered_at: None,
                     usage: None,
                     tokens: 0,
@@ -428,12 +429,14 @@ impl<P: Protocol> Core<P> {
             EventKind::AnswerReceived {
                 call_id,
                 raw,
+                whole_bytes,
                 usage,
                 tokens,
             } => {
-                answered(&mut self.slots, call_id, raw)?;
+                answered(&mut self.slots, call_id, raw, *whole_bytes)?;
                 let rec = self.call_mut(call_id)?;
                 rec.raw_answer = Some(raw.clone());
+                rec.whole_bytes = *whole_bytes;
                 rec.answered_at = Some(at);
                 rec.usage = *usage;
                 rec.tokens = *tokens;
@@ -693,15 +696,24 @@ fn issue(
 }
 
 /// The answer to `call_id` came: its slot has no call out, and its conversation quotes the
-/// answer as far as a repair or a follow-up needs (the event and the call keep it whole).
-fn answered(slots: &mut [Slot], call_id: &str, raw: &str) -> Result<(), FoldError> {
+/// answer as far as a repair or a follow-up needs (the event and the call keep it whole, or, for
+/// an answer refused for its length, its head and `whole_bytes`: see [`super::long_answer`]).
+fn answered(
+    slots: &mut [Slot],
+    call_id: &str,
+    raw: &str,
+    whole_bytes: Option<u64>,
+) -> Result<(), FoldError> {
     let slot = slots
         .iter_mut()
         .find(|s| s.call_id.as_deref() == Some(call_id))
         .ok_or_else(|| FoldError::Call(call_id.to_string()))?;
     slot.call_id = None;
-    slot.messages
-        .push(Message::new(ChatRole::Assistant, quoted_answer(raw)));
+    let quote = match whole_bytes {
+        Some(whole) => std::borrow::Cow::Owned(super::long_answer::quoted_cut(raw, whole)),
+        None => quoted_answer(raw),
+    };
+    slot.messages.push(Message::new(ChatRole::Assistant, quote));
     Ok(())
 }
 
@@ -748,15 +760,7 @@ pub fn quoted_answer(raw: &str) -> std::borrow::Cow<'_, str> {
     if raw.chars().nth(ANSWER_QUOTE_MAX).is_none() {
         return std::borrow::Cow::Borrowed(raw);
     }
-    // The head: two thirds of the room, back to the last whitespace.
-    let head_end = raw
-        .char_indices()
-        .nth(ANSWER_QUOTE_MAX * 2 / 3)
-        .map_or(raw.len(), |(i, _)| i);
-    let head = raw[..head_end]
-        .rfind(char::is_whitespace)
-        .filter(|i| *i > head_end / 2)
-        .map_or(&raw[..head_end], |i| &raw[..i]);
+    let head = quote_head(raw);
     // The tail: the last sixth, forward to the next whitespace.
     let tail_start = raw
         .char_indices()
@@ -770,4 +774,17 @@ pub fn quoted_answer(raw: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(format!(
         "{head}\n[… {left} more characters of this answer left out here; the problems below name where they are …]\n{tail}"
     ))
+}
+
+/// The head of a long answer's quote: two thirds of [`ANSWER_QUOTE_MAX`] characters, back to
+/// the last whitespace (when that keeps more than half of them).
+pub fn quote_head(raw: &str) -> &str {
+    let head_end = raw
+        .char_indices()
+        .nth(ANSWER_QUOTE_MAX * 2 / 3)
+        .map_or(raw.len(), |(i, _)| i);
+    raw[..head_end]
+        .rfind(char::is_whitespace)
+        .filter(|i| *i > head_end / 2)
+        .map_or(&raw[..head_end], |i| &raw[..i])
 }

@@ -126,8 +126,12 @@ pub enum EventKind<P: Protocol> {
     AnswerReceived {
         /// The call.
         call_id: String,
-        /// The text as the model sent it (shared with the call's record).
+        /// The text as the model sent it (shared with the call's record); only its first
+        /// [`super::long_answer::ANSWER_KEPT_BYTES`] when it was refused for its length.
         raw: crate::text::Text,
+        /// The whole answer's length in bytes when `raw` keeps only its head (absent when `raw`
+        /// is whole, and in logs written before answers were cut).
+        whole_bytes: Option<u64>,
         /// What the provider reported, if anything.
         usage: Option<Usage>,
         /// Tokens counted against the budget (reported, or estimated).

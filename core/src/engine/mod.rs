@@ -23,6 +23,7 @@ pub mod effect;
 pub mod event;
 pub mod fork;
 pub mod inbox;
+pub mod long_answer;
 mod run;
 pub mod status;
 pub mod title;
@@ -323,6 +324,17 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     /// The first prompt of a step, rendered from its envelope (later calls of the same step
     /// continue that conversation).
     fn first_messages(&self, envelope: &Self::Envelope) -> Vec<Message>;
+    /// An answer to `step` `bytes` long refused by its length alone, before it is read: the
+    /// violation sent back, or `None` when an answer that long is read. The engine records the
+    /// refusal and keeps only the answer's head in the log ([`long_answer`]). By default every
+    /// kind refuses past [`long_answer::ANSWER_BYTES_MAX`]; a kind whose answers are bounded
+    /// lower says so here (and its `judge` need not check the length again). No kind reads more
+    /// than that: the runner does not re-spell a longer answer for a strict provider
+    /// (`provider_schema::plain_answer`).
+    fn too_long(step: Self::Step, bytes: usize) -> Option<Violation> {
+        let _ = step;
+        long_answer::refusal(bytes, long_answer::ANSWER_BYTES_MAX)
+    }
     /// Judges a raw answer to `call` (validation, the kind's own rules on ids and changes).
     fn judge(&self, call: &StoredCall<Self>, raw: &str, truncated: bool) -> Judgement<Self>;
     /// Serves a context request; returns what was served and the follow-up message to the model.

@@ -11,6 +11,7 @@ use super::call::{
 use super::control::{RunTarget, Until, PERSON};
 use super::event::{EngineEdit, Event, EventKind, Usage};
 use super::inbox::PersonReply;
+use super::long_answer;
 use super::status::{
     budget_words, money_words, CallBound, EngineError, Findings, FoldError, Outcome, PauseReason,
     Status,
@@ -370,17 +371,39 @@ impl<P: Protocol> Engine<P> {
             .map(|u| u.input_tokens + u.output_tokens)
             .filter(|t| *t > 0)
             .unwrap_or(call.token_estimate + estimate_tokens(raw));
+        // An answer past the kind's length is refused by its length before it is read, and
+        // the log keeps only its head with its length (`long_answer`): the refusal is recorded
+        // as it was, never judged again from the cut text.
+        let read = read_as.unwrap_or(raw);
+        let too_long = P::too_long(call.step, read.len());
+        let (kept, whole_bytes) = match too_long.as_ref().and_then(|_| long_answer::kept_head(raw))
+        {
+            Some(head) => (head, Some(raw.len() as u64)),
+            None => (raw, None),
+        };
         self.record(
             EventKind::AnswerReceived {
                 call_id: call_id.to_string(),
-                raw: raw.into(),
+                raw: kept.into(),
+                whole_bytes,
                 usage,
                 tokens,
             },
             now,
         )?;
         let truncated = usage.is_some_and(|u| u.stopped_for_length);
-        let outcome = match self.state.judge(&call, read_as.unwrap_or(raw), truncated) {
+        let judgement = match too_long {
+            Some(violation) => Judgement::Invalid {
+                findings: Findings {
+                    step: P::step_name(call.step).to_string(),
+                    errors: vec![violation],
+                    warnings: Vec::new(),
+                },
+                fallback: None,
+            },
+            None => self.state.judge(&call, read, truncated),
+        };
+        let outcome = match judgement {
             Judgement::Invalid {
                 findings,
                 fallback: None,

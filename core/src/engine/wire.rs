@@ -77,6 +77,8 @@ enum KindWire {
     AnswerReceived {
         call_id: String,
         raw: crate::text::Text,
+        #[serde(default)]
+        whole_bytes: Option<u64>,
         usage: Option<Usage>,
         tokens: u64,
     },
@@ -248,11 +250,13 @@ impl KindWire {
             KindWire::AnswerReceived {
                 call_id,
                 raw,
+                whole_bytes,
                 usage,
                 tokens,
             } => EventKind::AnswerReceived {
                 call_id,
                 raw,
+                whole_bytes,
                 usage,
                 tokens,
             },
@@ -541,6 +545,8 @@ enum KindOut<'a> {
     AnswerReceived {
         call_id: &'a str,
         raw: &'a crate::text::Text,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        whole_bytes: Option<u64>,
         usage: Option<&'a Usage>,
         tokens: u64,
     },
@@ -660,11 +666,13 @@ impl<'a> KindOut<'a> {
             EventKind::AnswerReceived {
                 call_id,
                 raw,
+                whole_bytes,
                 usage,
                 tokens,
             } => KindOut::AnswerReceived {
                 call_id,
                 raw,
+                whole_bytes: *whole_bytes,
                 usage: usage.as_ref(),
                 tokens: *tokens,
             },

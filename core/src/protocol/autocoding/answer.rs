@@ -131,6 +131,27 @@ fn read<T: serde::de::DeserializeOwned>(
     }
 }
 
+/// A player answer `bytes` long refused by its length, or `None` when it is read. An answer
+/// longer than any file set within the limits could be written (every byte escaped as
+/// `\u0000`, plus room for the paths) is refused before it is read: megabytes are never parsed
+/// and walked only to be refused (the engine then keeps only the answer's head in the log:
+/// [`crate::engine::long_answer`]).
+pub fn too_long(bytes: usize) -> Option<Violation> {
+    (bytes > limits::RAW_BYTES_MAX).then(|| {
+        violation(
+            String::new(),
+            format!("the answer is {bytes} bytes long"),
+            &format!(
+                "at most {} bytes (files of at most {} bytes in all)",
+                limits::RAW_BYTES_MAX,
+                limits::TOTAL_BYTES_MAX
+            ),
+            &format!("{bytes} bytes"),
+            "write fewer or smaller files: split big data out of the code, or generate it in a test",
+        )
+    })
+}
+
 /// A raw player answer checked whole: its shape, then its file set against the files as they
 /// stand.
 pub fn check_player(
@@ -139,21 +160,8 @@ pub fn check_player(
     existing: &[CodeFile],
     warnings: &mut Vec<Violation>,
 ) -> Result<PlayerAnswer, Vec<Violation>> {
-    // An answer longer than any file set within the limits could be written (every byte
-    // escaped as `\u0000`, plus room for the paths) is refused by its length, before it is read:
-    // megabytes are never parsed and walked only to be refused.
-    if raw.len() > limits::RAW_BYTES_MAX {
-        return Err(vec![violation(
-            String::new(),
-            format!("the answer is {} bytes long", raw.len()),
-            &format!(
-                "at most {} bytes (files of at most {} bytes in all)",
-                limits::RAW_BYTES_MAX,
-                limits::TOTAL_BYTES_MAX
-            ),
-            &format!("{} bytes", raw.len()),
-            "write fewer or smaller files: split big data out of the code, or generate it in a test",
-        )]);
+    if let Some(refused) = too_long(raw.len()) {
+        return Err(vec![refused]);
     }
     read(
         "autocoding_player",

@@ -48,7 +48,7 @@ use crate::engine::{
     FoldError, Judgement, MemberChange, Message, ModelRef, Move, PersonAsk, Protocol, Settings,
     StoredCall, Verdict,
 };
-use crate::validate;
+use crate::validate::{self, Violation};
 
 /// An autocoding session: the engine driving the player/coach loop.
 pub type AutocodingSession = crate::engine::Engine<Autocoding>;
@@ -536,6 +536,16 @@ impl Protocol for Autocoding {
         }
         out.push(Message::new(ChatRole::User, p.prompt));
         out
+    }
+
+    fn too_long(step: AutocodingStep, bytes: usize) -> Option<Violation> {
+        match step {
+            AutocodingStep::Player => answer::too_long(bytes),
+            AutocodingStep::Coach => crate::engine::long_answer::refusal(
+                bytes,
+                crate::engine::long_answer::ANSWER_BYTES_MAX,
+            ),
+        }
     }
 
     fn judge(

@@ -204,7 +204,16 @@ fn CallDetail(record: CallView) -> impl IntoView {
         <section data-section="raw">
             <h3>"Raw answer"</h3>
             {match record.raw_answer.clone() {
-                Some(raw) => raw_block(raw.to_string(), record.id.clone()).into_any(),
+                Some(raw) => match record.whole_bytes {
+                    // Refused for its length: the log kept only its head.
+                    Some(whole) => view! {
+                        <p class="small muted" data-raw-kept=whole>
+                            {roundtable_core::engine::long_answer::kept_words(whole, raw.len())}
+                        </p>
+                        <pre class="raw msg" tabindex="0">{raw.to_string()}</pre>
+                    }.into_any(),
+                    None => raw_block(raw.to_string(), record.id.clone()).into_any(),
+                },
                 None => {
                     let runner = expect_context::<Runner>();
                     let id = record.id.clone();
