@@ -252,19 +252,23 @@ pub fn App() -> impl IntoView {
                 let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(m).focus();
             }
         }>"Skip to content"</a>
-        <header class="app-header">
-            <a class="brand" href="#/">
-                <span class="brand-mark" aria-hidden="true">"◎"</span>
-                " Roundtable"
-            </a>
-            <nav aria-label="Main">
-                <a class=nav_class("home") aria-current=nav_current("home") href="#/">"Sessions"</a>
-                <a class=nav_class("new") aria-current=nav_current("new") href="#/new">"New session"</a>
-                <a class=nav_class("settings") aria-current=nav_current("settings") href="#/settings">"Settings"</a>
-            </nav>
-            <ThemeToggle/>
-        </header>
-        <Notices/>
+        // The header and the notices under it stay at the top together: a notice is a strip
+        // in the flow below the header, so it pushes the page down and covers nothing on it.
+        <div class="app-top">
+            <header class="app-header">
+                <a class="brand" href="#/">
+                    <span class="brand-mark" aria-hidden="true">"◎"</span>
+                    " Roundtable"
+                </a>
+                <nav aria-label="Main">
+                    <a class=nav_class("home") aria-current=nav_current("home") href="#/">"Sessions"</a>
+                    <a class=nav_class("new") aria-current=nav_current("new") href="#/new">"New session"</a>
+                    <a class=nav_class("settings") aria-current=nav_current("settings") href="#/settings">"Settings"</a>
+                </nav>
+                <ThemeToggle/>
+            </header>
+            <Notices/>
+        </div>
         <main id="main" tabindex="-1">
             {move || match page.get() {
                 Page::Home => pages::home::HomePage().into_any(),
@@ -354,7 +358,10 @@ fn ThemeToggle() -> impl IntoView {
     }
 }
 
-/// The notices region, announced to screen readers.
+/// The notices region, announced to screen readers: a strip under the header (in the sticky
+/// `.app-top`), never over the page — a notice moves the page down by its height rather than
+/// cover a heading, a button or a field. Each has its own Dismiss button, reached by Tab right
+/// after the header's.
 #[component]
 fn Notices() -> impl IntoView {
     let state = app_state();

@@ -17,7 +17,7 @@ pub fn focus_after_render(selector: &'static str) {
             let _ = el.focus();
             let rect = el.get_bounding_client_rect();
             let header = document
-                .query_selector(".app-header")
+                .query_selector(".app-top")
                 .ok()
                 .flatten()
                 .map_or(0.0, |h| h.get_bounding_client_rect().bottom());
