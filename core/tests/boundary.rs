@@ -5,7 +5,8 @@
 //!   engine change; nor does it name a kind's vocabulary in words;
 //! - the validator's paths are on its own allow-list (itself, shared text and the one sort): each kind hands it
 //!   its shapes, id rules and answer type, so it imports no kind; its walker names no kind's ids;
-//! - core's modules import each other without a cycle.
+//! - core's modules import each other without a cycle (test items left out wherever they stand);
+//! - no kind imports another kind (tests included).
 
 #![allow(clippy::disallowed_methods)] // tests read their own files
 
@@ -229,10 +230,11 @@ fn core_has_no_import_cycle() {
     let mut graph: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
     for file in files_under(&src) {
         let text = fs::read_to_string(&file).expect("readable");
-        // Tests inside a module may reach anything: only the code the module ships counts.
-        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        // Tests inside a module may reach anything: only the code the module ships counts —
+        // every item but those under `#[cfg(test)]`, wherever they stand in the file.
+        let code = without_test_items(&text);
         let from = module_of(&file, &src);
-        for path in crate_paths(code) {
+        for path in crate_paths(&code) {
             let to = module_named(&path);
             if to != from && !to.is_empty() {
                 graph.entry(from.clone()).or_default().insert(to);
@@ -249,6 +251,83 @@ fn core_has_no_import_cycle() {
         Vec::<Vec<String>>::new(),
         "import cycles between core's modules"
     );
+}
+
+/// `source` without the items compiled only for tests: each `#[cfg(test)]` and the item after it
+/// (up to its `;`, or its `{ … }` block, braces counted), so shipped code after a test item is
+/// still read.
+fn without_test_items(source: &str) -> String {
+    const ATTR: &str = "#[cfg(test)]";
+    let mut out = String::new();
+    let mut rest = source;
+    while let Some(i) = rest.find(ATTR) {
+        out.push_str(&rest[..i]);
+        let item = &rest[i + ATTR.len()..];
+        let mut depth = 0usize;
+        let mut end = item.len();
+        for (k, c) in item.char_indices() {
+            match c {
+                ';' if depth == 0 => {
+                    end = k + 1;
+                    break;
+                }
+                '{' => depth += 1,
+                '}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        end = k + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &item[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn the_test_item_stripper_keeps_shipped_code_after_a_test_item() {
+    let source = "use crate::a;\n#[cfg(test)]\nuse crate::b;\nfn f() { crate::c::g() }\n#[cfg(test)]\nmod tests {\n    use crate::d;\n    fn t() { let _ = format!(\"{}\", 1); }\n}\nfn h() { crate::e::g() }\n";
+    let kept = crate_paths(&without_test_items(source));
+    let names: Vec<&str> = kept.iter().map(String::as_str).collect();
+    assert_eq!(names, ["crate::a", "crate::c::g", "crate::e::g"]);
+}
+
+/// No kind imports another: each kind's folder (its tests included) names no other kind's
+/// module, so a kind can be added, moved or left out alone (issue 32's crates will make this
+/// the crate graph's rule).
+#[test]
+fn no_kind_imports_another_kind() {
+    let protocol = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/protocol");
+    let kinds: Vec<String> = fs::read_dir(&protocol)
+        .expect("readable")
+        .filter_map(|e| {
+            let e = e.ok()?;
+            e.file_type()
+                .ok()?
+                .is_dir()
+                .then(|| e.file_name().to_string_lossy().into_owned())
+        })
+        .collect();
+    assert!(kinds.len() >= 5, "the kinds are found: {kinds:?}");
+    let mut edges = Vec::new();
+    for kind in &kinds {
+        for file in files_under(&protocol.join(kind)) {
+            let text = fs::read_to_string(&file).expect("readable");
+            for path in crate_paths(&text) {
+                for other in kinds.iter().filter(|o| *o != kind) {
+                    let named = format!("crate::protocol::{other}");
+                    if path == named || path.starts_with(&format!("{named}::")) {
+                        edges.push(format!("{} names {path}", file.display()));
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(edges, Vec::<String>::new(), "a kind imports another kind");
 }
 
 /// The strongly connected parts of more than one module, each sorted, in order.
