@@ -37,6 +37,16 @@ fn committed_schemas_are_current() {
     }
 }
 
+/// The pointers a case expects its violations at (`errorPaths`).
+fn error_paths(case: &Value) -> BTreeSet<&str> {
+    case["errorPaths"]
+        .as_array()
+        .expect("errorPaths is a list")
+        .iter()
+        .map(|p| p.as_str().expect("a pointer"))
+        .collect()
+}
+
 /// Where a case's rule is written, from its `"spec"` field (one entry, or a list when the case
 /// rests on several), as one line for a failing case's message. Each entry is one of:
 /// - `004:N` — line `N` of `004_d78591399d98800d.txt` as a file (what `sed -n Np` prints, not
@@ -218,12 +228,7 @@ fn every_answer_case_gets_exactly_its_violations() {
                 Options::default(),
                 &mut warnings,
             );
-            let want: BTreeSet<&str> = case["errorPaths"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|p| p.as_str().unwrap())
-                .collect();
+            let want = error_paths(case);
             let violations = got.as_ref().err().cloned().unwrap_or_default();
             let paths: BTreeSet<&str> = violations.iter().map(|v| v.path.as_str()).collect();
             assert_eq!(paths, want, "{name} ({key}): {violations:#?}");
@@ -763,12 +768,7 @@ mod artifacts_checked {
             }
             let errors = check_artifact(&artifact, Some("run-demo")).expect_err(name);
             let got: BTreeSet<&str> = errors.iter().map(|e| e.path.as_str()).collect();
-            let want: BTreeSet<&str> = case["errorPaths"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|p| p.as_str().unwrap())
-                .collect();
+            let want = super::error_paths(case);
             assert_eq!(got, want, "{name}: {errors:#?}");
             ran += 1;
         }

@@ -74,7 +74,7 @@ function overlaps(page, marked = false) {
 }
 
 for (const [kind, button] of KINDS) {
-  test(`a notice on a ${kind} session page covers no heading, button or field`, async () => {
+  test(`a notice on the page of ${kind === "autocoding" ? "an" : "a"} ${kind} session covers no heading, button or field`, async () => {
     const { page, errors } = b;
     for (const size of SIZES) {
       await page.setViewportSize(size);

@@ -1,4 +1,5 @@
-//! What every new-session form shares: a labelled text field, a member's provider and model (picking a provider puts
+//! What every new-session form shares: a labelled text field, a select over a fixed table of
+//! choices, a member's provider and model (picking a provider puts
 //! its default model in the model field, which stays free text), the money budget, whole
 //! numbers read from a field, and core's refusals worded as sentences.
 
@@ -20,6 +21,39 @@ pub fn TextField(
             <span>{label}</span>
             <input type="text" name=name prop:value=move || value.get()
                 on:input=move |ev| value.set(event_target_value(&ev))/>
+        </label>
+    }
+}
+
+/// A labelled select over a fixed table of choices — (value, its wire word, its words for
+/// people) — bound to `value`; `hint` names the id of the text that describes it, if any.
+#[component]
+pub fn ChoiceSelect<T>(
+    label: &'static str,
+    name: &'static str,
+    choices: &'static [(T, &'static str, &'static str)],
+    value: RwSignal<T>,
+    #[prop(optional)] hint: Option<&'static str>,
+    #[prop(optional)] children: Option<Children>,
+) -> impl IntoView
+where
+    T: Copy + PartialEq + Send + Sync + 'static,
+{
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            <select name=name aria-describedby=hint on:change=move |ev| {
+                let word = event_target_value(&ev);
+                if let Some((choice, _, _)) = choices.iter().find(|(_, w, _)| *w == word) {
+                    value.set(*choice);
+                }
+            }>
+                {choices.iter().map(|(choice, word, words)| {
+                    let choice = *choice;
+                    view! { <option value=*word selected=move || value.get() == choice>{*words}</option> }
+                }).collect_view()}
+            </select>
+            {children.map(|c| c())}
         </label>
     }
 }

@@ -13,7 +13,7 @@ use roundtable_core::protocol::review::config::{
 use roundtable_core::protocol::review::demo::{DEMO_CRITERIA, DEMO_GOAL};
 use roundtable_core::protocol::review::{Review, RunConfig};
 
-use crate::pages::form::{sentence, ProviderModelFields};
+use crate::pages::form::{sentence, ChoiceSelect, ProviderModelFields};
 use crate::providers::ProviderId;
 
 /// The modes in the form's order, each with its value and words.
@@ -290,18 +290,7 @@ pub fn NewReviewForm() -> impl IntoView {
                 <p class="muted small">"An orchestrator decides each move; a planner, researchers, an implementer, QA, a verifier and a critic answer in turn. The runtime runs the implementer's JavaScript tests in a sandbox, summons the critic when a check fails, and completes the run only when its gates are met."</p>
             </div>
             <div class="card">
-                <label class="field">
-                    <span>"Mode"</span>
-                    <select name="mode" on:change=move |ev| {
-                        let value = event_target_value(&ev);
-                        if let Some((m, _, _)) = MODES.iter().find(|(_, v, _)| *v == value) { mode.set(*m); }
-                    }>
-                        {MODES.iter().map(|(m, value, words)| {
-                            let m = *m;
-                            view! { <option value=*value selected=move || mode.get() == m>{*words}</option> }
-                        }).collect_view()}
-                    </select>
-                </label>
+                <ChoiceSelect label="Mode" name="mode" choices=&MODES value=mode/>
                 <fieldset class="choices" data-field="approval-mode">
                     <legend>"Approvals"</legend>
                     {APPROVAL_MODES.iter().map(|(m, value, title, line)| {
@@ -316,19 +305,9 @@ pub fn NewReviewForm() -> impl IntoView {
                         }
                     }).collect_view()}
                 </fieldset>
-                <label class="field">
-                    <span>"Risk level"</span>
-                    <select name="risk-level" aria-describedby="risk-hint" on:change=move |ev| {
-                        let value = event_target_value(&ev);
-                        if let Some((r, _, _)) = RISK_LEVELS.iter().find(|(_, v, _)| *v == value) { risk.set(*r); }
-                    }>
-                        {RISK_LEVELS.iter().map(|(r, value, words)| {
-                            let r = *r;
-                            view! { <option value=*value selected=move || risk.get() == r>{*words}</option> }
-                        }).collect_view()}
-                    </select>
+                <ChoiceSelect label="Risk level" name="risk-level" choices=&RISK_LEVELS value=risk hint="risk-hint">
                     <small class="muted" id="risk-hint">"How risky you judge the work. \"Auto, low risk\" goes on alone only while this and every risk a role reports are low."</small>
-                </label>
+                </ChoiceSelect>
                 <fieldset class="choices" data-field="approval-policy">
                     <legend>"What waits for your approval"</legend>
                     <label class="choice">
