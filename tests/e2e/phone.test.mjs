@@ -196,6 +196,13 @@ test('a point of a meeting\'s history agrees with itself, and a shared link has 
   await page.keyboard.press('Home');
   for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowRight');
   await page.waitForSelector('[data-banner="history"]');
+  // The keys move the point faster than the route follows: read the page once the route names
+  // the slider's point (after event `value − 1`) and the page has drawn it.
+  await page.waitForFunction(() => {
+    const v = Number(document.querySelector('input#history-slider').value);
+    return v === 41 && location.hash.endsWith(`@${v - 1}`);
+  });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const status = await page.getAttribute('.session', 'data-status');
   assert.equal(status, 'running', 'the meeting was running at that point');
   assert.equal(await page.locator('.session-head .badge').first().innerText(), 'running');
