@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::engine::{Engine, Event, Protocol};
-use crate::session::{Kind, Registered, Session};
+use crate::engine::{Engine, Event};
+use crate::session::{Kind, Session};
 
 pub mod shared_lines;
 
@@ -200,11 +200,11 @@ fn file_within(session: &Session, now: u64, max: usize) -> Result<String, Export
 pub fn to_file(session: &Session, now: u64) -> String {
     let title = session.title();
     let members = session.members();
-    crate::session::each!(session, s => file_text(s, session.kind(), title, members, now))
+    file_text(session.any_engine(), session.kind(), title, members, now)
 }
 
-fn file_text<P: Protocol>(
-    session: &Engine<P>,
+fn file_text(
+    session: &Engine,
     kind: Kind,
     title: String,
     members: Vec<MemberBrief>,
@@ -231,7 +231,7 @@ fn file_text<P: Protocol>(
 }
 
 /// The brief state a file's snapshot holds.
-fn summary<P: Protocol>(session: &Engine<P>) -> Summary {
+fn summary(session: &Engine) -> Summary {
     let core = session.state().core();
     Summary {
         status: core.status.word().into(),
@@ -302,53 +302,36 @@ pub struct ReadFile {
     members: Option<Value>,
 }
 
-/// Writes [`KindEvents`]: one variant per kind of [`crate::session::with_kinds`].
-macro_rules! define_kind_events {
-    (() $($variant:ident($state:ty) $doc:literal,)*) => {
-        /// A file's events, read into the types of its kind.
-        #[derive(Debug)]
-        enum KindEvents {
-            $(#[doc = $doc] $variant(Vec<Event<$state>>),)*
-        }
-
-        impl KindEvents {
-            /// Reads a file's events (one JSON array) as those of `kind`, after the kind's
-            /// migration of an older log.
-            fn read(kind: Kind, text: &str) -> Result<KindEvents, ImportError> {
-                fn events<P: Protocol>(text: &str) -> Result<Vec<Event<P>>, ImportError> {
-                    let migrated = P::migrate_log_array(text);
-                    serde_json::from_str(migrated.as_deref().unwrap_or(text))
-                        .map_err(|e| ImportError::Malformed(e.to_string()))
-                }
-                Ok(match kind {
-                    $(Kind::$variant => KindEvents::$variant(events::<$state>(text)?),)*
-                })
-            }
-
-            fn len(&self) -> usize {
-                match self {
-                    $(KindEvents::$variant(e) => e.len(),)*
-                }
-            }
-
-            /// Replays the events into a session, and the summary a replay gives.
-            fn replay(&self) -> Result<(Session, Value), ImportError> {
-                fn replay<P: Registered>(
-                    events: &[Event<P>],
-                ) -> Result<(Session, Value), ImportError> {
-                    let engine =
-                        Engine::replay(events).map_err(|e| ImportError::Replay(e.to_string()))?;
-                    let summary = as_value(&summary(&engine));
-                    Ok((P::wrap(engine), summary))
-                }
-                match self {
-                    $(KindEvents::$variant(e) => replay(e),)*
-                }
-            }
-        }
-    };
+/// A file's events, read by its kind's readers.
+#[derive(Debug)]
+struct KindEvents {
+    kind: Kind,
+    events: Vec<Event>,
 }
-crate::with_kinds!([define_kind_events]());
+
+impl KindEvents {
+    /// Reads a file's events (one JSON array) as those of `kind`, after the kind's migration of
+    /// an older log.
+    fn read(kind: Kind, text: &str) -> Result<KindEvents, ImportError> {
+        let info = kind.info();
+        let migrated = (info.migrate_log_array)(text);
+        let events = Event::read_array(info, migrated.as_deref().unwrap_or(text))
+            .map_err(|e| ImportError::Malformed(e.to_string()))?;
+        Ok(KindEvents { kind, events })
+    }
+
+    fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Replays the events into a session, and the summary a replay gives.
+    fn replay(&self) -> Result<(Session, Value), ImportError> {
+        let engine = Engine::replay(self.kind.info(), &self.events)
+            .map_err(|e| ImportError::Replay(e.to_string()))?;
+        let summary = as_value(&summary(&engine));
+        Ok((Session::of_engine(engine), summary))
+    }
+}
 
 /// Checks a session file's envelope without reading its events into Rust types: the size, that it
 /// is JSON, its format and version (an older file is migrated), the checksum of its events as
@@ -591,7 +574,7 @@ pub fn migrate(mut value: Value, from: u64) -> Result<Value, ImportError> {
 /// What models wrote is made safe for any Markdown viewer by the rules the app's renderer keeps
 /// ([`crate::safe_markdown::defang`]): raw HTML shows as text, only http/https/mailto links stay.
 pub fn markdown_report(session: &Session) -> String {
-    let report = crate::session::each!(session, s => s.state().report_markdown());
+    let report = session.any_engine().state().report_markdown();
     crate::safe_markdown::defang(&report)
 }
 

@@ -10,10 +10,10 @@ use serde::Serialize;
 
 use crate::engine::{
     EditWhatIf, Engine, EngineEdit, EngineError, EventKind, ForkError, ForkOrigin, ForkPlan,
-    MemberChange, Protocol,
+    MemberChange,
 };
 use crate::protocol::team::{Charter, PersonEdit};
-use crate::session::{each, Registered, Session};
+use crate::session::Session;
 
 /// Where a fork starts: at a call (it is made again, or answered by hand), or after any event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,7 +96,7 @@ fn member_words(change: &MemberChange, name: &str) -> String {
 
 /// The note of `engine`, when it is a fork: the person's edits between its `forked` event and
 /// the run that follows (a pause, a start or a resume), and a call answered by hand there.
-fn note_of<P: Protocol>(engine: &Engine<P>) -> Option<ForkNote> {
+fn note_of(engine: &Engine) -> Option<ForkNote> {
     let events = engine.events();
     let at = events
         .iter()
@@ -119,7 +119,7 @@ fn note_of<P: Protocol>(engine: &Engine<P>) -> Option<ForkNote> {
             }
             EventKind::PersonEdited {
                 edit: EngineEdit::Protocol(edit),
-            } => match P::what_if_of(edit) {
+            } => match (engine.info().what_if_of)(edit) {
                 Some(EditWhatIf::Member(change)) => {
                     what_ifs.push(member_words(change, &name(&change.member)))
                 }
@@ -153,19 +153,19 @@ fn note_of<P: Protocol>(engine: &Engine<P>) -> Option<ForkNote> {
 impl Session {
     /// What this session was forked from and what the person changed there, if it is a fork.
     pub fn fork_note(&self) -> Option<ForkNote> {
-        each!(self, s => note_of(s))
+        note_of(self.any_engine())
     }
 
     /// The original this session was forked from, if it is a fork.
     pub fn forked_from(&self) -> Option<&ForkOrigin> {
-        each!(self, s => s.state().core().forked_from.as_ref())
+        self.any_engine().state().core().forked_from.as_ref()
     }
 
     /// The last event a fork at `at` keeps.
     pub fn fork_seq(&self, at: &ForkAt) -> Result<u64, ForkError> {
         let point = match at {
             ForkAt::Event(seq) => *seq,
-            ForkAt::Call(id) => each!(self, s => s.fork_point(id))?,
+            ForkAt::Call(id) => self.any_engine().fork_point(id)?,
         };
         let len = self.event_count();
         if point as usize >= len {
@@ -187,7 +187,7 @@ impl Session {
                 .map(|c| (c.member.clone(), c.raw_answer.clone())),
             ForkAt::Event(_) => None,
         };
-        let members = each!(&before, s => s.state().members());
+        let members = before.any_engine().state().members();
         // The charter is the team's own what-if; other kinds change members only.
         let team = before.as_team();
         let charter = team.and_then(|t| t.state().charter.clone());
@@ -236,26 +236,26 @@ impl Session {
                     self.kind().title().to_lowercase()
                 )))
             })?;
-            let extra = EngineEdit::Protocol(PersonEdit::Charter { charter });
-            return plan_fork(team, origin, what_if.members, Some(extra), answer, now);
+            let extra = EngineEdit::of_kind(PersonEdit::Charter { charter });
+            return plan_fork(&team, origin, what_if.members, Some(extra), answer, now);
         }
-        each!(self, s => plan_fork(s, origin, what_if.members, None, answer, now))
+        plan_fork(self.any_engine(), origin, what_if.members, None, answer, now)
     }
 }
 
 /// The fork of `engine`: each member change as the kind's own edit, then `extra` (a kind's own
 /// what-if), then the answer.
-fn plan_fork<P: Registered>(
-    engine: &Engine<P>,
+fn plan_fork(
+    engine: &Engine,
     origin: ForkOrigin,
     members: Vec<MemberChange>,
-    extra: Option<EngineEdit<P>>,
+    extra: Option<EngineEdit>,
     answer: Option<(String, String)>,
     now: u64,
 ) -> Result<Session, ForkError> {
     let edits = members
         .into_iter()
-        .map(|change| EngineEdit::Protocol(P::member_edit(change)))
+        .map(|change| EngineEdit::Protocol((engine.info().member_edit)(change)))
         .chain(extra)
         .collect();
     engine
@@ -267,5 +267,5 @@ fn plan_fork<P: Registered>(
             },
             now,
         )
-        .map(P::wrap)
+        .map(Session::of_engine)
 }

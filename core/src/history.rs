@@ -8,7 +8,7 @@
 //! back to `k` clones the nearest mark at or before `k` and folds the few events after it.
 
 use crate::engine::FoldError;
-use crate::session::{each, LogError, Registered, Session};
+use crate::session::{LogError, Session};
 
 /// Marks every this many events unless asked otherwise.
 pub const DEFAULT_EVERY: usize = 64;
@@ -72,19 +72,14 @@ impl Session {
     /// is this session's future: the same log, longer).
     pub fn extend_from(&mut self, source: &Session, len: usize) -> Result<(), LogError> {
         let from = self.event_count();
-        fn extend<P: Registered>(
-            s: &mut crate::engine::Engine<P>,
-            source: &Session,
-            from: usize,
-            len: usize,
-        ) -> Result<(), LogError> {
-            let kinds =
-                || LogError::Replay(FoldError::Unexpected("another kind of session".into()));
-            let src = P::of(source).ok_or_else(kinds)?;
-            s.extend(&src.events()[from.min(len)..len.min(src.events().len())])?;
-            Ok(())
+        if source.kind() != self.kind() {
+            return Err(LogError::Replay(FoldError::Unexpected(
+                "another kind of session".into(),
+            )));
         }
-        each!(self, s => extend(s, source, from, len))?;
+        let src = source.any_engine().events();
+        self.engine_any_mut()
+            .extend(&src[from.min(len)..len.min(src.len())])?;
         Ok(())
     }
 }

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::engine::{clause, CallRecord, CallResult, Core, Fix, PauseReason, Protocol, Status};
+use crate::engine::{clause, CallRecord, CallResult, Core, Fix, KindState, PauseReason, Status};
 
 /// What only the runner knows about the calls it has out, and the time now (ms).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -100,7 +100,7 @@ fn seconds_until(now: u64, at: u64) -> u64 {
 }
 
 /// The state of one call, from the engine's record, the runner's facts and the status.
-pub fn call_now<P: Protocol>(core: &Core<P>, rec: &CallRecord<P>, facts: &RunFacts) -> CallNow {
+pub fn call_now(core: &Core, rec: &CallRecord, facts: &RunFacts) -> CallNow {
     let id = rec.call.id.as_str();
     let word = |state: &'static str| CallNow {
         state,
@@ -140,8 +140,8 @@ pub fn call_now<P: Protocol>(core: &Core<P>, rec: &CallRecord<P>, facts: &RunFac
 }
 
 /// Each member of the current step with what it is doing now.
-pub fn members_now<P: Protocol>(
-    core: &Core<P>,
+pub fn members_now(
+    core: &Core,
     names: &BTreeMap<String, String>,
     facts: &RunFacts,
 ) -> Vec<MemberNow> {
@@ -208,7 +208,7 @@ pub fn members_now<P: Protocol>(
 
 /// The banners the runner's facts add to the session's own status: one per call waiting to be
 /// retried, with the provider's error and the countdown. They go as soon as the retry is out.
-pub fn notices<P: Protocol>(state: &P, facts: &RunFacts) -> Vec<Notice> {
+pub fn notices(state: &dyn KindState, facts: &RunFacts) -> Vec<Notice> {
     let core = state.core();
     facts
         .calls

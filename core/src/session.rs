@@ -12,13 +12,13 @@ use thiserror::Error;
 
 use crate::cost::MemberPrices;
 use crate::engine::{
-    EngineEdit, EngineError, Event, EventKind, Fix, FoldError, ModelCall, Outcome, Protocol,
-    RunTarget, Settings, Status, Usage,
+    EngineEdit, EngineError, Event, EventKind, Fix, FoldError, KindEngine, KindInfo, KindMut,
+    KindRef, KindState, ModelCall, Outcome, Protocol, RunTarget, Settings, Status, Usage,
 };
 use crate::live::{CallNow, MemberNow, Notice, RunFacts};
-use crate::protocol::dialectic::{DialecticSession, DialecticState};
-use crate::protocol::meeting::{MeetingSession, MeetingState};
-use crate::protocol::team::{TeamSession, TeamState};
+use crate::protocol::dialectic::DialecticState;
+use crate::protocol::meeting::MeetingState;
+use crate::protocol::team::TeamState;
 
 /// The kinds of session this build runs: one line per kind — its variant, its protocol state and
 /// a line about it. [`Kind`], [`Session`], `each!` and every other dispatch on the kind are
@@ -56,18 +56,21 @@ macro_rules! define_kinds {
             /// Every kind, in the order the new-session page offers them.
             pub const ALL: &'static [Kind] = &[$(Kind::$variant),*];
 
+            /// The kind's descriptor, as the engine holds it.
+            pub fn info(self) -> &'static KindInfo {
+                match self {
+                    $(Kind::$variant => &<$state as Protocol>::INFO,)*
+                }
+            }
+
             /// The kind's name in files and the `created` event.
             pub fn name(self) -> &'static str {
-                match self {
-                    $(Kind::$variant => <$state as Protocol>::KIND,)*
-                }
+                self.info().kind
             }
 
             /// The kind in words for people.
             pub fn title(self) -> &'static str {
-                match self {
-                    $(Kind::$variant => <$state as Protocol>::TITLE,)*
-                }
+                self.info().title
             }
 
             /// What the kind is, in a line, for the kind picker.
@@ -79,9 +82,7 @@ macro_rules! define_kinds {
 
             /// What a round is called in this kind ("Round", "Turn").
             pub fn round_word(self) -> &'static str {
-                match self {
-                    $(Kind::$variant => <$state as Protocol>::ROUND_WORD,)*
-                }
+                self.info().round_word
             }
 
             /// The round word for counts, lower case and plural ("28 of 48 turns", "passes"),
@@ -96,56 +97,27 @@ macro_rules! define_kinds {
             }
         }
 
-        /// A session of any kind.
-        // One value per open session, never held in bulk: boxing the larger kind would buy nothing.
-        #[allow(clippy::large_enum_variant)]
-        #[derive(Debug, Clone, PartialEq)]
-        pub enum Session {
-            $(#[doc = $doc] $variant(crate::engine::Engine<$state>),)*
-        }
-
         $(
             impl Registered for $state {
                 const KIND_OF: Kind = Kind::$variant;
-                fn of(session: &Session) -> Option<&crate::engine::Engine<Self>> {
-                    match session {
-                        Session::$variant(s) => Some(s),
-                        #[allow(unreachable_patterns)]
-                        _ => None,
-                    }
-                }
-                fn of_mut(session: &mut Session) -> Option<&mut crate::engine::Engine<Self>> {
-                    match session {
-                        Session::$variant(s) => Some(s),
-                        #[allow(unreachable_patterns)]
-                        _ => None,
-                    }
-                }
-                fn wrap(engine: crate::engine::Engine<Self>) -> Session {
-                    Session::$variant(engine)
-                }
             }
         )*
     };
 }
 with_kinds!([define_kinds]());
 
-/// Runs the same expression on whichever engine a [`Session`] holds (`$engine` is bound to it):
-/// how code outside this module (tests too) reaches every kind without naming one.
-#[macro_export]
-macro_rules! each_session {
-    ($session:expr, $engine:ident => $body:expr) => {
-        $crate::with_kinds!([$crate::each_session_arm]($session, $engine, $body))
-    };
+/// A session of any kind: the engine, which is the same type for every kind (the kind's state
+/// is behind [`crate::engine::KindState`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    engine: crate::engine::Engine,
 }
 
-/// One arm of `each_session!` per kind.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! each_session_arm {
-    (($session:expr, $engine:ident, $body:expr) $($variant:ident($state:ty) $doc:literal,)*) => {
+/// Runs `$body` with `$engine` bound to the session's engine (`&` or `&mut`, as the session is).
+macro_rules! each {
+    ($session:expr, $engine:ident => $body:expr) => {
         match $session {
-            $($crate::session::Session::$variant($engine) => $body,)*
+            Session { engine: $engine } => $body,
         }
     };
 }
@@ -170,8 +142,6 @@ macro_rules! each_kind_arm {
     };
 }
 
-pub(crate) use crate::each_session as each;
-
 pub use crate::protocol::KindView;
 
 /// A protocol this build registers as a kind of session: how to find its engine in a
@@ -179,12 +149,6 @@ pub use crate::protocol::KindView;
 pub trait Registered: Protocol + KindView {
     /// Its [`Kind`].
     const KIND_OF: Kind;
-    /// The engine, when `session` is of this kind.
-    fn of(session: &Session) -> Option<&crate::engine::Engine<Self>>;
-    /// The engine, mutably, when `session` is of this kind.
-    fn of_mut(session: &mut Session) -> Option<&mut crate::engine::Engine<Self>>;
-    /// The engine as a session.
-    fn wrap(engine: crate::engine::Engine<Self>) -> Session;
 }
 
 impl Kind {
@@ -326,7 +290,7 @@ impl SessionStatus {
         SessionStatus::ALL.into_iter().find(|s| s.word() == word)
     }
 
-    fn of<P: Protocol>(status: &Status<P>) -> SessionStatus {
+    fn of(status: &Status) -> SessionStatus {
         match status {
             Status::Draft => SessionStatus::Draft,
             Status::Running => SessionStatus::Running,
@@ -428,7 +392,28 @@ impl Session {
     /// A new session of kind `P` from its configuration (refused with the reason in words when
     /// the configuration is not usable).
     pub fn create<P: Registered>(config: P::Config, now: u64) -> Result<Session, EngineError> {
-        crate::engine::Engine::<P>::new(config, now).map(P::wrap)
+        crate::engine::Engine::new::<P>(config, now).map(Session::of_engine)
+    }
+
+    /// The session an engine runs. Every kind of this build is registered, so any engine made
+    /// from a [`Kind`]'s descriptor is a session.
+    pub(crate) fn of_engine(engine: crate::engine::Engine) -> Session {
+        Session { engine }
+    }
+
+    /// The session a typed engine of a registered kind runs.
+    pub fn of_kind<P: Registered>(engine: KindEngine<P>) -> Session {
+        Session::of_engine(engine.into_engine())
+    }
+
+    /// The engine: the log and the state, for code that works on any kind.
+    pub fn any_engine(&self) -> &crate::engine::Engine {
+        &self.engine
+    }
+
+    /// The engine, mutably, for this crate's code that works on any kind.
+    pub(crate) fn engine_any_mut(&mut self) -> &mut crate::engine::Engine {
+        &mut self.engine
     }
 
     /// A new team session ([`Session::create`] of the team).
@@ -457,38 +442,46 @@ impl Session {
 
     /// The kind.
     pub fn kind(&self) -> Kind {
-        fn of<P: Registered>(_: &crate::engine::Engine<P>) -> Kind {
-            P::KIND_OF
-        }
-        each!(self, s => of(s))
+        let name = self.engine.info().kind;
+        Kind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name() == name)
+            .expect("a session is made only of a registered kind")
     }
 
     /// The engine of kind `P`, when the session is one.
-    pub fn engine<P: Registered>(&self) -> Option<&crate::engine::Engine<P>> {
-        P::of(self)
+    pub fn engine<P: Registered>(&self) -> Option<&crate::engine::Engine> {
+        self.engine.state_of::<P>().map(|_| &self.engine)
     }
 
     /// The engine of kind `P`, mutably, when the session is one.
-    pub fn engine_mut<P: Registered>(&mut self) -> Option<&mut crate::engine::Engine<P>> {
-        P::of_mut(self)
+    pub fn engine_mut<P: Registered>(&mut self) -> Option<&mut crate::engine::Engine> {
+        self.engine.state_of::<P>()?;
+        Some(&mut self.engine)
+    }
+
+    /// Kind `P`'s state, when the session is of that kind.
+    pub fn state_of<P: Registered>(&self) -> Option<&P> {
+        self.engine.state_of::<P>()
     }
 
     /// The view model of kind `P`'s pages ([`KindView`]), when the session is of that kind: how a
     /// kind's pages read it.
     pub fn kind_view<P: Registered>(&self) -> Option<P::View<'_>> {
-        P::of(self).map(|e| e.state().kind_view())
+        self.state_of::<P>().map(KindView::kind_view)
     }
 
     /// The kind's own document of the session, where it has one ([`KindView::kind_document`]).
     pub fn kind_document(&self) -> Option<(&'static str, String)> {
-        each!(self, s => s.state().kind_document())
+        each_kind!(self.kind(), P => self.state_of::<P>()?.kind_document())
     }
 
     /// Records the person's edit of the kind's state (kind `P`); core checks it. Refused when the
     /// session is of another kind.
     pub fn edit_kind<P: Registered>(&mut self, edit: P::Edit, now: u64) -> Result<(), EngineError> {
-        match P::of_mut(self) {
-            Some(e) => e.edit(EngineEdit::Protocol(edit), now),
+        match self.engine_mut::<P>() {
+            Some(e) => e.edit(EngineEdit::of_kind(edit), now),
             None => Err(EngineError::Edit(format!(
                 "this session is not a {}",
                 P::TITLE.to_lowercase()
@@ -496,19 +489,29 @@ impl Session {
         }
     }
 
+    /// The session as kind `P`'s, when it is one.
+    pub fn as_kind<P: Registered>(&self) -> Option<KindRef<'_, P>> {
+        KindRef::of(&self.engine)
+    }
+
+    /// The session as kind `P`'s, mutably, when it is one.
+    pub fn as_kind_mut<P: Registered>(&mut self) -> Option<KindMut<'_, P>> {
+        KindMut::of(&mut self.engine)
+    }
+
     /// The team session, when this is one.
-    pub fn as_team(&self) -> Option<&TeamSession> {
-        self.engine::<TeamState>()
+    pub fn as_team(&self) -> Option<KindRef<'_, TeamState>> {
+        self.as_kind()
     }
 
     /// The meeting, when this is one.
-    pub fn as_meeting(&self) -> Option<&MeetingSession> {
-        self.engine::<MeetingState>()
+    pub fn as_meeting(&self) -> Option<KindRef<'_, MeetingState>> {
+        self.as_kind()
     }
 
     /// The dialectic, when this is one.
-    pub fn as_dialectic(&self) -> Option<&DialecticSession> {
-        self.engine::<DialecticState>()
+    pub fn as_dialectic(&self) -> Option<KindRef<'_, DialecticState>> {
+        self.as_kind()
     }
 
     /// The number of events in the log.
@@ -518,8 +521,8 @@ impl Session {
 
     /// Events `from..` as JSON, one string each with its sequence number (for storage).
     pub fn events_json(&self, from: usize) -> Result<Vec<(u64, String)>, String> {
-        fn encode<P: Protocol>(
-            events: &[Event<P>],
+        fn encode(
+            events: &[Event],
             from: usize,
         ) -> Result<Vec<(u64, String)>, String> {
             events[from.min(events.len())..]
@@ -751,13 +754,13 @@ impl Session {
 
     /// The event names with what each did, one line each (for scenario snapshots and logs).
     pub fn event_lines(&self) -> Vec<String> {
-        each!(self, s => s.events().iter().map(event_line).collect())
+        each!(self, s => s.events().iter().map(|e| event_line(s.info(), e)).collect())
     }
 
     /// One event as a line, as [`Session::event_lines`] words it (`None` past the end): the
     /// history slider's label of the point shown.
     pub fn event_line(&self, seq: usize) -> Option<String> {
-        each!(self, s => s.events().get(seq).map(event_line))
+        each!(self, s => s.events().get(seq).map(|e| event_line(s.info(), e)))
     }
 
     /// One event in a person's words, as the history slider labels the point shown: who did
@@ -790,12 +793,12 @@ impl Session {
             #[serde(default)]
             kind: String,
         }
-        fn decode<P: Protocol, S: AsRef<str>>(events: &[S]) -> Result<Vec<Event<P>>, LogError> {
+        fn decode<S: AsRef<str>>(info: &KindInfo, events: &[S]) -> Result<Vec<Event>, LogError> {
             events
                 .iter()
                 .enumerate()
                 .map(|(seq, e)| {
-                    serde_json::from_str::<Event<P>>(e.as_ref()).map_err(|err| LogError::Damaged {
+                    Event::read(info, e.as_ref()).map_err(|err| LogError::Damaged {
                         seq,
                         reason: err.to_string(),
                     })
@@ -808,38 +811,34 @@ impl Session {
             reason: err.to_string(),
         })?;
         let name = head.kind.kind;
-        fn replay<P: Registered, S: AsRef<str>>(events: &[S]) -> Result<Session, LogError> {
-            let events = match P::migrate_log(events) {
-                Some(migrated) => decode::<P, _>(&migrated)?,
-                None => decode::<P, _>(events)?,
-            };
-            Ok(P::wrap(crate::engine::Engine::replay(&events)?))
-        }
         let kind = Kind::from_name(&name).ok_or(LogError::UnknownKind(name))?;
-        each_kind!(kind, P => replay::<P, S>(events))
+        let info = kind.info();
+        let texts: Vec<&str> = events.iter().map(AsRef::as_ref).collect();
+        let events = match (info.migrate_log)(&texts) {
+            Some(migrated) => decode(info, &migrated)?,
+            None => decode(info, &texts)?,
+        };
+        Ok(Session::of_engine(crate::engine::Engine::replay(info, &events)?))
     }
 
     /// The session as it stood after its first `len` events: how the app takes back a command
     /// whose events could not be stored, without keeping a copy of the session per command.
     pub fn rewound(&self, len: usize) -> Result<Session, LogError> {
-        fn rewind<P: Registered>(
-            s: &crate::engine::Engine<P>,
-            len: usize,
-        ) -> Result<Session, LogError> {
-            let events = &s.events()[..len.min(s.events().len())];
-            Ok(P::wrap(crate::engine::Engine::replay(events)?))
-        }
-        each!(self, s => rewind(s, len))
+        let events = &self.engine.events()[..len.min(self.engine.events().len())];
+        Ok(Session::of_engine(crate::engine::Engine::replay(
+            self.engine.info(),
+            events,
+        )?))
     }
 
     /// The team session, when this is one, for the person's edits of the team's state.
-    pub fn as_team_mut(&mut self) -> Option<&mut TeamSession> {
-        self.engine_mut::<TeamState>()
+    pub fn as_team_mut(&mut self) -> Option<KindMut<'_, TeamState>> {
+        self.as_kind_mut()
     }
 
     /// The meeting, when this is one, for the person's remarks.
-    pub fn as_meeting_mut(&mut self) -> Option<&mut MeetingSession> {
-        self.engine_mut::<MeetingState>()
+    pub fn as_meeting_mut(&mut self) -> Option<KindMut<'_, MeetingState>> {
+        self.as_kind_mut()
     }
 
     /// The oldest open question or approval to the person, if one is open: who asked (by name,
@@ -863,10 +862,8 @@ impl Session {
     /// The wire name of the current (or last finished) step, the same word as
     /// [`ModelCall::step`]; `None` before the first step.
     pub fn step_name(&self) -> Option<&'static str> {
-        fn of<P: Protocol>(s: &crate::engine::Engine<P>) -> Option<&'static str> {
-            s.state().core().step.map(P::step_name)
-        }
-        each!(self, s => of(s))
+        let step_name = self.engine.info().step_name;
+        self.engine.state().core().step.map(step_name)
     }
 
     /// The calls issued and not yet answered, as (member, call id), in issue order: what the
@@ -992,7 +989,7 @@ pub enum ResultView {
     Superseded,
 }
 
-fn call_view_of<P: Protocol>(state: &P, id: &str) -> Option<CallView> {
+fn call_view_of(state: &dyn KindState, id: &str) -> Option<CallView> {
     use crate::engine::CallResult;
     let core = state.core();
     let rec = core.call(id)?;
@@ -1002,7 +999,7 @@ fn call_view_of<P: Protocol>(state: &P, id: &str) -> Option<CallView> {
         title: state.call_title(&c.member, c.step, c.round),
         member: c.member.clone(),
         member_name: state.member_name(&c.member),
-        step_title: P::step_title(c.step),
+        step_title: (state.info().step_title)(c.step),
         round: c.round,
         kind: c.kind,
         messages: c.messages.clone(),
@@ -1029,7 +1026,7 @@ fn call_view_of<P: Protocol>(state: &P, id: &str) -> Option<CallView> {
                 changes: changes.clone(),
             },
             CallResult::ContextServed { slices } => ResultView::ContextServed {
-                slices: P::served_lines(slices),
+                slices: (state.info().served_lines)(slices),
             },
             CallResult::Halted { halt } => ResultView::Halted { halt: halt.clone() },
             CallResult::Ended { message } => ResultView::Ended {
@@ -1103,12 +1100,12 @@ pub struct CallLine {
     pub cost: Option<String>,
 }
 
-fn timeline_of<P: Protocol>(state: &P, facts: &RunFacts) -> Vec<RoundLine> {
+fn timeline_of(state: &dyn KindState, facts: &RunFacts) -> Vec<RoundLine> {
     let core = state.core();
     let mut rounds: Vec<RoundLine> = Vec::new();
     for rec in &core.timeline {
         let step = StepLine {
-            title: P::step_title(rec.step),
+            title: (state.info().step_title)(rec.step),
             calls: core
                 .calls
                 .iter()
@@ -1134,7 +1131,7 @@ fn timeline_of<P: Protocol>(state: &P, facts: &RunFacts) -> Vec<RoundLine> {
                 title: if rec.round == 0 {
                     "Start".into()
                 } else {
-                    format!("{} {}", P::ROUND_WORD, rec.round)
+                    format!("{} {}", state.info().round_word, rec.round)
                 },
                 steps: vec![step],
             }),
@@ -1149,8 +1146,8 @@ fn timeline_of<P: Protocol>(state: &P, facts: &RunFacts) -> Vec<RoundLine> {
 
 /// A member's live word with what only the whole state knows: it waits for the person's answer
 /// (`halted`), or it finished after an invalid answer (`repaired`).
-fn live_word<P: Protocol>(
-    core: &crate::engine::Core<P>,
+fn live_word(
+    core: &crate::engine::Core,
     member: &str,
     word: &'static str,
 ) -> &'static str {
@@ -1169,7 +1166,7 @@ fn live_word<P: Protocol>(
 }
 
 /// One event as a line: its name and what it says in brief.
-fn event_line<P: Protocol>(e: &Event<P>) -> String {
+fn event_line(info: &KindInfo, e: &Event) -> String {
     let name = e.kind.name();
     match &e.kind {
         EventKind::StepStarted {
@@ -1178,7 +1175,7 @@ fn event_line<P: Protocol>(e: &Event<P>) -> String {
             members,
         } => format!(
             "{name} r{round} {} [{}]",
-            P::step_name(*step),
+            (info.step_name)(*step),
             members.join(", ")
         ),
         EventKind::RoundStarted { round } => format!("{name} {round}"),
@@ -1230,9 +1227,9 @@ fn event_line<P: Protocol>(e: &Event<P>) -> String {
 
 /// A point of history in a person's words (see [`Session::point_words`]): the event's words and
 /// the unit the last `RoundStarted` up to it began, if any.
-pub(crate) fn point_words<P: Protocol>(
-    events: &[Event<P>],
-    state: &P,
+pub(crate) fn point_words(
+    events: &[Event],
+    state: &dyn KindState,
     seq: usize,
 ) -> Option<String> {
     let what = event_words(events.get(seq)?, state);
@@ -1241,13 +1238,13 @@ pub(crate) fn point_words<P: Protocol>(
         _ => None,
     });
     Some(match round {
-        Some(r) => format!("{what}, {} {r}", P::ROUND_WORD.to_lowercase()),
+        Some(r) => format!("{what}, {} {r}", state.info().round_word.to_lowercase()),
         None => what,
     })
 }
 
 /// One event in a person's words (see [`Session::event_words`]).
-fn event_words<P: Protocol>(e: &Event<P>, state: &P) -> String {
+fn event_words(e: &Event, state: &dyn KindState) -> String {
     use crate::engine::{CallKind, PersonAsk};
     let members = state.members();
     let name = |id: &str| -> String {
@@ -1265,7 +1262,7 @@ fn event_words<P: Protocol>(e: &Event<P>, state: &P) -> String {
             .call(call_id)
             .map_or_else(|| "A member".to_string(), |c| name(&c.call.member))
     };
-    let round = P::ROUND_WORD;
+    let round = state.info().round_word;
     match &e.kind {
         EventKind::Created { .. } => "The session was created".into(),
         EventKind::Started { .. } => "You started the run".into(),
@@ -1277,11 +1274,11 @@ fn event_words<P: Protocol>(e: &Event<P>, state: &P) -> String {
             members,
         } => {
             let who: Vec<String> = members.iter().map(|m| name(m)).collect();
-            format!("{round} {r}, {}: {}", P::step_title(*step), who.join(", "))
+            format!("{round} {r}, {}: {}", (state.info().step_title)(*step), who.join(", "))
         }
         EventKind::CallIssued { call } => {
             let who = name(&call.member);
-            let step = P::step_title(call.step);
+            let step = (state.info().step_title)(call.step);
             match call.kind {
                 CallKind::Initial => format!("{who} was asked ({step})"),
                 CallKind::AfterContext => format!("{who} was asked again with what it looked up"),
@@ -1352,7 +1349,7 @@ fn event_words<P: Protocol>(e: &Event<P>, state: &P) -> String {
     }
 }
 
-fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView {
+fn view_of(kind: Kind, s: &crate::engine::Engine) -> SessionView {
     let state = s.state();
     let core = state.core();
     let status = &core.status;
@@ -1367,10 +1364,10 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
     };
     let stage = match core.step {
         Some(step) if core.round > 0 => {
-            format!("{} {} · {}", P::ROUND_WORD, core.round, P::step_title(step))
+            format!("{} {} · {}", state.info().round_word, core.round, (state.info().step_title)(step))
         }
-        Some(step) => P::step_title(step).to_string(),
-        None if core.round > 0 => format!("{} {}", P::ROUND_WORD, core.round),
+        Some(step) => (state.info().step_title)(step).to_string(),
+        None if core.round > 0 => format!("{} {}", state.info().round_word, core.round),
         None => String::new(),
     };
     let running = *status == Status::Running;
@@ -1412,7 +1409,7 @@ fn view_of<P: Protocol>(kind: Kind, s: &crate::engine::Engine<P>) -> SessionView
 
 /// What a session's answered calls cost: in all, per member (in the order they first answered)
 /// and per round (oldest first), each in words, and the money budget against the total.
-fn cost_of<P: Protocol>(state: &P) -> crate::cost::CostView {
+fn cost_of(state: &dyn KindState) -> crate::cost::CostView {
     use crate::cost::{usd, CostTotal, CostView, MemberCost};
     let core = state.core();
     let mut total = CostTotal::default();
@@ -1461,7 +1458,7 @@ fn cost_of<P: Protocol>(state: &P) -> crate::cost::CostView {
                 let title = if r == 0 {
                     "Start".to_string()
                 } else {
-                    format!("{} {r}", P::ROUND_WORD)
+                    format!("{} {r}", state.info().round_word)
                 };
                 (title, t.text())
             })

@@ -112,7 +112,7 @@ fn scenario_config(scenario: &Value) -> AutocodingConfig {
 }
 
 /// One event as a line of the scenario's log.
-fn event_line(e: &Event<Autocoding>) -> String {
+fn event_line(e: &Event) -> String {
     let name = e.kind.name();
     match &e.kind {
         EventKind::RoundStarted { round } => format!("{name} turn {round}"),

@@ -87,7 +87,7 @@ fn scenario_config(scenario: &Value) -> DialecticConfig {
 }
 
 /// One event as a line of the scenario's log.
-fn event_line(e: &Event<DialecticState>) -> String {
+fn event_line(e: &Event) -> String {
     let name = e.kind.name();
     match &e.kind {
         EventKind::StepStarted {
@@ -1299,7 +1299,7 @@ fn the_event_log_reads_back_from_json_into_the_same_dialectic() {
             .iter()
             .map(|e| serde_json::to_string(e).unwrap())
             .collect();
-        let events: Vec<Event<DialecticState>> = text
+        let events: Vec<Event> = text
             .iter()
             .map(|t| serde_json::from_str(t).unwrap())
             .collect();

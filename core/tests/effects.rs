@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 /// A kind with two steps of one member ("write", then "check") and an effect between them.
 #[derive(Debug, Clone, PartialEq)]
 struct Doubling {
-    core: Core<Doubling>,
+    core: Core,
     model: ModelRef,
     written: Option<i64>,
     doubled: Option<i64>,
@@ -65,10 +65,10 @@ impl Protocol for Doubling {
     fn settings(_: &()) -> Settings {
         Settings::default()
     }
-    fn core(&self) -> &Core<Doubling> {
+    fn core(&self) -> &Core {
         &self.core
     }
-    fn core_mut(&mut self) -> &mut Core<Doubling> {
+    fn core_mut(&mut self) -> &mut Core {
         &mut self.core
     }
     fn step_name(step: u8) -> &'static str {
@@ -105,7 +105,7 @@ impl Protocol for Doubling {
             "A number?",
         )]
     }
-    fn judge(&self, _: &StoredCall<Doubling>, raw: &str, _: bool) -> Judgement<Doubling> {
+    fn judge(&self, _: &StoredCall, raw: &str, _: bool) -> Judgement<Doubling> {
         Judgement::Apply {
             output: raw.to_string(),
             warnings: Vec::new(),
@@ -120,7 +120,7 @@ impl Protocol for Doubling {
     fn check_edit(&self, _: &()) -> Result<(), String> {
         Ok(())
     }
-    fn fold(&mut self, event: &Event<Doubling>) -> Result<Vec<String>, FoldError> {
+    fn fold(&mut self, event: &Event) -> Result<Vec<String>, FoldError> {
         match &event.kind {
             EventKind::Applied { output, .. } if self.written.is_none() => {
                 self.written = Some(output.parse().map_err(|_| FoldError::Refused {
@@ -136,7 +136,7 @@ impl Protocol for Doubling {
         }
         Ok(Vec::new())
     }
-    fn demo_answer(&self, _: &StoredCall<Doubling>, _: &()) -> DemoReply {
+    fn demo_answer(&self, _: &StoredCall, _: &()) -> DemoReply {
         DemoReply {
             text: "21".into(),
             finish_reason: "stop".into(),
@@ -159,7 +159,7 @@ fn through_json(s: &Engine<Doubling>) -> Engine<Doubling> {
         .iter()
         .map(|e| serde_json::to_string(e).unwrap())
         .collect();
-    let events: Vec<Event<Doubling>> = texts
+    let events: Vec<Event> = texts
         .iter()
         .map(|t| serde_json::from_str(t).unwrap())
         .collect();
@@ -263,7 +263,7 @@ fn a_log_with_an_output_for_no_pending_effect_does_not_replay() {
     again["kind"] = done["kind"].clone();
     again["seq"] = json!(events.len());
     events.push(again);
-    let parsed: Vec<Event<Doubling>> = events
+    let parsed: Vec<Event> = events
         .iter()
         .map(|e| serde_json::from_value(e.clone()).unwrap())
         .collect();

@@ -15,7 +15,7 @@ const MEMBERS: [&str; 2] = ["ana", "bo"];
 /// A kind with one step, "work", answered by both members at once.
 #[derive(Debug, Clone, PartialEq)]
 struct Asking {
-    core: Core<Asking>,
+    core: Core,
     model: ModelRef,
     /// What each member's applied answer said.
     done: Vec<String>,
@@ -67,10 +67,10 @@ impl Protocol for Asking {
     fn settings(_: &()) -> Settings {
         Settings::default()
     }
-    fn core(&self) -> &Core<Asking> {
+    fn core(&self) -> &Core {
         &self.core
     }
-    fn core_mut(&mut self) -> &mut Core<Asking> {
+    fn core_mut(&mut self) -> &mut Core {
         &mut self.core
     }
     fn step_name(_: u8) -> &'static str {
@@ -99,7 +99,7 @@ impl Protocol for Asking {
         )]
     }
     /// `ask:…` puts a question, `approve:…` asks for an approval, anything else is the work.
-    fn judge(&self, _: &StoredCall<Asking>, raw: &str, _: bool) -> Judgement<Asking> {
+    fn judge(&self, _: &StoredCall, raw: &str, _: bool) -> Judgement<Asking> {
         if let Some(q) = raw.strip_prefix("ask:") {
             Judgement::Ask {
                 ask: PersonAsk::Question {
@@ -133,13 +133,13 @@ impl Protocol for Asking {
     fn check_edit(&self, _: &()) -> Result<(), String> {
         Ok(())
     }
-    fn fold(&mut self, event: &Event<Asking>) -> Result<Vec<String>, FoldError> {
+    fn fold(&mut self, event: &Event) -> Result<Vec<String>, FoldError> {
         if let EventKind::Applied { output, .. } = &event.kind {
             self.done.push(output.to_string());
         }
         Ok(Vec::new())
     }
-    fn demo_answer(&self, _: &StoredCall<Asking>, _: &()) -> DemoReply {
+    fn demo_answer(&self, _: &StoredCall, _: &()) -> DemoReply {
         DemoReply {
             text: "work".into(),
             finish_reason: "stop".into(),

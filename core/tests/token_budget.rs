@@ -7,7 +7,7 @@ use roundtable_core::engine::{
 };
 use roundtable_core::protocol::team::TeamState;
 
-fn under(budget: Option<u64>, used: u64, waiting: &[&str]) -> Core<TeamState> {
+fn under(budget: Option<u64>, used: u64, waiting: &[&str]) -> Core {
     let mut core = Core::new(Settings {
         token_budget: budget,
         ..Settings::default()

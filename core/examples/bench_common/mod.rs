@@ -12,7 +12,7 @@ use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session, Tea
 use serde_json::json;
 
 /// A call due, with its envelope.
-pub type DueCall = roundtable_core::engine::DueCall<TeamState>;
+pub type DueCall = roundtable_core::engine::DueCall;
 
 /// Operatives in every grown session.
 pub const OPERATIVES: usize = 4;

@@ -9,7 +9,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{
-    DemoReply, DueCall, Engine, EngineError, Outcome, PersonReply, Protocol, Status, Usage, Verdict,
+    DemoReply, DueCall, Engine, EngineError, KindState, Outcome, PersonReply, Status, Usage,
+    Verdict,
 };
 
 /// What happened while playing, for assertions and the benchmark log.
@@ -48,8 +49,8 @@ impl DemoReply {
 
 /// Runs a session of any kind on its kind's own demo model (`Protocol::demo_answer`), playing
 /// the person's side as [`play_with`] does: what a test means by "the demo, played through".
-pub fn play_demo<P: Protocol>(
-    session: &mut Engine<P>,
+pub fn play_demo(
+    session: &mut Engine,
     now: &mut u64,
     max_calls: usize,
 ) -> Result<PlayReport, EngineError> {
@@ -63,9 +64,9 @@ pub fn play_demo<P: Protocol>(
 
 /// Runs a session of any kind with `answer` as its model (the kind's own demo model:
 /// `|state, call| state.demo_answer(call, &call.envelope)`), playing the person's side as [`play`] does.
-pub fn play_with<P: Protocol>(
-    session: &mut Engine<P>,
-    answer: impl Fn(&P, &DueCall<P>) -> DemoReply,
+pub fn play_with(
+    session: &mut Engine,
+    answer: impl Fn(&dyn KindState, &DueCall) -> DemoReply,
     now: &mut u64,
     max_calls: usize,
 ) -> Result<PlayReport, EngineError> {

@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::status::Findings;
-use super::{Protocol, Usage};
+use super::kind_value::{KindValue, StepId};
+use super::Usage;
 use crate::validate::Violation;
 
 /// Who speaks in a chat message, as every chat API names it.
@@ -61,15 +62,15 @@ pub enum CallKind {
 
 /// One call as the event log keeps it: everything needed to show the person what the member was
 /// sent.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", bound = "")]
-pub struct StoredCall<P: Protocol> {
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredCall {
     /// Deterministic id (`call-<seq>`); the answer must come back under this id.
     pub id: String,
     /// Member id that must answer.
     pub member: String,
     /// The step the answer is for.
-    pub step: P::Step,
+    pub step: StepId,
     /// The round.
     pub round: u32,
     /// Why the call exists.
@@ -85,17 +86,17 @@ pub struct StoredCall<P: Protocol> {
 
 /// A call due now, with the state envelope it was built from (what the demo model reads).
 #[derive(Debug, Clone, PartialEq)]
-pub struct DueCall<P: Protocol> {
+pub struct DueCall {
     /// The call.
-    pub call: StoredCall<P>,
-    /// The state picture the prompt was built from.
-    pub envelope: P::Envelope,
+    pub call: StoredCall,
+    /// The state picture the prompt was built from (the kind's envelope).
+    pub envelope: KindValue,
 }
 
-impl<P: Protocol> std::ops::Deref for DueCall<P> {
-    type Target = StoredCall<P>;
+impl std::ops::Deref for DueCall {
+    type Target = StoredCall;
 
-    fn deref(&self) -> &StoredCall<P> {
+    fn deref(&self) -> &StoredCall {
         &self.call
     }
 }
@@ -120,7 +121,7 @@ pub struct ModelCall {
     /// The conversation to send, system first.
     pub messages: Vec<Message>,
     /// The plain JSON Schema of this call's answer when the kind made one for it
-    /// ([`Protocol::call_schema`]: an answer held to a schema the person chose at run time);
+    /// ([`super::Protocol::call_schema`]: an answer held to a schema the person chose at run time);
     /// `None`: the step's committed schema (`schemas/<step>.plain.json`) is the one to send.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub schema: Option<Value>,
@@ -219,9 +220,9 @@ impl DemoReply {
 }
 
 /// What became of a call's answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(remote = "Self", rename_all = "snake_case", bound = "")]
-pub enum CallResult<P: Protocol> {
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(remote = "Self", rename_all = "snake_case")]
+pub enum CallResult {
     /// Applied, with the changes in words.
     Applied {
         /// What changed.
@@ -244,7 +245,7 @@ pub enum CallResult<P: Protocol> {
     /// Context served.
     ContextServed {
         /// What was served.
-        slices: P::Served,
+        slices: KindValue,
     },
     /// The member put something to the person.
     Halted {
@@ -259,11 +260,11 @@ pub enum CallResult<P: Protocol> {
     /// Superseded before an answer came (the rounds ended, or the person stopped the run).
     Superseded,
 }
-crate::tagged::tagged!([P: Protocol] CallResult<P>, tag = "result");
+crate::tagged::tagged!(write [] CallResult, tag = "result");
 
-impl<P: Protocol> CallResult<P> {
+impl CallResult {
     /// The result in a few words, for the timeline and the transcript (one wording for both).
-    pub fn word(result: Option<&CallResult<P>>, answered: bool) -> &'static str {
+    pub fn word(result: Option<&CallResult>, answered: bool) -> &'static str {
         match result {
             Some(CallResult::Applied { .. }) => "applied",
             Some(CallResult::Invalid { .. }) => "invalid",
@@ -279,11 +280,11 @@ impl<P: Protocol> CallResult<P> {
 }
 
 /// One model call and what happened to it: the transcript entry the UI shows.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", bound = "")]
-pub struct CallRecord<P: Protocol> {
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallRecord {
     /// The call as issued (the whole conversation sent).
-    pub call: StoredCall<P>,
+    pub call: StoredCall,
     /// When it was issued.
     pub issued_at: u64,
     /// The raw answer (shared with its `answer_received` event): its head only when it was
@@ -299,7 +300,7 @@ pub struct CallRecord<P: Protocol> {
     /// Tokens counted for this call.
     pub tokens: u64,
     /// What became of it.
-    pub result: Option<CallResult<P>>,
+    pub result: Option<CallResult>,
     /// The provider's error, when the call failed without an answer (it is asked again on
     /// resume; a later answer lands on this same record).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -308,15 +309,8 @@ pub struct CallRecord<P: Protocol> {
     /// [`MAX_ANSWER_TOKENS`], or less when a token budget leaves less
     /// ([`super::Core::answer_room`]). Not in the log: the fold works it out when the call is
     /// issued, from the state then, so every replay gives the same.
-    #[serde(
-        default = "max_answer_tokens",
-        skip_serializing_if = "is_max_answer_tokens"
-    )]
+    #[serde(skip_serializing_if = "is_max_answer_tokens")]
     pub max_answer: u32,
-}
-
-fn max_answer_tokens() -> u32 {
-    MAX_ANSWER_TOKENS
 }
 
 fn is_max_answer_tokens(n: &u32) -> bool {
@@ -339,7 +333,7 @@ impl DemoReply {
     }
 }
 
-impl<P: Protocol> CallRecord<P> {
+impl CallRecord {
     /// The call's tokens are the engine's estimate: it was answered and the provider counted
     /// none (the demo model, a server that reports no usage). Shown as an estimate, never as the
     /// provider's count.

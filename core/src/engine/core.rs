@@ -16,7 +16,7 @@ use super::effect::EffectRecord;
 use super::event::{EngineEdit, Event, EventKind, ForkOrigin};
 use super::inbox::{PersonAsk, PersonReply};
 use super::status::{Findings, FoldError, PauseReason, Settings, Status};
-use super::Protocol;
+use super::kind_value::StepId;
 use crate::cost::MemberPrices;
 
 /// One member's place in the current step.
@@ -86,13 +86,13 @@ impl Slot {
 }
 
 /// Something a member put to the person, and the person's word once given.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", bound = "")]
-pub struct HaltRecord<P: Protocol> {
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HaltRecord {
     /// Round.
     pub round: u32,
     /// Step.
-    pub step: Option<P::Step>,
+    pub step: Option<StepId>,
     /// Member who asked.
     pub asked_by: String,
     /// The call whose answer asked.
@@ -104,13 +104,13 @@ pub struct HaltRecord<P: Protocol> {
 }
 
 /// One step of the timeline.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", bound = "")]
-pub struct StepRecord<P: Protocol> {
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepRecord {
     /// Round.
     pub round: u32,
     /// Step.
-    pub step: P::Step,
+    pub step: StepId,
     /// Members who acted.
     pub members: Vec<String>,
     /// Start time.
@@ -120,27 +120,27 @@ pub struct StepRecord<P: Protocol> {
 }
 
 /// The engine's part of the state of any session.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", bound = "")]
-pub struct Core<P: Protocol> {
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Core {
     /// Status.
-    pub status: Status<P>,
+    pub status: Status,
     /// Limits.
     pub settings: Settings,
     /// Current round (0 before the first round).
     pub round: u32,
     /// Current (or last finished) step.
-    pub step: Option<P::Step>,
+    pub step: Option<StepId>,
     /// Members of the current step.
     pub slots: Vec<Slot>,
     /// Every call, in issue order.
-    pub calls: Vec<CallRecord<P>>,
+    pub calls: Vec<CallRecord>,
     /// Answers refused (call id, reason).
     pub refused: Vec<(String, String)>,
     /// Every halt.
-    pub halts: Vec<HaltRecord<P>>,
+    pub halts: Vec<HaltRecord>,
     /// Steps run.
-    pub timeline: Vec<StepRecord<P>>,
+    pub timeline: Vec<StepRecord>,
     /// Tokens counted.
     pub tokens_used: u64,
     /// Micro-dollars the answered calls cost (those with a known cost).
@@ -166,9 +166,9 @@ pub struct Core<P: Protocol> {
     pub effects: Vec<EffectRecord>,
 }
 
-impl<P: Protocol> Core<P> {
+impl Core {
     /// The engine's state of a new session with these limits.
-    pub fn new(settings: Settings) -> Core<P> {
+    pub fn new(settings: Settings) -> Core {
         Core {
             status: Status::Draft,
             settings,
@@ -208,14 +208,14 @@ impl<P: Protocol> Core<P> {
     }
 
     /// The transcript entry of a call.
-    pub fn call(&self, id: &str) -> Option<&CallRecord<P>> {
+    pub fn call(&self, id: &str) -> Option<&CallRecord> {
         call_index(id)
             .and_then(|i| self.calls.get(i))
             .filter(|c| c.call.id == id)
     }
 
     /// Calls issued and not yet answered, in issue order.
-    pub fn outstanding_calls(&self) -> impl Iterator<Item = &CallRecord<P>> {
+    pub fn outstanding_calls(&self) -> impl Iterator<Item = &CallRecord> {
         self.slots
             .iter()
             .filter_map(|s| s.call_id.as_deref())
@@ -224,7 +224,7 @@ impl<P: Protocol> Core<P> {
 
     /// The calls of one member at one step of one round, oldest first: the first ask, then each
     /// re-ask after served context or a repair — one transcript thread.
-    pub fn thread(&self, member: &str, round: u32, step: P::Step) -> Vec<&CallRecord<P>> {
+    pub fn thread(&self, member: &str, round: u32, step: StepId) -> Vec<&CallRecord> {
         self.calls
             .iter()
             .filter(|c| c.call.member == member && c.call.round == round && c.call.step == step)
@@ -240,7 +240,7 @@ impl<P: Protocol> Core<P> {
     }
 
     /// What waits for the person, oldest first: the session's inbox.
-    pub fn open_asks(&self) -> impl Iterator<Item = &HaltRecord<P>> {
+    pub fn open_asks(&self) -> impl Iterator<Item = &HaltRecord> {
         self.halts.iter().filter(|h| h.answer.is_none())
     }
 
@@ -345,7 +345,7 @@ impl<P: Protocol> Core<P> {
     /// of the state changes (the protocol folds its part first): its call must be answered and
     /// not yet judged, and its member in the current step. Past this, the engine's fold of the
     /// event cannot fail, so a refusal anywhere leaves the state as it was.
-    pub(super) fn check_outcome(&self, event: &Event<P>) -> Result<(), FoldError> {
+    pub(super) fn check_outcome(&self, event: &Event) -> Result<(), FoldError> {
         if let EventKind::EffectDone { effect_id, .. } = &event.kind {
             if !self.effect(effect_id).is_some_and(EffectRecord::pending) {
                 return Err(FoldError::Effect(effect_id.clone()));
@@ -364,7 +364,7 @@ impl<P: Protocol> Core<P> {
 
     /// Folds the engine's part of one event in. `changes` is what the protocol's fold said an
     /// applied output changed.
-    pub(super) fn fold(&mut self, event: &Event<P>, changes: Vec<String>) -> Result<(), FoldError> {
+    pub(super) fn fold(&mut self, event: &Event, changes: Vec<String>) -> Result<(), FoldError> {
         let at = event.at;
         match &event.kind {
             EventKind::Created { .. } => {}
@@ -644,7 +644,7 @@ impl<P: Protocol> Core<P> {
         slot_of(&mut self.slots, member)
     }
 
-    fn call_mut(&mut self, call_id: &str) -> Result<&mut CallRecord<P>, FoldError> {
+    fn call_mut(&mut self, call_id: &str) -> Result<&mut CallRecord, FoldError> {
         call_index(call_id)
             .and_then(|i| self.calls.get_mut(i))
             .filter(|c| c.call.id == call_id)

@@ -13,19 +13,19 @@ use serde::{Deserialize, Serialize};
 use super::call::StoredCall;
 use super::control::Until;
 use super::status::{Findings, PauseReason, Settings};
-use super::Protocol;
+use super::kind_value::{KindValue, StepId};
 use crate::cost::MemberPrices;
 use crate::validate::Violation;
 
 /// One entry of the log: its position, when it happened (ms, passed in), and what happened.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Event<P: Protocol> {
+pub struct Event {
     /// 0, 1, 2, … without gaps; replay refuses a log with a gap.
     pub seq: u64,
     /// Milliseconds since the Unix epoch, as the caller said.
     pub at: u64,
     /// What happened.
-    pub kind: EventKind<P>,
+    pub kind: EventKind,
 }
 
 /// Tokens a provider reported for one call, and what the call cost; the engine counts them
@@ -62,8 +62,8 @@ pub struct ForkOrigin {
 /// A person's edit: the engine's own (limits), or one of the protocol's. Read through
 /// [`super::wire`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(remote = "Self", rename_all = "snake_case", bound = "")]
-pub enum EngineEdit<P: Protocol> {
+#[serde(remote = "Self", rename_all = "snake_case")]
+pub enum EngineEdit {
     /// New limits (round limit, token and money budgets, repairs allowed).
     Settings {
         /// The new settings.
@@ -77,21 +77,28 @@ pub enum EngineEdit<P: Protocol> {
     },
     /// An edit of the protocol's state (its own `edit` tag).
     #[serde(rename = "(untagged)")]
-    Protocol(P::Edit),
+    Protocol(KindValue),
 }
-crate::tagged::tagged!(write [P: Protocol] EngineEdit<P>, tag = "edit");
+crate::tagged::tagged!(write [] EngineEdit, tag = "edit");
+
+impl EngineEdit {
+    /// A person's edit of the kind's own state, as the engine carries it.
+    pub fn of_kind<E: super::KindData>(edit: E) -> EngineEdit {
+        EngineEdit::Protocol(KindValue::new(edit))
+    }
+}
 
 /// Everything that can happen to a session. Read and written through [`super::wire`], compiled
 /// once for every kind (its `KindOut` and `KindWire` say which fields may be left out).
 #[derive(Debug, Clone, PartialEq)]
-pub enum EventKind<P: Protocol> {
+pub enum EventKind {
     /// The first event: the kind of session and its configuration.
     Created {
-        /// The kind's name ([`Protocol::KIND`]); logs written before there were kinds leave it
+        /// The kind's name ([`super::Protocol::KIND`]); logs written before there were kinds leave it
         /// out (empty).
         kind: String,
         /// The configuration the session starts from.
-        config: P::Config,
+        config: KindValue,
     },
     /// The person started the session (draft → running); `until` is where this run stops by
     /// itself (none: run to the end).
@@ -113,14 +120,14 @@ pub enum EventKind<P: Protocol> {
         /// The round.
         round: u32,
         /// The step.
-        step: P::Step,
+        step: StepId,
         /// Who must answer.
         members: Vec<String>,
     },
     /// A model call was issued (kept whole: the person can see what each member saw).
     CallIssued {
         /// The call.
-        call: Box<StoredCall<P>>,
+        call: Box<StoredCall>,
     },
     /// A raw answer arrived for an outstanding call.
     AnswerReceived {
@@ -164,16 +171,16 @@ pub enum EventKind<P: Protocol> {
         /// Why the answer was refused.
         report: Findings,
         /// What the rule decided, applied in the answer's place.
-        output: Box<P::Output>,
+        output: KindValue,
     },
     /// The member asked for more context; it is served and the step asked again.
     ContextServed {
         /// The call.
         call_id: String,
         /// What was asked.
-        requests: P::Ask,
+        requests: KindValue,
         /// What was served.
-        slices: P::Served,
+        slices: KindValue,
         /// The follow-up message sent to the model.
         follow_up: String,
         /// Warnings from validation.
@@ -193,7 +200,7 @@ pub enum EventKind<P: Protocol> {
         /// The call.
         call_id: String,
         /// The output.
-        output: Box<P::Output>,
+        output: KindValue,
         /// Warnings from validation.
         warnings: Vec<Violation>,
     },
@@ -209,12 +216,12 @@ pub enum EventKind<P: Protocol> {
     /// The person changed something.
     PersonEdited {
         /// What.
-        edit: EngineEdit<P>,
+        edit: EngineEdit,
     },
     /// The session paused.
     Paused {
         /// Why.
-        reason: PauseReason<P>,
+        reason: PauseReason,
     },
     /// The session runs again, up to `until` (none: to the end).
     Resumed {
@@ -261,7 +268,7 @@ pub enum EventKind<P: Protocol> {
     },
 }
 
-impl<P: Protocol> EventKind<P> {
+impl EventKind {
     /// A short name for timelines and logs.
     pub fn name(&self) -> &'static str {
         match self {

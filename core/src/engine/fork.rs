@@ -13,7 +13,7 @@ use thiserror::Error;
 
 use super::event::{EngineEdit, EventKind, ForkOrigin};
 use super::status::{EngineError, Findings, FoldError, Outcome, PauseReason, Status};
-use super::{Engine, Protocol};
+use super::Engine;
 
 /// Why a fork could not be made. Nothing is created.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -45,17 +45,17 @@ pub enum ForkError {
 
 /// Where to fork and what to change.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ForkPlan<P: Protocol> {
+pub struct ForkPlan {
     /// The new session's origin: the original's id, and the last event kept.
     pub origin: ForkOrigin,
     /// The person's edits, recorded in order after the `forked` event.
-    pub edits: Vec<EngineEdit<P>>,
+    pub edits: Vec<EngineEdit>,
     /// An answer to give the chosen call in place of a model's: (member, raw text). Judged like
     /// any answer.
     pub answer: Option<(String, String)>,
 }
 
-impl<P: Protocol> Engine<P> {
+impl Engine {
     /// The event a fork at `call_id` keeps last: the one before the call was issued, so the call
     /// is made again in the fork (with the fork's edits in its prompt) or answered by hand.
     pub fn fork_point(&self, call_id: &str) -> Result<u64, ForkError> {
@@ -70,13 +70,13 @@ impl<P: Protocol> Engine<P> {
 
     /// A new session whose log is this one's events `0..=plan.origin.seq`, then `forked`, the
     /// edits and the edited answer of `plan`; paused when it would run, so the person starts it.
-    pub fn fork_at(&self, plan: ForkPlan<P>, now: u64) -> Result<Engine<P>, ForkError> {
+    pub fn fork_at(&self, plan: ForkPlan, now: u64) -> Result<Engine, ForkError> {
         let at = plan.origin.seq;
         let len = self.events().len();
         if at as usize >= len {
             return Err(ForkError::NoSuchEvent { at, len });
         }
-        let mut fork = Engine::replay(&self.events()[..=at as usize])?;
+        let mut fork = Engine::replay(self.info(), &self.events()[..=at as usize])?;
         fork.record(EventKind::Forked { from: plan.origin }, now)
             .map_err(ForkError::Edit)?;
         for edit in plan.edits {

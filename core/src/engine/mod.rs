@@ -23,10 +23,13 @@ pub mod effect;
 pub mod event;
 pub mod fork;
 pub mod inbox;
+pub mod kind;
+pub mod kind_value;
 pub mod long_answer;
 mod run;
 pub mod status;
 pub mod title;
+pub mod typed;
 mod wire;
 
 use std::fmt::Debug;
@@ -45,7 +48,10 @@ pub use self::effect::{DueEffect, Effect, EffectRecord};
 pub use self::event::{EngineEdit, Event, EventKind, ForkOrigin, Usage};
 pub use self::fork::{ForkError, ForkPlan};
 pub use self::inbox::{PersonAsk, PersonReply, Verdict};
+pub use self::kind::{KindInfo, KindState};
+pub use self::kind_value::{KindValue, StepId};
 pub use self::run::Engine;
+pub use self::typed::{KindEngine, KindMut, KindRef};
 pub use self::status::{
     clause, CallBound, EngineError, Findings, Fix, FoldError, LimitKind, Outcome, PauseReason,
     Settings, Status,
@@ -56,6 +62,10 @@ use crate::validate::Violation;
 /// What a type must be to travel in events and session files.
 pub trait Wire: Debug + Clone + PartialEq + Serialize + DeserializeOwned {}
 impl<T: Debug + Clone + PartialEq + Serialize + DeserializeOwned> Wire for T {}
+
+/// What a kind's own values must be to ride in the engine's data as [`KindValue`]s.
+pub trait KindData: Wire + Send + Sync + 'static {}
+impl<T: Wire + Send + Sync + 'static> KindData for T {}
 
 /// Which provider and model a member runs on. Never a key: keys stay in the runner's storage.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
@@ -210,7 +220,7 @@ pub enum Judgement<P: Protocol> {
 ///
 /// Every method is deterministic: the same state and inputs give the same result, so a replayed
 /// log rebuilds the same state and a recorded demo session plays the same way again.
-pub trait Protocol: Debug + Clone + PartialEq + Sized {
+pub trait Protocol: Debug + Clone + PartialEq + Sized + Send + Sync + 'static {
     /// The kind's name in files and the `created` event (one lowercase word).
     const KIND: &'static str;
     /// The kind in words for people, as the kind picker names it.
@@ -218,21 +228,25 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     /// What a round is called in this kind, for people ("Round 2").
     const ROUND_WORD: &'static str = "Round";
     /// Everything a session of this kind starts from (the `created` event holds it).
-    type Config: Wire;
+    type Config: KindData;
     /// A step of a round (who answers under which shape).
-    type Step: Wire + Copy + Eq;
+    type Step: KindData + Copy + Eq;
+    /// Every step of the kind, each once.
+    const STEPS: &'static [Self::Step];
+    /// The kind as the engine holds it: its descriptor, made of the functions here.
+    const INFO: KindInfo = KindInfo::of::<Self>();
     /// The state picture a call's prompt is built from (rebuilt on demand, never stored).
-    type Envelope: Wire;
+    type Envelope: KindData;
     /// A valid answer as the fold applies it.
-    type Output: Wire;
+    type Output: KindData;
     /// What a member may ask for with `request_context`.
-    type Ask: Wire;
+    type Ask: KindData;
     /// What was served for such a request (kept in the `context_served` event).
-    type Served: Wire;
+    type Served: KindData;
     /// A person's edit of this kind's state.
-    type Edit: Wire;
+    type Edit: KindData;
     /// This kind's own reasons to pause (e.g. something the person must fill in first).
-    type Block: Wire;
+    type Block: KindData;
 
     /// Checks a configuration and returns the state before the first step. `Err` says what is
     /// wrong in words a person can act on.
@@ -269,9 +283,28 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
         None
     }
     /// The engine's part of the state.
-    fn core(&self) -> &Core<Self>;
+    fn core(&self) -> &Core;
     /// The engine's part of the state, for the engine's fold only.
-    fn core_mut(&mut self) -> &mut Core<Self>;
+    fn core_mut(&mut self) -> &mut Core;
+
+    /// A step's name in files, as its type's serde name spells it (`write`, `player`): what
+    /// the engine's [`StepId`] holds.
+    fn step_wire(step: Self::Step) -> &'static str;
+    /// A step as the engine holds it.
+    fn step_id(step: Self::Step) -> StepId {
+        StepId::named(Self::step_wire(step))
+    }
+    /// The kind's step the engine's `id` names.
+    ///
+    /// # Panics
+    /// When no step of the kind has that name: a `StepId` of a session is made by its own kind
+    /// (read from a log by the kind's reader), so this is a bug, not bad input.
+    fn step_of(id: StepId) -> Self::Step {
+        *Self::STEPS
+            .iter()
+            .find(|s| Self::step_wire(**s) == id.wire())
+            .unwrap_or_else(|| panic!("{} has no step {:?}", Self::KIND, id.wire()))
+    }
 
     /// The wire name of a step, also the name of its answer schema.
     fn step_name(step: Self::Step) -> &'static str;
@@ -336,7 +369,7 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
         long_answer::refusal(bytes, long_answer::ANSWER_BYTES_MAX)
     }
     /// Judges a raw answer to `call` (validation, the kind's own rules on ids and changes).
-    fn judge(&self, call: &StoredCall<Self>, raw: &str, truncated: bool) -> Judgement<Self>;
+    fn judge(&self, call: &StoredCall, raw: &str, truncated: bool) -> Judgement<Self>;
     /// Serves a context request; returns what was served and the follow-up message to the model.
     /// `left` is how many more requests the member may make at this step.
     fn serve(&self, member: &str, ask: &Self::Ask, left: u32) -> (Self::Served, String);
@@ -369,11 +402,11 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
     /// output needs against the state as it is, then change it — never stop halfway. The engine
     /// takes no copy to put back (a copy of a big session's state cost more than the rest of
     /// an answer together); `tests/all_or_nothing.rs` holds every kind to this.
-    fn fold(&mut self, event: &Event<Self>) -> Result<Vec<String>, FoldError>;
+    fn fold(&mut self, event: &Event) -> Result<Vec<String>, FoldError>;
 
     /// What the built-in demo model answers to `call`, built from `envelope`, as a provider would
     /// hand it to the runner.
-    fn demo_answer(&self, call: &StoredCall<Self>, envelope: &Self::Envelope) -> DemoReply;
+    fn demo_answer(&self, call: &StoredCall, envelope: &Self::Envelope) -> DemoReply;
 
     /// What the built-in demo's stand-in hands back for `effect` when a session is played with
     /// no runner (tests, the recorded demo): the kind's own stand-in, where it has one. The app
@@ -385,14 +418,14 @@ pub trait Protocol: Debug + Clone + PartialEq + Sized {
 
     /// The ids `call`'s answer may name, place by place, for providers that enforce a schema
     /// (spec `003`: prefer enumerated ids). None by default: the step's schema goes as it is.
-    fn id_choices(&self, _call: &StoredCall<Self>) -> Vec<IdChoice> {
+    fn id_choices(&self, _call: &StoredCall) -> Vec<IdChoice> {
         Vec::new()
     }
 
     /// The plain JSON Schema `call`'s answer is sent with when it is not the step's committed one
     /// (a schema the person chose at run time), carried on [`ModelCall::schema`] for providers
     /// that enforce one. None by default: the runner sends `schemas/<step>.plain.json`.
-    fn call_schema(&self, _call: &StoredCall<Self>) -> Option<serde_json::Value> {
+    fn call_schema(&self, _call: &StoredCall) -> Option<serde_json::Value> {
         None
     }
 }

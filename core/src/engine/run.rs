@@ -16,28 +16,46 @@ use super::status::{
     budget_words, money_words, CallBound, EngineError, Findings, FoldError, Outcome, PauseReason,
     Status,
 };
-use super::{Judgement, Move, Protocol};
+use super::kind::{Judged, KindInfo, KindState, Next};
+use super::kind_value::KindValue;
+use super::Protocol;
 use crate::cost::MemberPrices;
 use crate::validate::Violation;
 
-/// A session of kind `P`: its event log and the state folded from it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Engine<P: Protocol> {
-    events: Vec<Event<P>>,
-    state: P,
+/// A session of any kind: its event log and the state folded from it. The same type for every
+/// kind: the kind's state is behind [`KindState`], so the engine is compiled once.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    events: Vec<Event>,
+    state: Box<dyn KindState>,
 }
 
-impl<P: Protocol> Engine<P> {
-    /// A new draft session. Refuses a config the protocol finds unusable.
-    pub fn new(config: P::Config, now: u64) -> Result<Engine<P>, EngineError> {
-        let state = P::create(&config).map_err(EngineError::Config)?;
+impl PartialEq for Engine {
+    fn eq(&self, other: &Engine) -> bool {
+        self.events == other.events && self.state.same(other.state.as_ref())
+    }
+}
+
+impl Engine {
+    /// A new draft session of kind `P`. Refuses a config the kind finds unusable.
+    pub fn new<P: Protocol>(config: P::Config, now: u64) -> Result<Engine, EngineError> {
+        Engine::create(&P::INFO, KindValue::new(config), now)
+    }
+
+    /// A new draft session of the kind `info` describes, from its config.
+    pub fn create(
+        info: &'static KindInfo,
+        config: KindValue,
+        now: u64,
+    ) -> Result<Engine, EngineError> {
+        let state = (info.create)(&config).map_err(EngineError::Config)?;
         let mut engine = Engine {
             events: Vec::new(),
             state,
         };
         engine.record(
             EventKind::Created {
-                kind: P::KIND.into(),
+                kind: info.kind.into(),
                 config,
             },
             now,
@@ -45,9 +63,9 @@ impl<P: Protocol> Engine<P> {
         Ok(engine)
     }
 
-    /// Rebuilds a session from its events. The result's state equals the state of the session
-    /// that wrote them.
-    pub fn replay(events: &[Event<P>]) -> Result<Engine<P>, FoldError> {
+    /// Rebuilds a session of the kind `info` describes from its events. The result's state
+    /// equals the state of the session that wrote them.
+    pub fn replay(info: &'static KindInfo, events: &[Event]) -> Result<Engine, FoldError> {
         let Some(Event {
             kind: EventKind::Created { config, .. },
             ..
@@ -56,7 +74,7 @@ impl<P: Protocol> Engine<P> {
             return Err(FoldError::NotCreated);
         };
         // A log from elsewhere (an imported file) gets the same checks as a new session.
-        let state = P::create(config).map_err(|e| {
+        let state = (info.create)(config).map_err(|e| {
             FoldError::Unexpected(format!("the session's configuration is invalid: {e}"))
         })?;
         let mut engine = Engine {
@@ -73,7 +91,7 @@ impl<P: Protocol> Engine<P> {
             if i > 0 && matches!(event.kind, EventKind::Created { .. }) {
                 return Err(FoldError::NotCreated);
             }
-            Self::fold_into(&mut engine.state, event)?;
+            fold_into(engine.state.as_mut(), event)?;
             engine.events.push(event.clone());
         }
         Ok(engine)
@@ -82,7 +100,7 @@ impl<P: Protocol> Engine<P> {
     /// Folds `more` events onto this session, each the next in sequence: how a view of the
     /// session's history goes forward from a point it already has, without replaying from zero.
     /// On an error the events before the failing one stay folded.
-    pub fn extend(&mut self, more: &[Event<P>]) -> Result<(), FoldError> {
+    pub fn extend(&mut self, more: &[Event]) -> Result<(), FoldError> {
         for event in more {
             let expected = self.events.len() as u64;
             if event.seq != expected {
@@ -94,24 +112,34 @@ impl<P: Protocol> Engine<P> {
             if matches!(event.kind, EventKind::Created { .. }) {
                 return Err(FoldError::NotCreated);
             }
-            Self::fold_into(&mut self.state, event)?;
+            fold_into(self.state.as_mut(), event)?;
             self.events.push(event.clone());
         }
         Ok(())
     }
 
     /// The event log, oldest first.
-    pub fn events(&self) -> &[Event<P>] {
+    pub fn events(&self) -> &[Event] {
         &self.events
     }
 
-    /// The state: the fold of the events.
-    pub fn state(&self) -> &P {
-        &self.state
+    /// The state: the fold of the events, as the engine sees it.
+    pub fn state(&self) -> &dyn KindState {
+        self.state.as_ref()
+    }
+
+    /// The state as kind `P`'s, when the session is of that kind.
+    pub fn state_of<P: Protocol>(&self) -> Option<&P> {
+        self.state.as_any().downcast_ref()
+    }
+
+    /// The session's kind.
+    pub fn info(&self) -> &'static KindInfo {
+        self.state.info()
     }
 
     /// The session's status.
-    pub fn status(&self) -> &Status<P> {
+    pub fn status(&self) -> &Status {
         &self.state.core().status
     }
 
@@ -141,8 +169,8 @@ impl<P: Protocol> Engine<P> {
                 ModelCall {
                     id: call.id.clone(),
                     member: call.member.clone(),
-                    step: P::step_name(call.step),
-                    step_title: P::step_title(call.step),
+                    step: (self.info().step_name)(call.step),
+                    step_title: (self.info().step_title)(call.step),
                     round: call.round,
                     kind: call.kind,
                     messages: call.messages.clone(),
@@ -158,7 +186,7 @@ impl<P: Protocol> Engine<P> {
 
     /// The calls due now with the envelopes they were built from (typed by the protocol), for
     /// tests and tools that drive the engine without the runner.
-    pub fn calls_due(&self) -> Vec<DueCall<P>> {
+    pub fn calls_due(&self) -> Vec<DueCall> {
         let core = self.state.core();
         if core.status != Status::Running {
             return Vec::new();
@@ -238,7 +266,7 @@ impl<P: Protocol> Engine<P> {
 
     /// The state envelope a call's prompt was built from, rebuilt by replaying the log up to the
     /// call (the log does not store it). `None` for an unknown id.
-    pub fn envelope_of(&self, call_id: &str) -> Option<P::Envelope> {
+    pub fn envelope_of(&self, call_id: &str) -> Option<KindValue> {
         let at = self.events.iter().position(
             |e| matches!(&e.kind, EventKind::CallIssued { call } if call.id == call_id),
         )?;
@@ -246,7 +274,7 @@ impl<P: Protocol> Engine<P> {
             EventKind::CallIssued { call } => call.member.clone(),
             _ => return None,
         };
-        let before = Self::replay(&self.events[..at]).ok()?;
+        let before = Self::replay(self.info(), &self.events[..at]).ok()?;
         Some(before.state.envelope(&member))
     }
 
@@ -287,7 +315,7 @@ impl<P: Protocol> Engine<P> {
             RunTarget::Round => {
                 let round_open = core.round >= 1
                     && (step_open
-                        || matches!(self.state.next_move(), Move::Step(r, ..) if r == core.round));
+                        || matches!(self.state.next_move(), Next::Step(r, ..) if r == core.round));
                 Some(Until::Round {
                     round: if round_open {
                         core.round
@@ -300,14 +328,14 @@ impl<P: Protocol> Engine<P> {
     }
 
     /// Whether the run's boundary comes before `next` (a step or round about to begin).
-    fn reached(&self, next: &Move<P>) -> Option<Until> {
+    fn reached(&self, next: &Next) -> Option<Until> {
         let core = self.state.core();
         let until = core.until?;
         let beyond = match (until, next) {
             // An effect belongs to the step that asked for it: it never waits for the next run.
-            (_, Move::Finish | Move::Block(_) | Move::Effect(_)) => false,
+            (_, Next::Finish | Next::Block(_) | Next::Effect(_)) => false,
             (Until::Steps { steps }, _) => core.timeline.len() as u32 >= steps,
-            (Until::Round { round }, Move::Round(r) | Move::Step(r, ..)) => *r > round,
+            (Until::Round { round }, Next::Round(r) | Next::Step(r, ..)) => *r > round,
         };
         beyond.then_some(until)
     }
@@ -375,7 +403,7 @@ impl<P: Protocol> Engine<P> {
         // the log keeps only its head with its length (`long_answer`): the refusal is recorded
         // as it was, never judged again from the cut text.
         let read = read_as.unwrap_or(raw);
-        let too_long = P::too_long(call.step, read.len());
+        let too_long = (self.info().too_long)(call.step, read.len());
         let (kept, whole_bytes) = match too_long.as_ref().and_then(|_| long_answer::kept_head(raw))
         {
             Some(head) => (head, Some(raw.len() as u64)),
@@ -393,9 +421,9 @@ impl<P: Protocol> Engine<P> {
         )?;
         let truncated = usage.is_some_and(|u| u.stopped_for_length);
         let judgement = match too_long {
-            Some(violation) => Judgement::Invalid {
+            Some(violation) => Judged::Invalid {
                 findings: Findings {
-                    step: P::step_name(call.step).to_string(),
+                    step: (self.info().step_name)(call.step).to_string(),
                     errors: vec![violation],
                     warnings: Vec::new(),
                 },
@@ -404,11 +432,11 @@ impl<P: Protocol> Engine<P> {
             None => self.state.judge(&call, read, truncated),
         };
         let outcome = match judgement {
-            Judgement::Invalid {
+            Judged::Invalid {
                 findings,
                 fallback: None,
             } => self.invalid(&call, findings, now)?,
-            Judgement::Invalid {
+            Judged::Invalid {
                 findings,
                 fallback: Some(output),
             } => {
@@ -416,13 +444,13 @@ impl<P: Protocol> Engine<P> {
                     EventKind::FellBack {
                         call_id: call.id.clone(),
                         report: findings.clone(),
-                        output: Box::new(output),
+                        output,
                     },
                     now,
                 )?;
                 Outcome::FellBack { report: findings }
             }
-            Judgement::WantsContext { ask, warnings } => {
+            Judged::WantsContext { ask, warnings } => {
                 let made = self
                     .state
                     .core()
@@ -430,7 +458,8 @@ impl<P: Protocol> Engine<P> {
                     .map_or(0, |x| x.context_requests);
                 let max = self.state.core().settings.max_context_requests;
                 if made >= max {
-                    let findings = no_more_context(P::step_name(call.step), made, warnings);
+                    let findings =
+                        no_more_context((self.info().step_name)(call.step), made, warnings);
                     self.invalid(&call, findings, now)?
                 } else {
                     let (slices, follow_up) = self.state.serve(&call.member, &ask, max - made - 1);
@@ -447,7 +476,7 @@ impl<P: Protocol> Engine<P> {
                     Outcome::ContextServed
                 }
             }
-            Judgement::Ask { ask, warnings } => {
+            Judged::Ask { ask, warnings } => {
                 self.record(
                     EventKind::HaltRaised {
                         call_id: call.id.clone(),
@@ -458,7 +487,7 @@ impl<P: Protocol> Engine<P> {
                 )?;
                 Outcome::AwaitingPerson
             }
-            Judgement::EndRounds { message, warnings } => {
+            Judged::EndRounds { message, warnings } => {
                 self.record(
                     EventKind::RoundsEnded {
                         by: call.member.clone(),
@@ -470,17 +499,17 @@ impl<P: Protocol> Engine<P> {
                 )?;
                 Outcome::RoundsEnded
             }
-            Judgement::Apply { output, warnings } => {
+            Judged::Apply { output, warnings } => {
                 let kind = EventKind::Applied {
                     call_id: call.id.clone(),
-                    output: Box::new(output),
+                    output,
                     warnings: warnings.clone(),
                 };
                 match self.record(kind, now) {
                     Ok(()) => Outcome::Applied,
                     Err(EngineError::Internal(e)) => {
                         let findings = Findings {
-                            step: P::step_name(call.step).to_string(),
+                            step: (self.info().step_name)(call.step).to_string(),
                             errors: vec![self.state.refusal(&e)],
                             warnings,
                         };
@@ -623,7 +652,7 @@ impl<P: Protocol> Engine<P> {
     }
 
     /// Why a pause for `reason` still holds at `prices`, if it does.
-    fn still_blocked(&self, reason: &PauseReason<P>, prices: &MemberPrices) -> Option<String> {
+    fn still_blocked(&self, reason: &PauseReason, prices: &MemberPrices) -> Option<String> {
         let core = self.state.core();
         match reason {
             PauseReason::RoundLimit { .. }
@@ -646,7 +675,7 @@ impl<P: Protocol> Engine<P> {
                     }
                     None => core.tokens_used >= budget,
                 };
-                over.then(|| budget_words(&self.state, core.tokens_used, budget, true))
+                over.then(|| budget_words(self.state(), core.tokens_used, budget, true))
             }
             PauseReason::MoneyBudget { .. } => {
                 // The first call a resume would make, checked as the run would check it.
@@ -663,7 +692,7 @@ impl<P: Protocol> Engine<P> {
                         out,
                         next,
                     } => Some(money_words(
-                        &self.state,
+                        self.state(),
                         used,
                         budget,
                         out,
@@ -712,9 +741,12 @@ impl<P: Protocol> Engine<P> {
         self.advance(now)
     }
 
-    /// A person's edit: the limits, or one of the protocol's edits.
-    pub fn edit(&mut self, edit: impl Into<EngineEdit<P>>, now: u64) -> Result<(), EngineError> {
-        let edit = edit.into();
+    /// A person's edit: the limits, or one of the kind's edits.
+    pub fn edit(&mut self, edit: impl Into<EngineEdit>, now: u64) -> Result<(), EngineError> {
+        self.edit_now(edit.into(), now)
+    }
+
+    fn edit_now(&mut self, edit: EngineEdit, now: u64) -> Result<(), EngineError> {
         if self.state.core().status == Status::Done {
             return Err(self.wrong("edit"));
         }
@@ -742,29 +774,22 @@ impl<P: Protocol> Engine<P> {
     // Kept out of line: called from a dozen places per kind, each copy would hold the fold's
     // call and the log's growth again.
     #[inline(never)]
-    pub(super) fn record(&mut self, kind: EventKind<P>, now: u64) -> Result<(), EngineError> {
+    pub(super) fn record(&mut self, kind: EventKind, now: u64) -> Result<(), EngineError> {
         let event = Event {
             seq: self.events.len() as u64,
             at: now,
             kind,
         };
-        Self::fold_into(&mut self.state, &event)?;
+        fold_into(self.state.as_mut(), &event)?;
         self.events.push(event);
         Ok(())
-    }
-
-    /// The engine's checks of an answer's outcome, then the protocol's fold, then the engine's.
-    fn fold_into(state: &mut P, event: &Event<P>) -> Result<(), FoldError> {
-        state.core().check_outcome(event)?;
-        let changes = state.fold(event)?;
-        state.core_mut().fold(event, changes)
     }
 
     /// Records an invalid answer: a repair prompt for the same member, or a pause when its
     /// repairs are used up.
     fn invalid(
         &mut self,
-        call: &StoredCall<P>,
+        call: &StoredCall,
         findings: Findings,
         now: u64,
     ) -> Result<Outcome, EngineError> {
@@ -852,7 +877,7 @@ impl<P: Protocol> Engine<P> {
                 return Ok(());
             }
             let next = self.state.next_move();
-            let past_limit = matches!(next, Move::Round(r) if r > core.settings.max_rounds);
+            let past_limit = matches!(next, Next::Round(r) if r > core.settings.max_rounds);
             if let Some(until) = self.reached(&next).filter(|_| !past_limit) {
                 return self.record(
                     EventKind::Paused {
@@ -862,10 +887,10 @@ impl<P: Protocol> Engine<P> {
                 );
             }
             let kind = match next {
-                Move::Finish => {
+                Next::Finish => {
                     return self.record(EventKind::Finished, now);
                 }
-                Move::Block(block) => {
+                Next::Block(block) => {
                     return self.record(
                         EventKind::Paused {
                             reason: PauseReason::Blocked(block),
@@ -873,7 +898,7 @@ impl<P: Protocol> Engine<P> {
                         now,
                     );
                 }
-                Move::Round(r) if r > core.settings.max_rounds => {
+                Next::Round(r) if r > core.settings.max_rounds => {
                     let max_rounds = core.settings.max_rounds;
                     return self.record(
                         EventKind::Paused {
@@ -882,12 +907,12 @@ impl<P: Protocol> Engine<P> {
                         now,
                     );
                 }
-                Move::Effect(effect) => EventKind::EffectIssued {
+                Next::Effect(effect) => EventKind::EffectIssued {
                     effect_id: format!("effect-{}", core.effects.len() + 1),
                     effect,
                 },
-                Move::Round(round) => EventKind::RoundStarted { round },
-                Move::Step(round, step, members) => EventKind::StepStarted {
+                Next::Round(round) => EventKind::RoundStarted { round },
+                Next::Step(round, step, members) => EventKind::StepStarted {
                     round,
                     step,
                     members,
@@ -905,9 +930,9 @@ impl<P: Protocol> Engine<P> {
     /// model's call never waits.
     fn over_money_budget(
         &self,
-        call: &StoredCall<P>,
+        call: &StoredCall,
         prices: &MemberPrices,
-    ) -> Option<PauseReason<P>> {
+    ) -> Option<PauseReason> {
         let core = self.state.core();
         let budget = core.settings.money_budget?;
         let used = core.cost_used;
@@ -937,7 +962,7 @@ impl<P: Protocol> Engine<P> {
 
     /// The next call of `member` at the current step: a fresh prompt, or the continued
     /// conversation after served context or a repair prompt.
-    fn build_call(&self, member: &str) -> StoredCall<P> {
+    fn build_call(&self, member: &str) -> StoredCall {
         let core = self.state.core();
         let step = core.step.expect("calls are issued only inside a step");
         let (kind, messages) = match core.slot(member) {
@@ -964,6 +989,13 @@ impl<P: Protocol> Engine<P> {
             status: self.state.core().status.word(),
         }
     }
+}
+
+/// The engine's checks of an answer's outcome, then the kind's fold, then the engine's.
+fn fold_into(state: &mut dyn KindState, event: &Event) -> Result<(), FoldError> {
+    state.core().check_outcome(event)?;
+    let changes = state.fold(event)?;
+    state.core_mut().fold(event, changes)
 }
 
 /// The findings for a member that asked for context once more than it may at this step. Not

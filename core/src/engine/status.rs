@@ -4,7 +4,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::control::Until;
-use super::Protocol;
+use super::kind::KindState;
+use super::kind_value::{KindValue, StepId};
 use crate::validate::Violation;
 
 /// Limits of a session; reaching one pauses it with a reason.
@@ -70,8 +71,8 @@ impl<S: std::fmt::Display> From<crate::validate::Report<S>> for Findings {
 
 /// Why the session is paused. Read through [`super::wire`], compiled once for every kind.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(remote = "Self", rename_all = "snake_case", bound = "")]
-pub enum PauseReason<P: Protocol> {
+#[serde(remote = "Self", rename_all = "snake_case")]
+pub enum PauseReason {
     /// The person paused it.
     Person,
     /// A member kept answering invalidly; the last report says why.
@@ -79,7 +80,7 @@ pub enum PauseReason<P: Protocol> {
         /// Member id.
         member: String,
         /// Step.
-        step: P::Step,
+        step: StepId,
         /// The last report.
         report: Findings,
     },
@@ -111,7 +112,7 @@ pub enum PauseReason<P: Protocol> {
         /// The call it did not make and the most that call could cost; none when the budget
         /// was simply spent (a call with no known price, or a log from before the bound).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        next: Option<CallBound<P::Step>>,
+        next: Option<CallBound<StepId>>,
     },
     /// A provider call failed in a way waiting does not mend (a refused key, an unknown model,
     /// a used-up quota, retries spent): the runner said so with [`super::Engine::fail_call`].
@@ -121,7 +122,7 @@ pub enum PauseReason<P: Protocol> {
         /// The call that failed (asked again when the session resumes).
         call_id: String,
         /// Step.
-        step: P::Step,
+        step: StepId,
         /// What the provider said, in words a person can act on.
         error: String,
         /// Where it can be fixed.
@@ -136,9 +137,9 @@ pub enum PauseReason<P: Protocol> {
     Forked,
     /// The protocol cannot go on until the person fixes something (its own `reason` tag).
     #[serde(rename = "(untagged)")]
-    Blocked(P::Block),
+    Blocked(KindValue),
 }
-crate::tagged::tagged!(write [P: Protocol] PauseReason<P>, tag = "reason");
+crate::tagged::tagged!(write [] PauseReason, tag = "reason");
 
 /// A call the engine did not make because of the money budget: whose it was, at which step, and
 /// the most it could have cost (its estimated prompt and the longest answer it may be given, at
@@ -204,10 +205,10 @@ pub fn clause(text: &str) -> &str {
     text.trim_end().trim_end_matches(['.', ' '])
 }
 
-impl<P: Protocol> PauseReason<P> {
+impl PauseReason {
     /// The reason in plain words, for the status bar. A protocol's own reasons are worded by
-    /// [`Protocol::still_blocked`].
-    pub fn describe(&self, state: &P) -> String {
+    /// [`super::Protocol::still_blocked`].
+    pub fn describe(&self, state: &dyn KindState) -> String {
         match self {
             PauseReason::Person => "paused by you".into(),
             PauseReason::InvalidAnswer {
@@ -217,12 +218,12 @@ impl<P: Protocol> PauseReason<P> {
             } => format!(
                 "{} used up its repairs at {}; its last answer still had {}",
                 state.member_name(member),
-                P::step_title(*step),
+                (state.info().step_title)(*step),
                 crate::text::count(report.errors.len(), "problem", "problems")
             ),
             PauseReason::RoundLimit { max_rounds } => format!(
                 "the {} limit ({max_rounds}) is reached: raise it or wrap up",
-                P::ROUND_WORD.to_lowercase()
+                state.info().round_word.to_lowercase()
             ),
             PauseReason::TokenBudget { used, budget } => budget_words(state, *used, *budget, false),
             PauseReason::MoneyBudget {
@@ -249,7 +250,7 @@ impl<P: Protocol> PauseReason<P> {
                     clause(error)
                 )
             }
-            PauseReason::Reached { until } => until.describe(P::ROUND_WORD),
+            PauseReason::Reached { until } => until.describe(state.info().round_word),
             PauseReason::Forked => "a fork, ready to run live from where it was forked".into(),
             PauseReason::Blocked(block) => state
                 .still_blocked(block)
@@ -258,7 +259,7 @@ impl<P: Protocol> PauseReason<P> {
     }
 
     /// Where what paused the session can be fixed.
-    pub fn fix(&self, state: &P) -> Fix {
+    pub fn fix(&self, state: &dyn KindState) -> Fix {
         match self {
             PauseReason::Person => Fix::Resume,
             PauseReason::InvalidAnswer { member, .. } => state
@@ -290,12 +291,12 @@ impl<P: Protocol> PauseReason<P> {
 /// Why the money budget stops the session, naming the control that lifts it: the call it did
 /// not make and the most that call could cost, or (no bound known) that the budget is spent.
 /// `still`: the words of a resume refused for the same reason.
-pub fn money_words<P: Protocol>(
-    state: &P,
+pub fn money_words(
+    state: &dyn KindState,
     used: u64,
     budget: u64,
     out: u64,
-    next: Option<&CallBound<P::Step>>,
+    next: Option<&CallBound<StepId>>,
     still: bool,
 ) -> String {
     // The held call is of the current round: named as the transcript will title it.
@@ -349,7 +350,7 @@ fn money_sentence(
 /// such call (a log from before the bound), that the budget is spent. Read from the state as it
 /// stands (`used`, `budget`: the figures of the pause, used when no call waits). `still`: the
 /// words of a resume refused for the same reason.
-pub fn budget_words<P: Protocol>(state: &P, used: u64, budget: u64, still: bool) -> String {
+pub fn budget_words(state: &dyn KindState, used: u64, budget: u64, still: bool) -> String {
     let core = state.core();
     let held = core.slots.iter().find(|x| !x.done && x.call_id.is_none());
     let (Some(held), Some(step), Some(left)) = (held, core.step, core.tokens_left()) else {
@@ -424,9 +425,9 @@ pub fn grouped(n: u64) -> String {
 }
 
 /// Where a session stands.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(remote = "Self", rename_all = "snake_case", bound = "")]
-pub enum Status<P: Protocol> {
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(remote = "Self", rename_all = "snake_case")]
+pub enum Status {
     /// Created, not started.
     Draft,
     /// Calls are being made.
@@ -434,7 +435,7 @@ pub enum Status<P: Protocol> {
     /// Stopped until the person resumes.
     Paused {
         /// Why.
-        reason: PauseReason<P>,
+        reason: PauseReason,
     },
     /// A member put a question or an approval to the person (the oldest open one; see
     /// [`super::Core::open_asks`] for all).
@@ -447,9 +448,9 @@ pub enum Status<P: Protocol> {
     /// Over.
     Done,
 }
-crate::tagged::tagged!([P: Protocol] Status<P>, tag = "status");
+crate::tagged::tagged!(write [] Status, tag = "status");
 
-impl<P: Protocol> Status<P> {
+impl Status {
     /// The one-word name of a status (`awaiting_person`).
     pub fn word(&self) -> &'static str {
         match self {

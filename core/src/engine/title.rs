@@ -7,7 +7,7 @@
 
 use super::event::{EngineEdit, EventKind};
 use super::status::EngineError;
-use super::{Engine, Protocol};
+use super::Engine;
 
 /// The longest title a person may give, in characters.
 pub const TITLE_MAX: usize = 120;
@@ -23,7 +23,7 @@ pub fn problem(title: &str) -> Option<String> {
     None
 }
 
-impl<P: Protocol> Engine<P> {
+impl Engine {
     /// Names the session `title` (trimmed; empty gives back the default, the request's first
     /// line). Nothing is recorded when the title stays as it is.
     pub fn rename(&mut self, title: &str, now: u64) -> Result<(), EngineError> {

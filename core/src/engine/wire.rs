@@ -4,13 +4,12 @@
 //! serde's derive would compile the whole reader of the log — nineteen variants, every field of
 //! the engine's own — once per kind: about 22 KB of wasm code each. Here the log is read into
 //! [`EventWire`], the same shape with each payload of the kind kept as its JSON text
-//! ([`RawValue`]); only the small step from that to `Event<P>` — reading those payloads — is
-//! compiled per kind. Written, an event is borrowed as [`KindOut`] with those payloads written
+//! ([`RawValue`]); the step from that to
+//! [`Event`] — reading those payloads — goes through the kind's readers ([`KindInfo`]). Written, an event is borrowed as [`KindOut`] with those payloads written
 //! as text first. The JSON is the same both ways; nothing about the file changes.
 //! The big payloads that are not the kind's (a call's messages, reports, raw answers) are read
 //! once, by the engine's own code.
 
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
@@ -18,7 +17,7 @@ use super::call::{CallKind, Message, StoredCall};
 use super::control::Until;
 use super::event::{EngineEdit, Event, EventKind, ForkOrigin, Usage};
 use super::status::{CallBound, Findings, Fix, PauseReason, Settings};
-use super::Protocol;
+use super::kind::KindInfo;
 use crate::cost::MemberPrices;
 use crate::validate::Violation;
 
@@ -157,18 +156,6 @@ enum KindWire {
 }
 crate::tagged::tagged!(read [] KindWire, tag = "type");
 
-/// Reads one payload of the kind from its text.
-fn read<T: DeserializeOwned>(raw: &RawValue) -> Result<T, serde_json::Error> {
-    serde_json::from_str(raw.get())
-}
-
-/// Reads a payload of the kind that was read as a value (one tagged by the same key as the
-/// engine's enum around it), from text with its tags first so the kind's reader takes its fast
-/// path.
-fn read_value<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, serde_json::Error> {
-    serde_json::from_str(&crate::tagged::tags_first(value))
-}
-
 /// [`EngineEdit`] as read: the kind's own edit as the value it was.
 #[derive(Deserialize)]
 #[serde(remote = "Self", rename_all = "snake_case")]
@@ -184,35 +171,40 @@ enum EditWire {
 }
 crate::tagged::tagged!(read [] EditWire, tag = "edit", untagged = true);
 
-impl<'de, P: Protocol> Deserialize<'de> for EngineEdit<P> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match EditWire::deserialize(d)? {
-            EditWire::Settings { settings } => Ok(EngineEdit::Settings { settings }),
-            EditWire::Title { title } => Ok(EngineEdit::Title { title }),
-            EditWire::Protocol(value) => read_value(&value)
-                .map(EngineEdit::Protocol)
-                .map_err(serde::de::Error::custom),
-        }
+impl Event {
+    /// One event of a session of the kind `info` describes, read from its JSON text: the
+    /// engine's fields by code compiled once, the kind's payloads by the kind's readers.
+    pub fn read(info: &KindInfo, text: &str) -> Result<Event, serde_json::Error> {
+        serde_json::from_str::<EventWire>(text)?.into_event(info)
+    }
+
+    /// A whole log held as one JSON array (a session file's `events`), read as [`Event::read`]
+    /// reads each.
+    pub fn read_array(info: &KindInfo, text: &str) -> Result<Vec<Event>, serde_json::Error> {
+        serde_json::from_str::<Vec<EventWire>>(text)?
+            .into_iter()
+            .map(|e| e.into_event(info))
+            .collect()
     }
 }
 
 impl EventWire {
-    /// The event, its payloads read as kind `P`'s.
-    fn into_event<P: Protocol>(self) -> Result<Event<P>, serde_json::Error> {
+    /// The event, its payloads read by the kind `info` describes.
+    fn into_event(self, info: &KindInfo) -> Result<Event, serde_json::Error> {
         Ok(Event {
             seq: self.seq,
             at: self.at,
-            kind: self.kind.into_kind()?,
+            kind: self.kind.into_kind(info)?,
         })
     }
 }
 
 impl KindWire {
-    fn into_kind<P: Protocol>(self) -> Result<EventKind<P>, serde_json::Error> {
+    fn into_kind(self, info: &KindInfo) -> Result<EventKind, serde_json::Error> {
         Ok(match self {
             KindWire::Created { kind, config } => EventKind::Created {
                 kind,
-                config: read(&config)?,
+                config: (info.read_config)(&config)?,
             },
             KindWire::Started { until, prices } => EventKind::Started { until, prices },
             KindWire::RoundStarted { round } => EventKind::RoundStarted { round },
@@ -222,7 +214,7 @@ impl KindWire {
                 members,
             } => EventKind::StepStarted {
                 round,
-                step: read(&step)?,
+                step: (info.read_step)(&step)?,
                 members,
             },
             KindWire::CallIssued { call } => {
@@ -239,7 +231,7 @@ impl KindWire {
                     call: Box::new(StoredCall {
                         id,
                         member,
-                        step: read(&step)?,
+                        step: (info.read_step)(&step)?,
                         round,
                         kind,
                         messages,
@@ -285,7 +277,7 @@ impl KindWire {
             } => EventKind::FellBack {
                 call_id,
                 report,
-                output: read(&output)?,
+                output: (info.read_output)(&output)?,
             },
             KindWire::ContextServed {
                 call_id,
@@ -295,8 +287,8 @@ impl KindWire {
                 warnings,
             } => EventKind::ContextServed {
                 call_id,
-                requests: read(&requests)?,
-                slices: read(&slices)?,
+                requests: (info.read_ask)(&requests)?,
+                slices: (info.read_served)(&slices)?,
                 follow_up,
                 warnings,
             },
@@ -315,7 +307,7 @@ impl KindWire {
                 warnings,
             } => EventKind::Applied {
                 call_id,
-                output: read(&output)?,
+                output: (info.read_output)(&output)?,
                 warnings,
             },
             KindWire::PersonAnswered {
@@ -331,11 +323,11 @@ impl KindWire {
                 edit: match edit {
                     EditWire::Settings { settings } => EngineEdit::Settings { settings },
                     EditWire::Title { title } => EngineEdit::Title { title },
-                    EditWire::Protocol(value) => EngineEdit::Protocol(read_value(&value)?),
+                    EditWire::Protocol(value) => EngineEdit::Protocol((info.read_edit)(&value)?),
                 },
             },
             KindWire::Paused { reason } => EventKind::Paused {
-                reason: reason.into_reason()?,
+                reason: reason.into_reason(info)?,
             },
             KindWire::Resumed { until, prices } => EventKind::Resumed { until, prices },
             KindWire::RoundsEnded {
@@ -358,22 +350,6 @@ impl KindWire {
             KindWire::Finished => EventKind::Finished,
             KindWire::Forked { from } => EventKind::Forked { from },
         })
-    }
-}
-
-impl<'de, P: Protocol> Deserialize<'de> for Event<P> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        EventWire::deserialize(d)?
-            .into_event()
-            .map_err(serde::de::Error::custom)
-    }
-}
-
-impl<'de, P: Protocol> Deserialize<'de> for EventKind<P> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        KindWire::deserialize(d)?
-            .into_kind()
-            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -419,7 +395,7 @@ enum PauseWire {
 crate::tagged::tagged!(read [] PauseWire, tag = "reason", untagged = true);
 
 impl PauseWire {
-    fn into_reason<P: Protocol>(self) -> Result<PauseReason<P>, serde_json::Error> {
+    fn into_reason(self, info: &KindInfo) -> Result<PauseReason, serde_json::Error> {
         Ok(match self {
             PauseWire::Person => PauseReason::Person,
             PauseWire::InvalidAnswer {
@@ -428,7 +404,7 @@ impl PauseWire {
                 report,
             } => PauseReason::InvalidAnswer {
                 member,
-                step: read(&step)?,
+                step: (info.read_step)(&step)?,
                 report,
             },
             PauseWire::RoundLimit { max_rounds } => PauseReason::RoundLimit { max_rounds },
@@ -449,7 +425,7 @@ impl PauseWire {
                         up_to,
                     }) => Some(CallBound {
                         member,
-                        step: read(&step)?,
+                        step: (info.read_step)(&step)?,
                         up_to,
                     }),
                     None => None,
@@ -464,22 +440,14 @@ impl PauseWire {
             } => PauseReason::CallFailed {
                 member,
                 call_id,
-                step: read(&step)?,
+                step: (info.read_step)(&step)?,
                 error,
                 fix,
             },
             PauseWire::Reached { until } => PauseReason::Reached { until },
             PauseWire::Forked => PauseReason::Forked,
-            PauseWire::Blocked(value) => PauseReason::Blocked(read_value(&value)?),
+            PauseWire::Blocked(value) => PauseReason::Blocked((info.read_block)(&value)?),
         })
-    }
-}
-
-impl<'de, P: Protocol> Deserialize<'de> for PauseReason<P> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        PauseWire::deserialize(d)?
-            .into_reason()
-            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -632,7 +600,7 @@ fn write<T: Serialize>(value: &T) -> Result<Payload, serde_json::Error> {
 
 impl<'a> KindOut<'a> {
     /// The event's kind to write, its payloads written as JSON text.
-    fn of<P: Protocol>(kind: &'a EventKind<P>) -> Result<KindOut<'a>, serde_json::Error> {
+    fn of(kind: &'a EventKind) -> Result<KindOut<'a>, serde_json::Error> {
         Ok(match kind {
             EventKind::Created { kind, config } => KindOut::Created {
                 kind,
@@ -774,7 +742,7 @@ impl<'a> KindOut<'a> {
     }
 }
 
-impl<P: Protocol> Serialize for Event<P> {
+impl Serialize for Event {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         EventOut {
             seq: self.seq,
@@ -785,7 +753,7 @@ impl<P: Protocol> Serialize for Event<P> {
     }
 }
 
-impl<P: Protocol> Serialize for EventKind<P> {
+impl Serialize for EventKind {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         KindOut::of(self)
             .map_err(serde::ser::Error::custom)?

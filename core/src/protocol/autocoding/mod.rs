@@ -51,7 +51,7 @@ use crate::engine::{
 use crate::validate::{self, Violation};
 
 /// An autocoding session: the engine driving the player/coach loop.
-pub type AutocodingSession = crate::engine::Engine<Autocoding>;
+pub type AutocodingSession = crate::engine::KindEngine<Autocoding>;
 
 /// The name of the effect that runs the player's files in the sandbox.
 pub use crate::code_run::RUN_CODE;
@@ -88,9 +88,9 @@ pub enum AutocodingEdit {
 }
 crate::tagged::tagged!([] AutocodingEdit, tag = "edit");
 
-impl From<AutocodingEdit> for EngineEdit<Autocoding> {
+impl From<AutocodingEdit> for EngineEdit {
     fn from(edit: AutocodingEdit) -> Self {
-        EngineEdit::Protocol(edit)
+        EngineEdit::of_kind(edit)
     }
 }
 
@@ -117,11 +117,11 @@ pub struct AutocodingEnvelope {
 }
 
 /// The whole state of an autocoding session: what the fold of its events gives.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Autocoding {
     /// The engine's part.
-    pub core: Core<Autocoding>,
+    pub core: Core,
     /// The configuration, with the person's member changes applied.
     pub config: AutocodingConfig,
     /// Spec `002`'s `AutocodingState` as it stands: what the history slider shows at each point
@@ -359,6 +359,7 @@ impl Protocol for Autocoding {
     const ROUND_WORD: &'static str = "Turn";
     type Config = AutocodingConfig;
     type Step = AutocodingStep;
+    const STEPS: &'static [AutocodingStep] = &[AutocodingStep::Player, AutocodingStep::Coach];
     type Envelope = AutocodingEnvelope;
     type Output = AutocodingOutput;
     type Ask = ();
@@ -422,12 +423,19 @@ impl Protocol for Autocoding {
         Some(crate::engine::EditWhatIf::Member(change))
     }
 
-    fn core(&self) -> &Core<Autocoding> {
+    fn core(&self) -> &Core {
         &self.core
     }
 
-    fn core_mut(&mut self) -> &mut Core<Autocoding> {
+    fn core_mut(&mut self) -> &mut Core {
         &mut self.core
+    }
+
+    fn step_wire(step: AutocodingStep) -> &'static str {
+        match step {
+            AutocodingStep::Player => "player",
+            AutocodingStep::Coach => "coach",
+        }
     }
 
     fn step_name(step: AutocodingStep) -> &'static str {
@@ -466,7 +474,7 @@ impl Protocol for Autocoding {
         if core.round != turn {
             return Move::Round(turn);
         }
-        match (core.step, self.turns.last()) {
+        match (core.step.map(Self::step_of), self.turns.last()) {
             (None, _) => Move::Step(
                 turn,
                 AutocodingStep::Player,
@@ -494,7 +502,7 @@ impl Protocol for Autocoding {
     }
 
     fn envelope(&self, member: &str) -> AutocodingEnvelope {
-        let step = self.core.step.unwrap_or(AutocodingStep::Player);
+        let step = self.core.step.map_or(AutocodingStep::Player, Self::step_of);
         let me = self
             .member(member)
             .cloned()
@@ -550,13 +558,13 @@ impl Protocol for Autocoding {
 
     fn judge(
         &self,
-        call: &StoredCall<Autocoding>,
+        call: &StoredCall,
         raw: &str,
         truncated: bool,
     ) -> Judgement<Autocoding> {
         let options = validate::Options { truncated };
         let mut warnings = Vec::new();
-        let checked = match call.step {
+        let checked = match Self::step_of(call.step) {
             AutocodingStep::Player => {
                 answer::check_player(raw, options, &self.files, &mut warnings)
                     .map(AutocodingOutput::Player)
@@ -580,7 +588,7 @@ impl Protocol for Autocoding {
             Ok(output) => Judgement::Apply { output, warnings },
             Err(errors) => Judgement::Invalid {
                 findings: Findings {
-                    step: Self::step_name(call.step).to_string(),
+                    step: Self::step_name(Self::step_of(call.step)).to_string(),
                     errors,
                     warnings,
                 },
@@ -611,9 +619,9 @@ impl Protocol for Autocoding {
             .map_or(Ok(()), Err)
     }
 
-    fn fold(&mut self, event: &Event<Autocoding>) -> Result<Vec<String>, FoldError> {
+    fn fold(&mut self, event: &Event) -> Result<Vec<String>, FoldError> {
         match &event.kind {
-            EventKind::Applied { output, .. } => return self.apply(output),
+            EventKind::Applied { output, .. } => return self.apply(output.get()),
             EventKind::EffectIssued { effect_id, effect } if effect.name == RUN_CODE => {
                 self.turn_mut()?.effect = Some(effect_id.clone());
             }
@@ -661,8 +669,9 @@ impl Protocol for Autocoding {
                 }
             }
             EventKind::PersonEdited {
-                edit: EngineEdit::Protocol(AutocodingEdit::Member(change)),
+                edit: EngineEdit::Protocol(edit),
             } => {
+                let AutocodingEdit::Member(change) = edit.get::<AutocodingEdit>();
                 let c = &mut self.config;
                 for m in [&mut c.player, &mut c.coach] {
                     if m.id != change.member {
@@ -681,7 +690,7 @@ impl Protocol for Autocoding {
         Ok(Vec::new())
     }
 
-    fn demo_answer(&self, call: &StoredCall<Autocoding>, env: &AutocodingEnvelope) -> DemoReply {
+    fn demo_answer(&self, call: &StoredCall, env: &AutocodingEnvelope) -> DemoReply {
         let value = match env.step {
             AutocodingStep::Player => {
                 serde_json::to_value(demo::player(&env.state.requirements, &env.files))

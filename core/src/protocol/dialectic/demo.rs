@@ -14,7 +14,7 @@ use super::answer::{
 };
 use super::config::ResponseStyle;
 use super::prompt::{CritiqueView, DialecticEnvelope, MemberView};
-use super::{DialecticState, DialecticStep};
+use super::DialecticStep;
 use crate::demo::rng::{fnv1a, mix, SplitMix64};
 use crate::engine::{CallKind, DemoReply, StoredCall};
 
@@ -114,7 +114,7 @@ fn terms(env: &DialecticEnvelope) -> Vec<String> {
 /// The demo's answer to `call`, as the demo model `model` (another demo variant than
 /// [`crate::demo::MODEL`] speaks in a second voice, so a fork's what-if shows a difference).
 pub fn answer(
-    call: &StoredCall<DialecticState>,
+    call: &StoredCall,
     env: &DialecticEnvelope,
     model: &str,
 ) -> DemoReply {

@@ -44,7 +44,7 @@ use crate::text::one_line;
 use crate::validate;
 
 /// A dialectic: the engine driving the dialectic protocol.
-pub type DialecticSession = crate::engine::Engine<DialecticState>;
+pub type DialecticSession = crate::engine::KindEngine<DialecticState>;
 
 /// The steps of a dialectic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -98,11 +98,11 @@ pub struct Critique {
 }
 
 /// The whole state of a dialectic: what the fold of its events gives.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DialecticState {
     /// The engine's part.
-    pub core: Core<DialecticState>,
+    pub core: Core,
     /// The configuration, with the person's member changes applied.
     pub config: DialecticConfig,
     /// The thesis, once written (a single shot's too).
@@ -294,6 +294,7 @@ impl Protocol for DialecticState {
     const ROUND_WORD: &'static str = "Pass";
     type Config = DialecticConfig;
     type Step = DialecticStep;
+    const STEPS: &'static [DialecticStep] = &[DialecticStep::Thesis, DialecticStep::Antithesis, DialecticStep::Synthesis, DialecticStep::SingleShot];
     type Envelope = DialecticEnvelope;
     type Output = DialecticOutput;
     type Ask = ();
@@ -352,12 +353,21 @@ impl Protocol for DialecticState {
         config.settings.clone()
     }
 
-    fn core(&self) -> &Core<DialecticState> {
+    fn core(&self) -> &Core {
         &self.core
     }
 
-    fn core_mut(&mut self) -> &mut Core<DialecticState> {
+    fn core_mut(&mut self) -> &mut Core {
         &mut self.core
+    }
+
+    fn step_wire(step: DialecticStep) -> &'static str {
+        match step {
+            DialecticStep::Thesis => "thesis",
+            DialecticStep::Antithesis => "antithesis",
+            DialecticStep::Synthesis => "synthesis",
+            DialecticStep::SingleShot => "single_shot",
+        }
     }
 
     fn step_name(step: DialecticStep) -> &'static str {
@@ -399,7 +409,7 @@ impl Protocol for DialecticState {
         let c = &self.config;
         let synthesis = || vec![c.synthesis.id.clone()];
         if core.rounds_ended {
-            return match core.step {
+            return match core.step.map(Self::step_of) {
                 Some(DialecticStep::Synthesis | DialecticStep::SingleShot) => Move::Finish,
                 _ if self.thesis.is_some() && !self.is_answered() => {
                     Move::Step(core.round.max(1), DialecticStep::Synthesis, synthesis())
@@ -407,7 +417,7 @@ impl Protocol for DialecticState {
                 _ => Move::Finish,
             };
         }
-        match (core.round, core.step) {
+        match (core.round, core.step.map(Self::step_of)) {
             (0, _) => Move::Round(1),
             (r, None) => match c.mode {
                 Mode::Workflow => Move::Step(r, DialecticStep::Thesis, vec![c.thesis.id.clone()]),
@@ -441,13 +451,13 @@ impl Protocol for DialecticState {
 
     fn judge(
         &self,
-        call: &StoredCall<DialecticState>,
+        call: &StoredCall,
         raw: &str,
         truncated: bool,
     ) -> Judgement<DialecticState> {
         let options = validate::Options { truncated };
         let mut warnings = Vec::new();
-        let checked = match call.step {
+        let checked = match Self::step_of(call.step) {
             DialecticStep::Thesis => {
                 answer::check_thesis(raw, options, &mut warnings).map(DialecticOutput::Thesis)
             }
@@ -466,7 +476,7 @@ impl Protocol for DialecticState {
             Ok(output) => Judgement::Apply { output, warnings },
             Err(errors) => Judgement::Invalid {
                 findings: Findings {
-                    step: Self::step_name(call.step).to_string(),
+                    step: Self::step_name(Self::step_of(call.step)).to_string(),
                     errors,
                     warnings,
                 },
@@ -496,14 +506,15 @@ impl Protocol for DialecticState {
         }
     }
 
-    fn fold(&mut self, event: &Event<DialecticState>) -> Result<Vec<String>, FoldError> {
+    fn fold(&mut self, event: &Event) -> Result<Vec<String>, FoldError> {
         match &event.kind {
             EventKind::Applied {
                 call_id, output, ..
-            } => return self.apply(call_id, output),
+            } => return self.apply(call_id, output.get()),
             EventKind::PersonEdited {
-                edit: EngineEdit::Protocol(DialecticEdit::Member(change)),
+                edit: EngineEdit::Protocol(edit),
             } => {
+                let DialecticEdit::Member(change) = edit.get::<DialecticEdit>();
                 let c = &mut self.config;
                 let members = [&mut c.thesis, &mut c.synthesis]
                     .into_iter()
@@ -524,7 +535,7 @@ impl Protocol for DialecticState {
 
     fn demo_answer(
         &self,
-        call: &StoredCall<DialecticState>,
+        call: &StoredCall,
         envelope: &DialecticEnvelope,
     ) -> DemoReply {
         let model = self.model_of(&call.member).map_or("", |m| m.model.as_str());
@@ -533,13 +544,11 @@ impl Protocol for DialecticState {
 
     /// The synthesis (or single shot) with the person's `response_schema` is sent that schema as
     /// its required `result`; every other call goes with its committed schema.
-    fn call_schema(&self, call: &StoredCall<DialecticState>) -> Option<serde_json::Value> {
-        let final_answer = matches!(
-            call.step,
-            DialecticStep::Synthesis | DialecticStep::SingleShot
-        );
+    fn call_schema(&self, call: &StoredCall) -> Option<serde_json::Value> {
+        let step = Self::step_of(call.step);
+        let final_answer = matches!(step, DialecticStep::Synthesis | DialecticStep::SingleShot);
         (final_answer && self.config.response_schema.is_some())
-            .then(|| DialecticState::call_schema(self, call.step))
+            .then(|| DialecticState::call_schema(self, step))
     }
 }
 
@@ -640,8 +649,8 @@ fn def_name(seg: &str) -> String {
     format!("{RESULT_DEF}_{safe}")
 }
 
-impl From<DialecticEdit> for EngineEdit<DialecticState> {
+impl From<DialecticEdit> for EngineEdit {
     fn from(edit: DialecticEdit) -> Self {
-        EngineEdit::Protocol(edit)
+        EngineEdit::of_kind(edit)
     }
 }

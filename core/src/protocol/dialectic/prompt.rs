@@ -20,7 +20,7 @@ use super::answer::{
 };
 use super::config::{DialecticMember, Mode, ResponseStyle, Source};
 use super::{DialecticState, DialecticStep};
-use crate::engine::{ChatRole, Findings, Message};
+use crate::engine::{ChatRole, Findings, Message, Protocol as _};
 
 /// 002's shared structure of a thesis / antithesis / synthesis prompt.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,10 +96,13 @@ pub struct DialecticEnvelope {
 /// Builds the envelope of `member` at the current step.
 pub fn envelope(s: &DialecticState, member: &str) -> DialecticEnvelope {
     let c = &s.config;
-    let step = s.core.step.unwrap_or(match c.mode {
-        Mode::Workflow => DialecticStep::Thesis,
-        Mode::SingleShot => DialecticStep::SingleShot,
-    });
+    let step = s.core.step.map_or(
+        match c.mode {
+            Mode::Workflow => DialecticStep::Thesis,
+            Mode::SingleShot => DialecticStep::SingleShot,
+        },
+        DialecticState::step_of,
+    );
     let me = c.members().find(|m| m.id == member).map_or_else(
         || MemberView {
             id: member.into(),

@@ -202,7 +202,7 @@ impl DialecticState {
             if written {
                 return PhaseStatus::Done;
             }
-            if core.step == Some(step) {
+            if core.step == Some(Self::step_id(step)) {
                 return match core.slot(member) {
                     Some(s) if s.done => PhaseStatus::Skipped,
                     Some(s) if s.repairs > 0 => PhaseStatus::Repairing,

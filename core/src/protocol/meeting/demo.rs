@@ -5,7 +5,7 @@
 
 use super::answer::{ActionItem, Contribution, Decision, DecisionWire, Minutes, Phase};
 use super::prompt::{participants, MeetingEnvelope};
-use super::{MeetingState, MeetingStep, Turn};
+use super::{MeetingStep, Turn};
 use crate::demo::rng::{fnv1a, mix, SplitMix64};
 use crate::engine::{DemoReply, StoredCall};
 use crate::text::one_line;
@@ -163,7 +163,7 @@ fn agenda_thing(title: &str) -> String {
 
 /// The demo model's answer to one meeting call.
 /// `model` is the demo variant the attendee runs on ([`crate::demo::VARIANTS`]).
-pub fn answer(call: &StoredCall<MeetingState>, env: &MeetingEnvelope, model: &str) -> DemoReply {
+pub fn answer(call: &StoredCall, env: &MeetingEnvelope, model: &str) -> DemoReply {
     let seed = crate::demo::variant_seed(fnv1a(env.agenda.as_bytes()), model);
     let mut rng = SplitMix64::new(mix(seed, &[&call.id]));
     let text = match env.step {

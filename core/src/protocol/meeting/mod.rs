@@ -32,7 +32,7 @@ use crate::text::one_line;
 use crate::validate::{self, Violation};
 
 /// A meeting: the engine driving the meeting protocol.
-pub type MeetingSession = crate::engine::Engine<MeetingState>;
+pub type MeetingSession = crate::engine::KindEngine<MeetingState>;
 
 /// The id of the person, who may own action items.
 pub const PERSON: &str = "user-1";
@@ -120,11 +120,11 @@ pub enum Turn {
 }
 
 /// The whole state of a meeting: what the fold of its events gives.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MeetingState {
     /// The engine's part.
-    pub core: Core<MeetingState>,
+    pub core: Core,
     /// The agenda, verbatim.
     pub agenda: String,
     /// The attendees, the orchestrator included.
@@ -343,6 +343,7 @@ impl Protocol for MeetingState {
     const ROUND_WORD: &'static str = "Turn";
     type Config = MeetingConfig;
     type Step = MeetingStep;
+    const STEPS: &'static [MeetingStep] = &[MeetingStep::Decide, MeetingStep::Speak, MeetingStep::Minutes];
     type Envelope = MeetingEnvelope;
     type Output = MeetingOutput;
     type Ask = ();
@@ -405,12 +406,20 @@ impl Protocol for MeetingState {
         config.settings.clone()
     }
 
-    fn core(&self) -> &Core<MeetingState> {
+    fn core(&self) -> &Core {
         &self.core
     }
 
-    fn core_mut(&mut self) -> &mut Core<MeetingState> {
+    fn core_mut(&mut self) -> &mut Core {
         &mut self.core
+    }
+
+    fn step_wire(step: MeetingStep) -> &'static str {
+        match step {
+            MeetingStep::Decide => "decide",
+            MeetingStep::Speak => "speak",
+            MeetingStep::Minutes => "minutes",
+        }
     }
 
     fn step_name(step: MeetingStep) -> &'static str {
@@ -466,12 +475,12 @@ impl Protocol for MeetingState {
         let core = &self.core;
         let orchestrator = || vec![self.orchestrator().to_string()];
         if core.rounds_ended || self.ended.is_some() {
-            return match core.step {
+            return match core.step.map(Self::step_of) {
                 Some(MeetingStep::Minutes) => Move::Finish,
                 _ => Move::Step(core.round, MeetingStep::Minutes, orchestrator()),
             };
         }
-        match (core.round, core.step) {
+        match (core.round, core.step.map(Self::step_of)) {
             (0, _) => Move::Round(1),
             (r, None) => Move::Step(r, MeetingStep::Decide, orchestrator()),
             (r, Some(MeetingStep::Decide)) => match &self.floor {
@@ -497,14 +506,14 @@ impl Protocol for MeetingState {
 
     fn judge(
         &self,
-        call: &StoredCall<MeetingState>,
+        call: &StoredCall,
         raw: &str,
         truncated: bool,
     ) -> Judgement<MeetingState> {
-        let step = Self::step_name(call.step).to_string();
+        let step = Self::step_name(Self::step_of(call.step)).to_string();
         let options = validate::Options { truncated };
         let mut warnings = Vec::new();
-        let checked = match call.step {
+        let checked = match Self::step_of(call.step) {
             MeetingStep::Decide => {
                 let participants = self.participants();
                 answer::check_decision(raw, options, &participants, &mut warnings).and_then(|d| {
@@ -528,7 +537,7 @@ impl Protocol for MeetingState {
         match checked {
             Ok(output) => Judgement::Apply { output, warnings },
             Err(errors) => Judgement::Invalid {
-                fallback: (call.step == MeetingStep::Decide)
+                fallback: (Self::step_of(call.step) == MeetingStep::Decide)
                     .then(|| MeetingOutput::Decision(self.fallback_decision())),
                 findings: Findings {
                     step,
@@ -565,42 +574,42 @@ impl Protocol for MeetingState {
         }
     }
 
-    fn fold(&mut self, event: &Event<MeetingState>) -> Result<Vec<String>, FoldError> {
+    fn fold(&mut self, event: &Event) -> Result<Vec<String>, FoldError> {
         match &event.kind {
             EventKind::RoundStarted { .. } => self.floor = None,
             EventKind::Applied {
                 call_id, output, ..
-            } => return self.apply(call_id, output, None),
+            } => return self.apply(call_id, output.get(), None),
             EventKind::FellBack {
                 call_id,
                 output,
                 report,
-            } => return self.apply(call_id, output, Some(report)),
+            } => return self.apply(call_id, output.get(), Some(report)),
             EventKind::PersonEdited {
-                edit: EngineEdit::Protocol(MeetingEdit::Remark { content }),
-            } => self.transcript.push(Turn::Remark {
-                round: self.core.round,
-                text: content.clone(),
-            }),
-            EventKind::PersonEdited {
-                edit: EngineEdit::Protocol(MeetingEdit::Member(change)),
-            } => {
-                if let Some(a) = self.attendees.iter_mut().find(|a| a.id == change.member) {
-                    if let Some(model) = &change.model {
-                        a.model = model.clone();
-                    }
-                    if let Some(persona) = &change.persona {
-                        a.persona = persona.clone();
+                edit: EngineEdit::Protocol(edit),
+            } => match edit.get::<MeetingEdit>() {
+                MeetingEdit::Remark { content } => self.transcript.push(Turn::Remark {
+                    round: self.core.round,
+                    text: content.clone(),
+                }),
+                MeetingEdit::Member(change) => {
+                    if let Some(a) = self.attendees.iter_mut().find(|a| a.id == change.member) {
+                        if let Some(model) = &change.model {
+                            a.model = model.clone();
+                        }
+                        if let Some(persona) = &change.persona {
+                            a.persona = persona.clone();
+                        }
                     }
                 }
-            }
+            },
             _ => {}
         }
         Ok(Vec::new())
     }
 
-    fn id_choices(&self, call: &StoredCall<MeetingState>) -> Vec<IdChoice> {
-        match call.step {
+    fn id_choices(&self, call: &StoredCall) -> Vec<IdChoice> {
+        match Self::step_of(call.step) {
             MeetingStep::Decide => vec![IdChoice::new("next_agent_id", self.participants())],
             MeetingStep::Minutes => {
                 let mut owners: Vec<&str> = self.attendees.iter().map(|a| a.id.as_str()).collect();
@@ -613,7 +622,7 @@ impl Protocol for MeetingState {
 
     fn demo_answer(
         &self,
-        call: &StoredCall<MeetingState>,
+        call: &StoredCall,
         envelope: &MeetingEnvelope,
     ) -> DemoReply {
         let model = self.model_of(&call.member).map_or("", |m| m.model.as_str());
@@ -621,9 +630,9 @@ impl Protocol for MeetingState {
     }
 }
 
-impl From<MeetingEdit> for EngineEdit<MeetingState> {
+impl From<MeetingEdit> for EngineEdit {
     fn from(edit: MeetingEdit) -> Self {
-        EngineEdit::Protocol(edit)
+        EngineEdit::of_kind(edit)
     }
 }
 

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::answer::{limits, ActionItem, Contribution, Decision, DecisionWire, Minutes, Phase};
 use super::{MeetingRole, MeetingState, MeetingStep, Turn, PERSON};
-use crate::engine::{ChatRole, Findings, Message};
+use crate::engine::{ChatRole, Findings, Message, Protocol as _};
 use crate::text::one_line;
 
 /// The most characters of transcript a prompt carries (≈ 6k tokens): whole contributions of the
@@ -79,7 +79,7 @@ pub fn envelope(s: &MeetingState, member: &str) -> MeetingEnvelope {
         orchestrator: a.meeting_role == MeetingRole::Orchestrator,
     };
     let me = s.attendee(member);
-    let step = s.core.step.unwrap_or(MeetingStep::Decide);
+    let step = s.core.step.map_or(MeetingStep::Decide, MeetingState::step_of);
     MeetingEnvelope {
         step,
         round: s.core.round,

@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::answer::Phase;
 use super::{MeetingRole, MeetingState, Turn};
+use crate::engine::Protocol as _;
 
 /// A meeting as the page shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -240,7 +241,7 @@ impl MeetingState {
                         .filter(|t| t.kind == TurnKind::Contribution && t.who == a.id)
                         .count(),
                     has_floor: !over
-                        && self.core.step == Some(super::MeetingStep::Speak)
+                        && self.core.step.map(Self::step_of) == Some(super::MeetingStep::Speak)
                         && self.floor.as_ref().is_some_and(|(who, _)| *who == a.id),
                     part_words: String::new(),
                 })

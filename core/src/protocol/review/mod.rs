@@ -66,7 +66,7 @@ use crate::engine::{
 use crate::validate;
 
 /// A review loop: the engine driving `004`'s runtime.
-pub type ReviewSession = crate::engine::Engine<Review>;
+pub type ReviewSession = crate::engine::KindEngine<Review>;
 
 /// The steps of an iteration: one per role, and the closing reconciliation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -141,9 +141,9 @@ pub enum ReviewEdit {
 }
 crate::tagged::tagged!([] ReviewEdit, tag = "edit");
 
-impl From<ReviewEdit> for EngineEdit<Review> {
+impl From<ReviewEdit> for EngineEdit {
     fn from(edit: ReviewEdit) -> Self {
-        EngineEdit::Protocol(edit)
+        EngineEdit::of_kind(edit)
     }
 }
 
@@ -219,7 +219,7 @@ pub struct ReviewEnvelope {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Review {
     /// The engine's part.
-    pub core: Core<Review>,
+    pub core: Core,
     /// The configuration, with the person's member changes applied.
     pub config: RunConfig,
     /// Everything the run produced.
@@ -264,7 +264,7 @@ impl Review {
 
     /// The directive `call` answers: its thread's first call names the nonce (a repair keeps
     /// the directive's), every earlier directive's nonce is stale.
-    pub(super) fn directive_of(&self, call: &StoredCall<Review>) -> Directive {
+    pub(super) fn directive_of(&self, call: &StoredCall) -> Directive {
         let thread = self.core.thread(&call.member, call.round, call.step);
         let first = thread
             .iter()
@@ -362,6 +362,16 @@ impl Protocol for Review {
     const ROUND_WORD: &'static str = "Iteration";
     type Config = RunConfig;
     type Step = ReviewStep;
+    const STEPS: &'static [ReviewStep] = &[
+        ReviewStep::Orchestrator,
+        ReviewStep::Planner,
+        ReviewStep::Researcher,
+        ReviewStep::Implementer,
+        ReviewStep::Qa,
+        ReviewStep::Verifier,
+        ReviewStep::Critic,
+        ReviewStep::Reconciliation,
+    ];
     type Envelope = ReviewEnvelope;
     type Output = Response;
     type Ask = ();
@@ -435,12 +445,25 @@ impl Protocol for Review {
         Some(crate::engine::EditWhatIf::Member(change))
     }
 
-    fn core(&self) -> &Core<Review> {
+    fn core(&self) -> &Core {
         &self.core
     }
 
-    fn core_mut(&mut self) -> &mut Core<Review> {
+    fn core_mut(&mut self) -> &mut Core {
         &mut self.core
+    }
+
+    fn step_wire(step: ReviewStep) -> &'static str {
+        match step {
+            ReviewStep::Orchestrator => "orchestrator",
+            ReviewStep::Planner => "planner",
+            ReviewStep::Researcher => "researcher",
+            ReviewStep::Implementer => "implementer",
+            ReviewStep::Qa => "qa",
+            ReviewStep::Verifier => "verifier",
+            ReviewStep::Critic => "critic",
+            ReviewStep::Reconciliation => "reconciliation",
+        }
     }
 
     fn step_name(step: ReviewStep) -> &'static str {
@@ -499,7 +522,7 @@ impl Protocol for Review {
         }
         let orchestrator = self.holder(Role::Orchestrator).to_string();
         if self.closing().is_some() {
-            if core.step == Some(ReviewStep::Reconciliation) {
+            if core.step == Some(Self::step_id(ReviewStep::Reconciliation)) {
                 // The reconciliation gave up (its repairs ran out): nothing more to do.
                 return Move::Finish;
             }
@@ -521,7 +544,7 @@ impl Protocol for Review {
 
     /// A fan-out's slots never ask the person; a closing reconciliation cannot be stopped.
     fn cannot_finish(&self) -> Option<String> {
-        (self.core.step == Some(ReviewStep::Reconciliation))
+        (self.core.step == Some(Self::step_id(ReviewStep::Reconciliation)))
             .then(|| "the orchestrator is writing the reconciliation that closes the run".into())
     }
 
@@ -568,14 +591,14 @@ impl Protocol for Review {
         ]
     }
 
-    fn judge(&self, call: &StoredCall<Review>, raw: &str, truncated: bool) -> Judgement<Review> {
+    fn judge(&self, call: &StoredCall, raw: &str, truncated: bool) -> Judgement<Review> {
         let options = validate::Options { truncated };
         let mut warnings = Vec::new();
         let directive = self.directive_of(call);
         // Every violation at once: the shape's (or the acknowledgement's), the answer's own
         // rules, and what the run forbids.
         let (response, mut errors) = answer::read(
-            call.step.contract(),
+            Self::step_of(call.step).contract(),
             raw,
             &directive,
             options,
@@ -603,7 +626,7 @@ impl Protocol for Review {
             },
             Err(errors) => Judgement::Invalid {
                 findings: Findings {
-                    step: Self::step_name(call.step).to_string(),
+                    step: Self::step_name(Self::step_of(call.step)).to_string(),
                     errors,
                     warnings,
                 },
@@ -638,7 +661,7 @@ impl Protocol for Review {
         change.problem(0).map_or(Ok(()), Err)
     }
 
-    fn demo_answer(&self, call: &StoredCall<Review>, env: &ReviewEnvelope) -> DemoReply {
+    fn demo_answer(&self, call: &StoredCall, env: &ReviewEnvelope) -> DemoReply {
         let value = demo::answer(&self.config, env, &call.member);
         let text = serde_json::to_string_pretty(&value).unwrap_or_default();
         DemoReply::stop(text, call.token_estimate)
@@ -653,7 +676,7 @@ impl Protocol for Review {
     /// Folds the event, then holds every artifact it made the runtime write to `004`'s
     /// checker ([`artifacts::check_artifact`]): a log whose replay would write anything else
     /// (an imported file with forged events) is refused.
-    fn fold(&mut self, event: &Event<Review>) -> Result<Vec<String>, FoldError> {
+    fn fold(&mut self, event: &Event) -> Result<Vec<String>, FoldError> {
         let before = (
             self.record.triggers.len(),
             self.record.packets.len(),
@@ -693,7 +716,7 @@ impl Protocol for Review {
 }
 
 impl Review {
-    fn fold_event(&mut self, event: &Event<Review>) -> Result<Vec<String>, FoldError> {
+    fn fold_event(&mut self, event: &Event) -> Result<Vec<String>, FoldError> {
         // The time budget reads the times of the events that move the run on (an invalid
         // answer changes nothing but the log, its time included).
         if matches!(
@@ -713,6 +736,7 @@ impl Review {
             EventKind::Applied {
                 call_id, output, ..
             } => {
+                let output = output.get::<Response>();
                 // An applied answer keeps its own rules (a forged log's answer is refused).
                 let broken = rules::answer_problems(output);
                 if let Some(v) = broken.first() {
@@ -738,12 +762,13 @@ impl Review {
                 self.stop_after = false;
             }
             EventKind::StepStarted { step, members, .. } => {
-                if *step != ReviewStep::Reconciliation {
+                let step = Self::step_of(*step);
+                if step != ReviewStep::Reconciliation {
                     self.calls_started += members.len() as u32;
                 }
-                self.start_job(*step, event.at)
+                self.start_job(step, event.at)
             }
-            EventKind::CallIssued { call } => self.call_issued(&call.id, call.step),
+            EventKind::CallIssued { call } => self.call_issued(&call.id, Self::step_of(call.step)),
             EventKind::EffectIssued { effect_id, effect } if effect.name == runtime::RUN_CODE => {
                 self.run_issued(effect_id)
             }
@@ -762,8 +787,9 @@ impl Review {
                 self.config.token_budget = settings.token_budget;
             }
             EventKind::PersonEdited {
-                edit: EngineEdit::Protocol(ReviewEdit::Member(change)),
+                edit: EngineEdit::Protocol(edit),
             } => {
+                let ReviewEdit::Member(change) = edit.get::<ReviewEdit>();
                 if let Some(m) = self
                     .config
                     .members

@@ -22,7 +22,7 @@ use super::prompt::Brief;
 use super::record::{iso_utc, Answer, RuntimeRun};
 use super::{Facts, Review, ReviewEnvelope, ReviewStep, Section};
 use crate::code_run::{FileError, RunStatus, TestRun};
-use crate::engine::{Effect, FoldError, PersonAsk, Verdict};
+use crate::engine::{Effect, FoldError, PersonAsk, Protocol as _, Verdict};
 use crate::validate::Violation;
 
 /// The effect that runs the implementer's JavaScript in the sandbox (the same as autocoding's:
@@ -350,11 +350,11 @@ impl Review {
     /// Every rule of the run `response` (to `call`) breaks; empty when the runtime accepts it.
     pub(super) fn problems(
         &self,
-        call: &crate::engine::StoredCall<Review>,
+        call: &crate::engine::StoredCall,
         response: &Response,
     ) -> Vec<Violation> {
         let mut out = Vec::new();
-        match (&response.payload, call.step) {
+        match (&response.payload, Self::step_of(call.step)) {
             (Payload::Decision(d), ReviewStep::Orchestrator) => self.decision_problems(d, &mut out),
             (Payload::Decision(d), ReviewStep::Planner)
                 if d.markdown.as_deref().is_none_or(|m| m.trim().is_empty()) =>
@@ -619,10 +619,10 @@ impl Review {
     /// approval mode (a protected test path always). A fan-out slot never asks.
     pub(super) fn approval_for(
         &self,
-        call: &crate::engine::StoredCall<Review>,
+        call: &crate::engine::StoredCall,
         response: &Response,
     ) -> Option<PersonAsk> {
-        if Review::split_slot(&call.member).1.is_some() || call.step == ReviewStep::Reconciliation {
+        if Review::split_slot(&call.member).1.is_some() || Self::step_of(call.step) == ReviewStep::Reconciliation {
             return None;
         }
         let ask = |message: String| {
@@ -644,7 +644,7 @@ impl Review {
             ));
         }
         match &response.payload {
-            Payload::Decision(d) if call.step == ReviewStep::Orchestrator => {
+            Payload::Decision(d) if Self::step_of(call.step) == ReviewStep::Orchestrator => {
                 if d.action == Action::RequestApproval {
                     return ask(format!(
                         "{} {choices}",
@@ -713,7 +713,7 @@ impl Review {
     /// edit), each as (what, the question put to the person), whatever the mode.
     fn policy_named(
         &self,
-        call: &crate::engine::StoredCall<Review>,
+        call: &crate::engine::StoredCall,
         response: &Response,
     ) -> Vec<(String, String)> {
         let name = self.member_name_of(&call.member);
@@ -721,7 +721,7 @@ impl Review {
         let policy = self.config.approval_policy;
         let mut out = Vec::new();
         match &response.payload {
-            Payload::Decision(d) if call.step == ReviewStep::Orchestrator => {
+            Payload::Decision(d) if Self::step_of(call.step) == ReviewStep::Orchestrator => {
                 let network = d.task.as_ref().is_some_and(|t| t.tool_permissions.network);
                 if network && policy.network_requires_approval {
                     let role = d.next_role.map_or("role", |r| role_of(r).words());
@@ -773,7 +773,7 @@ impl Review {
     /// The person's approval for the first thing the policy names, when the mode asks.
     fn policy_ask(
         &self,
-        call: &crate::engine::StoredCall<Review>,
+        call: &crate::engine::StoredCall,
         response: &Response,
     ) -> Option<PersonAsk> {
         let (_, message) = self.policy_named(call, response).into_iter().next()?;
@@ -787,7 +787,7 @@ impl Review {
     /// approvals the policy gave by itself, recorded as the answer is applied.
     pub(super) fn policy_passed(
         &self,
-        call: &crate::engine::StoredCall<Review>,
+        call: &crate::engine::StoredCall,
         response: &Response,
     ) -> Vec<super::record::AutoApproval> {
         if Review::split_slot(&call.member).1.is_some() || self.policy_asks(response) {
@@ -831,7 +831,7 @@ impl Review {
         if let Some(k) = slot {
             // Only a log written by hand can answer from a slot the fan-out does not have.
             let role = self.fanout.as_ref().and_then(|f| f.role_of_slot(k));
-            if role.map(step_of) != Some(call.step) {
+            if role.map(step_of) != Some(Self::step_of(call.step)) {
                 return Err(FoldError::Unexpected(format!(
                     "the log has an answer from fan-out slot {k} ({}), which the fan-out under way does not have",
                     call.member
@@ -840,7 +840,7 @@ impl Review {
         }
         self.record.answers.push(Answer {
             call_id: call_id.to_string(),
-            step: call.step,
+            step: Self::step_of(call.step),
             member: call.member.clone(),
             round: call.round,
             slot,
@@ -857,7 +857,7 @@ impl Review {
             response.summary
         )];
         match &response.payload {
-            Payload::Decision(d) if call.step == ReviewStep::Orchestrator => {
+            Payload::Decision(d) if Self::step_of(call.step) == ReviewStep::Orchestrator => {
                 self.notes.clear();
                 self.packets_at_decision = self.record.packets.len();
                 self.carry_out(call_id, d);
@@ -1302,7 +1302,7 @@ impl Review {
         let raw = record.raw_answer.as_deref().unwrap_or("");
         let directive = self.directive_of(&record.call);
         let response = super::answer::check(
-            record.call.step.contract(),
+            Self::step_of(record.call.step).contract(),
             raw,
             &directive,
             crate::validate::Options::default(),
@@ -1344,7 +1344,7 @@ impl Review {
 
     /// The envelope of `member`'s call at the step under way.
     pub(super) fn envelope_for(&self, member: &str) -> ReviewEnvelope {
-        let step = self.core.step.unwrap_or(ReviewStep::Orchestrator);
+        let step = self.core.step.map_or(ReviewStep::Orchestrator, Self::step_of);
         let job = self
             .current
             .clone()

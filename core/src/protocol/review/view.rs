@@ -10,6 +10,7 @@ use super::config::Role;
 use super::gates::Gate;
 use super::runtime::run_words;
 use super::{Review, ReviewStep};
+use crate::engine::Protocol as _;
 use crate::diff::{diff_lines, DiffLine};
 use crate::text::wire_word;
 use crate::validate::Options;
@@ -262,7 +263,7 @@ pub fn view_of(review: &Review) -> ReviewView {
         .filter(|s| !s.done)
         .map(|s| Review::split_slot(&s.member).0)
         .collect();
-    let step_role = review.core.step.map(ReviewStep::role);
+    let step_role = review.core.step.map(|s| Review::step_of(s).role());
     let roles = Role::ALL
         .iter()
         .filter_map(|&role| {
@@ -331,7 +332,7 @@ pub fn view_of(review: &Review) -> ReviewView {
         .core
         .calls
         .iter()
-        .filter(|c| c.call.step == ReviewStep::Orchestrator)
+        .filter(|c| Review::step_of(c.call.step) == ReviewStep::Orchestrator)
         .filter_map(|c| {
             let id = c.call.id.as_str();
             let asked = review.core.halts.iter().any(|h| h.call_id == id);
@@ -597,7 +598,7 @@ impl Refs {
             .iter()
             .map(|c| {
                 let c = &c.call;
-                (c.id.clone(), review.call_title(&c.member, c.step, c.round))
+                (c.id.clone(), review.call_title(&c.member, Review::step_of(c.step), c.round))
             })
             .collect();
         for (k, r) in review.record.runs.iter().enumerate() {

@@ -29,7 +29,6 @@ pub mod view;
 pub mod wire;
 
 use crate::order::Collect as _;
-use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
@@ -55,7 +54,7 @@ use crate::text::{cut, one_line, wire_word};
 use crate::validate::{self, Report, Violation};
 
 /// A team session: the engine driving the team protocol.
-pub type TeamSession = crate::engine::Engine<TeamState>;
+pub type TeamSession = crate::engine::KindEngine<TeamState>;
 
 /// A person's edit of a team session (besides the limits, which the engine owns).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -90,9 +89,9 @@ pub enum PersonEdit {
 }
 crate::tagged::tagged!([] PersonEdit, tag = "edit");
 
-impl From<PersonEdit> for EngineEdit<TeamState> {
+impl From<PersonEdit> for EngineEdit {
     fn from(edit: PersonEdit) -> Self {
-        EngineEdit::Protocol(edit)
+        EngineEdit::of_kind(edit)
     }
 }
 
@@ -138,11 +137,11 @@ pub struct Written {
 }
 
 /// The whole state of a team session: what the fold of its events gives.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TeamState {
     /// The engine's part: status, round, step, calls, halts, tokens, limits.
-    pub core: Core<TeamState>,
+    pub core: Core,
     /// Team name.
     pub team_name: String,
     /// Team description.
@@ -183,11 +182,22 @@ pub struct TeamState {
 /// A cache of [`TeamState::known`], not part of the state's identity: two states that differ
 /// only in what they cached are equal, and a clone starts empty.
 #[derive(Debug, Default)]
-struct KnownCache(RefCell<Option<KnownEntry>>);
+struct KnownCache(std::sync::Mutex<Option<KnownEntry>>);
 
 impl Clone for KnownCache {
     fn clone(&self) -> Self {
         KnownCache::default()
+    }
+}
+
+/// [`TeamState::known_now`]'s answer: the cache, held while it is read.
+struct KnownNow<'a>(std::sync::MutexGuard<'a, Option<KnownEntry>>);
+
+impl std::ops::Deref for KnownNow<'_> {
+    type Target = Known;
+
+    fn deref(&self) -> &Known {
+        &self.0.as_ref().expect("filled by known_now").known
     }
 }
 
@@ -268,8 +278,8 @@ impl TeamState {
 
     /// The calls of one member at one step of one round, oldest first: the first ask, then each
     /// re-ask after served context or a repair — one transcript thread for the UI.
-    pub fn calls_of(&self, member: &str, round: u32, step: Step) -> Vec<&CallRecord<TeamState>> {
-        self.core.thread(member, round, step)
+    pub fn calls_of(&self, member: &str, round: u32, step: Step) -> Vec<&CallRecord> {
+        self.core.thread(member, round, Self::step_id(step))
     }
 
     /// The ids an answer may name: the tree's plus every member and `user-1`.
@@ -302,7 +312,7 @@ impl TeamState {
     /// and of products added since, are added to it (a 1,000-product tree takes ~0.3 ms to list
     /// whole, a Write's two versions microseconds to add); a product removed or restored lists
     /// it whole again.
-    fn known_now(&self) -> std::cell::Ref<'_, Known> {
+    fn known_now(&self) -> KnownNow<'_> {
         let tree = &self.tree;
         let live: Vec<bool> = tree
             .products()
@@ -310,7 +320,7 @@ impl TeamState {
             .map(|p| p.status != ProductStatus::Removed)
             .collect();
         let (versions, collabs) = (tree.versions().len(), tree.collabs().len());
-        let mut cache = self.known.0.borrow_mut();
+        let mut cache = self.known.0.lock().unwrap_or_else(|e| e.into_inner());
         let grown = cache.as_ref().is_some_and(|c| {
             live.starts_with(&c.live) && versions >= c.versions && collabs >= c.collabs
         });
@@ -343,10 +353,7 @@ impl TeamState {
                 })
             }
         }
-        drop(cache);
-        std::cell::Ref::map(self.known.0.borrow(), |c| {
-            &c.as_ref().expect("just filled").known
-        })
+        KnownNow(cache)
     }
 
     /// This round's assignments.
@@ -417,12 +424,12 @@ impl TeamState {
 
     /// The current step (Bootstrap before the first one).
     fn step_now(&self) -> Step {
-        self.core.step.unwrap_or(Step::Bootstrap)
+        self.core.step.map_or(Step::Bootstrap, Self::step_of)
     }
 
     /// Folds the team's part of one event: the outputs, the person's edits and answers, the
     /// activity lines, the slices served at this step.
-    fn fold_team(&mut self, event: &Event<TeamState>) -> Result<Vec<String>, FoldError> {
+    fn fold_team(&mut self, event: &Event) -> Result<Vec<String>, FoldError> {
         let (round, step) = (self.core.round, self.step_now());
         match &event.kind {
             EventKind::StepStarted { .. } | EventKind::RoundStarted { .. } => self.served.clear(),
@@ -433,7 +440,7 @@ impl TeamState {
                 self.served
                     .entry(member)
                     .or_default()
-                    .extend(slices.iter().cloned());
+                    .extend(slices.get::<Vec<ContextSlice>>().iter().cloned());
             }
             EventKind::HaltRaised { call_id, halt, .. } => {
                 let member = self.core.answered_member(call_id)?.to_string();
@@ -450,7 +457,7 @@ impl TeamState {
                 call_id, output, ..
             } => {
                 let member = self.core.answered_member(call_id)?.to_string();
-                return self.apply_output(&member, output);
+                return self.apply_output(&member, output.get());
             }
             EventKind::PersonAnswered { answer, .. } => self.activity.push(ActivityItem {
                 round,
@@ -461,7 +468,7 @@ impl TeamState {
             }),
             EventKind::PersonEdited { edit } => {
                 let (about, what) = match edit {
-                    EngineEdit::Protocol(edit) => self.apply_edit(edit)?,
+                    EngineEdit::Protocol(edit) => self.apply_edit(edit.get())?,
                     EngineEdit::Settings { settings } => (
                         ActivityKind::Other,
                         format!(
@@ -948,7 +955,7 @@ impl TeamState {
         } else {
             core.slots.iter().filter(|s| s.done).count() as f64 / core.slots.len() as f64
         };
-        let share = match core.step {
+        let share = match core.step.map(Self::step_of) {
             None => 0.0,
             Some(Step::Bootstrap | Step::Presentation) => done,
             Some(step) => {
@@ -1118,6 +1125,7 @@ impl Protocol for TeamState {
     const TITLE: &'static str = "Team session";
     type Config = SessionConfig;
     type Step = Step;
+    const STEPS: &'static [Step] = &Step::ALL;
     type Envelope = Envelope;
     type Output = FinalOutput;
     type Ask = Vec<ContextRequest>;
@@ -1178,12 +1186,16 @@ impl Protocol for TeamState {
         config.settings.clone()
     }
 
-    fn core(&self) -> &Core<TeamState> {
+    fn core(&self) -> &Core {
         &self.core
     }
 
-    fn core_mut(&mut self) -> &mut Core<TeamState> {
+    fn core_mut(&mut self) -> &mut Core {
         &mut self.core
+    }
+
+    fn step_wire(step: Step) -> &'static str {
+        step.wire_name()
     }
 
     fn step_name(step: Step) -> &'static str {
@@ -1230,7 +1242,7 @@ impl Protocol for TeamState {
             }
         };
         if core.rounds_ended {
-            if core.step == Some(Step::Presentation) || self.charter.is_none() {
+            if core.step.map(Self::step_of) == Some(Step::Presentation) || self.charter.is_none() {
                 return Move::Finish;
             }
             return step(
@@ -1243,7 +1255,7 @@ impl Protocol for TeamState {
             (0, None) => step(0, Step::Bootstrap, vec!["chair".into()]),
             (0, Some(_)) => Move::Round(1),
             (r, current) => {
-                let from = match current {
+                let from = match current.map(Self::step_of) {
                     None => 0,
                     Some(s) => ROUND
                         .iter()
@@ -1291,14 +1303,14 @@ impl Protocol for TeamState {
 
     fn judge(
         &self,
-        call: &StoredCall<TeamState>,
+        call: &StoredCall,
         raw: &str,
         truncated: bool,
     ) -> Judgement<TeamState> {
         let options = validate::Options { truncated };
         let validated = {
             let known = self.known_now();
-            validate_step_with(call.step, raw, Some(&known), options)
+            validate_step_with(Self::step_of(call.step), raw, Some(&known), options)
         };
         match validated {
             Err(report) => Judgement::Invalid {
@@ -1311,11 +1323,11 @@ impl Protocol for TeamState {
                     warnings: validated.warnings,
                 },
                 StepAnswer::Halt { halt }
-                    if call.step == Step::Bootstrap && halt.halt_type == HaltType::Done =>
+                    if Self::step_of(call.step) == Step::Bootstrap && halt.halt_type == HaltType::Done =>
                 {
                     Judgement::Invalid {
                         findings: Findings {
-                            step: call.step.wire_name().into(),
+                            step: call.step.wire().into(),
                             errors: vec![Violation::at(
                                 "/halt/type".into(),
                                 "Bootstrap cannot end the session: nothing has been planned or written yet".into(),
@@ -1345,7 +1357,7 @@ impl Protocol for TeamState {
                     },
                 },
                 StepAnswer::FinalOutput { output } => {
-                    let errors = check_output(self, &call.member, call.step, &output);
+                    let errors = check_output(self, &call.member, Self::step_of(call.step), &output);
                     if errors.is_empty() {
                         Judgement::Apply {
                             output,
@@ -1354,7 +1366,7 @@ impl Protocol for TeamState {
                     } else {
                         Judgement::Invalid {
                             findings: Findings {
-                                step: call.step.wire_name().into(),
+                                step: call.step.wire().into(),
                                 errors,
                                 warnings: validated.warnings,
                             },
@@ -1423,15 +1435,15 @@ impl Protocol for TeamState {
         check_edit(self, edit)
     }
 
-    fn fold(&mut self, event: &Event<TeamState>) -> Result<Vec<String>, FoldError> {
+    fn fold(&mut self, event: &Event) -> Result<Vec<String>, FoldError> {
         self.fold_team(event)
     }
 
-    fn id_choices(&self, call: &StoredCall<TeamState>) -> Vec<IdChoice> {
-        id_choices(self, &call.member, call.step)
+    fn id_choices(&self, call: &StoredCall) -> Vec<IdChoice> {
+        id_choices(self, &call.member, Self::step_of(call.step))
     }
 
-    fn demo_answer(&self, call: &StoredCall<TeamState>, envelope: &Envelope) -> DemoReply {
+    fn demo_answer(&self, call: &StoredCall, envelope: &Envelope) -> DemoReply {
         let model = self.model_of(&call.member).map_or("", |m| m.model.as_str());
         crate::protocol::team::demo::DemoModel::variant(
             crate::demo::rng::fnv1a(self.request.as_bytes()),

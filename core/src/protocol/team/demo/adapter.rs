@@ -4,7 +4,7 @@
 
 use super::input::{DemoCollab, DemoInput, DemoMember, DemoProduct, DemoRole, Verdict, VersionRef};
 use super::{DemoAnswer, DemoModel};
-use crate::engine::{CallKind, DueCall, StoredCall};
+use crate::engine::{CallKind, DueCall, Protocol, StoredCall};
 use crate::protocol::team::prompt::{AssessmentView, Envelope};
 use crate::protocol::team::wire::{CollabType, Step};
 use crate::protocol::team::TeamState;
@@ -12,12 +12,12 @@ use crate::protocol::team::TeamState;
 impl DemoModel {
     /// The answer to an engine call: what the runner submits under `call.id`. Usage reports the
     /// engine's own prompt estimate, so budgets add up the same way as for a real provider.
-    pub fn answer_call(&self, call: &DueCall<TeamState>) -> DemoAnswer {
-        self.answer_to(&call.call, &call.envelope)
+    pub fn answer_call(&self, call: &DueCall) -> DemoAnswer {
+        self.answer_to(&call.call, call.envelope.get())
     }
 
     /// [`DemoModel::answer_call`] for a call and its envelope held apart.
-    pub fn answer_to(&self, call: &StoredCall<TeamState>, env: &Envelope) -> DemoAnswer {
+    pub fn answer_to(&self, call: &StoredCall, env: &Envelope) -> DemoAnswer {
         let input = input_from(call, env);
         let mut answer = self.answer(&input);
         answer.usage.prompt_tokens = call.token_estimate;
@@ -26,12 +26,13 @@ impl DemoModel {
 }
 
 /// What the demo reads from an engine call due now.
-pub fn input_from_call(call: &DueCall<TeamState>) -> DemoInput {
-    input_from(&call.call, &call.envelope)
+pub fn input_from_call(call: &DueCall) -> DemoInput {
+    input_from(&call.call, call.envelope.get())
 }
 
 /// What the demo reads from a call and the envelope it was built from.
-fn input_from(call: &StoredCall<TeamState>, env: &Envelope) -> DemoInput {
+fn input_from(call: &StoredCall, env: &Envelope) -> DemoInput {
+    let step = TeamState::step_of(call.step);
     let person_answer = env
         .person_answers
         .iter()
@@ -58,7 +59,7 @@ fn input_from(call: &StoredCall<TeamState>, env: &Envelope) -> DemoInput {
         _ => None,
     };
     DemoInput {
-        step: call.step,
+        step,
         member_id: call.member.clone(),
         request: env.request.clone(),
         person_answer,
@@ -85,12 +86,12 @@ fn input_from(call: &StoredCall<TeamState>, env: &Envelope) -> DemoInput {
             .iter()
             .map(|r| r.version.product_id.clone())
             .collect(),
-        to_review: if call.step == Step::PeerReview {
+        to_review: if step == Step::PeerReview {
             refs(&env.to_review)
         } else {
             Vec::new()
         },
-        to_inspect: if call.step == Step::Inspection {
+        to_inspect: if step == Step::Inspection {
             refs(&env.to_review)
         } else {
             Vec::new()
