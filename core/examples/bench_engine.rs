@@ -24,10 +24,13 @@ mod bench_common;
 
 use bench_common::{answer, Flow};
 use roundtable_core::engine::estimate_tokens;
+use roundtable_core::engine::Protocol as _;
 use roundtable_core::history::History;
 use roundtable_core::protocol::team::check::validate_step;
+use roundtable_core::protocol::team::prompt::Envelope;
 use roundtable_core::protocol::team::prompt::{build_envelope, render_prompt};
 use roundtable_core::protocol::team::wire::Step;
+use roundtable_core::protocol::team::TeamState;
 
 /// The submit the table measures, as a frame of its own for a profiler (`--profile-submit`).
 #[inline(never)]
@@ -63,10 +66,10 @@ fn main() {
         let mut plan_session = None;
         let (s, now) = bench_common::grow(n, false, None, |s, calls| {
             let call = &calls[0];
-            if call.round == 6 && call.step == Step::PlanAssign {
+            if call.round == 6 && TeamState::step_of(call.step) == Step::PlanAssign {
                 plan_session = Some(s.clone());
             }
-            if call.round == 6 && call.step == Step::Write {
+            if call.round == 6 && TeamState::step_of(call.step) == Step::Write {
                 Flow::Stop
             } else {
                 Flow::Go
@@ -141,7 +144,7 @@ fn main() {
         let dump = serde_json::to_string(&st.tree).unwrap();
         let dump_tokens = estimate_tokens(&dump);
         let user = &call.messages[1].content;
-        for a in &call.envelope.assigned_to_you {
+        for a in &call.envelope.get::<Envelope>().assigned_to_you {
             assert!(user.contains(&a.directive.objective), "directive present");
             assert!(
                 user.contains(&format!("- {} \"{}\"", a.product_id, a.product_name)),
@@ -153,11 +156,12 @@ fn main() {
             "charter present"
         );
         assert!(
-            !call.envelope.collabs_received.is_empty() && user.contains("Collabs received:"),
+            !call.envelope.get::<Envelope>().collabs_received.is_empty()
+                && user.contains("Collabs received:"),
             "received collabs present"
         );
         if n == 1000 && std::env::args().any(|a| a == "--history") {
-            history_steps(roundtable_core::session::Session::Team(s.clone()));
+            history_steps(roundtable_core::session::Session::of_kind(s.clone()));
         }
         println!(
             "| {products} | {versions} | {build_ms:.3} | {render_ms:.3} | {known_ms:.3} | {val_ms:.3} | {submit_ms:.3} | {:.3} | {plan_ms:.3} | {prompt_tokens} | {dump_tokens} | {:.3} |",

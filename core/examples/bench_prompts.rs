@@ -36,6 +36,7 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use bench_common::{DueCall, Flow, MISSION};
+use roundtable_core::engine::Protocol as _;
 use roundtable_core::protocol::team::tree::ROOT_ID;
 use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::{TeamSession as Session, TeamState};
@@ -71,7 +72,7 @@ fn facts(s: &TeamState, call: &DueCall) -> Vec<(String, String, bool)> {
     let mut out: Vec<(String, String, bool)> = Vec::new();
     let mut id = |what: String, id: &str| out.push((what, id.to_string(), true));
     let live: Vec<_> = s.tree.walk().into_iter().map(|(_, p)| p).collect();
-    match call.step {
+    match TeamState::step_of(call.step) {
         Step::Bootstrap => {}
         Step::Write => {
             for a in s
@@ -106,7 +107,7 @@ fn facts(s: &TeamState, call: &DueCall) -> Vec<(String, String, bool)> {
             }
         }
         Step::PeerReview | Step::Inspection => {
-            for w in s.to_review(member, call.step) {
+            for w in s.to_review(member, TeamState::step_of(call.step)) {
                 id(format!("version to review {}", w.version_id), &w.version_id);
             }
         }
@@ -131,7 +132,7 @@ fn facts(s: &TeamState, call: &DueCall) -> Vec<(String, String, bool)> {
             }
         }
     }
-    if call.step != Step::Bootstrap {
+    if TeamState::step_of(call.step) != Step::Bootstrap {
         for c in s.tree.collabs().iter().filter(|c| {
             c.author != member && c.round + 1 >= round && c.addressees.iter().any(|a| a == member)
         }) {
@@ -139,7 +140,7 @@ fn facts(s: &TeamState, call: &DueCall) -> Vec<(String, String, bool)> {
         }
     }
     // Plain-text facts.
-    if call.step == Step::Write {
+    if TeamState::step_of(call.step) == Step::Write {
         for a in s
             .assignments_of_round(round)
             .filter(|a| a.assignee == member)
@@ -152,7 +153,7 @@ fn facts(s: &TeamState, call: &DueCall) -> Vec<(String, String, bool)> {
             ));
         }
     }
-    if call.step == Step::Inspection {
+    if TeamState::step_of(call.step) == Step::Inspection {
         let inspected: Vec<String> = s
             .to_review(member, Step::Inspection)
             .iter()
@@ -170,7 +171,7 @@ fn facts(s: &TeamState, call: &DueCall) -> Vec<(String, String, bool)> {
             ));
         }
     }
-    if call.step == Step::Bootstrap {
+    if TeamState::step_of(call.step) == Step::Bootstrap {
         out.push(("the request".into(), s.request.clone(), false));
     } else {
         out.push(("the mission charter".into(), MISSION.into(), false));
@@ -233,7 +234,8 @@ fn measure(n: usize, show: Option<(usize, String)>) -> (usize, BTreeMap<Step, St
         for call in calls {
             // Round 6's Reflect looks back on round 5, where each operative rewrote a quarter
             // of the tree (≈ 250 products at 1,000): it is read too, held to the same target.
-            let measured = call.step == Step::Bootstrap || call.round >= bench_common::SMALL_FROM;
+            let measured = TeamState::step_of(call.step) == Step::Bootstrap
+                || call.round >= bench_common::SMALL_FROM;
             // Only first asks: a repair or a follow-up is a conversation, not a prompt.
             if !measured || call.messages.len() != 2 {
                 continue;
@@ -241,16 +243,17 @@ fn measure(n: usize, show: Option<(usize, String)>) -> (usize, BTreeMap<Step, St
             let text = format!("{}\n{}", call.messages[0].content, call.messages[1].content);
             let tokens = (call.messages[0].content.chars().count() as u64).div_ceil(4)
                 + (call.messages[1].content.chars().count() as u64).div_ceil(4);
-            if show
-                .as_ref()
-                .is_some_and(|(sn, st)| *sn == n && *st == call.step.wire_name())
-            {
+            if show.as_ref().is_some_and(|(sn, st)| {
+                *sn == n && *st == TeamState::step_of(call.step).wire_name()
+            }) {
                 eprintln!(
                     "===== {} {} round {} ({tokens} tokens)\n{text}",
-                    call.step, call.member, call.round
+                    TeamState::step_of(call.step),
+                    call.member,
+                    call.round
                 );
             }
-            let f = figures.entry(call.step).or_default();
+            let f = figures.entry(TeamState::step_of(call.step)).or_default();
             f.calls += 1;
             if tokens > f.max_tokens {
                 f.max_tokens = tokens;
@@ -294,7 +297,7 @@ fn hostile() -> (Vec<String>, Vec<String>) {
     'grow: while s.status() == &Status::Running {
         for call in s.calls_due() {
             now += 1;
-            let text = match call.step {
+            let text = match TeamState::step_of(call.step) {
                 Step::PlanAssign if call.round == 1 => {
                     let ops: Vec<_> = (0..2_000)
                         .map(|i| json!({"action": "ADD", "newId": format!("new-{}", i + 1), "parentId": ROOT_ID,
@@ -338,7 +341,7 @@ fn hostile() -> (Vec<String>, Vec<String>) {
                 _ => answer(s.state(), &call, 10, false),
             };
             let out = s.submit(&call.id, &text, None, now).unwrap();
-            if call.step == Step::Write && call.member == "operative-1" {
+            if TeamState::step_of(call.step) == Step::Write && call.member == "operative-1" {
                 assert!(matches!(out, Outcome::Invalid { .. }), "{out:?}");
             }
         }

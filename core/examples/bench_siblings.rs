@@ -58,7 +58,10 @@ fn main() {
             s.start(now).unwrap();
             bootstrap(&mut s, &mut now);
             let call = s.calls_due().into_iter().next().expect("PlanAssign is due");
-            assert_eq!(TeamState::step_name(call.step), "plan_assign");
+            assert_eq!(
+                TeamState::step_name(TeamState::step_of(call.step)),
+                "plan_assign"
+            );
             let text = plan_with_adds(n);
             let t = Instant::now();
             let out = s.submit(&call.id, &text, None, now + 1).unwrap();

@@ -7,8 +7,8 @@
 //! `cargo run -p roundtable-core --example meeting_fixture > tests/e2e/fixtures/meeting-demo.json`
 
 use roundtable_core::demo::play_with;
-use roundtable_core::engine::{Engine, EventKind, ModelRef, Protocol};
-use roundtable_core::protocol::meeting::{MeetingConfig, MeetingSession, MeetingState};
+use roundtable_core::engine::{DueCall, EventKind, KindState, ModelRef};
+use roundtable_core::protocol::meeting::{MeetingConfig, MeetingSession};
 
 fn main() {
     let model = ModelRef {
@@ -24,11 +24,12 @@ fn main() {
         ],
         model,
     );
-    let mut session: MeetingSession = Engine::new(config, 0).expect("the default meeting is valid");
+    let mut session: MeetingSession =
+        MeetingSession::new(config, 0).expect("the default meeting is valid");
     let mut now = 1;
     play_with(
         &mut session,
-        |st: &MeetingState, c| st.demo_answer(c, &c.envelope),
+        |st: &dyn KindState, c: &DueCall| st.demo_answer(c, &c.envelope),
         &mut now,
         500,
     )

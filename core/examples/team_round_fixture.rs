@@ -11,7 +11,7 @@
 //! `cargo run -p roundtable-core --example team_round_fixture -- 6 --whole > tests/e2e/fixtures/team-every-family.json`
 
 use roundtable_core::demo::play_with;
-use roundtable_core::engine::{Engine, EventKind, ModelRef, Protocol};
+use roundtable_core::engine::{DueCall, EventKind, KindState, ModelRef, Protocol};
 use roundtable_core::protocol::team::{SessionConfig, TeamSession, TeamState};
 
 fn main() {
@@ -31,11 +31,11 @@ fn main() {
         false,
         model,
     );
-    let mut session: TeamSession = Engine::new(config, 0).expect("a valid team");
+    let mut session: TeamSession = TeamSession::new(config, 0).expect("a valid team");
     let mut now = 1;
     play_with(
         &mut session,
-        |st: &TeamState, c| st.demo_answer(c, &c.envelope),
+        |st: &dyn KindState, c: &DueCall| st.demo_answer(c, &c.envelope),
         &mut now,
         400,
     )
@@ -49,7 +49,10 @@ fn main() {
             EventKind::CallIssued { call } => {
                 calls.insert(
                     call.id.clone(),
-                    (call.member.clone(), TeamState::step_name(call.step)),
+                    (
+                        call.member.clone(),
+                        TeamState::step_name(TeamState::step_of(call.step)),
+                    ),
                 );
             }
             EventKind::AnswerReceived { call_id, raw, .. } => {

@@ -594,7 +594,7 @@ mod tests {
         };
         let config =
             crate::protocol::team::SessionConfig::standard("A guide.", 1, false, false, model);
-        let session = crate::session::Session::Team(
+        let session = crate::session::Session::of_kind(
             crate::protocol::team::TeamSession::new(config, 0).unwrap(),
         );
         let size = file_within(&session, 1, usize::MAX).unwrap().len();

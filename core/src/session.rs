@@ -1,11 +1,11 @@
-//! [`Session`]: one closed enum over the kinds of session — all the web app touches.
+//! [`Session`]: a session of any kind this build registers — all the web app touches.
 //!
-//! Each variant is the engine ([`crate::engine::Engine`]) driving one protocol. The enum forwards
+//! A session is the engine ([`crate::engine::Engine`]), the same type for every kind. It forwards
 //! the commands every kind shares (start, submit, pause, resume, wrap up, answer a question, change
-//! the limits), hands out the calls due as protocol-neutral [`ModelCall`]s, stores and replays the
-//! event log as JSON (the `created` event's `kind` picks the variant), and renders the
-//! [`SessionView`] the shell shows for any kind. Kind-specific panels reach the protocol's own
-//! state through [`Session::as_team`].
+//! the limits), hands out the calls due as kind-neutral [`ModelCall`]s, stores and replays the
+//! event log as JSON (the `created` event's `kind` picks the kind's readers), and renders the
+//! [`SessionView`] the shell shows for any kind. Kind-specific panels reach the kind's own state
+//! through [`Session::as_kind`] (or [`Session::kind_view`]).
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -21,8 +21,8 @@ use crate::protocol::meeting::MeetingState;
 use crate::protocol::team::TeamState;
 
 /// The kinds of session this build runs: one line per kind — its variant, its protocol state and
-/// a line about it. [`Kind`], [`Session`], `each!` and every other dispatch on the kind are
-/// generated from this list, so adding a kind is its folder under `protocol/` and a line here.
+/// a line about it. [`Kind`] and every dispatch on the kind are generated from this list, so
+/// adding a kind is its folder under `protocol/` and a line here.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! with_kinds {
@@ -652,6 +652,19 @@ impl Session {
         each!(self, s => s.fail_call(call_id, error, fix, now))
     }
 
+    /// A provider call failed: whether it is tried again and after how long, recorded in the log
+    /// ([`crate::engine::Engine::retry_call`]); `None`: not again (then [`Session::fail_call`]).
+    pub fn retry_call(
+        &mut self,
+        call_id: &str,
+        error: &str,
+        failure: crate::engine::retry::Failure,
+        seed: u64,
+        now: u64,
+    ) -> Result<Option<u64>, EngineError> {
+        each!(self, s => s.retry_call(call_id, error, failure, seed, now))
+    }
+
     /// Each member of the current step and what it is doing now, from the engine's state and
     /// the runner's facts ([`crate::live`]).
     pub fn members_now(&self, facts: &RunFacts) -> Vec<MemberNow> {
@@ -943,6 +956,9 @@ pub struct CallView {
     /// The provider's error when the call failed without an answer (it is asked again on
     /// resume), and where to fix it.
     pub failed: Option<(String, Fix)>,
+    /// How often the call was tried again after a failure that could pass, in words (none when
+    /// it never was): the retries core chose and the log records (`call_retried`).
+    pub retried: Option<String>,
     /// Every attempt of this member at this step (this one included): id, kind, result word.
     pub attempts: Vec<(String, crate::engine::CallKind, &'static str)>,
 }
@@ -1042,6 +1058,12 @@ fn call_view_of(state: &dyn KindState, id: &str) -> Option<CallView> {
                 _ => Fix::Settings,
             };
             (e.clone(), fix)
+        }),
+        retried: (rec.retries > 0).then(|| {
+            format!(
+                "The provider failed for a moment and the call was tried again {}.",
+                crate::text::count(rec.retries as usize, "time", "times")
+            )
         }),
         attempts: core
             .thread(&c.member, c.round, c.step)
@@ -1221,6 +1243,12 @@ fn event_line(info: &KindInfo, e: &Event) -> String {
             format!("{name} {effect_id} ({})", effect.name)
         }
         EventKind::EffectDone { effect_id, .. } => format!("{name} {effect_id}"),
+        EventKind::CallRetried {
+            call_id,
+            attempt,
+            wait_ms,
+            ..
+        } => format!("{name} {call_id} attempt {attempt} after {wait_ms} ms"),
         _ => name.to_string(),
     }
 }
@@ -1344,6 +1372,13 @@ fn event_words(e: &Event, state: &dyn KindState) -> String {
             format!("This tab was asked to {}", effect.name.replace('_', " "))
         }
         EventKind::EffectDone { .. } => "This tab did what it was asked".into(),
+        EventKind::CallRetried {
+            call_id, attempt, ..
+        } => format!(
+            "{}'s call failed for a moment and was tried again (attempt {attempt} of {})",
+            by_call(call_id),
+            crate::engine::retry::MAX_ATTEMPTS
+        ),
         EventKind::Finished => "The session finished".into(),
         EventKind::Forked { .. } => "This fork starts here".into(),
     }

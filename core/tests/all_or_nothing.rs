@@ -7,7 +7,9 @@
 //! engine's fold, nothing copied. Each case also applies the same output without its bad part, to
 //! show the parts before it would have changed the state.
 
-use roundtable_core::engine::{Engine, Event, EventKind, ModelRef, Protocol, Status};
+use roundtable_core::engine::{
+    Event, EventKind, KindEngine, KindValue, ModelRef, Protocol, Status,
+};
 use roundtable_core::protocol::meeting::{
     Decision, MeetingConfig, MeetingOutput, MeetingSession, MeetingStep,
 };
@@ -25,7 +27,7 @@ fn demo() -> ModelRef {
 }
 
 /// Plays `s` on the demo model until a call of `stop` is due; returns that call's id.
-fn play_to<P: Protocol>(s: &mut Engine<P>, mut stop: impl FnMut(P::Step) -> bool) -> String {
+fn play_to<P: Protocol>(s: &mut KindEngine<P>, mut stop: impl FnMut(P::Step) -> bool) -> String {
     let mut now = 2;
     for _ in 0..500 {
         now += 1;
@@ -38,7 +40,7 @@ fn play_to<P: Protocol>(s: &mut Engine<P>, mut stop: impl FnMut(P::Step) -> bool
             other => panic!("the session stopped: {other:?}"),
         }
         let call = s.calls_due().into_iter().next().expect("a call is due");
-        if stop(call.call.step) {
+        if stop(P::step_of(call.call.step)) {
             return call.call.id;
         }
         let text = s.demo_answer(&call.call.id).unwrap().text;
@@ -49,7 +51,7 @@ fn play_to<P: Protocol>(s: &mut Engine<P>, mut stop: impl FnMut(P::Step) -> bool
 
 /// Folds the answer to `call_id` as received, then a forged `applied` event with `output`.
 fn answer_then_apply<P: Protocol>(
-    s: &mut Engine<P>,
+    s: &mut KindEngine<P>,
     call_id: &str,
     output: P::Output,
 ) -> Result<(), roundtable_core::engine::FoldError> {
@@ -60,14 +62,14 @@ fn answer_then_apply<P: Protocol>(
         at: 10_001,
         kind: EventKind::Applied {
             call_id: call_id.into(),
-            output: Box::new(output),
+            output: KindValue::new(output),
             warnings: Vec::new(),
         },
     }])
 }
 
 /// Folds an `answer_received` event for `call_id` (the answer's text does not matter here).
-fn receive<P: Protocol>(s: &mut Engine<P>, call_id: &str) {
+fn receive<P: Protocol>(s: &mut KindEngine<P>, call_id: &str) {
     let seq = s.events().len() as u64;
     s.extend(&[Event {
         seq,
@@ -84,7 +86,7 @@ fn receive<P: Protocol>(s: &mut Engine<P>, call_id: &str) {
 }
 
 /// The session just after the answer was received (before any output is applied).
-fn received<P: Protocol>(s: &Engine<P>, call_id: &str) -> Engine<P> {
+fn received<P: Protocol>(s: &KindEngine<P>, call_id: &str) -> KindEngine<P> {
     let mut r = s.clone();
     receive(&mut r, call_id);
     r

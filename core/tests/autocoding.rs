@@ -80,7 +80,7 @@ use std::path::Path;
 
 use roundtable_core::demo::play_demo;
 use roundtable_core::engine::{
-    Engine, Event, EventKind, ModelRef, PersonReply, Protocol, RunTarget, Status, Verdict,
+    Event, EventKind, ModelRef, PersonReply, Protocol, RunTarget, Status, Verdict,
 };
 use roundtable_core::export;
 use roundtable_core::fork::{ForkAt, WhatIf};
@@ -89,6 +89,11 @@ use roundtable_core::protocol::autocoding::{
     Autocoding, AutocodingConfig, AutocodingSession, AutocodingStep,
 };
 use roundtable_core::session::Session;
+
+/// The autocoding session `s` runs, when it runs one (a copy: the session holds its engine).
+fn autocoding_of(s: &Session) -> Option<AutocodingSession> {
+    AutocodingSession::of(s.any_engine().clone()).ok()
+}
 
 fn demo_ref() -> ModelRef {
     ModelRef {
@@ -119,7 +124,7 @@ fn event_line(e: &Event) -> String {
         EventKind::StepStarted { step, members, .. } => {
             format!(
                 "{name} {} [{}]",
-                Autocoding::step_name(*step),
+                Autocoding::step_name(Autocoding::step_of(*step)),
                 members.join(", ")
             )
         }
@@ -229,13 +234,13 @@ fn play_scenario(scenario: &Value) -> (AutocodingSession, Vec<String>) {
                 (Some(Value::String(t)), _) => t.clone(),
                 (Some(v), _) => v.to_string(),
                 (None, Some(n)) => answer_of_bytes(n.as_u64().expect("a length") as usize),
-                (None, None) => s.state().demo_answer(&call.call, &call.envelope).text,
+                (None, None) => s.state().demo_answer(&call.call, call.envelope.get()).text,
             };
             let id = call.call.id.clone();
             let out = s.submit(&id, &text, None, now).unwrap();
             outcomes.push(format!(
                 "{id} {} → {}",
-                Autocoding::step_name(call.call.step),
+                Autocoding::step_name(Autocoding::step_of(call.call.step)),
                 serde_json::to_value(&out).unwrap()["outcome"]
                     .as_str()
                     .unwrap()
@@ -288,11 +293,11 @@ fn scenario_files_play_as_their_snapshots_say() {
             Ok(st),
             "{name}"
         );
-        assert_eq!(Engine::replay(s.events()).unwrap(), s, "{name}");
+        assert_eq!(AutocodingSession::replay(s.events()).unwrap(), s, "{name}");
         // Exported and imported (as a file, or a share link: the same file deflated), the
         // session is the same: every event, the verdicts and the repair prompts included.
-        let file = export::to_file(&Session::Autocoding(s.clone()), 9);
-        let Session::Autocoding(imported) = export::from_file(&file).unwrap() else {
+        let file = export::to_file(&Session::of_kind(s.clone()), 9);
+        let Some(imported) = autocoding_of(&export::from_file(&file).unwrap()) else {
             panic!("{name}: an autocoding file imports as autocoding");
         };
         assert_eq!(imported, s, "{name}: imported");
@@ -398,8 +403,14 @@ fn each_turn_starts_fresh_and_the_prompts_read_as_snapshotted() {
             .collect::<Vec<_>>()
             .join("\n\n")
     };
-    assert_eq!(calls[0].call.step, AutocodingStep::Player);
-    assert_eq!(calls[1].call.step, AutocodingStep::Coach);
+    assert_eq!(
+        Autocoding::step_of(calls[0].call.step),
+        AutocodingStep::Player
+    );
+    assert_eq!(
+        Autocoding::step_of(calls[1].call.step),
+        AutocodingStep::Coach
+    );
     for c in calls {
         let users = c
             .call
@@ -434,7 +445,7 @@ fn each_turn_starts_fresh_and_the_prompts_read_as_snapshotted() {
                 continue;
             }
             let call = s.calls_due().into_iter().next().expect("a call");
-            let text = s.state().demo_answer(&call.call, &call.envelope).text;
+            let text = s.state().demo_answer(&call.call, call.envelope.get()).text;
             s.submit(&call.call.id, &text, None, now).unwrap();
         }
         let message = s
@@ -491,7 +502,7 @@ fn a_revision_note_goes_to_the_player_and_the_coach_s_approval_alone_does_not_en
             continue;
         }
         let call = s.calls_due().into_iter().next().expect("a call");
-        let text = s.state().demo_answer(&call.call, &call.envelope).text;
+        let text = s.state().demo_answer(&call.call, call.envelope.get()).text;
         s.submit(&call.call.id, &text, None, now).unwrap();
     }
     let st = &s.state().state;
@@ -506,14 +517,14 @@ fn a_revision_note_goes_to_the_player_and_the_coach_s_approval_alone_does_not_en
             .collect::<Vec<_>>(),
         [false, false, true, true]
     );
-    assert_eq!(Engine::replay(s.events()).unwrap(), s);
+    assert_eq!(AutocodingSession::replay(s.events()).unwrap(), s);
 }
 
 #[test]
 fn export_import_and_a_fork_at_the_coach_s_call_run_no_code_again() {
     let (played_once, report) = played(AutocodingConfig::standard(DEMO_REQUIREMENTS, demo_ref()));
     assert_eq!(report.effects, 3);
-    let session = Session::Autocoding(played_once);
+    let session = Session::of_kind(played_once);
     let back = export::from_file(&export::to_file(&session, 99)).unwrap();
     assert_eq!(back, session, "the runs travel in the file");
     assert!(
@@ -522,7 +533,7 @@ fn export_import_and_a_fork_at_the_coach_s_call_run_no_code_again() {
     );
 
     // Fork at the second turn's coach call: the run before it is in the kept events.
-    let Session::Autocoding(a) = &session else {
+    let Some(a) = session.as_kind::<Autocoding>() else {
         unreachable!()
     };
     let coach_2 = a
@@ -530,7 +541,7 @@ fn export_import_and_a_fork_at_the_coach_s_call_run_no_code_again() {
         .core
         .calls
         .iter()
-        .filter(|c| c.call.step == AutocodingStep::Coach)
+        .filter(|c| Autocoding::step_of(c.call.step) == AutocodingStep::Coach)
         .nth(1)
         .unwrap()
         .call
@@ -544,11 +555,11 @@ fn export_import_and_a_fork_at_the_coach_s_call_run_no_code_again() {
         fork.next_effects().is_empty(),
         "the fork asks the coach, not the sandbox"
     );
-    let Session::Autocoding(f) = &mut fork else {
+    let Some(mut f) = fork.as_kind_mut::<Autocoding>() else {
         unreachable!()
     };
     let mut now = 202;
-    let report = play_demo(f, &mut now, 100).unwrap();
+    let report = play_demo(&mut f, &mut now, 100).unwrap();
     assert_eq!(report.effects, 1, "only the third turn's new code runs");
     assert_eq!(f.state().state.quality_scores, [0.25, 0.75, 1.0]);
 }
@@ -690,7 +701,7 @@ fn an_answer_refused_for_its_length_is_kept_cut_and_travels_as_it_was_judged() {
         "{errors:?}"
     );
     assert!(repair.contains("8388640 bytes long"), "{repair}");
-    let view = Session::Autocoding(s.clone()).call_view("call-1").unwrap();
+    let view = Session::of_kind(s.clone()).call_view("call-1").unwrap();
     assert_eq!(view.whole_bytes, Some(big.len() as u64));
     assert_eq!(
         long_answer::kept_words(big.len() as u64, kept.len()),
@@ -705,8 +716,8 @@ fn an_answer_refused_for_its_length_is_kept_cut_and_travels_as_it_was_judged() {
     assert_eq!(*messages.last().unwrap().content, *repair);
 
     // Replay, export, import and a share link give the same session; the file is small.
-    assert_eq!(Engine::replay(s.events()).unwrap(), s);
-    let session = Session::Autocoding(s.clone());
+    assert_eq!(AutocodingSession::replay(s.events()).unwrap(), s);
+    let session = Session::of_kind(s.clone());
     let file = export::to_file(&session, 3);
     assert!(file.len() < 200_000, "{} bytes", file.len());
     let link = roundtable_core::share_link::encode(&miniz_oxide::deflate::compress_to_vec(
@@ -731,11 +742,11 @@ fn an_answer_refused_for_its_length_is_kept_cut_and_travels_as_it_was_judged() {
         )
         .unwrap();
     fork.run(RunTarget::End, None, 11).unwrap();
-    let Session::Autocoding(f) = &fork else {
+    let Some(f) = autocoding_of(&fork) else {
         unreachable!()
     };
-    assert_eq!(refusal_in(f, "call-1"), (kept, whole, errors, repair));
-    assert_eq!(due_messages(f).1, messages);
+    assert_eq!(refusal_in(&f, "call-1"), (kept, whole, errors, repair));
+    assert_eq!(due_messages(&f).1, messages);
 }
 
 /// A session file an older build saved, whose event keeps an over-long answer whole (no
@@ -744,9 +755,10 @@ fn an_answer_refused_for_its_length_is_kept_cut_and_travels_as_it_was_judged() {
 fn a_file_saved_with_the_whole_over_long_answer_imports_unchanged() {
     let file = include_str!("files/v3-autocoding-long-answer.roundtable.json");
     let session = export::from_file(file).unwrap();
-    let Session::Autocoding(s) = &session else {
+    let Some(s) = autocoding_of(&session) else {
         panic!("an autocoding file")
     };
+    let s = &s;
     let (raw, whole, errors, repair) = refusal_in(s, "call-1");
     assert!(
         raw.len() > answer::limits::RAW_BYTES_MAX,

@@ -2,10 +2,11 @@
 //! one call can act on and counts the rest by id, and a repair quotes a refused answer only as
 //! far as its problems need. The sizes themselves are measured by `examples/bench_prompts.rs`.
 
-use roundtable_core::engine::{ModelRef, Outcome, Status};
+use roundtable_core::engine::{ModelRef, Outcome, Protocol, Status};
+use roundtable_core::protocol::team::prompt::Envelope;
 use roundtable_core::protocol::team::prompt::ASSIGNED_LISTED_MAX;
 use roundtable_core::protocol::team::wire::Step;
-use roundtable_core::protocol::team::{SessionConfig, TeamSession};
+use roundtable_core::protocol::team::{SessionConfig, TeamSession, TeamState};
 use serde_json::json;
 
 fn session() -> TeamSession {
@@ -35,10 +36,10 @@ fn to_write(s: &mut TeamSession, plan: &serde_json::Value, now: &mut u64) -> Str
         }
         assert_eq!(*s.status(), Status::Running);
         let call = s.calls_due().into_iter().next().unwrap();
-        if call.call.step == Step::Write && call.call.member == "operative-1" {
+        if TeamState::step_of(call.call.step) == Step::Write && call.call.member == "operative-1" {
             return call.call.id.clone();
         }
-        let text = if call.call.step == Step::PlanAssign {
+        let text = if TeamState::step_of(call.call.step) == Step::PlanAssign {
             plan.to_string()
         } else {
             s.demo_answer(&call.call.id).unwrap().text
@@ -70,16 +71,17 @@ fn a_write_call_lists_what_one_answer_can_write_and_counts_the_rest_by_id() {
     let n = ASSIGNED_LISTED_MAX + 30;
     let id = to_write(&mut s, &plan_of(n), &mut now);
     let due = s.calls_due().into_iter().find(|c| c.call.id == id).unwrap();
-    assert_eq!(due.call.step, Step::Write);
+    assert_eq!(TeamState::step_of(due.call.step), Step::Write);
     let listed: Vec<String> = due
         .envelope
+        .get::<Envelope>()
         .assigned_to_you
         .iter()
         .map(|a| a.product_id.clone())
         .collect();
     assert_eq!(listed.len(), ASSIGNED_LISTED_MAX);
     assert_eq!(
-        due.envelope.left_out.assignments.len(),
+        due.envelope.get::<Envelope>().left_out.assignments.len(),
         n - ASSIGNED_LISTED_MAX
     );
     let user = due.call.messages[1].content.to_string();
@@ -190,7 +192,7 @@ fn a_quoted_answer_counts_characters_and_keeps_its_ends() {
 #[test]
 fn every_kind_refuses_an_answer_past_the_ceiling_and_keeps_its_head() {
     use roundtable_core::engine::long_answer::{ANSWER_BYTES_MAX, ANSWER_KEPT_BYTES};
-    use roundtable_core::engine::{Engine, EventKind};
+    use roundtable_core::engine::EventKind;
     let mut s = session();
     let call = s.calls_due().into_iter().next().unwrap().call.id.clone();
     let raw = format!("{{\"responseType\": \"{}\"}}", "x".repeat(ANSWER_BYTES_MAX));
@@ -217,7 +219,7 @@ fn every_kind_refuses_an_answer_past_the_ceiling_and_keeps_its_head() {
         errors[0].expected,
         format!("at most {ANSWER_BYTES_MAX} bytes")
     );
-    assert_eq!(Engine::replay(s.events()).unwrap(), s);
+    assert_eq!(TeamSession::replay(s.events()).unwrap(), s);
     // Just at the ceiling an answer is read (and judged on its shape).
     let mut s = session();
     let call = s.calls_due().into_iter().next().unwrap().call.id.clone();

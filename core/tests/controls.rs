@@ -8,9 +8,8 @@
 //! Each case starts a run from a draft and from a session paused after its first step and after
 //! its first round, and checks where the run stopped against the boundary fixed when it began.
 
-use roundtable_core::engine::{
-    ModelRef, Move, PauseReason, Protocol, RunTarget, Settings, Status, Until,
-};
+use roundtable_core::engine::kind::Next;
+use roundtable_core::engine::{ModelRef, PauseReason, RunTarget, Settings, Status, Until};
 use roundtable_core::protocol::meeting::MeetingConfig;
 use roundtable_core::protocol::team::SessionConfig;
 use roundtable_core::protocol::ModelCall;
@@ -18,12 +17,10 @@ use roundtable_core::session::Session;
 
 /// Runs an expression on the engine's part of the state, whatever the kind.
 macro_rules! core_of {
-    ($s:expr, $c:ident => $body:expr) => {
-        roundtable_core::each_session!($s, e => {
-            let $c = e.state().core();
-            $body
-        })
-    };
+    ($s:expr, $c:ident => $body:expr) => {{
+        let $c = $s.any_engine().state().core();
+        $body
+    }};
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -278,10 +275,10 @@ impl KindOf for Session {
 
 /// The next move of the session's protocol (what would begin next).
 fn next_is_new_round(s: &Session) -> bool {
-    roundtable_core::each_session!(s, e => matches!(
-        e.state().next_move(),
-        Move::Round(_) | Move::Finish
-    ))
+    matches!(
+        s.any_engine().state().next_move(),
+        Next::Round(_) | Next::Finish
+    )
 }
 
 /// Brings a new session to a starting point: a draft (`0`), paused after its first step (`1`),

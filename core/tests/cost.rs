@@ -344,7 +344,7 @@ fn a_call_whose_worst_case_could_cross_the_budget_waits_before_the_budget_is_rea
 /// The call a money-budget pause held back (member, the most it could cost) and what the calls
 /// still out could cost, whatever the kind.
 fn money_pause(s: &Session) -> Option<(String, u64, u64)> {
-    fn of<P: Protocol>(status: &Status) -> Option<(String, u64, u64)> {
+    fn of(status: &Status) -> Option<(String, u64, u64)> {
         match status {
             Status::Paused {
                 reason:

@@ -6,9 +6,12 @@ use std::collections::BTreeMap;
 
 use roundtable_core::engine::CallKind;
 use roundtable_core::protocol::team::demo::{self, DemoModel, Mistake};
-type ModelCall = roundtable_core::engine::DueCall<roundtable_core::protocol::team::TeamState>;
+type ModelCall = roundtable_core::engine::DueCall;
+use roundtable_core::engine::Protocol;
 use roundtable_core::engine::{ModelRef, Outcome, Status};
+use roundtable_core::protocol::team::prompt::Envelope;
 use roundtable_core::protocol::team::wire::Step;
+use roundtable_core::protocol::team::TeamState;
 use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session};
 
 fn demo_ref() -> ModelRef {
@@ -47,14 +50,19 @@ fn drive(s: &mut Session, model: &DemoModel) -> Seen {
         match s.status().clone() {
             Status::Running => {
                 for call in s.calls_due() {
-                    let key = (call.member.clone(), call.step);
+                    let key = (call.member.clone(), TeamState::step_of(call.step));
                     let answer = model.answer_call(&call);
                     if let Some(m) = pending_repair.remove(&key) {
                         assert_eq!(call.kind, CallKind::Repair, "after {m:?}");
-                        assert!(call.envelope.call.pending_repair.is_some());
+                        assert!(call
+                            .envelope
+                            .get::<Envelope>()
+                            .call
+                            .pending_repair
+                            .is_some());
                         assert_eq!(answer.mistake, None, "a repair answer must be clean");
                     }
-                    if call.step == Step::Presentation {
+                    if TeamState::step_of(call.step) == Step::Presentation {
                         seen.presentation = Some(call.clone());
                     }
                     seen.last_round = seen.last_round.max(call.round);
@@ -71,7 +79,10 @@ fn drive(s: &mut Session, model: &DemoModel) -> Seen {
                         }
                         (Outcome::Invalid { report, .. }, None) => panic!(
                             "clean answer refused at {} for {}: {:#?}\n{}",
-                            call.step, call.member, report.errors, answer.text
+                            TeamState::step_of(call.step),
+                            call.member,
+                            report.errors,
+                            answer.text
                         ),
                         (_, Some(m)) => {
                             assert!(m.is_recoverable(), "{m:?} was accepted");
@@ -123,7 +134,7 @@ fn every_team_shape_plays_to_done_in_about_three_rounds_even_without_operatives(
             let present = seen.presentation.expect("a presentation");
             let presenter = if envoy { "envoy" } else { "chair" };
             assert_eq!(present.member, presenter);
-            let env = &present.envelope;
+            let env = present.envelope.get::<Envelope>();
             let writable: Vec<_> = env
                 .products
                 .iter()
@@ -181,7 +192,7 @@ fn the_demo_reads_the_bootstrap_answer_from_the_envelope() {
     let model = DemoModel::new(1);
     s.start(1).unwrap();
     let first = s.calls_due().remove(0);
-    assert_eq!(first.step, Step::Bootstrap);
+    assert_eq!(TeamState::step_of(first.step), Step::Bootstrap);
     let ask = model.answer_call(&first);
     assert!(ask.text.contains("\"type\": \"question\""), "{}", ask.text);
     assert_eq!(
@@ -191,7 +202,7 @@ fn the_demo_reads_the_bootstrap_answer_from_the_envelope() {
     s.answer_halt("Two hours online, about 12 nurses", 3)
         .unwrap();
     let again = s.calls_due().remove(0);
-    assert_eq!(again.step, Step::Bootstrap);
+    assert_eq!(TeamState::step_of(again.step), Step::Bootstrap);
     let input = demo::input_from_call(&again);
     assert_eq!(
         input.person_answer.as_deref(),

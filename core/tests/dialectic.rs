@@ -47,7 +47,9 @@ use std::fs;
 use std::path::Path;
 
 use roundtable_core::demo::play_with;
-use roundtable_core::engine::{Engine, EngineEdit, Event, EventKind, ModelRef, RunTarget, Status};
+use roundtable_core::engine::{
+    EngineEdit, Event, EventKind, KindEngine, KindValue, ModelRef, RunTarget, Status,
+};
 use roundtable_core::protocol::dialectic::{
     DialecticConfig, DialecticEdit, DialecticOutput, DialecticSession, Mode, ResponseStyle,
 };
@@ -96,7 +98,7 @@ fn event_line(e: &Event) -> String {
             members,
         } => format!(
             "{name} r{round} {} [{}]",
-            DialecticState::step_name(*step),
+            DialecticState::step_name(DialecticState::step_of(*step)),
             members.join(", ")
         ),
         EventKind::CallIssued { call } => {
@@ -148,14 +150,14 @@ fn play(scenario: &Value) -> (DialecticSession, Vec<String>) {
                 let text = match step.get("answer") {
                     Some(Value::String(t)) => t.clone(),
                     Some(v) => v.to_string(),
-                    None => s.state().demo_answer(&call.call, &call.envelope).text,
+                    None => s.state().demo_answer(&call.call, call.envelope.get()).text,
                 };
                 let id = call.call.id.clone();
                 let out = s.submit(&id, &text, None, now).unwrap();
                 outcomes.push(format!(
                     "{id} {} {} → {}",
                     call.call.member,
-                    DialecticState::step_name(call.call.step),
+                    DialecticState::step_name(DialecticState::step_of(call.call.step)),
                     serde_json::to_value(&out).unwrap()["outcome"]
                         .as_str()
                         .unwrap()
@@ -170,16 +172,16 @@ fn play(scenario: &Value) -> (DialecticSession, Vec<String>) {
                     outcomes.push(format!("no call due ({})", s.status().word()));
                     break;
                 };
-                if DialecticState::step_name(call.call.step) == until {
+                if DialecticState::step_name(DialecticState::step_of(call.call.step)) == until {
                     break;
                 }
-                let text = s.state().demo_answer(&call.call, &call.envelope).text;
+                let text = s.state().demo_answer(&call.call, call.envelope.get()).text;
                 let id = call.call.id.clone();
                 let out = s.submit(&id, &text, None, now).unwrap();
                 outcomes.push(format!(
                     "{id} {} {} → {}",
                     call.call.member,
-                    DialecticState::step_name(call.call.step),
+                    DialecticState::step_name(DialecticState::step_of(call.call.step)),
                     serde_json::to_value(&out).unwrap()["outcome"]
                         .as_str()
                         .unwrap()
@@ -293,7 +295,7 @@ fn played(config: DialecticConfig) -> DialecticSession {
     let mut now = 1;
     play_with(
         &mut s,
-        |st, c| st.demo_answer(c, &c.envelope),
+        |st, c| st.demo_answer(c, c.envelope.get()),
         &mut now,
         100,
     )
@@ -383,7 +385,7 @@ fn a_demo_dialectic_plays_to_its_synthesis_in_every_style_mode_and_council() {
                     sessions_with_repair += usize::from(invalid == 1);
                     sessions += 1;
                     // The same events fold into the same state.
-                    let replayed = Engine::<DialecticState>::replay(s.events()).unwrap();
+                    let replayed = KindEngine::<DialecticState>::replay(s.events()).unwrap();
                     assert_eq!(replayed.state(), s.state(), "{at}: replay");
                 }
             }
@@ -580,7 +582,7 @@ fn messages_text(
         .calls
         .iter()
         .find(|c| {
-            c.call.step == step
+            DialecticState::step_of(c.call.step) == step
                 && c.call.member == member
                 && (c.call.kind == roundtable_core::engine::CallKind::Repair) == kind_repair
         })
@@ -987,10 +989,10 @@ fn a_second_thesis_refused_by_the_fold_changes_nothing() {
     let call = loop {
         now += 1;
         let due = s.calls_due().into_iter().next().expect("a call is due");
-        if due.call.step == DialecticStep::Antithesis {
+        if DialecticState::step_of(due.call.step) == DialecticStep::Antithesis {
             break due;
         }
-        let text = s.state().demo_answer(&due.call, &due.envelope).text;
+        let text = s.state().demo_answer(&due.call, due.envelope.get()).text;
         s.submit(&due.call.id, &text, None, now).unwrap();
     };
     let thesis = s.state().thesis.clone().expect("a thesis");
@@ -1016,7 +1018,7 @@ fn a_second_thesis_refused_by_the_fold_changes_nothing() {
             at: 10_001,
             kind: EventKind::Applied {
                 call_id: call.call.id.clone(),
-                output: Box::new(output),
+                output: KindValue::new(output),
                 warnings: Vec::new(),
             },
         }])
@@ -1034,14 +1036,14 @@ fn a_second_thesis_refused_by_the_fold_changes_nothing() {
 
     let mut applied = s.clone();
     receive(&mut applied);
-    let text = s.state().demo_answer(&call.call, &call.envelope).text;
+    let text = s.state().demo_answer(&call.call, call.envelope.get()).text;
     let mut w = Vec::new();
     let critique = answer::check_antithesis(&text, Default::default(), &mut w)
         .or_else(|_| {
             // The demo's seeded mistake may be on this call: its repair is valid.
             let mut repair = call.call.clone();
             repair.kind = roundtable_core::engine::CallKind::Repair;
-            let text = s.state().demo_answer(&repair, &call.envelope).text;
+            let text = s.state().demo_answer(&repair, call.envelope.get()).text;
             answer::check_antithesis(&text, Default::default(), &mut w)
         })
         .unwrap();
@@ -1069,11 +1071,11 @@ fn the_view_shows_each_critics_card_as_it_stands_mid_run() {
     while critiques_in < 1 {
         now += 1;
         let due = s.calls_due().into_iter().next().expect("a call is due");
-        let mut text = s.state().demo_answer(&due.call, &due.envelope).text;
-        if due.call.step == DialecticStep::Antithesis {
+        let mut text = s.state().demo_answer(&due.call, due.envelope.get()).text;
+        if DialecticState::step_of(due.call.step) == DialecticStep::Antithesis {
             let mut repair = due.call.clone();
             repair.kind = roundtable_core::engine::CallKind::Repair;
-            text = s.state().demo_answer(&repair, &due.envelope).text;
+            text = s.state().demo_answer(&repair, due.envelope.get()).text;
             critiques_in += 1;
         }
         s.submit(&due.call.id, &text, None, now).unwrap();
@@ -1129,7 +1131,7 @@ fn a_fork_what_if_changes_a_critics_model_and_persona() {
     };
     let err = s.edit(DialecticEdit::Member(bad), 2).unwrap_err();
     assert!(err.to_string().contains("longer than 500"), "{err}");
-    let _ = EngineEdit::<DialecticState>::from(DialecticEdit::Member(Default::default()));
+    let _ = EngineEdit::from(DialecticEdit::Member(Default::default()));
 }
 
 /// The synthesis instructions of each style side by side (the rest of the prompt is the same),
@@ -1301,9 +1303,9 @@ fn the_event_log_reads_back_from_json_into_the_same_dialectic() {
             .collect();
         let events: Vec<Event> = text
             .iter()
-            .map(|t| serde_json::from_str(t).unwrap())
+            .map(|t| Event::read(&DialecticState::INFO, t).unwrap())
             .collect();
-        let back = Engine::<DialecticState>::replay(&events).unwrap();
+        let back = KindEngine::<DialecticState>::replay(&events).unwrap();
         assert_eq!(back.state(), s.state(), "{name}");
     }
 }

@@ -5,10 +5,20 @@
 //! through JSON — replays to the same state without anything performed again.
 
 use roundtable_core::engine::{
-    Core, DemoReply, Effect, Engine, EngineError, Event, EventKind, Findings, FoldError, Judgement,
-    MemberChange, MemberInfo, Message, ModelRef, Move, Protocol, Settings, Status, StoredCall,
+    Core, DemoReply, Effect, EngineError, Event, EventKind, Findings, FoldError, Judgement,
+    KindEngine, MemberChange, MemberInfo, Message, ModelRef, Move, Protocol, Settings, Status,
+    StoredCall,
 };
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+
+/// The kind's two steps, by their names in files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Step {
+    Write,
+    Check,
+}
 
 /// A kind with two steps of one member ("write", then "check") and an effect between them.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,7 +34,8 @@ impl Protocol for Doubling {
     const KIND: &'static str = "doubling";
     const TITLE: &'static str = "Doubling";
     type Config = ();
-    type Step = u8;
+    type Step = Step;
+    const STEPS: &'static [Step] = &[Step::Write, Step::Check];
     type Envelope = ();
     type Output = String;
     type Ask = ();
@@ -71,10 +82,13 @@ impl Protocol for Doubling {
     fn core_mut(&mut self) -> &mut Core {
         &mut self.core
     }
-    fn step_name(step: u8) -> &'static str {
+    fn step_wire(step: Step) -> &'static str {
         ["write", "check"][step as usize]
     }
-    fn step_title(step: u8) -> &'static str {
+    fn step_name(step: Step) -> &'static str {
+        ["write", "check"][step as usize]
+    }
+    fn step_title(step: Step) -> &'static str {
         ["Write", "Check"][step as usize]
     }
     fn model_of(&self, _: &str) -> Option<&ModelRef> {
@@ -84,14 +98,19 @@ impl Protocol for Doubling {
         if self.core.rounds_ended {
             return Move::Finish;
         }
-        match (self.core.round, self.core.step, self.written, self.doubled) {
+        match (
+            self.core.round,
+            self.core.step.map(Self::step_of),
+            self.written,
+            self.doubled,
+        ) {
             (0, ..) => Move::Round(1),
-            (_, None, ..) => Move::Step(1, 0, vec!["ana".into()]),
-            (_, Some(0), Some(n), None) => Move::Effect(Effect {
+            (_, None, ..) => Move::Step(1, Step::Write, vec!["ana".into()]),
+            (_, Some(Step::Write), Some(n), None) => Move::Effect(Effect {
                 name: "double".into(),
                 input: json!({ "n": n }),
             }),
-            (_, Some(0), _, Some(_)) => Move::Step(1, 1, vec!["ana".into()]),
+            (_, Some(Step::Write), _, Some(_)) => Move::Step(1, Step::Check, vec!["ana".into()]),
             _ => Move::Finish,
         }
     }
@@ -114,7 +133,7 @@ impl Protocol for Doubling {
     fn serve(&self, _: &str, _: &(), _: u32) -> ((), String) {
         ((), String::new())
     }
-    fn repair_prompt(&self, _: u8, _: &Findings) -> String {
+    fn repair_prompt(&self, _: Step, _: &Findings) -> String {
         String::new()
     }
     fn check_edit(&self, _: &()) -> Result<(), String> {
@@ -123,14 +142,22 @@ impl Protocol for Doubling {
     fn fold(&mut self, event: &Event) -> Result<Vec<String>, FoldError> {
         match &event.kind {
             EventKind::Applied { output, .. } if self.written.is_none() => {
-                self.written = Some(output.parse().map_err(|_| FoldError::Refused {
-                    pointer: String::new(),
-                    reason: "not a number".into(),
-                    expected: "a number".into(),
-                    received: output.to_string(),
-                })?);
+                self.written =
+                    Some(
+                        output
+                            .get::<String>()
+                            .parse()
+                            .map_err(|_| FoldError::Refused {
+                                pointer: String::new(),
+                                reason: "not a number".into(),
+                                expected: "a number".into(),
+                                received: output.get::<String>().to_string(),
+                            })?,
+                    );
             }
-            EventKind::Applied { output, .. } => self.checked = Some(output.to_string()),
+            EventKind::Applied { output, .. } => {
+                self.checked = Some(output.get::<String>().to_string())
+            }
             EventKind::EffectDone { output, .. } => self.doubled = output["doubled"].as_i64(),
             _ => {}
         }
@@ -146,14 +173,14 @@ impl Protocol for Doubling {
     }
 }
 
-fn only_call(s: &Engine<Doubling>) -> String {
+fn only_call(s: &KindEngine<Doubling>) -> String {
     let calls = s.next_calls();
     assert_eq!(calls.len(), 1, "{calls:?}");
     calls[0].id.clone()
 }
 
 /// The log carried through JSON, as storage and session files carry it.
-fn through_json(s: &Engine<Doubling>) -> Engine<Doubling> {
+fn through_json(s: &KindEngine<Doubling>) -> KindEngine<Doubling> {
     let texts: Vec<String> = s
         .events()
         .iter()
@@ -161,14 +188,14 @@ fn through_json(s: &Engine<Doubling>) -> Engine<Doubling> {
         .collect();
     let events: Vec<Event> = texts
         .iter()
-        .map(|t| serde_json::from_str(t).unwrap())
+        .map(|t| Event::read(&Doubling::INFO, t).unwrap())
         .collect();
-    Engine::replay(&events).unwrap()
+    KindEngine::replay(&events).unwrap()
 }
 
 #[test]
 fn an_effect_waits_for_the_runner_and_its_output_folds_in_once() {
-    let mut s = Engine::<Doubling>::new((), 0).unwrap();
+    let mut s = KindEngine::<Doubling>::new((), 0).unwrap();
     s.start(1).unwrap();
     let write = only_call(&s);
     s.submit(&write, "21", None, 2).unwrap();
@@ -224,7 +251,7 @@ fn an_effect_waits_for_the_runner_and_its_output_folds_in_once() {
 
 #[test]
 fn a_wrap_up_drops_an_effect_still_owed() {
-    let mut s = Engine::<Doubling>::new((), 0).unwrap();
+    let mut s = KindEngine::<Doubling>::new((), 0).unwrap();
     s.start(1).unwrap();
     let write = only_call(&s);
     s.submit(&write, "5", None, 2).unwrap();
@@ -242,7 +269,7 @@ fn a_wrap_up_drops_an_effect_still_owed() {
 
 #[test]
 fn a_log_with_an_output_for_no_pending_effect_does_not_replay() {
-    let mut s = Engine::<Doubling>::new((), 0).unwrap();
+    let mut s = KindEngine::<Doubling>::new((), 0).unwrap();
     s.start(1).unwrap();
     let write = only_call(&s);
     s.submit(&write, "5", None, 2).unwrap();
@@ -265,9 +292,9 @@ fn a_log_with_an_output_for_no_pending_effect_does_not_replay() {
     events.push(again);
     let parsed: Vec<Event> = events
         .iter()
-        .map(|e| serde_json::from_value(e.clone()).unwrap())
+        .map(|e| Event::read(&Doubling::INFO, &e.to_string()).unwrap())
         .collect();
     assert!(
-        matches!(Engine::<Doubling>::replay(&parsed), Err(FoldError::Effect(id)) if id == "effect-1")
+        matches!(KindEngine::<Doubling>::replay(&parsed), Err(FoldError::Effect(id)) if id == "effect-1")
     );
 }

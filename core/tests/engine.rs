@@ -4,13 +4,15 @@ mod engine_common;
 
 use engine_common::*;
 use roundtable_core::engine::status::grouped;
+use roundtable_core::engine::Protocol;
 use roundtable_core::engine::{EngineError, Outcome, PauseReason, Settings, Status};
 use roundtable_core::engine::{EventKind, Usage};
 use roundtable_core::engine::{MAX_ANSWER_TOKENS, MIN_ANSWER_TOKENS};
 use roundtable_core::export::{self, ImportError};
+use roundtable_core::protocol::team::prompt::Envelope;
 use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::PersonEdit;
-use roundtable_core::protocol::team::{Charter, TeamSession as Session};
+use roundtable_core::protocol::team::{Charter, TeamSession as Session, TeamState};
 use roundtable_core::protocol::{CallKind, ChatRole};
 use roundtable_core::session::Session as AnySession;
 
@@ -35,7 +37,12 @@ fn demo_sessions_reach_done_for_1_to_6_operatives_with_and_without_inspector() {
                 .presentation
                 .iter()
                 .all(|m| m.as_agent == presenter || st.member(&m.as_agent).is_some()));
-            let steps: Vec<Step> = st.core.timeline.iter().map(|t| t.step).collect();
+            let steps: Vec<Step> = st
+                .core
+                .timeline
+                .iter()
+                .map(|t| TeamState::step_of(t.step))
+                .collect();
             for step in [
                 Step::Bootstrap,
                 Step::PlanAssign,
@@ -50,7 +57,7 @@ fn demo_sessions_reach_done_for_1_to_6_operatives_with_and_without_inspector() {
                 .core
                 .timeline
                 .iter()
-                .filter(|t| t.step == Step::Inspection)
+                .filter(|t| TeamState::step_of(t.step) == Step::Inspection)
                 .flat_map(|t| t.members.iter().map(String::as_str))
                 .collect();
             let expected = if inspector { "inspector" } else { "chair" };
@@ -127,7 +134,7 @@ fn scripted_session_walks_the_round_in_order() {
         .core
         .timeline
         .iter()
-        .map(|t| (t.round, t.step, t.members.clone()))
+        .map(|t| (t.round, TeamState::step_of(t.step), t.members.clone()))
         .collect();
     let m = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     assert_eq!(
@@ -176,9 +183,10 @@ fn peer_review_shows_the_versions_to_review_at_extra_tier_and_own_products_minim
                                             // is not reviewing it; request_context brings its content).
     let calls = s.calls_due();
     let c1 = calls.iter().find(|c| c.member == "operative-1").unwrap();
-    assert_eq!(c1.step, Step::PeerReview);
+    assert_eq!(TeamState::step_of(c1.step), Step::PeerReview);
     let tiers: Vec<(String, roundtable_core::protocol::team::tree::Tier)> = c1
         .envelope
+        .get::<Envelope>()
         .products
         .iter()
         .map(|p| (p.id.clone(), p.tier))
@@ -195,6 +203,7 @@ fn peer_review_shows_the_versions_to_review_at_extra_tier_and_own_products_minim
     );
     let to_review: Vec<&str> = c1
         .envelope
+        .get::<Envelope>()
         .to_review
         .iter()
         .map(|v| v.product_id.as_str())
@@ -242,8 +251,13 @@ fn write_to_a_product_not_assigned_is_invalid_and_changes_nothing() {
         ]
     );
     assert_eq!(&*repair.messages[2].content, bad.as_str());
-    assert!(repair.envelope.call.pending_repair.is_some());
-    assert_eq!(repair.envelope.call.repairs_made, 1);
+    assert!(repair
+        .envelope
+        .get::<Envelope>()
+        .call
+        .pending_repair
+        .is_some());
+    assert_eq!(repair.envelope.get::<Envelope>().call.repairs_made, 1);
 }
 
 #[test]
@@ -279,14 +293,17 @@ fn repairs_run_out_then_the_session_pauses_and_resume_starts_afresh() {
     else {
         panic!("{:?}", s.status())
     };
-    assert_eq!((member.as_str(), step), ("chair", Step::Bootstrap));
+    assert_eq!(
+        (member.as_str(), TeamState::step_of(step)),
+        ("chair", Step::Bootstrap)
+    );
     assert!(!report.errors.is_empty());
     assert!(s.calls_due().is_empty());
     s.resume(20).unwrap();
     let call = s.calls_due().pop().unwrap();
     assert_eq!(call.kind, CallKind::Initial);
     assert_eq!(call.messages.len(), 2, "a fresh conversation");
-    assert_eq!(call.envelope.call.repairs_made, 0);
+    assert_eq!(call.envelope.get::<Envelope>().call.repairs_made, 0);
 }
 
 #[test]
@@ -300,8 +317,11 @@ fn request_context_is_served_twice_then_a_final_output_is_required() {
     let ask = r#"{"responseType":"request_context","contextRequests":[{"productId":"p1","need":"version_history","reason":"see history"}]}"#;
     for i in 0..2 {
         let call = s.calls_due().pop().unwrap();
-        assert_eq!(call.step, Step::Write);
-        assert_eq!(call.envelope.call.context_requests_made, i);
+        assert_eq!(TeamState::step_of(call.step), Step::Write);
+        assert_eq!(
+            call.envelope.get::<Envelope>().call.context_requests_made,
+            i
+        );
         assert_eq!(
             s.submit(&call.id, ask, None, 100 + i as u64).unwrap(),
             Outcome::ContextServed
@@ -309,8 +329,8 @@ fn request_context_is_served_twice_then_a_final_output_is_required() {
     }
     let call = s.calls_due().pop().unwrap();
     assert_eq!(call.kind, CallKind::AfterContext);
-    assert!(call.envelope.call.final_output_required);
-    assert_eq!(call.envelope.served_context.len(), 2);
+    assert!(call.envelope.get::<Envelope>().call.final_output_required);
+    assert_eq!(call.envelope.get::<Envelope>().served_context.len(), 2);
     let last = &call.messages.last().unwrap().content;
     assert!(last.contains("p1 has no version yet"));
     assert!(last.contains("must be a final output"));
@@ -342,8 +362,11 @@ fn a_halt_question_waits_for_the_person_and_the_answer_reaches_the_next_prompt()
     assert!(matches!(s.pause(3), Err(EngineError::WrongStatus { .. })));
     s.answer_halt("Afternoon, please", 4).unwrap();
     let call = s.calls_due().pop().unwrap();
-    assert_eq!(call.step, Step::Bootstrap);
-    assert_eq!(call.envelope.person_answers[0].answer, "Afternoon, please");
+    assert_eq!(TeamState::step_of(call.step), Step::Bootstrap);
+    assert_eq!(
+        call.envelope.get::<Envelope>().person_answers[0].answer,
+        "Afternoon, please"
+    );
     assert!(call.messages[1]
         .content
         .contains("Answer: Afternoon, please"));
@@ -380,7 +403,7 @@ fn unknown_superseded_and_repeated_call_ids_are_refused_and_recorded() {
     let err = s.submit(&plan.id, &scripted(&plan), None, 6).unwrap_err();
     assert!(err.to_string().contains("superseded"));
     let pres = s.calls_due().pop().unwrap();
-    assert_eq!(pres.step, Step::Presentation);
+    assert_eq!(TeamState::step_of(pres.step), Step::Presentation);
     s.submit(&pres.id, &scripted(&pres), None, 7).unwrap();
     assert_eq!(s.status(), &Status::Done);
     assert_eq!(Session::replay(s.events()).unwrap(), s);
@@ -466,7 +489,7 @@ fn a_token_budget_that_cannot_hold_a_prompt_and_a_useful_answer_pauses_before_th
     assert_eq!(s.state().core.calls.len(), 0);
     assert_eq!(s.state().core.tokens_used, 0);
     let budget = prompt + u64::from(MIN_ANSWER_TOKENS) - 1;
-    let words = AnySession::Team(s.clone()).view().status_text;
+    let words = AnySession::of_kind(s.clone()).view().status_text;
     let expected = format!(
         "the call for Chair's set-up does not fit in the token budget: only {} of {} tokens are left (0 used), too few for its prompt and an answer of at least 1,024: raise it under Budget on this page, then run on — or wrap up",
         grouped(budget),
@@ -600,14 +623,22 @@ fn person_edits_are_events_and_reach_the_chair() {
     answer_all(&mut s, &mut now, scripted); // inspection (chair)
     answer_all(&mut s, &mut now, scripted); // reflect r2
     let plan = s.calls_due().pop().unwrap();
-    assert_eq!(plan.step, Step::PlanAssign);
+    assert_eq!(TeamState::step_of(plan.step), Step::PlanAssign);
     let user = &plan.messages[1].content;
     assert!(
         user.contains("from user-1 (note): Add a lunch break."),
         "{user}"
     );
     assert!(user.contains("- Mission: M2"));
-    assert_eq!(plan.envelope.charter.as_ref().unwrap().mission, "M2");
+    assert_eq!(
+        plan.envelope
+            .get::<Envelope>()
+            .charter
+            .as_ref()
+            .unwrap()
+            .mission,
+        "M2"
+    );
     assert_eq!(Session::replay(s.events()).unwrap(), s);
 }
 
@@ -629,7 +660,7 @@ fn a_missing_charter_blocks_every_step_but_bootstrap() {
         seq: events.len() as u64,
         at: now,
         kind: EventKind::PersonEdited {
-            edit: roundtable_core::engine::EngineEdit::Protocol(blank),
+            edit: roundtable_core::engine::EngineEdit::of_kind(blank),
         },
     });
     let mut s = Session::replay(&events).unwrap();
@@ -638,9 +669,9 @@ fn a_missing_charter_blocks_every_step_but_bootstrap() {
     assert_eq!(
         s.status(),
         &Status::Paused {
-            reason: PauseReason::Blocked(
+            reason: PauseReason::Blocked(roundtable_core::engine::KindValue::new(
                 roundtable_core::protocol::team::TeamBlock::MissingCharter
-            )
+            ))
         }
     );
     assert!(s.resume(now).is_err());
@@ -651,7 +682,7 @@ fn a_missing_charter_blocks_every_step_but_bootstrap() {
     };
     s.edit(PersonEdit::Charter { charter }, now).unwrap();
     s.resume(now).unwrap();
-    assert_eq!(s.calls_due()[0].step, Step::Write);
+    assert_eq!(TeamState::step_of(s.calls_due()[0].step), Step::Write);
 }
 
 #[test]
@@ -673,7 +704,10 @@ fn pause_stops_new_calls_but_accepts_answers_already_out() {
     }
     assert!(s.calls_due().is_empty(), "no peer review until resumed");
     s.resume(now).unwrap();
-    assert!(s.calls_due().iter().all(|c| c.step == Step::PeerReview));
+    assert!(s
+        .calls_due()
+        .iter()
+        .all(|c| TeamState::step_of(c.step) == Step::PeerReview));
 }
 
 #[test]
@@ -695,11 +729,11 @@ fn export_import_replay_is_the_identity() {
     s.start(1).unwrap();
     drive_demo(&mut s, 9, 500);
     assert_eq!(s.status(), &Status::Done);
-    let text = export::to_file(&AnySession::Team(s.clone()), 123);
+    let text = export::to_file(&AnySession::of_kind(s.clone()), 123);
     assert!(text.starts_with("{\n  \"format\": \"roundtable.session\",\n  \"schema_version\": 3,"));
     assert!(!text.to_lowercase().contains("apikey") && !text.contains("api_key"));
     let back = export::from_file(&text).unwrap();
-    assert_eq!(back, AnySession::Team(s.clone()));
+    assert_eq!(back, AnySession::of_kind(s.clone()));
     assert_eq!(export::to_file(&back, 123), text);
     // A half-finished session too (paused mid-write).
     let mut s = Session::new(config(2, false, false), 0).unwrap();
@@ -708,8 +742,8 @@ fn export_import_replay_is_the_identity() {
     answer_all(&mut s, &mut now, scripted);
     answer_all(&mut s, &mut now, scripted);
     s.pause(now).unwrap();
-    let back = export::from_file(&export::to_file(&AnySession::Team(s.clone()), 5)).unwrap();
-    assert_eq!(back, AnySession::Team(s.clone()));
+    let back = export::from_file(&export::to_file(&AnySession::of_kind(s.clone()), 5)).unwrap();
+    assert_eq!(back, AnySession::of_kind(s.clone()));
     assert_eq!(
         back.as_team()
             .unwrap()
@@ -727,7 +761,7 @@ fn import_refuses_bad_files_with_plain_reasons() {
     s.start(1).unwrap();
     let mut now = 1;
     drive_scripted(&mut s, &mut now);
-    let text = export::to_file(&AnySession::Team(s.clone()), 9);
+    let text = export::to_file(&AnySession::of_kind(s.clone()), 9);
     assert!(matches!(
         export::from_file("not json"),
         Err(ImportError::NotJson(_))
@@ -784,7 +818,7 @@ fn markdown_report_lists_products_in_tree_order_with_accepted_versions() {
     s.start(1).unwrap();
     let mut now = 1;
     drive_scripted(&mut s, &mut now);
-    let md = export::markdown_report(&AnySession::Team(s.clone()));
+    let md = export::markdown_report(&AnySession::of_kind(s.clone()));
     let p1 = md.find("## Part 1 (p1)").expect("p1 heading");
     let p2 = md.find("## Part 2 (p2)").expect("p2 heading");
     assert!(p1 < p2);
@@ -815,7 +849,7 @@ fn a_plan_whose_later_part_fails_applies_nothing_of_its_tree_changes() {
     answer_all(&mut s, &mut now, scripted); // inspection by the chair
     answer_all(&mut s, &mut now, scripted); // reflect r2
     let plan = s.calls_due().pop().unwrap();
-    assert_eq!(plan.step, Step::PlanAssign);
+    assert_eq!(TeamState::step_of(plan.step), Step::PlanAssign);
     let before = s.state().clone();
     // The ADD is fine, the acceptance names v2, which belongs to p2, not p1.
     let bad = serde_json::json!({"responseType": "final_output",
@@ -851,10 +885,10 @@ fn in_a_large_tree_own_products_are_capped_and_the_rest_named_in_the_folded_line
     s.start(1).unwrap();
     let count = LIST_ALL_MAX + 10;
     let many = move |call: &ModelCall| -> String {
-        if call.step == Step::Write {
+        if TeamState::step_of(call.step) == Step::Write {
             // A version of every assigned product (the call lists 12 and requires those; it
             // takes any of its assignments).
-            let env = &call.envelope;
+            let env = call.envelope.get::<Envelope>();
             let versions: Vec<_> = env
                 .assigned_to_you
                 .iter()
@@ -865,7 +899,7 @@ fn in_a_large_tree_own_products_are_capped_and_the_rest_named_in_the_folded_line
             return serde_json::json!({"responseType": "final_output", "versions": versions})
                 .to_string();
         }
-        if call.step != Step::Bootstrap {
+        if TeamState::step_of(call.step) != Step::Bootstrap {
             return scripted(call);
         }
         let products: Vec<_> = (1..=count)
@@ -937,7 +971,7 @@ fn folded_session() -> Session {
     let mut s = Session::new(config(1, false, false), 0).unwrap();
     s.start(1).unwrap();
     let build = |call: &ModelCall| -> String {
-        match call.step {
+        match TeamState::step_of(call.step) {
             Step::Bootstrap => {
                 let products: Vec<_> = (1..=3)
                     .map(|i| serde_json::json!({"name": format!("Section {i}"), "type": "Collection", "dod": "d", "owner": "operative-1"}))
@@ -976,11 +1010,12 @@ fn a_large_tree_is_folded_around_the_members_work_and_a_folded_branch_opens_thro
     let mut s = folded_session();
     let call = s.calls_due().pop().unwrap();
     assert_eq!(
-        (call.step, call.member.as_str()),
+        (TeamState::step_of(call.step), call.member.as_str()),
         (Step::Write, "operative-1")
     );
     let listed: Vec<(&str, Tier)> = call
         .envelope
+        .get::<Envelope>()
         .products
         .iter()
         .map(|p| (p.id.as_str(), p.tier))
@@ -993,7 +1028,7 @@ fn a_large_tree_is_folded_around_the_members_work_and_a_folded_branch_opens_thro
     // p2 and p3 are the root's other children: one line each (the own-product cap is reached
     // inside p1).
     assert!(listed.contains(&("p2", Tier::Brief)) && listed.contains(&("p3", Tier::Brief)));
-    let p1 = &call.envelope.products[1];
+    let p1 = &call.envelope.get::<Envelope>().products[1];
     let hidden = p1.folded.as_ref().expect("p1's other parts are folded");
     // 40 parts: 2 assigned and up to 12 own listed; every other one counted and named as its own.
     let listed_parts = listed.iter().filter(|(id, _)| {
@@ -1020,7 +1055,7 @@ fn a_large_tree_is_folded_around_the_members_work_and_a_folded_branch_opens_thro
         Outcome::ContextServed
     );
     let call = s.calls_due().pop().unwrap();
-    let served = &call.envelope.served_context[0].text;
+    let served = &call.envelope.get::<Envelope>().served_context[0].text;
     assert!(served.starts_with("Below p1 \"Section 1\":\n"), "{served}");
     for i in 4..=43 {
         let line = format!(
@@ -1050,9 +1085,10 @@ fn the_chair_sees_what_needs_a_decision_and_the_rest_folded() {
     let mut now = 10;
     // Write p4 and p5; the chair (inspecting, as there is no inspector) blocks p5's version.
     let block = |call: &ModelCall| -> String {
-        if call.step == Step::Inspection {
+        if TeamState::step_of(call.step) == Step::Inspection {
             let ins: Vec<_> = call
                 .envelope
+                .get::<Envelope>()
                 .to_review
                 .iter()
                 .map(|v| {
@@ -1071,7 +1107,10 @@ fn the_chair_sees_what_needs_a_decision_and_the_rest_folded() {
         answer_all(&mut s, &mut now, block); // write, inspection, reflect
     }
     let call = s.calls_due().pop().unwrap();
-    assert_eq!((call.step, call.round), (Step::PlanAssign, 2));
+    assert_eq!(
+        (TeamState::step_of(call.step), call.round),
+        (Step::PlanAssign, 2)
+    );
     let st = s.state();
     let env = build_envelope(st, "chair", Step::PlanAssign);
     let tier = |id: &str| env.products.iter().find(|p| p.id == id).map(|p| p.tier);
@@ -1138,7 +1177,7 @@ fn a_branch_outline_counts_what_is_below_each_child_and_caps_the_children() {
     s.start(1).unwrap();
     let children = OUTLINE_MAX + 5;
     let build = move |call: &ModelCall| -> String {
-        match call.step {
+        match TeamState::step_of(call.step) {
             Step::Bootstrap => serde_json::json!({"responseType": "final_output", "thinking": {"interpretation": "i", "scopeDecisions": "s"},
                 "mission": "m", "objectives": "o", "constraints": "c", "personas": {}, "operativeDomains": {},
                 "initialProducts": [{"name": "Section", "type": "Collection", "dod": "d", "owner": "operative-1"}]})

@@ -4,9 +4,9 @@
 mod engine_common;
 
 use engine_common::*;
-use roundtable_core::engine::Status;
+use roundtable_core::engine::{Protocol, Status};
 use roundtable_core::protocol::team::wire::Step;
-use roundtable_core::protocol::team::TeamSession as Session;
+use roundtable_core::protocol::team::{TeamSession as Session, TeamState};
 
 #[test]
 fn one_prompt_per_step() {
@@ -21,7 +21,7 @@ fn one_prompt_per_step() {
             .core
             .calls
             .iter()
-            .find(|c| c.call.step == step)
+            .find(|c| TeamState::step_of(c.call.step) == step)
             .unwrap_or_else(|| panic!("a {step} call"));
         let text = rec
             .call
@@ -46,6 +46,6 @@ fn the_envelope_of_a_write_call() {
         .into_iter()
         .find(|c| c.member == "operative-2")
         .unwrap();
-    assert_eq!(call.step, Step::Write);
+    assert_eq!(TeamState::step_of(call.step), Step::Write);
     insta::assert_json_snapshot!("envelope_write", call.envelope);
 }

@@ -103,7 +103,7 @@ proptest! {
         }
         let replayed = Session::replay(s.events()).unwrap();
         prop_assert_eq!(&replayed, &s);
-        let back = export::from_file(&export::to_file(&roundtable_core::session::Session::Team(s.clone()), now)).unwrap();
-        prop_assert_eq!(&back, &roundtable_core::session::Session::Team(s.clone()));
+        let back = export::from_file(&export::to_file(&roundtable_core::session::Session::of_kind(s.clone()), now)).unwrap();
+        prop_assert_eq!(&back, &roundtable_core::session::Session::of_kind(s.clone()));
     }
 }

@@ -25,7 +25,7 @@ fn per_call(operatives: usize, seed: u64) -> (usize, usize, String) {
     let mut now = 1;
     demo::play(&mut s, &DemoModel::new(seed), &mut now, 1000).unwrap();
     let calls = s.state().core.calls.len();
-    let text = export::to_file(&Session::Team(s), now);
+    let text = export::to_file(&Session::of_kind(s), now);
     (text.len() / calls, calls, text)
 }
 

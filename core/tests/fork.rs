@@ -8,13 +8,18 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use roundtable_core::demo::play_demo;
 use roundtable_core::engine::{
-    EventKind, ForkError, MemberChange, ModelRef, Outcome, PauseReason, Protocol, RunTarget, Status,
+    EventKind, ForkError, MemberChange, ModelRef, Outcome, PauseReason, RunTarget, Status,
 };
 use roundtable_core::fork::{ForkAt, WhatIf};
 use roundtable_core::history::History;
+use roundtable_core::protocol::autocoding::Autocoding;
+use roundtable_core::protocol::dialectic::DialecticState;
+use roundtable_core::protocol::meeting::MeetingState;
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingSession};
+use roundtable_core::protocol::review::Review;
+use roundtable_core::protocol::team::TeamState;
 use roundtable_core::protocol::team::{Charter, SessionConfig, TeamSession};
-use roundtable_core::session::{Session, SessionStatus};
+use roundtable_core::session::{Registered, Session, SessionStatus};
 
 fn demo(model: &str) -> ModelRef {
     ModelRef {
@@ -28,10 +33,21 @@ const AGENDA: &str = "Pick a database for the notes app.\nWe have 3 weeks. It mu
 
 /// Plays a session of any kind on its own demo model until it is done or paused.
 fn play(session: &mut Session, now: &mut u64) {
-    fn on<P: Protocol>(s: &mut roundtable_core::engine::Engine<P>, now: &mut u64) {
-        play_demo(s, now, 2000).unwrap();
+    fn on<P: Registered>(session: &mut Session, now: &mut u64) -> bool {
+        match session.engine_mut::<P>() {
+            Some(s) => {
+                play_demo(s, now, 2000).unwrap();
+                true
+            }
+            None => false,
+        }
     }
-    roundtable_core::each_session!(session, s => on(s, now))
+    let played = on::<TeamState>(session, now)
+        || on::<MeetingState>(session, now)
+        || on::<DialecticState>(session, now)
+        || on::<Autocoding>(session, now)
+        || on::<Review>(session, now);
+    assert!(played, "a session of a registered kind");
 }
 
 /// A session played once per test binary (kept as its stored events: a session is not `Sync`).
@@ -43,7 +59,7 @@ fn finished_team() -> Session {
     static S: OnceLock<Vec<String>> = OnceLock::new();
     kept(&S, || {
         let config = SessionConfig::standard(REQUEST, 2, true, true, demo("demo-1"));
-        let mut s = Session::Team(TeamSession::new(config, 0).unwrap());
+        let mut s = Session::of_kind(TeamSession::new(config, 0).unwrap());
         play(&mut s, &mut 1);
         assert_eq!(s.status_word(), "done");
         s
@@ -61,7 +77,7 @@ fn finished_meeting() -> Session {
             ],
             demo("demo-1"),
         );
-        let mut s = Session::Meeting(MeetingSession::new(config, 0).unwrap());
+        let mut s = Session::of_kind(MeetingSession::new(config, 0).unwrap());
         play(&mut s, &mut 1);
         assert_eq!(s.status_word(), "done");
         s
@@ -100,36 +116,38 @@ fn run_fork(fork: &mut Session) {
 /// in any order: parallel answers may come back in another order and take other ids), or the
 /// meeting's transcript and minutes.
 fn made(s: &Session) -> String {
-    match s {
-        Session::Team(t) => {
-            let tree = &t.state().tree;
-            let mut versions: Vec<(String, u32, String, String)> = tree
-                .walk()
-                .into_iter()
-                .flat_map(|(_, p)| {
-                    p.versions
-                        .iter()
-                        .filter_map(|v| tree.version(v))
-                        .map(|v| {
-                            (
-                                v.author.clone(),
-                                v.round,
-                                p.name.clone(),
-                                v.content.to_string(),
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            versions.sort();
-            serde_json::to_string(&versions).unwrap()
-        }
-        Session::Meeting(m) => {
-            serde_json::to_string(&(&m.state().transcript, &m.state().minutes)).unwrap()
-        }
-        Session::Dialectic(d) => d.state().markdown(),
-        Session::Autocoding(a) => a.state().markdown(),
-        Session::Review(r) => r.state().markdown(),
+    if let Some(t) = s.as_team() {
+        let tree = &t.state().tree;
+        let mut versions: Vec<(String, u32, String, String)> = tree
+            .walk()
+            .into_iter()
+            .flat_map(|(_, p)| {
+                p.versions
+                    .iter()
+                    .filter_map(|v| tree.version(v))
+                    .map(|v| {
+                        (
+                            v.author.clone(),
+                            v.round,
+                            p.name.clone(),
+                            v.content.to_string(),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        versions.sort();
+        serde_json::to_string(&versions).unwrap()
+    } else if let Some(m) = s.as_meeting() {
+        serde_json::to_string(&(&m.state().transcript, &m.state().minutes)).unwrap()
+    } else if let Some(d) = s.as_dialectic() {
+        d.state().markdown()
+    } else if let Some(a) = s.as_kind::<Autocoding>() {
+        a.state().markdown()
+    } else if let Some(r) = s.as_kind::<Review>() {
+        r.state().markdown()
+    } else {
+        unreachable!("a session of a registered kind")
     }
 }
 
@@ -430,15 +448,15 @@ fn a_fork_travels_in_its_session_file_and_a_fork_at_any_event_works() {
     ));
     assert!(original.forked_from().is_none());
     // A paused fork says why, and running on is the fix.
-    if let Session::Team(t) = &fork {
+    if let Some(t) = fork.as_team() {
         if let Status::Paused { reason } = &t.state().core.status {
             assert_eq!(reason, &PauseReason::Forked);
         }
     }
     assert_eq!(fork.event_line(41).as_deref(), Some("forked"));
     assert!(matches!(
-        &fork,
-        Session::Team(t) if matches!(t.events()[41].kind, EventKind::Forked { .. })
+        fork.as_team(),
+        Some(t) if matches!(t.events()[41].kind, EventKind::Forked { .. })
     ));
 }
 

@@ -20,7 +20,7 @@ fn assert_held_once(s: &Session) -> (usize, usize) {
     for event in team.events() {
         match &event.kind {
             EventKind::Applied { output, .. } => {
-                if let FinalOutput::Write(w) = output.as_ref() {
+                if let FinalOutput::Write(w) = output.get::<FinalOutput>() {
                     for v in &w.versions {
                         let in_tree = state
                             .tree

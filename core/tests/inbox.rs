@@ -5,7 +5,7 @@
 //! the log replays to the same state.
 
 use roundtable_core::engine::{
-    Core, DemoReply, Engine, EngineError, Event, EventKind, Findings, FoldError, Judgement,
+    Core, DemoReply, EngineError, Event, EventKind, Findings, FoldError, Judgement, KindEngine,
     MemberChange, MemberInfo, Message, ModelRef, Move, PersonAsk, PersonReply, Protocol, Settings,
     Status, StoredCall, Verdict,
 };
@@ -26,6 +26,7 @@ impl Protocol for Asking {
     const TITLE: &'static str = "Asking";
     type Config = ();
     type Step = u8;
+    const STEPS: &'static [u8] = &[0];
     type Envelope = ();
     type Output = String;
     type Ask = ();
@@ -72,6 +73,9 @@ impl Protocol for Asking {
     }
     fn core_mut(&mut self) -> &mut Core {
         &mut self.core
+    }
+    fn step_wire(_: u8) -> &'static str {
+        "work"
     }
     fn step_name(_: u8) -> &'static str {
         "work"
@@ -135,7 +139,7 @@ impl Protocol for Asking {
     }
     fn fold(&mut self, event: &Event) -> Result<Vec<String>, FoldError> {
         if let EventKind::Applied { output, .. } = &event.kind {
-            self.done.push(output.to_string());
+            self.done.push(output.get::<String>().to_string());
         }
         Ok(Vec::new())
     }
@@ -150,7 +154,7 @@ impl Protocol for Asking {
 }
 
 /// The call due to `member`.
-fn call_of(s: &Engine<Asking>, member: &str) -> String {
+fn call_of(s: &KindEngine<Asking>, member: &str) -> String {
     s.next_calls()
         .into_iter()
         .find(|c| c.member == member)
@@ -158,7 +162,7 @@ fn call_of(s: &Engine<Asking>, member: &str) -> String {
         .unwrap_or_else(|| panic!("a call due to {member}"))
 }
 
-fn waiting(s: &Engine<Asking>) -> Vec<(String, String)> {
+fn waiting(s: &KindEngine<Asking>) -> Vec<(String, String)> {
     s.state()
         .core()
         .open_asks()
@@ -168,7 +172,7 @@ fn waiting(s: &Engine<Asking>) -> Vec<(String, String)> {
 
 #[test]
 fn two_asks_wait_side_by_side_and_each_reply_goes_where_it_is_sent() {
-    let mut s = Engine::<Asking>::new((), 0).unwrap();
+    let mut s = KindEngine::<Asking>::new((), 0).unwrap();
     s.start(1).unwrap();
     let (ana, bo) = (call_of(&s, "ana"), call_of(&s, "bo"));
     s.submit(&ana, "ask:Indoors?", None, 2).unwrap();
@@ -240,5 +244,5 @@ fn two_asks_wait_side_by_side_and_each_reply_goes_where_it_is_sent() {
     s.submit(&ana, "indoors", None, 7).unwrap();
     s.submit(&bo, "shorter plan", None, 8).unwrap();
     assert_eq!(*s.status(), Status::Done);
-    assert_eq!(Engine::<Asking>::replay(s.events()).unwrap(), s);
+    assert_eq!(KindEngine::<Asking>::replay(s.events()).unwrap(), s);
 }

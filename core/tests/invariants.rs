@@ -7,11 +7,11 @@
 //! back whole).
 
 use proptest::prelude::*;
-use roundtable_core::engine::{Engine, Outcome, PersonReply, Protocol, Status, Verdict};
+use roundtable_core::engine::{KindEngine, Outcome, PersonReply, Protocol, Status, Verdict};
 use roundtable_core::export;
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingSession};
 use roundtable_core::protocol::team::{SessionConfig, TeamSession};
-use roundtable_core::session::Session;
+use roundtable_core::session::{Registered, Session};
 
 #[derive(Debug, Clone)]
 enum Act {
@@ -50,10 +50,10 @@ fn protocol_part<P: Protocol>(state: &P, other: &P) -> P {
     s
 }
 
-fn drive<P: Protocol>(
-    mut s: Engine<P>,
+fn drive<P: Registered>(
+    mut s: KindEngine<P>,
     acts: &[Act],
-    wrap: fn(Engine<P>) -> Session,
+    wrap: fn(KindEngine<P>) -> Session,
     own: fn(&P) -> Option<String>,
 ) -> Result<(), TestCaseError> {
     let mut now = 1u64;
@@ -74,7 +74,7 @@ fn drive<P: Protocol>(
                     _ => PersonReply::verdict(Verdict::Approve, ""),
                 };
                 s.reply(None, verdict, now).unwrap();
-                prop_assert_eq!(&Engine::replay(s.events()).unwrap(), &s);
+                prop_assert_eq!(&KindEngine::<P>::replay(s.events()).unwrap(), &s);
                 continue;
             }
             Status::AwaitingPerson { .. } => {
@@ -100,7 +100,7 @@ fn drive<P: Protocol>(
                 break;
             };
             s.effect_done(&id, output, now).unwrap();
-            prop_assert_eq!(&Engine::replay(s.events()).unwrap(), &s);
+            prop_assert_eq!(&KindEngine::<P>::replay(s.events()).unwrap(), &s);
             continue;
         };
         let before = s.clone();
@@ -135,7 +135,7 @@ fn drive<P: Protocol>(
             // Nothing of an invalid answer is applied: the protocol's state is what it was.
             prop_assert_eq!(&protocol_part(s.state(), before.state()), before.state());
         }
-        prop_assert_eq!(&Engine::replay(s.events()).unwrap(), &s);
+        prop_assert_eq!(&KindEngine::<P>::replay(s.events()).unwrap(), &s);
     }
     let any = wrap(s);
     let back = export::from_file(&export::to_file(&any, now)).unwrap();
@@ -156,7 +156,7 @@ proptest! {
     #[test]
     fn team_sessions_keep_the_engine_invariants(ops in 1usize..4, inspector: bool, acts in prop::collection::vec(act(), 1..50)) {
         let config = SessionConfig::standard("Plan a two-day workshop for twelve people.", ops, inspector, false, demo_ref());
-        drive(TeamSession::new(config, 0).unwrap(), &acts, Session::Team, |_| None)?;
+        drive(TeamSession::new(config, 0).unwrap(), &acts, Session::of_kind, |_| None)?;
     }
 
     #[test]
@@ -164,7 +164,7 @@ proptest! {
         let people = [("engineer-1", "Ana", "Engineer"), ("designer-1", "Bo", "Designer"), ("pm-1", "Cy", "Product manager"), ("ops-1", "Di", "Operations")];
         let mut config = MeetingConfig::standard("Choose a launch date.\nIt must be before June.", &people[..n], demo_ref());
         config.max_turns_per_phase = per_phase;
-        drive(MeetingSession::new(config, 0).unwrap(), &acts, Session::Meeting, |_| None)?;
+        drive(MeetingSession::new(config, 0).unwrap(), &acts, Session::of_kind, |_| None)?;
     }
 
     #[test]
@@ -173,7 +173,7 @@ proptest! {
         let style = [ResponseStyle::Sections, ResponseStyle::Json, ResponseStyle::SynthesisOnly, ResponseStyle::Conversational, ResponseStyle::BulletPoints][style];
         let mode = if single_shot { Mode::SingleShot } else { Mode::Workflow };
         let config = DialecticConfig::standard("Should a city ban cars from its centre?", style, mode, council, demo_ref());
-        drive(DialecticSession::new(config, 0).unwrap(), &acts, Session::Dialectic, |_| None)?;
+        drive(DialecticSession::new(config, 0).unwrap(), &acts, Session::of_kind, |_| None)?;
     }
 
     #[test]
@@ -184,7 +184,7 @@ proptest! {
         config.max_turns = turns;
         config.person_approval = person;
         config.approval_threshold = f64::from(threshold) / 10.0;
-        drive(AutocodingSession::new(config, 0).unwrap(), &acts, Session::Autocoding, |a| {
+        drive(AutocodingSession::new(config, 0).unwrap(), &acts, Session::of_kind, |a| {
             // 002's state is one it would load, and saved it loads back whole.
             let back = a.state.save().and_then(|text| AutocodingState::load(&text)).map(|l| l.state);
             (back.as_ref() != Ok(&a.state)).then(|| format!("002's state does not save and load back: {back:?}"))
@@ -198,7 +198,7 @@ proptest! {
         config.max_iterations = iterations;
         config.fanout_max = fanout_max;
         config.approval_policy.edit_requires_approval = edit_approval;
-        drive(ReviewSession::new(config, 0).unwrap(), &acts, Session::Review, |r| {
+        drive(ReviewSession::new(config, 0).unwrap(), &acts, Session::of_kind, |r| {
             // The runtime's artifacts never claim what 004 forbids: a fan-out satisfies no gate
             // and runs at most its bound; a trigger is always called.
             let fanout = r.record.fanouts.iter().find(|f| f.safety.can_satisfy_required_gates || f.bounds.executed_items > f.bounds.max_items.min(8));

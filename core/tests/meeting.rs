@@ -2,7 +2,7 @@
 //! meetings played to their minutes, replay and export/import.
 
 use roundtable_core::demo::play_with;
-use roundtable_core::engine::{Engine, EventKind, Protocol, Status};
+use roundtable_core::engine::{EventKind, Protocol, Status};
 use roundtable_core::export;
 use roundtable_core::protocol::meeting::{
     answer, Decision, MeetingConfig, MeetingSession, MeetingState, Phase, PhaseState, TurnKind,
@@ -104,8 +104,8 @@ fn a_demo_meeting_runs_through_the_seven_phases_to_its_minutes() {
 #[test]
 fn replay_and_export_import_are_the_identity() {
     let s = played(AGENDA);
-    assert_eq!(Engine::replay(s.events()).unwrap(), s);
-    let any = Session::Meeting(s.clone());
+    assert_eq!(MeetingSession::replay(s.events()).unwrap(), s);
+    let any = Session::of_kind(s.clone());
     let text = export::to_file(&any, 7);
     assert!(text.contains("\"kind\": \"meeting\""));
     let back = export::from_file(&text).unwrap();
@@ -322,7 +322,7 @@ fn wrap_up_ends_the_meeting_with_minutes_and_bad_minutes_are_repaired() {
     s.finish(2).unwrap();
     let c = s.calls_due().remove(0);
     assert_eq!(
-        c.step,
+        MeetingState::step_of(c.step),
         roundtable_core::protocol::meeting::MeetingStep::Minutes
     );
     let out = s
@@ -401,7 +401,7 @@ fn prompts_of_each_step_read_as_snapshots() {
             .core
             .calls
             .iter()
-            .filter(|c| MeetingState::step_name(c.call.step) == step)
+            .filter(|c| MeetingState::step_name(MeetingState::step_of(c.call.step)) == step)
             .nth(if step == "meeting_minutes" { 0 } else { 6 })
             .unwrap_or_else(|| panic!("a {step} call"));
         let text: String = rec
@@ -564,7 +564,7 @@ fn scripted_meeting(
             .map(|m| m.content.to_string())
             .collect();
         prompts.push((c.call.member.clone(), text.join("\n")));
-        let answer = match c.step {
+        let answer = match MeetingState::step_of(c.step) {
             roundtable_core::protocol::meeting::MeetingStep::Decide => decide(s.state()),
             roundtable_core::protocol::meeting::MeetingStep::Speak => {
                 serde_json::json!({"contribution": say(&c.call.member, s.state().core.round)})

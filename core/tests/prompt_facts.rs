@@ -12,9 +12,10 @@
 mod engine_common;
 
 use engine_common::*;
-use roundtable_core::engine::Status;
+use roundtable_core::engine::{Protocol, Status};
+use roundtable_core::protocol::team::prompt::Envelope;
 use roundtable_core::protocol::team::wire::Step;
-use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session};
+use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session, TeamState};
 use serde_json::{json, Value};
 
 /// Every prompt of a session, in order: (round, step, member, user text, system text).
@@ -56,7 +57,7 @@ fn play(s: &mut Session, answer: impl Fn(&ModelCall) -> Value, reply: &str) -> S
                     if call.call.messages.len() == 2 {
                         seen.prompts.push((
                             call.round,
-                            call.step,
+                            TeamState::step_of(call.step),
                             call.member.clone(),
                             text(1),
                             text(0),
@@ -83,6 +84,7 @@ const REPLY: &str = "The twelfth of May, and a budget of two hundred pounds.";
 /// The product id of the product named `name` in the call's envelope.
 fn id_of(call: &ModelCall, name: &str) -> String {
     call.envelope
+        .get::<Envelope>()
         .products
         .iter()
         .find(|p| p.name == name)
@@ -93,6 +95,7 @@ fn id_of(call: &ModelCall, name: &str) -> String {
 /// The latest version id of the product named `name`.
 fn latest_of(call: &ModelCall, name: &str) -> String {
     call.envelope
+        .get::<Envelope>()
         .products
         .iter()
         .find(|p| p.name == name)
@@ -102,7 +105,7 @@ fn latest_of(call: &ModelCall, name: &str) -> String {
 
 /// The collab id whose summary is `summary`, as the tree numbered it.
 fn collab_of(call: &ModelCall, summary: &str) -> String {
-    let env = &call.envelope;
+    let env = call.envelope.get::<Envelope>();
     env.collabs_received
         .iter()
         .find(|c| c.summary == summary)
@@ -121,9 +124,9 @@ const AGENDA_V2: &str = "# Agenda\n\n- 09:00 Welcome and goals\n- 09:30 Input on
 
 /// The scripted team: two operatives, an inspector, an envoy.
 fn scripted_team(call: &ModelCall) -> Value {
-    let env = &call.envelope;
+    let env = call.envelope.get::<Envelope>();
     let me = call.member.as_str();
-    match (call.step, call.round) {
+    match (TeamState::step_of(call.step), call.round) {
         (Step::Bootstrap, _) if env.person_answers.is_empty() => json!({
             "responseType": "halt",
             "halt": {"type": "question", "to": ["user-1"], "message": "When is the workshop, and what may materials cost?"}
@@ -501,9 +504,9 @@ fn the_task_line_states_the_round_limit_and_the_status_and_the_root_follows_its_
 
 /// Three operatives, eighteen products, 45 collabs in round 1.
 fn busy_team(call: &ModelCall) -> Value {
-    let env = &call.envelope;
+    let env = call.envelope.get::<Envelope>();
     let ops = ["operative-1", "operative-2", "operative-3"];
-    match (call.step, call.round) {
+    match (TeamState::step_of(call.step), call.round) {
         (Step::Bootstrap, _) => {
             let products: Vec<Value> = (0..18)
                 .map(|i| json!({"name": format!("Part {}", i + 1), "type": "Content", "dod": "Written.", "owner": ops[i % 3]}))

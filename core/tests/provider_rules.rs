@@ -9,9 +9,10 @@ mod bench_common;
 
 use std::collections::BTreeMap;
 
+use roundtable_core::engine::Protocol;
 use roundtable_core::protocol::review::answer::Contract;
-use roundtable_core::protocol::team::id_choices;
 use roundtable_core::protocol::team::wire::Step;
+use roundtable_core::protocol::team::{id_choices, TeamState};
 use roundtable_core::provider_rules::{self, Family};
 use roundtable_core::provider_schema::{self, narrow};
 use serde_json::Value;
@@ -46,9 +47,9 @@ fn narrowed_big_session() -> BTreeMap<&'static str, Value> {
     let mut widest: BTreeMap<&'static str, (usize, Value)> = BTreeMap::new();
     bench_common::grow(1000, true, Some(3), |s, calls| {
         for call in calls {
-            let choices = id_choices(s.state(), &call.member, call.step);
+            let choices = id_choices(s.state(), &call.member, TeamState::step_of(call.step));
             let size: usize = choices.iter().map(|c| c.ids.len()).sum();
-            let name = call.step.wire_name();
+            let name = TeamState::step_of(call.step).wire_name();
             if widest.get(name).is_none_or(|(n, _)| *n < size) {
                 widest.insert(name, (size, narrow(&plain_schema(name), &choices)));
             }

@@ -49,7 +49,7 @@ fn reach(s: &mut TeamSession, at: &str, nth: usize, now: &mut u64) -> String {
             "the session stopped before {at}"
         );
         let call = s.calls_due().into_iter().next().expect("a call is due");
-        if TeamState::step_name(call.step) == at {
+        if TeamState::step_name(TeamState::step_of(call.step)) == at {
             if seen == nth {
                 return call.id.clone();
             }
@@ -102,7 +102,7 @@ fn answers_that_break_the_teams_rules_are_refused_with_their_pointers() {
         let out = s.submit(&id, &text, None, now + 1).unwrap();
         let paths: Vec<String> = match &out {
             Outcome::Invalid { report, .. } => {
-                let step = s.state().core.calls.last().unwrap().call.step;
+                let step = TeamState::step_of(s.state().core.calls.last().unwrap().call.step);
                 prompts.push(format!(
                     "## {about}\n\n{}",
                     s.state().repair_prompt(step, report)
@@ -238,15 +238,15 @@ fn every_prompts_example_answer_is_applied_as_it_stands() {
             break;
         }
         let due = s.calls_due().into_iter().next().expect("a call is due");
-        let example = examples::final_output(&due.envelope);
+        let example = examples::final_output(due.envelope.get());
         let mut copy = s.clone();
         let out = copy.submit(&due.call.id, &example, None, now).unwrap();
         assert!(
             matches!(out, Outcome::Applied | Outcome::RoundsEnded),
             "{} example not applied: {out:?}\n{example}",
-            TeamState::step_name(due.call.step)
+            TeamState::step_name(TeamState::step_of(due.call.step))
         );
-        tried.insert(TeamState::step_name(due.call.step));
+        tried.insert(TeamState::step_name(TeamState::step_of(due.call.step)));
         let text = s.demo_answer(&due.call.id).unwrap().text;
         s.submit(&due.call.id, &text, None, now).unwrap();
     }

@@ -204,7 +204,7 @@ fn the_review_reports_appendix_is_folded_in_a_viewer() {
     let mut s = ReviewSession::new(review_demo::config(demo(), "run-report"), 0).unwrap();
     let mut now = 1;
     play_demo(&mut s, &mut now, 80).unwrap();
-    let report = markdown_report(&Session::Review(s));
+    let report = markdown_report(&Session::of_kind(s));
     let html = viewer(&report);
     assert_inert(&html, "the review report");
     let open = html.find("<details>").expect("a fold");

@@ -357,7 +357,7 @@ mod scenarios {
 
     use roundtable_core::engine::{EventKind, ModelRef, PersonReply, Protocol, RunTarget, Verdict};
     use roundtable_core::protocol::review::answer::ACK_FIELD;
-    use roundtable_core::protocol::review::{demo, Review, ReviewSession};
+    use roundtable_core::protocol::review::{demo, Review, ReviewEnvelope, ReviewSession};
     use serde_json::{json, Value};
 
     fn config(scenario: &Value) -> roundtable_core::protocol::review::RunConfig {
@@ -402,21 +402,24 @@ mod scenarios {
         let text = match answer {
             Some(a) => {
                 let mut a = a.clone();
-                let key = Review::step_name(call.call.step);
-                let contract = call.call.step.contract().key();
+                let key = Review::step_name(Review::step_of(call.call.step));
+                let contract = Review::step_of(call.call.step).contract().key();
                 let payload = &mut a["data"][contract];
                 if payload.get(ACK_FIELD).is_none() {
-                    payload[ACK_FIELD] = json!({"runId": call.envelope.run_id, "nonce": call.envelope.nonce, "responseField": ACK_FIELD});
+                    let envelope = call.envelope.get::<ReviewEnvelope>();
+                    payload[ACK_FIELD] = json!({"runId": envelope.run_id, "nonce": envelope.nonce, "responseField": ACK_FIELD});
                 }
                 let _ = key;
                 a.to_string()
             }
-            None => s.state().demo_answer(&call.call, &call.envelope).text,
+            None => s.state().demo_answer(&call.call, call.envelope.get()).text,
         };
         let id = call.call.id.clone();
-        let title = s
-            .state()
-            .call_title(&call.call.member, call.call.step, call.call.round);
+        let title = s.state().call_title(
+            &call.call.member,
+            Review::step_of(call.call.step),
+            call.call.round,
+        );
         s.submit(&id, &text, None, now).unwrap();
         let last = s.events().last().map(|e| e.kind.clone());
         let what = s
@@ -585,7 +588,7 @@ mod scenarios {
                     .core()
                     .calls
                     .iter()
-                    .map(|c| serde_json::to_value(c.call.step.role()).unwrap())
+                    .map(|c| serde_json::to_value(Review::step_of(c.call.step).role()).unwrap())
                     .collect();
                 called.dedup();
                 let mut seen = Vec::new();
@@ -647,7 +650,7 @@ mod directives {
     //! runtime's run, the run so far and the gates.
     use roundtable_core::demo::play_demo;
     use roundtable_core::engine::{ModelRef, Protocol};
-    use roundtable_core::protocol::review::{demo, ReviewSession, ReviewStep};
+    use roundtable_core::protocol::review::{demo, Review, ReviewSession, ReviewStep};
 
     #[test]
     fn the_summoned_critic_and_the_repair_read_their_artifacts() {
@@ -661,21 +664,21 @@ mod directives {
         let calls = &s.state().core().calls;
         let critic = calls
             .iter()
-            .find(|c| c.call.step == ReviewStep::Critic)
+            .find(|c| Review::step_of(c.call.step) == ReviewStep::Critic)
             .unwrap();
         let repair = calls
             .iter()
-            .filter(|c| c.call.step == ReviewStep::Implementer)
+            .filter(|c| Review::step_of(c.call.step) == ReviewStep::Implementer)
             .nth(1)
             .unwrap();
         // The orchestrator after the first run failed, and the closing reconciliation.
         let decision = calls
             .iter()
-            .find(|c| c.call.step == ReviewStep::Orchestrator && c.call.round == 4)
+            .find(|c| Review::step_of(c.call.step) == ReviewStep::Orchestrator && c.call.round == 4)
             .unwrap();
         let closing = calls
             .iter()
-            .find(|c| c.call.step == ReviewStep::Reconciliation)
+            .find(|c| Review::step_of(c.call.step) == ReviewStep::Reconciliation)
             .unwrap();
         for (name, call) in [
             ("critic", critic),
@@ -780,7 +783,7 @@ mod artifacts_checked {
     #[test]
     fn an_imported_file_whose_replay_forges_a_fanout_is_refused() {
         let s = demo_run();
-        let session = Session::Review(s);
+        let session = Session::of_kind(s);
         let file = export::to_file(&session, 99);
         assert!(
             export::from_file(&file).is_ok(),
@@ -829,7 +832,7 @@ mod artifacts_checked {
     #[test]
     fn a_file_with_the_older_one_role_fanout_request_imports_unchanged() {
         let s = demo_run();
-        let file = export::to_file(&Session::Review(s.clone()), 99);
+        let file = export::to_file(&Session::of_kind(s.clone()), 99);
         let mut value: Value = serde_json::from_str(&file).unwrap();
         let rewritten = to_one_role_requests(&mut value["events"]);
         assert!(
@@ -840,7 +843,7 @@ mod artifacts_checked {
         assert!(events.contains(r#"\"count\": 2"#) && events.contains(r#""count":2"#));
         value["checksum"] = json!(export::checksum_of_text(&events));
         let imported = export::from_file(&value.to_string()).expect("the older file imports");
-        let Session::Review(back) = imported else {
+        let Some(back) = imported.as_kind::<Review>() else {
             panic!("a review session")
         };
         assert_eq!(back.state().record.fanouts, s.state().record.fanouts);
@@ -890,9 +893,9 @@ mod artifacts_checked {
             let k = std::cell::Cell::new(0usize);
             play_with(&mut s, |st, c| {
                 let mut reply = st.demo_answer(&c.call, &c.envelope);
-                if matches!(c.call.step, ReviewStep::Qa | ReviewStep::Critic) {
+                if matches!(Review::step_of(c.call.step), ReviewStep::Qa | ReviewStep::Critic) {
                     let mut v: Value = serde_json::from_str(&reply.text).unwrap();
-                    steer(&choices, k.get(), c.call.step, &mut v);
+                    steer(&choices, k.get(), Review::step_of(c.call.step), &mut v);
                     k.set(k.get() + 1);
                     reply.text = v.to_string();
                 }

@@ -20,24 +20,27 @@ use std::fs;
 use std::path::Path;
 
 use roundtable_core::cost::{Cost, CostSource, MemberPrices};
-use roundtable_core::engine::{Engine, EngineEdit, Protocol, RunTarget, Settings, Status, Usage};
+use roundtable_core::engine::{EngineEdit, KindEngine, RunTarget, Settings, Status, Usage};
 use roundtable_core::protocol::meeting::MeetingState;
 use roundtable_core::protocol::team::TeamState;
-use roundtable_core::session::Session;
+use roundtable_core::session::{Registered, Session};
 use serde_json::Value;
 
-fn play<P: Protocol>(scenario: &Value, wrap: fn(Engine<P>) -> Session) -> (Session, Vec<String>) {
+fn play<P: Registered>(
+    scenario: &Value,
+    wrap: fn(KindEngine<P>) -> Session,
+) -> (Session, Vec<String>) {
     let config: P::Config =
         serde_json::from_value(scenario["config"].clone()).expect("the config reads");
     let prices: Option<MemberPrices> = scenario
         .get("prices")
         .map(|p| serde_json::from_value(p.clone()).expect("the prices read"));
     let steps = scenario["steps"].as_array().expect("steps");
-    let mut s = Engine::<P>::new(config, 0).expect("a valid config");
+    let mut s = KindEngine::<P>::new(config, 0).expect("a valid config");
     let mut now = 1;
     s.start_run(RunTarget::End, prices, now).unwrap();
     let mut outcomes = Vec::new();
-    let answer = |s: &mut Engine<P>,
+    let answer = |s: &mut KindEngine<P>,
                   raw: Option<&str>,
                   cost: Option<&Value>,
                   now: u64,
@@ -78,7 +81,7 @@ fn play<P: Protocol>(scenario: &Value, wrap: fn(Engine<P>) -> Session) -> (Sessi
             "{} {} {} → {}",
             call.id,
             call.member,
-            P::step_name(call.step),
+            P::step_name(P::step_of(call.step)),
             serde_json::to_value(&out).unwrap()["outcome"]
                 .as_str()
                 .unwrap()
@@ -156,8 +159,8 @@ fn scenario_files_play_as_their_snapshots_say() {
             let scenario: Value =
                 serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
             let (session, outcomes) = match kind {
-                "team" => play::<TeamState>(&scenario, Session::Team),
-                _ => play::<MeetingState>(&scenario, Session::Meeting),
+                "team" => play::<TeamState>(&scenario, Session::of_kind),
+                _ => play::<MeetingState>(&scenario, Session::of_kind),
             };
             let name = file.file_stem().unwrap().to_string_lossy().to_string();
             let text = format!(

@@ -222,7 +222,7 @@ fn a_charter_edit_is_held_to_the_charter_limits() {
             constraints: "Cheap".into(),
         },
     };
-    let team = s.as_team_mut().unwrap();
+    let mut team = s.as_team_mut().unwrap();
     let max = roundtable_core::protocol::team::wire::limits::OBJECTIVES_MAX;
     assert!(team.edit(charter(long(max + 1)), 1).is_err());
     team.edit(charter(long(max)), 1).unwrap();

@@ -3,7 +3,7 @@
 //! back, and the demo answering within the bound.
 
 use roundtable_core::engine::{
-    CallKind, CallRecord, Core, Settings, Slot, MAX_ANSWER_TOKENS, MIN_ANSWER_TOKENS,
+    CallKind, CallRecord, Core, Protocol, Settings, Slot, MAX_ANSWER_TOKENS, MIN_ANSWER_TOKENS,
 };
 use roundtable_core::protocol::team::TeamState;
 
@@ -65,7 +65,7 @@ fn members_waiting_at_the_same_step_share_what_is_left() {
         call: roundtable_core::engine::StoredCall {
             id: "call-1".into(),
             member: "a".into(),
-            step: roundtable_core::protocol::team::wire::Step::Write,
+            step: TeamState::step_id(roundtable_core::protocol::team::wire::Step::Write),
             round: 1,
             kind: CallKind::Initial,
             messages: Vec::new(),

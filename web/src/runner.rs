@@ -319,7 +319,7 @@ impl Runner {
                 CallActivity::Retrying {
                     at,
                     attempt,
-                    of: providers::retry::MAX_ATTEMPTS,
+                    of: roundtable_core::engine::retry::MAX_ATTEMPTS,
                     error,
                 },
             );
@@ -533,11 +533,6 @@ impl Runner {
             }
             let mut answers: Vec<Submission> = Vec::new();
             for (call, attempt, result) in batch {
-                // Retry policy (providers::retry): Retry-After honoured up to a cap, else backoff
-                // with jitter; quota, key, model and refusal errors are not retried.
-                let retry_in = result.as_ref().err().and_then(|e| {
-                    providers::retry::delay_ms(e, attempt, now() ^ u64::from(attempt) << 48)
-                });
                 match result {
                     Ok(Answered { done, read_as }) => {
                         self.validating.update(|v| {
@@ -549,43 +544,56 @@ impl Runner {
                         let usage = self.usage_of(&call, &done).await;
                         answers.push((call, done.text, read_as, usage));
                     }
-                    Err(err) if retry_in.is_some() => {
-                        let wait = retry_in.unwrap_or_default();
-                        self.retrying.update(|r| {
-                            r.insert(
-                                call.id.clone(),
-                                (now() + wait, attempt + 1, err.to_string()),
-                            );
-                        });
-                        self.clock.set(now());
-                        self.tick();
-                        let tx = tx.clone();
-                        let runner = *self;
-                        set_timeout(
-                            move || {
-                                if runner.generation.get_value() == generation {
-                                    runner.spawn_call(call, attempt + 1, tx);
-                                }
-                            },
-                            Duration::from_millis(wait),
-                        );
-                        // Keep the call counted as in flight while it waits.
-                    }
                     Err(err) => {
                         // The answers that came before it go in first, in the order they came.
                         self.submit_all(std::mem::take(&mut answers)).await;
-                        self.inflight.update(|v| {
-                            v.remove(&call.id);
-                        });
-                        self.mode.set(RunMode::Idle);
-                        // Core pauses the session with the error and where to fix it: the pause
-                        // banner, the timeline and the transcript all say it from there.
-                        let (message, fix) = (err.to_string(), err.fix());
-                        if let Err(e) = self
-                            .command(|s| s.fail_call(&call.id, &message, fix, now()))
-                            .await
-                        {
-                            self.fail(e);
+                        // Core decides whether it is tried again and after how long
+                        // (`engine::retry`), and records the retry in the log.
+                        let (message, failure) = (err.to_string(), err.failure());
+                        let seed = now() ^ u64::from(attempt) << 48;
+                        let retry = self
+                            .command(|s| s.retry_call(&call.id, &message, failure, seed, now()))
+                            .await;
+                        match retry {
+                            Ok(Some(wait)) => {
+                                self.retrying.update(|r| {
+                                    r.insert(call.id.clone(), (now() + wait, attempt + 1, message));
+                                });
+                                self.clock.set(now());
+                                self.tick();
+                                let tx = tx.clone();
+                                let runner = *self;
+                                set_timeout(
+                                    move || {
+                                        if runner.generation.get_value() == generation {
+                                            runner.spawn_call(call, attempt + 1, tx);
+                                        }
+                                    },
+                                    Duration::from_millis(wait),
+                                );
+                                // Keep the call counted as in flight while it waits.
+                            }
+                            Ok(None) => {
+                                self.inflight.update(|v| {
+                                    v.remove(&call.id);
+                                });
+                                self.mode.set(RunMode::Idle);
+                                // Core pauses the session with the error and where to fix it:
+                                // the pause banner, the timeline and the transcript all say it
+                                // from there.
+                                let fix = err.fix();
+                                if let Err(e) = self
+                                    .command(|s| s.fail_call(&call.id, &message, fix, now()))
+                                    .await
+                                {
+                                    self.fail(e);
+                                }
+                            }
+                            // The call is no longer out (the work ended, the session was wrapped
+                            // up): nothing waits for it.
+                            Err(_) => self.inflight.update(|v| {
+                                v.remove(&call.id);
+                            }),
                         }
                     }
                 }

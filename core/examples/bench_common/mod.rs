@@ -6,7 +6,8 @@
 //! Each example uses what it needs, so some items are unused in one of them.
 #![allow(dead_code, clippy::disallowed_methods)]
 
-use roundtable_core::engine::{ModelRef, Outcome, Status};
+use roundtable_core::engine::{ModelRef, Outcome, Protocol, Status};
+use roundtable_core::protocol::team::prompt::Envelope;
 use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session, TeamState};
 use serde_json::json;
@@ -53,7 +54,7 @@ pub fn config(envoy: bool) -> SessionConfig {
 /// The answer to a call of a session of `n` products in `state`. `small` marks the rounds in
 /// which each operative gets two assignments.
 pub fn answer(state: &TeamState, call: &DueCall, n: usize, small: bool) -> String {
-    let env = &call.envelope;
+    let env = call.envelope.get::<Envelope>();
     // The builder reads the state, not the prompt, so what it makes does not depend on what the
     // prompts list.
     let content_products: Vec<_> = state
@@ -63,7 +64,7 @@ pub fn answer(state: &TeamState, call: &DueCall, n: usize, small: bool) -> Strin
         .filter(|(depth, _)| *depth >= 2 || (n <= SECTIONS && *depth == 1))
         .map(|(_, p)| p)
         .collect();
-    let v = match call.step {
+    let v = match TeamState::step_of(call.step) {
         Step::Bootstrap => {
             let sections = if n <= SECTIONS { n } else { SECTIONS };
             let products: Vec<_> = (0..sections)
@@ -183,7 +184,9 @@ pub fn grow(
         }
         for call in calls {
             now += 1;
-            let text = if call.step == Step::PlanAssign && Some(call.round) == done_at {
+            let text = if TeamState::step_of(call.step) == Step::PlanAssign
+                && Some(call.round) == done_at
+            {
                 json!({"responseType": "halt", "halt": {"type": "done", "to": ["user-1"], "message": "Every part is written."}}).to_string()
             } else {
                 answer(s.state(), &call, n, call.round >= SMALL_FROM)

@@ -305,12 +305,20 @@ pub struct CallRecord {
     /// resume; a later answer lands on this same record).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
+    /// How often the call was tried again after a failure that could pass
+    /// ([`super::retry`]).
+    #[serde(skip_serializing_if = "no_retries")]
+    pub retries: u32,
     /// The longest answer the call may be given, in tokens (the request's max output tokens):
     /// [`MAX_ANSWER_TOKENS`], or less when a token budget leaves less
     /// ([`super::Core::answer_room`]). Not in the log: the fold works it out when the call is
     /// issued, from the state then, so every replay gives the same.
     #[serde(skip_serializing_if = "is_max_answer_tokens")]
     pub max_answer: u32,
+}
+
+fn no_retries(n: &u32) -> bool {
+    *n == 0
 }
 
 fn is_max_answer_tokens(n: &u32) -> bool {

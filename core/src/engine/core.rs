@@ -423,6 +423,7 @@ impl Core {
                     tokens: 0,
                     result: None,
                     failed: None,
+                    retries: 0,
                     max_answer,
                 });
             }
@@ -614,6 +615,17 @@ impl Core {
                 output: None,
                 dropped: false,
             }),
+            EventKind::CallRetried { call_id, .. } => {
+                let outstanding = self
+                    .slots
+                    .iter()
+                    .any(|s| s.call_id.as_deref() == Some(call_id.as_str()));
+                let rec = self.call_mut(call_id)?;
+                if !outstanding || rec.raw_answer.is_some() {
+                    return Err(FoldError::Call(call_id.clone()));
+                }
+                rec.retries += 1;
+            }
             EventKind::EffectDone { effect_id, output } => {
                 let record = self
                     .effects
@@ -652,8 +664,7 @@ impl Core {
     }
 }
 
-// The parts of the fold that touch only the slots are not generic, so every kind shares one
-// copy of them (the fold is compiled once per kind).
+// The parts of the fold that touch only the slots.
 
 /// The slot of `member`.
 fn slot_of<'a>(slots: &'a mut [Slot], member: &str) -> Result<&'a mut Slot, FoldError> {

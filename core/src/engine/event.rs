@@ -5,8 +5,8 @@
 //! thing the person did. The state is a fold of the events, so a session can be replayed, audited
 //! and exported exactly. Events hold everything the fold needs (served context, repair prompts,
 //! halts), so replay never re-runs the validator or the prompt builder: a session file stays
-//! readable after either changes. The protocol's own payloads (its config, outputs, edits) ride
-//! inside the same events, typed by the protocol.
+//! readable after either changes. The kind's own payloads (its config, outputs, edits) ride
+//! inside the same events as [`KindValue`]s, read and typed by the kind.
 
 use serde::{Deserialize, Serialize};
 
@@ -88,8 +88,8 @@ impl EngineEdit {
     }
 }
 
-/// Everything that can happen to a session. Read and written through [`super::wire`], compiled
-/// once for every kind (its `KindOut` and `KindWire` say which fields may be left out).
+/// Everything that can happen to a session. Read and written through [`super::wire`] (its
+/// `KindOut` and `KindWire` say which fields may be left out).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EventKind {
     /// The first event: the kind of session and its configuration.
@@ -251,6 +251,19 @@ pub enum EventKind {
         /// What to do.
         effect: super::Effect,
     },
+    /// A call failed in a way that can pass (a rate limit, an overloaded server, the network) and
+    /// core chose to try it again after `wait_ms` ([`super::retry`]); the runner waits, then
+    /// makes the same call again. Its answer (or its final failure) lands on the same call.
+    CallRetried {
+        /// The call.
+        call_id: String,
+        /// The attempt that comes next (2 for the first retry).
+        attempt: u32,
+        /// How long the runner waits before it, in milliseconds.
+        wait_ms: u64,
+        /// What the provider said, in words a person can act on.
+        error: String,
+    },
     /// The runner performed an effect; its output, kept so it is never performed again.
     EffectDone {
         /// The effect's id.
@@ -291,6 +304,7 @@ impl EventKind {
             EventKind::RoundsEnded { .. } => "rounds_ended",
             EventKind::EffectIssued { .. } => "effect_issued",
             EventKind::EffectDone { .. } => "effect_done",
+            EventKind::CallRetried { .. } => "call_retried",
             EventKind::Finished => "finished",
             EventKind::Forked { .. } => "forked",
         }

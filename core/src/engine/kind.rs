@@ -195,8 +195,8 @@ pub enum Judged {
 
 /// A session's state as the engine holds it: the kind's typed state behind the methods the
 /// engine calls, its values erased. Implemented for every [`Protocol`]; see there for what each
-/// method means.
-pub trait KindState: Any + Send + Sync + fmt::Debug {
+/// method means. Not `Debug` (see [`KindValue`]'s `Payload` for why): it shows as its kind.
+pub trait KindState: Any + Send + Sync {
     /// The kind's descriptor.
     fn info(&self) -> &'static KindInfo;
     /// The typed state, for code that knows the kind ([`super::Engine::state_of`]).
@@ -391,6 +391,12 @@ impl<P: Protocol> KindState for P {
 
     fn call_schema(&self, call: &StoredCall) -> Option<serde_json::Value> {
         Protocol::call_schema(self, call)
+    }
+}
+
+impl fmt::Debug for dyn KindState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "KindState({})", self.info().kind)
     }
 }
 

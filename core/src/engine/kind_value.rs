@@ -18,16 +18,20 @@ use serde_json::value::RawValue;
 use super::Wire;
 
 /// One of a kind's values (its config, an output, an edit, …), typed by the kind and opaque to
-/// the engine. Cloning it is cheap (it is shared); two are equal when they hold equal values of
-/// the same type; it is written to JSON exactly as the kind's type writes itself.
+/// the engine. Cloning it is cheap (it is shared); it is written to JSON exactly as the kind's
+/// type writes itself, and two are equal when they hold values of the same type that write the
+/// same JSON (the kinds' types write deterministically: no hash maps). Comparing goes through the
+/// JSON, not the type's `PartialEq`, which the app would otherwise keep for every payload type of
+/// every kind (only tests compare sessions).
 #[derive(Clone)]
 pub struct KindValue(Arc<dyn Payload>);
 
-/// What [`KindValue`] needs of the value it holds; every [`Wire`] type has it.
-trait Payload: Any + Send + Sync + fmt::Debug {
+/// What [`KindValue`] needs of the value it holds; every [`Wire`] type has it. Not `Debug`: a
+/// method here is kept in the app for every kind's every payload type whether it is called or
+/// not, and the derived `Debug` of them all cost ≈ 45 KB of wasm; a value shows as its JSON.
+trait Payload: Any + Send + Sync {
     fn as_any(&self) -> &dyn Any;
     fn write(&self) -> Result<Box<RawValue>, serde_json::Error>;
-    fn same(&self, other: &dyn Any) -> bool;
 }
 
 impl<T: Wire + Send + Sync + 'static> Payload for T {
@@ -37,10 +41,6 @@ impl<T: Wire + Send + Sync + 'static> Payload for T {
 
     fn write(&self) -> Result<Box<RawValue>, serde_json::Error> {
         serde_json::value::to_raw_value(self)
-    }
-
-    fn same(&self, other: &dyn Any) -> bool {
-        other.downcast_ref::<T>() == Some(self)
     }
 }
 
@@ -59,9 +59,8 @@ impl KindValue {
     pub fn get<T: 'static>(&self) -> &T {
         self.try_get().unwrap_or_else(|| {
             panic!(
-                "a kind value of another type: wanted {}, holds {:?}",
-                std::any::type_name::<T>(),
-                self.0
+                "a kind value of another type: wanted {}, holds {self:?}",
+                std::any::type_name::<T>()
             )
         })
     }
@@ -79,13 +78,24 @@ impl KindValue {
 
 impl fmt::Debug for KindValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
+        match self.write() {
+            Ok(json) => write!(f, "KindValue({})", json.get()),
+            Err(e) => write!(f, "KindValue(unwritable: {e})"),
+        }
     }
 }
 
 impl PartialEq for KindValue {
     fn eq(&self, other: &KindValue) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || self.0.same(other.0.as_any())
+        if Arc::ptr_eq(&self.0, &other.0) {
+            return true;
+        }
+        let same_type = self.0.as_any().type_id() == other.0.as_any().type_id();
+        same_type
+            && match (self.write(), other.write()) {
+                (Ok(a), Ok(b)) => a.get() == b.get(),
+                _ => false,
+            }
     }
 }
 

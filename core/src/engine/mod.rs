@@ -15,6 +15,13 @@
 //! The engine never names a protocol (a test reads this folder and fails if it does). It returns
 //! the model calls to make as data ([`call::ModelCall`]); the runner performs them and feeds the
 //! raw answers back through [`Engine::submit`]. Time comes in as `now` (ms) on every command.
+//!
+//! The engine is compiled once, whatever the number of kinds: its data ([`Core`], [`Event`],
+//! [`Status`], the call records) is the same type for every kind, with the kind's payloads as
+//! [`KindValue`]s and its steps as [`StepId`]s, and it reaches the kind through one object
+//! ([`KindState`], every [`Protocol`] is one) and one static descriptor ([`KindInfo`]). Kinds are
+//! still written against the typed [`Protocol`]; code that knows the kind holds a typed handle
+//! ([`KindEngine`]).
 
 pub mod call;
 pub mod control;
@@ -26,6 +33,7 @@ pub mod inbox;
 pub mod kind;
 pub mod kind_value;
 pub mod long_answer;
+pub mod retry;
 mod run;
 pub mod status;
 pub mod title;

@@ -575,6 +575,60 @@ impl Engine {
         )
     }
 
+    /// A provider call failed; core decides whether it is tried again ([`super::retry`]): when it
+    /// is, a `call_retried` event records the attempt and the wait, and the wait is returned (the
+    /// runner waits that long, then makes the same call again). `None`: it is not tried again
+    /// (its retries are spent, or waiting cannot help) and nothing is recorded; the runner then
+    /// says so with [`Engine::fail_call`]. `seed` varies the wait (a clock reading). Refused as
+    /// [`Engine::fail_call`] is.
+    pub fn retry_call(
+        &mut self,
+        call_id: &str,
+        error: &str,
+        failure: super::retry::Failure,
+        seed: u64,
+        now: u64,
+    ) -> Result<Option<u64>, EngineError> {
+        let rec = self.out_for_failure(call_id, "retry a failed call")?;
+        let attempt = rec.retries + 1;
+        let Some(wait_ms) = super::retry::delay_ms(failure, attempt, seed) else {
+            return Ok(None);
+        };
+        self.record(
+            EventKind::CallRetried {
+                call_id: call_id.to_string(),
+                attempt: attempt + 1,
+                wait_ms,
+                error: error.trim().to_string(),
+            },
+            now,
+        )?;
+        Ok(Some(wait_ms))
+    }
+
+    /// The outstanding call `call_id` of a session that is running or paused, which a failure
+    /// may be recorded on (`action` names the refused command).
+    fn out_for_failure(
+        &self,
+        call_id: &str,
+        action: &'static str,
+    ) -> Result<&super::CallRecord, EngineError> {
+        let core = self.state.core();
+        if !matches!(core.status, Status::Running | Status::Paused { .. }) {
+            return Err(self.wrong(action));
+        }
+        let outstanding = core
+            .slots
+            .iter()
+            .any(|s| s.call_id.as_deref() == Some(call_id));
+        core.call(call_id)
+            .filter(|_| outstanding)
+            .ok_or_else(|| EngineError::CallNotOutstanding {
+                call_id: call_id.to_string(),
+                reason: "it is not waiting for an answer".into(),
+            })
+    }
+
     /// A provider call failed for good (the runner's retries are spent, or waiting cannot
     /// help): the session pauses with the error and where to fix it, and the call is asked
     /// again on resume. Refused for a call that is not outstanding (answered, superseded,
@@ -586,20 +640,7 @@ impl Engine {
         fix: super::Fix,
         now: u64,
     ) -> Result<(), EngineError> {
-        let core = self.state.core();
-        if !matches!(core.status, Status::Running | Status::Paused { .. }) {
-            return Err(self.wrong("record a failed call"));
-        }
-        let outstanding = core
-            .slots
-            .iter()
-            .any(|s| s.call_id.as_deref() == Some(call_id));
-        let Some(rec) = core.call(call_id).filter(|_| outstanding) else {
-            return Err(EngineError::CallNotOutstanding {
-                call_id: call_id.to_string(),
-                reason: "it is not waiting for an answer".into(),
-            });
-        };
+        let rec = self.out_for_failure(call_id, "record a failed call")?;
         let (member, step) = (rec.call.member.clone(), rec.call.step);
         self.record(
             EventKind::Paused {
@@ -771,8 +812,8 @@ impl Engine {
     /// (all-or-nothing), with no copy taken: the engine checks its own part first
     /// ([`super::Core::check_outcome`]), and every protocol's fold checks an output whole before it
     /// changes anything (the contract of [`Protocol::fold`]).
-    // Kept out of line: called from a dozen places per kind, each copy would hold the fold's
-    // call and the log's growth again.
+    // Kept out of line: called from a dozen places, each copy would hold the fold's call and the
+    // log's growth again.
     #[inline(never)]
     pub(super) fn record(&mut self, kind: EventKind, now: u64) -> Result<(), EngineError> {
         let event = Event {
@@ -998,8 +1039,7 @@ fn fold_into(state: &mut dyn KindState, event: &Event) -> Result<(), FoldError> 
     state.core_mut().fold(event, changes)
 }
 
-/// The findings for a member that asked for context once more than it may at this step. Not
-/// generic: one copy for every kind.
+/// The findings for a member that asked for context once more than it may at this step.
 fn no_more_context(step: &str, made: u32, warnings: Vec<Violation>) -> Findings {
     Findings {
         step: step.to_string(),

@@ -69,7 +69,8 @@ impl<S: std::fmt::Display> From<crate::validate::Report<S>> for Findings {
     }
 }
 
-/// Why the session is paused. Read through [`super::wire`], compiled once for every kind.
+/// Why the session is paused. Read through [`super::wire`] (the kind's own reason by the kind's
+/// reader).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(remote = "Self", rename_all = "snake_case")]
 pub enum PauseReason {
@@ -307,8 +308,7 @@ pub fn money_words(
     money_sentence(used, budget, out, next, still)
 }
 
-/// [`money_words`] from plain figures (`next`: the held call's title, the most it could cost),
-/// compiled once for every kind.
+/// [`money_words`] from plain figures (`next`: the held call's title, the most it could cost).
 fn money_sentence(
     used: u64,
     budget: u64,
@@ -379,7 +379,7 @@ struct HeldCall<'a> {
     others: u64,
 }
 
-/// [`budget_words`] from plain figures, compiled once for every kind.
+/// [`budget_words`] from plain figures.
 fn token_sentence(used: u64, budget: u64, held: Option<HeldCall<'_>>, still: bool) -> String {
     let lift = "raise it under Budget on this page, then run on — or wrap up";
     let still = if still { "still " } else { "" };

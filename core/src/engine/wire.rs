@@ -1,12 +1,11 @@
 //! The event log read from and written to JSON by code that is compiled once for every kind.
 //!
-//! An [`Event`] holds the kind's own payloads (its config, steps, outputs, requests, edits), so
-//! serde's derive would compile the whole reader of the log — nineteen variants, every field of
-//! the engine's own — once per kind: about 22 KB of wasm code each. Here the log is read into
-//! [`EventWire`], the same shape with each payload of the kind kept as its JSON text
-//! ([`RawValue`]); the step from that to
-//! [`Event`] — reading those payloads — goes through the kind's readers ([`KindInfo`]). Written, an event is borrowed as [`KindOut`] with those payloads written
-//! as text first. The JSON is the same both ways; nothing about the file changes.
+//! An [`Event`] holds the kind's own payloads (its config, steps, outputs, requests, edits) as
+//! [`super::KindValue`]s, which only the kind can read. Here the log is read into [`EventWire`],
+//! the same shape with each payload of the kind kept as its JSON text ([`RawValue`]), then each
+//! payload is read by the kind's reader ([`KindInfo`]), so [`Event::read`] needs the kind. Written,
+//! an event is borrowed as [`KindOut`] with those payloads written as text first. The JSON is the
+//! same both ways; nothing about the file changes.
 //! The big payloads that are not the kind's (a call's messages, reports, raw answers) are read
 //! once, by the engine's own code.
 
@@ -148,6 +147,12 @@ enum KindWire {
     EffectDone {
         effect_id: String,
         output: serde_json::Value,
+    },
+    CallRetried {
+        call_id: String,
+        attempt: u32,
+        wait_ms: u64,
+        error: String,
     },
     Finished,
     Forked {
@@ -347,6 +352,17 @@ impl KindWire {
             KindWire::EffectDone { effect_id, output } => {
                 EventKind::EffectDone { effect_id, output }
             }
+            KindWire::CallRetried {
+                call_id,
+                attempt,
+                wait_ms,
+                error,
+            } => EventKind::CallRetried {
+                call_id,
+                attempt,
+                wait_ms,
+                error,
+            },
             KindWire::Finished => EventKind::Finished,
             KindWire::Forked { from } => EventKind::Forked { from },
         })
@@ -586,6 +602,12 @@ enum KindOut<'a> {
         effect_id: &'a str,
         output: &'a serde_json::Value,
     },
+    CallRetried {
+        call_id: &'a str,
+        attempt: u32,
+        wait_ms: u64,
+        error: &'a str,
+    },
     Finished,
     Forked {
         from: &'a ForkOrigin,
@@ -736,6 +758,17 @@ impl<'a> KindOut<'a> {
             EventKind::EffectDone { effect_id, output } => {
                 KindOut::EffectDone { effect_id, output }
             }
+            EventKind::CallRetried {
+                call_id,
+                attempt,
+                wait_ms,
+                error,
+            } => KindOut::CallRetried {
+                call_id,
+                attempt: *attempt,
+                wait_ms: *wait_ms,
+                error,
+            },
             EventKind::Finished => KindOut::Finished,
             EventKind::Forked { from } => KindOut::Forked { from },
         })

@@ -7,10 +7,13 @@ use std::collections::BTreeSet;
 use roundtable_core::engine::StoredCall;
 use roundtable_core::engine::Usage;
 use roundtable_core::protocol::team::demo::DemoModel;
-pub type ModelCall = roundtable_core::engine::DueCall<roundtable_core::protocol::team::TeamState>;
+pub type ModelCall = roundtable_core::engine::DueCall;
+use roundtable_core::engine::Protocol;
 use roundtable_core::engine::{ModelRef, Outcome, Status};
+use roundtable_core::protocol::team::prompt::Envelope;
 use roundtable_core::protocol::team::tree::{ProductStatus, ProductTree, ROOT_ID};
 use roundtable_core::protocol::team::wire::Step;
+use roundtable_core::protocol::team::TeamState;
 use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session};
 use serde_json::json;
 
@@ -144,12 +147,7 @@ impl Before {
 }
 
 /// Checks that an answer of `call` changed only what its step allows.
-pub fn check_allowed(
-    before: &Before,
-    s: &Session,
-    call: &StoredCall<roundtable_core::protocol::team::TeamState>,
-    outcome: &Outcome,
-) {
+pub fn check_allowed(before: &Before, s: &Session, call: &StoredCall, outcome: &Outcome) {
     let after = &s.state().tree;
     match outcome {
         Outcome::Applied => {}
@@ -162,7 +160,10 @@ pub fn check_allowed(
             return;
         }
     }
-    if matches!(call.step, Step::Bootstrap | Step::PlanAssign) {
+    if matches!(
+        TeamState::step_of(call.step),
+        Step::Bootstrap | Step::PlanAssign
+    ) {
         return;
     }
     assert_eq!(
@@ -192,7 +193,7 @@ pub fn check_allowed(
         call.step
     );
     let new_versions = &after.versions()[before.tree.versions().len()..];
-    if call.step == Step::Write {
+    if TeamState::step_of(call.step) == Step::Write {
         let assigned: BTreeSet<&str> = s
             .state()
             .assignments_of_round(call.round)
@@ -274,8 +275,8 @@ pub fn drive_demo(s: &mut Session, seed: u64, max_steps: usize) -> usize {
 /// A scripted answerer: minimal valid answers built from the envelope. Round 1 assigns every
 /// product to its owner, round 2 accepts what awaits acceptance, round 3 halts done.
 pub fn scripted(call: &ModelCall) -> String {
-    let env = &call.envelope;
-    let v = match call.step {
+    let env = call.envelope.get::<Envelope>();
+    let v = match TeamState::step_of(call.step) {
         Step::Bootstrap => {
             let ops: Vec<&str> = env
                 .members

@@ -154,6 +154,14 @@ impl ProviderError {
         )
     }
 
+    /// What core's retry policy reads of this error ([`roundtable_core::engine::retry`]).
+    pub fn failure(&self) -> roundtable_core::engine::retry::Failure {
+        roundtable_core::engine::retry::Failure {
+            passing: self.is_retryable(),
+            retry_after_ms: self.retry_after_ms(),
+        }
+    }
+
     /// How long the provider asked us to wait before trying again, if it said.
     pub fn retry_after_ms(&self) -> Option<u64> {
         match self {
@@ -691,7 +699,7 @@ mod tests {
             let kind = format!("{got:?}");
             let kind = kind.split([' ', '(', '{']).next().unwrap();
             assert_eq!(kind, case["expect"].as_str().unwrap(), "{name}: {got:?}");
-            let retried = super::super::retry::delay_ms(&got, 1, 7);
+            let retried = roundtable_core::engine::retry::delay_ms(got.failure(), 1, 7);
             match case["retry_after_ms"].as_u64() {
                 Some(ms) => {
                     assert_eq!(got.retry_after_ms(), Some(ms), "{name}");

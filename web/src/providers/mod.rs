@@ -13,7 +13,7 @@
 //! Adapters read only `call.messages` and [`CallRequest::schema`] of a call. Keys come from the
 //! settings store ([`config`]) and go only into the request of their own provider; no error
 //! message, log line or event ever includes one. [`errors`] sorts failures into causes a person
-//! can act on, [`retry`] decides when to try again, [`schema`] loads a step's schema.
+//! can act on, core's `engine::retry` decides when to try again, [`schema`] loads a step's schema.
 
 use futures::future::LocalBoxFuture;
 use roundtable_core::protocol::{Message, ModelCall};
@@ -31,7 +31,6 @@ pub mod ndjson;
 pub mod ollama;
 pub mod openai;
 pub mod price;
-pub mod retry;
 pub mod schema;
 pub mod sse;
 #[cfg(test)]

@@ -526,10 +526,10 @@ mod tests {
     #[test]
     fn another_demo_variant_speaks_in_a_second_voice() {
         let e = env("Should a newsroom use AI to write first drafts of local news?");
-        let call = crate::engine::StoredCall::<DialecticState> {
+        let call = crate::engine::StoredCall {
             id: "call-1".into(),
             member: "thesis".into(),
-            step: DialecticStep::Thesis,
+            step: <DialecticState as crate::engine::Protocol>::step_id(DialecticStep::Thesis),
             round: 1,
             kind: CallKind::Repair,
             messages: Vec::new(),

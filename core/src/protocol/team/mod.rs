@@ -521,6 +521,7 @@ impl TeamState {
             | EventKind::Resumed { .. }
             | EventKind::EffectIssued { .. }
             | EventKind::EffectDone { .. }
+            | EventKind::CallRetried { .. }
             | EventKind::Finished
             | EventKind::Forked { .. } => {}
         }
@@ -2278,12 +2279,13 @@ mod known_cache_tests {
         let (mut now, checked) = (1, Cell::new(0));
         crate::demo::play_with(
             &mut s,
-            |st, call| {
+            |any, call| {
+                let st = any.as_any().downcast_ref::<TeamState>().unwrap();
                 assert_eq!(*st.known_now(), st.known(), "at {}", call.call.id);
                 assert_eq!(*st.known_now(), st.known(), "asked again");
                 assert_eq!(*st.clone().known_now(), st.known(), "on a clone");
                 checked.set(checked.get() + 1);
-                st.demo_answer(&call.call, &call.envelope)
+                any.demo_answer(&call.call, &call.envelope)
             },
             &mut now,
             400,

@@ -50,7 +50,6 @@ fn exports() -> AnyView {
 /// "single_prompt"`: the single shot's fields and `format`), to run it in any chat.
 #[component]
 fn SinglePromptButton() -> impl IntoView {
-    use roundtable_core::session::Registered;
     let runner = expect_context::<crate::runner::Runner>();
     let state = crate::app::app_state();
     view! {
@@ -58,8 +57,8 @@ fn SinglePromptButton() -> impl IntoView {
             title="Download the dialectic as one prompt in Hegelion's one-prompt format, to run in any chat"
             on:click=move |_| {
                 let document = runner.with_untracked(|s| {
-                    <DialecticState as Registered>::of(s).map(|e| {
-                        let text = serde_json::to_string_pretty(&e.state().single_prompt_document()).unwrap_or_default();
+                    s.state_of::<DialecticState>().map(|d| {
+                        let text = serde_json::to_string_pretty(&d.single_prompt_document()).unwrap_or_default();
                         (format!("{}.single_prompt.json", crate::util::file_stem(&s.title())), text)
                     })
                 });

@@ -186,6 +186,7 @@ fn CallDetail(record: CallView) -> impl IntoView {
         })}
         <section data-section="result">
             <h3>"What became of it"</h3>
+            {record.retried.clone().map(|words| view! { <p class="small muted" data-retried="true">{words}</p> })}
             {match (record.result.clone(), record.failed.clone()) {
                 (None, Some((error, fix))) if record.raw_answer.is_none() => view! {
                     <div class="notice error" data-failed="true">
