@@ -50,6 +50,9 @@ pub struct Answered {
     pub done: Completion,
     /// The text re-spelt in the plain schema's shape, when that changed anything.
     pub read_as: Option<String>,
+    /// How the provider was held to the answer's schema (`None`: the demo, or no schema could
+    /// be loaded), as it was worked out once for the request.
+    pub schema_form: Option<roundtable_core::engine::SchemaForm>,
 }
 /// Where performed calls report to the loop.
 type Sender = mpsc::UnboundedSender<CallOutcome>;
@@ -534,14 +537,18 @@ impl Runner {
             let mut answers: Vec<Submission> = Vec::new();
             for (call, attempt, result) in batch {
                 match result {
-                    Ok(Answered { done, read_as }) => {
+                    Ok(Answered {
+                        done,
+                        read_as,
+                        schema_form,
+                    }) => {
                         self.validating.update(|v| {
                             v.insert(call.id.clone());
                         });
                         self.inflight.update(|v| {
                             v.remove(&call.id);
                         });
-                        let usage = self.usage_of(&call, &done).await;
+                        let usage = self.usage_of(&call, &done, schema_form).await;
                         answers.push((call, done.text, read_as, usage));
                     }
                     Err(err) => {
@@ -712,7 +719,12 @@ impl Runner {
     /// of an answer nobody counted), with its cost by core's rule
     /// ([`roundtable_core::cost::of_call`]): the provider's reported figure, else the member's
     /// model's price (the person's own, else the table's) times the tokens.
-    async fn usage_of(&self, call: &ModelCall, done: &Completion) -> Option<Usage> {
+    async fn usage_of(
+        &self,
+        call: &ModelCall,
+        done: &Completion,
+        schema_form: Option<roundtable_core::engine::SchemaForm>,
+    ) -> Option<Usage> {
         let model = self.with_untracked(|s| {
             s.members()
                 .into_iter()
@@ -733,7 +745,6 @@ impl Runner {
         let cost = roundtable_core::cost::of_call(done.cost_micro_usd, price, counted, estimated);
         let stopped_for_length = done.stop == providers::StopReason::Length;
         let reported = done.input_tokens.is_some() || done.output_tokens.is_some();
-        let schema_form = schema_form_of(call, &model.provider, &model.model).await;
         (reported || stopped_for_length || cost.is_some() || schema_form.is_some()).then(|| Usage {
             schema_form,
             input_tokens: done.input_tokens.unwrap_or(0),
@@ -862,14 +873,25 @@ pub async fn perform(
             }
         })
     };
-    // A schema too large for the provider's published limits even once fitted goes as JSON mode
-    // (the adapter is given none); the call's record says so (`schema_form_of`).
-    let enforced = schema.as_deref().filter(|plain| {
-        providers::schema::family(id).is_none_or(|family| {
-            roundtable_core::provider_schema::for_family(family, plain).form
-                != roundtable_core::engine::SchemaForm::JsonMode
-        })
+    // The schema in the form the provider's family enforces, fitted to its published limits,
+    // worked out once here (core's `provider_schema::for_family`): the adapter sends it as it
+    // is, and the call's record keeps its form. One too large even once fitted goes as JSON
+    // mode (the adapter is given none).
+    let fitted = schema.as_deref().and_then(|plain| {
+        providers::schema::family(id)
+            .map(|family| roundtable_core::provider_schema::for_family(family, plain))
     });
+    let enforced = fitted
+        .as_ref()
+        .filter(|f| f.form != roundtable_core::engine::SchemaForm::JsonMode)
+        .map(|f| &f.schema);
+    // A Groq model that takes no schema is held by JSON mode alone (its adapter says so).
+    let schema_form = if id == ProviderId::Groq && providers::openai::groq_schema(model).is_none()
+    {
+        Some(roundtable_core::engine::SchemaForm::JsonMode)
+    } else {
+        fitted.as_ref().map(|f| f.form)
+    };
     if id == ProviderId::Demo {
         let delay = storage::get_setting(DEMO_DELAY_SETTING)
             .await
@@ -900,7 +922,11 @@ pub async fn perform(
             let read_as = schema.as_deref().and_then(|plain| {
                 roundtable_core::provider_schema::plain_answer(plain, &done.text)
             });
-            Answered { done, read_as }
+            Answered {
+                done,
+                read_as,
+                schema_form,
+            }
         })
 }
 
@@ -912,24 +938,6 @@ async fn plain_schema(call: &ModelCall) -> Option<std::rc::Rc<serde_json::Value>
         Some(own) => Some(std::rc::Rc::new(own.clone())),
         None => providers::schema::load(call.step).await,
     }
-}
-
-/// How `provider` was held to `call`'s schema: the form its family is sent of the call's
-/// narrowed schema, or JSON mode for a Groq model that takes no schema (`None` for the demo, or
-/// a schema that could not be loaded).
-async fn schema_form_of(
-    call: &ModelCall,
-    provider: &str,
-    model: &str,
-) -> Option<roundtable_core::engine::SchemaForm> {
-    let id = ProviderId::parse(provider)?;
-    let family = providers::schema::family(id)?;
-    if id == ProviderId::Groq && providers::openai::groq_schema(model).is_none() {
-        return Some(roundtable_core::engine::SchemaForm::JsonMode);
-    }
-    let plain = plain_schema(call).await?;
-    let narrowed = roundtable_core::provider_schema::narrow(&plain, &call.ids);
-    Some(roundtable_core::provider_schema::for_family(family, &narrowed).form)
 }
 
 /// Sleeps without blocking the page.

@@ -12,7 +12,6 @@
 //! plain JSON answer (a proxy that does not stream) is still read by [`parse`]. A `refusal` stop
 //! is an error, never an answer.
 
-use roundtable_core::provider_rules::Family;
 use serde_json::{json, Value};
 
 use super::{Ask, Completion, HttpCall, ProviderError, StopReason, StreamedAnswer, SCHEMA_NAME};
@@ -55,7 +54,6 @@ pub fn build(ask: &Ask<'_>) -> HttpCall {
         "stream": true,
     });
     if let (Some(schema), Some(fields)) = (ask.schema, body.as_object_mut()) {
-        let schema = super::schema::sent(Family::Anthropic, schema);
         if has_structured_outputs(ask.model) {
             fields.insert(
                 "output_config".into(),

@@ -13,7 +13,6 @@
 //! `BLOCKLIST`, `PROHIBITED_CONTENT`, `SPII` and a prompt blocked outright
 //! (`promptFeedback.blockReason`) are a filtered answer, never validated as one.
 
-use roundtable_core::provider_rules::Family;
 use serde_json::{json, Value};
 
 use super::{Ask, Completion, HttpCall, ProviderError, StopReason, StreamedAnswer};
@@ -30,7 +29,7 @@ pub fn build(ask: &Ask<'_>) -> HttpCall {
         "responseMimeType": "application/json",
     });
     if let Some(schema) = ask.schema {
-        config["responseJsonSchema"] = super::schema::sent(Family::Gemini, schema);
+        config["responseJsonSchema"] = schema.clone();
     }
     let mut body = json!({ "contents": contents, "generationConfig": config });
     if !system.is_empty() {

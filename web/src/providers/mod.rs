@@ -239,8 +239,10 @@ pub struct CallRequest<'a> {
     /// The engine's call. Adapters read only `call.messages` (and `call.id` for logs): the
     /// other fields belong to the engine and change with it.
     pub call: &'a ModelCall,
-    /// The JSON Schema the answer must meet (plain flavour, as in `core/schemas/*.plain.json`),
-    /// when the caller has one; each adapter sends it in the form its provider enforces.
+    /// The JSON Schema the answer must meet, already in the form the provider's family enforces
+    /// and fitted to its limits (core's `provider_schema::for_family` of the call's plain
+    /// schema, worked out once by the runner), when the call is held to one: each adapter sends
+    /// it as it is.
     pub schema: Option<&'a Value>,
     /// The model name on that provider.
     pub model: &'a str,

@@ -12,7 +12,6 @@
 //! `eval_count`). A line with `error` is an error.
 
 use roundtable_core::protocol::estimate_tokens;
-use roundtable_core::provider_rules::Family;
 use serde_json::{json, Value};
 
 use super::openai::role;
@@ -48,7 +47,7 @@ pub fn build(ask: &Ask<'_>) -> HttpCall {
         .map(|m| estimate_tokens(&m.content) as u32)
         .sum();
     let format = match ask.schema {
-        Some(schema) => super::schema::sent(Family::Grammar, schema),
+        Some(schema) => schema.clone(),
         None => json!("json"),
     };
     HttpCall {

@@ -28,7 +28,6 @@
 //! answers with one JSON body is read by [`parse`].
 
 use roundtable_core::protocol::ChatRole;
-use roundtable_core::provider_rules::Family;
 use serde_json::{json, Value};
 
 use super::{
@@ -95,13 +94,13 @@ fn response_format(ask: &Ask<'_>) -> Option<Value> {
         })
     };
     match (ask.provider, ask.schema) {
-        (ProviderId::Local, Some(s)) => Some(format(true, super::schema::sent(Family::Grammar, s))),
+        (ProviderId::Local, Some(s)) => Some(format(true, s.clone())),
         (ProviderId::Local, None) => None,
         (ProviderId::Groq, Some(s)) => match groq_schema(ask.model) {
-            Some(strict) => Some(format(strict, super::schema::sent(Family::OpenaiStrict, s))),
+            Some(strict) => Some(format(strict, s.clone())),
             None => Some(json!({ "type": "json_object" })),
         },
-        (_, Some(s)) => Some(format(true, super::schema::sent(Family::OpenaiStrict, s))),
+        (_, Some(s)) => Some(format(true, s.clone())),
         (_, None) => Some(json!({ "type": "json_object" })),
     }
 }

@@ -65,12 +65,6 @@ pub fn family(id: super::ProviderId) -> Option<roundtable_core::provider_rules::
     }
 }
 
-/// The schema `family`'s providers are sent of `plain` (narrowed for the call), fitted to the
-/// family's published limits (`roundtable_core::provider_schema::for_family`).
-pub fn sent(family: roundtable_core::provider_rules::Family, plain: &Value) -> Value {
-    roundtable_core::provider_schema::for_family(family, plain).schema
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

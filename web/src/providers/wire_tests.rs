@@ -23,8 +23,14 @@ fn messages() -> Vec<Message> {
     ]
 }
 
+/// The request an adapter builds for a call held to the plain `schema`, which the runner fits
+/// to the provider's family once (`provider_schema::for_family`) before the adapter sends it.
 fn build(provider: ProviderId, model: &str, schema: Option<&Value>) -> HttpCall {
     let messages = messages();
+    let fitted = schema.and_then(|plain| {
+        super::schema::family(provider)
+            .map(|family| roundtable_core::provider_schema::for_family(family, plain).schema)
+    });
     let ask = Ask {
         provider,
         base: provider.default_base(),
@@ -32,7 +38,7 @@ fn build(provider: ProviderId, model: &str, schema: Option<&Value>) -> HttpCall 
         model,
         messages: &messages,
         max_tokens: 8192,
-        schema,
+        schema: fitted.as_ref(),
     };
     match provider.family() {
         super::Family::Anthropic => anthropic::build(&ask),
