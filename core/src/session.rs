@@ -406,6 +406,19 @@ impl Session {
         Session::of_engine(engine.into_engine())
     }
 
+    /// The session `engine` runs, when its kind is one this build registers (`Err`: the engine
+    /// back, e.g. a test's own kind).
+    pub fn from_engine(engine: crate::engine::Engine) -> Result<Session, crate::engine::Engine> {
+        let registered = Kind::ALL
+            .iter()
+            .any(|k| std::ptr::eq(k.info(), engine.info()) || k.info() == engine.info());
+        if registered {
+            Ok(Session::of_engine(engine))
+        } else {
+            Err(engine)
+        }
+    }
+
     /// The engine: the log and the state, for code that works on any kind.
     pub fn any_engine(&self) -> &crate::engine::Engine {
         &self.engine

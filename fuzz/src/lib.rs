@@ -9,7 +9,7 @@ use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use roundtable_core::engine::{CallKind, Engine, ModelRef, Protocol, Status};
+use roundtable_core::engine::{CallKind, Engine, ModelRef, Status};
 use roundtable_core::protocol::dialectic::{
     DialecticConfig, DialecticSession, Mode, ResponseStyle,
 };
@@ -45,13 +45,14 @@ fn demo_ref() -> ModelRef {
 }
 
 /// Plays `engine` to its end on the kind's demo model, keeping positions along the way.
-fn record<P: Protocol>(
-    mut engine: Engine<P>,
+fn record(
+    engine: impl Into<Engine>,
     kind: &'static str,
-    wrap: fn(Engine<P>) -> Session,
     out: &mut Vec<Position>,
     sessions: &mut Vec<Session>,
 ) {
+    let mut engine: Engine = engine.into();
+    let wrap = |e: Engine| Session::from_engine(e).expect("a kind this build registers");
     let mut seen: BTreeMap<(&'static str, bool), usize> = BTreeMap::new();
     let mut now = 1u64;
     for _ in 0..600 {
@@ -65,7 +66,7 @@ fn record<P: Protocol>(
                 }
                 for call in calls {
                     let reply = engine.state().demo_answer(&call, &call.envelope);
-                    let step = P::step_name(call.step);
+                    let step = (engine.info().step_name)(call.step);
                     let count = seen
                         .entry((step, call.kind == CallKind::Repair))
                         .or_default();
@@ -133,7 +134,6 @@ fn play_every_kind() -> Played {
         record(
             TeamSession::new(team, 0).expect("a valid team"),
             "team",
-            Session::Team,
             &mut positions,
             &mut sessions,
         );
@@ -149,7 +149,6 @@ fn play_every_kind() -> Played {
         record(
             MeetingSession::new(meeting, 0).expect("a valid meeting"),
             "meeting",
-            Session::Meeting,
             &mut positions,
             &mut sessions,
         );
@@ -178,7 +177,6 @@ fn play_every_kind() -> Played {
             record(
                 DialecticSession::new(config, 0).expect("a valid dialectic"),
                 "dialectic",
-                Session::Dialectic,
                 &mut positions,
                 &mut sessions,
             );

@@ -57,6 +57,12 @@ impl<P: Protocol> KindEngine<P> {
     }
 }
 
+impl<P> From<KindEngine<P>> for Engine {
+    fn from(engine: KindEngine<P>) -> Engine {
+        engine.engine
+    }
+}
+
 impl<P> Deref for KindEngine<P> {
     type Target = Engine;
 
