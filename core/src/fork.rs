@@ -239,7 +239,14 @@ impl Session {
             let extra = EngineEdit::of_kind(PersonEdit::Charter { charter });
             return plan_fork(&team, origin, what_if.members, Some(extra), answer, now);
         }
-        plan_fork(self.any_engine(), origin, what_if.members, None, answer, now)
+        plan_fork(
+            self.any_engine(),
+            origin,
+            what_if.members,
+            None,
+            answer,
+            now,
+        )
     }
 }
 

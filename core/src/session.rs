@@ -534,10 +534,7 @@ impl Session {
 
     /// Events `from..` as JSON, one string each with its sequence number (for storage).
     pub fn events_json(&self, from: usize) -> Result<Vec<(u64, String)>, String> {
-        fn encode(
-            events: &[Event],
-            from: usize,
-        ) -> Result<Vec<(u64, String)>, String> {
+        fn encode(events: &[Event], from: usize) -> Result<Vec<(u64, String)>, String> {
             events[from.min(events.len())..]
                 .iter()
                 .map(|e| {
@@ -844,7 +841,9 @@ impl Session {
             Some(migrated) => decode(info, &migrated)?,
             None => decode(info, &texts)?,
         };
-        Ok(Session::of_engine(crate::engine::Engine::replay(info, &events)?))
+        Ok(Session::of_engine(crate::engine::Engine::replay(
+            info, &events,
+        )?))
     }
 
     /// The session as it stood after its first `len` events: how the app takes back a command
@@ -1181,11 +1180,7 @@ fn timeline_of(state: &dyn KindState, facts: &RunFacts) -> Vec<RoundLine> {
 
 /// A member's live word with what only the whole state knows: it waits for the person's answer
 /// (`halted`), or it finished after an invalid answer (`repaired`).
-fn live_word(
-    core: &crate::engine::Core,
-    member: &str,
-    word: &'static str,
-) -> &'static str {
+fn live_word(core: &crate::engine::Core, member: &str, word: &'static str) -> &'static str {
     let repaired = || {
         core.step.is_some_and(|step| {
             core.thread(member, core.round, step)
@@ -1268,11 +1263,7 @@ fn event_line(info: &KindInfo, e: &Event) -> String {
 
 /// A point of history in a person's words (see [`Session::point_words`]): the event's words and
 /// the unit the last `RoundStarted` up to it began, if any.
-pub(crate) fn point_words(
-    events: &[Event],
-    state: &dyn KindState,
-    seq: usize,
-) -> Option<String> {
+pub(crate) fn point_words(events: &[Event], state: &dyn KindState, seq: usize) -> Option<String> {
     let what = event_words(events.get(seq)?, state);
     let round = events[..=seq].iter().rev().find_map(|e| match e.kind {
         EventKind::RoundStarted { round } => Some(round),
@@ -1315,7 +1306,11 @@ fn event_words(e: &Event, state: &dyn KindState) -> String {
             members,
         } => {
             let who: Vec<String> = members.iter().map(|m| name(m)).collect();
-            format!("{round} {r}, {}: {}", (state.info().step_title)(*step), who.join(", "))
+            format!(
+                "{round} {r}, {}: {}",
+                (state.info().step_title)(*step),
+                who.join(", ")
+            )
         }
         EventKind::CallIssued { call } => {
             let who = name(&call.member);
@@ -1412,7 +1407,12 @@ fn view_of(kind: Kind, s: &crate::engine::Engine) -> SessionView {
     };
     let stage = match core.step {
         Some(step) if core.round > 0 => {
-            format!("{} {} · {}", state.info().round_word, core.round, (state.info().step_title)(step))
+            format!(
+                "{} {} · {}",
+                state.info().round_word,
+                core.round,
+                (state.info().step_title)(step)
+            )
         }
         Some(step) => (state.info().step_title)(step).to_string(),
         None if core.round > 0 => format!("{} {}", state.info().round_word, core.round),

@@ -295,7 +295,7 @@ fn played(config: DialecticConfig) -> DialecticSession {
     let mut now = 1;
     play_with(
         &mut s,
-        |st, c| st.demo_answer(c, c.envelope.get()),
+        |st, c| st.demo_answer(c, &c.envelope),
         &mut now,
         100,
     )

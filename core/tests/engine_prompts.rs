@@ -5,6 +5,7 @@ mod engine_common;
 
 use engine_common::*;
 use roundtable_core::engine::{Protocol, Status};
+use roundtable_core::protocol::team::prompt::Envelope;
 use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::{TeamSession as Session, TeamState};
 
@@ -47,5 +48,5 @@ fn the_envelope_of_a_write_call() {
         .find(|c| c.member == "operative-2")
         .unwrap();
     assert_eq!(TeamState::step_of(call.step), Step::Write);
-    insta::assert_json_snapshot!("envelope_write", call.envelope);
+    insta::assert_json_snapshot!("envelope_write", call.envelope.get::<Envelope>());
 }

@@ -77,7 +77,10 @@ fn a_lasting_failure_is_not_retried_and_nothing_is_recorded() {
         passing: false,
         retry_after_ms: None,
     };
-    assert_eq!(s.retry_call(&call, "quota used up", quota, 1, 5).unwrap(), None);
+    assert_eq!(
+        s.retry_call(&call, "quota used up", quota, 1, 5).unwrap(),
+        None
+    );
     // A provider asking for longer than we wait is not retried either.
     let long = Failure {
         passing: true,
@@ -95,16 +98,24 @@ fn a_retry_of_a_call_that_is_not_out_is_refused() {
     let err = s
         .retry_call("call-99", "overloaded", PASSING, 1, 5)
         .unwrap_err();
-    assert!(matches!(err, EngineError::CallNotOutstanding { .. }), "{err}");
+    assert!(
+        matches!(err, EngineError::CallNotOutstanding { .. }),
+        "{err}"
+    );
     assert_eq!(s.event_count(), before);
 }
 
 #[test]
 fn the_answer_after_a_retry_lands_on_the_same_call_and_the_log_replays_and_imports() {
     let (mut s, call) = running();
-    s.retry_call(&call, "network", PASSING, 3, 10).unwrap().unwrap();
+    s.retry_call(&call, "network", PASSING, 3, 10)
+        .unwrap()
+        .unwrap();
     let due = s.next_calls();
-    let again = due.iter().find(|c| c.id == call).expect("the same call is still out");
+    let again = due
+        .iter()
+        .find(|c| c.id == call)
+        .expect("the same call is still out");
     let reply = again.demo.clone().unwrap();
     let usage = Usage {
         schema_form: None,
@@ -115,7 +126,10 @@ fn the_answer_after_a_retry_lands_on_the_same_call_and_the_log_replays_and_impor
     };
     s.submit(&call, &reply.text, Some(usage), 20).unwrap();
     let view = s.call_view(&call).unwrap();
-    assert!(view.raw_answer.is_some() && view.result.is_some(), "{view:?}");
+    assert!(
+        view.raw_answer.is_some() && view.result.is_some(),
+        "{view:?}"
+    );
     assert!(!s.calls_out().iter().any(|(_, id)| *id == call));
 
     let stored: Vec<String> = s

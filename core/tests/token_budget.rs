@@ -79,6 +79,7 @@ fn members_waiting_at_the_same_step_share_what_is_left() {
         tokens: 0,
         result: None,
         failed: None,
+        retries: 0,
         max_answer: 2_000,
     });
     assert_eq!(core.tokens_out(), 5_000);

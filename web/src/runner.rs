@@ -886,8 +886,7 @@ pub async fn perform(
         .filter(|f| f.form != roundtable_core::engine::SchemaForm::JsonMode)
         .map(|f| &f.schema);
     // A Groq model that takes no schema is held by JSON mode alone (its adapter says so).
-    let schema_form = if id == ProviderId::Groq && providers::openai::groq_schema(model).is_none()
-    {
+    let schema_form = if id == ProviderId::Groq && providers::openai::groq_schema(model).is_none() {
         Some(roundtable_core::engine::SchemaForm::JsonMode)
     } else {
         fitted.as_ref().map(|f| f.form)

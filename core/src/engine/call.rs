@@ -12,8 +12,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::status::Findings;
 use super::kind_value::{KindValue, StepId};
+use super::status::Findings;
 use super::Usage;
 use crate::validate::Violation;
 

@@ -15,8 +15,8 @@ use super::control::{Until, PERSON};
 use super::effect::EffectRecord;
 use super::event::{EngineEdit, Event, EventKind, ForkOrigin};
 use super::inbox::{PersonAsk, PersonReply};
-use super::status::{Findings, FoldError, PauseReason, Settings, Status};
 use super::kind_value::StepId;
+use super::status::{Findings, FoldError, PauseReason, Settings, Status};
 use crate::cost::MemberPrices;
 
 /// One member's place in the current step.

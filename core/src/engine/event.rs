@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use super::call::StoredCall;
 use super::control::Until;
-use super::status::{Findings, PauseReason, Settings};
 use super::kind_value::{KindValue, StepId};
+use super::status::{Findings, PauseReason, Settings};
 use crate::cost::MemberPrices;
 use crate::validate::Violation;
 

@@ -131,7 +131,9 @@ fn read<T: super::KindData>(raw: &RawValue) -> Result<KindValue, serde_json::Err
 /// Reads one of the kind's values that was read as a value (one tagged by the same key as the
 /// engine's enum around it), from text with its tags first so the kind's reader takes its fast
 /// path.
-fn read_value<T: super::KindData>(value: &serde_json::Value) -> Result<KindValue, serde_json::Error> {
+fn read_value<T: super::KindData>(
+    value: &serde_json::Value,
+) -> Result<KindValue, serde_json::Error> {
     Ok(KindValue::new(serde_json::from_str::<T>(
         &crate::tagged::tags_first(value),
     )?))

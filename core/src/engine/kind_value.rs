@@ -99,6 +99,10 @@ impl PartialEq for KindValue {
     }
 }
 
+/// Written as the kind's JSON text, as a `serde_json` raw value: exact (its keys in the kind's
+/// order) and with no second pass, for serde_json's serializers (`to_string`, `to_value`, which
+/// are the only ones the app and the JS API use). Another serializer (a snapshot's) would write
+/// a wrapper instead: tests snapshot the kind's typed value ([`KindValue::get`]).
 impl Serialize for KindValue {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.write()
@@ -108,7 +112,7 @@ impl Serialize for KindValue {
 }
 
 /// A step of some kind (who answers under which shape), by the name the kind's step has in
-/// files (`write`, `player`, `orchestrator`): the same type for every kind. A kind turns it into
+/// files (its serde name): the same type for every kind. A kind turns it into
 /// its own step type with [`super::Protocol::step_of`]; a log's step is read by the kind's
 /// reader, so a `StepId` only ever names a step its kind has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -154,7 +158,14 @@ mod tests {
             serde_json::to_string(&v).unwrap(),
             serde_json::to_string(&serde_json::json!({"b": 1, "a": [true]})).unwrap()
         );
-        assert_eq!(serde_json::to_string(&StepId::named("write")).unwrap(), "\"write\"");
+        assert_eq!(
+            serde_json::to_value(&v).unwrap(),
+            serde_json::json!({"a": [true], "b": 1})
+        );
+        assert_eq!(
+            serde_json::to_string(&StepId::named("write")).unwrap(),
+            "\"write\""
+        );
     }
 
     #[test]

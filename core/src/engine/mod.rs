@@ -59,11 +59,11 @@ pub use self::inbox::{PersonAsk, PersonReply, Verdict};
 pub use self::kind::{KindInfo, KindState};
 pub use self::kind_value::{KindValue, StepId};
 pub use self::run::Engine;
-pub use self::typed::{KindEngine, KindMut, KindRef};
 pub use self::status::{
     clause, CallBound, EngineError, Findings, Fix, FoldError, LimitKind, Outcome, PauseReason,
     Settings, Status,
 };
+pub use self::typed::{KindEngine, KindMut, KindRef};
 
 use crate::validate::Violation;
 

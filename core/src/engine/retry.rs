@@ -90,8 +90,9 @@ mod tests {
             }
         }
         // the jitter really varies between seeds
-        let waits: std::collections::BTreeSet<u64> =
-            (0..50).map(|s| delay_ms(OVERLOADED, 2, s).unwrap()).collect();
+        let waits: std::collections::BTreeSet<u64> = (0..50)
+            .map(|s| delay_ms(OVERLOADED, 2, s).unwrap())
+            .collect();
         assert!(waits.len() > 40, "{waits:?}");
     }
 

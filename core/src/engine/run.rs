@@ -11,13 +11,13 @@ use super::call::{
 use super::control::{RunTarget, Until, PERSON};
 use super::event::{EngineEdit, Event, EventKind, Usage};
 use super::inbox::PersonReply;
+use super::kind::{Judged, KindInfo, KindState, Next};
+use super::kind_value::KindValue;
 use super::long_answer;
 use super::status::{
     budget_words, money_words, CallBound, EngineError, Findings, FoldError, Outcome, PauseReason,
     Status,
 };
-use super::kind::{Judged, KindInfo, KindState, Next};
-use super::kind_value::KindValue;
 use super::Protocol;
 use crate::cost::MemberPrices;
 use crate::validate::Violation;
@@ -969,11 +969,7 @@ impl Engine {
     /// calls still out could cost, would go past the budget. A call whose
     /// model has no known price has no bound: it waits only once the budget is spent. A free
     /// model's call never waits.
-    fn over_money_budget(
-        &self,
-        call: &StoredCall,
-        prices: &MemberPrices,
-    ) -> Option<PauseReason> {
+    fn over_money_budget(&self, call: &StoredCall, prices: &MemberPrices) -> Option<PauseReason> {
         let core = self.state.core();
         let budget = core.settings.money_budget?;
         let used = core.cost_used;

@@ -77,8 +77,7 @@ impl<P> DerefMut for KindEngine<P> {
     }
 }
 
-/// A borrowed session of kind `P` (what [`crate::session::Session::as_team`] and its like hand
-/// out).
+/// A borrowed session of kind `P` (what `Session::as_kind` hands out).
 #[derive(Debug)]
 pub struct KindRef<'a, P> {
     engine: &'a Engine,

@@ -15,8 +15,8 @@ use serde_json::value::RawValue;
 use super::call::{CallKind, Message, StoredCall};
 use super::control::Until;
 use super::event::{EngineEdit, Event, EventKind, ForkOrigin, Usage};
-use super::status::{CallBound, Findings, Fix, PauseReason, Settings};
 use super::kind::KindInfo;
+use super::status::{CallBound, Findings, Fix, PauseReason, Settings};
 use crate::cost::MemberPrices;
 use crate::validate::Violation;
 
@@ -626,7 +626,7 @@ impl<'a> KindOut<'a> {
         Ok(match kind {
             EventKind::Created { kind, config } => KindOut::Created {
                 kind,
-                config: write(config)?,
+                config: config.write()?,
             },
             EventKind::Started { until, prices } => KindOut::Started {
                 until: until.as_ref(),
@@ -691,7 +691,7 @@ impl<'a> KindOut<'a> {
             } => KindOut::FellBack {
                 call_id,
                 report,
-                output: write(output)?,
+                output: output.write()?,
             },
             EventKind::ContextServed {
                 call_id,
@@ -701,8 +701,8 @@ impl<'a> KindOut<'a> {
                 warnings,
             } => KindOut::ContextServed {
                 call_id,
-                requests: write(requests)?,
-                slices: write(slices)?,
+                requests: requests.write()?,
+                slices: slices.write()?,
                 follow_up,
                 warnings,
             },
@@ -721,7 +721,7 @@ impl<'a> KindOut<'a> {
                 warnings,
             } => KindOut::Applied {
                 call_id,
-                output: write(output)?,
+                output: output.write()?,
                 warnings,
             },
             EventKind::PersonAnswered {

@@ -556,12 +556,7 @@ impl Protocol for Autocoding {
         }
     }
 
-    fn judge(
-        &self,
-        call: &StoredCall,
-        raw: &str,
-        truncated: bool,
-    ) -> Judgement<Autocoding> {
+    fn judge(&self, call: &StoredCall, raw: &str, truncated: bool) -> Judgement<Autocoding> {
         let options = validate::Options { truncated };
         let mut warnings = Vec::new();
         let checked = match Self::step_of(call.step) {

@@ -113,11 +113,7 @@ fn terms(env: &DialecticEnvelope) -> Vec<String> {
 
 /// The demo's answer to `call`, as the demo model `model` (another demo variant than
 /// [`crate::demo::MODEL`] speaks in a second voice, so a fork's what-if shows a difference).
-pub fn answer(
-    call: &StoredCall,
-    env: &DialecticEnvelope,
-    model: &str,
-) -> DemoReply {
+pub fn answer(call: &StoredCall, env: &DialecticEnvelope, model: &str) -> DemoReply {
     let seed = fnv1a(env.query.as_bytes());
     let mut rng = SplitMix64::new(mix(seed, &[&call.id]));
     let err = call.kind == CallKind::Initial && errs_here(seed, env);

@@ -294,7 +294,12 @@ impl Protocol for DialecticState {
     const ROUND_WORD: &'static str = "Pass";
     type Config = DialecticConfig;
     type Step = DialecticStep;
-    const STEPS: &'static [DialecticStep] = &[DialecticStep::Thesis, DialecticStep::Antithesis, DialecticStep::Synthesis, DialecticStep::SingleShot];
+    const STEPS: &'static [DialecticStep] = &[
+        DialecticStep::Thesis,
+        DialecticStep::Antithesis,
+        DialecticStep::Synthesis,
+        DialecticStep::SingleShot,
+    ];
     type Envelope = DialecticEnvelope;
     type Output = DialecticOutput;
     type Ask = ();
@@ -449,12 +454,7 @@ impl Protocol for DialecticState {
         prompt::messages(envelope)
     }
 
-    fn judge(
-        &self,
-        call: &StoredCall,
-        raw: &str,
-        truncated: bool,
-    ) -> Judgement<DialecticState> {
+    fn judge(&self, call: &StoredCall, raw: &str, truncated: bool) -> Judgement<DialecticState> {
         let options = validate::Options { truncated };
         let mut warnings = Vec::new();
         let checked = match Self::step_of(call.step) {
@@ -533,11 +533,7 @@ impl Protocol for DialecticState {
         Ok(Vec::new())
     }
 
-    fn demo_answer(
-        &self,
-        call: &StoredCall,
-        envelope: &DialecticEnvelope,
-    ) -> DemoReply {
+    fn demo_answer(&self, call: &StoredCall, envelope: &DialecticEnvelope) -> DemoReply {
         let model = self.model_of(&call.member).map_or("", |m| m.model.as_str());
         demo::answer(call, envelope, model)
     }

@@ -343,7 +343,11 @@ impl Protocol for MeetingState {
     const ROUND_WORD: &'static str = "Turn";
     type Config = MeetingConfig;
     type Step = MeetingStep;
-    const STEPS: &'static [MeetingStep] = &[MeetingStep::Decide, MeetingStep::Speak, MeetingStep::Minutes];
+    const STEPS: &'static [MeetingStep] = &[
+        MeetingStep::Decide,
+        MeetingStep::Speak,
+        MeetingStep::Minutes,
+    ];
     type Envelope = MeetingEnvelope;
     type Output = MeetingOutput;
     type Ask = ();
@@ -504,12 +508,7 @@ impl Protocol for MeetingState {
         prompt::messages(envelope)
     }
 
-    fn judge(
-        &self,
-        call: &StoredCall,
-        raw: &str,
-        truncated: bool,
-    ) -> Judgement<MeetingState> {
+    fn judge(&self, call: &StoredCall, raw: &str, truncated: bool) -> Judgement<MeetingState> {
         let step = Self::step_name(Self::step_of(call.step)).to_string();
         let options = validate::Options { truncated };
         let mut warnings = Vec::new();
@@ -620,11 +619,7 @@ impl Protocol for MeetingState {
         }
     }
 
-    fn demo_answer(
-        &self,
-        call: &StoredCall,
-        envelope: &MeetingEnvelope,
-    ) -> DemoReply {
+    fn demo_answer(&self, call: &StoredCall, envelope: &MeetingEnvelope) -> DemoReply {
         let model = self.model_of(&call.member).map_or("", |m| m.model.as_str());
         demo::answer(call, envelope, model)
     }

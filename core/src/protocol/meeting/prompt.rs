@@ -79,7 +79,10 @@ pub fn envelope(s: &MeetingState, member: &str) -> MeetingEnvelope {
         orchestrator: a.meeting_role == MeetingRole::Orchestrator,
     };
     let me = s.attendee(member);
-    let step = s.core.step.map_or(MeetingStep::Decide, MeetingState::step_of);
+    let step = s
+        .core
+        .step
+        .map_or(MeetingStep::Decide, MeetingState::step_of);
     MeetingEnvelope {
         step,
         round: s.core.round,

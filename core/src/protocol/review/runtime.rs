@@ -622,7 +622,9 @@ impl Review {
         call: &crate::engine::StoredCall,
         response: &Response,
     ) -> Option<PersonAsk> {
-        if Review::split_slot(&call.member).1.is_some() || Self::step_of(call.step) == ReviewStep::Reconciliation {
+        if Review::split_slot(&call.member).1.is_some()
+            || Self::step_of(call.step) == ReviewStep::Reconciliation
+        {
             return None;
         }
         let ask = |message: String| {
@@ -1344,7 +1346,10 @@ impl Review {
 
     /// The envelope of `member`'s call at the step under way.
     pub(super) fn envelope_for(&self, member: &str) -> ReviewEnvelope {
-        let step = self.core.step.map_or(ReviewStep::Orchestrator, Self::step_of);
+        let step = self
+            .core
+            .step
+            .map_or(ReviewStep::Orchestrator, Self::step_of);
         let job = self
             .current
             .clone()

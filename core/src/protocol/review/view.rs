@@ -10,8 +10,8 @@ use super::config::Role;
 use super::gates::Gate;
 use super::runtime::run_words;
 use super::{Review, ReviewStep};
-use crate::engine::Protocol as _;
 use crate::diff::{diff_lines, DiffLine};
+use crate::engine::Protocol as _;
 use crate::text::wire_word;
 use crate::validate::Options;
 use serde_json::Value;
@@ -598,7 +598,10 @@ impl Refs {
             .iter()
             .map(|c| {
                 let c = &c.call;
-                (c.id.clone(), review.call_title(&c.member, Review::step_of(c.step), c.round))
+                (
+                    c.id.clone(),
+                    review.call_title(&c.member, Review::step_of(c.step), c.round),
+                )
             })
             .collect();
         for (k, r) in review.record.runs.iter().enumerate() {

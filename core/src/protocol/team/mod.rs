@@ -1302,12 +1302,7 @@ impl Protocol for TeamState {
         ]
     }
 
-    fn judge(
-        &self,
-        call: &StoredCall,
-        raw: &str,
-        truncated: bool,
-    ) -> Judgement<TeamState> {
+    fn judge(&self, call: &StoredCall, raw: &str, truncated: bool) -> Judgement<TeamState> {
         let options = validate::Options { truncated };
         let validated = {
             let known = self.known_now();
