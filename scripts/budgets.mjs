@@ -42,22 +42,23 @@ if (gz / KB > budgets.transferKB) failed = true;
 const { byModule } = await import('./wasm-by-module.mjs');
 const namedWasm = join(ROOT, 'target/wasm32-unknown-unknown/release-web/roundtable-web.wasm');
 const wasmGz = perFile.length ? gzipSync(readFileSync(join(DIST, files.find((f) => f.endsWith('.wasm')))), { level: 9 }).length : 0;
-// One row per kind of session: every folder under core/src/protocol/ is a kind, and its code is
-// its core folder plus its pages' folder (web/src/pages/<kind>/), so a new kind is counted with no
+// One row per kind of session: every folder under kinds/ is a kind's crate, and its code is
+// its crate plus its pages' folder (web/src/pages/<kind>/), so a new kind is counted with no
 // edit here. A kind whose code also lives elsewhere lists those module paths in EXTRA_PREFIXES.
 // e.g. `team: ['roundtable_web::some_module']`.
 const EXTRA_PREFIXES = {};
-const kindNames = readdirSync(join(ROOT, 'core/src/protocol'), { withFileTypes: true })
+const kindNames = readdirSync(join(ROOT, 'kinds'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name)
   .sort();
 const kinds = [
   ...kindNames.map((k) => [
     k,
-    [`roundtable_core::protocol::${k}`, `roundtable_web::pages::${k}`, ...(EXTRA_PREFIXES[k] ?? [])],
+    [`roundtable_${k}::`, `roundtable_web::pages::${k}`, ...(EXTRA_PREFIXES[k] ?? [])],
   ]),
-  // Generic over the kind: one copy per kind, counted here (not in the kinds' rows).
-  ['engine (one copy per kind)', ['roundtable_core::engine']],
+  // The engine, compiled once for every kind (its code that a kind's type fills in is counted in
+  // that kind's row).
+  ['engine (compiled once)', ['roundtable_engine::engine']],
   // The runner's side of the code sandbox, shared by the kinds that run code (autocoding, the
   // review loop).
   ['code sandbox (kinds that run code)', ['roundtable_web::sandbox']],

@@ -33,7 +33,7 @@ fi
 # Newest input: any Rust source of the core and of its JS API, their manifests, the committed
 # schemas, the workspace manifest, lock file and build flags.
 newest_input() {
-  find core/src core/schemas core/Cargo.toml core-js/src core-js/Cargo.toml Cargo.toml Cargo.lock \
+  find core/src engine/src kinds core/schemas core/Cargo.toml core-js/src core-js/Cargo.toml Cargo.toml Cargo.lock \
     rust-toolchain.toml .cargo/config.toml -type f -printf '%T@\n' \
     | sort -n | tail -1
 }

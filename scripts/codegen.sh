@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Every generated file, regenerated in the order each is made from the one before:
 #   1. the JSON Schemas (core/schemas/*.json), derived from each kind's answer types by its test
-#      named `committed_schemas_are_current` (the team's in core/src/protocol/team/answer_schema.rs,
-#      the other kinds' in their core/tests/<kind>.rs) — every such test runs, so a new kind's
+#      named `committed_schemas_are_current` (the team's in kinds/team/src/answer_schema.rs, the
+#      other kinds' in their core/tests/<kind>.rs) — every such test runs, so a new kind's
 #      schemas join by naming its test so;
-#   2. each kind's shape tables for the validator (core/src/protocol/<kind>/shape.rs), made from
-#      those schemas (and the team's id scope) by core/src/validate/shape_gen.rs, called from each
+#   2. each kind's shape tables for the validator (kinds/<kind>/src/shape.rs), made from those
+#      schemas (and the team's id scope) by engine/src/validate/shape_gen.rs, called from each
 #      kind's test named `committed_shape_tables_are_current` (the team's in
-#      core/src/protocol/team/shape_gen.rs, the others' in their answer.rs) — every such test runs,
-#      so a new kind's tables join by naming its test so;
+#      kinds/team/src/shape_gen.rs, the others' in their answer.rs) — every such test runs, so a
+#      new kind's tables join by naming its test so;
 #   3. the TypeScript answer types (core-js/src/answer_types.d.ts), made from the schemas by
 #      core-js/src/ts_types.rs.
 # Each generator is a test that compares the committed file with what it derives, and rewrites the
@@ -43,13 +43,19 @@ step() {
   fi
 }
 
-# every VAR TARGET NAME WHAT: runs every test of core named NAME in TARGET (one per kind),
+# Core and every kind's crate (each folder under kinds/ is one, named roundtable-<folder>).
+packages=(-p roundtable-core)
+for dir in kinds/*/; do
+  packages+=(-p "roundtable-$(basename "$dir")")
+done
+
+# every VAR TARGET NAME WHAT: runs every test of core and the kinds named NAME in TARGET (one per kind),
 # rewriting their files in write mode; fails unless at least three (one per kind) ran and passed.
 every() {
   local var=$1 target=$2 name=$3 what=$4 out ran
   local set_var=(env -u "$var")
   [ "$mode" = write ] && set_var=(env "$var=1")
-  if ! out=$("${set_var[@]}" cargo test -q -p roundtable-core $target "$name" 2>&1); then
+  if ! out=$("${set_var[@]}" cargo test -q "${packages[@]}" $target "$name" 2>&1); then
     echo "$out" >&2
     exit 1
   fi
@@ -64,12 +70,12 @@ every() {
 echo "== codegen ($mode) 1/3: JSON Schemas (core/schemas/)"
 # Every kind's schema test, in every test target of core (at least one per kind that runs today).
 every UPDATE_SCHEMAS "" committed_schemas_are_current schema
-echo "== codegen ($mode) 2/3: each kind's validator shape tables (core/src/protocol/*/shape.rs)"
+echo "== codegen ($mode) 2/3: each kind's validator shape tables (kinds/*/src/shape.rs)"
 every UPDATE_SHAPES --lib committed_shape_tables_are_current "shape table"
 echo "== codegen ($mode) 3/3: TypeScript answer types (core-js/src/answer_types.d.ts)"
 step UPDATE_TS_TYPES roundtable-core-js --lib ts_types::tests::committed_declarations_are_current
 if [ "$mode" = write ]; then
-  echo "codegen: done; review \`git diff core/schemas core/src/protocol/*/shape.rs core-js/src/answer_types.d.ts\`"
+  echo "codegen: done; review \`git diff core/schemas kinds/*/src/shape.rs core-js/src/answer_types.d.ts\`"
 else
   echo "codegen: every generated file is current"
 fi

@@ -11,18 +11,14 @@ bash scripts/install-tools.sh --test
 echo "== cargo fmt --check"
 cargo fmt --all --check
 echo "== cargo clippy (host, all targets)"
-cargo clippy -p roundtable-core --all-targets -- -D warnings
-cargo clippy -p roundtable-core-js --all-targets -- -D warnings
+cargo clippy --workspace --exclude roundtable-web --all-targets -- -D warnings
 echo "== cargo clippy (wasm32: the core, its JS API, and the web app)"
-cargo clippy -p roundtable-core --target wasm32-unknown-unknown -- -D warnings
-cargo clippy -p roundtable-core-js --target wasm32-unknown-unknown -- -D warnings
-cargo clippy -p roundtable-web --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --workspace --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p roundtable-web --all-targets -- -D warnings
 echo "== generated files current (schemas → shape tables → TS types)"
 bash scripts/codegen.sh --check
 echo "== cargo test (core, the JS API's host tests: UTF-16 transcoder, and the web crate's host tests: safe Markdown, diff, routes, demo file)"
-cargo test -p roundtable-core
-cargo test -p roundtable-core-js
+cargo test --workspace --exclude roundtable-web
 cargo test -p roundtable-web
 
 echo "== every grammar-form schema through llama.cpp's own converter (scripts/check-grammars.py)"

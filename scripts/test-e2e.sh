@@ -12,7 +12,7 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 stale=0
 if [ ! -f dist/index.html ]; then
   stale=1
-elif [ -n "$(find web/src core/src static index.html Trunk.toml Cargo.toml -newer dist/index.html -print -quit)" ]; then
+elif [ -n "$(find web/src core/src engine/src kinds static index.html Trunk.toml Cargo.toml -newer dist/index.html -print -quit)" ]; then
   stale=1
 fi
 if [ "$stale" = 1 ] || [ "${RT_REBUILD:-0}" = 1 ]; then

@@ -137,13 +137,14 @@ export function functionSizes(bytes) {
 }
 
 export const DEFAULT_PREFIXES = [
-  'roundtable_core::protocol::team',
-  'roundtable_core::protocol::meeting',
-  'roundtable_core::engine',
-  'roundtable_core::demo',
-  'roundtable_core::context',
-  'roundtable_core::tree',
-  'roundtable_core::validate',
+  'roundtable_team::',
+  'roundtable_meeting::',
+  'roundtable_dialectic::',
+  'roundtable_autocoding::',
+  'roundtable_review::',
+  'roundtable_engine::engine',
+  'roundtable_engine::validate',
+  'roundtable_engine::',
   'roundtable_core::',
   'roundtable_web::pages',
   'roundtable_web::providers',
@@ -160,7 +161,7 @@ export function byModule(bytes, prefixes = DEFAULT_PREFIXES) {
     // wasm-bindgen's type descriptions run at build time and are not in the shipped wasm.
     if (name.startsWith('__wbindgen_describe')) continue;
     total += size;
-    // Generic code is named after its own path, e.g. `<roundtable_core::protocol::meeting::X as …>`.
+    // Generic code is named after its own path, e.g. `<roundtable_meeting::X as …>`.
     const hit = prefixes.find((p) => name.includes(p));
     if (hit) sums[hit] += size;
   }

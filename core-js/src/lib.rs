@@ -32,7 +32,9 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use roundtable_core::protocol::team::answer_schema::{step_schema_text, SchemaFlavor};
-use roundtable_core::protocol::team::check::{check_step_with, check_step_with_tape, Known};
+use roundtable_core::protocol::team::check::{
+    check_step_with, check_step_with_tape, Known, RepairPrompt as _,
+};
 use roundtable_core::protocol::team::tree::{ProductTree, TreeError};
 use roundtable_core::protocol::team::wire::{Step, TreeOperation};
 use roundtable_core::validate::{Options, Report, Verdict, Violation};

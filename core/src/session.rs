@@ -346,30 +346,6 @@ impl Tone {
     }
 }
 
-/// What the timeline and the transcript say of a call's kind: one wording, core's.
-impl crate::engine::CallKind {
-    /// The kind in words (the transcript's badge): "first ask", "repair".
-    pub fn word(self) -> &'static str {
-        use crate::engine::CallKind;
-        match self {
-            CallKind::Initial => "first ask",
-            CallKind::AfterContext => "asked again with context",
-            CallKind::Repair => "repair",
-        }
-    }
-
-    /// What a list of calls adds after the member's name for a call that is not a first ask:
-    /// "with context", "repair".
-    pub fn note(self) -> Option<&'static str> {
-        use crate::engine::CallKind;
-        match self {
-            CallKind::Initial => None,
-            CallKind::AfterContext => Some("with context"),
-            CallKind::Repair => Some("repair"),
-        }
-    }
-}
-
 /// The person's controls, each on only when the engine would accept it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,12 +1,16 @@
-//! The engine/protocol boundary holds, checked by imports and by words:
-//! - every path `core/src/engine/` names under `crate::` is on its allow-list (the engine, the
-//!   validator's violations, money, shared text) — never `crate::protocol`, `crate::demo`, a kind's
-//!   wire types or the session shell — so a new kind is one folder under `core/src/protocol/` and no
-//!   engine change; nor does it name a kind's vocabulary in words;
-//! - the validator's paths are on its own allow-list (itself, shared text and the one sort): each kind hands it
-//!   its shapes, id rules and answer type, so it imports no kind; its walker names no kind's ids;
-//! - core's modules import each other without a cycle (test items left out wherever they stand);
-//! - no kind imports another kind (tests included).
+//! The boundaries between the engine and the kinds hold, checked by the crate graph, imports
+//! and words:
+//! - the crate graph (`cargo metadata`) has only the edges the design allows: the engine
+//!   depends on none of ours, each kind (`kinds/<kind>`) on the engine alone (tests included),
+//!   `roundtable-core` assembles the engine and the kinds, the JS API and the web app depend on
+//!   core — so no kind imports another, and a new kind is a crate and a registration line;
+//! - inside the engine crate, every path its `engine` module names under `crate::` is on its
+//!   allow-list (the engine, the validator's violations, money, shared text) — never the demo
+//!   model or a provider's schema forms; nor does it name a kind's vocabulary in words;
+//! - the validator's paths are on its own allow-list (itself, shared text and the one sort): each
+//!   kind hands it its shapes, id rules and answer type; its walker names no kind's ids;
+//! - the modules of each crate import each other without a cycle (test items left out wherever
+//!   they stand).
 
 #![allow(clippy::disallowed_methods)] // tests read their own files
 
@@ -125,7 +129,7 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn the_engine_imports_only_what_its_allow_list_names() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+    let dir = repo().join("engine/src/engine");
     let files = files_under(&dir);
     assert!(files.len() >= 5, "the engine's files are found");
     let mut found = Vec::new();
@@ -146,7 +150,7 @@ fn the_engine_imports_only_what_its_allow_list_names() {
 
 #[test]
 fn the_validator_imports_only_its_allow_list() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/validate");
+    let dir = repo().join("engine/src/validate");
     let files = files_under(&dir);
     assert!(files.len() >= 5, "the validator's files are found");
     let mut found = Vec::new();
@@ -192,6 +196,14 @@ fn the_import_reader_finds_a_kinds_path_in_every_form() {
     assert_eq!(refused.len(), 2, "{refused:?}");
 }
 
+/// The repository's root (this crate is `core/`).
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("core sits in the repository")
+        .to_path_buf()
+}
+
 /// The module a source file belongs to, for the import graph: `crate::X` for a top-level
 /// module, `protocol::K` for a kind's folder.
 fn module_of(path: &Path, src: &Path) -> String {
@@ -222,34 +234,86 @@ fn module_named(path: &str) -> String {
     }
 }
 
-/// No import cycle between core's modules: a kind imports the engine and the validator, never the
-/// other way round.
+/// No import cycle between the modules of the engine's crate or core's: a module imports the
+/// engine and the validator, never the other way round. (Between crates, cargo refuses a cycle;
+/// inside a kind's crate its modules are its own business: the team's are free of cycles, the
+/// review loop's are not yet.)
 #[test]
-fn core_has_no_import_cycle() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut graph: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
-    for file in files_under(&src) {
-        let text = fs::read_to_string(&file).expect("readable");
-        // Tests inside a module may reach anything: only the code the module ships counts —
-        // every item but those under `#[cfg(test)]`, wherever they stand in the file.
-        let code = without_test_items(&text);
-        let from = module_of(&file, &src);
-        for path in crate_paths(&code) {
-            let to = module_named(&path);
-            if to != from && !to.is_empty() {
-                graph.entry(from.clone()).or_default().insert(to);
+fn the_engine_and_core_have_no_import_cycle() {
+    let crates = [repo().join("core/src"), repo().join("engine/src")];
+    for src in crates {
+        let mut graph: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+        for file in files_under(&src) {
+            let text = fs::read_to_string(&file).expect("readable");
+            // Tests inside a module may reach anything: only the code the module ships counts —
+            // every item but those under `#[cfg(test)]`, wherever they stand in the file.
+            let code = with_crate_paths(&without_test_items(&text), &file, &src);
+            let from = module_of(&file, &src);
+            for path in crate_paths(&code) {
+                let to = module_named(&path);
+                if to != from && !to.is_empty() {
+                    graph.entry(from.clone()).or_default().insert(to);
+                }
             }
         }
+        assert!(
+            graph.len() > 3,
+            "the modules of {} are found: {:?}",
+            src.display(),
+            graph.keys()
+        );
+        assert_eq!(
+            strongly_connected(&graph),
+            Vec::<Vec<String>>::new(),
+            "import cycles between the modules of {}",
+            src.display()
+        );
     }
-    assert!(
-        graph.len() > 10,
-        "the modules are found: {:?}",
-        graph.keys()
+}
+
+/// `source` with its `super::` paths that reach the crate's root spelt `crate::` (a kind's
+/// modules name their siblings either way), so the import graph sees them.
+fn with_crate_paths(source: &str, file: &Path, src: &Path) -> String {
+    let rel = file.strip_prefix(src).expect("under src");
+    let mut depth = rel.iter().count();
+    if rel.file_name().is_some_and(|f| f == "mod.rs") {
+        depth -= 1;
+    }
+    if depth == 0 {
+        return source.to_string();
+    }
+    let up = "super::".repeat(depth);
+    let mut out = source.replace(&up, "crate::");
+    // A module's own `super::` one level under the root names its parent's siblings too.
+    if depth == 2 {
+        let parent = rel.iter().next().expect("a folder").to_string_lossy();
+        out = out.replace("super::", &format!("crate::{parent}::"));
+    }
+    out
+}
+
+#[test]
+fn a_super_path_to_the_root_reads_as_a_crate_path() {
+    let src = Path::new("/k/src");
+    assert_eq!(
+        with_crate_paths("use super::wire::Step;", Path::new("/k/src/view.rs"), src),
+        "use crate::wire::Step;"
     );
     assert_eq!(
-        strongly_connected(&graph),
-        Vec::<Vec<String>>::new(),
-        "import cycles between core's modules"
+        with_crate_paths(
+            "use super::super::wire::Step;",
+            Path::new("/k/src/demo/chair.rs"),
+            src
+        ),
+        "use crate::wire::Step;"
+    );
+    assert_eq!(
+        with_crate_paths("use super::Ctx;", Path::new("/k/src/demo/chair.rs"), src),
+        "use crate::demo::Ctx;"
+    );
+    assert_eq!(
+        with_crate_paths("use super::Ctx;", Path::new("/k/src/demo/mod.rs"), src),
+        "use crate::Ctx;"
     );
 }
 
@@ -296,38 +360,105 @@ fn the_test_item_stripper_keeps_shipped_code_after_a_test_item() {
     assert_eq!(names, ["crate::a", "crate::c::g", "crate::e::g"]);
 }
 
-/// No kind imports another: each kind's folder (its tests included) names no other kind's
-/// module, so a kind can be added, moved or left out alone (issue 32's crates will make this
-/// the crate graph's rule).
-#[test]
-fn no_kind_imports_another_kind() {
-    let protocol = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/protocol");
-    let kinds: Vec<String> = fs::read_dir(&protocol)
-        .expect("readable")
-        .filter_map(|e| {
-            let e = e.ok()?;
-            e.file_type()
-                .ok()?
-                .is_dir()
-                .then(|| e.file_name().to_string_lossy().into_owned())
+/// Whom each of our crates may depend on (normal, dev and build dependencies alike): the engine
+/// on none of ours, a kind on the engine alone, core on the engine and the kinds, the JS API and
+/// the web app on core. `"kind"` stands for every crate under `kinds/`.
+const ALLOWED_EDGES: &[(&str, &[&str])] = &[
+    ("roundtable-engine", &[]),
+    ("kind", &["roundtable-engine"]),
+    ("roundtable-core", &["roundtable-engine", "kind"]),
+    ("roundtable-core-js", &["roundtable-core"]),
+    ("roundtable-web", &["roundtable-core"]),
+];
+
+/// The workspace's crates as `cargo metadata` lists them: name, whether it is a kind (its
+/// manifest under `kinds/`), and the names of our crates it depends on.
+fn crate_graph() -> Vec<(String, bool, Vec<String>)> {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(repo())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let kinds_dir = repo().join("kinds");
+    meta["packages"]
+        .as_array()
+        .expect("packages")
+        .iter()
+        .map(|p| {
+            let manifest = Path::new(p["manifest_path"].as_str().expect("a manifest"));
+            let deps = p["dependencies"]
+                .as_array()
+                .expect("dependencies")
+                .iter()
+                .filter_map(|d| d["name"].as_str())
+                .filter(|n| n.starts_with("roundtable-"))
+                .map(str::to_string)
+                .collect();
+            (
+                p["name"].as_str().expect("a name").to_string(),
+                manifest.starts_with(&kinds_dir),
+                deps,
+            )
         })
+        .collect()
+}
+
+#[test]
+fn the_crate_graph_has_only_the_edges_the_design_allows() {
+    let graph = crate_graph();
+    let kinds: Vec<&str> = graph
+        .iter()
+        .filter(|(_, kind, _)| *kind)
+        .map(|(n, ..)| n.as_str())
         .collect();
-    assert!(kinds.len() >= 5, "the kinds are found: {kinds:?}");
-    let mut edges = Vec::new();
-    for kind in &kinds {
-        for file in files_under(&protocol.join(kind)) {
-            let text = fs::read_to_string(&file).expect("readable");
-            for path in crate_paths(&text) {
-                for other in kinds.iter().filter(|o| *o != kind) {
-                    let named = format!("crate::protocol::{other}");
-                    if path == named || path.starts_with(&format!("{named}::")) {
-                        edges.push(format!("{} names {path}", file.display()));
-                    }
-                }
+    assert!(kinds.len() >= 5, "the kinds' crates are found: {kinds:?}");
+    let mut wrong = Vec::new();
+    for (name, kind, deps) in &graph {
+        let role = if *kind { "kind" } else { name.as_str() };
+        let allowed = ALLOWED_EDGES
+            .iter()
+            .find(|(r, _)| *r == role)
+            .unwrap_or_else(|| panic!("{name} is a crate the design does not name"))
+            .1;
+        for dep in deps {
+            let dep_role = if kinds.contains(&dep.as_str()) {
+                "kind"
+            } else {
+                dep.as_str()
+            };
+            if !allowed.contains(&dep_role) {
+                wrong.push(format!("{name} → {dep}"));
             }
         }
     }
-    assert_eq!(edges, Vec::<String>::new(), "a kind imports another kind");
+    assert_eq!(
+        wrong,
+        Vec::<String>::new(),
+        "edges the design does not allow"
+    );
+    // Core assembles every kind.
+    let core = graph
+        .iter()
+        .find(|(n, ..)| n == "roundtable-core")
+        .expect("core");
+    for kind in &kinds {
+        assert!(
+            core.2.iter().any(|d| d == kind),
+            "core does not register {kind}"
+        );
+    }
 }
 
 /// The strongly connected parts of more than one module, each sorted, in order.
@@ -422,7 +553,7 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 
 #[test]
 fn the_engine_names_no_protocol() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+    let dir = repo().join("engine/src/engine");
     let mut files = Vec::new();
     rust_files(&dir, &mut files);
     assert!(files.len() >= 5, "the engine's files are found");
@@ -468,7 +599,7 @@ const ID_WORDS: &[&str] = &[
 
 #[test]
 fn the_validators_walker_names_no_kinds_ids() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/validate");
+    let dir = repo().join("engine/src/validate");
     let mut found = Vec::new();
     // The walker, the parsing under it, the shapes and their generator: which strings are ids,
     // and their rules, are each kind's id scope. (`mod.rs` says in its docs which kind's API is

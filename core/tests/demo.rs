@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
+use roundtable_core::protocol::team::check::RepairPrompt as _;
 use roundtable_core::protocol::team::check::{validate_step, Known};
 use roundtable_core::protocol::team::demo::{
     DemoCollab, DemoInput, DemoMember, DemoModel, DemoProduct, DemoRole, Mistake, TopicKind,

@@ -12,6 +12,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use roundtable_core::protocol::team::check::RepairPrompt as _;
 use roundtable_core::protocol::team::check::{check_step, validate_step, Known};
 use roundtable_core::protocol::team::wire::Step;
 use serde::Deserialize;
