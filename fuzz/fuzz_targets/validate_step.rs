@@ -5,8 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use roundtable_core::protocol::team::wire::Step;
+use roundtable_core::protocol::team::check::RepairPrompt as _;
 use roundtable_core::protocol::team::check::{check_step, validate_step, Known};
+use roundtable_core::protocol::team::wire::Step;
 use roundtable_fuzz::{validate_seeds, write_seeds_if_asked};
 
 fuzz_target!(init: write_seeds_if_asked(validate_seeds), |data: &[u8]| {
