@@ -8,8 +8,9 @@ use serde::Deserialize;
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
-use roundtable_core::protocol::review::answer::{check, Contract};
+use roundtable_core::protocol::review::answer::Contract;
 use roundtable_core::protocol::review::directive::{nonce, Directive};
+use roundtable_core::protocol::review::rules::check;
 use roundtable_core::validate::Options;
 
 use crate::{from_js, to_js};

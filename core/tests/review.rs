@@ -10,8 +10,9 @@
 
 use std::collections::BTreeSet;
 
-use roundtable_core::protocol::review::answer::{check, Contract};
+use roundtable_core::protocol::review::answer::Contract;
 use roundtable_core::protocol::review::directive::{nonce, Directive};
+use roundtable_core::protocol::review::rules::check;
 use roundtable_core::validate::Options;
 use serde_json::Value;
 

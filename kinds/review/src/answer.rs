@@ -804,26 +804,6 @@ impl Contract {
 /// The field name of the acknowledgement.
 pub const ACK_FIELD: &str = "thehoodDirectiveAck";
 
-/// A raw answer to a call of `contract` checked whole against its schema, its `directive` and
-/// the rules it must keep on its own ([`super::rules`]): every violation at once, else the
-/// answer.
-pub fn check(
-    contract: Contract,
-    raw: &str,
-    directive: &Directive,
-    options: Options,
-    warnings: &mut Vec<Violation>,
-) -> Result<Response, Vec<Violation>> {
-    let (response, mut errors) = read(contract, raw, directive, options, warnings);
-    let response = response.ok_or_else(|| errors.clone())?;
-    errors.extend(super::rules::answer_problems(&response));
-    if errors.is_empty() {
-        Ok(response)
-    } else {
-        Err(errors)
-    }
-}
-
 /// The answer read through its shape and acknowledgement: the response when its shape holds
 /// (so the caller can hold it to further rules, all said together), and every violation so
 /// far — of the shape, else of the acknowledgement.

@@ -397,9 +397,7 @@ impl RunConfig {
     /// Whether `path` is protected: under a protected test path, or one of the acceptance
     /// tests (which are the person's, protected whatever the paths say).
     pub fn protected(&self, path: &str) -> bool {
-        self.protected_test_paths
-            .iter()
-            .any(|d| super::runtime::under(path, d))
+        self.protected_test_paths.iter().any(|d| under(path, d))
             || self.acceptance_tests.iter().any(|t| t.path == path)
     }
 
@@ -571,4 +569,10 @@ impl RunConfig {
             Err(ReviewConfigErrors(problems))
         }
     }
+}
+
+/// Whether `path` is `dir` or inside it.
+pub(crate) fn under(path: &str, dir: &str) -> bool {
+    let dir = dir.trim_end_matches('/');
+    path == dir || path.starts_with(&format!("{dir}/"))
 }

@@ -235,8 +235,8 @@ pub fn example(contract: Contract, ack: &Directive) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::super::answer::check;
     use super::super::config::ApprovalPolicy;
+    use super::super::rules::check;
     use super::*;
     use roundtable_engine::validate::Options;
 

@@ -1,5 +1,5 @@
 //! What an answer must say beyond its shape, whatever the run: the rules that read the answer
-//! alone. [`answer::check`](super::answer::check) runs them, so the validator on its own (the JS
+//! alone. [`check`] runs them after the answer's shape ([`super::answer::read`]), so the validator on its own (the JS
 //! package's `checkReviewAnswer`) refuses exactly what the engine refuses for the answer's own
 //! sake; what depends on the run (its gates, its mode, the task's paths, the plan) is
 //! [`Review::problems`](super::Review)'s.
@@ -15,10 +15,32 @@
 //!   person's decision says what to decide.
 
 use super::answer::{
-    Action, ChangeType, Decision, Implementation, ImplementationStatus, NextRole, Payload,
-    ReadOnlyRole, Reconciliation, ReconciliationStatus, Response, Verification, VerifierVerdict,
+    read, Action, ChangeType, Contract, Decision, Implementation, ImplementationStatus, NextRole,
+    Payload, ReadOnlyRole, Reconciliation, ReconciliationStatus, Response, Verification,
+    VerifierVerdict,
 };
-use roundtable_engine::validate::Violation;
+use super::directive::Directive;
+use roundtable_engine::validate::{Options, Violation};
+
+/// A raw answer to a call of `contract` checked whole against its schema, its `directive` and
+/// the rules it must keep on its own (here): every violation at once, else the
+/// answer.
+pub fn check(
+    contract: Contract,
+    raw: &str,
+    directive: &Directive,
+    options: Options,
+    warnings: &mut Vec<Violation>,
+) -> Result<Response, Vec<Violation>> {
+    let (response, mut errors) = read(contract, raw, directive, options, warnings);
+    let response = response.ok_or_else(|| errors.clone())?;
+    errors.extend(answer_problems(&response));
+    if errors.is_empty() {
+        Ok(response)
+    } else {
+        Err(errors)
+    }
+}
 
 /// Every rule of its own `response` breaks; empty when the answer says what it must.
 pub fn answer_problems(response: &Response) -> Vec<Violation> {

@@ -16,7 +16,7 @@ use super::artifacts::{
     self, critic_trigger, revision_packet, Fanout, FanoutItem, FanoutStatus, RepairCause,
     RepairContext, ResponseRef, Reviews,
 };
-use super::config::{ApprovalMode, RiskLevel, Role, RunMode};
+use super::config::{under, ApprovalMode, RiskLevel, Role, RunMode};
 use super::gates::VerifierRecord;
 use super::prompt::Brief;
 use super::record::{iso_utc, Answer, RuntimeRun};
@@ -201,12 +201,6 @@ fn sentence(text: &str) -> String {
     } else {
         format!(" {t}.")
     }
-}
-
-/// Whether `path` is `dir` or inside it.
-pub(super) fn under(path: &str, dir: &str) -> bool {
-    let dir = dir.trim_end_matches('/');
-    path == dir || path.starts_with(&format!("{dir}/"))
 }
 
 /// A run's output as the sandbox gave it, or an `error` run saying why it could not be read.
@@ -1307,7 +1301,7 @@ impl Review {
         let member = record.call.member.clone();
         let raw = record.raw_answer.as_deref().unwrap_or("");
         let directive = self.directive_of(&record.call);
-        let response = super::answer::check(
+        let response = super::rules::check(
             Self::step_of(record.call.step).contract(),
             raw,
             &directive,

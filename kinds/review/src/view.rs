@@ -5,9 +5,10 @@
 //! them, the runtime's own test runs, the gates with what satisfies each, and the
 //! reconciliation.
 
-use super::answer::{check, Contract, Payload, Response, Status};
+use super::answer::{Contract, Payload, Response, Status};
 use super::config::Role;
 use super::gates::Gate;
+use super::rules::check;
 use super::runtime::run_words;
 use super::{Review, ReviewStep};
 use roundtable_engine::diff::{diff_lines, DiffLine};
