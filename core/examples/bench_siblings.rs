@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use roundtable_core::engine::Protocol;
 use roundtable_core::engine::{ModelRef, Outcome};
-use roundtable_core::protocol::team::{SessionConfig, TeamSession, TeamState};
+use roundtable_core::protocol::team::{TeamConfig, TeamSession, TeamState};
 use serde_json::json;
 
 fn bootstrap(s: &mut TeamSession, now: &mut u64) {
@@ -50,7 +50,7 @@ fn main() {
     };
     let mut rows = Vec::new();
     for n in [1_000usize, 2_000, 5_000] {
-        let config = SessionConfig::standard("A catalogue.", 1, false, false, model.clone());
+        let config = TeamConfig::standard("A catalogue.", 1, false, false, model.clone());
         let mut best = f64::MAX;
         for _ in 0..3 {
             let mut s = TeamSession::new(config.clone(), 0).unwrap();

@@ -12,7 +12,7 @@
 
 use roundtable_core::demo::play_with;
 use roundtable_core::engine::{DueCall, EventKind, KindState, ModelRef, Protocol};
-use roundtable_core::protocol::team::{SessionConfig, TeamSession, TeamState};
+use roundtable_core::protocol::team::{TeamConfig, TeamSession, TeamState};
 
 fn main() {
     let operatives: usize = std::env::args()
@@ -24,7 +24,7 @@ fn main() {
         provider: roundtable_core::demo::PROVIDER.into(),
         model: roundtable_core::demo::MODEL.into(),
     };
-    let config = SessionConfig::standard(
+    let config = TeamConfig::standard(
         "Plan a two-day workshop on accessible web design for a small agency of twelve people.",
         operatives,
         true,

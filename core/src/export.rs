@@ -593,7 +593,7 @@ mod tests {
             model: "demo-1".into(),
         };
         let config =
-            crate::protocol::team::SessionConfig::standard("A guide.", 1, false, false, model);
+            crate::protocol::team::TeamConfig::standard("A guide.", 1, false, false, model);
         let session = crate::session::Session::of_kind(
             crate::protocol::team::TeamSession::new(config, 0).unwrap(),
         );

@@ -407,7 +407,7 @@ impl Session {
 
     /// A new team session ([`Session::create`] of the team).
     pub fn new_team(
-        config: crate::protocol::team::SessionConfig,
+        config: crate::protocol::team::TeamConfig,
         now: u64,
     ) -> Result<Session, EngineError> {
         Session::create::<TeamState>(config, now)

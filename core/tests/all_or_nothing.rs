@@ -17,7 +17,7 @@ use roundtable_core::protocol::team::check::validate_step;
 use roundtable_core::protocol::team::wire::{
     CollabOutput, FinalOutput, Step, StepAnswer, WrittenVersion,
 };
-use roundtable_core::protocol::team::{SessionConfig, TeamSession};
+use roundtable_core::protocol::team::{TeamConfig, TeamSession};
 
 fn demo() -> ModelRef {
     ModelRef {
@@ -93,7 +93,7 @@ fn received<P: Protocol>(s: &KindEngine<P>, call_id: &str) -> KindEngine<P> {
 }
 
 fn team_at(step: Step) -> (TeamSession, String) {
-    let cfg = SessionConfig::standard(
+    let cfg = TeamConfig::standard(
         "Plan a one-day design workshop for 20 people",
         2,
         true,

@@ -6,11 +6,11 @@ use roundtable_core::engine::{ModelRef, Outcome, Protocol, Status};
 use roundtable_core::protocol::team::prompt::Envelope;
 use roundtable_core::protocol::team::prompt::ASSIGNED_LISTED_MAX;
 use roundtable_core::protocol::team::wire::Step;
-use roundtable_core::protocol::team::{SessionConfig, TeamSession, TeamState};
+use roundtable_core::protocol::team::{TeamConfig, TeamSession, TeamState};
 use serde_json::json;
 
 fn session() -> TeamSession {
-    let config = SessionConfig::standard(
+    let config = TeamConfig::standard(
         "Plan a half-day workshop for twenty people on customer interviews.",
         2,
         false,

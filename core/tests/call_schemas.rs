@@ -7,7 +7,7 @@
 
 use roundtable_core::engine::{IdChoice, ModelCall, ModelRef, Outcome, Protocol, Status};
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingSession};
-use roundtable_core::protocol::team::{SessionConfig, TeamSession};
+use roundtable_core::protocol::team::{TeamConfig, TeamSession};
 use roundtable_core::provider_schema::{self, narrow};
 use serde_json::Value;
 
@@ -117,7 +117,7 @@ fn check_call(call: &ModelCall, failures: &mut Vec<String>) -> usize {
 
 #[test]
 fn team_calls_name_their_ids_and_valid_answers_stay_inside_them() {
-    let config = SessionConfig::standard(
+    let config = TeamConfig::standard(
         "Plan a half-day workshop for twenty people on customer interviews.",
         3,
         true,
@@ -156,7 +156,7 @@ fn team_calls_name_their_ids_and_valid_answers_stay_inside_them() {
 
 #[test]
 fn a_write_call_may_name_only_its_assigned_products() {
-    let config = SessionConfig::standard("A short guide.", 2, false, false, demo());
+    let config = TeamConfig::standard("A short guide.", 2, false, false, demo());
     let mut s = TeamSession::new(config, 0).unwrap();
     let mut now = 1;
     s.start(now).unwrap();
@@ -261,7 +261,7 @@ fn meeting_decisions_name_only_participants() {
 
 #[test]
 fn a_bootstrap_call_names_the_keys_of_its_maps() {
-    let config = SessionConfig::standard("A short guide.", 3, true, false, demo());
+    let config = TeamConfig::standard("A short guide.", 3, true, false, demo());
     let mut s = TeamSession::new(config, 0).unwrap();
     s.start(1).unwrap();
     let call = s.next_calls().into_iter().next().unwrap();

@@ -11,7 +11,7 @@
 use roundtable_core::engine::kind::Next;
 use roundtable_core::engine::{ModelRef, PauseReason, RunTarget, Settings, Status, Until};
 use roundtable_core::protocol::meeting::MeetingConfig;
-use roundtable_core::protocol::team::SessionConfig;
+use roundtable_core::protocol::team::TeamConfig;
 use roundtable_core::protocol::ModelCall;
 use roundtable_core::session::Session;
 
@@ -71,7 +71,7 @@ fn demo() -> ModelRef {
 fn new_session(kind: Kind) -> Session {
     match kind {
         Kind::Team => {
-            let mut config = SessionConfig::standard(
+            let mut config = TeamConfig::standard(
                 "Plan a one-day design workshop for 20 people",
                 2,
                 true,

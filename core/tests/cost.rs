@@ -12,7 +12,7 @@ use roundtable_core::engine::{
 use roundtable_core::export;
 use roundtable_core::protocol::meeting::MeetingConfig;
 use roundtable_core::protocol::team::demo;
-use roundtable_core::protocol::team::SessionConfig;
+use roundtable_core::protocol::team::TeamConfig;
 use roundtable_core::session::Session;
 
 fn demo_ref() -> ModelRef {
@@ -24,7 +24,7 @@ fn demo_ref() -> ModelRef {
 
 fn team(money_budget: Option<u64>) -> Session {
     let mut config =
-        SessionConfig::standard("A landing page for a bakery", 2, true, false, demo_ref());
+        TeamConfig::standard("A landing page for a bakery", 2, true, false, demo_ref());
     config.settings.money_budget = money_budget;
     Session::new_team(config, 0).unwrap()
 }

@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use demo_common::demo_ref;
 use roundtable_core::protocol::meeting::{Minutes, Phase, Turn};
 use roundtable_core::protocol::team::demo::topics;
-use roundtable_core::protocol::team::SessionConfig;
+use roundtable_core::protocol::team::TeamConfig;
 use roundtable_core::session::Session;
 use serde::Deserialize;
 
@@ -61,7 +61,7 @@ struct Team {
 }
 
 fn play_team(case: &Case) -> Team {
-    let config = SessionConfig::standard(&case.request, 2, true, false, demo_ref());
+    let config = TeamConfig::standard(&case.request, 2, true, false, demo_ref());
     let mut s = Session::new_team(config, 0).unwrap();
     let mut now = 1;
     let mut question = None;

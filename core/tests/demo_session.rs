@@ -12,7 +12,7 @@ use roundtable_core::engine::{ModelRef, Outcome, Status};
 use roundtable_core::protocol::team::prompt::Envelope;
 use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::TeamState;
-use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session};
+use roundtable_core::protocol::team::{TeamConfig, TeamSession as Session};
 
 fn demo_ref() -> ModelRef {
     ModelRef {
@@ -22,7 +22,7 @@ fn demo_ref() -> ModelRef {
 }
 
 fn session(request: &str, operatives: usize, inspector: bool, envoy: bool) -> Session {
-    let cfg = SessionConfig::standard(request, operatives, inspector, envoy, demo_ref());
+    let cfg = TeamConfig::standard(request, operatives, inspector, envoy, demo_ref());
     Session::new(cfg, 0).expect("a valid config")
 }
 
@@ -243,7 +243,7 @@ fn many_seeds_and_odd_requests_never_get_a_clean_answer_refused() {
 #[test]
 fn a_low_round_limit_still_ends_with_done_and_a_presentation() {
     for max_rounds in [2, 3, 4] {
-        let mut cfg = SessionConfig::standard(
+        let mut cfg = TeamConfig::standard(
             "Launch plan for our budgeting app",
             3,
             true,

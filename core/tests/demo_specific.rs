@@ -10,7 +10,7 @@ mod demo_common;
 use demo_common::{demo_ref, team, team_asked};
 use std::collections::BTreeSet;
 
-use roundtable_core::protocol::team::SessionConfig;
+use roundtable_core::protocol::team::TeamConfig;
 use roundtable_core::session::Session;
 
 /// A varied set of requests, each with the answer a person might give to the chair's question,
@@ -213,7 +213,7 @@ fn the_chair_asks_only_what_the_request_left_open_and_the_helpers_named_do_the_w
     let text: String = products(&s).iter().map(|(_, t)| body(t)).collect();
     assert!(text.contains("the 3 volunteers"), "{text}");
     // A launch whose date and budget are given is asked what is left, with choices for that.
-    let config = SessionConfig::standard(
+    let config = TeamConfig::standard(
         "Launch plan for our dog-walking app in Leeds, on Monday 2 March with £2000 for ads.",
         2,
         true,

@@ -6,7 +6,7 @@
 use roundtable_core::engine::ModelRef;
 use roundtable_core::export;
 use roundtable_core::protocol::team::demo::{self, DemoModel};
-use roundtable_core::protocol::team::{SessionConfig, TeamSession};
+use roundtable_core::protocol::team::{TeamConfig, TeamSession};
 use roundtable_core::session::Session;
 
 fn per_call(operatives: usize, seed: u64) -> (usize, usize, String) {
@@ -14,7 +14,7 @@ fn per_call(operatives: usize, seed: u64) -> (usize, usize, String) {
         provider: "demo".into(),
         model: "demo-1".into(),
     };
-    let config = SessionConfig::standard(
+    let config = TeamConfig::standard(
         "Plan a two-day workshop for twelve people on customer interviews; budget £2,000.",
         operatives,
         true,
@@ -125,7 +125,7 @@ fn the_envelope_of_a_call_is_rebuilt_from_the_log() {
         provider: "demo".into(),
         model: "demo-1".into(),
     };
-    let config = SessionConfig::standard("Write a short guide.", 2, false, false, model);
+    let config = TeamConfig::standard("Write a short guide.", 2, false, false, model);
     let mut s = TeamSession::new(config, 0).unwrap();
     s.start(1).unwrap();
     let mut now = 2;

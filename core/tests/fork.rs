@@ -18,7 +18,7 @@ use roundtable_core::protocol::meeting::MeetingState;
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingSession};
 use roundtable_core::protocol::review::Review;
 use roundtable_core::protocol::team::TeamState;
-use roundtable_core::protocol::team::{Charter, SessionConfig, TeamSession};
+use roundtable_core::protocol::team::{Charter, TeamConfig, TeamSession};
 use roundtable_core::session::{Registered, Session, SessionStatus};
 
 fn demo(model: &str) -> ModelRef {
@@ -58,7 +58,7 @@ fn kept(cell: &OnceLock<Vec<String>>, make: fn() -> Session) -> Session {
 fn finished_team() -> Session {
     static S: OnceLock<Vec<String>> = OnceLock::new();
     kept(&S, || {
-        let config = SessionConfig::standard(REQUEST, 2, true, true, demo("demo-1"));
+        let config = TeamConfig::standard(REQUEST, 2, true, true, demo("demo-1"));
         let mut s = Session::of_kind(TeamSession::new(config, 0).unwrap());
         play(&mut s, &mut 1);
         assert_eq!(s.status_word(), "done");

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use roundtable_core::engine::{KindEngine, Outcome, PersonReply, Protocol, Status, Verdict};
 use roundtable_core::export;
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingSession};
-use roundtable_core::protocol::team::{SessionConfig, TeamSession};
+use roundtable_core::protocol::team::{TeamConfig, TeamSession};
 use roundtable_core::session::{Registered, Session};
 
 #[derive(Debug, Clone)]
@@ -155,7 +155,7 @@ proptest! {
 
     #[test]
     fn team_sessions_keep_the_engine_invariants(ops in 1usize..4, inspector: bool, acts in prop::collection::vec(act(), 1..50)) {
-        let config = SessionConfig::standard("Plan a two-day workshop for twelve people.", ops, inspector, false, demo_ref());
+        let config = TeamConfig::standard("Plan a two-day workshop for twelve people.", ops, inspector, false, demo_ref());
         drive(TeamSession::new(config, 0).unwrap(), &acts, Session::of_kind, |_| None)?;
     }
 

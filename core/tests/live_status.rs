@@ -10,7 +10,7 @@ use roundtable_core::engine::{Fix, ModelRef};
 use roundtable_core::live::{CallActivity, RunFacts};
 use roundtable_core::protocol::meeting::MeetingConfig;
 use roundtable_core::protocol::team::demo;
-use roundtable_core::protocol::team::SessionConfig;
+use roundtable_core::protocol::team::TeamConfig;
 use roundtable_core::session::{Session, SessionStatus};
 
 const KEY_ERROR: &str =
@@ -24,7 +24,7 @@ fn demo_ref() -> ModelRef {
 }
 
 fn team() -> Session {
-    let config = SessionConfig::standard(
+    let config = TeamConfig::standard(
         "Plan a book swap for 40 people.",
         2,
         true,

@@ -15,7 +15,7 @@ use engine_common::*;
 use roundtable_core::engine::{Protocol, Status};
 use roundtable_core::protocol::team::prompt::Envelope;
 use roundtable_core::protocol::team::wire::Step;
-use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session, TeamState};
+use roundtable_core::protocol::team::{TeamConfig, TeamSession as Session, TeamState};
 use serde_json::{json, Value};
 
 /// Every prompt of a session, in order: (round, step, member, user text, system text).
@@ -588,7 +588,7 @@ fn busy_team(call: &ModelCall) -> Value {
 #[test]
 fn the_chairs_plan_names_who_wrote_what_and_counts_what_it_does_not_list() {
     let mut s = Session::new(
-        SessionConfig::standard("Write an eighteen-part guide", 3, false, false, demo_ref()),
+        TeamConfig::standard("Write an eighteen-part guide", 3, false, false, demo_ref()),
         0,
     )
     .unwrap();

@@ -30,7 +30,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use demo_common::demo_ref;
 use roundtable_core::engine::{CallKind, ChatRole, ModelCall, Outcome};
 use roundtable_core::protocol::meeting::MeetingConfig;
-use roundtable_core::protocol::team::SessionConfig;
+use roundtable_core::protocol::team::TeamConfig;
 use roundtable_core::session::Session;
 use serde_json::Value;
 
@@ -44,7 +44,7 @@ struct Sent {
 /// Every call of a scripted demo team session, with the session at the time.
 fn team_session() -> Vec<Sent> {
     let mut out = Vec::new();
-    let team = SessionConfig::standard(
+    let team = TeamConfig::standard(
         "Plan a half-day workshop for twenty people on customer interviews.",
         3,
         true,

@@ -165,12 +165,12 @@ fn keys_allowed(form: &Value, name: &str) -> Option<Vec<String>> {
 #[test]
 fn bootstrap_personas_and_domains_survive_every_familys_form() {
     use roundtable_core::engine::{ModelRef, Outcome};
-    use roundtable_core::protocol::team::{SessionConfig, TeamSession};
+    use roundtable_core::protocol::team::{TeamConfig, TeamSession};
     let model = ModelRef {
         provider: "demo".into(),
         model: "demo-1".into(),
     };
-    let config = SessionConfig::standard("A short guide to composting.", 3, true, false, model);
+    let config = TeamConfig::standard("A short guide to composting.", 3, true, false, model);
     for family in Family::ALL {
         let mut s = TeamSession::new(config.clone(), 0).unwrap();
         s.start(1).unwrap();
@@ -257,17 +257,14 @@ fn bootstrap_personas_and_domains_survive_every_familys_form() {
 #[test]
 fn the_form_a_call_was_sent_is_on_its_record_and_in_the_transcript() {
     use roundtable_core::engine::{ModelRef, SchemaForm, Usage};
-    use roundtable_core::protocol::team::SessionConfig;
+    use roundtable_core::protocol::team::TeamConfig;
     use roundtable_core::session::Session;
     let model = ModelRef {
         provider: "demo".into(),
         model: "demo-1".into(),
     };
-    let mut s = Session::new_team(
-        SessionConfig::standard("A guide.", 2, false, false, model),
-        0,
-    )
-    .unwrap();
+    let mut s =
+        Session::new_team(TeamConfig::standard("A guide.", 2, false, false, model), 0).unwrap();
     s.start(1).unwrap();
     let call = s.next_calls().into_iter().next().unwrap();
     let usage = Usage {

@@ -13,7 +13,7 @@ use std::fs;
 use std::path::Path;
 
 use roundtable_core::engine::{ModelRef, Outcome, Protocol, Status};
-use roundtable_core::protocol::team::{SessionConfig, TeamSession, TeamState};
+use roundtable_core::protocol::team::{TeamConfig, TeamSession, TeamState};
 use serde_json::Value;
 
 fn session() -> TeamSession {
@@ -21,7 +21,7 @@ fn session() -> TeamSession {
         provider: "demo".into(),
         model: "demo-1".into(),
     };
-    let config = SessionConfig::standard(
+    let config = TeamConfig::standard(
         "Plan a half-day workshop for twenty people on customer interviews.",
         2,
         true,

@@ -11,7 +11,7 @@ use pulldown_cmark::{html, Options, Parser};
 use roundtable_core::engine::ModelRef;
 use roundtable_core::export::markdown_report;
 use roundtable_core::protocol::meeting::MeetingConfig;
-use roundtable_core::protocol::team::SessionConfig;
+use roundtable_core::protocol::team::TeamConfig;
 use roundtable_core::safe_markdown::{defang, is_safe_url};
 use roundtable_core::session::Session;
 
@@ -162,7 +162,7 @@ fn demo() -> ModelRef {
 fn the_report_of_a_session_with_hostile_text_is_inert() {
     let hostile = corpus().join("\n\n");
     let team = Session::new_team(
-        SessionConfig::standard(
+        TeamConfig::standard(
             &format!("Write a guide.\n\n{hostile}"),
             1,
             false,

@@ -5,7 +5,7 @@
 use roundtable_core::engine::retry::{Failure, BACKOFF_CAP_MS, BASE_MS, MAX_ATTEMPTS};
 use roundtable_core::engine::{EngineError, ModelRef, Usage};
 use roundtable_core::export;
-use roundtable_core::protocol::team::{demo, SessionConfig};
+use roundtable_core::protocol::team::{demo, TeamConfig};
 use roundtable_core::session::{Session, SessionStatus};
 
 const PASSING: Failure = Failure {
@@ -18,7 +18,7 @@ fn running() -> (Session, String) {
         provider: demo::PROVIDER.into(),
         model: demo::MODEL.into(),
     };
-    let config = SessionConfig::standard("A launch plan for a bakery", 2, true, false, model);
+    let config = TeamConfig::standard("A launch plan for a bakery", 2, true, false, model);
     let mut s = Session::new_team(config, 0).unwrap();
     s.start(1).unwrap();
     let call = s.next_calls().remove(0).id;

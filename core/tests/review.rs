@@ -361,7 +361,7 @@ mod scenarios {
     use roundtable_core::protocol::review::{demo, Review, ReviewEnvelope, ReviewSession};
     use serde_json::{json, Value};
 
-    fn config(scenario: &Value) -> roundtable_core::protocol::review::RunConfig {
+    fn config(scenario: &Value) -> roundtable_core::protocol::review::ReviewConfig {
         let model = ModelRef {
             provider: "demo".into(),
             model: "roundtable-demo".into(),
@@ -370,7 +370,7 @@ mod scenarios {
         for (k, v) in scenario["overrides"].as_object().into_iter().flatten() {
             value[k] = v.clone();
         }
-        let mut config: roundtable_core::protocol::review::RunConfig =
+        let mut config: roundtable_core::protocol::review::ReviewConfig =
             serde_json::from_value(value).unwrap();
         // As the new-run form does: a role the run does not have has no member.
         let available = config.available_worker_types.clone();

@@ -4,7 +4,7 @@
 
 use roundtable_core::engine::{ModelRef, Usage};
 use roundtable_core::protocol::team::demo;
-use roundtable_core::protocol::team::{Charter, PersonEdit, SessionConfig};
+use roundtable_core::protocol::team::{Charter, PersonEdit, TeamConfig};
 use roundtable_core::session::{LogError, Session, SessionStatus};
 
 fn demo_session(request: &str) -> Session {
@@ -12,7 +12,7 @@ fn demo_session(request: &str) -> Session {
         provider: demo::PROVIDER.into(),
         model: demo::MODEL.into(),
     };
-    let config = SessionConfig::standard(request, 2, true, false, model);
+    let config = TeamConfig::standard(request, 2, true, false, model);
     Session::new_team(config, 0).expect("a valid config")
 }
 
@@ -256,16 +256,16 @@ fn the_team_rules_a_new_session_form_shows_come_from_the_configs_check() {
         provider: demo::PROVIDER.into(),
         model: demo::MODEL.into(),
     };
-    let base = SessionConfig::standard("Plan a picnic.", 1, true, true, model);
+    let base = TeamConfig::standard("Plan a picnic.", 1, true, true, model);
     assert_eq!(base.check(), Ok(()));
-    let with = |f: &dyn Fn(&mut SessionConfig)| {
+    let with = |f: &dyn Fn(&mut TeamConfig)| {
         let mut c = base.clone();
         f(&mut c);
         c.check()
     };
     // The engine plays a team without operatives; the form for people does not start one.
     let no_operatives =
-        |c: &mut SessionConfig| c.members.retain(|m| m.team_role != TeamRole::Operative);
+        |c: &mut TeamConfig| c.members.retain(|m| m.team_role != TeamRole::Operative);
     assert_eq!(with(&no_operatives), Ok(()));
     let mut c = base.clone();
     no_operatives(&mut c);

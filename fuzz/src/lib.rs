@@ -14,7 +14,7 @@ use roundtable_core::protocol::dialectic::{
     DialecticConfig, DialecticSession, Mode, ResponseStyle,
 };
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingSession};
-use roundtable_core::protocol::team::{SessionConfig, TeamSession};
+use roundtable_core::protocol::team::{TeamConfig, TeamSession};
 use roundtable_core::session::Session;
 
 /// A session with one call outstanding, and what the demo model answered to it.
@@ -124,7 +124,7 @@ fn play_every_kind() -> Played {
     {
         let mut positions = Vec::new();
         let mut sessions = Vec::new();
-        let team = SessionConfig::standard(
+        let team = TeamConfig::standard(
             "Plan a garden party for 40 guests on a budget of 500 euros.",
             2,
             true,

@@ -6,7 +6,7 @@
 
 use roundtable_core::engine::ModelRef;
 use roundtable_core::export;
-use roundtable_core::protocol::team::SessionConfig;
+use roundtable_core::protocol::team::TeamConfig;
 use roundtable_core::session::Session;
 use serde_json::json;
 
@@ -21,7 +21,7 @@ fn main() {
         .nth(2)
         .and_then(|n| n.parse().ok())
         .unwrap_or(PRODUCTS);
-    let config = SessionConfig::standard(
+    let config = TeamConfig::standard(
         "Catalogue every component of a large municipal infrastructure plan.",
         3,
         true,

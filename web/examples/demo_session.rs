@@ -10,7 +10,7 @@
 
 use roundtable_core::engine::{ModelRef, Usage};
 use roundtable_core::export;
-use roundtable_core::protocol::team::SessionConfig;
+use roundtable_core::protocol::team::TeamConfig;
 use roundtable_core::session::Session;
 
 /// The request of the shipped demo session.
@@ -22,7 +22,7 @@ pub const START_MS: u64 = 1_767_603_600_000;
 
 /// Plays the demo session to its end and returns the session file text.
 pub fn play() -> String {
-    let mut config = SessionConfig::standard(
+    let mut config = TeamConfig::standard(
         REQUEST,
         2,
         true,

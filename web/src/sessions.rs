@@ -90,14 +90,14 @@ pub async fn load(id: &str) -> Result<(SessionRecord, Session), String> {
 mod tests {
     use super::*;
     use roundtable_core::engine::ModelRef;
-    use roundtable_core::protocol::team::SessionConfig;
+    use roundtable_core::protocol::team::TeamConfig;
 
     fn session(request: &str) -> Session {
         let model = ModelRef {
             provider: "demo".into(),
             model: "demo-1".into(),
         };
-        let config = SessionConfig::standard(request, 1, false, false, model);
+        let config = TeamConfig::standard(request, 1, false, false, model);
         Session::new_team(config, 0).expect("a session")
     }
 

@@ -9,7 +9,7 @@
 use roundtable_core::engine::{ModelRef, Outcome, Protocol, Status};
 use roundtable_core::protocol::team::prompt::Envelope;
 use roundtable_core::protocol::team::wire::Step;
-use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session, TeamState};
+use roundtable_core::protocol::team::{TeamConfig, TeamSession as Session, TeamState};
 use serde_json::json;
 
 /// A call due, with its envelope.
@@ -36,8 +36,8 @@ pub fn content(product: &str, round: u32) -> String {
 }
 
 /// The config of a grown session: 4 operatives, an inspector, an envoy when asked.
-pub fn config(envoy: bool) -> SessionConfig {
-    let mut cfg = SessionConfig::standard(
+pub fn config(envoy: bool) -> TeamConfig {
+    let mut cfg = TeamConfig::standard(
         "Plan a one-day design workshop for 20 people",
         OPERATIVES,
         true,

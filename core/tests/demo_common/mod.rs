@@ -5,7 +5,7 @@
 use roundtable_core::engine::ModelRef;
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingEdit};
 use roundtable_core::protocol::team::demo;
-use roundtable_core::protocol::team::SessionConfig;
+use roundtable_core::protocol::team::TeamConfig;
 use roundtable_core::session::Session;
 
 /// The built-in demo model.
@@ -23,7 +23,7 @@ pub fn team(request: &str, answer: &str) -> Session {
 
 /// Plays a team session to done; also gives the chair's question as the person read it.
 pub fn team_asked(request: &str, answer: &str) -> (Session, String) {
-    let config = SessionConfig::standard(request, 2, true, false, demo_ref());
+    let config = TeamConfig::standard(request, 2, true, false, demo_ref());
     let mut s = Session::new_team(config, 0).unwrap();
     let mut now = 1;
     let mut asked = String::new();

@@ -14,7 +14,7 @@ use roundtable_core::protocol::team::prompt::Envelope;
 use roundtable_core::protocol::team::tree::{ProductStatus, ProductTree, ROOT_ID};
 use roundtable_core::protocol::team::wire::Step;
 use roundtable_core::protocol::team::TeamState;
-use roundtable_core::protocol::team::{SessionConfig, TeamSession as Session};
+use roundtable_core::protocol::team::{TeamConfig, TeamSession as Session};
 use serde_json::json;
 
 /// A demo model reference.
@@ -26,8 +26,8 @@ pub fn demo_ref() -> ModelRef {
 }
 
 /// A standard config.
-pub fn config(operatives: usize, inspector: bool, envoy: bool) -> SessionConfig {
-    SessionConfig::standard(
+pub fn config(operatives: usize, inspector: bool, envoy: bool) -> TeamConfig {
+    TeamConfig::standard(
         "Plan a one-day design workshop for 20 people",
         operatives,
         inspector,

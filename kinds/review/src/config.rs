@@ -6,7 +6,7 @@
 //! Each of the seven roles is held by exactly one member, on its own provider and model; one
 //! member may hold several roles, but never both the implementer's and the verifier's (thehood's
 //! decision 0003, "separate implementation and verification"): refused at creation and by
-//! [`RunConfig::problems`] after any edit of the members.
+//! [`ReviewConfig::problems`] after any edit of the members.
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -169,7 +169,7 @@ pub fn is_test_file(path: &str) -> bool {
 /// Everything a review loop starts from: `004`'s run variables, the approval mode and the
 /// members.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunConfig {
+pub struct ReviewConfig {
     /// `004`'s `run_id`: every directive names it and every answer acknowledges it. The app
     /// makes a fresh one per run; a fork keeps it (its calls' nonces differ by call id).
     #[serde(default = "default_run_id")]
@@ -252,7 +252,7 @@ fn default_run_id() -> String {
 }
 
 fn default_run_limit_ms() -> u32 {
-    RunConfig::RUN_LIMIT_MS
+    ReviewConfig::RUN_LIMIT_MS
 }
 
 /// One reason a review loop's config was refused.
@@ -271,7 +271,7 @@ pub enum ReviewConfigError {
     #[error("{0} {1} is empty")]
     EmptyItem(&'static str, usize),
     /// An iteration limit outside its range.
-    #[error("the call limit must be from 1 to {max} (it is {0}): every call counts, the runtime's own too", max = RunConfig::ITERATIONS_MAX)]
+    #[error("the call limit must be from 1 to {max} (it is {0}): every call counts, the runtime's own too", max = ReviewConfig::ITERATIONS_MAX)]
     Iterations(u32),
     /// A fan-out limit outside its range.
     #[error("a fan-out runs 1 to 8 slots at most (it is {0})")]
@@ -342,7 +342,7 @@ pub enum ReviewConfigError {
 #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
 pub struct ReviewConfigErrors(pub Vec<ReviewConfigError>);
 
-impl RunConfig {
+impl ReviewConfig {
     /// The longest goal.
     pub const GOAL_MAX: usize = 4_000;
     /// The most calls in a run (`max_iterations`: every call counts, the runtime's own too).
@@ -352,14 +352,14 @@ impl RunConfig {
 
     /// A run with thehood's defaults: implement mode, every role, risk low, manual approvals
     /// with no policy flag set, 40 calls, fan-outs of at most 3, and one member per role, each on `model`.
-    pub fn standard(goal: &str, criteria: &[&str], model: ModelRef) -> RunConfig {
+    pub fn standard(goal: &str, criteria: &[&str], model: ModelRef) -> ReviewConfig {
         let member = |role: Role, name: &str| ReviewMember {
             id: role.id().into(),
             name: name.into(),
             roles: vec![role],
             model: model.clone(),
         };
-        RunConfig {
+        ReviewConfig {
             run_id: default_run_id(),
             user_goal: goal.into(),
             mode: RunMode::Implement,
@@ -561,7 +561,7 @@ impl RunConfig {
     }
 
     /// The config if it breaks no rule, else every rule it breaks.
-    pub fn checked(self) -> Result<RunConfig, ReviewConfigErrors> {
+    pub fn checked(self) -> Result<ReviewConfig, ReviewConfigErrors> {
         let problems = self.problems();
         if problems.is_empty() {
             Ok(self)

@@ -10,7 +10,7 @@
 use serde_json::{json, Value};
 
 use super::answer::ACK_FIELD;
-use super::config::{Role, RunConfig};
+use super::config::{ReviewConfig, Role};
 use super::runtime::RunEnd;
 use super::{Review, ReviewEnvelope, ReviewStep};
 use roundtable_engine::code_run::{CodeFile, FileError, RunStatus, TestResult, TestRun};
@@ -43,8 +43,8 @@ const PARSER: &str = "lib/config.js";
 pub const TEST_FILE: &str = "test/config.test.js";
 
 /// A review loop on the demo model: the demo's goal and criteria, thehood's defaults.
-pub fn config(model: ModelRef, run_id: &str) -> RunConfig {
-    let mut config = RunConfig::standard(DEMO_GOAL, &DEMO_CRITERIA, model);
+pub fn config(model: ModelRef, run_id: &str) -> ReviewConfig {
+    let mut config = ReviewConfig::standard(DEMO_GOAL, &DEMO_CRITERIA, model);
     config.run_id = run_id.to_string();
     config.constraints = vec!["Plain JavaScript (CommonJS), no dependencies.".into()];
     config.output_contract = "lib/config.js with its tests passing in the sandbox.".into();
@@ -52,7 +52,7 @@ pub fn config(model: ModelRef, run_id: &str) -> RunConfig {
 }
 
 /// The demo's answer to `env`'s directive, from `member` (a fan-out slot answers as its own).
-pub fn answer(config: &RunConfig, env: &ReviewEnvelope, member: &str) -> Value {
+pub fn answer(config: &ReviewConfig, env: &ReviewEnvelope, member: &str) -> Value {
     let facts = &env.facts;
     let ack = json!({"runId": env.run_id, "nonce": env.nonce, "responseField": ACK_FIELD});
     let criteria: Vec<String> = config.success_criteria.clone();
@@ -198,7 +198,7 @@ pub fn answer(config: &RunConfig, env: &ReviewEnvelope, member: &str) -> Value {
 
 /// The orchestrator's decision from the run's facts, with the roles the run has.
 fn orchestrator(
-    config: &RunConfig,
+    config: &ReviewConfig,
     env: &ReviewEnvelope,
     criteria: &[String],
 ) -> (String, &'static str, Value) {

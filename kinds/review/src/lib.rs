@@ -55,7 +55,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use self::answer::{Contract, Response};
-pub use self::config::{Role, RunConfig};
+pub use self::config::{ReviewConfig, Role};
 use self::directive::Directive;
 use self::record::RunRecord;
 pub use self::runtime::{Job, RunEnd};
@@ -221,7 +221,7 @@ pub struct Review {
     /// The engine's part.
     pub core: Core,
     /// The configuration, with the person's member changes applied.
-    pub config: RunConfig,
+    pub config: ReviewConfig,
     /// Everything the run produced.
     pub record: RunRecord,
     /// The runtime's next steps in this iteration, in order.
@@ -360,7 +360,7 @@ impl Protocol for Review {
     const KIND: &'static str = "review";
     const TITLE: &'static str = "Review loop";
     const ROUND_WORD: &'static str = "Iteration";
-    type Config = RunConfig;
+    type Config = ReviewConfig;
     type Step = ReviewStep;
     const STEPS: &'static [ReviewStep] = &[
         ReviewStep::Orchestrator,
@@ -379,7 +379,7 @@ impl Protocol for Review {
     type Edit = ReviewEdit;
     type Block = ReviewBlock;
 
-    fn create(config: &RunConfig) -> Result<Review, String> {
+    fn create(config: &ReviewConfig) -> Result<Review, String> {
         let config = config.clone().checked().map_err(|e| e.to_string())?;
         Ok(Review {
             core: Core::new(Self::settings(&config)),
@@ -400,7 +400,7 @@ impl Protocol for Review {
 
     /// The config's limits: a round per decision, one more for the reconciliation; the run's
     /// token budget.
-    fn settings(config: &RunConfig) -> Settings {
+    fn settings(config: &ReviewConfig) -> Settings {
         Settings {
             max_rounds: config.max_iterations,
             token_budget: config.token_budget.or(config.settings.token_budget),

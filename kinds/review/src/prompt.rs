@@ -10,7 +10,7 @@
 use serde_json::{json, Value};
 
 use super::answer::{Contract, ACK_FIELD};
-use super::config::{ApprovalMode, Role, RunConfig, RunMode};
+use super::config::{ApprovalMode, ReviewConfig, Role, RunMode};
 use super::directive::Directive;
 
 /// The work one call is asked to do, as the orchestrator's decision framed it (or, for the
@@ -75,7 +75,7 @@ fn mode_words(mode: RunMode) -> &'static str {
 /// The directive of one call: the run, the task, the evidence, and the answer asked for.
 /// `calls_used` is how many calls the run has started, this one included.
 pub fn directive(
-    config: &RunConfig,
+    config: &ReviewConfig,
     role: Role,
     contract: Contract,
     ack: &Directive,
@@ -241,7 +241,7 @@ mod tests {
     use roundtable_engine::validate::Options;
 
     /// The tests' run, with the variables a directive shows filled in.
-    fn config() -> RunConfig {
+    fn config() -> ReviewConfig {
         let mut config = super::super::tests::config();
         config.current_state_summary = "Nothing written yet.".into();
         config.constraints = vec!["Plain JavaScript, no dependencies.".into()];

@@ -343,8 +343,8 @@ fn member(id: &str, roles: &[Role]) -> ReviewMember {
 }
 
 /// A valid run: four members over the seven roles (the prompt tests use it too).
-pub(super) fn config() -> RunConfig {
-    RunConfig {
+pub(super) fn config() -> ReviewConfig {
+    ReviewConfig {
         user_goal: "A parser for key=value files.".into(),
         mode: RunMode::Implement,
         current_state_summary: String::new(),
@@ -365,7 +365,7 @@ pub(super) fn config() -> RunConfig {
         output_contract: String::new(),
         fanout_max: 3,
         run_id: "run-1".into(),
-        run_limit_ms: RunConfig::RUN_LIMIT_MS,
+        run_limit_ms: ReviewConfig::RUN_LIMIT_MS,
         settings: Default::default(),
         members: vec![
             member(

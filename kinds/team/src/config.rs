@@ -80,7 +80,7 @@ impl Charter {
 /// Everything a session starts from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SessionConfig {
+pub struct TeamConfig {
     /// Team name (also the name of the root product).
     pub team_name: String,
     /// What the team is for.
@@ -98,7 +98,7 @@ pub struct SessionConfig {
     pub charter: Option<Charter>,
 }
 
-impl SessionConfig {
+impl TeamConfig {
     /// A config with the standard team: a chair, `operatives` operatives, optionally an inspector
     /// and an envoy, all on `model`. For demos, tests and the "new session" form's defaults.
     pub fn standard(
@@ -107,7 +107,7 @@ impl SessionConfig {
         inspector: bool,
         envoy: bool,
         model: ModelRef,
-    ) -> SessionConfig {
+    ) -> TeamConfig {
         let mk = |id: String, name: String, role: &str, team_role| Member {
             id,
             name,
@@ -148,7 +148,7 @@ impl SessionConfig {
                 TeamRole::Envoy,
             ));
         }
-        SessionConfig {
+        TeamConfig {
             team_name: "Roundtable".into(),
             team_description: "A small team working on the person's request.".into(),
             request: request.to_string(),
@@ -162,7 +162,7 @@ impl SessionConfig {
     /// `inspector` and one `envoy`, unique ids, a non-empty request. The team's rules come first,
     /// so a form learns what is wrong with the team even before the request is written. A team
     /// without operatives is valid (the chair writes everything itself); a person creating a
-    /// session is held to [`SessionConfig::check_new`].
+    /// session is held to [`TeamConfig::check_new`].
     pub fn check(&self) -> Result<(), ConfigError> {
         let count = |role: TeamRole| self.members.iter().filter(|m| m.team_role == role).count();
         match count(TeamRole::Chair) {
@@ -207,7 +207,7 @@ impl SessionConfig {
         Ok(())
     }
 
-    /// What the new-session form accepts: [`SessionConfig::check`], and at least one operative.
+    /// What the new-session form accepts: [`TeamConfig::check`], and at least one operative.
     /// The engine plays a team without operatives (files and tests use it), but a person who
     /// builds a team by hand and removes every writer has almost always made a mistake: the form
     /// says so instead of starting a session where the chair writes everything alone.

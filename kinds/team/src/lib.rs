@@ -37,7 +37,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use self::check::{validate_step_with, Known, RepairPrompt as _};
-pub use self::config::{Charter, ConfigError, Member, SessionConfig, TeamRole};
+pub use self::config::{Charter, ConfigError, Member, TeamConfig, TeamRole};
 use self::prompt::{
     ActivityItem, ActivityKind, AssessmentView, ContextSlice, Envelope, ReflectionView, RemarkView,
 };
@@ -221,7 +221,7 @@ impl PartialEq for KnownCache {
 
 impl TeamState {
     /// The state of a new session with this config (before its first event is folded).
-    fn new(config: &SessionConfig) -> TeamState {
+    fn new(config: &TeamConfig) -> TeamState {
         TeamState {
             core: Core::new(config.settings.clone()),
             team_name: config.team_name.clone(),
@@ -1125,7 +1125,7 @@ fn describe_op(op: &TreeOperation, new_ids: &BTreeMap<String, String>, _i: usize
 impl Protocol for TeamState {
     const KIND: &'static str = "team";
     const TITLE: &'static str = "Team session";
-    type Config = SessionConfig;
+    type Config = TeamConfig;
     type Step = Step;
     const STEPS: &'static [Step] = &Step::ALL;
     type Envelope = Envelope;
@@ -1183,12 +1183,12 @@ impl Protocol for TeamState {
         migrate::done_halts_in_array(text)
     }
 
-    fn create(config: &SessionConfig) -> Result<TeamState, String> {
+    fn create(config: &TeamConfig) -> Result<TeamState, String> {
         config.check().map_err(|e| e.to_string())?;
         Ok(TeamState::new(config))
     }
 
-    fn settings(config: &SessionConfig) -> Settings {
+    fn settings(config: &TeamConfig) -> Settings {
         config.settings.clone()
     }
 
@@ -2269,7 +2269,7 @@ mod known_cache_tests {
     /// listing the tree afresh gives, including on a clone of the state.
     #[test]
     fn the_kept_known_ids_always_equal_a_fresh_listing() {
-        let cfg = SessionConfig::standard(
+        let cfg = TeamConfig::standard(
             "Plan a one-day design workshop for 20 people",
             3,
             true,

@@ -2,7 +2,7 @@
 //! demo's, one click away), the mode, the approval mode and the approval policy's three flags,
 //! the protected test paths and the person's acceptance test file, the iteration limit, the fan-out limit, the time and token budgets,
 //! and one provider and model for the seven standard members. The rules are core's: the form
-//! builds a [`RunConfig`] and shows every problem [`RunConfig::problems`] reports, all at once;
+//! builds a [`ReviewConfig`] and shows every problem [`ReviewConfig::problems`] reports, all at once;
 //! nothing is created while one remains.
 
 use leptos::prelude::*;
@@ -11,7 +11,7 @@ use roundtable_core::protocol::review::config::{
     AcceptanceTest, ApprovalMode, ReviewConfigError, RiskLevel, Role, RunMode,
 };
 use roundtable_core::protocol::review::demo::{DEMO_CRITERIA, DEMO_GOAL};
-use roundtable_core::protocol::review::{Review, RunConfig};
+use roundtable_core::protocol::review::{Review, ReviewConfig};
 
 use crate::pages::form::{sentence, ChoiceSelect, ProviderModelFields};
 use crate::providers::ProviderId;
@@ -109,7 +109,7 @@ pub fn NewReviewForm() -> impl IntoView {
         provider: ProviderId::Demo.as_str().into(),
         model: ProviderId::Demo.default_model().into(),
     };
-    let defaults = RunConfig::standard("", &[], demo_model);
+    let defaults = ReviewConfig::standard("", &[], demo_model);
     let goal = RwSignal::new(String::new());
     let criteria = RwSignal::new(String::new());
     let mode = RwSignal::new(defaults.mode);
@@ -162,13 +162,13 @@ pub fn NewReviewForm() -> impl IntoView {
     let busy = RwSignal::new(false);
 
     // Every problem at once: the form's own (a number that is not one) and core's.
-    let build = move || -> Result<RunConfig, Vec<(Option<&'static str>, String)>> {
+    let build = move || -> Result<ReviewConfig, Vec<(Option<&'static str>, String)>> {
         let mut problems = Vec::new();
         let model = ModelRef {
             provider: provider.get_untracked().as_str().into(),
             model: model.get_untracked().trim().into(),
         };
-        let mut config = RunConfig::standard("", &[], model);
+        let mut config = ReviewConfig::standard("", &[], model);
         if own.get_untracked() {
             members.with_value(|all| {
                 for (m, (_, _, p, name)) in config.members.iter_mut().zip(all) {
@@ -344,7 +344,7 @@ pub fn NewReviewForm() -> impl IntoView {
                 <div class="limits">
                     <label class="field">
                         <span>"Calls at most"</span>
-                        <input type="number" name="max-iterations" min="1" aria-invalid=invalid("max-iterations") aria-describedby="review-error" max=RunConfig::ITERATIONS_MAX.to_string() inputmode="numeric"
+                        <input type="number" name="max-iterations" min="1" aria-invalid=invalid("max-iterations") aria-describedby="review-error" max=ReviewConfig::ITERATIONS_MAX.to_string() inputmode="numeric"
                             prop:value=move || iterations.get() on:input=move |ev| iterations.set(event_target_value(&ev))/>
                     </label>
                     <label class="field">
@@ -475,7 +475,7 @@ mod tests {
             provider: "demo".into(),
             model: "demo-1".into(),
         };
-        let mut config = RunConfig::standard(" ", &[], model);
+        let mut config = ReviewConfig::standard(" ", &[], model);
         config.max_iterations = 0;
         config.fanout_max = 9;
         config.time_budget_seconds = Some(0);

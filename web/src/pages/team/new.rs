@@ -1,12 +1,12 @@
 //! The new team's form: the request, the team (from a preset or by hand, each member on a provider and
 //! model — the demo model by default) and the limits. Creating it stores the session as a draft
 //! and opens it. The team's rules (one chair, an operative, at most one inspector and envoy, a
-//! request) are core's: the form builds a config and shows what [`SessionConfig::check_new`] says,
+//! request) are core's: the form builds a config and shows what [`TeamConfig::check_new`] says,
 //! next to the field it is about.
 
 use leptos::prelude::*;
 use roundtable_core::engine::{ModelRef, Settings};
-use roundtable_core::protocol::team::{ConfigError, Member, SessionConfig, TeamRole, TeamState};
+use roundtable_core::protocol::team::{ConfigError, Member, TeamConfig, TeamRole, TeamState};
 
 use super::presets::{Preset, PRESETS};
 use crate::pages::form::{
@@ -163,7 +163,7 @@ pub fn NewTeamForm(
 
     // Built once per submit; the error side carries every field's message, so its size is fine.
     #[allow(clippy::result_large_err)]
-    let validate = move || -> Result<SessionConfig, FormErrors> {
+    let validate = move || -> Result<TeamConfig, FormErrors> {
         let mut e = FormErrors::default();
         let req = request.get_untracked();
         if req.chars().count() > 20_000 {
@@ -228,7 +228,7 @@ pub fn NewTeamForm(
         }
         // Chair first, then operatives, inspector, envoy: the order prompts list them in.
         roundtable_core::order::sort_by_key(&mut out, |m| m.team_role);
-        let config = SessionConfig {
+        let config = TeamConfig {
             team_name: team_name.get_untracked().trim().to_string(),
             team_description: description.get_untracked().trim().to_string(),
             request: req.trim().to_string(),
