@@ -6,8 +6,8 @@
 
 use roundtable_core::engine::{
     Core, DemoReply, Effect, EngineError, Event, EventKind, Findings, FoldError, Judgement,
-    KindEngine, MemberChange, MemberInfo, Message, ModelRef, Move, Protocol, Settings, Status,
-    StoredCall,
+    JudgementOf, KindEngine, MemberChange, MemberInfo, Message, ModelRef, Move, MoveOf, Protocol,
+    Settings, Status, StoredCall,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -96,7 +96,7 @@ impl Protocol for Doubling {
     }
     fn next_move(&self) -> Move<Doubling> {
         if self.core.rounds_ended {
-            return Move::Finish;
+            return MoveOf::Finish;
         }
         match (
             self.core.round,
@@ -104,14 +104,14 @@ impl Protocol for Doubling {
             self.written,
             self.doubled,
         ) {
-            (0, ..) => Move::Round(1),
-            (_, None, ..) => Move::Step(1, Step::Write, vec!["ana".into()]),
-            (_, Some(Step::Write), Some(n), None) => Move::Effect(Effect {
+            (0, ..) => MoveOf::Round(1),
+            (_, None, ..) => MoveOf::Step(1, Step::Write, vec!["ana".into()]),
+            (_, Some(Step::Write), Some(n), None) => MoveOf::Effect(Effect {
                 name: "double".into(),
                 input: json!({ "n": n }),
             }),
-            (_, Some(Step::Write), _, Some(_)) => Move::Step(1, Step::Check, vec!["ana".into()]),
-            _ => Move::Finish,
+            (_, Some(Step::Write), _, Some(_)) => MoveOf::Step(1, Step::Check, vec!["ana".into()]),
+            _ => MoveOf::Finish,
         }
     }
     fn still_blocked(&self, _: &()) -> Option<String> {
@@ -125,7 +125,7 @@ impl Protocol for Doubling {
         )]
     }
     fn judge(&self, _: &StoredCall, raw: &str, _: bool) -> Judgement<Doubling> {
-        Judgement::Apply {
+        JudgementOf::Apply {
             output: raw.to_string(),
             warnings: Vec::new(),
         }

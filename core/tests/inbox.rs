@@ -5,9 +5,9 @@
 //! the log replays to the same state.
 
 use roundtable_core::engine::{
-    Core, DemoReply, EngineError, Event, EventKind, Findings, FoldError, Judgement, KindEngine,
-    MemberChange, MemberInfo, Message, ModelRef, Move, PersonAsk, PersonReply, Protocol, Settings,
-    Status, StoredCall, Verdict,
+    Core, DemoReply, EngineError, Event, EventKind, Findings, FoldError, Judgement, JudgementOf,
+    KindEngine, MemberChange, MemberInfo, Message, ModelRef, Move, MoveOf, PersonAsk, PersonReply,
+    Protocol, Settings, Status, StoredCall, Verdict,
 };
 
 const MEMBERS: [&str; 2] = ["ana", "bo"];
@@ -88,8 +88,8 @@ impl Protocol for Asking {
     }
     fn next_move(&self) -> Move<Asking> {
         match self.core.step {
-            None => Move::Step(1, 0, MEMBERS.iter().map(|m| m.to_string()).collect()),
-            Some(_) => Move::Finish,
+            None => MoveOf::Step(1, 0, MEMBERS.iter().map(|m| m.to_string()).collect()),
+            Some(_) => MoveOf::Finish,
         }
     }
     fn still_blocked(&self, _: &()) -> Option<String> {
@@ -105,7 +105,7 @@ impl Protocol for Asking {
     /// `ask:…` puts a question, `approve:…` asks for an approval, anything else is the work.
     fn judge(&self, _: &StoredCall, raw: &str, _: bool) -> Judgement<Asking> {
         if let Some(q) = raw.strip_prefix("ask:") {
-            Judgement::Ask {
+            JudgementOf::Ask {
                 ask: PersonAsk::Question {
                     to: vec!["user-1".into()],
                     message: q.into(),
@@ -114,7 +114,7 @@ impl Protocol for Asking {
                 warnings: Vec::new(),
             }
         } else if let Some(a) = raw.strip_prefix("approve:") {
-            Judgement::Ask {
+            JudgementOf::Ask {
                 ask: PersonAsk::Approval {
                     to: vec!["user-1".into()],
                     message: a.into(),
@@ -122,7 +122,7 @@ impl Protocol for Asking {
                 warnings: Vec::new(),
             }
         } else {
-            Judgement::Apply {
+            JudgementOf::Apply {
                 output: raw.to_string(),
                 warnings: Vec::new(),
             }

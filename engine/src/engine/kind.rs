@@ -21,11 +21,11 @@ use serde_json::value::RawValue;
 
 use super::call::{DemoReply, IdChoice, Message, StoredCall};
 use super::core::Core;
-use super::effect::{DueEffect, Effect};
+use super::effect::DueEffect;
 use super::event::Event;
 use super::kind_value::{KindValue, StepId};
 use super::status::{Findings, FoldError, Settings};
-use super::{EditWhatIf, Judgement, MemberChange, MemberInfo, ModelRef, Move, Protocol};
+use super::{EditWhatIf, JudgementOf, MemberChange, MemberInfo, ModelRef, MoveOf, Protocol};
 use crate::validate::Violation;
 
 /// What a kind says without a session: its names, its steps in words, and how its values are
@@ -139,61 +139,11 @@ fn read_value<T: super::KindData>(
     )?))
 }
 
-/// What the engine does next when no member of the current step has work left: [`Move`] with
-/// the kind's values erased.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Next {
-    /// Start this step of this round with these members (in parallel).
-    Step(u32, StepId, Vec<String>),
-    /// Start this round (the engine pauses instead when it is past the round limit).
-    Round(u32),
-    /// The session is over.
-    Finish,
-    /// The kind cannot go on until the person fixes something (its own reason).
-    Block(KindValue),
-    /// The runner must perform this first.
-    Effect(Effect),
-}
+/// What the engine does next, the kind's values erased.
+pub type Next = MoveOf<StepId, KindValue>;
 
-/// The kind's judgement of one raw answer: [`Judgement`] with the kind's values erased.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Judged {
-    /// Valid and allowed: fold it in.
-    Apply {
-        /// The output.
-        output: KindValue,
-        /// Recoveries and unknown fields.
-        warnings: Vec<Violation>,
-    },
-    /// The member asks for more context.
-    WantsContext {
-        /// What it asked for.
-        ask: KindValue,
-        /// Warnings from validation.
-        warnings: Vec<Violation>,
-    },
-    /// The member puts something to the person.
-    Ask {
-        /// What waits for the person.
-        ask: super::PersonAsk,
-        /// Warnings from validation.
-        warnings: Vec<Violation>,
-    },
-    /// The rounds are over.
-    EndRounds {
-        /// Why, in the member's words.
-        message: String,
-        /// Warnings from validation.
-        warnings: Vec<Violation>,
-    },
-    /// Not usable; with a `fallback`, the kind's rule decides instead of the model.
-    Invalid {
-        /// Every violation.
-        findings: Findings,
-        /// The output the kind's rule puts in the answer's place.
-        fallback: Option<KindValue>,
-    },
-}
+/// A kind's judgement of one raw answer, the kind's values erased.
+pub type Judged = JudgementOf<KindValue, KindValue>;
 
 /// A session's state as the engine holds it: the kind's typed state behind the methods the
 /// engine calls, its values erased. Implemented for every [`Protocol`]; see there for what each
@@ -312,11 +262,11 @@ impl<P: Protocol> KindState for P {
 
     fn next_move(&self) -> Next {
         match Protocol::next_move(self) {
-            Move::Step(round, step, members) => Next::Step(round, P::step_id(step), members),
-            Move::Round(round) => Next::Round(round),
-            Move::Finish => Next::Finish,
-            Move::Block(block) => Next::Block(KindValue::new(block)),
-            Move::Effect(effect) => Next::Effect(effect),
+            MoveOf::Step(round, step, members) => Next::Step(round, P::step_id(step), members),
+            MoveOf::Round(round) => Next::Round(round),
+            MoveOf::Finish => Next::Finish,
+            MoveOf::Block(block) => Next::Block(KindValue::new(block)),
+            MoveOf::Effect(effect) => Next::Effect(effect),
         }
     }
 
@@ -338,17 +288,17 @@ impl<P: Protocol> KindState for P {
 
     fn judge(&self, call: &StoredCall, raw: &str, truncated: bool) -> Judged {
         match Protocol::judge(self, call, raw, truncated) {
-            Judgement::Apply { output, warnings } => Judged::Apply {
+            JudgementOf::Apply { output, warnings } => Judged::Apply {
                 output: KindValue::new(output),
                 warnings,
             },
-            Judgement::WantsContext { ask, warnings } => Judged::WantsContext {
+            JudgementOf::WantsContext { ask, warnings } => Judged::WantsContext {
                 ask: KindValue::new(ask),
                 warnings,
             },
-            Judgement::Ask { ask, warnings } => Judged::Ask { ask, warnings },
-            Judgement::EndRounds { message, warnings } => Judged::EndRounds { message, warnings },
-            Judgement::Invalid { findings, fallback } => Judged::Invalid {
+            JudgementOf::Ask { ask, warnings } => Judged::Ask { ask, warnings },
+            JudgementOf::EndRounds { message, warnings } => Judged::EndRounds { message, warnings },
+            JudgementOf::Invalid { findings, fallback } => Judged::Invalid {
                 findings,
                 fallback: fallback.map(KindValue::new),
             },

@@ -166,35 +166,41 @@ pub enum EditWhatIf<'a> {
     Kind(&'static str),
 }
 
-/// What the engine does next when no member of the current step has work left.
+/// What the engine does next when no member of the current step has work left: with a kind's
+/// own step and reason-to-wait types as a kind says it ([`Move`]), with the engine's erased ones
+/// as the engine reads it ([`kind::Next`]).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Move<P: Protocol> {
+pub enum MoveOf<S, B> {
     /// Start this step of this round with these members (in parallel).
-    Step(u32, P::Step, Vec<String>),
+    Step(u32, S, Vec<String>),
     /// Start this round (the engine pauses instead when it is past the round limit).
     Round(u32),
     /// The session is over.
     Finish,
-    /// The protocol cannot go on until the person fixes something.
-    Block(P::Block),
+    /// The kind cannot go on until the person fixes something.
+    Block(B),
     /// The runner must perform this first (run the code); the kind's fold reads its output.
     Effect(Effect),
 }
 
-/// The protocol's judgement of one raw answer.
+/// A kind's next move, in its own types.
+pub type Move<P> = MoveOf<<P as Protocol>::Step, <P as Protocol>::Block>;
+
+/// A kind's judgement of one raw answer: with its own output and request types as a kind says it
+/// ([`Judgement`]), with the engine's erased ones as the engine reads it ([`kind::Judged`]).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Judgement<P: Protocol> {
+pub enum JudgementOf<O, A> {
     /// Valid and allowed: fold it in.
     Apply {
-        /// The output, as the protocol's fold consumes it.
-        output: P::Output,
+        /// The output, as the kind's fold consumes it.
+        output: O,
         /// Recoveries and unknown fields, kept for the transcript.
         warnings: Vec<Violation>,
     },
     /// The member asks for more context before answering.
     WantsContext {
         /// What it asked for.
-        ask: P::Ask,
+        ask: A,
         /// Warnings from validation.
         warnings: Vec<Violation>,
     },
@@ -213,15 +219,18 @@ pub enum Judgement<P: Protocol> {
         /// Warnings from validation.
         warnings: Vec<Violation>,
     },
-    /// Not usable. Nothing is applied. With a `fallback`, the protocol's rule decides instead of
+    /// Not usable. Nothing is applied. With a `fallback`, the kind's rule decides instead of
     /// the model (no repair); without, the same member is asked again with the repair prompt.
     Invalid {
         /// Every violation.
         findings: Findings,
-        /// The output a deterministic rule puts in the answer's place, if the protocol has one.
-        fallback: Option<P::Output>,
+        /// The output a deterministic rule puts in the answer's place, if the kind has one.
+        fallback: Option<O>,
     },
 }
+
+/// A kind's judgement of one raw answer, in its own types.
+pub type Judgement<P> = JudgementOf<<P as Protocol>::Output, <P as Protocol>::Ask>;
 
 /// A kind of session. Implemented by the protocol's state type, which carries the engine's part
 /// ([`Core`]) so the protocol's rules can read the round, the step and the slots.

@@ -45,8 +45,8 @@ pub use self::view::{AutocodingView, Turn};
 use roundtable_engine::code_run::RunStatus;
 use roundtable_engine::engine::{
     ChatRole, Core, DemoReply, DueEffect, Effect, EngineEdit, Event, EventKind, Findings,
-    FoldError, Judgement, MemberChange, Message, ModelRef, Move, PersonAsk, Protocol, Settings,
-    StoredCall, Verdict,
+    FoldError, Judgement, JudgementOf, MemberChange, Message, ModelRef, Move, MoveOf, PersonAsk,
+    Protocol, Settings, StoredCall, Verdict,
 };
 use roundtable_engine::validate::{self, Violation};
 
@@ -468,14 +468,14 @@ impl Protocol for Autocoding {
     fn next_move(&self) -> Move<Autocoding> {
         let core = &self.core;
         if core.rounds_ended || self.state.status != Status::Active {
-            return Move::Finish;
+            return MoveOf::Finish;
         }
         let turn = self.state.current_turn + 1;
         if core.round != turn {
-            return Move::Round(turn);
+            return MoveOf::Round(turn);
         }
         match (core.step.map(Self::step_of), self.turns.last()) {
-            (None, _) => Move::Step(
+            (None, _) => MoveOf::Step(
                 turn,
                 AutocodingStep::Player,
                 vec![self.config.player.id.clone()],
@@ -483,9 +483,9 @@ impl Protocol for Autocoding {
             (Some(AutocodingStep::Player), Some(t)) => {
                 let runnable = t.files.iter().any(|f| prompt::runs(&f.path));
                 if runnable && t.run.is_none() && t.effect.is_none() {
-                    Move::Effect(self.run_effect(&t.files))
+                    MoveOf::Effect(self.run_effect(&t.files))
                 } else {
-                    Move::Step(
+                    MoveOf::Step(
                         turn,
                         AutocodingStep::Coach,
                         vec![self.config.coach.id.clone()],
@@ -493,7 +493,7 @@ impl Protocol for Autocoding {
                 }
             }
             // A step done without moving the turn on cannot happen; end rather than loop.
-            _ => Move::Finish,
+            _ => MoveOf::Finish,
         }
     }
 
@@ -575,13 +575,13 @@ impl Protocol for Autocoding {
                     && review.approved
                     && review.score >= self.config.approval_threshold =>
             {
-                Judgement::Ask {
+                JudgementOf::Ask {
                     ask: self.approval(&review),
                     warnings,
                 }
             }
-            Ok(output) => Judgement::Apply { output, warnings },
-            Err(errors) => Judgement::Invalid {
+            Ok(output) => JudgementOf::Apply { output, warnings },
+            Err(errors) => JudgementOf::Invalid {
                 findings: Findings {
                     step: Self::step_name(Self::step_of(call.step)).to_string(),
                     errors,

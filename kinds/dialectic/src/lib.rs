@@ -37,8 +37,8 @@ pub use self::config::{
 pub use self::prompt::{CritiqueView, DialecticEnvelope, DialecticalPrompt, MemberView};
 pub use self::view::DialecticView;
 use roundtable_engine::engine::{
-    Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError, Judgement, MemberChange,
-    Message, ModelRef, Move, Protocol, Settings, StoredCall,
+    Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError, Judgement, JudgementOf,
+    MemberChange, Message, ModelRef, Move, MoveOf, Protocol, Settings, StoredCall,
 };
 use roundtable_engine::text::one_line;
 use roundtable_engine::validate;
@@ -419,30 +419,30 @@ impl Protocol for DialecticState {
         let synthesis = || vec![c.synthesis.id.clone()];
         if core.rounds_ended {
             return match core.step.map(Self::step_of) {
-                Some(DialecticStep::Synthesis | DialecticStep::SingleShot) => Move::Finish,
+                Some(DialecticStep::Synthesis | DialecticStep::SingleShot) => MoveOf::Finish,
                 _ if self.thesis.is_some() && !self.is_answered() => {
-                    Move::Step(core.round.max(1), DialecticStep::Synthesis, synthesis())
+                    MoveOf::Step(core.round.max(1), DialecticStep::Synthesis, synthesis())
                 }
-                _ => Move::Finish,
+                _ => MoveOf::Finish,
             };
         }
         match (core.round, core.step.map(Self::step_of)) {
-            (0, _) => Move::Round(1),
+            (0, _) => MoveOf::Round(1),
             (r, None) => match c.mode {
-                Mode::Workflow => Move::Step(r, DialecticStep::Thesis, vec![c.thesis.id.clone()]),
+                Mode::Workflow => MoveOf::Step(r, DialecticStep::Thesis, vec![c.thesis.id.clone()]),
                 Mode::SingleShot => {
-                    Move::Step(r, DialecticStep::SingleShot, vec![c.thesis.id.clone()])
+                    MoveOf::Step(r, DialecticStep::SingleShot, vec![c.thesis.id.clone()])
                 }
             },
-            (r, Some(DialecticStep::Thesis)) => Move::Step(
+            (r, Some(DialecticStep::Thesis)) => MoveOf::Step(
                 r,
                 DialecticStep::Antithesis,
                 c.active_critics().iter().map(|m| m.id.clone()).collect(),
             ),
             (r, Some(DialecticStep::Antithesis)) => {
-                Move::Step(r, DialecticStep::Synthesis, synthesis())
+                MoveOf::Step(r, DialecticStep::Synthesis, synthesis())
             }
-            (_, Some(DialecticStep::Synthesis | DialecticStep::SingleShot)) => Move::Finish,
+            (_, Some(DialecticStep::Synthesis | DialecticStep::SingleShot)) => MoveOf::Finish,
         }
     }
 
@@ -477,8 +477,8 @@ impl Protocol for DialecticState {
             }
         };
         match checked {
-            Ok(output) => Judgement::Apply { output, warnings },
-            Err(errors) => Judgement::Invalid {
+            Ok(output) => JudgementOf::Apply { output, warnings },
+            Err(errors) => JudgementOf::Invalid {
                 findings: Findings {
                     step: Self::step_name(Self::step_of(call.step)).to_string(),
                     errors,

@@ -26,7 +26,7 @@ pub use self::prompt::{MeetingEnvelope, TRANSCRIPT_BUDGET};
 pub use self::view::{AttendeeMark, MeetingView, PhaseMark, PhaseState, TurnKind, TurnView};
 use roundtable_engine::engine::{
     Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError, IdChoice, Judgement,
-    MemberChange, Message, ModelRef, Move, Protocol, Settings, StoredCall,
+    JudgementOf, MemberChange, Message, ModelRef, Move, MoveOf, Protocol, Settings, StoredCall,
 };
 use roundtable_engine::text::one_line;
 use roundtable_engine::validate::{self, Violation};
@@ -490,19 +490,19 @@ impl Protocol for MeetingState {
         let orchestrator = || vec![self.orchestrator().to_string()];
         if core.rounds_ended || self.ended.is_some() {
             return match core.step.map(Self::step_of) {
-                Some(MeetingStep::Minutes) => Move::Finish,
-                _ => Move::Step(core.round, MeetingStep::Minutes, orchestrator()),
+                Some(MeetingStep::Minutes) => MoveOf::Finish,
+                _ => MoveOf::Step(core.round, MeetingStep::Minutes, orchestrator()),
             };
         }
         match (core.round, core.step.map(Self::step_of)) {
-            (0, _) => Move::Round(1),
-            (r, None) => Move::Step(r, MeetingStep::Decide, orchestrator()),
+            (0, _) => MoveOf::Round(1),
+            (r, None) => MoveOf::Step(r, MeetingStep::Decide, orchestrator()),
             (r, Some(MeetingStep::Decide)) => match &self.floor {
-                Some((speaker, _)) => Move::Step(r, MeetingStep::Speak, vec![speaker.clone()]),
-                None => Move::Round(r + 1),
+                Some((speaker, _)) => MoveOf::Step(r, MeetingStep::Speak, vec![speaker.clone()]),
+                None => MoveOf::Round(r + 1),
             },
-            (r, Some(MeetingStep::Speak)) => Move::Round(r + 1),
-            (_, Some(MeetingStep::Minutes)) => Move::Finish,
+            (r, Some(MeetingStep::Speak)) => MoveOf::Round(r + 1),
+            (_, Some(MeetingStep::Minutes)) => MoveOf::Finish,
         }
     }
 
@@ -544,8 +544,8 @@ impl Protocol for MeetingState {
             }
         };
         match checked {
-            Ok(output) => Judgement::Apply { output, warnings },
-            Err(errors) => Judgement::Invalid {
+            Ok(output) => JudgementOf::Apply { output, warnings },
+            Err(errors) => JudgementOf::Invalid {
                 fallback: (Self::step_of(call.step) == MeetingStep::Decide)
                     .then(|| MeetingOutput::Decision(self.fallback_decision())),
                 findings: Findings {

@@ -61,7 +61,8 @@ use self::record::RunRecord;
 pub use self::runtime::{Job, RunEnd};
 use roundtable_engine::engine::{
     ChatRole, Core, DemoReply, DueEffect, EngineEdit, Event, EventKind, Findings, FoldError,
-    Judgement, MemberChange, MemberInfo, Message, ModelRef, Move, Protocol, Settings, StoredCall,
+    Judgement, JudgementOf, MemberChange, MemberInfo, Message, ModelRef, Move, MoveOf, Protocol,
+    Settings, StoredCall,
 };
 use roundtable_engine::validate;
 
@@ -515,26 +516,26 @@ impl Protocol for Review {
     fn next_move(&self) -> Move<Review> {
         let core = &self.core;
         if self.reconciliation().is_some() {
-            return Move::Finish;
+            return MoveOf::Finish;
         }
         if core.round == 0 {
-            return Move::Round(1);
+            return MoveOf::Round(1);
         }
         let orchestrator = self.holder(Role::Orchestrator).to_string();
         if self.closing().is_some() {
             if core.step == Some(Self::step_id(ReviewStep::Reconciliation)) {
                 // The reconciliation gave up (its repairs ran out): nothing more to do.
-                return Move::Finish;
+                return MoveOf::Finish;
             }
-            return Move::Step(core.round, ReviewStep::Reconciliation, vec![orchestrator]);
+            return MoveOf::Step(core.round, ReviewStep::Reconciliation, vec![orchestrator]);
         }
         if let Some(effect) = self.owed_run() {
-            return Move::Effect(effect);
+            return MoveOf::Effect(effect);
         }
         match (core.step, self.queue.first()) {
-            (None, _) => Move::Step(core.round, ReviewStep::Orchestrator, vec![orchestrator]),
-            (Some(_), Some(job)) => Move::Step(core.round, job.step, self.members_of(job)),
-            (Some(_), None) => Move::Round(core.round + 1),
+            (None, _) => MoveOf::Step(core.round, ReviewStep::Orchestrator, vec![orchestrator]),
+            (Some(_), Some(job)) => MoveOf::Step(core.round, job.step, self.members_of(job)),
+            (Some(_), None) => MoveOf::Round(core.round + 1),
         }
     }
 
@@ -618,13 +619,13 @@ impl Protocol for Review {
         };
         match checked {
             Ok(response) => match self.approval_for(call, &response) {
-                Some(ask) => Judgement::Ask { ask, warnings },
-                None => Judgement::Apply {
+                Some(ask) => JudgementOf::Ask { ask, warnings },
+                None => JudgementOf::Apply {
                     output: response,
                     warnings,
                 },
             },
-            Err(errors) => Judgement::Invalid {
+            Err(errors) => JudgementOf::Invalid {
                 findings: Findings {
                     step: Self::step_name(Self::step_of(call.step)).to_string(),
                     errors,

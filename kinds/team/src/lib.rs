@@ -48,8 +48,8 @@ use crate::wire::{
 };
 use roundtable_engine::engine::{
     CallRecord, ChatRole, Core, DemoReply, EngineEdit, Event, EventKind, Findings, FoldError,
-    IdChoice, Judgement, MemberChange, Message, ModelRef, Move, PersonAsk, Protocol, Settings,
-    StoredCall,
+    IdChoice, Judgement, JudgementOf, MemberChange, Message, ModelRef, Move, MoveOf, PersonAsk,
+    Protocol, Settings, StoredCall,
 };
 use roundtable_engine::text::{cut, one_line, wire_word};
 use roundtable_engine::validate::{self, Report, Violation};
@@ -1242,14 +1242,14 @@ impl Protocol for TeamState {
         let charter_missing = self.charter.as_ref().is_none_or(|c| !c.is_complete());
         let step = |round: u32, step: Step, members: Vec<String>| {
             if step != Step::Bootstrap && charter_missing {
-                Move::Block(TeamBlock::MissingCharter)
+                MoveOf::Block(TeamBlock::MissingCharter)
             } else {
-                Move::Step(round, step, members)
+                MoveOf::Step(round, step, members)
             }
         };
         if core.rounds_ended {
             if core.step.map(Self::step_of) == Some(Step::Presentation) || self.charter.is_none() {
-                return Move::Finish;
+                return MoveOf::Finish;
             }
             return step(
                 core.round,
@@ -1259,7 +1259,7 @@ impl Protocol for TeamState {
         }
         match (core.round, core.step) {
             (0, None) => step(0, Step::Bootstrap, vec!["chair".into()]),
-            (0, Some(_)) => Move::Round(1),
+            (0, Some(_)) => MoveOf::Round(1),
             (r, current) => {
                 let from = match current.map(Self::step_of) {
                     None => 0,
@@ -1274,7 +1274,7 @@ impl Protocol for TeamState {
                         return step(r, *s, members);
                     }
                 }
-                Move::Round(r + 1)
+                MoveOf::Round(r + 1)
             }
         }
     }
@@ -1314,19 +1314,19 @@ impl Protocol for TeamState {
             validate_step_with(Self::step_of(call.step), raw, Some(&known), options)
         };
         match validated {
-            Err(report) => Judgement::Invalid {
+            Err(report) => JudgementOf::Invalid {
                 findings: report.into(),
                 fallback: None,
             },
             Ok(validated) => match validated.answer {
-                StepAnswer::RequestContext { context_requests } => Judgement::WantsContext {
+                StepAnswer::RequestContext { context_requests } => JudgementOf::WantsContext {
                     ask: context_requests,
                     warnings: validated.warnings,
                 },
                 StepAnswer::Halt { halt }
                     if Self::step_of(call.step) == Step::Bootstrap && halt.halt_type == HaltType::Done =>
                 {
-                    Judgement::Invalid {
+                    JudgementOf::Invalid {
                         findings: Findings {
                             step: call.step.wire().into(),
                             errors: vec![Violation::at(
@@ -1344,11 +1344,11 @@ impl Protocol for TeamState {
                 StepAnswer::Halt { halt } => match halt.halt_type {
                     // The chair declaring the work finished is the team's verdict: the rounds end
                     // and Presentation follows.
-                    HaltType::Done => Judgement::EndRounds {
+                    HaltType::Done => JudgementOf::EndRounds {
                         message: halt.message,
                         warnings: validated.warnings,
                     },
-                    HaltType::Question => Judgement::Ask {
+                    HaltType::Question => JudgementOf::Ask {
                         ask: PersonAsk::Question {
                             to: halt.to,
                             message: halt.message,
@@ -1360,12 +1360,12 @@ impl Protocol for TeamState {
                 StepAnswer::FinalOutput { output } => {
                     let errors = check_output(self, &call.member, Self::step_of(call.step), &output);
                     if errors.is_empty() {
-                        Judgement::Apply {
+                        JudgementOf::Apply {
                             output,
                             warnings: validated.warnings,
                         }
                     } else {
-                        Judgement::Invalid {
+                        JudgementOf::Invalid {
                             findings: Findings {
                                 step: call.step.wire().into(),
                                 errors,
