@@ -36,7 +36,7 @@ macro_rules! with_kinds {
                 "A thesis, critiques by a council of critics, and a synthesis of them.",
             Autocoding($crate::protocol::autocoding::Autocoding)
                 "A player writes code and its tests; a coach scores what the sandbox ran, turn by turn.",
-            Review($crate::protocol::review::Review)
+            Review($crate::protocol::review::ReviewState)
                 "An orchestrator runs a planner, an implementer, QA, a verifier and a critic; the runtime holds the gates.",
         }
     };

@@ -16,7 +16,7 @@ use roundtable_core::protocol::autocoding::Autocoding;
 use roundtable_core::protocol::dialectic::DialecticState;
 use roundtable_core::protocol::meeting::MeetingState;
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingSession};
-use roundtable_core::protocol::review::Review;
+use roundtable_core::protocol::review::ReviewState;
 use roundtable_core::protocol::team::TeamState;
 use roundtable_core::protocol::team::{Charter, TeamConfig, TeamSession};
 use roundtable_core::session::{Registered, Session, SessionStatus};
@@ -46,7 +46,7 @@ fn play(session: &mut Session, now: &mut u64) {
         || on::<MeetingState>(session, now)
         || on::<DialecticState>(session, now)
         || on::<Autocoding>(session, now)
-        || on::<Review>(session, now);
+        || on::<ReviewState>(session, now);
     assert!(played, "a session of a registered kind");
 }
 
@@ -144,7 +144,7 @@ fn made(s: &Session) -> String {
         d.state().markdown()
     } else if let Some(a) = s.as_kind::<Autocoding>() {
         a.state().markdown()
-    } else if let Some(r) = s.as_kind::<Review>() {
+    } else if let Some(r) = s.as_kind::<ReviewState>() {
         r.state().markdown()
     } else {
         unreachable!("a session of a registered kind")

@@ -358,7 +358,7 @@ mod scenarios {
 
     use roundtable_core::engine::{EventKind, ModelRef, PersonReply, Protocol, RunTarget, Verdict};
     use roundtable_core::protocol::review::answer::ACK_FIELD;
-    use roundtable_core::protocol::review::{demo, Review, ReviewEnvelope, ReviewSession};
+    use roundtable_core::protocol::review::{demo, ReviewEnvelope, ReviewSession, ReviewState};
     use serde_json::{json, Value};
 
     fn config(scenario: &Value) -> roundtable_core::protocol::review::ReviewConfig {
@@ -403,8 +403,8 @@ mod scenarios {
         let text = match answer {
             Some(a) => {
                 let mut a = a.clone();
-                let key = Review::step_name(Review::step_of(call.call.step));
-                let contract = Review::step_of(call.call.step).contract().key();
+                let key = ReviewState::step_name(ReviewState::step_of(call.call.step));
+                let contract = ReviewState::step_of(call.call.step).contract().key();
                 let payload = &mut a["data"][contract];
                 if payload.get(ACK_FIELD).is_none() {
                     let envelope = call.envelope.get::<ReviewEnvelope>();
@@ -418,7 +418,7 @@ mod scenarios {
         let id = call.call.id.clone();
         let title = s.state().call_title(
             &call.call.member,
-            Review::step_of(call.call.step),
+            ReviewState::step_of(call.call.step),
             call.call.round,
         );
         s.submit(&id, &text, None, now).unwrap();
@@ -589,7 +589,9 @@ mod scenarios {
                     .core()
                     .calls
                     .iter()
-                    .map(|c| serde_json::to_value(Review::step_of(c.call.step).role()).unwrap())
+                    .map(|c| {
+                        serde_json::to_value(ReviewState::step_of(c.call.step).role()).unwrap()
+                    })
                     .collect();
                 called.dedup();
                 let mut seen = Vec::new();
@@ -651,7 +653,7 @@ mod directives {
     //! runtime's run, the run so far and the gates.
     use roundtable_core::demo::play_demo;
     use roundtable_core::engine::{ModelRef, Protocol};
-    use roundtable_core::protocol::review::{demo, Review, ReviewSession, ReviewStep};
+    use roundtable_core::protocol::review::{demo, ReviewSession, ReviewState, ReviewStep};
 
     #[test]
     fn the_summoned_critic_and_the_repair_read_their_artifacts() {
@@ -665,21 +667,23 @@ mod directives {
         let calls = &s.state().core().calls;
         let critic = calls
             .iter()
-            .find(|c| Review::step_of(c.call.step) == ReviewStep::Critic)
+            .find(|c| ReviewState::step_of(c.call.step) == ReviewStep::Critic)
             .unwrap();
         let repair = calls
             .iter()
-            .filter(|c| Review::step_of(c.call.step) == ReviewStep::Implementer)
+            .filter(|c| ReviewState::step_of(c.call.step) == ReviewStep::Implementer)
             .nth(1)
             .unwrap();
         // The orchestrator after the first run failed, and the closing reconciliation.
         let decision = calls
             .iter()
-            .find(|c| Review::step_of(c.call.step) == ReviewStep::Orchestrator && c.call.round == 4)
+            .find(|c| {
+                ReviewState::step_of(c.call.step) == ReviewStep::Orchestrator && c.call.round == 4
+            })
             .unwrap();
         let closing = calls
             .iter()
-            .find(|c| Review::step_of(c.call.step) == ReviewStep::Reconciliation)
+            .find(|c| ReviewState::step_of(c.call.step) == ReviewStep::Reconciliation)
             .unwrap();
         for (name, call) in [
             ("critic", critic),
@@ -704,7 +708,7 @@ mod artifacts_checked {
     use roundtable_core::engine::{ModelRef, Protocol};
     use roundtable_core::export;
     use roundtable_core::protocol::review::artifacts::check_artifact;
-    use roundtable_core::protocol::review::{demo, Review, ReviewSession, ReviewStep};
+    use roundtable_core::protocol::review::{demo, ReviewSession, ReviewState, ReviewStep};
     use roundtable_core::session::Session;
     use serde_json::{json, Value};
 
@@ -716,7 +720,7 @@ mod artifacts_checked {
     }
 
     /// Every artifact the run holds, as JSON.
-    fn written(st: &Review) -> Vec<Value> {
+    fn written(st: &ReviewState) -> Vec<Value> {
         let r = &st.record;
         r.triggers
             .iter()
@@ -844,7 +848,7 @@ mod artifacts_checked {
         assert!(events.contains(r#"\"count\": 2"#) && events.contains(r#""count":2"#));
         value["checksum"] = json!(export::checksum_of_text(&events));
         let imported = export::from_file(&value.to_string()).expect("the older file imports");
-        let Some(back) = imported.as_kind::<Review>() else {
+        let Some(back) = imported.as_kind::<ReviewState>() else {
             panic!("a review session")
         };
         assert_eq!(back.state().record.fanouts, s.state().record.fanouts);
@@ -894,9 +898,9 @@ mod artifacts_checked {
             let k = std::cell::Cell::new(0usize);
             play_with(&mut s, |st, c| {
                 let mut reply = st.demo_answer(&c.call, &c.envelope);
-                if matches!(Review::step_of(c.call.step), ReviewStep::Qa | ReviewStep::Critic) {
+                if matches!(ReviewState::step_of(c.call.step), ReviewStep::Qa | ReviewStep::Critic) {
                     let mut v: Value = serde_json::from_str(&reply.text).unwrap();
-                    steer(&choices, k.get(), Review::step_of(c.call.step), &mut v);
+                    steer(&choices, k.get(), ReviewState::step_of(c.call.step), &mut v);
                     k.set(k.get() + 1);
                     reply.text = v.to_string();
                 }

@@ -409,7 +409,7 @@ fn played(kind: roundtable_core::session::Kind) -> Session {
             0,
         )
         .unwrap(),
-        Kind::Review => Session::create::<roundtable_core::protocol::review::Review>(
+        Kind::Review => Session::create::<roundtable_core::protocol::review::ReviewState>(
             roundtable_core::protocol::review::demo::config(model, "run-1"),
             0,
         )

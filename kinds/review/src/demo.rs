@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use super::answer::ACK_FIELD;
 use super::config::{ReviewConfig, Role};
 use super::runtime::RunEnd;
-use super::{Review, ReviewEnvelope, ReviewStep};
+use super::{ReviewEnvelope, ReviewState, ReviewStep};
 use roundtable_engine::code_run::{CodeFile, FileError, RunStatus, TestResult, TestRun};
 use roundtable_engine::engine::ModelRef;
 
@@ -74,7 +74,7 @@ pub fn answer(config: &ReviewConfig, env: &ReviewEnvelope, member: &str) -> Valu
             }),
         ),
         ReviewStep::Researcher => {
-            let second = Review::split_slot(member).1 == Some(2);
+            let second = ReviewState::split_slot(member).1 == Some(2);
             let finding = if second {
                 "dotenv skips lines starting with # and blank lines (dotenv README, \"Comments\")."
             } else {

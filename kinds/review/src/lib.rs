@@ -11,7 +11,7 @@
 //! does with each answer ([`runtime`]); the demo model's roles ([`demo`]); what the page draws
 //! ([`view`]).
 //!
-//! As a kind of session ([`Review`]): each orchestrator decision opens a round (an iteration,
+//! As a kind of session ([`ReviewState`]): each orchestrator decision opens a round (an iteration,
 //! up to `max_iterations`); the runtime carries the decision out as the steps of that round —
 //! the delegated role, or a fan-out of read-only calls, one role each (the slots of one role
 //! run at once as one step, `researcher.1`, `researcher.3`; the roles one after another) —
@@ -67,7 +67,7 @@ use roundtable_engine::engine::{
 use roundtable_engine::validate;
 
 /// A review loop: the engine driving `004`'s runtime.
-pub type ReviewSession = roundtable_engine::engine::KindEngine<Review>;
+pub type ReviewSession = roundtable_engine::engine::KindEngine<ReviewState>;
 
 /// The steps of an iteration: one per role, and the closing reconciliation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -218,7 +218,7 @@ pub struct ReviewEnvelope {
 
 /// The whole state of a review loop: what the fold of its events gives.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Review {
+pub struct ReviewState {
     /// The engine's part.
     pub core: Core,
     /// The configuration, with the person's member changes applied.
@@ -249,7 +249,7 @@ pub struct Review {
     pub packets_at_decision: usize,
 }
 
-impl Review {
+impl ReviewState {
     /// The member holding `role` (the config guarantees one).
     pub fn holder(&self, role: Role) -> &str {
         self.config.holder(role).map_or("", |m| m.id.as_str())
@@ -357,7 +357,7 @@ fn call_number(id: &str) -> usize {
         .unwrap_or(0)
 }
 
-impl Protocol for Review {
+impl Protocol for ReviewState {
     const KIND: &'static str = "review";
     const TITLE: &'static str = "Review loop";
     const ROUND_WORD: &'static str = "Iteration";
@@ -380,9 +380,9 @@ impl Protocol for Review {
     type Edit = ReviewEdit;
     type Block = ReviewBlock;
 
-    fn create(config: &ReviewConfig) -> Result<Review, String> {
+    fn create(config: &ReviewConfig) -> Result<ReviewState, String> {
         let config = config.clone().checked().map_err(|e| e.to_string())?;
-        Ok(Review {
+        Ok(ReviewState {
             core: Core::new(Self::settings(&config)),
             record: RunRecord::with_acceptance_tests(&config.acceptance_tests),
             config,
@@ -513,7 +513,7 @@ impl Protocol for Review {
         format!("{}'s {what}, iteration {round}", self.member_name(member))
     }
 
-    fn next_move(&self) -> Move<Review> {
+    fn next_move(&self) -> Move<ReviewState> {
         let core = &self.core;
         if self.reconciliation().is_some() {
             return MoveOf::Finish;
@@ -592,7 +592,7 @@ impl Protocol for Review {
         ]
     }
 
-    fn judge(&self, call: &StoredCall, raw: &str, truncated: bool) -> Judgement<Review> {
+    fn judge(&self, call: &StoredCall, raw: &str, truncated: bool) -> Judgement<ReviewState> {
         let options = validate::Options { truncated };
         let mut warnings = Vec::new();
         let directive = self.directive_of(call);
@@ -716,7 +716,7 @@ impl Protocol for Review {
     }
 }
 
-impl Review {
+impl ReviewState {
     fn fold_event(&mut self, event: &Event) -> Result<Vec<String>, FoldError> {
         // The time budget reads the times of the events that move the run on (an invalid
         // answer changes nothing but the log, its time included).
@@ -809,7 +809,7 @@ impl Review {
     }
 }
 
-impl roundtable_engine::engine::KindView for Review {
+impl roundtable_engine::engine::KindView for ReviewState {
     type View<'a> = view::ReviewView;
     fn kind_view(&self) -> view::ReviewView {
         view::view_of(self)

@@ -2,7 +2,7 @@
 //! alone. [`check`] runs them after the answer's shape ([`super::answer::read`]), so the validator on its own (the JS
 //! package's `checkReviewAnswer`) refuses exactly what the engine refuses for the answer's own
 //! sake; what depends on the run (its gates, its mode, the task's paths, the plan) is
-//! [`Review::problems`](super::Review)'s.
+//! [`ReviewState::problems`](super::Review)'s.
 //!
 //! - A decision that delegates names its role (never the integrator this app lacks) and carries
 //!   a task; only the implementer's task may edit; `request_approval` asks with a reason; a

@@ -1,6 +1,6 @@
 //! What the runtime does with each answer, whatever the model hoped: the rules that refuse an
-//! answer the gates or the run forbid ([`Review::problems`]), what waits for the person
-//! ([`Review::approval_for`]), and what an applied answer changes — the jobs an orchestrator
+//! answer the gates or the run forbid ([`ReviewState::problems`]), what waits for the person
+//! ([`ReviewState::approval_for`]), and what an applied answer changes — the jobs an orchestrator
 //! decision queues, the critic a failing review summons, the revision packet and the repair
 //! that follow, QA and the verifier again after it, the sandbox's run of every implementation
 //! that wrote JavaScript, the fan-out artifact once its slots are in.
@@ -20,7 +20,7 @@ use super::config::{under, ApprovalMode, RiskLevel, Role, RunMode};
 use super::gates::VerifierRecord;
 use super::prompt::Brief;
 use super::record::{iso_utc, Answer, RuntimeRun};
-use super::{Facts, Review, ReviewEnvelope, ReviewStep, Section};
+use super::{Facts, ReviewEnvelope, ReviewState, ReviewStep, Section};
 use roundtable_engine::code_run::{FileError, RunStatus, TestRun};
 use roundtable_engine::engine::{Effect, FoldError, PersonAsk, Protocol as _, Verdict};
 use roundtable_engine::validate::Violation;
@@ -237,7 +237,7 @@ pub fn run_words(run: &TestRun) -> String {
     s
 }
 
-impl Review {
+impl ReviewState {
     /// The open asks of the inbox.
     fn open_asks(&self) -> usize {
         self.core.open_asks().count()
@@ -616,7 +616,7 @@ impl Review {
         call: &roundtable_engine::engine::StoredCall,
         response: &Response,
     ) -> Option<PersonAsk> {
-        if Review::split_slot(&call.member).1.is_some()
+        if ReviewState::split_slot(&call.member).1.is_some()
             || Self::step_of(call.step) == ReviewStep::Reconciliation
         {
             return None;
@@ -786,7 +786,7 @@ impl Review {
         call: &roundtable_engine::engine::StoredCall,
         response: &Response,
     ) -> Vec<super::record::AutoApproval> {
-        if Review::split_slot(&call.member).1.is_some() || self.policy_asks(response) {
+        if ReviewState::split_slot(&call.member).1.is_some() || self.policy_asks(response) {
             return Vec::new();
         }
         let why = match self.config.approval_mode {
@@ -808,7 +808,7 @@ impl Review {
     }
 
     fn member_name_of(&self, member: &str) -> String {
-        <Review as roundtable_engine::engine::Protocol>::member_name(self, member)
+        <ReviewState as roundtable_engine::engine::Protocol>::member_name(self, member)
     }
 
     /// Folds an applied answer to `call_id`; returns the change in words.
@@ -823,7 +823,7 @@ impl Review {
             .call(call_id)
             .map(|c| c.call.clone())
             .ok_or_else(|| FoldError::Call(call_id.to_string()))?;
-        let slot = Review::split_slot(&call.member).1;
+        let slot = ReviewState::split_slot(&call.member).1;
         if let Some(k) = slot {
             // Only a log written by hand can answer from a slot the fan-out does not have.
             let role = self.fanout.as_ref().and_then(|f| f.role_of_slot(k));

@@ -10,7 +10,7 @@ use super::config::Role;
 use super::gates::Gate;
 use super::rules::check;
 use super::runtime::run_words;
-use super::{Review, ReviewStep};
+use super::{ReviewState, ReviewStep};
 use roundtable_engine::diff::{diff_lines, DiffLine};
 use roundtable_engine::engine::Protocol as _;
 use roundtable_engine::text::wire_word;
@@ -254,7 +254,7 @@ fn status_word(status: Status) -> &'static str {
 }
 
 /// The view model of `review`.
-pub fn view_of(review: &Review) -> ReviewView {
+pub fn view_of(review: &ReviewState) -> ReviewView {
     let record = &review.record;
     let shared = shared_model(review);
     let working: Vec<&str> = review
@@ -262,9 +262,9 @@ pub fn view_of(review: &Review) -> ReviewView {
         .slots
         .iter()
         .filter(|s| !s.done)
-        .map(|s| Review::split_slot(&s.member).0)
+        .map(|s| ReviewState::split_slot(&s.member).0)
         .collect();
-    let step_role = review.core.step.map(|s| Review::step_of(s).role());
+    let step_role = review.core.step.map(|s| ReviewState::step_of(s).role());
     let roles = Role::ALL
         .iter()
         .filter_map(|&role| {
@@ -333,7 +333,7 @@ pub fn view_of(review: &Review) -> ReviewView {
         .core
         .calls
         .iter()
-        .filter(|c| Review::step_of(c.call.step) == ReviewStep::Orchestrator)
+        .filter(|c| ReviewState::step_of(c.call.step) == ReviewStep::Orchestrator)
         .filter_map(|c| {
             let id = c.call.id.as_str();
             let asked = review.core.halts.iter().any(|h| h.call_id == id);
@@ -594,7 +594,7 @@ pub struct Refs {
 
 impl Refs {
     /// The refs of `review`'s calls, runs and artifacts.
-    pub fn new(review: &Review) -> Refs {
+    pub fn new(review: &ReviewState) -> Refs {
         use roundtable_engine::engine::Protocol;
         let mut pairs: Vec<(String, String)> = review
             .core
@@ -604,7 +604,7 @@ impl Refs {
                 let c = &c.call;
                 (
                     c.id.clone(),
-                    review.call_title(&c.member, Review::step_of(c.step), c.round),
+                    review.call_title(&c.member, ReviewState::step_of(c.step), c.round),
                 )
             })
             .collect();
@@ -716,7 +716,7 @@ fn model_of(m: &super::config::ReviewMember) -> String {
 
 /// The one model every role runs on, by name, when they share one: the page and the report
 /// then say it once.
-fn shared_model(review: &Review) -> Option<String> {
+fn shared_model(review: &ReviewState) -> Option<String> {
     roundtable_engine::text::shared_model_name(
         review
             .config
@@ -774,7 +774,7 @@ fn pretty<T: serde::Serialize>(artifact: &T) -> String {
 /// the runtime's records as written in an appendix at the end, folded in a `<details>` (the one
 /// raw-HTML construct the report keeps). Models are named as people name them, once when every
 /// role shares one.
-pub fn markdown(review: &Review) -> String {
+pub fn markdown(review: &ReviewState) -> String {
     use roundtable_engine::engine::Protocol;
     let v = view_of(review);
     let words = Refs::new(review);

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use roundtable_core::engine::ModelRef;
-use roundtable_core::protocol::review::{demo, Review};
+use roundtable_core::protocol::review::{demo, ReviewState};
 use roundtable_core::session::Session;
 
 use super::kinds::{Demo, HasPages, KindPages};
@@ -12,7 +12,7 @@ use super::kinds::{Demo, HasPages, KindPages};
 mod new;
 mod panels;
 
-impl HasPages for Review {
+impl HasPages for ReviewState {
     const PAGES: KindPages = KindPages {
         panels,
         new_form,
@@ -46,5 +46,5 @@ fn demo(now: u64) -> Result<Session, String> {
         model: roundtable_core::demo::MODEL.into(),
     };
     let config = demo::config(model, &crate::util::new_id());
-    Session::create::<Review>(config, now).map_err(|e| e.to_string())
+    Session::create::<ReviewState>(config, now).map_err(|e| e.to_string())
 }

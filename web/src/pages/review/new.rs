@@ -11,7 +11,7 @@ use roundtable_core::protocol::review::config::{
     AcceptanceTest, ApprovalMode, ReviewConfigError, RiskLevel, Role, RunMode,
 };
 use roundtable_core::protocol::review::demo::{DEMO_CRITERIA, DEMO_GOAL};
-use roundtable_core::protocol::review::{Review, ReviewConfig};
+use roundtable_core::protocol::review::{ReviewConfig, ReviewState};
 
 use crate::pages::form::{sentence, ChoiceSelect, ProviderModelFields};
 use crate::providers::ProviderId;
@@ -255,7 +255,7 @@ pub fn NewReviewForm() -> impl IntoView {
             }
             Ok(config) => {
                 errors.set(Vec::new());
-                crate::sessions::create_and_open::<Review>(config, busy);
+                crate::sessions::create_and_open::<ReviewState>(config, busy);
             }
         }
     };

@@ -13,7 +13,7 @@ use roundtable_core::protocol::review::view::{verdict_words, ReviewView};
 use roundtable_core::protocol::review::view::{
     FileView, ReconciliationView, RoleCard, RuntimeArtifactView,
 };
-use roundtable_core::protocol::review::Review;
+use roundtable_core::protocol::review::ReviewState;
 
 use crate::markdown::to_safe_html;
 use crate::pages::session::{InboxLater, Inspect};
@@ -227,7 +227,7 @@ fn reconciliation(r: ReconciliationView) -> impl IntoView {
 #[component]
 pub fn ReviewPanels() -> impl IntoView {
     let runner = expect_context::<Runner>();
-    let memo = Memo::new(move |_| runner.with(|s| s.kind_view::<Review>()));
+    let memo = Memo::new(move |_| runner.with(|s| s.kind_view::<ReviewState>()));
     let v = move || memo.get();
     // One part of the view, recomputed only when the view changes.
     fn part<T: 'static>(
