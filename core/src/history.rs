@@ -78,7 +78,7 @@ impl Session {
             )));
         }
         let src = source.any_engine().events();
-        self.engine_any_mut()
+        self.any_engine_mut()
             .extend(&src[from.min(len)..len.min(src.len())])?;
         Ok(())
     }

@@ -98,9 +98,7 @@ macro_rules! define_kinds {
         }
 
         $(
-            impl Registered for $state {
-                const KIND_OF: Kind = Kind::$variant;
-            }
+            impl Registered for $state {}
         )*
     };
 }
@@ -111,15 +109,6 @@ with_kinds!([define_kinds]());
 #[derive(Debug, Clone, PartialEq)]
 pub struct Session {
     engine: crate::engine::Engine,
-}
-
-/// Runs `$body` with `$engine` bound to the session's engine (`&` or `&mut`, as the session is).
-macro_rules! each {
-    ($session:expr, $engine:ident => $body:expr) => {
-        match $session {
-            Session { engine: $engine } => $body,
-        }
-    };
 }
 
 /// Runs `$body` with `$p` naming the protocol state type of `$kind` (a [`Kind`] value).
@@ -144,12 +133,9 @@ macro_rules! each_kind_arm {
 
 pub use crate::protocol::KindView;
 
-/// A protocol this build registers as a kind of session: how to find its engine in a
-/// [`Session`] and wrap one into it. Generated for every kind of the list.
-pub trait Registered: Protocol + KindView {
-    /// Its [`Kind`].
-    const KIND_OF: Kind;
-}
+/// A kind this build registers (a line of [`with_kinds!`]): what the typed accessors of a
+/// [`Session`] (`as_kind`, `kind_view`, `edit_kind`) take. Generated for every kind of the list.
+pub trait Registered: Protocol + KindView {}
 
 impl Kind {
     /// The kind named `name` (a log written before there were kinds names none: a team).
@@ -385,9 +371,7 @@ impl Session {
     /// The session `engine` runs, when its kind is one this build registers (`Err`: the engine
     /// back, e.g. a test's own kind).
     pub fn from_engine(engine: crate::engine::Engine) -> Result<Session, crate::engine::Engine> {
-        let registered = Kind::ALL
-            .iter()
-            .any(|k| std::ptr::eq(k.info(), engine.info()) || k.info() == engine.info());
+        let registered = Kind::ALL.iter().any(|k| k.info() == engine.info());
         if registered {
             Ok(Session::of_engine(engine))
         } else {
@@ -400,8 +384,8 @@ impl Session {
         &self.engine
     }
 
-    /// The engine, mutably, for this crate's code that works on any kind.
-    pub(crate) fn engine_any_mut(&mut self) -> &mut crate::engine::Engine {
+    /// The engine, mutably, for code that works on any kind (its commands are the session's).
+    pub fn any_engine_mut(&mut self) -> &mut crate::engine::Engine {
         &mut self.engine
     }
 
@@ -439,17 +423,6 @@ impl Session {
             .expect("a session is made only of a registered kind")
     }
 
-    /// The engine of kind `P`, when the session is one.
-    pub fn engine<P: Registered>(&self) -> Option<&crate::engine::Engine> {
-        self.engine.state_of::<P>().map(|_| &self.engine)
-    }
-
-    /// The engine of kind `P`, mutably, when the session is one.
-    pub fn engine_mut<P: Registered>(&mut self) -> Option<&mut crate::engine::Engine> {
-        self.engine.state_of::<P>()?;
-        Some(&mut self.engine)
-    }
-
     /// Kind `P`'s state, when the session is of that kind.
     pub fn state_of<P: Registered>(&self) -> Option<&P> {
         self.engine.state_of::<P>()
@@ -469,8 +442,8 @@ impl Session {
     /// Records the person's edit of the kind's state (kind `P`); core checks it. Refused when the
     /// session is of another kind.
     pub fn edit_kind<P: Registered>(&mut self, edit: P::Edit, now: u64) -> Result<(), EngineError> {
-        match self.engine_mut::<P>() {
-            Some(e) => e.edit(EngineEdit::of_kind(edit), now),
+        match self.as_kind_mut::<P>() {
+            Some(mut e) => e.edit(EngineEdit::of_kind(edit), now),
             None => Err(EngineError::Edit(format!(
                 "this session is not a {}",
                 P::TITLE.to_lowercase()
@@ -505,7 +478,7 @@ impl Session {
 
     /// The number of events in the log.
     pub fn event_count(&self) -> usize {
-        each!(self, s => s.events().len())
+        self.engine.events().len()
     }
 
     /// Events `from..` as JSON, one string each with its sequence number (for storage).
@@ -520,18 +493,18 @@ impl Session {
                 })
                 .collect()
         }
-        each!(self, s => encode(s.events(), from))
+        encode(self.engine.events(), from)
     }
 
     /// Model calls due now, for the runner.
     pub fn next_calls(&self) -> Vec<ModelCall> {
-        each!(self, s => s.next_calls())
+        self.engine.next_calls()
     }
 
     /// Effects due now (code to run), for the runner: perform each once and hand its output to
     /// [`Session::effect_done`].
     pub fn next_effects(&self) -> Vec<crate::engine::DueEffect> {
-        each!(self, s => s.next_effects())
+        self.engine.next_effects()
     }
 
     /// Hands in what performing effect `effect_id` gave; the kind reads it and what is due next
@@ -542,13 +515,13 @@ impl Session {
         output: serde_json::Value,
         now: u64,
     ) -> Result<(), EngineError> {
-        each!(self, s => s.effect_done(effect_id, output, now))
+        self.engine.effect_done(effect_id, output, now)
     }
 
     /// What the kind's demo stand-in hands back for `effect`, where it has one (playing a demo
     /// session natively; the app performs effects for real).
     pub fn demo_effect(&self, effect: &crate::engine::DueEffect) -> Option<serde_json::Value> {
-        each!(self, s => s.state().demo_effect(effect))
+        self.engine.state().demo_effect(effect)
     }
 
     /// Hands in a model's raw answer.
@@ -559,7 +532,7 @@ impl Session {
         usage: Option<Usage>,
         now: u64,
     ) -> Result<Outcome, EngineError> {
-        each!(self, s => s.submit(call_id, raw, usage, now))
+        self.engine.submit(call_id, raw, usage, now)
     }
 
     /// Hands in an answer kept as the model sent it (`raw`) but judged in the plain shape
@@ -572,12 +545,13 @@ impl Session {
         usage: Option<Usage>,
         now: u64,
     ) -> Result<Outcome, EngineError> {
-        each!(self, s => s.submit_read_as(call_id, raw, read_as, usage, now))
+        self.engine
+            .submit_read_as(call_id, raw, read_as, usage, now)
     }
 
     /// Starts a draft to run to the end.
     pub fn start(&mut self, now: u64) -> Result<(), EngineError> {
-        each!(self, s => s.start(now))
+        self.engine.start(now)
     }
 
     /// Starts a draft, or resumes a paused session, to run as far as `target` says (the One
@@ -591,29 +565,29 @@ impl Session {
         now: u64,
     ) -> Result<(), EngineError> {
         match self.status() {
-            SessionStatus::Draft => each!(self, s => s.start_run(target, prices, now)),
-            _ => each!(self, s => s.resume_run(target, prices, now)),
+            SessionStatus::Draft => self.engine.start_run(target, prices, now),
+            _ => self.engine.resume_run(target, prices, now),
         }
     }
 
     /// Pauses a running session.
     pub fn pause(&mut self, now: u64) -> Result<(), EngineError> {
-        each!(self, s => s.pause(now))
+        self.engine.pause(now)
     }
 
     /// Resumes a paused session.
     pub fn resume(&mut self, now: u64) -> Result<(), EngineError> {
-        each!(self, s => s.resume(now))
+        self.engine.resume(now)
     }
 
     /// Ends the work and asks for the closing step.
     pub fn finish(&mut self, now: u64) -> Result<(), EngineError> {
-        each!(self, s => s.finish(now))
+        self.engine.finish(now)
     }
 
     /// The person's answer to the open question.
     pub fn answer_halt(&mut self, answer: &str, now: u64) -> Result<(), EngineError> {
-        each!(self, s => s.answer_halt(answer, now))
+        self.engine.answer_halt(answer, now)
     }
 
     /// The person's word on the oldest open ask: an answer, or a verdict on an approval
@@ -623,7 +597,7 @@ impl Session {
         reply: crate::engine::PersonReply,
         now: u64,
     ) -> Result<(), EngineError> {
-        each!(self, s => s.reply(None, reply.clone(), now))
+        self.engine.reply(None, reply.clone(), now)
     }
 
     /// A provider call failed for good: the session pauses with the error and where to fix it
@@ -635,7 +609,7 @@ impl Session {
         fix: Fix,
         now: u64,
     ) -> Result<(), EngineError> {
-        each!(self, s => s.fail_call(call_id, error, fix, now))
+        self.engine.fail_call(call_id, error, fix, now)
     }
 
     /// A provider call failed: whether it is tried again and after how long, recorded in the log
@@ -648,70 +622,72 @@ impl Session {
         seed: u64,
         now: u64,
     ) -> Result<Option<u64>, EngineError> {
-        each!(self, s => s.retry_call(call_id, error, failure, seed, now))
+        self.engine.retry_call(call_id, error, failure, seed, now)
     }
 
     /// Each member of the current step and what it is doing now, from the engine's state and
     /// the runner's facts ([`crate::live`]).
     pub fn members_now(&self, facts: &RunFacts) -> Vec<MemberNow> {
         let names = crate::order::map(self.members().into_iter().map(|m| (m.id, m.name)));
-        each!(self, s => crate::live::members_now(s.state().core(), &names, facts))
+        crate::live::members_now(self.engine.state().core(), &names, facts)
     }
 
     /// The banners the runner's facts add (a retry waiting, with its countdown).
     pub fn notices(&self, facts: &RunFacts) -> Vec<Notice> {
-        each!(self, s => crate::live::notices(s.state(), facts))
+        crate::live::notices(self.engine.state(), facts)
     }
 
     /// The price of `member`'s model the run was started with (the one that bounds its calls
     /// under the money budget), so the runner charges its answers at the same price.
     pub fn price_of(&self, member: &str) -> Option<crate::cost::Price> {
-        each!(self, s => s.state().core().prices.get(member).copied())
+        self.engine.state().core().prices.get(member).copied()
     }
 
     /// The limits in force (round limit, budgets, repairs), for the page's budget editor.
     pub fn settings(&self) -> Settings {
-        each!(self, s => s.state().core().settings.clone())
+        self.engine.state().core().settings.clone()
     }
 
     /// New limits.
     pub fn set_settings(&mut self, settings: Settings, now: u64) -> Result<(), EngineError> {
-        each!(self, s => s.edit(EngineEdit::Settings { settings }, now))
+        self.engine.edit(EngineEdit::Settings { settings }, now)
     }
 
     /// The status word (`running`), as the app stores it.
     pub fn status_word(&self) -> &'static str {
-        each!(self, s => s.status().word())
+        self.engine.status().word()
     }
 
     /// Where the session stands.
     pub fn status(&self) -> SessionStatus {
-        each!(self, s => SessionStatus::of(s.status()))
+        SessionStatus::of(self.engine.status())
     }
 
     /// Whether the session is running (the runner keeps going while it is).
     pub fn is_running(&self) -> bool {
-        each!(self, s => *s.status() == Status::Running)
+        *self.engine.status() == Status::Running
     }
 
     /// The current round.
     pub fn round(&self) -> u32 {
-        each!(self, s => s.state().core().round)
+        self.engine.state().core().round
     }
 
     /// Tokens counted so far.
     pub fn tokens_used(&self) -> u64 {
-        each!(self, s => s.state().core().tokens_used)
+        self.engine.state().core().tokens_used
     }
 
     /// The person's request (or a meeting's agenda), verbatim.
     pub fn request(&self) -> &str {
-        each!(self, s => s.state().request())
+        self.engine.state().request()
     }
 
     /// The members with their provider and model (never a key), for lists and files.
     pub fn members(&self) -> Vec<MemberBrief> {
-        each!(self, s => s.state().members())
+        self.engine
+            .state()
+            .members()
             .into_iter()
             .map(|m| MemberBrief {
                 id: m.id,
@@ -724,7 +700,12 @@ impl Session {
     /// The title for lists and the page: the person's own ([`Session::rename`]), else the
     /// default ([`Session::default_title`]).
     pub fn title(&self) -> String {
-        each!(self, s => s.state().core().title.clone()).unwrap_or_else(|| self.default_title())
+        self.engine
+            .state()
+            .core()
+            .title
+            .clone()
+            .unwrap_or_else(|| self.default_title())
     }
 
     /// The title a session has until the person names it: the first line of the request
@@ -735,38 +716,48 @@ impl Session {
 
     /// Whether the person named the session (its title is not the default).
     pub fn is_renamed(&self) -> bool {
-        each!(self, s => s.state().core().title.is_some())
+        self.engine.state().core().title.is_some()
     }
 
     /// Names the session `title` (one line, trimmed); empty gives back the default. Taken in
     /// any status, recorded in the log (so it travels with exports and shared links).
     pub fn rename(&mut self, title: &str, now: u64) -> Result<(), EngineError> {
-        each!(self, s => s.rename(title, now))
+        self.engine.rename(title, now)
     }
 
     /// What the shell shows of the session.
     pub fn view(&self) -> SessionView {
-        let mut view = each!(self, s => view_of(self.kind(), s));
-        view.progress = each!(self, s => s.state().progress());
+        let mut view = view_of(self.kind(), &self.engine);
+        view.progress = self.engine.state().progress();
         view
     }
 
     /// The event names with what each did, one line each (for scenario snapshots and logs).
     pub fn event_lines(&self) -> Vec<String> {
-        each!(self, s => s.events().iter().map(|e| event_line(s.info(), e)).collect())
+        self.engine
+            .events()
+            .iter()
+            .map(|e| event_line(self.engine.info(), e))
+            .collect()
     }
 
     /// One event as a line, as [`Session::event_lines`] words it (`None` past the end): the
     /// history slider's label of the point shown.
     pub fn event_line(&self, seq: usize) -> Option<String> {
-        each!(self, s => s.events().get(seq).map(|e| event_line(s.info(), e)))
+        self.engine
+            .events()
+            .get(seq)
+            .map(|e| event_line(self.engine.info(), e))
     }
 
     /// One event in a person's words, as the history slider labels the point shown: who did
     /// what, by the members' names and the steps' titles — no event names, call ids or enum names
     /// (`None` past the end).
     pub fn event_words(&self, seq: usize) -> Option<String> {
-        each!(self, s => s.events().get(seq).map(|e| event_words(e, s.state())))
+        self.engine
+            .events()
+            .get(seq)
+            .map(|e| event_words(e, self.engine.state()))
     }
 
     /// A point of history as a person names it: what happened there and in which of the kind's
@@ -774,7 +765,7 @@ impl Session {
     /// index, which says nothing to a person. The history slider, its banner and a fork's line
     /// name their point with it (`None` past the end).
     pub fn point_words(&self, seq: usize) -> Option<String> {
-        each!(self, s => point_words(s.events(), s.state(), seq))
+        point_words(self.engine.events(), self.engine.state(), seq)
     }
 
     /// Rebuilds a session from its events as stored, one JSON string each (the app's IndexedDB
@@ -845,19 +836,19 @@ impl Session {
     /// The oldest open question or approval to the person, if one is open: who asked (by name,
     /// as the page says it), and what.
     pub fn question(&self) -> Option<(String, &crate::engine::PersonAsk)> {
-        each!(self, s => match s.status() {
+        match self.engine.status() {
             Status::AwaitingPerson { asked_by, halt } => {
-                Some((s.state().member_name(asked_by), halt))
+                Some((self.engine.state().member_name(asked_by), halt))
             }
             _ => None,
-        })
+        }
     }
 
     /// The timeline the shell shows: every round, newest first, each with its steps (newest
     /// first) and every call of each step with what became of it, in the engine's words
     /// ([`crate::engine::CallRecord::result_word`]).
     pub fn timeline(&self, facts: &RunFacts) -> Vec<RoundLine> {
-        each!(self, s => timeline_of(s.state(), facts))
+        timeline_of(self.engine.state(), facts)
     }
 
     /// The wire name of the current (or last finished) step, the same word as
@@ -870,35 +861,39 @@ impl Session {
     /// The calls issued and not yet answered, as (member, call id), in issue order: what the
     /// runner may have out, whatever the status (a paused session keeps its calls).
     pub fn calls_out(&self) -> Vec<(String, String)> {
-        each!(self, s => s
+        self.engine
             .state()
             .core()
             .outstanding_calls()
             .map(|c| (c.call.member.clone(), c.call.id.clone()))
-            .collect())
+            .collect()
     }
 
     /// A call in a person's words ("Chair's plan, round 2"), for titles that name it.
     pub fn call_title(&self, call_id: &str) -> Option<String> {
-        each!(self, s => s.state().core().call(call_id).map(|c| s.state().call_title(&c.call.member, c.call.step, c.call.round)))
+        self.engine.state().core().call(call_id).map(|c| {
+            self.engine
+                .state()
+                .call_title(&c.call.member, c.call.step, c.call.round)
+        })
     }
 
     /// One call as the transcript shows it (any kind); `None` for an unknown id.
     pub fn call_view(&self, call_id: &str) -> Option<CallView> {
-        each!(self, s => call_view_of(s.state(), call_id))
+        call_view_of(self.engine.state(), call_id)
     }
 
     /// The state envelope a call's prompt was built from, as compact JSON: rebuilt on demand by
     /// replaying the log up to the call (the log does not store it). `None` for an unknown id.
     pub fn envelope_json(&self, call_id: &str) -> Option<String> {
-        each!(self, s => s
+        self.engine
             .envelope_of(call_id)
-            .and_then(|e| serde_json::to_string(&e).ok()))
+            .and_then(|e| serde_json::to_string(&e).ok())
     }
 
     /// When the session was created (ms, the `created` event's time).
     pub fn created_at(&self) -> Option<u64> {
-        each!(self, s => s.events().first().map(|e| e.at))
+        self.engine.events().first().map(|e| e.at)
     }
 }
 

@@ -13,13 +13,10 @@ use roundtable_core::engine::{
 use roundtable_core::fork::{ForkAt, WhatIf};
 use roundtable_core::history::History;
 use roundtable_core::protocol::autocoding::Autocoding;
-use roundtable_core::protocol::dialectic::DialecticState;
-use roundtable_core::protocol::meeting::MeetingState;
 use roundtable_core::protocol::meeting::{MeetingConfig, MeetingSession};
 use roundtable_core::protocol::review::ReviewState;
-use roundtable_core::protocol::team::TeamState;
 use roundtable_core::protocol::team::{Charter, TeamConfig, TeamSession};
-use roundtable_core::session::{Registered, Session, SessionStatus};
+use roundtable_core::session::{Session, SessionStatus};
 
 fn demo(model: &str) -> ModelRef {
     ModelRef {
@@ -33,21 +30,7 @@ const AGENDA: &str = "Pick a database for the notes app.\nWe have 3 weeks. It mu
 
 /// Plays a session of any kind on its own demo model until it is done or paused.
 fn play(session: &mut Session, now: &mut u64) {
-    fn on<P: Registered>(session: &mut Session, now: &mut u64) -> bool {
-        match session.engine_mut::<P>() {
-            Some(s) => {
-                play_demo(s, now, 2000).unwrap();
-                true
-            }
-            None => false,
-        }
-    }
-    let played = on::<TeamState>(session, now)
-        || on::<MeetingState>(session, now)
-        || on::<DialecticState>(session, now)
-        || on::<Autocoding>(session, now)
-        || on::<ReviewState>(session, now);
-    assert!(played, "a session of a registered kind");
+    play_demo(session.any_engine_mut(), now, 2000).unwrap();
 }
 
 /// A session played once per test binary (kept as its stored events: a session is not `Sync`).
