@@ -202,6 +202,18 @@ test('a 429 with Retry-After, a 529 and a cut stream are retried, then the answe
   assert.equal(posts.length, 4, 'three faults, then the answer');
   assert.ok(Date.now() - t0 >= 1000, 'the Retry-After second was waited');
   mock.state.exposeRetryAfter = false;
+  // Core recorded each retry: the call's transcript says how often it was tried again.
+  await page.click('.timeline [data-call-id="call-1"] button');
+  const retried = await page.waitForSelector('[role="dialog"] [data-retried]');
+  assert.equal(
+    await retried.textContent(),
+    'The provider failed for a moment and the call was tried again 3 times.',
+  );
+  await shot(page, 'transcript-retried');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'transcript-retried-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.keyboard.press('Escape');
   assert.deepEqual(unexpected(errors), []);
 });
 
