@@ -14,8 +14,17 @@ fn check<P: Protocol>() -> usize {
     let mut names = std::collections::BTreeSet::new();
     for &step in P::STEPS {
         let serde = serde_json::to_value(step).unwrap();
-        assert_eq!(serde, serde_json::json!(P::step_wire(step)), "{} {step:?}", P::KIND);
-        assert!(names.insert(P::step_wire(step)), "{}: {step:?} twice", P::KIND);
+        assert_eq!(
+            serde,
+            serde_json::json!(P::step_wire(step)),
+            "{} {step:?}",
+            P::KIND
+        );
+        assert!(
+            names.insert(P::step_wire(step)),
+            "{}: {step:?} twice",
+            P::KIND
+        );
         assert_eq!(P::step_of(P::step_id(step)), step, "{}", P::KIND);
         // The log's reader reads the name back as the same step.
         let raw = serde_json::value::to_raw_value(&P::step_id(step)).unwrap();
@@ -36,6 +45,10 @@ fn every_kinds_steps_are_named_in_files_as_serde_names_them() {
         check::<Autocoding>(),
         check::<ReviewState>(),
     ];
-    assert_eq!(counts.len(), Kind::ALL.len(), "one check per registered kind");
+    assert_eq!(
+        counts.len(),
+        Kind::ALL.len(),
+        "one check per registered kind"
+    );
     assert_eq!(counts, [7, 3, 4, 2, 8]);
 }
